@@ -1,0 +1,32 @@
+# Maintainer targets. A newcomer needs only the two commands in the README.
+GO ?= go
+HARNESS := $(CURDIR)/bin/harness
+CASES := $(CURDIR)/testdata/conformance/cases
+GOLDEN := $(CURDIR)/testdata/conformance/golden
+
+.PHONY: test check harness generate conformance conformance-check
+
+test:
+	$(GO) test ./...
+
+check: test
+	$(GO) vet ./...
+	staticcheck ./...
+
+# The harness links the real kubelet (k8s.io/kubernetes); it lives in its own module.
+# -checklinkname=0 lets it call the kubelet's unexported start-up functions.
+harness:
+	cd conformance && $(GO) build -ldflags=-checklinkname=0 -o $(HARNESS) ./harness
+
+# Regenerate the per-version data embedded in skew/ from the upstream code.
+generate: harness
+	$(HARNESS) gates -out skew/data/1.37/gates.json
+	$(HARNESS) fields -out skew/data/1.37/fields.json
+
+# Re-record the goldens with the real kubelet code.
+conformance: harness
+	$(HARNESS) run -cases $(CASES) -out $(GOLDEN)/1.37
+
+# Fail if a golden no longer matches the real kubelet.
+conformance-check: harness
+	$(HARNESS) check -cases $(CASES) -golden $(GOLDEN)/1.37

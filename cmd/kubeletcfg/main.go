@@ -1,0 +1,48 @@
+// Command kubeletcfg tells, before a node boots, what a kubelet version will do
+// with a KubeletConfiguration file and its --config-dir drop-ins.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/kubeletcfg/kubeletcfg/source"
+)
+
+// Exit codes: 0 clean, 1 findings at or above --fail-on, 2 usage or input errors.
+const (
+	exitClean    = 0
+	exitFindings = 1
+	exitUsage    = 2
+)
+
+func main() {
+	os.Exit(run(os.Args[1:]))
+}
+
+func run(args []string) int {
+	root := newRootCommand()
+	root.SetArgs(args)
+	err := root.Execute()
+	var fe *findingsError
+	var ie *source.InputError
+	switch {
+	case err == nil:
+		return exitClean
+	case errors.As(err, &fe):
+		return exitFindings
+	case errors.As(err, &ie):
+		fmt.Fprintf(os.Stderr, "kubeletcfg: %v\n", ie)
+		return exitUsage
+	default:
+		fmt.Fprintf(os.Stderr, "kubeletcfg: %v\n", err)
+		return exitUsage
+	}
+}
+
+// findingsError reports that findings reached the --fail-on threshold; the
+// findings themselves are already printed.
+type findingsError struct{ n int }
+
+func (e *findingsError) Error() string { return fmt.Sprintf("%d findings at or above --fail-on", e.n) }

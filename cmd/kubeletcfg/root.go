@@ -1,0 +1,175 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"github.com/kubeletcfg/kubeletcfg/report"
+	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/validate"
+)
+
+func newRootCommand() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "kubeletcfg",
+		Short: "Know what a kubelet will do with its config before the node boots",
+		Long: `kubeletcfg reproduces the kubelet's configuration start-up (strict then lenient
+decoding of --config, the --config-dir drop-in merge, defaulting, feature gates
+and ValidateKubeletConfiguration) for a given kubelet minor, and reports whether
+the kubelet would start, what it silently drops, and the configuration it would
+really run with.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(newLintCommand(), newEffectiveCommand(), newVersionsCommand())
+	return root
+}
+
+// inputFlags are the flags every evaluating command shares.
+type inputFlags struct {
+	config, configDir string
+	kubeletVersion    string
+	cgroupVersion     string
+}
+
+func (f *inputFlags) register(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringVarP(&f.config, "config", "c", "", "the kubelet's --config file (YAML or JSON)")
+	fl.StringVarP(&f.configDir, "config-dir", "d", "", "the kubelet's --config-dir drop-in folder")
+	fl.StringVar(&f.kubeletVersion, "kubelet-version", skew.Newest().Version, "kubelet minor to evaluate ("+strings.Join(skew.Supported(), ", ")+"); v1.37.2 is accepted")
+	fl.StringVar(&f.cgroupVersion, "cgroup-version", "v2", "cgroup version of the node, for host checks: v1 or v2")
+	_ = cmd.RegisterFlagCompletionFunc("kubelet-version", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return skew.Supported(), cobra.ShellCompDirectiveNoFileComp
+	})
+	_ = cmd.RegisterFlagCompletionFunc("cgroup-version", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return []string{"v1", "v2"}, cobra.ShellCompDirectiveNoFileComp
+	})
+	_ = cmd.MarkFlagDirname("config-dir")
+}
+
+// evaluate validates the flags and runs the pipeline.
+func (f *inputFlags) evaluate() (*pipeline.Result, error) {
+	if f.config == "" && f.configDir == "" {
+		return nil, fmt.Errorf("nothing to check: give --config and/or --config-dir")
+	}
+	minor, err := skew.Lookup(f.kubeletVersion)
+	if err != nil {
+		return nil, err
+	}
+	var cg int
+	switch f.cgroupVersion {
+	case "v1", "1":
+		cg = 1
+	case "v2", "2":
+		cg = 2
+	default:
+		return nil, fmt.Errorf("--cgroup-version must be v1 or v2, not %q", f.cgroupVersion)
+	}
+	return pipeline.Evaluate(minor, pipeline.Input{Config: f.config, ConfigDir: f.configDir, CgroupVersion: cg})
+}
+
+func newLintCommand() *cobra.Command {
+	var in inputFlags
+	var output, failOn string
+	var quiet, noColor bool
+	cmd := &cobra.Command{
+		Use:   "lint",
+		Short: "Report whether the kubelet starts with these files and what it ignores",
+		Example: `  # the main file and its drop-ins, as the newest kubelet sees them
+  kubeletcfg lint --config /var/lib/kubelet/config.yaml --config-dir /etc/kubernetes/kubelet.conf.d
+
+  # a node pool on cgroup v1, machine-readable
+  kubeletcfg lint -c config.yaml --cgroup-version v1 -o json
+
+  # fail CI on warnings too (silently dropped keys, ...)
+  kubeletcfg lint -c config.yaml --fail-on warning`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			w, err := report.For(output)
+			if err != nil {
+				return err
+			}
+			threshold, err := parseFailOn(failOn)
+			if err != nil {
+				return err
+			}
+			res, err := in.evaluate()
+			if err != nil {
+				return err
+			}
+			doc := report.FromResult(res)
+			opt := report.Options{Color: !noColor && isTerminal(os.Stdout), Quiet: quiet}
+			if err := w.Write(cmd.OutOrStdout(), []report.Document{doc}, opt); err != nil {
+				return err
+			}
+			if n := countAtLeast(doc.Findings, threshold); n > 0 {
+				return &findingsError{n: n}
+			}
+			return nil
+		},
+	}
+	in.register(cmd)
+	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: "+strings.Join(report.Formats(), ", "))
+	cmd.Flags().StringVar(&failOn, "fail-on", "error", "exit 1 when a finding is at or above this severity: error, warning, info or none")
+	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "print findings and the verdict only, no summary line")
+	cmd.Flags().BoolVar(&noColor, "no-color", false, "never colour the text output (colour is used on terminals only; NO_COLOR is honoured)")
+	_ = cmd.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return report.Formats(), cobra.ShellCompDirectiveNoFileComp
+	})
+	_ = cmd.RegisterFlagCompletionFunc("fail-on", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return []string{"error", "warning", "info", "none"}, cobra.ShellCompDirectiveNoFileComp
+	})
+	return cmd
+}
+
+// parseFailOn returns the lowest severity that fails, or -1 for none.
+func parseFailOn(s string) (validate.Severity, error) {
+	if s == "none" {
+		return -1, nil
+	}
+	sev, err := validate.ParseSeverity(s)
+	if err != nil {
+		return 0, fmt.Errorf("--fail-on: %w", err)
+	}
+	return sev, nil
+}
+
+func countAtLeast(fs []validate.Finding, threshold validate.Severity) int {
+	if threshold < 0 {
+		return 0
+	}
+	n := 0
+	for _, f := range fs {
+		if f.Severity >= threshold {
+			n++
+		}
+	}
+	return n
+}
+
+func isTerminal(f *os.File) bool {
+	if os.Getenv("NO_COLOR") != "" {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+func newVersionsCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "versions",
+		Short: "List the kubelet minors kubeletcfg knows",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			for _, v := range skew.Supported() {
+				m, _ := skew.Lookup(v)
+				fmt.Fprintf(cmd.OutOrStdout(), "%s\t(generated from k8s.io/kubernetes %s)\n", v, m.Patch)
+			}
+			return nil
+		},
+	}
+}

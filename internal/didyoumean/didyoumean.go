@@ -1,0 +1,62 @@
+// Package didyoumean finds the known name a user most likely meant.
+package didyoumean
+
+import "strings"
+
+// Nearest returns the candidate closest to name: an exact case-insensitive match
+// first, then the smallest edit distance (case-insensitive) within a budget that
+// grows with the name's length. It returns "" when nothing is close enough.
+func Nearest(name string, candidates []string) string {
+	lname := strings.ToLower(name)
+	for _, c := range candidates {
+		if strings.ToLower(c) == lname {
+			return c
+		}
+	}
+	budget := 2 + len(name)/6
+	best, bestD := "", budget+1
+	for _, c := range candidates {
+		lc := strings.ToLower(c)
+		if abs(len(lc)-len(lname)) > budget {
+			continue
+		}
+		if d := distance(lname, lc, budget); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+// distance is the Levenshtein distance between a and b, or a value above max
+// once it is certain to exceed max.
+func distance(a, b string, max int) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		rowMin := cur[0]
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			rowMin = min(rowMin, cur[j])
+		}
+		if rowMin > max {
+			return max + 1
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

@@ -1,0 +1,35 @@
+package didyoumean
+
+import "testing"
+
+func TestNearest(t *testing.T) {
+	gates := []string{"ReduceDefaultCrashLoopBackOffDecay", "KubeletCrashLoopBackOffMax", "NodeSwap", "MemoryQoS"}
+	fields := []string{"maxPods", "evictionHard", "evictionSoft", "staticPodPath", "crashLoopBackOff"}
+	tests := []struct {
+		name       string
+		candidates []string
+		want       string
+	}{
+		{"ReduceDefaultCrashLoopbackoffDecay", gates, "ReduceDefaultCrashLoopBackOffDecay"},
+		{"KubeletCrashLoopBackoffMax", gates, "KubeletCrashLoopBackOffMax"},
+		{"nodeswap", gates, "NodeSwap"},
+		{"NodeSwp", gates, "NodeSwap"},
+		{"maxPod", fields, "maxPods"},
+		{"evictionhard", fields, "evictionHard"},
+		{"crashloopbackoff", fields, "crashLoopBackOff"},
+		{"completelyDifferent", fields, ""},
+		{"x", fields, ""},
+	}
+	for _, tt := range tests {
+		if got := Nearest(tt.name, tt.candidates); got != tt.want {
+			t.Errorf("Nearest(%q) = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+func BenchmarkNearest(b *testing.B) {
+	fields := []string{"maxPods", "evictionHard", "evictionSoft", "staticPodPath", "crashLoopBackOff", "imageGCHighThresholdPercent"}
+	for b.Loop() {
+		Nearest("imageGCHighTresholdPercent", fields)
+	}
+}

@@ -1,0 +1,192 @@
+package pipeline
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/validate"
+)
+
+// The conformance corpus: every case under testdata/conformance/cases has, per
+// kubelet minor, a golden recorded by running the real kubelet code on it
+// (conformance/harness). kubeletcfg must agree with every golden.
+
+const corpus = "../testdata/conformance"
+
+type golden struct {
+	Case             string          `json:"case"`
+	Starts           bool            `json:"starts"`
+	Panic            bool            `json:"panic"`
+	Stage            string          `json:"stage"`
+	Error            string          `json:"error"`
+	Lenient          bool            `json:"lenient"`
+	Effective        json.RawMessage `json:"effective"`
+	CrashLoopBackOff *struct {
+		Initial string `json:"initial"`
+		Max     string `json:"max"`
+	} `json:"crashLoopBackOff"`
+}
+
+type caseMeta struct {
+	Description string  `json:"description"`
+	Config      *string `json:"config"`
+	ConfigDir   *string `json:"configDir"`
+	Cgroup      string  `json:"cgroup"`
+}
+
+// caseInput reads a case folder as the harness does (see testdata/conformance/README.md).
+func caseInput(t testing.TB, dir string) (Input, caseMeta) {
+	var meta caseMeta
+	if raw, err := os.ReadFile(filepath.Join(dir, "case.yaml")); err == nil {
+		if err := yaml.Unmarshal(raw, &meta); err != nil {
+			t.Fatalf("%s/case.yaml: %v", dir, err)
+		}
+	}
+	in := Input{CgroupVersion: 2}
+	if meta.Cgroup == "v1" {
+		in.CgroupVersion = 1
+	}
+	switch {
+	case meta.Config != nil && *meta.Config != "":
+		in.Config = filepath.Join(dir, *meta.Config)
+	case meta.Config == nil:
+		if _, err := os.Stat(filepath.Join(dir, "kubelet.yaml")); err == nil {
+			in.Config = filepath.Join(dir, "kubelet.yaml")
+		}
+	}
+	switch {
+	case meta.ConfigDir != nil && *meta.ConfigDir != "":
+		in.ConfigDir = filepath.Join(dir, *meta.ConfigDir)
+	case meta.ConfigDir == nil:
+		if fi, err := os.Stat(filepath.Join(dir, "conf.d")); err == nil && fi.IsDir() {
+			in.ConfigDir = filepath.Join(dir, "conf.d")
+		}
+	}
+	return in, meta
+}
+
+func TestConformance(t *testing.T) {
+	for _, v := range skew.Supported() {
+		minor, _ := skew.Lookup(v)
+		t.Run(v, func(t *testing.T) { conformance(t, minor) })
+	}
+}
+
+func conformance(t *testing.T, minor *skew.Minor) {
+	goldens, _ := filepath.Glob(filepath.Join(corpus, "golden", minor.Version, "*.json"))
+	if len(goldens) == 0 {
+		t.Fatalf("no goldens for %s", minor.Version)
+	}
+	agree := 0
+	for _, gpath := range goldens {
+		name := strings.TrimSuffix(filepath.Base(gpath), ".json")
+		raw, err := os.ReadFile(gpath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want golden
+		if err := json.Unmarshal(raw, &want); err != nil {
+			t.Fatalf("%s: %v", gpath, err)
+		}
+		dir, err := filepath.Abs(filepath.Join(corpus, "cases", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ok := t.Run(name, func(t *testing.T) {
+			in, meta := caseInput(t, dir)
+			got, err := Evaluate(minor, in)
+			if err != nil {
+				t.Fatalf("input error: %v", err)
+			}
+			ctx := "case: " + meta.Description + "\nkubelet: " + want.Error
+			if got.Starts != want.Starts {
+				t.Errorf("starts = %v, kubelet %v\n%s\nfindings:\n%s", got.Starts, want.Starts, ctx, dump(got.Findings))
+			}
+			if got.Panics != want.Panic {
+				t.Errorf("panics = %v, kubelet %v\n%s", got.Panics, want.Panic, ctx)
+			}
+			if want.Lenient && !hasLenientWarning(got.Findings) {
+				t.Errorf("the kubelet fell back to lenient decoding but no dropped-key warning was reported\n%s\nfindings:\n%s", ctx, dump(got.Findings))
+			}
+			if len(want.Effective) > 0 {
+				if got.Effective == nil {
+					t.Errorf("no effective config; the kubelet had one\n%s\nfindings:\n%s", ctx, dump(got.Findings))
+				} else {
+					compareEffective(t, dir, got, want.Effective)
+				}
+			}
+			if want.CrashLoopBackOff != nil && want.Starts {
+				if got.CrashLoopBackOff == nil {
+					t.Errorf("no crash-loop backoff computed")
+				} else if g := got.CrashLoopBackOff; g.Initial.String() != want.CrashLoopBackOff.Initial || g.Max.String() != want.CrashLoopBackOff.Max {
+					t.Errorf("crashLoopBackOff = %s/%s, kubelet %s/%s", g.Initial, g.Max, want.CrashLoopBackOff.Initial, want.CrashLoopBackOff.Max)
+				}
+			}
+		})
+		if ok {
+			agree++
+		}
+	}
+	t.Logf("kubelet %s: %d/%d cases agree with the real kubelet", minor.Version, agree, len(goldens))
+}
+
+func hasLenientWarning(fs []validate.Finding) bool {
+	for _, f := range fs {
+		switch f.Rule {
+		case validate.UnknownField.ID, validate.CaseMismatch.ID, validate.DuplicateKey.ID:
+			return true
+		}
+	}
+	return false
+}
+
+func compareEffective(t *testing.T, dir string, got *Result, want json.RawMessage) {
+	t.Helper()
+	kc := got.Effective.DeepCopy()
+	kc.APIVersion, kc.Kind = "kubelet.config.k8s.io/v1beta1", "KubeletConfiguration"
+	raw, err := json.Marshal(kc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw = bytes.ReplaceAll(raw, []byte(dir), []byte("$CASE"))
+	var g, w map[string]any
+	_ = json.Unmarshal(raw, &g)
+	_ = json.Unmarshal(want, &w)
+	if reflect.DeepEqual(g, w) {
+		return
+	}
+	var diffs []string
+	keys := map[string]bool{}
+	for k := range g {
+		keys[k] = true
+	}
+	for k := range w {
+		keys[k] = true
+	}
+	for k := range keys {
+		if !reflect.DeepEqual(g[k], w[k]) {
+			gj, _ := json.Marshal(g[k])
+			wj, _ := json.Marshal(w[k])
+			diffs = append(diffs, k+": kubeletcfg "+string(gj)+", kubelet "+string(wj))
+		}
+	}
+	sort.Strings(diffs)
+	t.Errorf("effective config differs from the kubelet's:\n  %s", strings.Join(diffs, "\n  "))
+}
+
+func dump(fs []validate.Finding) string {
+	var b strings.Builder
+	for _, f := range fs {
+		b.WriteString("  " + f.Position.String() + " " + f.Severity.String() + " " + f.Rule + " " + f.Message + "\n")
+	}
+	return b.String()
+}

@@ -1,0 +1,93 @@
+package pipeline
+
+import (
+	"strings"
+	"time"
+
+	"k8s.io/component-base/featuregate"
+	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
+
+	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/validate"
+)
+
+// validate mirrors the rest of RunE: the global gate takes the effective
+// featureGates, then logging and ValidateKubeletConfiguration run against it.
+func (r *Result) validate(m *skew.Minor, base featuregate.MutableVersionedFeatureGate, kc *kubeletv1beta1.KubeletConfiguration, cgroupVersion int) {
+	global := base.DeepCopy()
+	if err := global.SetFromMap(kc.FeatureGates); err != nil {
+		// Unreachable after a successful defaulting with the same map; kept so a
+		// future divergence shows as a refusal rather than a wrong "starts".
+		r.add(validate.GateDependency.At(r.mainPos(), "featureGates", "the feature gates cannot be applied: "+err.Error(), ""))
+		return
+	}
+	ctx := &validate.Context{
+		Minor:         m.Version,
+		Config:        kc,
+		Gates:         global,
+		CgroupVersion: cgroupVersion,
+		Origin:        r.origin,
+		SetByFile: func(path string) bool {
+			_, ok := r.Origins[path]
+			return ok
+		},
+	}
+	r.add(validate.Run(ctx)...)
+	b := crashLoopBackOff(global, kc)
+	r.CrashLoopBackOff = &b
+}
+
+// origin returns where the value at path was set: the path itself, else its
+// nearest ancestor, else the top of the main file (a default).
+func (r *Result) origin(path string) validate.Position {
+	for p := path; p != ""; p = parentPath(p) {
+		if pos, ok := r.Origins[p]; ok {
+			return pos
+		}
+	}
+	return r.mainPos()
+}
+
+// mainPos is the top of the main file, where findings about defaulted values go.
+func (r *Result) mainPos() validate.Position {
+	if r.mainFile == "" {
+		return validate.Position{}
+	}
+	return validate.Position{File: r.mainFile, Line: 1, Column: 1}
+}
+
+func parentPath(p string) string {
+	i := strings.LastIndexAny(p, ".[")
+	if i < 0 {
+		return ""
+	}
+	return p[:i]
+}
+
+// Crash-loop backoff constants of pkg/kubelet/kubelet.go (1.33+).
+const (
+	initialCrashLoopBackOff        = 10 * time.Second
+	maxCrashLoopBackOff            = 300 * time.Second
+	reducedInitialCrashLoopBackOff = 1 * time.Second
+	reducedMaxCrashLoopBackOff     = 60 * time.Second
+)
+
+// crashLoopBackOff mirrors newCrashLoopBackOff in pkg/kubelet/kubelet.go.
+func crashLoopBackOff(gates featuregate.FeatureGate, kc *kubeletv1beta1.KubeletConfiguration) Backoff {
+	b := Backoff{Initial: initialCrashLoopBackOff, Max: maxCrashLoopBackOff}
+	if gates.Enabled("ReduceDefaultCrashLoopBackOffDecay") {
+		b = Backoff{Initial: reducedInitialCrashLoopBackOff, Max: reducedMaxCrashLoopBackOff}
+	}
+	if gates.Enabled("KubeletCrashLoopBackOffMax") {
+		// Operator configuration wins when the gate is on (validation guarantees it is set).
+		if kc.CrashLoopBackOff.MaxContainerRestartPeriod != nil {
+			b.Max = kc.CrashLoopBackOff.MaxContainerRestartPeriod.Duration
+		} else {
+			b.Max = 0
+		}
+		if b.Max < b.Initial {
+			b.Initial = b.Max
+		}
+	}
+	return b
+}

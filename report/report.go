@@ -1,0 +1,66 @@
+// Package report renders evaluation results: one file per output format behind one
+// small interface, so the commands stay format-agnostic.
+package report
+
+import (
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"github.com/kubeletcfg/kubeletcfg/validate"
+)
+
+// Document is the lint verdict of one kubelet minor. Its JSON names are a
+// contract with other tools: keep them.
+type Document struct {
+	KubeletVersion   string             `json:"kubeletVersion"`
+	Starts           bool               `json:"starts"`
+	Panics           bool               `json:"panics,omitempty"`
+	Findings         []validate.Finding `json:"findings"`
+	CrashLoopBackOff *pipeline.Backoff  `json:"crashLoopBackOff,omitempty"`
+}
+
+// FromResult builds the document of one evaluation.
+func FromResult(r *pipeline.Result) Document {
+	fs := r.Findings
+	if fs == nil {
+		fs = []validate.Finding{}
+	}
+	return Document{KubeletVersion: r.Minor.Version, Starts: r.Starts, Panics: r.Panics, Findings: fs, CrashLoopBackOff: r.CrashLoopBackOff}
+}
+
+// Options tune rendering.
+type Options struct {
+	Color bool
+	Quiet bool // only the findings and the verdict, no summary
+}
+
+// Writer renders documents in one format.
+type Writer interface {
+	Write(w io.Writer, docs []Document, opt Options) error
+}
+
+var formats = map[string]Writer{
+	"text": textWriter{},
+	"json": jsonWriter{},
+}
+
+// Formats lists the output format names, sorted.
+func Formats() []string {
+	out := make([]string, 0, len(formats))
+	for k := range formats {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// For returns the writer of a format.
+func For(name string) (Writer, error) {
+	w, ok := formats[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown output format %q (want one of %v)", name, Formats())
+	}
+	return w, nil
+}

@@ -1,0 +1,106 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/kubeletcfg/kubeletcfg/validate"
+)
+
+type textWriter struct{}
+
+const (
+	red    = "\x1b[31m"
+	yellow = "\x1b[33m"
+	cyan   = "\x1b[36m"
+	bold   = "\x1b[1m"
+	dim    = "\x1b[2m"
+	reset  = "\x1b[0m"
+)
+
+// Write prints findings grouped by file as file:line:col: severity: message [ID],
+// each followed by its field path and hint, then the verdict of each minor.
+func (textWriter) Write(w io.Writer, docs []Document, opt Options) error {
+	paint := func(code, s string) string {
+		if !opt.Color {
+			return s
+		}
+		return code + s + reset
+	}
+	var b strings.Builder
+	files := map[string]bool{}
+	errs, warns, infos := 0, 0, 0
+	for _, d := range docs {
+		prefix := ""
+		if len(docs) > 1 {
+			prefix = "[" + d.KubeletVersion + "] "
+		}
+		lastFile := "\x00"
+		for _, f := range d.Findings {
+			files[f.File] = true
+			if f.File != lastFile {
+				if lastFile != "\x00" {
+					b.WriteString("\n")
+				}
+				name := f.File
+				if name == "" {
+					name = "(defaults)"
+				}
+				b.WriteString(paint(bold, prefix+name) + "\n")
+				lastFile = f.File
+			}
+			sev := f.Severity.String()
+			switch f.Severity {
+			case validate.Error:
+				errs++
+				sev = paint(red, sev)
+			case validate.Warning:
+				warns++
+				sev = paint(yellow, sev)
+			default:
+				infos++
+				sev = paint(cyan, sev)
+			}
+			fmt.Fprintf(&b, "%s: %s: %s [%s]\n", f.Position, sev, f.Message, f.Rule)
+			if f.Path != "" {
+				fmt.Fprintf(&b, "    %s %s\n", paint(dim, "field:"), f.Path)
+			}
+			if f.Hint != "" {
+				fmt.Fprintf(&b, "    %s %s\n", paint(dim, "hint: "), f.Hint)
+			}
+			if f.Kubelet != "" {
+				fmt.Fprintf(&b, "    %s %s\n", paint(dim, "kubelet:"), f.Kubelet)
+			}
+		}
+		if len(d.Findings) > 0 {
+			b.WriteString("\n")
+		}
+		verdict := paint(bold, "starts")
+		switch {
+		case d.Panics:
+			verdict = paint(red+bold, "does NOT start: the kubelet panics at startup")
+		case !d.Starts:
+			verdict = paint(red+bold, "does NOT start: the kubelet refuses this configuration")
+		}
+		fmt.Fprintf(&b, "kubelet %s: %s", d.KubeletVersion, verdict)
+		if d.CrashLoopBackOff != nil {
+			fmt.Fprintf(&b, "; crash-loop backoff %s doubling to %s", d.CrashLoopBackOff.Initial, d.CrashLoopBackOff.Max)
+		}
+		b.WriteString("\n")
+	}
+	if !opt.Quiet {
+		fmt.Fprintf(&b, "%d %s, %d %s, %d info in %d %s, %d kubelet %s\n",
+			errs, plural(errs, "error", "errors"), warns, plural(warns, "warning", "warnings"), infos,
+			len(files), plural(len(files), "file", "files"), len(docs), plural(len(docs), "minor", "minors"))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -1,0 +1,216 @@
+// Package skew holds what kubeletcfg knows about each supported kubelet minor
+// (field tree, feature gates), generated from the upstream code of that minor and
+// embedded; a run decodes only the minors it asks for.
+package skew
+
+import (
+	"embed"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+
+	"k8s.io/apimachinery/pkg/util/version"
+	"k8s.io/component-base/featuregate"
+)
+
+//go:embed data
+var data embed.FS
+
+// Minor is one supported kubelet minor.
+type Minor struct {
+	// Version is "1.37".
+	Version string
+	// Patch is the upstream release the data was generated from ("v1.37.2").
+	Patch string
+
+	gates sync.Once
+	table *GateTable
+	err   error
+}
+
+var minors = []*Minor{
+	{Version: "1.37", Patch: "v1.37.2"},
+}
+
+// Supported lists the supported minors, oldest first.
+func Supported() []string {
+	out := make([]string, len(minors))
+	for i, m := range minors {
+		out[i] = m.Version
+	}
+	return out
+}
+
+// Newest is the newest supported minor.
+func Newest() *Minor { return minors[len(minors)-1] }
+
+var versionRE = regexp.MustCompile(`^v?(1\.\d+)(\.\d+)?$`)
+
+// Lookup accepts "1.37", "v1.37" or "v1.37.2" and returns the minor, or an error
+// that lists the supported ones.
+func Lookup(v string) (*Minor, error) {
+	m := versionRE.FindStringSubmatch(strings.TrimSpace(v))
+	if m != nil {
+		for _, mi := range minors {
+			if mi.Version == m[1] {
+				return mi, nil
+			}
+		}
+	}
+	return nil, fmt.Errorf("unsupported kubelet version %q (supported: %s)", v, strings.Join(Supported(), ", "))
+}
+
+// Fields is the KubeletConfiguration field tree of this minor.
+func (m *Minor) Fields() *Field { return Tree() }
+
+// GateSpec is one versioned spec of a feature gate, as registered upstream.
+type GateSpec struct {
+	Version                 string `json:"version"`
+	Default                 bool   `json:"default"`
+	PreRelease              string `json:"preRelease"`
+	LockToDefault           bool   `json:"lockToDefault"`
+	MinCompatibilityVersion string `json:"minCompatibilityVersion,omitempty"`
+}
+
+// Gate is one feature gate the kubelet binary registers.
+type Gate struct {
+	Name string `json:"-"`
+	// Special marks AllAlpha and AllBeta, which featuregate pre-registers.
+	Special      bool       `json:"special,omitempty"`
+	Specs        []GateSpec `json:"specs"`
+	Dependencies []string   `json:"dependencies"`
+}
+
+// GateTable is the generated gate data of one minor.
+type GateTable struct {
+	Generated               string           `json:"_generated"`
+	Kubelet                 string           `json:"kubelet"`
+	EmulationVersion        string           `json:"emulationVersion"`
+	MinCompatibilityVersion string           `json:"minCompatibilityVersion"`
+	Gates                   map[string]*Gate `json:"gates"`
+}
+
+// Gates returns the minor's gate table, decoding it on first use.
+func (m *Minor) Gates() (*GateTable, error) {
+	m.gates.Do(func() {
+		raw, err := data.ReadFile("data/" + m.Version + "/gates.json")
+		if err != nil {
+			m.err = err
+			return
+		}
+		t := &GateTable{}
+		if err := json.Unmarshal(raw, t); err != nil {
+			m.err = fmt.Errorf("skew: gates of %s: %w", m.Version, err)
+			return
+		}
+		for name, g := range t.Gates {
+			g.Name = name
+		}
+		m.table = t
+	})
+	return m.table, m.err
+}
+
+// Lookup finds a gate by exact (case-sensitive) name.
+func (t *GateTable) Lookup(name string) (*Gate, bool) {
+	g, ok := t.Gates[name]
+	return g, ok
+}
+
+// Names lists every gate name, sorted.
+func (t *GateTable) Names() []string {
+	out := make([]string, 0, len(t.Gates))
+	for name := range t.Gates {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// At returns the spec in force at the table's emulation version, as
+// featuregate's featureSpecAtEmulationAndMinCompatVersion picks it; a gate with no
+// spec yet in force is PreAlpha.
+func (t *GateTable) At(g *Gate) GateSpec {
+	emu := version.MustParse(t.EmulationVersion)
+	minCompat := version.MustParse(t.MinCompatibilityVersion)
+	for i := len(g.Specs) - 1; i >= 0; i-- {
+		s := g.Specs[i]
+		if version.MustParse(s.Version).GreaterThan(emu) {
+			continue
+		}
+		if s.MinCompatibilityVersion != "" && !minCompat.AtLeast(version.MustParse(s.MinCompatibilityVersion)) {
+			continue
+		}
+		return s
+	}
+	return GateSpec{Version: "0.0", PreRelease: string(featuregate.PreAlpha)}
+}
+
+// NewFeatureGate builds a fresh feature gate exactly as the kubelet binary of this
+// minor registers it (emulation version, specs, dependencies), with nothing set.
+func (m *Minor) NewFeatureGate() (featuregate.MutableVersionedFeatureGate, error) {
+	t, err := m.Gates()
+	if err != nil {
+		return nil, err
+	}
+	fg := featuregate.NewVersionedFeatureGateWithMinCompatibility(
+		version.MustParse(t.EmulationVersion), version.MustParse(t.MinCompatibilityVersion))
+	specs := make(map[featuregate.Feature]featuregate.VersionedSpecs, len(t.Gates))
+	deps := map[featuregate.Feature][]featuregate.Feature{}
+	for _, g := range t.Gates {
+		if g.Special {
+			continue // AllAlpha and AllBeta: pre-registered by featuregate itself
+		}
+		vs := make(featuregate.VersionedSpecs, 0, len(g.Specs))
+		for _, s := range g.Specs {
+			fs := featuregate.FeatureSpec{
+				Default:       s.Default,
+				LockToDefault: s.LockToDefault,
+				Version:       version.MustParse(s.Version),
+			}
+			if err := setPreRelease(&fs, s.PreRelease); err != nil {
+				return nil, fmt.Errorf("skew: gate %s: %w", g.Name, err)
+			}
+			if s.MinCompatibilityVersion != "" {
+				fs.MinCompatibilityVersion = version.MustParse(s.MinCompatibilityVersion)
+			}
+			vs = append(vs, fs)
+		}
+		specs[featuregate.Feature(g.Name)] = vs
+		for _, d := range g.Dependencies {
+			deps[featuregate.Feature(g.Name)] = append(deps[featuregate.Feature(g.Name)], featuregate.Feature(d))
+		}
+	}
+	if err := fg.AddVersioned(specs); err != nil {
+		return nil, fmt.Errorf("skew: registering gates of %s: %w", m.Version, err)
+	}
+	if len(deps) > 0 {
+		if err := fg.AddDependencies(deps); err != nil {
+			return nil, fmt.Errorf("skew: registering gate dependencies of %s: %w", m.Version, err)
+		}
+	}
+	return fg, nil
+}
+
+// setPreRelease maps the generated stage string back to featuregate's constants
+// (their type is unexported, so the constants are the only way in).
+func setPreRelease(fs *featuregate.FeatureSpec, stage string) error {
+	switch stage {
+	case string(featuregate.PreAlpha):
+		fs.PreRelease = featuregate.PreAlpha
+	case string(featuregate.Alpha):
+		fs.PreRelease = featuregate.Alpha
+	case string(featuregate.Beta):
+		fs.PreRelease = featuregate.Beta
+	case string(featuregate.GA):
+		fs.PreRelease = featuregate.GA
+	case string(featuregate.Deprecated):
+		fs.PreRelease = featuregate.Deprecated
+	default:
+		return fmt.Errorf("unknown stage %q", stage)
+	}
+	return nil
+}

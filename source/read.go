@@ -1,0 +1,120 @@
+// Package source reads kubelet configuration files into node trees that remember
+// where every key sits, and checks them against the KubeletConfiguration field tree
+// the way the kubelet's decoders do: case-sensitively and strictly for the main
+// --config file, case-insensitively for drop-ins.
+package source
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// MaxFileSize bounds what we read from one file. Real kubelet configs are a few KiB;
+// the bound keeps a hostile input from exhausting memory. Larger files are an input
+// error naming the limit.
+const MaxFileSize = 4 << 20
+
+// InputError is a problem with the input itself (missing file, a folder where a file
+// should be, too large): the tool cannot say what the kubelet would do. It maps to
+// exit code 2.
+type InputError struct {
+	Path string
+	Err  error
+}
+
+func (e *InputError) Error() string { return e.Path + ": " + e.Err.Error() }
+func (e *InputError) Unwrap() error { return e.Err }
+
+// File is one configuration file as read from disk.
+type File struct {
+	// Path is the path as the user gave it (for messages).
+	Path string
+	Data []byte
+	// Doc is the first YAML document's root node (a mapping for a sensible file);
+	// nil when the file is empty, only comments, or does not parse.
+	Doc *yaml.Node
+	// SyntaxErr is the YAML parser's error, when the file does not parse.
+	SyntaxErr error
+	// ExtraDocs holds the line of each document after the first: the kubelet
+	// reads only the first.
+	ExtraDocs []int
+}
+
+// ReadFile reads and parses path. It returns an *InputError when the file cannot
+// be read as a regular file within MaxFileSize.
+func ReadFile(path string) (*File, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, &InputError{Path: path, Err: describe(err)}
+	}
+	if fi.IsDir() {
+		return nil, &InputError{Path: path, Err: errors.New("is a directory, not a file")}
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &InputError{Path: path, Err: fmt.Errorf("is not a regular file (%s)", fi.Mode().Type())}
+	}
+	if fi.Size() > MaxFileSize {
+		return nil, &InputError{Path: path, Err: fmt.Errorf("is %d bytes; kubeletcfg reads at most %d bytes per file", fi.Size(), MaxFileSize)}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, &InputError{Path: path, Err: describe(err)}
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, &InputError{Path: path, Err: describe(err)}
+	}
+	if len(data) > MaxFileSize {
+		return nil, &InputError{Path: path, Err: fmt.Errorf("grew beyond %d bytes while reading", MaxFileSize)}
+	}
+	return Parse(path, data), nil
+}
+
+// Parse parses data read from path.
+func Parse(path string, data []byte) *File {
+	f := &File{Path: path, Data: data}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for i := 0; ; i++ {
+		var n yaml.Node
+		err := dec.Decode(&n)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			if i == 0 {
+				f.SyntaxErr = err
+			}
+			// Later documents are ignored by the kubelet, even broken ones.
+			break
+		}
+		if i == 0 {
+			if len(n.Content) > 0 {
+				f.Doc = n.Content[0]
+			}
+			continue
+		}
+		f.ExtraDocs = append(f.ExtraDocs, n.Line)
+	}
+	return f
+}
+
+func describe(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return errors.New("no such file or directory")
+	case errors.Is(err, fs.ErrPermission):
+		return errors.New("permission denied")
+	}
+	return err
+}

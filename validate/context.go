@@ -1,0 +1,41 @@
+package validate
+
+import (
+	"k8s.io/component-base/featuregate"
+	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
+)
+
+// Context is what a rule's Check sees: the configuration exactly as the kubelet
+// holds it after reading, merging and defaulting, the feature gates it validates
+// against, and where each value came from.
+type Context struct {
+	// Minor is the kubelet minor being evaluated, for example "1.37".
+	Minor string
+	// Config is the effective configuration (merged and defaulted). Never nil when
+	// Check functions run.
+	Config *kubeletv1beta1.KubeletConfiguration
+	// Gates is the feature gate the kubelet validates with: its registered gates
+	// at this minor with Config.FeatureGates applied.
+	Gates featuregate.FeatureGate
+	// CgroupVersion of the host the kubelet would run on: 1 or 2.
+	CgroupVersion int
+	// Origin returns where the value at a field path came from (see Finding.Path
+	// for the path syntax). A value from the defaults has an empty File; callers
+	// fall back to the main file.
+	Origin func(path string) Position
+	// SetByFile reports whether a file (not the defaults) set the value at path.
+	SetByFile func(path string) bool
+}
+
+// At returns the origin of path, or a zero position when unknown.
+func (c *Context) At(path string) Position {
+	if c.Origin == nil {
+		return Position{}
+	}
+	return c.Origin(path)
+}
+
+// Set reports whether a file set the value at path.
+func (c *Context) Set(path string) bool {
+	return c.SetByFile != nil && c.SetByFile(path)
+}

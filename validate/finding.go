@@ -1,0 +1,98 @@
+// Package validate holds the rule registry: every check kubeletcfg makes, from the
+// kubelet's own ValidateKubeletConfiguration to lint rules the kubelet does not have.
+// Each rule is a registered value (ID, doc, severity, check) so that the rules
+// reference, the SARIF rule table and the tests are all derived from one place.
+package validate
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Severity says what the kubelet does with the finding.
+type Severity int
+
+const (
+	// Info is worth knowing; the kubelet behaves as the files say.
+	Info Severity = iota
+	// Warning: the kubelet starts but does not do what the files say.
+	Warning
+	// Error: this kubelet refuses to start or crashes.
+	Error
+)
+
+func (s Severity) String() string {
+	switch s {
+	case Error:
+		return "error"
+	case Warning:
+		return "warning"
+	default:
+		return "info"
+	}
+}
+
+// ParseSeverity parses "error", "warning" or "info".
+func ParseSeverity(s string) (Severity, error) {
+	switch s {
+	case "error":
+		return Error, nil
+	case "warning":
+		return Warning, nil
+	case "info":
+		return Info, nil
+	}
+	return Info, fmt.Errorf("unknown severity %q (want error, warning or info)", s)
+}
+
+// MarshalText makes severities print as words in JSON.
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// Position is a place in an input file. Line and Column are 1-based; 0 means unknown
+// (for example a value that comes from the kubelet's defaults).
+type Position struct {
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
+}
+
+func (p Position) String() string {
+	switch {
+	case p.File == "":
+		return "(defaults)"
+	case p.Line == 0:
+		return p.File
+	}
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Column)
+}
+
+// Finding is one problem found in one place.
+type Finding struct {
+	Rule     string   `json:"rule"`
+	Severity Severity `json:"severity"`
+	Message  string   `json:"message"`
+	Position
+	// Path is the field path in the KubeletConfiguration, dotted, with map keys in
+	// brackets: evictionHard[memory.available], featureGates[NodeSwap].
+	Path string `json:"path"`
+	Hint string `json:"hint,omitempty"`
+	// Kubelet is the kubelet's own message, verbatim, when the kubelet reports this.
+	Kubelet string `json:"kubelet,omitempty"`
+}
+
+// SortFindings orders findings by file, line, column, then rule.
+func SortFindings(fs []Finding) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Column != b.Column {
+			return a.Column < b.Column
+		}
+		return a.Rule < b.Rule
+	})
+}

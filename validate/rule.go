@@ -1,0 +1,109 @@
+package validate
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Stage is the step of the kubelet's start-up that a rule mirrors. The rules
+// reference groups rules by stage, in pipeline order.
+type Stage int
+
+const (
+	StageRead     Stage = iota // reading and decoding the main --config file
+	StageDropIn                // walking and merging the --config-dir drop-ins
+	StageGates                 // feature gate resolution
+	StageValidate              // ValidateKubeletConfiguration and logging validation
+	StageHost                  // checks that depend on the host (cgroup version)
+	StageLint                  // beyond the kubelet: the files do not say what they mean
+)
+
+var stageNames = [...]string{"read", "drop-in", "feature gates", "validation", "host", "lint"}
+
+func (s Stage) String() string { return stageNames[s] }
+
+// Rule is one registered check. Check receives the evaluated configuration and
+// returns findings; it must not mutate the context.
+type Rule struct {
+	// ID is stable forever; never reuse or renumber.
+	ID       string
+	Name     string // short kebab-case slug, for humans and SARIF
+	Severity Severity
+	Stage    Stage
+	// Summary is one line; Doc explains what and why, and the fix.
+	Summary string
+	Doc     string
+	// Kubelet names the upstream code the rule mirrors (file and function), when it
+	// mirrors the kubelet; empty for lint rules the kubelet does not have.
+	Kubelet string
+	// Check produces the findings. Rules that only document findings produced by a
+	// pipeline stage (read, drop-in) report through Context facts too.
+	Check func(*Context) []Finding
+}
+
+// At builds a finding of this rule at a position.
+func (r *Rule) At(pos Position, path, msg, hint string) Finding {
+	return Finding{Rule: r.ID, Severity: r.Severity, Message: msg, Position: pos, Path: path, Hint: hint}
+}
+
+// Atf is At with a formatted message.
+func (r *Rule) Atf(pos Position, path, hint, format string, args ...any) Finding {
+	return r.At(pos, path, fmt.Sprintf(format, args...), hint)
+}
+
+var (
+	registryMu sync.Mutex
+	registry   = map[string]*Rule{}
+)
+
+// Register adds rules to the registry; it panics on a duplicate ID, which is a
+// programming error caught by every test run.
+func Register(rules ...*Rule) {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	for _, r := range rules {
+		if _, dup := registry[r.ID]; dup {
+			panic("validate: duplicate rule ID " + r.ID)
+		}
+		if r.Name == "" || r.Summary == "" {
+			panic("validate: rule " + r.ID + " needs a name and a summary")
+		}
+		registry[r.ID] = r
+	}
+}
+
+// Rules returns every registered rule ordered by ID.
+func Rules() []*Rule {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	out := make([]*Rule, 0, len(registry))
+	for _, r := range registry {
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// Lookup finds a rule by ID (case-insensitive).
+func Lookup(id string) (*Rule, bool) {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	r, ok := registry[strings.ToUpper(id)]
+	return r, ok
+}
+
+// Run evaluates every registered rule with a Check over ctx and returns the findings
+// sorted by position.
+func Run(ctx *Context) []Finding {
+	var out []Finding
+	for _, r := range Rules() {
+		if r.Check == nil {
+			continue
+		}
+		out = append(out, r.Check(ctx)...)
+	}
+	SortFindings(out)
+	return out
+}
