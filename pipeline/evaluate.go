@@ -91,6 +91,9 @@ func Evaluate(m *skew.Minor, in Input) (*Result, error) {
 		if !r.setDefaults(m, base, kc, validate.Position{}, defaults.ApplyObject) {
 			return r.finish(), nil
 		}
+		if kc, err = m.RoundTrip(kc); err != nil {
+			return nil, err
+		}
 		applyLegacyDefaults(kc)
 	}
 	if kc == nil {
@@ -102,6 +105,7 @@ func Evaluate(m *skew.Minor, in Input) (*Result, error) {
 			return r.finish(), err
 		}
 	}
+	r.flagPrecedence(kc)
 	r.Effective = kc
 	r.validate(m, base, kc, in.CgroupVersion)
 	return r.finish(), nil
@@ -167,7 +171,9 @@ func (r *Result) loadConfigFile(m *skew.Minor, base featuregate.MutableVersioned
 			"relative path resolved against the config file's folder: the kubelet uses %s", pathValue(kc, p)))
 	}
 	defaults.EvictionHard(m.Version, kc)
-	return kc, nil
+	// The kubelet now holds the internal type; mergeKubeletConfigurations and the
+	// rest of start-up see it through a conversion.
+	return m.RoundTrip(kc)
 }
 
 // setDefaults mirrors SetDefaults_KubeletConfiguration, including its panic when
@@ -192,12 +198,11 @@ func (r *Result) setDefaults(m *skew.Minor, base featuregate.MutableVersionedFea
 
 // mergeDropIns mirrors cmd/kubelet/app/server.go mergeKubeletConfigurations.
 func (r *Result) mergeDropIns(m *skew.Minor, base featuregate.MutableVersionedFeatureGate, kc *kubeletv1beta1.KubeletConfiguration, dir string) (*kubeletv1beta1.KubeletConfiguration, error) {
-	// A missing or non-folder --config-dir is almost always a typo on our command
-	// line, so it is an input error rather than a kubelet verdict.
-	if fi, err := os.Stat(dir); err != nil {
+	// A missing --config-dir is almost always a typo on our command line, so it is
+	// an input error (the kubelet would refuse to start too). A file is walked as
+	// the kubelet walks it: a lone .conf file is applied.
+	if _, err := os.Stat(dir); err != nil {
 		return nil, &source.InputError{Path: dir, Err: errors.Unwrap(err)}
-	} else if !fi.IsDir() {
-		return nil, &source.InputError{Path: dir, Err: errors.New("is not a directory")}
 	}
 	entries, walkErr := dropin.Find(dir)
 	baseJSON, err := json.Marshal(kc)
@@ -223,7 +228,7 @@ func (r *Result) mergeDropIns(m *skew.Minor, base featuregate.MutableVersionedFe
 	if !r.setDefaults(m, base, merged, gatesAt, defaults.Apply) {
 		return nil, nil
 	}
-	return merged, nil
+	return m.RoundTrip(merged)
 }
 
 // applyLegacyDefaults mirrors cmd/kubelet/app/options applyLegacyDefaults: the
@@ -237,3 +242,28 @@ func applyLegacyDefaults(kc *kubeletv1beta1.KubeletConfiguration) {
 
 // kubeletReadOnlyPort is ports.KubeletReadOnlyPort (pkg/cluster/ports).
 const kubeletReadOnlyPort = 10255
+
+// flagPrecedence mirrors the side effects of kubeletConfigFlagPrecedence with no
+// kubelet flags besides --config and --config-dir: registering the flags over the
+// loaded config writes each flag's registration default into its field. Every
+// flag is registered with the field's current value except the split-stream
+// logging flags, whose literal default false overwrites the files' value.
+func (r *Result) flagPrecedence(kc *kubeletv1beta1.KubeletConfiguration) {
+	for _, s := range []struct {
+		path string
+		p    *bool
+	}{
+		{"logging.options.text.splitStream", &kc.Logging.Options.Text.SplitStream},
+		{"logging.options.json.splitStream", &kc.Logging.Options.JSON.SplitStream},
+	} {
+		if !*s.p {
+			continue
+		}
+		*s.p = false
+		pos := r.origin(s.path)
+		delete(r.Origins, s.path)
+		r.add(validate.SplitStreamReset.At(pos, s.path,
+			"splitStream: true is reset to false when the kubelet re-parses its flags over the loaded config: the setting never takes effect",
+			"pass --log-text-split-stream (or --log-json-split-stream) on the kubelet command line instead"))
+	}
+}

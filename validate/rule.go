@@ -14,13 +14,14 @@ type Stage int
 const (
 	StageRead     Stage = iota // reading and decoding the main --config file
 	StageDropIn                // walking and merging the --config-dir drop-ins
+	StageFlags                 // kubeletConfigFlagPrecedence re-parsing the command line
 	StageGates                 // feature gate resolution
 	StageValidate              // ValidateKubeletConfiguration and logging validation
 	StageHost                  // checks that depend on the host (cgroup version)
 	StageLint                  // beyond the kubelet: the files do not say what they mean
 )
 
-var stageNames = [...]string{"read", "drop-in", "feature gates", "validation", "host", "lint"}
+var stageNames = [...]string{"read", "drop-in", "flags", "feature gates", "validation", "host", "lint"}
 
 func (s Stage) String() string { return stageNames[s] }
 

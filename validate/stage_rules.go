@@ -85,6 +85,13 @@ var (
 		Doc:     "Drop-ins are not type-checked when read; the merged JSON is. A string where a number belongs fails here, naming no file: the hint names the drop-in that set it.",
 		Kubelet: kubeletServer + " mergeKubeletConfigurations (json.Unmarshal)"}
 
+	// --- flag precedence (KC25xx) ---
+
+	SplitStreamReset = &Rule{ID: "KC2501", Name: "splitstream-reset-by-flags", Severity: Warning, Stage: StageFlags,
+		Summary: "logging.options.*.splitStream from a file is reset to false by the kubelet's flag re-parsing.",
+		Doc:     "After loading the files the kubelet re-registers its command-line flags over the loaded configuration so that flags win. The --log-text-split-stream and --log-json-split-stream flags are registered with a literal default of false, which overwrites the file's value: splitStream: true in a config file never takes effect (and so never trips the LoggingAlphaOptions check). Use the flag instead.",
+		Kubelet: kubeletServer + " kubeletConfigFlagPrecedence; k8s.io/component-base/logs/api/v1 addFlags"}
+
 	// --- feature gates (KC3xxx) ---
 
 	GateUnknown = &Rule{ID: "KC3001", Name: "gate-unknown", Severity: Error, Stage: StageGates,
@@ -124,7 +131,7 @@ func init() {
 	Register(ConfigEmpty, ConfigTypeMeta, ConfigSyntax, ConfigDecode, UnknownField, CaseMismatch, DuplicateKey,
 		ExtraDocument, RelativePathResolved,
 		DropInIgnored, DropInEmpty, DropInTypeMeta, DropInDecode, DropInUnknownField, DropInCaseOnly,
-		DropInCaseShadowed, DropInRelativePath, DropInMerged,
+		DropInCaseShadowed, DropInRelativePath, DropInMerged, SplitStreamReset,
 		GateUnknown, GateLocked, GatePreAlpha, GateDependency, GateGA, GateDeprecated,
 		DraftCrashLoopField)
 }
