@@ -61,6 +61,9 @@ type Result struct {
 	CrashLoopBackOff *Backoff
 	// Lenient is set when the main file needed the lenient decoding fallback.
 	Lenient bool
+	// Files lists every file read: the main file, then the drop-in folder's
+	// entries in merge order (including ignored ones).
+	Files []string
 
 	warned   map[string]bool
 	mainFile string
@@ -135,6 +138,7 @@ func (r *Result) loadConfigFile(m *skew.Minor, base featuregate.MutableVersioned
 		return nil, err
 	}
 	r.mainFile = path
+	r.Files = append(r.Files, path)
 	top := r.mainPos()
 	if len(f.Data) == 0 {
 		r.add(validate.ConfigEmpty.At(top, "", "the config file is empty: the kubelet refuses to start",
@@ -205,6 +209,9 @@ func (r *Result) mergeDropIns(m *skew.Minor, base featuregate.MutableVersionedFe
 		return nil, &source.InputError{Path: dir, Err: errors.Unwrap(err)}
 	}
 	entries, walkErr := dropin.Find(dir)
+	for _, e := range entries {
+		r.Files = append(r.Files, e.Path)
+	}
 	baseJSON, err := json.Marshal(kc)
 	if err != nil {
 		return nil, fmt.Errorf("marshal base config: %w", err)

@@ -19,6 +19,8 @@ type Document struct {
 	Panics           bool               `json:"panics,omitempty"`
 	Findings         []validate.Finding `json:"findings"`
 	CrashLoopBackOff *pipeline.Backoff  `json:"crashLoopBackOff,omitempty"`
+	// Files are the files evaluated, in the kubelet's reading order.
+	Files []string `json:"files"`
 }
 
 // FromResult builds the document of one evaluation.
@@ -27,7 +29,7 @@ func FromResult(r *pipeline.Result) Document {
 	if fs == nil {
 		fs = []validate.Finding{}
 	}
-	return Document{KubeletVersion: r.Minor.Version, Starts: r.Starts, Panics: r.Panics, Findings: fs, CrashLoopBackOff: r.CrashLoopBackOff}
+	return Document{KubeletVersion: r.Minor.Version, Starts: r.Starts, Panics: r.Panics, Findings: fs, CrashLoopBackOff: r.CrashLoopBackOff, Files: r.Files}
 }
 
 // Options tune rendering.

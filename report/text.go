@@ -36,9 +36,11 @@ func (textWriter) Write(w io.Writer, docs []Document, opt Options) error {
 		if len(docs) > 1 {
 			prefix = "[" + d.KubeletVersion + "] "
 		}
+		for _, f := range d.Files {
+			files[f] = true
+		}
 		lastFile := "\x00"
 		for _, f := range d.Findings {
-			files[f.File] = true
 			if f.File != lastFile {
 				if lastFile != "\x00" {
 					b.WriteString("\n")

@@ -371,13 +371,27 @@ var (
 		Name:    "crash-loop-max-needs-gate",
 		Summary: "crashLoopBackOff.maxContainerRestartPeriod requires the KubeletCrashLoopBackOffMax gate",
 		Doc: "With the KubeletCrashLoopBackOffMax gate off, crashLoopBackOff.maxContainerRestartPeriod must " +
-			"not be set. Fix: enable the gate (on by default in 1.37) or remove the field.",
+			"not be set. Fix: enable the gate (on by default in 1.37) or remove the field. " +
+			"The trap: the main file is defaulted with its own gates, so when it leaves the gate on, defaulting " +
+			"sets the period to 300s; a drop-in that then turns the gate off leaves that default in place and the " +
+			"kubelet refuses. Turn the gate off in the main file, or null the period in the same drop-in.",
 	}, func(c *Context, k *kvConfig, emit kvEmit) {
 		if !kvEnabled(c, "KubeletCrashLoopBackOffMax") && k.CrashLoopBackOff.MaxContainerRestartPeriod != nil {
+			const kubelet = "invalid configuration: FeatureGate KubeletCrashLoopBackOffMax not enabled, CrashLoopBackOff.MaxContainerRestartPeriod must not be set"
+			if !c.Set("crashLoopBackOff.maxContainerRestartPeriod") {
+				// The trap: no file set the period; the kubelet defaulted it while the
+				// gate was still on (main file defaults run with the main file's gates)
+				// and a later drop-in turned the gate off. Point at the gate.
+				emit("featureGates[KubeletCrashLoopBackOffMax]",
+					fmt.Sprintf("KubeletCrashLoopBackOffMax is turned off here, but crashLoopBackOff.maxContainerRestartPeriod was already defaulted to %v while the gate was on, so the kubelet refuses to start", k.CrashLoopBackOff.MaxContainerRestartPeriod.Duration),
+					"turn the gate off in the main --config file (defaults then leave the period unset), or also set crashLoopBackOff: {maxContainerRestartPeriod: null} in this drop-in",
+					kubelet)
+				return
+			}
 			emit("crashLoopBackOff.maxContainerRestartPeriod",
 				"crashLoopBackOff.maxContainerRestartPeriod is set but the KubeletCrashLoopBackOffMax feature gate is off",
 				"enable featureGates.KubeletCrashLoopBackOffMax or remove crashLoopBackOff.maxContainerRestartPeriod",
-				"invalid configuration: FeatureGate KubeletCrashLoopBackOffMax not enabled, CrashLoopBackOff.MaxContainerRestartPeriod must not be set")
+				kubelet)
 		}
 	})
 

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -54,7 +53,7 @@ a note goes to stderr and the exit code is 1.`,
 			}
 			if !res.Starts {
 				n := countAtLeast(res.Findings, validate.Error)
-				fmt.Fprintf(os.Stderr, "kubeletcfg: kubelet %s would not start with this configuration (%d errors); run kubeletcfg lint for details\n", res.Minor.Version, n)
+				fmt.Fprintf(cmd.ErrOrStderr(), "kubeletcfg: kubelet %s would not start with this configuration (%d errors); run kubeletcfg lint for details\n", res.Minor.Version, n)
 				return &findingsError{n: n}
 			}
 			return nil

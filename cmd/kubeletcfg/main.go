@@ -5,6 +5,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/kubeletcfg/kubeletcfg/source"
@@ -18,12 +19,14 @@ const (
 )
 
 func main() {
-	os.Exit(run(os.Args[1:]))
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-func run(args []string) int {
+func run(args []string, stdout, stderr io.Writer) int {
 	root := newRootCommand()
 	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
 	err := root.Execute()
 	var fe *findingsError
 	var ie *source.InputError
@@ -33,10 +36,10 @@ func run(args []string) int {
 	case errors.As(err, &fe):
 		return exitFindings
 	case errors.As(err, &ie):
-		fmt.Fprintf(os.Stderr, "kubeletcfg: %v\n", ie)
+		fmt.Fprintf(stderr, "kubeletcfg: %v\n", ie)
 		return exitUsage
 	default:
-		fmt.Fprintf(os.Stderr, "kubeletcfg: %v\n", err)
+		fmt.Fprintf(stderr, "kubeletcfg: %v\n", err)
 		return exitUsage
 	}
 }

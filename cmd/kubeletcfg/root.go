@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -25,7 +26,7 @@ really run with.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newLintCommand(), newEffectiveCommand(), newVersionsCommand())
+	root.AddCommand(newLintCommand(), newEffectiveCommand(), newRulesCommand(), newVersionsCommand())
 	return root
 }
 
@@ -102,7 +103,7 @@ func newLintCommand() *cobra.Command {
 				return err
 			}
 			doc := report.FromResult(res)
-			opt := report.Options{Color: !noColor && isTerminal(os.Stdout), Quiet: quiet}
+			opt := report.Options{Color: !noColor && isTerminal(cmd.OutOrStdout()), Quiet: quiet}
 			if err := w.Write(cmd.OutOrStdout(), []report.Document{doc}, opt); err != nil {
 				return err
 			}
@@ -151,8 +152,9 @@ func countAtLeast(fs []validate.Finding, threshold validate.Severity) int {
 	return n
 }
 
-func isTerminal(f *os.File) bool {
-	if os.Getenv("NO_COLOR") != "" {
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok || os.Getenv("NO_COLOR") != "" {
 		return false
 	}
 	fi, err := f.Stat()

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+const example = "../../testdata/examples/node"
+
+// TestCLI runs whole commands and compares their output and exit code with golden
+// files (go test ./cmd/kubeletcfg -update rewrites them).
+func TestCLI(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		exit int
+	}{
+		{"lint-example", []string{"lint", "--config", example + "/config.yaml", "--config-dir", example + "/conf.d"}, exitFindings},
+		{"lint-example-json", []string{"lint", "-c", example + "/config.yaml", "-d", example + "/conf.d", "-o", "json"}, exitFindings},
+		{"lint-main-only-fail-on-warning", []string{"lint", "-c", example + "/config.yaml", "--fail-on", "warning"}, exitFindings},
+		{"lint-main-only", []string{"lint", "-c", example + "/config.yaml"}, exitClean},
+		{"lint-main-only-quiet", []string{"lint", "-c", example + "/config.yaml", "-q", "--fail-on", "none"}, exitClean},
+		{"lint-cgroup-v1", []string{"lint", "-c", example + "/config.yaml", "--cgroup-version", "v1"}, exitFindings},
+		{"effective-origin", []string{"effective", "-c", example + "/config.yaml", "--show-origin"}, exitClean},
+		{"effective-json", []string{"effective", "-c", example + "/config.yaml", "-o", "json"}, exitClean},
+		{"effective-refused", []string{"effective", "-c", example + "/config.yaml", "-d", example + "/conf.d"}, exitFindings},
+		{"missing-file", []string{"lint", "-c", "does/not/exist.yaml"}, exitUsage},
+		{"config-is-dir", []string{"lint", "-c", example}, exitUsage},
+		{"missing-dir", []string{"lint", "-c", example + "/config.yaml", "-d", "no/such/dir"}, exitUsage},
+		{"no-input", []string{"lint"}, exitUsage},
+		{"bad-version", []string{"lint", "-c", example + "/config.yaml", "--kubelet-version", "1.12"}, exitUsage},
+		{"patch-version", []string{"lint", "-c", example + "/config.yaml", "--kubelet-version", "v1.37.2", "-q"}, exitClean},
+		{"bad-output", []string{"lint", "-c", example + "/config.yaml", "-o", "xml"}, exitUsage},
+		{"bad-fail-on", []string{"lint", "-c", example + "/config.yaml", "--fail-on", "fatal"}, exitUsage},
+		{"unknown-flag", []string{"lint", "--confg", "x"}, exitUsage},
+		{"versions", []string{"versions"}, exitClean},
+		{"rules-explain", []string{"rules", "KC3001", "KC2007"}, exitClean},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(tt.args, &stdout, &stderr)
+			if code != tt.exit {
+				t.Errorf("exit code %d, want %d\nstderr: %s", code, tt.exit, stderr.String())
+			}
+			got := "$ kubeletcfg " + strings.Join(tt.args, " ") + "\n" + stdout.String()
+			if stderr.Len() > 0 {
+				got += "--- stderr\n" + stderr.String()
+			}
+			golden := filepath.Join("testdata", tt.name+".golden")
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test ./cmd/kubeletcfg -update)", err)
+			}
+			if got != string(want) {
+				t.Errorf("output differs from %s (go test ./cmd/kubeletcfg -update to accept):\n--- got\n%s\n--- want\n%s", golden, got, want)
+			}
+		})
+	}
+}
+
+// Input errors are one line naming the path, never a stack trace.
+func TestInputErrorIsOneLine(t *testing.T) {
+	for _, args := range [][]string{
+		{"lint", "-c", "does/not/exist.yaml"},
+		{"lint", "-c", example},
+		{"effective", "-c", example + "/config.yaml", "-d", "no/such/dir"},
+	} {
+		path := args[len(args)-1]
+		var stdout, stderr bytes.Buffer
+		if code := run(args, &stdout, &stderr); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
+		}
+		msg := stderr.String()
+		if strings.Count(msg, "\n") != 1 || !strings.Contains(msg, path) || strings.Contains(msg, "goroutine") {
+			t.Errorf("%v: want one line naming %s, got %q", args, path, msg)
+		}
+	}
+}
