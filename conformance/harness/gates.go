@@ -1,0 +1,121 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	"k8s.io/component-base/featuregate"
+)
+
+// GateTable is skew/data/<minor>/gates.json.
+type GateTable struct {
+	Generated               string               `json:"_generated"`
+	Kubelet                 string               `json:"kubelet"`
+	EmulationVersion        string               `json:"emulationVersion"`
+	MinCompatibilityVersion string               `json:"minCompatibilityVersion"`
+	Count                   int                  `json:"count"`
+	Gates                   map[string]*GateInfo `json:"gates"`
+}
+
+// GateInfo is one registered gate.
+type GateInfo struct {
+	// Special is true for AllAlpha and AllBeta, which toggle every alpha/beta gate.
+	Special bool `json:"special,omitempty"`
+	// Specs are all versioned specs, as registered (sorted by version).
+	Specs []GateSpec `json:"specs"`
+	// Dependencies are the gates this gate needs enabled (Dependencies()).
+	Dependencies []string `json:"dependencies"`
+	// AtEmulationVersion is the spec in force at the gate's emulation and minimum
+	// compatibility versions (what the kubelet binary uses by default).
+	AtEmulationVersion *GateSpec `json:"atEmulationVersion"`
+}
+
+// GateSpec is one featuregate.FeatureSpec.
+type GateSpec struct {
+	Version                 string `json:"version"`
+	Default                 bool   `json:"default"`
+	PreRelease              string `json:"preRelease"`
+	LockToDefault           bool   `json:"lockToDefault"`
+	MinCompatibilityVersion string `json:"minCompatibilityVersion,omitempty"`
+}
+
+func specOf(s featuregate.FeatureSpec) GateSpec {
+	g := GateSpec{Default: s.Default, PreRelease: string(s.PreRelease), LockToDefault: s.LockToDefault}
+	if s.Version != nil {
+		g.Version = s.Version.String()
+	}
+	if s.MinCompatibilityVersion != nil {
+		g.MinCompatibilityVersion = s.MinCompatibilityVersion.String()
+	}
+	return g
+}
+
+// buildGateTable reads the global gate after every init of the linked kubelet packages.
+func buildGateTable() *GateTable {
+	fg := utilfeature.DefaultMutableFeatureGate
+	t := &GateTable{
+		Generated:               fmt.Sprintf(generatedHeader, "gates", kubeletVersion()),
+		Kubelet:                 kubeletVersion(),
+		EmulationVersion:        fg.EmulationVersion().String(),
+		MinCompatibilityVersion: fg.MinCompatibilityVersion().String(),
+		Gates:                   map[string]*GateInfo{},
+	}
+	deps := fg.Dependencies()
+	atEmu := fg.GetAll() // spec at emulation version; leaves out gates that are pre-alpha there
+	for name, specs := range fg.GetAllVersioned() {
+		info := &GateInfo{Dependencies: []string{}}
+		info.Special = name == "AllAlpha" || name == "AllBeta"
+		for _, s := range specs {
+			info.Specs = append(info.Specs, specOf(s))
+		}
+		for _, d := range deps[name] {
+			info.Dependencies = append(info.Dependencies, string(d))
+		}
+		sort.Strings(info.Dependencies)
+		if s, ok := atEmu[name]; ok {
+			spec := specOf(s)
+			info.AtEmulationVersion = &spec
+		}
+		t.Gates[string(name)] = info
+	}
+	t.Count = len(t.Gates)
+	return t
+}
+
+func cmdGates(args []string) error {
+	fs := flag.NewFlagSet("gates", flag.ContinueOnError)
+	out := fs.String("out", "", "file to write (- for stdout)")
+	if err := fs.Parse(args); err != nil || *out == "" || fs.NArg() != 0 {
+		return errUsage
+	}
+	t := buildGateTable()
+	help := len(utilfeature.DefaultMutableFeatureGate.KnownFeatures())
+	fmt.Fprintf(os.Stderr, "%d gates (%d without AllAlpha/AllBeta, %d help lines), emulation %s, min compatibility %s\n",
+		t.Count, t.Count-2, help, t.EmulationVersion, t.MinCompatibilityVersion)
+	return writeJSON(*out, t)
+}
+
+// writeJSON writes v with 2-space indent and a trailing newline (- is stdout).
+func writeJSON(path string, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	if path == "-" {
+		_, err := os.Stdout.Write(buf.Bytes())
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, buf.Bytes(), 0o644)
+}

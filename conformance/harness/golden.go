@@ -1,0 +1,203 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+)
+
+// Result is one golden file (see testdata/conformance/README.md). Field order is the
+// key order of the golden JSON.
+type Result struct {
+	Case             string           `json:"case"`
+	Kubelet          string           `json:"kubelet"`
+	Cgroup           string           `json:"cgroup"`
+	Starts           bool             `json:"starts"`
+	Panic            bool             `json:"panic"`
+	Stage            string           `json:"stage"`
+	Error            string           `json:"error"`
+	Lenient          bool             `json:"lenient"`
+	StrictError      string           `json:"strictError"`
+	Effective        json.RawMessage  `json:"effective,omitempty"`
+	CrashLoopBackOff *CrashLoopResult `json:"crashLoopBackOff,omitempty"`
+}
+
+// CrashLoopResult is what newCrashLoopBackOff returned.
+type CrashLoopResult struct {
+	Initial string `json:"initial"`
+	Max     string `json:"max"`
+}
+
+// Stages, in the order RunE reaches them.
+const (
+	StageLoad         = "load"
+	StageMerge        = "merge"
+	StageFlags        = "flags"
+	StageFeatureGates = "featuregates"
+	StageLogging      = "logging"
+	StageValidate     = "validate"
+	StageOK           = "ok"
+)
+
+// caseMeta is case.yaml. Pointers distinguish "absent" from "".
+type caseMeta struct {
+	Description string  `json:"description,omitempty"`
+	Config      *string `json:"config,omitempty"`
+	ConfigDir   *string `json:"configDir,omitempty"`
+	Cgroup      string  `json:"cgroup,omitempty"`
+}
+
+// Case is a resolved case folder.
+type Case struct {
+	Name      string // folder base name
+	Dir       string // absolute folder path
+	Config    string // absolute --config path, "" for none
+	ConfigDir string // absolute --config-dir path, "" for none
+	Cgroup    string // v1 or v2
+}
+
+// Args is the kubelet command line for the case (flags only, no program name).
+func (c *Case) Args() []string {
+	var args []string
+	if c.Config != "" {
+		args = append(args, "--config", c.Config)
+	}
+	if c.ConfigDir != "" {
+		args = append(args, "--config-dir", c.ConfigDir)
+	}
+	return args
+}
+
+// loadCase reads case.yaml (if any) and applies the defaults of the README.
+func loadCase(dir string) (*Case, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return nil, err
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("%s is not a folder", abs)
+	}
+	var meta caseMeta
+	data, err := os.ReadFile(filepath.Join(abs, "case.yaml"))
+	switch {
+	case err == nil:
+		if err := yaml.UnmarshalStrict(data, &meta); err != nil {
+			return nil, fmt.Errorf("%s/case.yaml: %w", abs, err)
+		}
+	case os.IsNotExist(err):
+	default:
+		return nil, err
+	}
+	c := &Case{Name: filepath.Base(abs), Dir: abs, Cgroup: meta.Cgroup}
+	if c.Cgroup == "" {
+		c.Cgroup = "v2"
+	}
+	if c.Cgroup != "v1" && c.Cgroup != "v2" {
+		return nil, fmt.Errorf("%s/case.yaml: cgroup must be v1 or v2, not %q", abs, c.Cgroup)
+	}
+	c.Config = resolveCasePath(abs, meta.Config, "kubelet.yaml")
+	c.ConfigDir = resolveCasePath(abs, meta.ConfigDir, "conf.d")
+	return c, nil
+}
+
+// resolveCasePath: nil means "the default if it exists", "" means none, anything else
+// is a path relative to the case folder (used even when it does not exist, so that
+// cases can test missing files).
+func resolveCasePath(dir string, set *string, def string) string {
+	if set == nil {
+		p := filepath.Join(dir, def)
+		if _, err := os.Lstat(p); err == nil {
+			return p
+		}
+		return ""
+	}
+	if *set == "" {
+		return ""
+	}
+	if filepath.IsAbs(*set) {
+		return *set
+	}
+	return filepath.Join(dir, *set)
+}
+
+// normalizeString writes the case folder as $CASE.
+func normalizeString(s, caseDir string) string {
+	if caseDir == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, caseDir, "$CASE")
+}
+
+// normalizeJSON writes the case folder as $CASE inside the strings of a JSON document.
+// The folder is matched in its JSON-escaped forms (with and without HTML escaping), so
+// that the document stays valid.
+func normalizeJSON(doc []byte, caseDir string) []byte {
+	if caseDir == "" || len(doc) == 0 {
+		return doc
+	}
+	for _, html := range []bool{false, true} {
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(html)
+		_ = enc.Encode(caseDir)
+		quoted := bytes.TrimSpace(buf.Bytes())
+		doc = bytes.ReplaceAll(doc, quoted[1:len(quoted)-1], []byte("$CASE"))
+	}
+	return doc
+}
+
+// encodeResult is the golden file form: 2-space indent, struct key order, no HTML
+// escaping, trailing newline.
+func encodeResult(r *Result) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(r); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// Error items the kubelet emits in Go map iteration order, so in a different order on
+// every run: feature-gate errors (SetFromMap ranges over the gate map and the dependency
+// map) and the per-key defaultPodSysctls and reservedMemory.limits checks.
+var unorderedItem = `(?:` + strings.Join([]string{
+	`[A-Za-z0-9]+ is enabled, but depends on features that are disabled: \[[A-Za-z0-9 ]*\]`,
+	`cannot set feature gate [A-Za-z0-9]+ to (?:true|false), feature is locked to (?:true|false)`,
+	`cannot set feature gate [A-Za-z0-9]+ to (?:true|false), feature is PreAlpha at emulated version [0-9.]+, min compatibility version [0-9.]+`,
+	`unrecognized feature gate: [A-Za-z0-9]+`,
+	`invalid configuration: "[^"]*" is not a valid sysctl name for defaultPodSysctls`,
+	`invalid configuration: "[^"]*" is not known to be namespaced for defaultPodSysctls`,
+	`invalid configuration: duplicate sysctl "[^"]*" found in defaultPodSysctls`,
+	`invalid configuration: the limit type "[^"]*" for NUMA node [0-9]+ is not supported, only \[[^\]]*\] is accepted`,
+	`invalid configuration: reserved memory may not be zero for NUMA node [0-9]+ and resource "[^"]*"`,
+	`invalid configuration: the reserved memory has a duplicate value for NUMA node [0-9]+ and resource "[^"]*"`,
+}, "|") + `)`
+
+var (
+	unorderedItemRe = regexp.MustCompile(unorderedItem)
+	unorderedRunRe  = regexp.MustCompile(unorderedItem + `(?:, ` + unorderedItem + `)+`)
+)
+
+// canonicalError sorts each run of adjacent map-ordered error items (joined by ", " as
+// in an errors.Aggregate), so that goldens do not change from run to run. The items
+// themselves are the kubelet's text.
+func canonicalError(s string) string {
+	return unorderedRunRe.ReplaceAllStringFunc(s, func(run string) string {
+		items := unorderedItemRe.FindAllString(run, -1)
+		sort.Strings(items)
+		return strings.Join(items, ", ")
+	})
+}
