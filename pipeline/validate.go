@@ -21,7 +21,12 @@ func (r *Result) validate(m *skew.Minor, base featuregate.MutableVersionedFeatur
 		r.add(validate.GateDependency.At(r.mainPos(), "featureGates", "the feature gates cannot be applied: "+err.Error(), ""))
 		return
 	}
+	fieldGates, err := m.FieldGates()
+	if err != nil {
+		panic(err) // embedded, generated data: a decoding error is a build defect
+	}
 	ctx := &validate.Context{
+		FieldGates:    fieldGates,
 		Minor:         m.Version,
 		Config:        kc,
 		Gates:         global,

@@ -214,3 +214,50 @@ func setPreRelease(fs *featuregate.FeatureSpec, stage string) error {
 	}
 	return nil
 }
+
+// FieldInfo is one field of the generated field table (data/<minor>/fields.json).
+type FieldInfo struct {
+	Path         string   `json:"path"`
+	Kind         string   `json:"kind"`
+	GoType       string   `json:"goType"`
+	FeatureGates []string `json:"featureGates,omitempty"`
+	Doc          string   `json:"doc"`
+}
+
+type fieldTable struct {
+	Fields []FieldInfo `json:"fields"`
+}
+
+var fieldTables sync.Map // minor -> func() ([]FieldInfo, error)
+
+// FieldInfos returns the generated field table of the minor (doc comments and
+// +featureGate markers), decoding it on first use.
+func (m *Minor) FieldInfos() ([]FieldInfo, error) {
+	f, _ := fieldTables.LoadOrStore(m.Version, sync.OnceValues(func() ([]FieldInfo, error) {
+		raw, err := data.ReadFile("data/" + m.Version + "/fields.json")
+		if err != nil {
+			return nil, err
+		}
+		var t fieldTable
+		if err := json.Unmarshal(raw, &t); err != nil {
+			return nil, fmt.Errorf("skew: fields of %s: %w", m.Version, err)
+		}
+		return t.Fields, nil
+	}))
+	return f.(func() ([]FieldInfo, error))()
+}
+
+// FieldGates maps each field path that carries a +featureGate marker to its gates.
+func (m *Minor) FieldGates() (map[string][]string, error) {
+	infos, err := m.FieldInfos()
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]string{}
+	for _, f := range infos {
+		if len(f.FeatureGates) > 0 {
+			out[f.Path] = f.FeatureGates
+		}
+	}
+	return out, nil
+}

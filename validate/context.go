@@ -25,6 +25,12 @@ type Context struct {
 	Origin func(path string) Position
 	// SetByFile reports whether a file (not the defaults) set the value at path.
 	SetByFile func(path string) bool
+	// FieldGates maps field paths to the feature gates their +featureGate
+	// markers name (generated from the minor's k8s.io/kubelet types).
+	FieldGates map[string][]string
+	// Prior holds the findings of the kubelet's own checks (validation and host
+	// stages) when lint rules run, so that they do not repeat a refusal.
+	Prior []Finding
 }
 
 // At returns the origin of path, or a zero position when unknown.

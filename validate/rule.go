@@ -96,14 +96,21 @@ func Lookup(id string) (*Rule, bool) {
 }
 
 // Run evaluates every registered rule with a Check over ctx and returns the findings
-// sorted by position.
+// sorted by position. The kubelet's own checks run first; lint rules then see
+// their findings in ctx.Prior.
 func Run(ctx *Context) []Finding {
 	var out []Finding
-	for _, r := range Rules() {
-		if r.Check == nil {
-			continue
+	rules := Rules()
+	for _, r := range rules {
+		if r.Check != nil && r.Stage != StageLint {
+			out = append(out, r.Check(ctx)...)
 		}
-		out = append(out, r.Check(ctx)...)
+	}
+	ctx.Prior = out
+	for _, r := range rules {
+		if r.Check != nil && r.Stage == StageLint {
+			out = append(out, r.Check(ctx)...)
+		}
 	}
 	SortFindings(out)
 	return out
