@@ -343,7 +343,7 @@ func under(path, p string) bool {
 // every canonical leaf path, the written path of the key that set it last, and the
 // set of written paths present in the document.
 func lastWriters(merged []byte, tree *skew.Field) (map[string]string, map[string]bool) {
-	w := jsonWalk{writers: map[string]string{}, present: map[string]bool{}}
+	w := jsonWalk{writers: map[string]string{}, present: map[string]bool{}, visited: map[string]bool{}}
 	dec := json.NewDecoder(bytes.NewReader(merged))
 	dec.UseNumber()
 	w.value(dec, tree, "", "")
@@ -353,10 +353,15 @@ func lastWriters(merged []byte, tree *skew.Field) (map[string]string, map[string
 type jsonWalk struct {
 	writers map[string]string
 	present map[string]bool
+	// visited holds canonical paths already decoded once: only a second decoding
+	// of the same field (a case variant) can replace values below it.
+	visited map[string]bool
 }
 
 func (w *jsonWalk) value(dec *json.Decoder, f *skew.Field, path, wpath string) {
 	w.present[wpath] = true
+	again := w.visited[path]
+	w.visited[path] = true
 	out := w.writers
 	tok, err := dec.Token()
 	if err != nil {
@@ -367,7 +372,9 @@ func (w *jsonWalk) value(dec *json.Decoder, f *skew.Field, path, wpath string) {
 		if isDelim {
 			skipRest(dec, delim)
 		}
-		clearPrefix(out, path)
+		if again {
+			clearPrefix(out, path)
+		}
 		out[path] = wpath
 		return
 	}

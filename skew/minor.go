@@ -152,47 +152,71 @@ func (t *GateTable) At(g *Gate) GateSpec {
 // NewFeatureGate builds a fresh feature gate exactly as the kubelet binary of this
 // minor registers it (emulation version, specs, dependencies), with nothing set.
 func (m *Minor) NewFeatureGate() (featuregate.MutableVersionedFeatureGate, error) {
-	t, err := m.Gates()
+	r, err := m.gateRegistration()
 	if err != nil {
 		return nil, err
 	}
-	fg := featuregate.NewVersionedFeatureGateWithMinCompatibility(
-		version.MustParse(t.EmulationVersion), version.MustParse(t.MinCompatibilityVersion))
-	specs := make(map[featuregate.Feature]featuregate.VersionedSpecs, len(t.Gates))
-	deps := map[featuregate.Feature][]featuregate.Feature{}
-	for _, g := range t.Gates {
-		if g.Special {
-			continue // AllAlpha and AllBeta: pre-registered by featuregate itself
-		}
-		vs := make(featuregate.VersionedSpecs, 0, len(g.Specs))
-		for _, s := range g.Specs {
-			fs := featuregate.FeatureSpec{
-				Default:       s.Default,
-				LockToDefault: s.LockToDefault,
-				Version:       version.MustParse(s.Version),
-			}
-			if err := setPreRelease(&fs, s.PreRelease); err != nil {
-				return nil, fmt.Errorf("skew: gate %s: %w", g.Name, err)
-			}
-			if s.MinCompatibilityVersion != "" {
-				fs.MinCompatibilityVersion = version.MustParse(s.MinCompatibilityVersion)
-			}
-			vs = append(vs, fs)
-		}
-		specs[featuregate.Feature(g.Name)] = vs
-		for _, d := range g.Dependencies {
-			deps[featuregate.Feature(g.Name)] = append(deps[featuregate.Feature(g.Name)], featuregate.Feature(d))
-		}
-	}
-	if err := fg.AddVersioned(specs); err != nil {
+	fg := featuregate.NewVersionedFeatureGateWithMinCompatibility(r.emulation, r.minCompat)
+	if err := fg.AddVersioned(r.specs); err != nil {
 		return nil, fmt.Errorf("skew: registering gates of %s: %w", m.Version, err)
 	}
-	if len(deps) > 0 {
-		if err := fg.AddDependencies(deps); err != nil {
+	if len(r.deps) > 0 {
+		if err := fg.AddDependencies(r.deps); err != nil {
 			return nil, fmt.Errorf("skew: registering gate dependencies of %s: %w", m.Version, err)
 		}
 	}
 	return fg, nil
+}
+
+// gateRegistration is the gate table in featuregate's types, parsed once per
+// minor (featuregate copies what it is given, so sharing it is safe).
+type gateRegistration struct {
+	emulation, minCompat *version.Version
+	specs                map[featuregate.Feature]featuregate.VersionedSpecs
+	deps                 map[featuregate.Feature][]featuregate.Feature
+}
+
+var registrations sync.Map // minor -> func() (*gateRegistration, error)
+
+func (m *Minor) gateRegistration() (*gateRegistration, error) {
+	f, _ := registrations.LoadOrStore(m.Version, sync.OnceValues(func() (*gateRegistration, error) {
+		t, err := m.Gates()
+		if err != nil {
+			return nil, err
+		}
+		r := &gateRegistration{
+			emulation: version.MustParse(t.EmulationVersion),
+			minCompat: version.MustParse(t.MinCompatibilityVersion),
+			specs:     make(map[featuregate.Feature]featuregate.VersionedSpecs, len(t.Gates)),
+			deps:      map[featuregate.Feature][]featuregate.Feature{},
+		}
+		for _, g := range t.Gates {
+			if g.Special {
+				continue // AllAlpha and AllBeta: pre-registered by featuregate itself
+			}
+			vs := make(featuregate.VersionedSpecs, 0, len(g.Specs))
+			for _, s := range g.Specs {
+				fs := featuregate.FeatureSpec{
+					Default:       s.Default,
+					LockToDefault: s.LockToDefault,
+					Version:       version.MustParse(s.Version),
+				}
+				if err := setPreRelease(&fs, s.PreRelease); err != nil {
+					return nil, fmt.Errorf("skew: gate %s: %w", g.Name, err)
+				}
+				if s.MinCompatibilityVersion != "" {
+					fs.MinCompatibilityVersion = version.MustParse(s.MinCompatibilityVersion)
+				}
+				vs = append(vs, fs)
+			}
+			r.specs[featuregate.Feature(g.Name)] = vs
+			for _, d := range g.Dependencies {
+				r.deps[featuregate.Feature(g.Name)] = append(r.deps[featuregate.Feature(g.Name)], featuregate.Feature(d))
+			}
+		}
+		return r, nil
+	}))
+	return f.(func() (*gateRegistration, error))()
 }
 
 // setPreRelease maps the generated stage string back to featuregate's constants

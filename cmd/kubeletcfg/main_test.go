@@ -89,3 +89,30 @@ func TestInputErrorIsOneLine(t *testing.T) {
 		}
 	}
 }
+
+// TestREADMEExample keeps the README's example output true: the block that
+// follows the command line must be what the command prints.
+func TestREADMEExample(t *testing.T) {
+	t.Chdir("../..")
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const prompt = "$ go run ./cmd/kubeletcfg "
+	text := string(readme)
+	start := strings.Index(text, prompt)
+	if start < 0 {
+		t.Fatal("README has no example output block")
+	}
+	block := text[start:]
+	block = block[:strings.Index(block, "\n```")]
+	cmdLine, want, _ := strings.Cut(block, "\n")
+	var stdout, stderr bytes.Buffer
+	code := run(strings.Fields(strings.TrimPrefix(cmdLine, prompt)), &stdout, &stderr)
+	if code != exitFindings {
+		t.Errorf("exit code %d, README says 1", code)
+	}
+	if got := strings.TrimSuffix(stdout.String(), "\n"); got != want {
+		t.Errorf("README example output is stale; got:\n%s", got)
+	}
+}

@@ -1,0 +1,32 @@
+package pipeline
+
+import (
+	"testing"
+
+	"github.com/kubeletcfg/kubeletcfg/skew"
+)
+
+// BenchmarkEvaluateExample is the README example: a kubeadm-style main file and
+// three drop-in folder entries, through the whole pipeline.
+func BenchmarkEvaluateExample(b *testing.B) {
+	m := skew.Newest()
+	in := Input{Config: "../testdata/examples/node/config.yaml", ConfigDir: "../testdata/examples/node/conf.d"}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Evaluate(m, in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkEvaluateMainOnly is a main file without drop-ins.
+func BenchmarkEvaluateMainOnly(b *testing.B) {
+	m := skew.Newest()
+	in := Input{Config: "../testdata/examples/node/config.yaml"}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Evaluate(m, in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
