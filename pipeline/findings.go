@@ -104,7 +104,6 @@ func gateFindings(m *skew.Minor, gates map[string]bool, origins map[string]valid
 	}
 	const panics = "the kubelet panics at startup while applying defaults"
 	var out []validate.Finding
-	fg, _ := m.NewFeatureGate()
 	for _, name := range sortedKeys(gates) {
 		v := gates[name]
 		path := "featureGates[" + name + "]"
@@ -131,31 +130,9 @@ func gateFindings(m *skew.Minor, gates map[string]bool, origins map[string]valid
 				"feature gate %s is not available yet at kubelet %s: %s", name, m.Version, panics))
 		}
 	}
-	if len(out) == 0 && fg != nil {
-		// Every gate is known and settable one by one: a dependency is missing.
-		for _, name := range sortedKeys(gates) {
-			if !gates[name] {
-				continue
-			}
-			g, _ := table.Lookup(name)
-			var off []string
-			probe := fg.DeepCopy()
-			_ = probe.SetFromMap(map[string]bool{})
-			for _, d := range g.Dependencies {
-				if v, set := gates[d]; (set && !v) || (!set && !probe.Enabled(featuregate.Feature(d))) {
-					off = append(off, d)
-				}
-			}
-			if len(off) > 0 {
-				path := "featureGates[" + name + "]"
-				pos := origins[path]
-				if pos.File == "" {
-					pos = at
-				}
-				out = append(out, validate.GateDependency.Atf(pos, path, "enable "+strings.Join(off, ", ")+" too, or disable "+name,
-					"feature gate %s is enabled but depends on %s, which is disabled: %s", name, strings.Join(off, ", "), panics))
-			}
-		}
+	if len(out) == 0 {
+		// Every gate is known and settable one by one: a dependency is broken.
+		out = append(out, dependencyFindings(table, gates, origins, at, panics)...)
 	}
 	if len(out) == 0 {
 		out = append(out, validate.GateDependency.At(at, "featureGates", "the feature gates cannot be applied: "+panics, ""))
@@ -243,4 +220,72 @@ func pathValue(kc *kubeletv1beta1.KubeletConfiguration, path string) string {
 		return kc.PodLogsDir
 	}
 	return ""
+}
+
+// dependencyFindings explains dependency failures the way featuregate evaluates
+// them: a gate is on when set explicitly, else when AllAlpha/AllBeta set its
+// stage, else by default; every gate that is on needs its dependencies on. The
+// finding sits where the user caused it: the gate's own entry, the AllAlpha or
+// AllBeta entry that turned it on, or the entry that turned its dependency off.
+func dependencyFindings(table *skew.GateTable, gates map[string]bool, origins map[string]validate.Position, at validate.Position, panics string) []validate.Finding {
+	enabled := func(name string) (bool, string) {
+		if v, ok := gates[name]; ok {
+			return v, name
+		}
+		g, ok := table.Lookup(name)
+		if !ok {
+			return false, ""
+		}
+		spec := table.At(g)
+		for special, stage := range map[string]string{"AllAlpha": string(featuregate.Alpha), "AllBeta": string(featuregate.Beta)} {
+			if v, ok := gates[special]; ok && spec.PreRelease == stage && !g.Special {
+				return v, special
+			}
+		}
+		return spec.Default, ""
+	}
+	posOf := func(name string) (validate.Position, string) {
+		path := "featureGates[" + name + "]"
+		if pos, ok := origins[path]; ok && pos.File != "" {
+			return pos, path
+		}
+		return at, path
+	}
+	var out []validate.Finding
+	for _, name := range table.Names() {
+		on, why := enabled(name)
+		g, _ := table.Lookup(name)
+		if !on || len(g.Dependencies) == 0 {
+			continue
+		}
+		var off []string
+		blame := why
+		for _, d := range g.Dependencies {
+			if depOn, depWhy := enabled(d); !depOn {
+				off = append(off, d)
+				if blame == "" {
+					blame = depWhy
+				}
+			}
+		}
+		if len(off) == 0 || blame == "" {
+			continue
+		}
+		pos, path := posOf(blame)
+		deps := strings.Join(off, ", ")
+		var msg, hint string
+		switch {
+		case why == name:
+			msg = fmt.Sprintf("feature gate %s is enabled but depends on %s, which is disabled: %s", name, deps, panics)
+			hint = "enable " + deps + " too, or disable " + name
+		case why != "":
+			msg = fmt.Sprintf("%s=true enables %s, which depends on %s, which is disabled: %s", why, name, deps, panics)
+			hint = "also set " + name + ": false, or enable " + deps
+		default:
+			msg = fmt.Sprintf("disabling %s breaks %s, which is on by default and depends on it: %s", blame, name, panics)
+			hint = "also set " + name + ": false, or keep " + blame + " enabled"
+		}
+		out = append(out, validate.GateDependency.At(pos, path, msg, hint))
+	}
+	return out
 }
