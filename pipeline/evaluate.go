@@ -12,7 +12,9 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/go-logr/logr"
 	"k8s.io/component-base/featuregate"
+	"k8s.io/klog/v2"
 	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
 	"k8s.io/utils/ptr"
 
@@ -156,7 +158,10 @@ func (r *Result) loadConfigFile(m *skew.Minor, base featuregate.MutableVersioned
 	dec := source.DecodeMain(f.Data)
 	if dec.Err != nil {
 		r.add(mainDecodeFinding(f, dec.Err, strictKeys))
-		r.add(keyFindings(f, strictKeys, m)...)
+		if !isTypeMetaError(dec.Err) {
+			// A file of another kind is refused whole: its keys say nothing.
+			r.add(keyFindings(f, strictKeys, m)...)
+		}
 		return nil, nil
 	}
 	r.Lenient = dec.StrictErr != nil
@@ -188,7 +193,7 @@ func (r *Result) loadConfigFile(m *skew.Minor, base featuregate.MutableVersioned
 func (r *Result) setDefaults(m *skew.Minor, base featuregate.MutableVersionedFeatureGate, kc *kubeletv1beta1.KubeletConfiguration, at validate.Position,
 	apply func(string, *kubeletv1beta1.KubeletConfiguration, func(string) bool) error) bool {
 	local := base.DeepCopy()
-	if err := local.SetFromMap(kc.FeatureGates); err != nil {
+	if err := setGates(local, kc.FeatureGates); err != nil {
 		r.Panics = true
 		r.add(gateFindings(m, kc.FeatureGates, r.Origins, at, err)...)
 		return false
@@ -273,4 +278,13 @@ func (r *Result) flagPrecedence(kc *kubeletv1beta1.KubeletConfiguration) {
 			"splitStream: true is reset to false when the kubelet re-parses its flags over the loaded config: the setting never takes effect",
 			"pass --log-text-split-stream (or --log-json-split-stream) on the kubelet command line instead"))
 	}
+}
+
+// setGates is SetFromMap without the library's klog warnings on stderr ("setting
+// GA feature gate"): kubeletcfg reports those as findings (KC3005, KC3006).
+func setGates(g featuregate.MutableVersionedFeatureGate, gates map[string]bool) error {
+	if l, ok := g.(featuregate.MutableFeatureGateWithLogger); ok {
+		return l.SetFromMapWithLogger(klog.Logger(logr.Discard()), gates)
+	}
+	return g.SetFromMap(gates)
 }

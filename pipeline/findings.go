@@ -49,7 +49,39 @@ func keyFindings(f *source.File, keys []source.Key, m *skew.Minor) []validate.Fi
 	return out
 }
 
-var jsonFieldRE = regexp.MustCompile(`Go struct field KubeletConfiguration\.([A-Za-z0-9_.]+)`)
+// jsonFieldRE finds the field in encoding/json's type errors: "Go struct field
+// <Type>.<json path>", where the path is from the top of the document.
+var jsonFieldRE = regexp.MustCompile(`Go struct field [A-Za-z0-9_]+\.([A-Za-z0-9_.]+)`)
+
+// isTypeMetaError reports whether decoding failed before any field was read:
+// apiVersion/kind missing, unknown to the scheme, or another kind.
+func isTypeMetaError(err error) bool {
+	inner := errors.Unwrap(err)
+	msg := err.Error()
+	return runtime.IsMissingKind(inner) || runtime.IsMissingVersion(inner) || runtime.IsNotRegisteredError(inner) ||
+		strings.Contains(msg, "failed to cast object") || strings.Contains(msg, "couldn't get version/kind")
+}
+
+// typeMetaPos points at the wrong one of apiVersion and kind (the first when
+// both are wrong), or at the top of the file when they are missing.
+func typeMetaPos(keys []source.Key, top validate.Position) validate.Position {
+	want := map[string]string{"apiVersion": "kubelet.config.k8s.io/v1beta1", "kind": "KubeletConfiguration"}
+	var first *source.Key
+	for i, k := range keys {
+		if v, ok := want[k.Path]; ok && k.Kind == source.KeyExact {
+			if first == nil {
+				first = &keys[i]
+			}
+			if k.Value != v {
+				return k.Pos
+			}
+		}
+	}
+	if first != nil {
+		return first.Pos
+	}
+	return top
+}
 
 // mainDecodeFinding classifies the kubelet's refusal to decode the main file.
 func mainDecodeFinding(f *source.File, err error, keys []source.Key) validate.Finding {
@@ -63,24 +95,24 @@ func mainDecodeFinding(f *source.File, err error, keys []source.Key) validate.Fi
 			pos.Line = l
 		}
 		fd = validate.ConfigSyntax.At(pos, "", "the config file is not valid YAML, the kubelet refuses to start: "+f.SyntaxErr.Error(), "fix the syntax (YAML indents with spaces, never tabs)")
-	case runtime.IsMissingKind(errors.Unwrap(err)) || runtime.IsMissingVersion(errors.Unwrap(err)) || runtime.IsNotRegisteredError(errors.Unwrap(err)) || strings.Contains(kubelet, "failed to cast object"):
-		pos := top
-		for _, k := range keys {
-			if k.Path == "apiVersion" || k.Path == "kind" {
-				pos = k.Pos
-				break
-			}
-		}
-		fd = validate.ConfigTypeMeta.At(pos, "", "the config file is not a kubelet.config.k8s.io/v1beta1 KubeletConfiguration, the kubelet refuses to start",
+	case isTypeMetaError(err):
+		fd = validate.ConfigTypeMeta.At(typeMetaPos(keys, top), "", "the config file is not a kubelet.config.k8s.io/v1beta1 KubeletConfiguration, the kubelet refuses to start",
 			"start the file with apiVersion: kubelet.config.k8s.io/v1beta1 and kind: KubeletConfiguration")
 	default:
 		pos, path := top, ""
+		named := ""
 		if m := jsonFieldRE.FindStringSubmatch(kubelet); m != nil {
+			named = m[1]
 			for _, k := range keys {
-				if strings.EqualFold(k.Path, m[1]) && k.Kind == source.KeyExact {
+				if strings.EqualFold(k.Path, named) && k.Kind == source.KeyExact {
 					pos, path = k.Pos, k.Path
 				}
 			}
+		}
+		// The error may name no field (a Duration's own parse error) or only a map
+		// (featureGates): find the key whose value alone fails to decode.
+		if k := culprit(f, keys, named); k != nil {
+			pos, path = k.Pos, k.Path
 		}
 		fd = validate.ConfigDecode.At(pos, path, "a value has the wrong type, the kubelet refuses to start: "+shortJSONError(kubelet), "give the field a value of the type it takes")
 	}
@@ -167,8 +199,13 @@ func (r *Result) gateWarnings(m *skew.Minor, gates map[string]bool, at validate.
 		spec := table.At(g)
 		switch spec.PreRelease {
 		case string(featuregate.GA):
-			r.add(validate.GateGA.Atf(pos, path, "remove the entry; once the gate is removed the kubelet panics on it",
-				"feature gate %s is GA since %s and always %t: setting it is a no-op that will break when the gate is removed", name, spec.Version, spec.Default))
+			if spec.LockToDefault {
+				r.add(validate.GateGA.Atf(pos, path, "remove the entry; once the gate is removed the kubelet panics on it",
+					"feature gate %s is GA since %s and locked to %t: setting it is a no-op that will break when the gate is removed", name, spec.Version, spec.Default))
+			} else {
+				r.add(validate.GateGA.Atf(pos, path, "stop depending on the gate: once it is removed, this entry makes the kubelet panic",
+					"feature gate %s is GA since %s (default %t, not yet locked): setting it works today but will break when the gate is locked or removed", name, spec.Version, spec.Default))
+			}
 		case string(featuregate.Deprecated):
 			r.add(validate.GateDeprecated.Atf(pos, path, "remove the entry before the gate is removed",
 				"feature gate %s is deprecated since %s and will be removed", name, spec.Version))

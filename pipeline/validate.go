@@ -15,7 +15,7 @@ import (
 // featureGates, then logging and ValidateKubeletConfiguration run against it.
 func (r *Result) validate(m *skew.Minor, base featuregate.MutableVersionedFeatureGate, kc *kubeletv1beta1.KubeletConfiguration, cgroupVersion int) {
 	global := base.DeepCopy()
-	if err := global.SetFromMap(kc.FeatureGates); err != nil {
+	if err := setGates(global, kc.FeatureGates); err != nil {
 		// Unreachable after a successful defaulting with the same map; kept so a
 		// future divergence shows as a refusal rather than a wrong "starts".
 		r.add(validate.GateDependency.At(r.mainPos(), "featureGates", "the feature gates cannot be applied: "+err.Error(), ""))
@@ -42,15 +42,36 @@ func (r *Result) validate(m *skew.Minor, base featuregate.MutableVersionedFeatur
 	r.CrashLoopBackOff = &b
 }
 
-// origin returns where the value at path was set: the path itself, else its
-// nearest ancestor, else the top of the main file (a default).
+// origin returns where the value at path was set: the path itself; else, for a
+// list item or an object that has no key of its own, its first key; else its
+// nearest ancestor; else the top of the main file (a default).
 func (r *Result) origin(path string) validate.Position {
-	for p := path; p != ""; p = parentPath(p) {
+	if pos, ok := r.Origins[path]; ok {
+		return pos
+	}
+	if pos, ok := r.firstBelow(path); ok {
+		return pos
+	}
+	for p := parentPath(path); p != ""; p = parentPath(p) {
 		if pos, ok := r.Origins[p]; ok {
 			return pos
 		}
 	}
 	return r.mainPos()
+}
+
+func (r *Result) firstBelow(path string) (validate.Position, bool) {
+	var best validate.Position
+	found := false
+	for p, pos := range r.Origins {
+		if !strings.HasPrefix(p, path+".") && !strings.HasPrefix(p, path+"[") {
+			continue
+		}
+		if !found || pos.File < best.File || pos.File == best.File && (pos.Line < best.Line || pos.Line == best.Line && pos.Column < best.Column) {
+			best, found = pos, true
+		}
+	}
+	return best, found
 }
 
 // mainPos is the top of the main file, where findings about defaulted values go.

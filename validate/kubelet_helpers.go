@@ -256,3 +256,19 @@ func kvTrimImageTagDigest(image string) (string, error) {
 
 	return image, nil
 }
+
+// kvGateTrap reports the defaulting trap of gated fields: no file set path, so the
+// kubelet defaulted it while decoding the main file, whose own gates left the gate
+// on; a drop-in then turned the gate off, and validation refuses the defaulted
+// value. The finding points at the gate entry that did it. It reports whether it
+// emitted.
+func kvGateTrap(c *Context, emit kvEmit, gate, path, value, kubelet string) bool {
+	if c.Set(path) {
+		return false
+	}
+	emit("featureGates["+gate+"]",
+		fmt.Sprintf("%s is turned off here, but %s was already defaulted to %s while the gate was on, so the kubelet refuses to start", gate, path, value),
+		fmt.Sprintf("turn the gate off in the main --config file (defaults then leave %s unset), or also set %s to null in this drop-in", path, path),
+		kubelet)
+	return true
+}

@@ -414,7 +414,7 @@ var (
 			"written explicitly. Fix: set serializeImagePulls: false, or maxParallelImagePulls to 1.",
 	}, func(c *Context, k *kvConfig, emit kvEmit) {
 		if kvBool(k.SerializeImagePulls) && k.MaxParallelImagePulls != nil && *k.MaxParallelImagePulls > 1 {
-			emit(kvPick(c, "serializeImagePulls", "maxParallelImagePulls"),
+			emit(kvPick(c, "maxParallelImagePulls", "serializeImagePulls"),
 				fmt.Sprintf("maxParallelImagePulls is %d but serializeImagePulls is true", *k.MaxParallelImagePulls),
 				"set serializeImagePulls: false to pull in parallel, or lower maxParallelImagePulls to 1",
 				"invalid configuration: maxParallelImagePulls cannot be larger than 1 unless SerializeImagePulls (--serialize-image-pulls) is set to false")

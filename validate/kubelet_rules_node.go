@@ -378,14 +378,7 @@ var (
 	}, func(c *Context, k *kvConfig, emit kvEmit) {
 		if !kvEnabled(c, "KubeletCrashLoopBackOffMax") && k.CrashLoopBackOff.MaxContainerRestartPeriod != nil {
 			const kubelet = "invalid configuration: FeatureGate KubeletCrashLoopBackOffMax not enabled, CrashLoopBackOff.MaxContainerRestartPeriod must not be set"
-			if !c.Set("crashLoopBackOff.maxContainerRestartPeriod") {
-				// The trap: no file set the period; the kubelet defaulted it while the
-				// gate was still on (main file defaults run with the main file's gates)
-				// and a later drop-in turned the gate off. Point at the gate.
-				emit("featureGates[KubeletCrashLoopBackOffMax]",
-					fmt.Sprintf("KubeletCrashLoopBackOffMax is turned off here, but crashLoopBackOff.maxContainerRestartPeriod was already defaulted to %v while the gate was on, so the kubelet refuses to start", k.CrashLoopBackOff.MaxContainerRestartPeriod.Duration),
-					"turn the gate off in the main --config file (defaults then leave the period unset), or also set crashLoopBackOff: {maxContainerRestartPeriod: null} in this drop-in",
-					kubelet)
+			if kvGateTrap(c, emit, "KubeletCrashLoopBackOffMax", "crashLoopBackOff.maxContainerRestartPeriod", k.CrashLoopBackOff.MaxContainerRestartPeriod.Duration.String(), kubelet) {
 				return
 			}
 			emit("crashLoopBackOff.maxContainerRestartPeriod",
@@ -574,13 +567,19 @@ var (
 		Name:    "image-pull-credentials-policy-needs-gate",
 		Summary: "imagePullCredentialsVerificationPolicy requires the KubeletEnsureSecretPulledImages gate",
 		Doc: "With KubeletEnsureSecretPulledImages off, imagePullCredentialsVerificationPolicy must not be " +
-			"set. Fix: enable the gate (on by default in 1.37) or remove the field.",
+			"set. Fix: enable the gate (on by default in 1.37) or remove the field. The same trap as KC4050: " +
+			"the main file is defaulted with its own gates, so a drop-in that turns the gate off leaves the " +
+			"defaulted NeverVerifyPreloadedImages in place and the kubelet refuses.",
 	}, func(c *Context, k *kvConfig, emit kvEmit) {
 		if !kvEnabled(c, "KubeletEnsureSecretPulledImages") && len(k.ImagePullCredentialsVerificationPolicy) > 0 {
+			const kubelet = "invalid configuration: `imagePullCredentialsVerificationPolicy` must not be set if KubeletEnsureSecretPulledImages feature gate is not enabled"
+			if kvGateTrap(c, emit, "KubeletEnsureSecretPulledImages", "imagePullCredentialsVerificationPolicy", string(k.ImagePullCredentialsVerificationPolicy), kubelet) {
+				return
+			}
 			emit("imagePullCredentialsVerificationPolicy",
 				"imagePullCredentialsVerificationPolicy is set but the KubeletEnsureSecretPulledImages feature gate is off",
 				"enable featureGates.KubeletEnsureSecretPulledImages or remove imagePullCredentialsVerificationPolicy",
-				"invalid configuration: `imagePullCredentialsVerificationPolicy` must not be set if KubeletEnsureSecretPulledImages feature gate is not enabled")
+				kubelet)
 		}
 	})
 

@@ -209,14 +209,29 @@ const kvLoggingStop = " The kubelet stops at start-up with \"initialize logging:
 // kvFieldRule builds a rule that reports the field.Errors, from a component-base
 // validator, that match.
 func kvFieldRule(r *Rule, validate func(c *Context, k *kvConfig) field.ErrorList, match func(fe *field.Error) bool, msg func(k *kvConfig, fe *field.Error) (string, string)) *Rule {
+	return kvFieldRuleAt(r, validate, match, msg, "")
+}
+
+// kvFieldRuleAt is kvFieldRule for errors reported on a list item whose finding
+// belongs on one of the item's fields (sub), so that it points at that line.
+func kvFieldRuleAt(r *Rule, validate func(c *Context, k *kvConfig) field.ErrorList, match func(fe *field.Error) bool, msg func(k *kvConfig, fe *field.Error) (string, string), sub string) *Rule {
 	return kvRule(r, func(c *Context, k *kvConfig, emit kvEmit) {
 		for _, fe := range validate(c, k) {
 			if match(fe) {
 				m, h := msg(k, fe)
-				emit(fe.Field, m, h, fe.Error())
+				path := fe.Field
+				if sub != "" {
+					path += "." + sub
+				}
+				emit(path, m, h, fe.Error())
 			}
 		}
 	})
+}
+
+// kvVModuleRule is kvLoggingRule for errors on a logging.vmodule entry's field.
+func kvVModuleRule(id, name, summary, doc, sub string, match func(fe *field.Error) bool, msg func(k *kvConfig, fe *field.Error) (string, string)) *Rule {
+	return kvFieldRuleAt(&Rule{ID: id, Name: name, Summary: summary, Doc: doc + kvLoggingStop, Kubelet: kvLoggingFunc}, kvLogging, match, msg, sub)
 }
 
 func kvLogging(c *Context, k *kvConfig) field.ErrorList {
@@ -292,17 +307,17 @@ var (
 				"remove logging.vmodule, or use logging.format: text"
 		})
 
-	kvLogVModuleEmpty = kvLoggingRule("KC4080", "logging-vmodule-pattern-required",
+	kvLogVModuleEmpty = kvVModuleRule("KC4080", "logging-vmodule-pattern-required",
 		"logging.vmodule entries need a file pattern",
-		"Each logging.vmodule entry must name a file pattern (filePattern). Fix: fill it in or remove the entry.",
+		"Each logging.vmodule entry must name a file pattern (filePattern). Fix: fill it in or remove the entry.", "filePattern",
 		func(fe *field.Error) bool { return kvIsVModuleItem(fe.Field) && fe.Type == field.ErrorTypeRequired },
 		func(k *kvConfig, fe *field.Error) (string, string) {
 			return fmt.Sprintf("%s has an empty filePattern", fe.Field), "set filePattern (for example \"kubelet*\") or remove the entry"
 		})
 
-	kvLogVModuleChars = kvLoggingRule("KC4081", "logging-vmodule-pattern-chars",
+	kvLogVModuleChars = kvVModuleRule("KC4081", "logging-vmodule-pattern-chars",
 		"logging.vmodule file patterns must not contain '=' or ','",
-		"vmodule entries are serialized as pattern=N,pattern=N for klog, so a pattern containing '=' or ',' is refused. Fix: remove those characters.",
+		"vmodule entries are serialized as pattern=N,pattern=N for klog, so a pattern containing '=' or ',' is refused. Fix: remove those characters.", "filePattern",
 		func(fe *field.Error) bool {
 			return kvIsVModuleItem(fe.Field) && fe.Type == field.ErrorTypeInvalid && strings.HasPrefix(fe.Detail, "File pattern")
 		},
@@ -310,9 +325,9 @@ var (
 			return fmt.Sprintf("%s file pattern %v contains '=' or ','", fe.Field, fe.BadValue), "remove '=' and ',' from the file pattern"
 		})
 
-	kvLogVModuleVerbosity = kvLoggingRule("KC4082", "logging-vmodule-verbosity-max",
+	kvLogVModuleVerbosity = kvVModuleRule("KC4082", "logging-vmodule-verbosity-max",
 		"logging.vmodule verbosities must be at most 2147483647",
-		"klog only accepts positive int32 verbosities, so a vmodule verbosity above 2147483647 is refused. Fix: use a small verbosity.",
+		"klog only accepts positive int32 verbosities, so a vmodule verbosity above 2147483647 is refused. Fix: use a small verbosity.", "verbosity",
 		func(fe *field.Error) bool {
 			return kvIsVModuleItem(fe.Field) && fe.Type == field.ErrorTypeInvalid && strings.HasPrefix(fe.Detail, "Must be <=")
 		},
@@ -504,7 +519,7 @@ var (
 			"enableSystemLogHandler: true (the default). Fix: do not disable the handler, or turn log query off.",
 	}, func(c *Context, k *kvConfig, emit kvEmit) {
 		if kvBool(k.EnableSystemLogQuery) && !kvBool(k.EnableSystemLogHandler) {
-			emit(kvPick(c, "enableSystemLogHandler", "enableSystemLogQuery"),
+			emit(kvPick(c, "enableSystemLogQuery", "enableSystemLogHandler"),
 				"enableSystemLogQuery is true but enableSystemLogHandler is false",
 				"set enableSystemLogHandler: true, or enableSystemLogQuery: false",
 				"invalid configuration: enableSystemLogHandler is required for enableSystemLogQuery")

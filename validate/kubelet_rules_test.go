@@ -858,7 +858,7 @@ func kvCases() map[*Rule][]kvCase {
 				k.Logging.VModule = logsapi.VModuleConfiguration{{FilePattern: "kubelet*", Verbosity: 4}}
 			}},
 			{name: "empty", mutate: func(k *kvConfig) { k.Logging.VModule = logsapi.VModuleConfiguration{{FilePattern: "", Verbosity: 4}} },
-				want: []string{`logging.vmodule[0]: Required value: File pattern must not be empty`}, path: "logging.vmodule[0]"},
+				want: []string{`logging.vmodule[0]: Required value: File pattern must not be empty`}, path: "logging.vmodule[0].filePattern"},
 		},
 		kvLogVModuleChars: {
 			{name: "glob", mutate: func(k *kvConfig) {

@@ -112,7 +112,15 @@ func TestREADMEExample(t *testing.T) {
 	if code != exitFindings {
 		t.Errorf("exit code %d, README says 1", code)
 	}
-	if got := strings.TrimSuffix(stdout.String(), "\n"); got != want {
-		t.Errorf("README example output is stale; got:\n%s", got)
+	got := strings.TrimSuffix(stdout.String(), "\n")
+	if *update {
+		updated := strings.Replace(text, cmdLine+"\n"+want, cmdLine+"\n"+got, 1)
+		if err := os.WriteFile("README.md", []byte(updated), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if got != want {
+		t.Errorf("README example output is stale (go test ./cmd/kubeletcfg -update rewrites it); got:\n%s", got)
 	}
 }
