@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	jsonpatch "gopkg.in/evanphx/json-patch.v4"
+	"k8s.io/apimachinery/pkg/runtime"
 	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
 
 	"github.com/kubeletcfg/kubeletcfg/skew"
@@ -76,7 +77,7 @@ func Merge(base []byte, entries []Entry, opt Options) (*Result, error) {
 		if res.Refused {
 			continue // the kubelet already stopped; keep reading for diagnostics only
 		}
-		out, err := jsonpatch.MergePatch(merged, p.JSON)
+		out, err := jsonpatch.MergePatch(merged, truncateDeep(p.JSON, maxPatchDepth))
 		if err != nil {
 			res.Findings = append(res.Findings, validate.DropInDecode.At(validate.Position{File: e.Path}, "",
 				"the drop-in cannot be merged: "+err.Error(), ""))
@@ -103,6 +104,57 @@ func Merge(base []byte, entries []Entry, opt Options) (*Result, error) {
 	return res, nil
 }
 
+// maxPatchDepth is the nesting below which a drop-in's objects and lists are
+// emptied before merging. json-patch re-parses every level of a
+// value it inserts, so its cost grows with the square of the nesting: a drop-in
+// nested 9,999 levels deep (the decoder's limit) costs it about 2 GB. The field
+// tree is 4 levels deep and no field decodes a free-form value, so below this
+// depth a value can only be dropped (under an unknown key) or be the wrong type
+// (an object or a list where the field takes a scalar), which an empty object or
+// list of the same kind reproduces exactly.
+const maxPatchDepth = 32
+
+// truncateDeep returns data, a valid JSON document, with the objects and lists at
+// nesting level max+1 emptied: nothing is nested deeper than max+1 levels.
+func truncateDeep(data []byte, max int) []byte {
+	var out []byte
+	copied, depth, start := 0, 0, -1
+	inString, escaped := false, false
+	for i, c := range data {
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '{', '[':
+			depth++
+			if depth == max+1 {
+				start = i
+			}
+		case '}', ']':
+			if depth == max+1 && start >= 0 {
+				out = append(out, data[copied:start]...)
+				out = append(out, data[start], c)
+				copied, start = i+1, -1
+			}
+			depth--
+		}
+	}
+	if out == nil {
+		return data
+	}
+	return append(out, data[copied:]...)
+}
+
 // readPatch reads and decodes one drop-in. A problem the kubelet stops on is a
 // finding; a file we will not read (too large) is an input error.
 func readPatch(path string, tree *skew.Field) (*Patch, *validate.Finding, error) {
@@ -122,6 +174,14 @@ func readPatch(path string, tree *skew.Field) (*Patch, *validate.Finding, error)
 		return nil, &fd, nil
 	}
 	data, gvk, err := source.DecodeDropIn(f.Data)
+	if err != nil && f.SyntaxErr == nil && (runtime.IsMissingKind(err) || runtime.IsMissingVersion(err)) {
+		// The decoder stops at the missing kind before anything else; a drop-in of
+		// whitespace or comments only has no kind either.
+		fd := validate.DropInTypeMeta.At(typeMetaPos(f, runtime.IsMissingVersion(err)), "", "the drop-in has no apiVersion/kind: the kubelet refuses to start",
+			"add apiVersion: kubelet.config.k8s.io/v1beta1 and kind: KubeletConfiguration")
+		fd.Kubelet = err.Error()
+		return nil, &fd, nil
+	}
 	if err != nil {
 		fd := dropInDecodeFinding(f, err)
 		return nil, &fd, nil
@@ -132,7 +192,7 @@ func readPatch(path string, tree *skew.Field) (*Patch, *validate.Finding, error)
 		return nil, &fd, nil
 	}
 	if *gvk != source.KubeletGVK {
-		fd := validate.DropInTypeMeta.At(typeMetaPos(f), "", fmt.Sprintf("the drop-in is %s, not kubelet.config.k8s.io/v1beta1 KubeletConfiguration: the kubelet refuses to start", gvkString(gvk.GroupVersion().String(), gvk.Kind)),
+		fd := validate.DropInTypeMeta.At(typeMetaPos(f, gvk.GroupVersion() != source.KubeletGVK.GroupVersion()), "", fmt.Sprintf("the drop-in is %s, not kubelet.config.k8s.io/v1beta1 KubeletConfiguration: the kubelet refuses to start", gvkString(gvk.GroupVersion().String(), gvk.Kind)),
 			"use apiVersion: kubelet.config.k8s.io/v1beta1 and kind: KubeletConfiguration")
 		return nil, &fd, nil
 	}
@@ -149,11 +209,24 @@ func gvkString(apiVersion, kind string) string {
 	return apiVersion + " " + kind
 }
 
-func typeMetaPos(f *source.File) validate.Position {
+// typeMetaPos is the position of the apiVersion key (when apiVersion is at fault)
+// or of the kind key; else of whichever of the two comes first, else the top.
+func typeMetaPos(f *source.File, apiVersion bool) validate.Position {
+	want := "kind"
+	if apiVersion {
+		want = "apiVersion"
+	}
+	var first *validate.Position
 	for _, k := range source.Walk(f, skew.Tree(), source.Strict) {
-		if k.Path == "apiVersion" || k.Path == "kind" {
+		if k.Path == want {
 			return k.Pos
 		}
+		if (k.Path == "apiVersion" || k.Path == "kind") && first == nil {
+			first = &k.Pos
+		}
+	}
+	if first != nil {
+		return *first
 	}
 	return validate.Position{File: f.Path, Line: 1, Column: 1}
 }
@@ -166,22 +239,53 @@ func dropInDecodeFinding(f *source.File, err error) validate.Finding {
 		if l := source.ErrorLine(f.SyntaxErr); l > 0 {
 			pos.Line = l
 		}
-	} else if dup := firstDuplicate(f); dup != nil {
-		pos = dup.Pos
-		msg = fmt.Sprintf("duplicate key %q (again at line %d): drop-ins are decoded strictly", dup.Written, dup.Winner.Line)
+	} else if strings.Contains(msg, "already set in map") {
+		// The decoder names the line where a key comes again (the first such line
+		// in its list); point at that key.
+		line := source.ErrorLine(err)
+		if first, again := duplicateAt(f, line); again != nil {
+			pos = again.Pos
+			msg = fmt.Sprintf("duplicate key %q (first at line %d): drop-ins are decoded strictly", again.Written, first.Pos.Line)
+		} else if line > 0 {
+			pos.Line = line
+		}
 	}
 	fd := validate.DropInDecode.At(pos, "", "the kubelet cannot decode this drop-in and refuses to start: "+msg, "fix the file; each key may appear once per mapping")
 	fd.Kubelet = err.Error()
 	return fd
 }
 
-func firstDuplicate(f *source.File) *source.Key {
-	for _, k := range source.Walk(f, skew.Tree(), source.Fold) {
-		if k.Kind == source.KeyDuplicate {
-			return &k
+// duplicateAt finds a key repeated in its mapping whose repetition sits at line,
+// and its first occurrence; with line 0 (or no repetition there), the earliest
+// repetition in the file.
+func duplicateAt(f *source.File, line int) (first, again *source.Key) {
+	keys := source.Walk(f, skew.Tree(), source.Fold)
+	var bestFirst, bestAgain *source.Key
+	for i, k := range keys {
+		if k.Kind != source.KeyDuplicate {
+			continue
+		}
+		for j := i + 1; j < len(keys); j++ {
+			if keys[j].WrittenPath != k.WrittenPath {
+				continue
+			}
+			if keys[j].Pos.Line == line {
+				return &keys[i], &keys[j]
+			}
+			if bestAgain == nil || before(keys[j].Pos, bestAgain.Pos) {
+				bestFirst, bestAgain = &keys[i], &keys[j]
+			}
+			break
 		}
 	}
-	return nil
+	if line > 0 {
+		return nil, nil
+	}
+	return bestFirst, bestAgain
+}
+
+func before(a, b validate.Position) bool {
+	return a.Line < b.Line || (a.Line == b.Line && a.Column < b.Column)
 }
 
 // mergeDecodeFinding explains a json.Unmarshal failure of the merged document and
@@ -208,9 +312,14 @@ func mergeDecodeFinding(err error, patches []Patch) validate.Finding {
 	return fd
 }
 
-// keyFindings reports keys of a drop-in that vanish and relative paths.
+// keyFindings reports keys of a drop-in that vanish, relative paths and ignored
+// YAML documents.
 func keyFindings(p Patch, opt Options) []validate.Finding {
 	var out []validate.Finding
+	for _, line := range p.File.ExtraDocs {
+		out = append(out, validate.ExtraDocument.At(validate.Position{File: p.Path, Line: line, Column: 1}, "",
+			"only the first YAML document is read; this document is ignored by the kubelet", "move its settings into the first document or into another drop-in"))
+	}
 	for _, k := range p.Keys {
 		switch k.Kind {
 		case source.KeyUnknown:
@@ -218,11 +327,10 @@ func keyFindings(p Patch, opt Options) []validate.Finding {
 			if k.Suggest != "" {
 				hint = fmt.Sprintf("did you mean %q?", k.Suggest)
 			}
+			out = append(out, validate.UnknownFieldIn(validate.DropInUnknownField, k.Pos, k.Path, k.Written, hint))
 			if fd, ok := draftCrashLoop(k); ok {
 				out = append(out, fd)
-				continue
 			}
-			out = append(out, validate.UnknownFieldIn(validate.DropInUnknownField, k.Pos, k.Path, k.Written, hint))
 		case source.KeyExact:
 			if !k.Null && k.Value != "" && isPathField(k.Path, opt.PathFields) && !filepath.IsAbs(k.Value) {
 				out = append(out, validate.DropInRelativePath.Atf(k.Pos, k.Path, "use an absolute path",
@@ -249,21 +357,26 @@ func draftCrashLoop(k source.Key) (validate.Finding, bool) {
 
 // applyOrigins records, in merge order, which drop-in key set each field, and
 // reports keys that only take effect through case-insensitive matching or that are
-// shadowed by a correctly spelled key.
+// shadowed by a correctly spelled key. It takes time linear in the number of keys:
+// a drop-in may hold tens of thousands.
 func applyOrigins(patches []Patch, merged []byte, opt Options) []validate.Finding {
-	var writers map[string]string
-	var present map[string]bool
+	var eff *effects
+	origins := newOriginSetter(opt.Origins)
 	var out []validate.Finding
 	for _, p := range patches {
+		var valued map[string]bool
 		for _, k := range p.Keys {
 			if k.Kind != source.KeyExact && k.Kind != source.KeyCase {
 				continue
 			}
 			if k.WrittenPath != k.Path {
-				if writers == nil {
-					writers, present = lastWriters(merged, opt.Tree)
+				if eff == nil {
+					eff = newEffects(merged, opt.Tree)
 				}
-				switch writtenEffect(writers, present, k) {
+				if valued == nil {
+					valued = valuedPaths(p.Keys)
+				}
+				switch eff.of(k, valued[k.WrittenPath]) {
 				case effectShadowed:
 					if k.Kind == source.KeyCase {
 						out = append(out, validate.DropInCaseShadowed.Atf(k.Pos, k.Path, fmt.Sprintf("spell it %q", lastSegment(k.Path)),
@@ -278,9 +391,10 @@ func applyOrigins(patches []Patch, merged []byte, opt Options) []validate.Findin
 						"%q takes effect as %q only because drop-ins match field names case-insensitively; in the main file it would be dropped", k.Written, k.Path))
 				}
 			}
-			setOrigin(opt.Origins, k)
+			origins.set(k)
 		}
 	}
+	origins.finish()
 	return out
 }
 
@@ -291,23 +405,62 @@ func lastSegment(path string) string {
 	return path
 }
 
-func setOrigin(origins map[string]validate.Position, k source.Key) {
-	if origins == nil {
-		return
-	}
-	clearBelow := k.Null || k.Field == nil || k.Field.Kind == skew.List || k.Field.Kind == skew.Scalar
-	if clearBelow {
-		for p := range origins {
-			if strings.HasPrefix(p, k.Path+".") || strings.HasPrefix(p, k.Path+"[") {
-				delete(origins, p)
-			}
+// ancestors calls fn with every path p lies strictly below (see under), longest
+// last: the prefixes of p that end before a "." or a "[".
+func ancestors(p string, fn func(string)) {
+	for i := 1; i < len(p); i++ {
+		if p[i] == '.' || p[i] == '[' {
+			fn(p[:i])
 		}
 	}
-	if k.Null {
-		delete(origins, k.Path)
+}
+
+// originSetter applies drop-in keys to the origins in order. A key that replaces
+// a whole value (a scalar, a list, null) removes the origins below it; the
+// removals are recorded with a sequence number and applied in one pass by finish,
+// which leaves the same origins as removing them at once.
+type originSetter struct {
+	origins map[string]validate.Position
+	seq     int
+	setAt   map[string]int // sequence number of the origins set here; 0 for earlier ones
+	cleared map[string]int // sequence number of the last removal below a path
+}
+
+func newOriginSetter(origins map[string]validate.Position) *originSetter {
+	return &originSetter{origins: origins, setAt: map[string]int{}, cleared: map[string]int{}}
+}
+
+func (o *originSetter) set(k source.Key) {
+	if o.origins == nil {
 		return
 	}
-	origins[k.Path] = k.Pos
+	o.seq++
+	if k.Null || k.Field == nil || k.Field.Kind == skew.List || k.Field.Kind == skew.Scalar {
+		o.cleared[k.Path] = o.seq
+	}
+	if k.Null {
+		delete(o.origins, k.Path)
+		return
+	}
+	o.origins[k.Path] = k.Pos
+	o.setAt[k.Path] = o.seq
+}
+
+func (o *originSetter) finish() {
+	if o.origins == nil || len(o.cleared) == 0 {
+		return
+	}
+	for p := range o.origins {
+		set, gone := o.setAt[p], false
+		ancestors(p, func(a string) {
+			if c, ok := o.cleared[a]; ok && c > set {
+				gone = true
+			}
+		})
+		if gone {
+			delete(o.origins, p)
+		}
+	}
 }
 
 type effect int
@@ -318,18 +471,58 @@ const (
 	effectGone            // removed from the merged JSON by a later drop-in
 )
 
-// writtenEffect says whether the key, as written, still decides at least one value
-// after encoding/json has decoded the merged document.
-func writtenEffect(writers map[string]string, present map[string]bool, k source.Key) effect {
+// effects knows, for the merged document, which written paths still decide a
+// value once encoding/json has decoded it.
+type effects struct {
+	// decides maps a written path, and every path it lies below, to the canonical
+	// paths of the values it decides.
+	decides map[string][]string
+	present map[string]bool
+}
+
+func newEffects(merged []byte, tree *skew.Field) *effects {
+	writers, present := lastWriters(merged, tree)
+	e := &effects{decides: map[string][]string{}, present: present}
 	for canonical, written := range writers {
-		if under(written, k.WrittenPath) && under(canonical, k.Path) {
+		e.decides[written] = append(e.decides[written], canonical)
+		ancestors(written, func(a string) { e.decides[a] = append(e.decides[a], canonical) })
+	}
+	return e
+}
+
+// of says whether the key, as written, still decides at least one value after
+// encoding/json has decoded the merged document. setsValue tells whether the
+// drop-in has a known scalar or list below the key.
+func (e *effects) of(k source.Key, setsValue bool) effect {
+	for _, canonical := range e.decides[k.WrittenPath] {
+		if under(canonical, k.Path) {
 			return effectApplied
 		}
 	}
-	if present[k.WrittenPath] {
-		return effectShadowed
+	if !e.present[k.WrittenPath] {
+		return effectGone
 	}
-	return effectGone
+	// encoding/json merges an object or a map into what an earlier key decoded:
+	// one that sets no known value (empty, or only unknown keys) is decoded all
+	// the same, it cannot be overridden.
+	if k.Field != nil && (k.Field.Kind == skew.Object || k.Field.Kind == skew.Map) && !setsValue {
+		return effectApplied
+	}
+	return effectShadowed
+}
+
+// valuedPaths returns the written paths of a drop-in that hold a known scalar or
+// list somewhere below them.
+func valuedPaths(keys []source.Key) map[string]bool {
+	out := map[string]bool{}
+	for _, c := range keys {
+		if c.Null || c.Field == nil || (c.Kind != source.KeyExact && c.Kind != source.KeyCase) ||
+			(c.Field.Kind != skew.Scalar && c.Field.Kind != skew.List) {
+			continue
+		}
+		ancestors(c.WrittenPath, func(a string) { out[a] = true })
+	}
+	return out
 }
 
 // under reports whether path is p or lies below it.
@@ -343,10 +536,12 @@ func under(path, p string) bool {
 // every canonical leaf path, the written path of the key that set it last, and the
 // set of written paths present in the document.
 func lastWriters(merged []byte, tree *skew.Field) (map[string]string, map[string]bool) {
-	w := jsonWalk{writers: map[string]string{}, present: map[string]bool{}, visited: map[string]bool{}}
+	w := jsonWalk{writers: map[string]string{}, present: map[string]bool{}, visited: map[string]bool{},
+		setAt: map[string]int{}, cleared: map[string]int{}}
 	dec := json.NewDecoder(bytes.NewReader(merged))
 	dec.UseNumber()
 	w.value(dec, tree, "", "")
+	w.finish()
 	return w.writers, w.present
 }
 
@@ -356,6 +551,30 @@ type jsonWalk struct {
 	// visited holds canonical paths already decoded once: only a second decoding
 	// of the same field (a case variant) can replace values below it.
 	visited map[string]bool
+	// A value that replaces what an earlier key decoded removes the writers below
+	// it: the removals are recorded with a sequence number (seq, cleared, setAt)
+	// and applied by finish in one pass, as a document with many keys would
+	// otherwise take quadratic time.
+	seq     int
+	setAt   map[string]int
+	cleared map[string]int
+}
+
+func (w *jsonWalk) finish() {
+	if len(w.cleared) == 0 {
+		return
+	}
+	for p := range w.writers {
+		set, gone := w.setAt[p], false
+		ancestors(p, func(a string) {
+			if c, ok := w.cleared[a]; ok && c > set {
+				gone = true
+			}
+		})
+		if gone {
+			delete(w.writers, p)
+		}
+	}
 }
 
 func (w *jsonWalk) value(dec *json.Decoder, f *skew.Field, path, wpath string) {
@@ -372,10 +591,12 @@ func (w *jsonWalk) value(dec *json.Decoder, f *skew.Field, path, wpath string) {
 		if isDelim {
 			skipRest(dec, delim)
 		}
+		w.seq++
 		if again {
-			clearPrefix(out, path)
+			w.cleared[path] = w.seq
 		}
 		out[path] = wpath
+		w.setAt[path] = w.seq
 		return
 	}
 	if delim != '{' {
@@ -392,7 +613,7 @@ func (w *jsonWalk) value(dec *json.Decoder, f *skew.Field, path, wpath string) {
 			w.value(dec, f.Elem, path+"["+key+"]", wpath+"["+key+"]")
 			continue
 		}
-		c, _ := f.Child(key)
+		c := fieldFor(f, key)
 		if c == nil {
 			skipValue(dec)
 			continue
@@ -402,19 +623,36 @@ func (w *jsonWalk) value(dec *json.Decoder, f *skew.Field, path, wpath string) {
 	_, _ = dec.Token() // closing brace
 }
 
+// fieldFor finds the field a key names as encoding/json matches it: exactly, else
+// case-insensitively with Unicode folding ("ſ" matches "s", the Kelvin sign "k"),
+// which Field.Child does not do.
+func fieldFor(f *skew.Field, key string) *skew.Field {
+	if c, _ := f.Child(key); c != nil || f.Kind != skew.Object || !hasNonASCII(key) {
+		return c
+	}
+	// No two field names fold to each other, so at most one matches.
+	for n, c := range f.Children {
+		if strings.EqualFold(n, key) {
+			return c
+		}
+	}
+	return nil
+}
+
+func hasNonASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return true
+		}
+	}
+	return false
+}
+
 func join(parent, name string) string {
 	if parent == "" {
 		return name
 	}
 	return parent + "." + name
-}
-
-func clearPrefix(out map[string]string, path string) {
-	for p := range out {
-		if p != path && under(p, path) {
-			delete(out, p)
-		}
-	}
 }
 
 func skipValue(dec *json.Decoder) {

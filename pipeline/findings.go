@@ -33,6 +33,13 @@ func keyFindings(f *source.File, keys []source.Key, m *skew.Minor) []validate.Fi
 			out = append(out, validate.CaseMismatch.Atf(k.Pos, k.Path, fmt.Sprintf("spell it %q", k.Suggest),
 				"%q differs from the field %q only in case: the kubelet drops it in the main file and keeps the default", k.Written, k.Suggest))
 		case source.KeyDuplicate:
+			if mergedIn(keys, k) {
+				// The dropped occurrence was merged in with <<: report where the
+				// file overrides it, the line the kubelet's strict error names.
+				out = append(out, validate.DuplicateKey.Atf(k.Winner, k.Path, "drop the << merge or the override, or accept the override knowingly",
+					"%q overrides the value merged in from line %d with <<: strict decoding calls this a duplicate key; the kubelet falls back to lenient decoding and keeps this value", k.Written, k.Pos.Line))
+				continue
+			}
 			out = append(out, validate.DuplicateKey.Atf(k.Pos, k.Path, "delete one of the two",
 				"duplicate key %q: the kubelet uses the value at line %d and drops this one", k.Written, k.Winner.Line))
 		}
@@ -127,6 +134,8 @@ func shortJSONError(s string) string {
 	return s
 }
 
+const maxGateSuggestions = 1000
+
 // gateFindings explains why SetFromMap failed, one finding per offending gate; the
 // kubelet panics while defaulting.
 func gateFindings(m *skew.Minor, gates map[string]bool, origins map[string]validate.Position, at validate.Position, err error) []validate.Finding {
@@ -136,6 +145,8 @@ func gateFindings(m *skew.Minor, gates map[string]bool, origins map[string]valid
 	}
 	const panics = "the kubelet panics at startup while applying defaults"
 	var out []validate.Finding
+	var names []string
+	suggested := 0
 	for _, name := range sortedKeys(gates) {
 		v := gates[name]
 		path := "featureGates[" + name + "]"
@@ -146,7 +157,13 @@ func gateFindings(m *skew.Minor, gates map[string]bool, origins map[string]valid
 		g, ok := table.Lookup(name)
 		if !ok {
 			hint := "remove it: gate names are case-sensitive and this kubelet does not register it"
-			if s := didyoumean.Nearest(name, table.Names()); s != "" {
+			if names == nil {
+				names = table.Names()
+			}
+			// Suggestions are bounded so that a hostile file with huge gate maps stays cheap.
+			if suggested++; suggested > maxGateSuggestions {
+				// no hint beyond the bound
+			} else if s := didyoumean.Nearest(name, names); s != "" {
 				hint = fmt.Sprintf("did you mean %q?", s)
 			}
 			out = append(out, validate.GateUnknown.Atf(pos, path, hint, "unknown feature gate %q: %s", name, panics))
@@ -325,4 +342,16 @@ func dependencyFindings(table *skew.GateTable, gates map[string]bool, origins ma
 		out = append(out, validate.GateDependency.At(pos, path, msg, hint))
 	}
 	return out
+}
+
+// mergedIn reports whether a duplicate occurrence is a key of another mapping
+// reached through a YAML merge key: the same position is also walked under
+// another path.
+func mergedIn(keys []source.Key, dup source.Key) bool {
+	for _, k := range keys {
+		if k.Pos == dup.Pos && k.Path != dup.Path {
+			return true
+		}
+	}
+	return false
 }

@@ -39,7 +39,8 @@ type File struct {
 	// Doc is the first YAML document's root node (a mapping for a sensible file);
 	// nil when the file is empty, only comments, or does not parse.
 	Doc *yaml.Node
-	// SyntaxErr is the YAML parser's error, when the file does not parse.
+	// SyntaxErr is the YAML parser's error, when the file does not parse; its
+	// line (see ErrorLine) is the 1-based line of the mistake.
 	SyntaxErr error
 	// ExtraDocs holds the line of each document after the first: the kubelet
 	// reads only the first.
@@ -81,6 +82,7 @@ func ReadFile(path string) (*File, error) {
 func Parse(path string, data []byte) *File {
 	f := &File{Path: path, Data: data}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
+	last := 0 // line of the last document read
 	for i := 0; ; i++ {
 		var n yaml.Node
 		err := dec.Decode(&n)
@@ -89,11 +91,15 @@ func Parse(path string, data []byte) *File {
 		}
 		if err != nil {
 			if i == 0 {
-				f.SyntaxErr = err
+				f.SyntaxErr = newSyntaxError(data, err)
+			} else if l := markerAfter(data, last); l > 0 {
+				// Later documents are ignored by the kubelet, even broken ones;
+				// the parser cannot say where a broken one starts, its marker can.
+				f.ExtraDocs = append(f.ExtraDocs, l)
 			}
-			// Later documents are ignored by the kubelet, even broken ones.
 			break
 		}
+		last = n.Line
 		if i == 0 {
 			if len(n.Content) > 0 {
 				f.Doc = n.Content[0]
@@ -103,6 +109,30 @@ func Parse(path string, data []byte) *File {
 		f.ExtraDocs = append(f.ExtraDocs, n.Line)
 	}
 	return f
+}
+
+// markerAfter returns the 1-based line of the first document start marker ("---"
+// at the start of a line) after line after, or 0. YAML forbids such a line inside
+// any scalar, so every one starts a document.
+func markerAfter(data []byte, after int) int {
+	line := 1
+	for len(data) > 0 {
+		next := bytes.IndexByte(data, '\n')
+		text := data
+		if next >= 0 {
+			text = data[:next]
+		}
+		if line > after && bytes.HasPrefix(text, []byte("---")) &&
+			(len(text) == 3 || text[3] == ' ' || text[3] == '\t' || text[3] == '\r') {
+			return line
+		}
+		if next < 0 {
+			break
+		}
+		data = data[next+1:]
+		line++
+	}
+	return 0
 }
 
 func describe(err error) error {

@@ -75,15 +75,90 @@ type walker struct {
 	file string
 	mode Mode
 	keys []Key
+	// aliasDepth is > 0 while walking a subtree reached through an alias or a
+	// merge key; aliased counts the nodes and pairs visited there.
+	aliasDepth int
+	aliased    int
+	// names caches each Object's sorted field names; suggested counts the
+	// did-you-mean searches made.
+	names     map[*skew.Field][]string
+	suggested int
 }
 
 // maxWalkDepth bounds recursion: the field tree is shallow, and anything deeper is
 // under a free-form value the kubelet does not look into.
 const maxWalkDepth = 64
 
+// maxSuggestions bounds the did-you-mean searches of one Walk: each costs an edit
+// distance against every field name of the level, and a hostile file of a few MiB
+// holds hundreds of thousands of unknown keys. Unknown keys past the bound are
+// still reported, without a suggestion.
+const maxSuggestions = 1000
+
+// maxMergeDepth bounds how deep merge keys (<<) are followed into merge keys.
+const maxMergeDepth = 8
+
+// maxAliasNodes bounds the nodes and key/value pairs Walk visits through YAML
+// aliases and merge keys. Aliases make a few hundred bytes expand exponentially
+// ("billion laughs"); the kubelet's YAML decoder refuses such documents
+// ("document contains excessive aliasing"), which DecodeMain and DecodeDropIn
+// report. Past the bound Walk stops expanding aliases and merge keys: keys under
+// them are not reported. Real configurations stay orders of magnitude below it.
+const maxAliasNodes = 1 << 16
+
 func (w *walker) pos(n *yaml.Node) validate.Position {
 	return validate.Position{File: w.file, Line: n.Line, Column: n.Column}
 }
+
+// suggest returns the nearest field name of f to name, within maxSuggestions.
+func (w *walker) suggest(name string, f *skew.Field) string {
+	if w.suggested >= maxSuggestions {
+		return ""
+	}
+	w.suggested++
+	return didyoumean.Nearest(name, w.childNames(f))
+}
+
+func (w *walker) childNames(f *skew.Field) []string {
+	names, ok := w.names[f]
+	if !ok {
+		if w.names == nil {
+			w.names = map[*skew.Field][]string{}
+		}
+		names = f.ChildNames()
+		w.names[f] = names
+	}
+	return names
+}
+
+// field finds the field a key names as encoding/json matches it: exactly, else
+// case-insensitively. Field.Child folds case with strings.ToLower; encoding/json
+// folds Unicode too, so that "ſ" (U+017F) matches "s" and the Kelvin sign (U+212A)
+// matches "k".
+func (w *walker) field(f *skew.Field, name string) (*skew.Field, bool) {
+	c, exact := f.Child(name)
+	if c != nil || f == nil || f.Kind != skew.Object || isASCII(name) {
+		return c, exact
+	}
+	for _, n := range w.childNames(f) {
+		if strings.EqualFold(n, name) {
+			return f.Children[n], false
+		}
+	}
+	return nil, false
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// exhausted reports whether the alias budget is spent.
+func (w *walker) exhausted() bool { return w.aliased >= maxAliasNodes }
 
 func deref(n *yaml.Node) *yaml.Node {
 	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 100; i++ {
@@ -99,65 +174,116 @@ func join(parent, name string) string {
 	return parent + "." + name
 }
 
+// pair is one key/value of a mapping; merged is set for pairs brought in by a
+// merge key.
+type pair struct {
+	k, v   *yaml.Node
+	merged bool
+}
+
 // pairs returns the key/value pairs of a mapping with YAML merge keys (<<) expanded
-// in place, as YAML-to-JSON conversion does.
-func pairs(n *yaml.Node, depth int) [][2]*yaml.Node {
-	var out [][2]*yaml.Node
+// in place, as YAML-to-JSON conversion does. Expanding merge keys spends the alias
+// budget.
+func (w *walker) pairs(n *yaml.Node) []pair {
+	var out []pair
+	w.appendPairs(&out, n, 0)
+	return out
+}
+
+func (w *walker) appendPairs(out *[]pair, n *yaml.Node, depth int) {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
-		if k.Kind == yaml.ScalarNode && k.Tag == "!!merge" && depth < 8 {
+		if k.Kind == yaml.ScalarNode && k.Tag == "!!merge" {
+			if depth >= maxMergeDepth || w.exhausted() {
+				continue
+			}
+			w.aliased++
 			v = deref(v)
+			if v == nil {
+				continue
+			}
 			switch v.Kind {
 			case yaml.MappingNode:
-				out = append(out, pairs(v, depth+1)...)
+				w.appendPairs(out, v, depth+1)
 			case yaml.SequenceNode:
 				for _, m := range v.Content {
-					if m = deref(m); m.Kind == yaml.MappingNode {
-						out = append(out, pairs(m, depth+1)...)
+					if w.exhausted() {
+						break
+					}
+					w.aliased++
+					if m = deref(m); m != nil && m.Kind == yaml.MappingNode {
+						w.appendPairs(out, m, depth+1)
 					}
 				}
 			}
 			continue
 		}
-		out = append(out, [2]*yaml.Node{k, v})
+		if depth > 0 {
+			if w.exhausted() {
+				return
+			}
+			w.aliased++
+		}
+		*out = append(*out, pair{k: k, v: v, merged: depth > 0})
 	}
-	return out
 }
 
 func (w *walker) node(n *yaml.Node, f *skew.Field, path, wpath string, depth int) {
-	n = deref(n)
 	if n == nil || f == nil || depth > maxWalkDepth {
 		return
+	}
+	if n.Kind == yaml.AliasNode {
+		if w.exhausted() {
+			return
+		}
+		w.aliasDepth++
+		defer func() { w.aliasDepth-- }()
+		n = deref(n)
+		if n == nil {
+			return
+		}
+	}
+	if w.aliasDepth > 0 {
+		if w.exhausted() {
+			return
+		}
+		w.aliased++
 	}
 	switch f.Kind {
 	case skew.Object:
 		if n.Kind != yaml.MappingNode {
 			return
 		}
-		ps := pairs(n, 0)
-		last := map[string]int{}
+		ps := w.pairs(n)
+		last := make(map[string]int, len(ps))
 		for i, p := range ps {
-			last[p[0].Value] = i
+			last[p.k.Value] = i
 		}
 		for i, p := range ps {
-			k, v := p[0], deref(p[1])
+			if w.aliasDepth > 0 {
+				if w.exhausted() {
+					break
+				}
+				w.aliased++ // merged pairs were paid for by pairs
+			}
+			k, v := p.k, deref(p.v)
 			key := Key{Written: k.Value, WrittenPath: join(wpath, k.Value), Pos: w.pos(k), Null: isNull(v), Value: scalar(v), Parent: f}
 			if j := last[k.Value]; j != i {
 				key.Kind = KeyDuplicate
 				key.Path = join(path, k.Value)
-				key.Winner = w.pos(ps[j][0])
-				if c, exact := f.Child(k.Value); c != nil && (exact || w.mode == Fold) {
+				key.Winner = w.pos(ps[j].k)
+				if c, exact := w.field(f, k.Value); c != nil && (exact || w.mode == Fold) {
 					key.Path, key.Field = join(path, c.Name), c
 				}
 				w.keys = append(w.keys, key)
 				continue
 			}
-			c, exact := f.Child(k.Value)
+			c, exact := w.field(f, k.Value)
 			switch {
 			case c == nil:
 				key.Kind = KeyUnknown
 				key.Path = join(path, k.Value)
-				key.Suggest = didyoumean.Nearest(k.Value, f.ChildNames())
+				key.Suggest = w.suggest(k.Value, f)
 			case exact:
 				key.Kind, key.Path, key.Field = KeyExact, join(path, c.Name), c
 			default:
@@ -166,39 +292,58 @@ func (w *walker) node(n *yaml.Node, f *skew.Field, path, wpath string, depth int
 			}
 			w.keys = append(w.keys, key)
 			if c != nil && (exact || w.mode == Fold) {
-				w.node(v, c, key.Path, key.WrittenPath, depth+1)
+				w.child(p, c, key.Path, key.WrittenPath, depth+1)
 			}
 		}
 	case skew.Map:
 		if n.Kind != yaml.MappingNode {
 			return
 		}
-		ps := pairs(n, 0)
-		last := map[string]int{}
+		ps := w.pairs(n)
+		last := make(map[string]int, len(ps))
 		for i, p := range ps {
-			last[p[0].Value] = i
+			last[p.k.Value] = i
 		}
 		for i, p := range ps {
-			k, v := p[0], deref(p[1])
+			if w.aliasDepth > 0 {
+				if w.exhausted() {
+					break
+				}
+				w.aliased++ // merged pairs were paid for by pairs
+			}
+			k, v := p.k, deref(p.v)
 			key := Key{Kind: KeyExact, Written: k.Value, Path: path + "[" + k.Value + "]", WrittenPath: wpath + "[" + k.Value + "]",
 				Pos: w.pos(k), Field: f.Elem, Null: isNull(v), Value: scalar(v), Parent: f}
 			if j := last[k.Value]; j != i {
-				key.Kind, key.Winner = KeyDuplicate, w.pos(ps[j][0])
+				key.Kind, key.Winner = KeyDuplicate, w.pos(ps[j].k)
 				w.keys = append(w.keys, key)
 				continue
 			}
 			w.keys = append(w.keys, key)
-			w.node(v, f.Elem, key.Path, key.WrittenPath, depth+1)
+			w.child(p, f.Elem, key.Path, key.WrittenPath, depth+1)
 		}
 	case skew.List:
 		if n.Kind != yaml.SequenceNode {
 			return
 		}
 		for i, item := range n.Content {
+			if w.aliasDepth > 0 && w.exhausted() {
+				break
+			}
 			idx := "[" + strconv.Itoa(i) + "]"
 			w.node(item, f.Elem, path+idx, wpath+idx, depth+1)
 		}
 	}
+}
+
+// child walks the value of a pair; values brought in by a merge key count as
+// reached through an alias.
+func (w *walker) child(p pair, f *skew.Field, path, wpath string, depth int) {
+	if p.merged {
+		w.aliasDepth++
+		defer func() { w.aliasDepth-- }()
+	}
+	w.node(p.v, f, path, wpath, depth)
 }
 
 func isNull(n *yaml.Node) bool {

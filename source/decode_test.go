@@ -1,0 +1,160 @@
+package source
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+func TestDecodeMain(t *testing.T) {
+	tests := []struct {
+		name string
+		data string
+		// lenient: strict decoding failed, the lenient retry succeeded
+		lenient bool
+		// err: a substring of the refusal; "" when the kubelet accepts the file
+		err   string
+		check func(t *testing.T, d MainDecode)
+	}{
+		{name: "valid", data: header + "maxPods: 50\n", check: func(t *testing.T, d MainDecode) {
+			if d.Config.MaxPods != 50 {
+				t.Errorf("maxPods %d", d.Config.MaxPods)
+			}
+		}},
+		{name: "JSON", data: `{"apiVersion":"kubelet.config.k8s.io/v1beta1","kind":"KubeletConfiguration","maxPods":7}`, check: func(t *testing.T, d MainDecode) {
+			if d.Config.MaxPods != 7 {
+				t.Errorf("maxPods %d", d.Config.MaxPods)
+			}
+		}},
+		{name: "unknown field falls back to lenient", data: header + "maxPods: 5\nmaxPod: 3\n", lenient: true, check: func(t *testing.T, d MainDecode) {
+			if !strings.Contains(d.StrictErr.Error(), `unknown field "maxPod"`) || d.Config.MaxPods != 5 {
+				t.Errorf("strict error %v, maxPods %d", d.StrictErr, d.Config.MaxPods)
+			}
+		}},
+		{name: "case-only key is dropped", data: header + "MaxPods: 7\n", lenient: true, check: func(t *testing.T, d MainDecode) {
+			if d.Config.MaxPods != 0 {
+				t.Errorf("maxPods %d, want 0: the lenient decoder is case-sensitive too", d.Config.MaxPods)
+			}
+		}},
+		{name: "duplicate key: last wins", data: header + "maxPods: 5\nmaxPods: 6\n", lenient: true, check: func(t *testing.T, d MainDecode) {
+			if d.Config.MaxPods != 6 || !strings.Contains(d.StrictErr.Error(), `line 4: key "maxPods" already set`) {
+				t.Errorf("maxPods %d, strict error %v", d.Config.MaxPods, d.StrictErr)
+			}
+		}},
+		{name: "type error", data: header + "maxPods: abc\n", err: "failed to decode: json: cannot unmarshal string into Go struct field KubeletConfiguration.maxPods of type int32"},
+		{name: "type error wins over an unknown field", data: header + "maxPods: abc\nfoo: 1\n", err: "cannot unmarshal string"},
+		{name: "bad duration", data: header + "syncFrequency: \"60\"\n", err: `missing unit in duration "60"`},
+		{name: "wrong apiVersion", data: "apiVersion: kubelet.config.k8s.io/v1alpha1\nkind: KubeletConfiguration\n", err: `no kind "KubeletConfiguration" is registered for version "kubelet.config.k8s.io/v1alpha1"`},
+		{name: "wrong kind", data: "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfig\n", err: `no kind "KubeletConfig" is registered`},
+		{name: "registered kind of another type", data: "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: SerializedNodeConfigSource\n", err: "failed to cast object to KubeletConfiguration"},
+		{name: "missing apiVersion", data: "kind: KubeletConfiguration\n", err: "Object 'apiVersion' is missing"},
+		{name: "missing kind", data: "apiVersion: kubelet.config.k8s.io/v1beta1\n", err: "Object 'Kind' is missing"},
+		{name: "empty", data: "", err: "Object 'Kind' is missing"},
+		{name: "syntax error", data: header + "maxPods: [\n", err: "yaml: line 3"},
+		{name: "top-level list", data: "- a\n", err: "couldn't get version/kind"},
+		{name: "alias cycle", data: header + "authentication: &a {x509: *a}\n", err: "anchor 'a' value contains itself"},
+		{name: "excessive aliasing", data: header + aliasBomb(), err: "excessive aliasing"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d := DecodeMain([]byte(tc.data))
+			if tc.err != "" {
+				if d.Err == nil || !strings.Contains(d.Err.Error(), tc.err) {
+					t.Fatalf("error %v, want it to contain %q", d.Err, tc.err)
+				}
+				if d.Config != nil {
+					t.Errorf("config returned with the refusal")
+				}
+				return
+			}
+			if d.Err != nil {
+				t.Fatalf("refused: %v", d.Err)
+			}
+			if d.Config == nil {
+				t.Fatal("no config")
+			}
+			if (d.StrictErr != nil) != tc.lenient {
+				t.Errorf("strict error %v, want lenient fallback: %v", d.StrictErr, tc.lenient)
+			}
+			if tc.lenient && !runtime.IsStrictDecodingError(d.StrictErr) {
+				t.Errorf("StrictErr %T is not a strict decoding error", d.StrictErr)
+			}
+			if tc.check != nil {
+				tc.check(t, d)
+			}
+		})
+	}
+}
+
+func aliasBomb() string {
+	var b strings.Builder
+	b.WriteString("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n")
+	for i := 1; i < 9; i++ {
+		b.WriteString("a" + string(rune('0'+i)) + ": &a" + string(rune('0'+i)) + " [")
+		for j := range 10 {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString("*a" + string(rune('0'+i-1)))
+		}
+		b.WriteString("]\n")
+	}
+	return b.String()
+}
+
+func TestDecodeDropIn(t *testing.T) {
+	tests := []struct {
+		name string
+		data string
+		json string // the JSON the kubelet merges, when decoding succeeds
+		gvk  string // the group/version/kind found
+		err  string // a substring of the error
+	}{
+		{name: "valid", data: header + "maxPods: 5\n", json: `{"apiVersion":"kubelet.config.k8s.io/v1beta1","kind":"KubeletConfiguration","maxPods":5}`, gvk: "kubelet.config.k8s.io/v1beta1, Kind=KubeletConfiguration"},
+		{name: "unknown and case-folded keys are kept", data: header + "maxPod: 3\nMaxPods: 4\n", json: `{"MaxPods":4,"apiVersion":"kubelet.config.k8s.io/v1beta1","kind":"KubeletConfiguration","maxPod":3}`, gvk: "kubelet.config.k8s.io/v1beta1, Kind=KubeletConfiguration"},
+		{name: "type errors are not checked", data: header + "maxPods: abc\n", json: `{"apiVersion":"kubelet.config.k8s.io/v1beta1","kind":"KubeletConfiguration","maxPods":"abc"}`, gvk: "kubelet.config.k8s.io/v1beta1, Kind=KubeletConfiguration"},
+		{name: "nulls are kept", data: header + "staticPodPath: null\nevictionHard: {memory.available: null}\n", json: `{"apiVersion":"kubelet.config.k8s.io/v1beta1","evictionHard":{"memory.available":null},"kind":"KubeletConfiguration","staticPodPath":null}`, gvk: "kubelet.config.k8s.io/v1beta1, Kind=KubeletConfiguration"},
+		{name: "merge keys are expanded", data: header + "a: &a {cpu: \"1\"}\nsystemReserved: {<<: *a, memory: 1Gi}\n", json: `{"a":{"cpu":"1"},"apiVersion":"kubelet.config.k8s.io/v1beta1","kind":"KubeletConfiguration","systemReserved":{"cpu":"1","memory":"1Gi"}}`, gvk: "kubelet.config.k8s.io/v1beta1, Kind=KubeletConfiguration"},
+		{name: "wrong apiVersion is decoded, not refused here", data: "apiVersion: kubelet.config.k8s.io/v1alpha1\nkind: KubeletConfiguration\n", json: `{"apiVersion":"kubelet.config.k8s.io/v1alpha1","kind":"KubeletConfiguration"}`, gvk: "kubelet.config.k8s.io/v1alpha1, Kind=KubeletConfiguration"},
+		{name: "missing apiVersion", data: "kind: KubeletConfiguration\n", json: `{"kind":"KubeletConfiguration"}`, gvk: "/, Kind=KubeletConfiguration"},
+		{name: "missing kind", data: "apiVersion: kubelet.config.k8s.io/v1beta1\nmaxPods: 1\n", err: "Object 'Kind' is missing"},
+		{name: "whitespace only", data: "  \n", err: "Object 'Kind' is missing"},
+		{name: "duplicate keys are fatal", data: header + "maxPods: 5\nmaxPods: 6\n", err: `line 4: key "maxPods" already set in map`},
+		{name: "nested duplicate keys are fatal", data: header + "evictionHard:\n  a: 1\n  a: 2\n", err: `line 5: key "a" already set in map`},
+		{name: "duplicate keys under an unknown key are fatal", data: header + "x: {a: 1, a: 2}\n", err: "already set in map"},
+		{name: "syntax error", data: header + "clusterDNS: [1\n", err: "did not find expected ',' or ']'"},
+		{name: "top-level list", data: "- 1\n", err: "couldn't get version/kind"},
+		{name: "excessive aliasing", data: header + aliasBomb(), err: "excessive aliasing"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out, gvk, err := DecodeDropIn([]byte(tc.data))
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error %v, want it to contain %q", err, tc.err)
+				}
+				if out != nil {
+					t.Errorf("JSON returned with an error: %s", out)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("error: %v", err)
+			}
+			if string(out) != tc.json {
+				t.Errorf("JSON\n got  %s\n want %s", out, tc.json)
+			}
+			if !json.Valid(out) {
+				t.Errorf("invalid JSON")
+			}
+			if gvk == nil || gvk.String() != tc.gvk {
+				t.Errorf("gvk %v, want %s", gvk, tc.gvk)
+			}
+		})
+	}
+	if KubeletGVK.String() != "kubelet.config.k8s.io/v1beta1, Kind=KubeletConfiguration" {
+		t.Errorf("KubeletGVK = %s", KubeletGVK)
+	}
+}
