@@ -207,7 +207,7 @@ func TestHostileInputs(t *testing.T) {
 			}
 			about := filepath.Join(dir, filepath.FromSlash(tc.about))
 
-			res, err, alloc := evaluateMeasured(t, in)
+			res, alloc, err := evaluateMeasured(t, in)
 			t.Logf("allocated %d MiB", alloc>>20)
 			if alloc > maxAlloc {
 				t.Errorf("allocated %d MiB, limit %d MiB", alloc>>20, maxAlloc>>20)
@@ -219,7 +219,7 @@ func TestHostileInputs(t *testing.T) {
 
 // evaluateMeasured runs Evaluate, turning a panic into a test failure, and returns
 // the bytes it allocated.
-func evaluateMeasured(t *testing.T, in pipeline.Input) (res *pipeline.Result, err error, alloc uint64) {
+func evaluateMeasured(t *testing.T, in pipeline.Input) (res *pipeline.Result, alloc uint64, err error) {
 	t.Helper()
 	var before, after runtime.MemStats
 	runtime.GC()
@@ -233,7 +233,7 @@ func evaluateMeasured(t *testing.T, in pipeline.Input) (res *pipeline.Result, er
 		res, err = pipeline.Evaluate(skew.Newest(), in)
 	}()
 	runtime.ReadMemStats(&after)
-	return res, err, after.TotalAlloc - before.TotalAlloc
+	return res, after.TotalAlloc - before.TotalAlloc, err
 }
 
 func checkOutcome(t *testing.T, res *pipeline.Result, err error, want outcome, about, rule string) {
