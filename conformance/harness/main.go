@@ -142,18 +142,3 @@ func cmdCaseRaw(args []string) error {
 	return err
 }
 
-// absDir returns the absolute path of an existing folder.
-func absDir(dir string) (string, error) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", err
-	}
-	st, err := os.Stat(abs)
-	if err != nil {
-		return "", err
-	}
-	if !st.IsDir() {
-		return "", fmt.Errorf("%s is not a folder", abs)
-	}
-	return abs, nil
-}
