@@ -15,7 +15,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	// The kubelet binary's main package imports these; link the same set so that the
 	// registered log formats and feature gates are the binary's.
@@ -141,4 +140,3 @@ func cmdCaseRaw(args []string) error {
 	_, err = result.Write(data)
 	return err
 }
-
