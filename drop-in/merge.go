@@ -405,7 +405,7 @@ func lastSegment(path string) string {
 	return path
 }
 
-// ancestors calls fn with every path p lies strictly below (see under), longest
+// ancestors calls fn with every path p lies strictly below (see skew.Below), longest
 // last: the prefixes of p that end before a "." or a "[".
 func ancestors(p string, fn func(string)) {
 	for i := 1; i < len(p); i++ {
@@ -495,7 +495,7 @@ func newEffects(merged []byte, tree *skew.Field) *effects {
 // drop-in has a known scalar or list below the key.
 func (e *effects) of(k source.Key, setsValue bool) effect {
 	for _, canonical := range e.decides[k.WrittenPath] {
-		if under(canonical, k.Path) {
+		if skew.Within(canonical, k.Path) {
 			return effectApplied
 		}
 	}
@@ -523,11 +523,6 @@ func valuedPaths(keys []source.Key) map[string]bool {
 		ancestors(c.WrittenPath, func(a string) { out[a] = true })
 	}
 	return out
-}
-
-// under reports whether path is p or lies below it.
-func under(path, p string) bool {
-	return path == p || strings.HasPrefix(path, p+".") || strings.HasPrefix(path, p+"[")
 }
 
 // lastWriters simulates encoding/json decoding the merged document: keys are
@@ -618,7 +613,7 @@ func (w *jsonWalk) value(dec *json.Decoder, f *skew.Field, path, wpath string) {
 			skipValue(dec)
 			continue
 		}
-		w.value(dec, c, join(path, c.Name), join(wpath, key))
+		w.value(dec, c, skew.JoinPath(path, c.Name), skew.JoinPath(wpath, key))
 	}
 	_, _ = dec.Token() // closing brace
 }
@@ -646,13 +641,6 @@ func hasNonASCII(s string) bool {
 		}
 	}
 	return false
-}
-
-func join(parent, name string) string {
-	if parent == "" {
-		return name
-	}
-	return parent + "." + name
 }
 
 func skipValue(dec *json.Decoder) {

@@ -21,8 +21,7 @@ func culprit(f *source.File, keys []source.Key, named string) *source.Key {
 		if k.Kind != source.KeyExact || k.Field == nil || k.Field.Kind != skew.Scalar || strings.Contains(k.Path, "]") && !isMapLeaf(k) {
 			continue
 		}
-		if named != "" && !strings.EqualFold(k.Path, named) && !strings.HasPrefix(strings.ToLower(k.Path), strings.ToLower(named)+"[") &&
-			!strings.HasPrefix(strings.ToLower(k.Path), strings.ToLower(named)+".") {
+		if named != "" && !skew.Within(strings.ToLower(k.Path), strings.ToLower(named)) {
 			continue
 		}
 		v := valueAt(f.Doc, k.WrittenPath)

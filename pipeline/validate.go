@@ -64,7 +64,7 @@ func (r *Result) firstBelow(path string) (validate.Position, bool) {
 	var best validate.Position
 	found := false
 	for p, pos := range r.Origins {
-		if !strings.HasPrefix(p, path+".") && !strings.HasPrefix(p, path+"[") {
+		if !skew.Below(p, path) {
 			continue
 		}
 		if !found || pos.File < best.File || pos.File == best.File && (pos.Line < best.Line || pos.Line == best.Line && pos.Column < best.Column) {

@@ -167,13 +167,6 @@ func deref(n *yaml.Node) *yaml.Node {
 	return n
 }
 
-func join(parent, name string) string {
-	if parent == "" {
-		return name
-	}
-	return parent + "." + name
-}
-
 // pair is one key/value of a mapping; merged is set for pairs brought in by a
 // merge key.
 type pair struct {
@@ -267,13 +260,13 @@ func (w *walker) node(n *yaml.Node, f *skew.Field, path, wpath string, depth int
 				w.aliased++ // merged pairs were paid for by pairs
 			}
 			k, v := p.k, deref(p.v)
-			key := Key{Written: k.Value, WrittenPath: join(wpath, k.Value), Pos: w.pos(k), Null: isNull(v), Value: scalar(v), Parent: f}
+			key := Key{Written: k.Value, WrittenPath: skew.JoinPath(wpath, k.Value), Pos: w.pos(k), Null: isNull(v), Value: scalar(v), Parent: f}
 			if j := last[k.Value]; j != i {
 				key.Kind = KeyDuplicate
-				key.Path = join(path, k.Value)
+				key.Path = skew.JoinPath(path, k.Value)
 				key.Winner = w.pos(ps[j].k)
 				if c, exact := w.field(f, k.Value); c != nil && (exact || w.mode == Fold) {
-					key.Path, key.Field = join(path, c.Name), c
+					key.Path, key.Field = skew.JoinPath(path, c.Name), c
 				}
 				w.keys = append(w.keys, key)
 				continue
@@ -282,12 +275,12 @@ func (w *walker) node(n *yaml.Node, f *skew.Field, path, wpath string, depth int
 			switch {
 			case c == nil:
 				key.Kind = KeyUnknown
-				key.Path = join(path, k.Value)
+				key.Path = skew.JoinPath(path, k.Value)
 				key.Suggest = w.suggest(k.Value, f)
 			case exact:
-				key.Kind, key.Path, key.Field = KeyExact, join(path, c.Name), c
+				key.Kind, key.Path, key.Field = KeyExact, skew.JoinPath(path, c.Name), c
 			default:
-				key.Kind, key.Path, key.Field = KeyCase, join(path, c.Name), c
+				key.Kind, key.Path, key.Field = KeyCase, skew.JoinPath(path, c.Name), c
 				key.Suggest = c.Name
 			}
 			w.keys = append(w.keys, key)

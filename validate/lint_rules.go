@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"k8s.io/component-base/featuregate"
+
+	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 // Lint rules: the kubelet accepts the configuration, but it does not do what the
@@ -66,7 +68,7 @@ func gateEnabled(g featuregate.FeatureGate, name string) (on bool) {
 
 func hasGatedChild(fieldGates map[string][]string, path string) bool {
 	for p := range fieldGates {
-		if strings.HasPrefix(p, path+".") || strings.HasPrefix(p, path+"[") {
+		if skew.Below(p, path) {
 			return true
 		}
 	}
@@ -77,7 +79,7 @@ func hasGatedChild(fieldGates map[string][]string, path string) bool {
 // below it.
 func refusedAt(prior []Finding, path string) bool {
 	for _, f := range prior {
-		if f.Severity == Error && (f.Path == path || strings.HasPrefix(f.Path, path+".") || strings.HasPrefix(f.Path, path+"[")) {
+		if f.Severity == Error && skew.Within(f.Path, path) {
 			return true
 		}
 	}
