@@ -36,6 +36,8 @@ const (
 	DefaultVolumePluginDir         = "/usr/libexec/kubernetes/kubelet-plugins/volume/exec/"
 	DefaultPodLogsDir              = "/var/log/pods"
 	DefaultMemoryReservationPolicy = kubeletv1beta1.NoneMemoryReservationPolicy
+	// DefaultMemoryThrottlingFactor is the ungated default of 1.31..1.36.
+	DefaultMemoryThrottlingFactor = 0.9
 	// MaxContainerBackOff is the max backoff period for container restarts.
 	MaxContainerBackOff = 300 * time.Second
 )
@@ -94,19 +96,78 @@ type versionSpec struct {
 	imagePullCredentialsVerificationPolicy bool
 	// memoryReservationPolicy: memoryReservationPolicy defaults to None.
 	memoryReservationPolicy bool
+	// crashLoopBackOffMax: the KubeletCrashLoopBackOffMax-gated default of
+	// crashLoopBackOff.maxContainerRestartPeriod exists (1.32+).
+	crashLoopBackOffMax bool
+	// gatesInDefaulting: SetDefaults_KubeletConfiguration applies the object's
+	// featureGates to a copy of the global gate and panics when that fails (1.32+).
+	gatesInDefaulting bool
 }
 
 // versions holds the supported kubelet minors.
+// Each entry was read from pkg/kubelet/apis/config/v1beta1/defaults.go of the
+// release named in its comment; the conformance goldens of every minor check it.
 var versions = map[string]versionSpec{
-	// k8s.io/kubernetes v1.37.2.
+	// k8s.io/kubernetes v1.31.0: no gates in defaulting, no gated defaults.
+	"1.31": {
+		memoryThrottlingFactor: ptr.To(DefaultMemoryThrottlingFactor),
+	},
+	// v1.32.13: the gate copy (and its panic) and the crash-loop default arrive.
+	"1.32": {
+		memoryThrottlingFactor: ptr.To(DefaultMemoryThrottlingFactor),
+		crashLoopBackOffMax:    true,
+		gatesInDefaulting:      true,
+	},
+	// v1.33.13 and v1.34.4: mergeDefaultEvictionSettings and the
+	// image-pull-credentials default.
+	"1.33": {
+		memoryThrottlingFactor:                 ptr.To(DefaultMemoryThrottlingFactor),
+		mergeDefaultEvictionSettings:           true,
+		imagePullCredentialsVerificationPolicy: true,
+		crashLoopBackOffMax:                    true,
+		gatesInDefaulting:                      true,
+	},
+	"1.34": {
+		memoryThrottlingFactor:                 ptr.To(DefaultMemoryThrottlingFactor),
+		mergeDefaultEvictionSettings:           true,
+		imagePullCredentialsVerificationPolicy: true,
+		crashLoopBackOffMax:                    true,
+		gatesInDefaulting:                      true,
+	},
+	// v1.35.4: failCgroupV1 defaults to true.
+	"1.35": {
+		failCgroupV1:                           true,
+		memoryThrottlingFactor:                 ptr.To(DefaultMemoryThrottlingFactor),
+		mergeDefaultEvictionSettings:           true,
+		imagePullCredentialsVerificationPolicy: true,
+		crashLoopBackOffMax:                    true,
+		gatesInDefaulting:                      true,
+	},
+	// v1.36.3: memoryReservationPolicy defaults to None.
+	"1.36": {
+		failCgroupV1:                           true,
+		memoryThrottlingFactor:                 ptr.To(DefaultMemoryThrottlingFactor),
+		mergeDefaultEvictionSettings:           true,
+		imagePullCredentialsVerificationPolicy: true,
+		memoryReservationPolicy:                true,
+		crashLoopBackOffMax:                    true,
+		gatesInDefaulting:                      true,
+	},
+	// v1.37.2: the memoryThrottlingFactor default is gone.
 	"1.37": {
 		failCgroupV1:                           true,
 		memoryThrottlingFactor:                 nil,
 		mergeDefaultEvictionSettings:           true,
 		imagePullCredentialsVerificationPolicy: true,
 		memoryReservationPolicy:                true,
+		crashLoopBackOffMax:                    true,
+		gatesInDefaulting:                      true,
 	},
 }
+
+// GatesInDefaulting reports whether the minor's SetDefaults_KubeletConfiguration
+// applies the object's featureGates (and panics when they cannot be applied).
+func GatesInDefaulting(minor string) bool { return versions[minor].gatesInDefaulting }
 
 // Supported reports whether minor (such as "1.37") is a supported kubelet minor.
 func Supported(minor string) bool {
@@ -403,7 +464,7 @@ func Apply(minor string, obj *kubeletv1beta1.KubeletConfiguration, enabled func(
 
 	// Gate-dependent defaults. With the gate off the field is left alone, so a
 	// user-set value survives (validation then rejects it).
-	if enabled(GateKubeletCrashLoopBackOffMax) {
+	if spec.crashLoopBackOffMax && enabled(GateKubeletCrashLoopBackOffMax) {
 		if obj.CrashLoopBackOff.MaxContainerRestartPeriod == nil {
 			obj.CrashLoopBackOff.MaxContainerRestartPeriod = &metav1.Duration{Duration: MaxContainerBackOff}
 		}

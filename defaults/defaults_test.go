@@ -46,7 +46,7 @@ func mustApply(t *testing.T, obj *kc, enabled func(string) bool) {
 func d(x time.Duration) metav1.Duration { return metav1.Duration{Duration: x} }
 
 func TestApplyRejectsUnsupported(t *testing.T) {
-	for _, minor := range []string{"", "1.36", "1.38", "v1.37", "1.31", "37"} {
+	for _, minor := range []string{"", "1.30", "1.38", "v1.37", "37"} {
 		obj := &kc{}
 		if err := Apply(minor, obj, gates137(nil)); err == nil {
 			t.Errorf("Apply(%q): want error", minor)

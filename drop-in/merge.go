@@ -50,6 +50,28 @@ type Options struct {
 	// Origins maps field paths to where their value came from; Merge updates it
 	// with the drop-ins' keys that take effect.
 	Origins map[string]validate.Position
+	// Files reads and decodes the drop-ins, once across minors; nil reads directly.
+	Files *source.Cache
+	// KnownSince names the newer minor that has a field this one lacks ("" for
+	// none), for the hint of an unknown key; nil gives no such hint.
+	KnownSince func(path string) string
+	// Legacy selects kubelet 1.31's merge; nil is the merge of 1.32 and later.
+	Legacy *Legacy
+}
+
+// Legacy is kubelet 1.31's mergeKubeletConfigurations. The base is json.Marshal
+// of the internal type, whose fields mostly have no json tags, so its keys are
+// Go field names ("MaxPods") and never collide with a drop-in's ("maxPods"). The
+// drop-ins are merge-patched over it in order, the result is decoded onto the
+// loaded config with encoding/json (case-insensitive, maps merged into, lists
+// replaced) and nothing is defaulted afterwards. So a drop-in's key applies when
+// it matches an internal field name case-insensitively, and a null removes an
+// earlier drop-in's key but never the main file's value.
+type Legacy struct {
+	// Onto is the loaded configuration; Merge decodes onto a copy.
+	Onto *kubeletv1beta1.KubeletConfiguration
+	// InternalKeys maps v1beta1 field paths to the internal type's JSON key paths.
+	InternalKeys map[string]string
 }
 
 // Merge applies the .conf entries over base, the JSON of the defaulted main config,
@@ -58,13 +80,17 @@ type Options struct {
 func Merge(base []byte, entries []Entry, opt Options) (*Result, error) {
 	res := &Result{}
 	merged := base
+	if opt.Legacy != nil {
+		// Only the drop-ins' keys matter (see Legacy): patch an empty document.
+		merged = []byte("{}")
+	}
 	for _, e := range entries {
 		if !e.Conf {
 			res.Findings = append(res.Findings, validate.DropInIgnored.At(validate.Position{File: e.Path}, "",
 				"not merged: only files ending in .conf are read from the drop-in folder", "rename it to end in .conf if it is meant to apply"))
 			continue
 		}
-		p, finding, err := readPatch(e.Path, opt.Tree)
+		p, finding, err := readPatch(e.Path, opt)
 		if err != nil {
 			return nil, err
 		}
@@ -93,8 +119,12 @@ func Merge(base []byte, entries []Entry, opt Options) (*Result, error) {
 	if res.Refused {
 		return res, nil
 	}
-	cfg := &kubeletv1beta1.KubeletConfiguration{}
-	if err := json.Unmarshal(merged, cfg); err != nil {
+	cfg, target := &kubeletv1beta1.KubeletConfiguration{}, merged
+	if opt.Legacy != nil {
+		cfg = opt.Legacy.Onto.DeepCopy()
+		target = toV1beta1Keys(merged, opt.Tree, opt.Legacy.InternalKeys)
+	}
+	if err := json.Unmarshal(target, cfg); err != nil {
 		res.Findings = append(res.Findings, mergeDecodeFinding(err, res.Patches))
 		res.Refused = true
 		return res, nil
@@ -157,9 +187,9 @@ func truncateDeep(data []byte, max int) []byte {
 
 // readPatch reads and decodes one drop-in. A problem the kubelet stops on is a
 // finding; a file we will not read (too large) is an input error.
-func readPatch(path string, tree *skew.Field) (*Patch, *validate.Finding, error) {
+func readPatch(path string, opt Options) (*Patch, *validate.Finding, error) {
 	at := validate.Position{File: path}
-	f, err := source.ReadFile(path)
+	f, err := opt.Files.ReadFile(path)
 	if err != nil {
 		var ie *source.InputError
 		if errors.As(err, &ie) && strings.Contains(ie.Err.Error(), "reads at most") {
@@ -173,7 +203,7 @@ func readPatch(path string, tree *skew.Field) (*Patch, *validate.Finding, error)
 			"delete the file or give it apiVersion: kubelet.config.k8s.io/v1beta1 and kind: KubeletConfiguration")
 		return nil, &fd, nil
 	}
-	data, gvk, err := source.DecodeDropIn(f.Data)
+	data, gvk, err := opt.Files.DecodeDropIn(f)
 	if err != nil && f.SyntaxErr == nil && (runtime.IsMissingKind(err) || runtime.IsMissingVersion(err)) {
 		// The decoder stops at the missing kind before anything else; a drop-in of
 		// whitespace or comments only has no kind either.
@@ -191,12 +221,13 @@ func readPatch(path string, tree *skew.Field) (*Patch, *validate.Finding, error)
 			"add apiVersion: kubelet.config.k8s.io/v1beta1 and kind: KubeletConfiguration")
 		return nil, &fd, nil
 	}
-	if *gvk != source.KubeletGVK {
+	if *gvk != source.KubeletGVK && opt.Legacy == nil {
+		// 1.31 decodes drop-ins into Unstructured without checking the kind.
 		fd := validate.DropInTypeMeta.At(typeMetaPos(f, gvk.GroupVersion() != source.KubeletGVK.GroupVersion()), "", fmt.Sprintf("the drop-in is %s, not kubelet.config.k8s.io/v1beta1 KubeletConfiguration: the kubelet refuses to start", gvkString(gvk.GroupVersion().String(), gvk.Kind)),
 			"use apiVersion: kubelet.config.k8s.io/v1beta1 and kind: KubeletConfiguration")
 		return nil, &fd, nil
 	}
-	return &Patch{Path: path, File: f, Keys: source.Walk(f, tree, source.Fold), JSON: data}, nil, nil
+	return &Patch{Path: path, File: f, Keys: opt.Files.Walk(f, opt.Tree, source.Fold), JSON: data}, nil, nil
 }
 
 func gvkString(apiVersion, kind string) string {
@@ -324,7 +355,9 @@ func keyFindings(p Patch, opt Options) []validate.Finding {
 		switch k.Kind {
 		case source.KeyUnknown:
 			hint := ""
-			if k.Suggest != "" {
+			if since := knownSince(opt, k.Path); since != "" {
+				hint = fmt.Sprintf("%s is a field from kubelet %s on; this kubelet does not have it", k.Path, since)
+			} else if k.Suggest != "" {
 				hint = fmt.Sprintf("did you mean %q?", k.Suggest)
 			}
 			out = append(out, validate.UnknownFieldIn(validate.DropInUnknownField, k.Pos, k.Path, k.Written, hint))
@@ -672,4 +705,11 @@ func skipRest(dec *json.Decoder, open json.Delim) {
 			}
 		}
 	}
+}
+
+func knownSince(opt Options, path string) string {
+	if opt.KnownSince == nil {
+		return ""
+	}
+	return opt.KnownSince(path)
 }

@@ -158,9 +158,11 @@ func hasLenientWarning(fs []validate.Finding) bool {
 
 func compareEffective(t *testing.T, dir string, got *Result, want json.RawMessage) {
 	t.Helper()
-	kc := got.Effective.DeepCopy()
-	kc.APIVersion, kc.Kind = "kubelet.config.k8s.io/v1beta1", "KubeletConfiguration"
-	raw, err := json.Marshal(kc)
+	obj, err := got.EffectiveObject()
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := json.Marshal(obj)
 	if err != nil {
 		t.Fatal(err)
 	}

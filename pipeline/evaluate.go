@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"time"
 
 	"github.com/go-logr/logr"
@@ -67,17 +68,63 @@ type Result struct {
 	// entries in merge order (including ignored ones).
 	Files []string
 
+	// Dropped lists the field paths written in the files that this kubelet
+	// silently drops (unknown, misspelled or shadowed keys), sorted.
+	Dropped []string
+
 	warned   map[string]bool
 	mainFile string
+	files    *source.Cache
 }
 
 // Evaluate runs the pipeline. Its error is an input error (a file that cannot be
 // read at all); everything the kubelet would complain about is a finding.
 func Evaluate(m *skew.Minor, in Input) (*Result, error) {
+	l, err := Load(in)
+	if err != nil {
+		return nil, err
+	}
+	return l.Evaluate(m)
+}
+
+// Loaded is an input whose files are read, parsed and decoded once, however many
+// kubelet minors it is evaluated at (kubeletcfg skew and preflight).
+type Loaded struct {
+	in      Input
+	files   *source.Cache
+	entries []dropin.Entry
+	walkErr error
+}
+
+// Load checks and reads the input. A missing --config-dir is almost always a typo
+// on our command line, so it is an input error (the kubelet would refuse to start
+// too). A file is walked as the kubelet walks it: a lone .conf file is applied.
+func Load(in Input) (*Loaded, error) {
 	if in.CgroupVersion == 0 {
 		in.CgroupVersion = 2
 	}
-	r := &Result{Minor: m, Origins: map[string]validate.Position{}}
+	l := &Loaded{in: in, files: source.NewCache()}
+	if in.Config != "" {
+		if _, err := l.files.ReadFile(in.Config); err != nil {
+			return nil, err
+		}
+	}
+	if in.ConfigDir != "" {
+		if _, err := os.Stat(in.ConfigDir); err != nil {
+			return nil, &source.InputError{Path: in.ConfigDir, Err: errors.Unwrap(err)}
+		}
+		l.entries, l.walkErr = dropin.Find(in.ConfigDir)
+	}
+	return l, nil
+}
+
+// Input is what was loaded.
+func (l *Loaded) Input() Input { return l.in }
+
+// Evaluate runs the pipeline of one kubelet minor over the loaded files.
+func (l *Loaded) Evaluate(m *skew.Minor) (*Result, error) {
+	in := l.in
+	r := &Result{Minor: m, Origins: map[string]validate.Position{}, files: l.files}
 	base, err := m.NewFeatureGate()
 	if err != nil {
 		return nil, err
@@ -96,7 +143,7 @@ func Evaluate(m *skew.Minor, in Input) (*Result, error) {
 		if !r.setDefaults(m, base, kc, validate.Position{}, defaults.ApplyObject) {
 			return r.finish(), nil
 		}
-		if kc, err = m.RoundTrip(kc); err != nil {
+		if kc, err = r.roundTrip(m, kc); err != nil {
 			return nil, err
 		}
 		applyLegacyDefaults(kc)
@@ -105,7 +152,7 @@ func Evaluate(m *skew.Minor, in Input) (*Result, error) {
 		return r.finish(), nil
 	}
 	if in.ConfigDir != "" {
-		kc, err = r.mergeDropIns(m, base, kc, in.ConfigDir)
+		kc, err = r.mergeDropIns(m, base, kc, l)
 		if err != nil || kc == nil {
 			return r.finish(), err
 		}
@@ -114,6 +161,18 @@ func Evaluate(m *skew.Minor, in Input) (*Result, error) {
 	r.Effective = kc
 	r.validate(m, base, kc, in.CgroupVersion)
 	return r.finish(), nil
+}
+
+// roundTrip is the conversion to the kubelet's internal type and back, which
+// also drops what this minor's types do not have.
+func (r *Result) roundTrip(m *skew.Minor, kc *kubeletv1beta1.KubeletConfiguration) (*kubeletv1beta1.KubeletConfiguration, error) {
+	m.Prune(kc)
+	out, err := m.RoundTrip(kc)
+	if err != nil {
+		return nil, err
+	}
+	m.Prune(out)
+	return out, nil
 }
 
 func (r *Result) add(fs ...validate.Finding) { r.Findings = append(r.Findings, fs...) }
@@ -129,13 +188,45 @@ func (r *Result) finish() *Result {
 	if !r.Starts {
 		r.CrashLoopBackOff = nil
 	}
+	seen := map[string]bool{}
+	for _, f := range r.Findings {
+		switch f.Rule {
+		case validate.UnknownField.ID, validate.CaseMismatch.ID, validate.DropInUnknownField.ID, validate.DropInCaseShadowed.ID:
+			if f.Path != "" && !seen[f.Path] {
+				seen[f.Path] = true
+				r.Dropped = append(r.Dropped, f.Path)
+			}
+		}
+	}
+	sort.Strings(r.Dropped)
 	return r
+}
+
+// EffectiveObject is the effective configuration as the kubelet of this minor
+// serializes it: with apiVersion and kind, without fields it does not have.
+func (r *Result) EffectiveObject() (map[string]any, error) {
+	if r.Effective == nil {
+		return nil, nil
+	}
+	kc := r.Effective.DeepCopy()
+	kc.APIVersion = kubeletv1beta1.SchemeGroupVersion.String()
+	kc.Kind = "KubeletConfiguration"
+	raw, err := json.Marshal(kc)
+	if err != nil {
+		return nil, err
+	}
+	var obj map[string]any
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		return nil, err
+	}
+	r.Minor.PruneJSON(obj)
+	return obj, nil
 }
 
 // loadConfigFile mirrors cmd/kubelet/app/server.go loadConfigFile and the
 // configfiles loader it calls.
 func (r *Result) loadConfigFile(m *skew.Minor, base featuregate.MutableVersionedFeatureGate, path string) (*kubeletv1beta1.KubeletConfiguration, error) {
-	f, err := source.ReadFile(path)
+	f, err := r.files.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -147,7 +238,7 @@ func (r *Result) loadConfigFile(m *skew.Minor, base featuregate.MutableVersioned
 			"write at least apiVersion: kubelet.config.k8s.io/v1beta1 and kind: KubeletConfiguration"))
 		return nil, nil
 	}
-	strictKeys := source.Walk(f, m.Fields(), source.Strict)
+	strictKeys := r.files.Walk(f, m.Fields(), source.Strict)
 	for k, pos := range source.Positions(strictKeys, source.Strict) {
 		r.Origins[k] = pos
 	}
@@ -155,18 +246,21 @@ func (r *Result) loadConfigFile(m *skew.Minor, base featuregate.MutableVersioned
 		r.add(validate.ExtraDocument.At(validate.Position{File: path, Line: line, Column: 1}, "",
 			"only the first YAML document is read; this document is ignored by the kubelet", "move its settings into the first document or into a drop-in"))
 	}
-	dec := source.DecodeMain(f.Data)
+	dec := r.files.DecodeMain(f)
 	if dec.Err != nil {
 		r.add(mainDecodeFinding(f, dec.Err, strictKeys))
 		if !isTypeMetaError(dec.Err) {
 			// A file of another kind is refused whole: its keys say nothing.
-			r.add(keyFindings(f, strictKeys, m)...)
+			r.add(keyFindings(r.files, f, strictKeys, m)...)
 		}
 		return nil, nil
 	}
-	r.Lenient = dec.StrictErr != nil
-	r.add(keyFindings(f, strictKeys, m)...)
+	// The newest minor's types decoded the file; an older kubelet's strict
+	// decoding also fails on the fields it does not have, and drops them.
+	r.Lenient = dec.StrictErr != nil || hasUnknown(strictKeys)
+	r.add(keyFindings(r.files, f, strictKeys, m)...)
 	kc := dec.Config
+	m.Prune(kc)
 	// The UniversalDecoder defaults while decoding, with the file's own gates.
 	if !r.setDefaults(m, base, kc, top, defaults.ApplyObject) {
 		return nil, nil
@@ -182,7 +276,16 @@ func (r *Result) loadConfigFile(m *skew.Minor, base featuregate.MutableVersioned
 	defaults.EvictionHard(m.Version, kc)
 	// The kubelet now holds the internal type; mergeKubeletConfigurations and the
 	// rest of start-up see it through a conversion.
-	return m.RoundTrip(kc)
+	return r.roundTrip(m, kc)
+}
+
+func hasUnknown(keys []source.Key) bool {
+	for _, k := range keys {
+		if k.Kind == source.KeyUnknown {
+			return true
+		}
+	}
+	return false
 }
 
 // setDefaults mirrors SetDefaults_KubeletConfiguration, including its panic when
@@ -193,54 +296,100 @@ func (r *Result) loadConfigFile(m *skew.Minor, base featuregate.MutableVersioned
 func (r *Result) setDefaults(m *skew.Minor, base featuregate.MutableVersionedFeatureGate, kc *kubeletv1beta1.KubeletConfiguration, at validate.Position,
 	apply func(string, *kubeletv1beta1.KubeletConfiguration, func(string) bool) error) bool {
 	local := base.DeepCopy()
+	if !defaults.GatesInDefaulting(m.Version) {
+		// Before 1.32 defaulting does not look at the file's gates; a bad gate
+		// stops the kubelet later, when RunE applies them (see validate).
+		if err := apply(m.Version, kc, func(g string) bool { return gateOn(local, g) }); err != nil {
+			panic(err) // unsupported minor: Lookup only returns supported ones
+		}
+		m.Prune(kc)
+		return true
+	}
 	if err := setGates(local, kc.FeatureGates); err != nil {
 		r.Panics = true
-		r.add(gateFindings(m, kc.FeatureGates, r.Origins, at, err)...)
+		r.add(gateFindings(m, kc.FeatureGates, r.Origins, at, err, true)...)
 		return false
 	}
 	r.gateWarnings(m, kc.FeatureGates, at)
-	if err := apply(m.Version, kc, func(g string) bool { return local.Enabled(featuregate.Feature(g)) }); err != nil {
+	if err := apply(m.Version, kc, func(g string) bool { return gateOn(local, g) }); err != nil {
 		panic(err) // unsupported minor: Lookup only returns supported ones
 	}
+	m.Prune(kc)
 	return true
 }
 
-// mergeDropIns mirrors cmd/kubelet/app/server.go mergeKubeletConfigurations.
-func (r *Result) mergeDropIns(m *skew.Minor, base featuregate.MutableVersionedFeatureGate, kc *kubeletv1beta1.KubeletConfiguration, dir string) (*kubeletv1beta1.KubeletConfiguration, error) {
-	// A missing --config-dir is almost always a typo on our command line, so it is
-	// an input error (the kubelet would refuse to start too). A file is walked as
-	// the kubelet walks it: a lone .conf file is applied.
-	if _, err := os.Stat(dir); err != nil {
-		return nil, &source.InputError{Path: dir, Err: errors.Unwrap(err)}
+// gateOn is Enabled for a gate this minor may not register (featuregate panics
+// on those); an unregistered gate is off.
+func gateOn(g featuregate.FeatureGate, name string) bool {
+	if all, ok := g.(interface {
+		GetAll() map[featuregate.Feature]featuregate.FeatureSpec
+	}); ok {
+		if _, known := all.GetAll()[featuregate.Feature(name)]; !known {
+			return false
+		}
 	}
-	entries, walkErr := dropin.Find(dir)
-	for _, e := range entries {
+	return g.Enabled(featuregate.Feature(name))
+}
+
+// mergeDropIns mirrors cmd/kubelet/app/server.go mergeKubeletConfigurations.
+func (r *Result) mergeDropIns(m *skew.Minor, base featuregate.MutableVersionedFeatureGate, kc *kubeletv1beta1.KubeletConfiguration, l *Loaded) (*kubeletv1beta1.KubeletConfiguration, error) {
+	dir := l.in.ConfigDir
+	for _, e := range l.entries {
 		r.Files = append(r.Files, e.Path)
 	}
-	baseJSON, err := json.Marshal(kc)
-	if err != nil {
-		return nil, fmt.Errorf("marshal base config: %w", err)
+	opt := dropin.Options{Tree: m.Fields(), PathFields: defaults.PathFields, Origins: r.Origins, Files: l.files, KnownSince: knownSince(m)}
+	legacy := !defaults.GatesInDefaulting(m.Version)
+	var baseJSON []byte
+	if legacy {
+		// 1.31 merge-patches the JSON of its internal type (Go field names) and
+		// decodes the result onto the loaded config: see dropin.Legacy.
+		names, err := m.InternalNames()
+		if err != nil {
+			return nil, err
+		}
+		opt.Legacy = &dropin.Legacy{Onto: kc, InternalKeys: names}
+	} else {
+		var err error
+		if baseJSON, err = json.Marshal(kc); err != nil {
+			return nil, fmt.Errorf("marshal base config: %w", err)
+		}
 	}
-	res, err := dropin.Merge(baseJSON, entries, dropin.Options{Tree: m.Fields(), PathFields: defaults.PathFields, Origins: r.Origins})
+	res, err := dropin.Merge(baseJSON, l.entries, opt)
 	if err != nil {
 		return nil, err
 	}
 	r.add(res.Findings...)
-	if walkErr != nil {
-		r.add(validate.DropInDecode.At(validate.Position{File: dir}, "", "the kubelet cannot walk the drop-in folder and refuses to start: "+walkErr.Error(), ""))
+	if l.walkErr != nil {
+		r.add(validate.DropInDecode.At(validate.Position{File: dir}, "", "the kubelet cannot walk the drop-in folder and refuses to start: "+l.walkErr.Error(), ""))
 		return nil, nil
 	}
 	if res.Config == nil {
 		return nil, nil
 	}
 	merged := res.Config
+	if legacy {
+		// 1.31 neither defaults nor converts after the merge: the struct it
+		// decoded onto is the effective configuration.
+		return r.roundTrip(m, merged)
+	}
 	// Defaults run again after the merge, with the merged gates; a gate error
 	// panics here too. evictionHard and path resolution are not re-applied.
 	gatesAt := validate.Position{File: dir}
 	if !r.setDefaults(m, base, merged, gatesAt, defaults.Apply) {
 		return nil, nil
 	}
-	return m.RoundTrip(merged)
+	return r.roundTrip(m, merged)
+}
+
+// knownSince names, for a field path this minor does not have, the first newer
+// minor that has it ("" when none does).
+func knownSince(m *skew.Minor) func(path string) string {
+	return func(path string) string {
+		if n := m.FirstNewerWith(path); n != nil {
+			return n.Version
+		}
+		return ""
+	}
 }
 
 // applyLegacyDefaults mirrors cmd/kubelet/app/options applyLegacyDefaults: the

@@ -19,13 +19,15 @@ import (
 
 // keyFindings reports the main file's keys that strict decoding rejects and the
 // lenient fallback drops.
-func keyFindings(f *source.File, keys []source.Key, m *skew.Minor) []validate.Finding {
+func keyFindings(files *source.Cache, f *source.File, keys []source.Key, m *skew.Minor) []validate.Finding {
 	var out []validate.Finding
 	for _, k := range keys {
 		switch k.Kind {
 		case source.KeyUnknown:
 			hint := ""
-			if k.Suggest != "" {
+			if newer := m.FirstNewerWith(k.Path); newer != nil {
+				hint = fmt.Sprintf("%s is a field from kubelet %s on; kubelet %s does not have it", k.Path, newer.Version, m.Version)
+			} else if k.Suggest != "" {
 				hint = fmt.Sprintf("did you mean %q?", k.Suggest)
 			}
 			out = append(out, validate.UnknownFieldIn(validate.UnknownField, k.Pos, k.Path, k.Written, hint))
@@ -46,7 +48,7 @@ func keyFindings(f *source.File, keys []source.Key, m *skew.Minor) []validate.Fi
 	}
 	// The draft KEP-4603 name sits under a key the strict walk does not enter when
 	// it is spelled crashloopbackoff; a case-insensitive walk finds it.
-	for _, k := range source.Walk(f, m.Fields(), source.Fold) {
+	for _, k := range files.Walk(f, m.Fields(), source.Fold) {
 		if k.Kind == source.KeyUnknown {
 			if fd, ok := validate.DraftCrashLoop(k.Pos, k.Path, k.Value); ok {
 				out = append(out, fd)
@@ -138,12 +140,15 @@ const maxGateSuggestions = 1000
 
 // gateFindings explains why SetFromMap failed, one finding per offending gate; the
 // kubelet panics while defaulting.
-func gateFindings(m *skew.Minor, gates map[string]bool, origins map[string]validate.Position, at validate.Position, err error) []validate.Finding {
+func gateFindings(m *skew.Minor, gates map[string]bool, origins map[string]validate.Position, at validate.Position, err error, panicking bool) []validate.Finding {
 	table, terr := m.Gates()
 	if terr != nil {
 		return []validate.Finding{validate.GateUnknown.At(at, "featureGates", terr.Error(), "")}
 	}
-	const panics = "the kubelet panics at startup while applying defaults"
+	panics, kubelet := "the kubelet panics at startup while applying defaults", "failed to merge global and in-flight KubeletConfiguration while setting defaults, error: "
+	if !panicking {
+		panics, kubelet = "the kubelet refuses to start", "failed to set feature gates from initial flags-based config: "
+	}
 	var out []validate.Finding
 	var names []string
 	suggested := 0
@@ -187,7 +192,7 @@ func gateFindings(m *skew.Minor, gates map[string]bool, origins map[string]valid
 		out = append(out, validate.GateDependency.At(at, "featureGates", "the feature gates cannot be applied: "+panics, ""))
 	}
 	for i := range out {
-		out[i].Kubelet = "failed to merge global and in-flight KubeletConfiguration while setting defaults, error: " + err.Error()
+		out[i].Kubelet = kubelet + err.Error()
 	}
 	return out
 }

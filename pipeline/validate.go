@@ -16,9 +16,14 @@ import (
 func (r *Result) validate(m *skew.Minor, base featuregate.MutableVersionedFeatureGate, kc *kubeletv1beta1.KubeletConfiguration, cgroupVersion int) {
 	global := base.DeepCopy()
 	if err := setGates(global, kc.FeatureGates); err != nil {
-		// Unreachable after a successful defaulting with the same map; kept so a
-		// future divergence shows as a refusal rather than a wrong "starts".
-		r.add(validate.GateDependency.At(r.mainPos(), "featureGates", "the feature gates cannot be applied: "+err.Error(), ""))
+		// From 1.32 defaulting already panicked on the same map. Before, this is
+		// where a bad gate stops the kubelet: RunE returns "failed to set feature
+		// gates from initial flags-based config".
+		at := r.mainPos()
+		if at.File == "" && len(r.Files) > 0 {
+			at = validate.Position{File: r.Files[len(r.Files)-1]}
+		}
+		r.add(gateFindings(m, kc.FeatureGates, r.Origins, at, err, false)...)
 		return
 	}
 	fieldGates, err := m.FieldGates()
@@ -90,7 +95,7 @@ func parentPath(p string) string {
 	return p[:i]
 }
 
-// Crash-loop backoff constants of pkg/kubelet/kubelet.go (1.33+).
+// Crash-loop backoff constants of pkg/kubelet/kubelet.go.
 const (
 	initialCrashLoopBackOff        = 10 * time.Second
 	maxCrashLoopBackOff            = 300 * time.Second
@@ -98,13 +103,16 @@ const (
 	reducedMaxCrashLoopBackOff     = 60 * time.Second
 )
 
-// crashLoopBackOff mirrors newCrashLoopBackOff in pkg/kubelet/kubelet.go.
+// crashLoopBackOff mirrors newCrashLoopBackOff in pkg/kubelet/kubelet.go (1.33+)
+// and the inline code it replaced in NewMainKubelet (1.32: the same without
+// ReduceDefaultCrashLoopBackOffDecay; 1.31: fixed 10s and 300s). A gate the
+// minor does not register is off, so one function covers every minor.
 func crashLoopBackOff(gates featuregate.FeatureGate, kc *kubeletv1beta1.KubeletConfiguration) Backoff {
 	b := Backoff{Initial: initialCrashLoopBackOff, Max: maxCrashLoopBackOff}
-	if gates.Enabled("ReduceDefaultCrashLoopBackOffDecay") {
+	if gateOn(gates, "ReduceDefaultCrashLoopBackOffDecay") {
 		b = Backoff{Initial: reducedInitialCrashLoopBackOff, Max: reducedMaxCrashLoopBackOff}
 	}
-	if gates.Enabled("KubeletCrashLoopBackOffMax") {
+	if gateOn(gates, "KubeletCrashLoopBackOffMax") {
 		// Operator configuration wins when the gate is on (validation guarantees it is set).
 		if kc.CrashLoopBackOff.MaxContainerRestartPeriod != nil {
 			b.Max = kc.CrashLoopBackOff.MaxContainerRestartPeriod.Duration

@@ -135,7 +135,13 @@ var compiledTree = sync.OnceValue(func() *Field {
 func Tree() *Field { return compiledTree() }
 
 // At returns the field at a canonical path ("a.b", "m[key]", "l[0].x"), or nil.
-func (f *Field) At(path string) *Field {
+// Names match case-insensitively, as encoding/json matches them.
+func (f *Field) At(path string) *Field { return f.at(path, false) }
+
+// AtExact is At with names matched exactly, as the kubelet's strict decoding does.
+func (f *Field) AtExact(path string) *Field { return f.at(path, true) }
+
+func (f *Field) at(path string, exactOnly bool) *Field {
 	cur := f
 	for path != "" && cur != nil {
 		switch path[0] {
@@ -154,7 +160,11 @@ func (f *Field) At(path string) *Field {
 		if end < 0 {
 			end = len(path)
 		}
-		cur, _ = cur.Child(path[:end])
+		var exact bool
+		cur, exact = cur.Child(path[:end])
+		if exactOnly && !exact {
+			return nil
+		}
 		path = path[end:]
 	}
 	return cur

@@ -63,9 +63,6 @@ func Lookup(v string) (*Minor, error) {
 	return nil, fmt.Errorf("unsupported kubelet version %q (supported: %s)", v, strings.Join(Supported(), ", "))
 }
 
-// Fields is the KubeletConfiguration field tree of this minor.
-func (m *Minor) Fields() *Field { return Tree() }
-
 // GateSpec is one versioned spec of a feature gate, as registered upstream.
 type GateSpec struct {
 	Version                 string `json:"version"`
@@ -284,4 +281,54 @@ func (m *Minor) FieldGates() (map[string][]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// FirstNewerWith returns the oldest minor newer than m whose field tree has path
+// (spelled exactly), or nil: the hint for a key an older kubelet drops.
+func (m *Minor) FirstNewerWith(path string) *Minor {
+	newer := false
+	for _, o := range minors {
+		if o == m {
+			newer = true
+			continue
+		}
+		if newer && o.Fields().AtExact(path) != nil {
+			return o
+		}
+	}
+	return nil
+}
+
+// Older reports whether m is an older minor than o.
+func (m *Minor) Older(o *Minor) bool { return m.index() < o.index() }
+
+func (m *Minor) index() int {
+	for i, o := range minors {
+		if o == m {
+			return i
+		}
+	}
+	return -1
+}
+
+var internalNames sync.Map // minor -> func() (map[string]string, error)
+
+// InternalNames maps each v1beta1 field path to the JSON key path under which
+// encoding/json marshals the kubelet's internal type (mostly Go field names):
+// the 1.31 drop-in merge patches that JSON (data/<minor>/internalnames.json).
+func (m *Minor) InternalNames() (map[string]string, error) {
+	f, _ := internalNames.LoadOrStore(m.Version, sync.OnceValues(func() (map[string]string, error) {
+		raw, err := data.ReadFile("data/" + m.Version + "/internalnames.json")
+		if err != nil {
+			return nil, err
+		}
+		var t struct {
+			Fields map[string]string `json:"fields"`
+		}
+		if err := json.Unmarshal(raw, &t); err != nil {
+			return nil, fmt.Errorf("skew: internal names of %s: %w", m.Version, err)
+		}
+		return t.Fields, nil
+	}))
+	return f.(func() (map[string]string, error))()
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 	yaml "go.yaml.in/yaml/v3"
-	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
 
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
@@ -71,15 +70,8 @@ a note goes to stderr and the exit code is 1.`,
 // renderEffective prints the effective config with apiVersion and kind, keys sorted
 // as the kubelet's own "Effective KubeletConfiguration" log prints them.
 func renderEffective(res *pipeline.Result, output string, showOrigin bool) ([]byte, error) {
-	kc := res.Effective.DeepCopy()
-	kc.APIVersion = kubeletv1beta1.SchemeGroupVersion.String()
-	kc.Kind = "KubeletConfiguration"
-	raw, err := json.Marshal(kc)
+	generic, err := res.EffectiveObject()
 	if err != nil {
-		return nil, err
-	}
-	var generic map[string]any
-	if err := json.Unmarshal(raw, &generic); err != nil {
 		return nil, err
 	}
 	if output == "json" {

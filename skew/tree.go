@@ -1,0 +1,232 @@
+package skew
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+
+	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
+)
+
+// The field tree of each minor comes from its generated field table
+// (data/<minor>/fields.json), not from the types compiled into this binary:
+// k8s.io/kubelet here is the newest minor's, and an older kubelet does not know
+// the fields added since. A test checks that the newest minor's generated tree
+// equals the compiled one.
+
+var fieldTrees sync.Map // minor -> func() (*Field, error)
+
+// FieldTree returns the minor's KubeletConfiguration field tree.
+func (m *Minor) FieldTree() (*Field, error) {
+	f, _ := fieldTrees.LoadOrStore(m.Version, sync.OnceValues(func() (*Field, error) {
+		infos, err := m.FieldInfos()
+		if err != nil {
+			return nil, err
+		}
+		return treeFromInfos(infos)
+	}))
+	return f.(func() (*Field, error))()
+}
+
+// Fields is the KubeletConfiguration field tree of this minor. The embedded data
+// is checked by tests, so a decoding failure is a build defect and panics.
+func (m *Minor) Fields() *Field {
+	t, err := m.FieldTree()
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// treeFromInfos builds the tree from the generated paths ("a.b", "l[].x"). Map and
+// list element shapes without paths of their own come from the Go type.
+func treeFromInfos(infos []FieldInfo) (*Field, error) {
+	root := &Field{Kind: Object, GoType: "v1beta1.KubeletConfiguration", Children: map[string]*Field{}, lower: map[string]*Field{}}
+	for _, info := range infos {
+		parent, name, err := parentOf(root, info.Path)
+		if err != nil {
+			return nil, err
+		}
+		f := &Field{Name: name, GoType: info.GoType}
+		switch info.Kind {
+		case "scalar":
+			f.Kind = Scalar
+		case "object":
+			f.Kind = Object
+			f.Children, f.lower = map[string]*Field{}, map[string]*Field{}
+		case "map":
+			f.Kind = Map
+			f.Elem = elemOf(strings.TrimPrefix(info.GoType, "*"))
+		case "list":
+			f.Kind = List
+			f.Elem = elemOf(strings.TrimPrefix(info.GoType, "*"))
+		default:
+			return nil, fmt.Errorf("skew: field %s: unknown kind %q", info.Path, info.Kind)
+		}
+		if parent.Kind != Object {
+			return nil, fmt.Errorf("skew: field %s: parent is not an object", info.Path)
+		}
+		parent.Children[name] = f
+		if _, dup := parent.lower[strings.ToLower(name)]; !dup {
+			parent.lower[strings.ToLower(name)] = f
+		}
+	}
+	return root, nil
+}
+
+// elemOf is the element of a map or list Go type: a list ("[]string") or a scalar.
+// Struct elements get their fields from their own paths ("l[].x"), which turn the
+// scalar into an object in parentOf.
+func elemOf(goType string) *Field {
+	switch {
+	case strings.HasPrefix(goType, "map["):
+		goType = goType[strings.IndexByte(goType, ']')+1:]
+	case strings.HasPrefix(goType, "[]"):
+		goType = goType[2:]
+	default:
+		// A named map or list type (v1.ResourceList, VModuleConfiguration): its
+		// elements are scalars unless paths below say otherwise.
+		return &Field{Kind: Scalar}
+	}
+	if strings.HasPrefix(goType, "[]") {
+		return &Field{Kind: List, Elem: &Field{Kind: Scalar}}
+	}
+	return &Field{Kind: Scalar, GoType: goType}
+}
+
+// parentOf finds the object a path's last segment belongs to.
+func parentOf(root *Field, path string) (*Field, string, error) {
+	cur := root
+	for {
+		end := strings.IndexAny(path, ".[")
+		if end < 0 {
+			return cur, path, nil
+		}
+		name := path[:end]
+		next, ok := cur.Children[name]
+		if !ok {
+			return nil, "", fmt.Errorf("skew: path %q: %q comes before its parent", path, name)
+		}
+		path = path[end:]
+		if strings.HasPrefix(path, "[]") {
+			if next.Elem == nil {
+				return nil, "", fmt.Errorf("skew: path %q: %q has no elements", path, name)
+			}
+			if next.Elem.Kind != Object {
+				next.Elem = &Field{Kind: Object, GoType: next.Elem.GoType, Children: map[string]*Field{}, lower: map[string]*Field{}}
+			}
+			next = next.Elem
+			path = path[2:]
+		}
+		path = strings.TrimPrefix(path, ".")
+		cur = next
+	}
+}
+
+// Prune zeroes every field of kc that the minor's kubelet does not have. kubeletcfg
+// decodes into the newest minor's types; an older kubelet drops what it does not
+// know (strict decoding fails, lenient decoding ignores the key; json.Unmarshal of
+// the merged drop-ins ignores it too).
+func (m *Minor) Prune(kc *kubeletv1beta1.KubeletConfiguration) {
+	if kc == nil || m == Newest() {
+		return
+	}
+	pruneValue(reflectValue(kc), m.Fields())
+}
+
+func pruneValue(v reflect.Value, f *Field) {
+	if f == nil {
+		return
+	}
+	switch v.Kind() {
+	case reflect.Pointer:
+		if !v.IsNil() {
+			pruneValue(v.Elem(), f)
+		}
+	case reflect.Struct:
+		if f.Kind != Object {
+			return
+		}
+		pruneStruct(v, f)
+	case reflect.Slice:
+		if f.Kind == List {
+			for i := 0; i < v.Len(); i++ {
+				pruneValue(v.Index(i), f.Elem)
+			}
+		}
+	}
+}
+
+func pruneStruct(v reflect.Value, f *Field) {
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		sf := t.Field(i)
+		if !sf.IsExported() {
+			continue
+		}
+		name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+		if name == "-" {
+			continue
+		}
+		if sf.Anonymous && name == "" {
+			pruneValue(v.Field(i), f) // inline TypeMeta
+			continue
+		}
+		if name == "" {
+			name = sf.Name
+		}
+		child, ok := f.Children[name]
+		if !ok {
+			v.Field(i).SetZero()
+			continue
+		}
+		pruneValue(v.Field(i), child)
+	}
+}
+
+// PruneJSON deletes from a decoded KubeletConfiguration object the keys the
+// minor's kubelet does not have, recursively; a zeroed field that the newest
+// types marshal without omitempty disappears this way.
+func (m *Minor) PruneJSON(obj map[string]any) {
+	if m == Newest() {
+		return
+	}
+	pruneJSON(obj, m.Fields())
+}
+
+func pruneJSON(v any, f *Field) {
+	if f == nil {
+		return
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		switch f.Kind {
+		case Object:
+			for k, cv := range x {
+				child, ok := f.Children[k]
+				if !ok {
+					if k != "apiVersion" && k != "kind" {
+						delete(x, k)
+					}
+					continue
+				}
+				pruneJSON(cv, child)
+			}
+		case Map:
+			for _, cv := range x {
+				pruneJSON(cv, f.Elem)
+			}
+		}
+	case []any:
+		if f.Kind == List {
+			for _, cv := range x {
+				pruneJSON(cv, f.Elem)
+			}
+		}
+	}
+}
+
+func reflectValue(kc *kubeletv1beta1.KubeletConfiguration) reflect.Value {
+	return reflect.ValueOf(kc).Elem()
+}
