@@ -1,0 +1,119 @@
+package dropin
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
+	"k8s.io/utils/ptr"
+
+	"github.com/kubeletcfg/kubeletcfg/skew"
+)
+
+// internalKeysOf is what the harness generates for the internal type: Go field
+// names, except where v1beta1 renamed a field (resolvConf is ResolverConfig).
+func internalKeysOf(tree *skew.Field) map[string]string {
+	out := map[string]string{}
+	var walk func(f *skew.Field, path, internal string)
+	walk = func(f *skew.Field, path, internal string) {
+		for name, c := range f.Children {
+			goName := string(name[0]-'a'+'A') + name[1:]
+			if name == "resolvConf" {
+				goName = "ResolverConfig"
+			}
+			p, ip := skew.JoinPath(path, name), skew.JoinPath(internal, goName)
+			out[p] = ip
+			if c.Kind == skew.Object {
+				walk(c, p, ip)
+			}
+		}
+	}
+	walk(tree, "", "")
+	return out
+}
+
+func TestLegacyMerge(t *testing.T) {
+	tree := skew.Newest().Fields()
+	onto := &kubeletv1beta1.KubeletConfiguration{
+		MaxPods:             110,
+		ResolverConfig:      ptr.To("/etc/resolv.conf"),
+		EvictionHard:        map[string]string{"memory.available": "100Mi"},
+		ClusterDNS:          []string{"10.0.0.1", "10.0.0.2"},
+		SerializeImagePulls: ptr.To(true),
+	}
+	tests := []struct {
+		name    string
+		dropIns []string
+		check   func(t *testing.T, kc *kubeletv1beta1.KubeletConfiguration)
+	}{
+		{"a key matching the internal name applies", []string{"maxPods: 50\n"}, func(t *testing.T, kc *kubeletv1beta1.KubeletConfiguration) {
+			if kc.MaxPods != 50 {
+				t.Errorf("maxPods = %d, want 50", kc.MaxPods)
+			}
+		}},
+		{"a renamed field's v1beta1 name is ignored", []string{"resolvConf: /run/resolv.conf\n"}, func(t *testing.T, kc *kubeletv1beta1.KubeletConfiguration) {
+			if *kc.ResolverConfig != "/etc/resolv.conf" {
+				t.Errorf("resolvConf = %s, want the main file's", *kc.ResolverConfig)
+			}
+		}},
+		{"the internal name of a renamed field applies", []string{"resolverConfig: /run/resolv.conf\n"}, func(t *testing.T, kc *kubeletv1beta1.KubeletConfiguration) {
+			if *kc.ResolverConfig != "/run/resolv.conf" {
+				t.Errorf("resolvConf = %s, want /run/resolv.conf", *kc.ResolverConfig)
+			}
+		}},
+		{"maps are merged into, lists replaced", []string{"evictionHard:\n  nodefs.available: 5%\nclusterDNS: [10.9.9.9]\n"}, func(t *testing.T, kc *kubeletv1beta1.KubeletConfiguration) {
+			if len(kc.EvictionHard) != 2 || len(kc.ClusterDNS) != 1 {
+				t.Errorf("evictionHard = %v, clusterDNS = %v", kc.EvictionHard, kc.ClusterDNS)
+			}
+		}},
+		{"null does not remove the main file's value", []string{"maxPods: null\nserializeImagePulls: null\n"}, func(t *testing.T, kc *kubeletv1beta1.KubeletConfiguration) {
+			if kc.MaxPods != 110 || kc.SerializeImagePulls == nil || !*kc.SerializeImagePulls {
+				t.Errorf("maxPods = %d, serializeImagePulls = %v", kc.MaxPods, kc.SerializeImagePulls)
+			}
+		}},
+		{"null removes an earlier drop-in's value", []string{"maxPods: 50\n", "maxPods: null\n"}, func(t *testing.T, kc *kubeletv1beta1.KubeletConfiguration) {
+			if kc.MaxPods != 110 {
+				t.Errorf("maxPods = %d, want the main file's 110", kc.MaxPods)
+			}
+		}},
+		{"the last of two spellings wins in key order", []string{"MaxPods: 30\nmaxPods: 40\n"}, func(t *testing.T, kc *kubeletv1beta1.KubeletConfiguration) {
+			if kc.MaxPods != 40 {
+				t.Errorf("maxPods = %d, want 40 (sorted keys: MaxPods, then maxPods)", kc.MaxPods)
+			}
+		}},
+		{"another kind is merged all the same", []string{"maxPods: 70\n"}, func(t *testing.T, kc *kubeletv1beta1.KubeletConfiguration) {
+			if kc.MaxPods != 70 {
+				t.Errorf("maxPods = %d, want 70", kc.MaxPods)
+			}
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			var entries []Entry
+			for i, body := range tc.dropIns {
+				kind := hdr
+				if tc.name == "another kind is merged all the same" {
+					kind = "apiVersion: v1\nkind: ConfigMap\n"
+				}
+				p := filepath.Join(dir, string(rune('a'+i))+".conf")
+				if err := os.WriteFile(p, []byte(kind+body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				entries = append(entries, Entry{Path: p, Conf: true})
+			}
+			res, err := Merge(nil, entries, Options{Tree: tree, Legacy: &Legacy{Onto: onto, InternalKeys: internalKeysOf(tree)}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Config == nil {
+				t.Fatalf("refused: %v", res.Findings)
+			}
+			tc.check(t, res.Config)
+			if onto.MaxPods != 110 {
+				t.Fatal("Merge modified Legacy.Onto")
+			}
+		})
+	}
+}
