@@ -1,10 +1,10 @@
 # Maintainer targets. A newcomer needs only the two commands in the README.
 GO ?= go
-HARNESS := $(CURDIR)/bin/harness
 CASES := $(CURDIR)/testdata/conformance/cases
 GOLDEN := $(CURDIR)/testdata/conformance/golden
 
-.PHONY: test check harness generate conformance conformance-check
+.PHONY: test check harness harness-test generate conformance conformance-check \
+	harness-all generate-all conformance-all conformance-check-all harness-test-all
 
 test:
 	$(GO) test ./...
@@ -17,22 +17,57 @@ check: test
 # -checklinkname=0 lets it call the kubelet's unexported start-up functions; the -X
 # flags stamp the version as the release build does (showHiddenMetricsForVersion
 # and the feature gates' emulation version read it).
-KUBE_VERSION := v1.37.2
+#
+# Kubelet minors: conformance/minors/versions.txt lists the k8s.io/kubernetes release of
+# each. MINOR picks one (default: the newest, last in the list). The newest builds with
+# conformance/go.mod and no build tag, to bin/harness (CI and the README use it); an
+# older minor M builds with conformance/minors/M/go.mod (minors/modfile.sh M) and the tag
+# kube1_<m> (see conformance/harness/linkname.go), to bin/harness-M.
+#   make harness MINOR=1.34      make generate-all      make conformance-all
+VERSIONS := conformance/minors/versions.txt
+MINORS := $(shell awk '/^[0-9]/ {print $$1}' $(VERSIONS))
+NEWEST := $(lastword $(MINORS))
+MINOR ?= $(NEWEST)
+KUBE_VERSION := $(shell awk -v m="$(MINOR)" '$$1 == m {print $$2}' $(VERSIONS))
+$(if $(KUBE_VERSION),,$(error MINOR=$(MINOR) is not in $(VERSIONS)))
+ifeq ($(MINOR),$(NEWEST))
+HARNESS := $(CURDIR)/bin/harness
+HARNESS_ENV :=
+else
+HARNESS := $(CURDIR)/bin/harness-$(MINOR)
+# GOFLAGS (not flags) so that the go commands the tests run see the minor's go.mod too.
+HARNESS_ENV := GOFLAGS="-modfile=minors/$(MINOR)/go.mod -tags=kube$(subst .,_,$(MINOR))"
+endif
 VERSION_PKG := k8s.io/component-base/version
-HARNESS_LDFLAGS := -checklinkname=0 -X $(VERSION_PKG).gitVersion=$(KUBE_VERSION) -X $(VERSION_PKG).gitMajor=1 -X $(VERSION_PKG).gitMinor=37
+HARNESS_LDFLAGS := -checklinkname=0 -X $(VERSION_PKG).gitVersion=$(KUBE_VERSION) \
+	-X $(VERSION_PKG).gitMajor=$(word 1,$(subst ., ,$(MINOR))) -X $(VERSION_PKG).gitMinor=$(word 2,$(subst ., ,$(MINOR)))
+# The 1.31 drop-in merge patches json.Marshal of the kubelet's internal type.
+INTERNALNAMES_MINORS := 1.31
+
 harness:
-	cd conformance && $(GO) build -ldflags="$(HARNESS_LDFLAGS)" -o $(HARNESS) ./harness
+	cd conformance && $(HARNESS_ENV) $(GO) build -ldflags="$(HARNESS_LDFLAGS)" -o $(HARNESS) ./harness
+
+# vet and test the harness against MINOR.
+harness-test:
+	cd conformance && $(HARNESS_ENV) $(GO) vet ./...
+	cd conformance && $(HARNESS_ENV) $(GO) test -ldflags=-checklinkname=0 ./harness
 
 # Regenerate the per-version data embedded in skew/ from the upstream code.
 generate: harness
-	$(HARNESS) gates -out skew/data/1.37/gates.json
-	$(HARNESS) fields -out skew/data/1.37/fields.json
-	$(HARNESS) roundtrip -out skew/data/1.37/roundtrip.json
+	$(HARNESS) gates -out skew/data/$(MINOR)/gates.json
+	$(HARNESS) fields -out skew/data/$(MINOR)/fields.json
+	$(HARNESS) roundtrip -out skew/data/$(MINOR)/roundtrip.json
+	$(HARNESS) schema -out skew/data/$(MINOR)/schema.json
+	$(if $(filter $(MINOR),$(INTERNALNAMES_MINORS)),$(HARNESS) internalnames -out skew/data/$(MINOR)/internalnames.json)
 
 # Re-record the goldens with the real kubelet code.
 conformance: harness
-	$(HARNESS) run -cases $(CASES) -out $(GOLDEN)/1.37
+	$(HARNESS) run -cases $(CASES) -out $(GOLDEN)/$(MINOR)
 
 # Fail if a golden no longer matches the real kubelet.
 conformance-check: harness
-	$(HARNESS) check -cases $(CASES) -golden $(GOLDEN)/1.37
+	$(HARNESS) check -cases $(CASES) -golden $(GOLDEN)/$(MINOR)
+
+# Every minor in turn (one k8s build at a time: 5-10 min each when cold).
+harness-all generate-all conformance-all conformance-check-all harness-test-all:
+	@for m in $(MINORS); do $(MAKE) --no-print-directory $(@:-all=) MINOR=$$m || exit 1; done

@@ -125,7 +125,8 @@ func (l *Loaded) Input() Input { return l.in }
 func (l *Loaded) Evaluate(m *skew.Minor) (*Result, error) {
 	in := l.in
 	r := &Result{Minor: m, Origins: map[string]validate.Position{}, files: l.files}
-	base, err := m.NewFeatureGate()
+	// The minor's registered gates, nothing set; every step works on a copy.
+	base, err := m.BaseFeatureGate()
 	if err != nil {
 		return nil, err
 	}
@@ -184,6 +185,9 @@ func (r *Result) finish() *Result {
 		if f.Severity == validate.Error {
 			r.Starts = false
 		}
+		if f.Panics {
+			r.Panics = true
+		}
 	}
 	if !r.Starts {
 		r.CrashLoopBackOff = nil
@@ -238,7 +242,7 @@ func (r *Result) loadConfigFile(m *skew.Minor, base featuregate.MutableVersioned
 			"write at least apiVersion: kubelet.config.k8s.io/v1beta1 and kind: KubeletConfiguration"))
 		return nil, nil
 	}
-	strictKeys := r.files.Walk(f, m.Fields(), source.Strict)
+	strictKeys := r.strictKeys(m, f)
 	for k, pos := range source.Positions(strictKeys, source.Strict) {
 		r.Origins[k] = pos
 	}
@@ -247,6 +251,18 @@ func (r *Result) loadConfigFile(m *skew.Minor, base featuregate.MutableVersioned
 			"only the first YAML document is read; this document is ignored by the kubelet", "move its settings into the first document or into a drop-in"))
 	}
 	dec := r.files.DecodeMain(f)
+	if dec.Err != nil && hasUnknown(strictKeys) && m != skew.Newest() {
+		// The newest types may fail on a key this older kubelet does not have
+		// at all (crashLoopBackOff: 30 at 1.31): it drops the key instead.
+		if data, ok := source.WithoutKeys(f, unknownPaths(strictKeys)); ok {
+			if again := source.DecodeMain(data); again.Err == nil {
+				dec = again
+				if dec.StrictErr == nil {
+					dec.StrictErr = errors.New("unknown fields dropped")
+				}
+			}
+		}
+	}
 	if dec.Err != nil {
 		r.add(mainDecodeFinding(f, dec.Err, strictKeys))
 		if !isTypeMetaError(dec.Err) {
@@ -281,11 +297,56 @@ func (r *Result) loadConfigFile(m *skew.Minor, base featuregate.MutableVersioned
 
 func hasUnknown(keys []source.Key) bool {
 	for _, k := range keys {
-		if k.Kind == source.KeyUnknown {
+		if k.Kind == source.KeyUnknown || k.Kind == source.KeyCase {
 			return true
 		}
 	}
 	return false
+}
+
+func unknownPaths(keys []source.Key) []string {
+	var out []string
+	for _, k := range keys {
+		if k.Kind == source.KeyUnknown || k.Kind == source.KeyCase {
+			out = append(out, k.WrittenPath)
+		}
+	}
+	return out
+}
+
+// strictKeys walks the main file for positions, names and duplicates; which keys
+// the minor's kubelet does not know is decided by the minor's generated JSON
+// Schema (additionalProperties: false everywhere, like strict decoding). A key
+// the walk thought unknown but the schema accepts is kept as matched.
+//
+// Compiling even the key structure of a schema (skew.Minor.KeySchema) costs
+// about 1 ms, a third of a run, so it is compiled only when the walk (over the field tree generated from the same
+// types) has candidates: TestSchemaAgreesWithWalk checks on the whole corpus,
+// at every minor, that the walk and the schema name the same keys.
+func (r *Result) strictKeys(m *skew.Minor, f *source.File) []source.Key {
+	keys := r.files.Walk(f, m.Fields(), source.Strict)
+	if !hasUnknown(keys) {
+		return keys
+	}
+	schema, err := m.KeySchema()
+	if err != nil {
+		panic(err) // embedded, generated data: a failure is a build defect
+	}
+	unknown, ok := r.files.SchemaUnknown(f, schema, m.Fields())
+	if !ok {
+		return keys
+	}
+	out := make([]source.Key, 0, len(keys))
+	for _, k := range keys {
+		switch {
+		case (k.Kind == source.KeyUnknown || k.Kind == source.KeyCase) && !unknown[k.WrittenPath]:
+			continue // accepted by the schema: not dropped
+		case k.Kind == source.KeyExact && unknown[k.WrittenPath]:
+			k.Kind, k.Field = source.KeyUnknown, nil
+		}
+		out = append(out, k)
+	}
+	return out
 }
 
 // setDefaults mirrors SetDefaults_KubeletConfiguration, including its panic when
@@ -299,7 +360,7 @@ func (r *Result) setDefaults(m *skew.Minor, base featuregate.MutableVersionedFea
 	if !defaults.GatesInDefaulting(m.Version) {
 		// Before 1.32 defaulting does not look at the file's gates; a bad gate
 		// stops the kubelet later, when RunE applies them (see validate).
-		if err := apply(m.Version, kc, func(g string) bool { return gateOn(local, g) }); err != nil {
+		if err := apply(m.Version, kc, func(g string) bool { return gateOn(m, local, g) }); err != nil {
 			panic(err) // unsupported minor: Lookup only returns supported ones
 		}
 		m.Prune(kc)
@@ -311,7 +372,7 @@ func (r *Result) setDefaults(m *skew.Minor, base featuregate.MutableVersionedFea
 		return false
 	}
 	r.gateWarnings(m, kc.FeatureGates, at)
-	if err := apply(m.Version, kc, func(g string) bool { return gateOn(local, g) }); err != nil {
+	if err := apply(m.Version, kc, func(g string) bool { return gateOn(m, local, g) }); err != nil {
 		panic(err) // unsupported minor: Lookup only returns supported ones
 	}
 	m.Prune(kc)
@@ -320,13 +381,9 @@ func (r *Result) setDefaults(m *skew.Minor, base featuregate.MutableVersionedFea
 
 // gateOn is Enabled for a gate this minor may not register (featuregate panics
 // on those); an unregistered gate is off.
-func gateOn(g featuregate.FeatureGate, name string) bool {
-	if all, ok := g.(interface {
-		GetAll() map[featuregate.Feature]featuregate.FeatureSpec
-	}); ok {
-		if _, known := all.GetAll()[featuregate.Feature(name)]; !known {
-			return false
-		}
+func gateOn(m *skew.Minor, g featuregate.FeatureGate, name string) bool {
+	if !m.Registers(name) {
+		return false
 	}
 	return g.Enabled(featuregate.Feature(name))
 }

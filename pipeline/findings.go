@@ -193,6 +193,7 @@ func gateFindings(m *skew.Minor, gates map[string]bool, origins map[string]valid
 	}
 	for i := range out {
 		out[i].Kubelet = kubelet + err.Error()
+		out[i].Panics = panicking
 	}
 	return out
 }

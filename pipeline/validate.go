@@ -43,7 +43,7 @@ func (r *Result) validate(m *skew.Minor, base featuregate.MutableVersionedFeatur
 		},
 	}
 	r.add(validate.Run(ctx)...)
-	b := crashLoopBackOff(global, kc)
+	b := crashLoopBackOff(m, global, kc)
 	r.CrashLoopBackOff = &b
 }
 
@@ -107,12 +107,12 @@ const (
 // and the inline code it replaced in NewMainKubelet (1.32: the same without
 // ReduceDefaultCrashLoopBackOffDecay; 1.31: fixed 10s and 300s). A gate the
 // minor does not register is off, so one function covers every minor.
-func crashLoopBackOff(gates featuregate.FeatureGate, kc *kubeletv1beta1.KubeletConfiguration) Backoff {
+func crashLoopBackOff(m *skew.Minor, gates featuregate.FeatureGate, kc *kubeletv1beta1.KubeletConfiguration) Backoff {
 	b := Backoff{Initial: initialCrashLoopBackOff, Max: maxCrashLoopBackOff}
-	if gateOn(gates, "ReduceDefaultCrashLoopBackOffDecay") {
+	if gateOn(m, gates, "ReduceDefaultCrashLoopBackOffDecay") {
 		b = Backoff{Initial: reducedInitialCrashLoopBackOff, Max: reducedMaxCrashLoopBackOff}
 	}
-	if gateOn(gates, "KubeletCrashLoopBackOffMax") {
+	if gateOn(m, gates, "KubeletCrashLoopBackOffMax") {
 		// Operator configuration wins when the gate is on (validation guarantees it is set).
 		if kc.CrashLoopBackOff.MaxContainerRestartPeriod != nil {
 			b.Max = kc.CrashLoopBackOff.MaxContainerRestartPeriod.Duration

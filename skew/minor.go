@@ -31,7 +31,15 @@ type Minor struct {
 	err   error
 }
 
+// minors lists the supported minors, oldest first; each has data/<Version>/
+// generated from the release in Patch (see conformance/minors/versions.txt).
 var minors = []*Minor{
+	{Version: "1.31", Patch: "v1.31.0"},
+	{Version: "1.32", Patch: "v1.32.13"},
+	{Version: "1.33", Patch: "v1.33.13"},
+	{Version: "1.34", Patch: "v1.34.4"},
+	{Version: "1.35", Patch: "v1.35.4"},
+	{Version: "1.36", Patch: "v1.36.3"},
 	{Version: "1.37", Patch: "v1.37.2"},
 }
 
@@ -191,7 +199,14 @@ func (m *Minor) gateRegistration() (*gateRegistration, error) {
 			if g.Special {
 				continue // AllAlpha and AllBeta: pre-registered by featuregate itself
 			}
-			vs := make(featuregate.VersionedSpecs, 0, len(g.Specs))
+			vs := make(featuregate.VersionedSpecs, 0, len(g.Specs)+1)
+			if len(g.Specs) > 0 && g.Specs[0].PreRelease == string(featuregate.Deprecated) && version.MustParse(g.Specs[0].Version).Minor() != 0 {
+				// Before 1.33 a gate could be introduced as deprecated; the newer
+				// featuregate library linked here wants a 1.0 entry for its prior
+				// state. The entry is never in force: every spec is read at the
+				// minor's own emulation version, which the generated spec reaches.
+				vs = append(vs, featuregate.FeatureSpec{Default: g.Specs[0].Default, PreRelease: featuregate.GA, Version: version.MajorMinor(1, 0)})
+			}
 			for _, s := range g.Specs {
 				fs := featuregate.FeatureSpec{
 					Default:       s.Default,
@@ -331,4 +346,24 @@ func (m *Minor) InternalNames() (map[string]string, error) {
 		return t.Fields, nil
 	}))
 	return f.(func() (map[string]string, error))()
+}
+
+// Registers reports whether the minor's kubelet registers the gate (exact name).
+func (m *Minor) Registers(gate string) bool {
+	t, err := m.Gates()
+	if err != nil {
+		return false
+	}
+	_, ok := t.Lookup(gate)
+	return ok
+}
+
+var baseGates sync.Map // minor -> func() (featuregate.MutableVersionedFeatureGate, error)
+
+// BaseFeatureGate is NewFeatureGate built once per minor. It is shared: callers
+// must DeepCopy it before setting anything, as the kubelet's defaulting and
+// validation copy the global gate.
+func (m *Minor) BaseFeatureGate() (featuregate.MutableVersionedFeatureGate, error) {
+	f, _ := baseGates.LoadOrStore(m.Version, sync.OnceValues(m.NewFeatureGate))
+	return f.(func() (featuregate.MutableVersionedFeatureGate, error))()
 }

@@ -16,6 +16,8 @@ type Cache struct {
 	mains   map[*File]MainDecode
 	dropIns map[*File]cachedDropIn
 	walks   map[walkKey][]Key
+	// instances holds each file as the JSON value its schema validation sees.
+	instances map[*File]cachedInstance
 }
 
 type cachedFile struct {
@@ -42,6 +44,8 @@ func NewCache() *Cache {
 		mains:   map[*File]MainDecode{},
 		dropIns: map[*File]cachedDropIn{},
 		walks:   map[walkKey][]Key{},
+
+		instances: map[*File]cachedInstance{},
 	}
 }
 

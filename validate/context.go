@@ -31,6 +31,44 @@ type Context struct {
 	// Prior holds the findings of the kubelet's own checks (validation and host
 	// stages) when lint rules run, so that they do not repeat a refusal.
 	Prior []Finding
+
+	// registered caches the names of the gates Gates registers (see GateRegistered).
+	registered map[featuregate.Feature]bool
+}
+
+// GateRegistered reports whether Gates registers the named gate at all (at any
+// stage, PreAlpha included). featuregate's Enabled panics for a gate it does not
+// know; a gate that the minor does not register is off for that minor's rules.
+// The names are read once per Context, so Gates must not change afterwards.
+func (c *Context) GateRegistered(name string) bool {
+	if c.Gates == nil {
+		return false
+	}
+	all, ok := c.Gates.(interface {
+		GetAllVersioned() map[featuregate.Feature]featuregate.VersionedSpecs
+	})
+	if !ok {
+		return probeGate(c.Gates, name)
+	}
+	if c.registered == nil {
+		specs := all.GetAllVersioned()
+		c.registered = make(map[featuregate.Feature]bool, len(specs))
+		for f := range specs {
+			c.registered[f] = true
+		}
+	}
+	return c.registered[featuregate.Feature(name)]
+}
+
+// probeGate asks a gate that cannot list its features whether it knows name.
+func probeGate(g featuregate.FeatureGate, name string) (known bool) {
+	defer func() {
+		if recover() != nil {
+			known = false
+		}
+	}()
+	g.Enabled(featuregate.Feature(name))
+	return true
 }
 
 // At returns the origin of path, or a zero position when unknown.

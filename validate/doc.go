@@ -15,6 +15,8 @@ func WriteMarkdown(w io.Writer) error {
 	b.WriteString("Every finding kubeletcfg reports carries one of these IDs. Severity says what the kubelet does:\n")
 	b.WriteString("**error** — this kubelet refuses to start or panics; **warning** — it starts but does not do what\n")
 	b.WriteString("the files say; **info** — worth knowing. IDs are stable: a rule is never renumbered or reused.\n\n")
+	fmt.Fprintf(&b, "**minors** are the kubelet minors that have the rule (the rules mirror kubelet %s to %s);\n", oldestMinor(), newestMinor())
+	b.WriteString("where a rule's message or condition changed between minors, its text says how.\n\n")
 	rules := Rules()
 	for stage := Stage(0); int(stage) < len(stageNames); stage++ {
 		var in []*Rule
@@ -26,18 +28,18 @@ func WriteMarkdown(w io.Writer) error {
 		if len(in) == 0 {
 			continue
 		}
-		fmt.Fprintf(&b, "## Stage: %s\n\n| ID | name | severity | summary |\n|---|---|---|---|\n", stage)
+		fmt.Fprintf(&b, "## Stage: %s\n\n| ID | name | severity | minors | summary |\n|---|---|---|---|---|\n", stage)
 		for _, r := range in {
-			fmt.Fprintf(&b, "| [%s](#%s) | %s | %s | %s |\n", r.ID, strings.ToLower(r.ID), r.Name, r.Severity, escapeCell(r.Summary))
+			fmt.Fprintf(&b, "| [%s](#%s) | %s | %s | %s | %s |\n", r.ID, strings.ToLower(r.ID), r.Name, r.Severity, r.Minors(), escapeCell(r.Summary))
 		}
 		b.WriteString("\n")
 		for _, r := range in {
-			fmt.Fprintf(&b, "### %s\n\n**%s** · %s · stage %s\n\n%s\n\n", r.ID, r.Name, r.Severity, r.Stage, r.Summary)
+			fmt.Fprintf(&b, "### %s\n\n**%s** · %s · stage %s · kubelet %s\n\n%s\n\n", r.ID, r.Name, r.Severity, r.Stage, r.Minors(), r.Summary)
 			if r.Doc != "" {
 				fmt.Fprintf(&b, "%s\n\n", r.Doc)
 			}
 			if r.Kubelet != "" {
-				fmt.Fprintf(&b, "Mirrors: `%s` (kubernetes v1.37.2)\n\n", r.Kubelet)
+				fmt.Fprintf(&b, "Mirrors: `%s` (kubernetes %s)\n\n", r.Kubelet, r.Releases())
 			}
 		}
 	}

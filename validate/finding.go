@@ -78,6 +78,8 @@ type Finding struct {
 	Hint string `json:"hint,omitempty"`
 	// Kubelet is the kubelet's own message, verbatim, when the kubelet reports this.
 	Kubelet string `json:"kubelet,omitempty"`
+	// Panics is set when the kubelet does not refuse cleanly but panics at startup.
+	Panics bool `json:"panics,omitempty"`
 }
 
 // SortFindings orders findings by file, line, column, then rule.

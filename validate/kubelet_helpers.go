@@ -24,9 +24,13 @@ const kvValidationLinuxFunc = "pkg/kubelet/apis/config/validation/validation_lin
 // kvReservedMemoryFunc is the upstream code the reserved memory rules mirror.
 const kvReservedMemoryFunc = "pkg/kubelet/apis/config/validation/validation_reserved_memory.go validateReservedMemoryConfiguration"
 
-// kvRules lists, in ID order, every rule defined by the kubelet_rules*.go files;
-// init registers them.
+// kvRules lists, in the kubelet's order of checks, every rule defined by the
+// kubelet_rules*.go files; init registers them.
 var kvRules []*Rule
+
+// kvPanicPrefix marks a kubelet text passed to kvEmit as a panic message: the
+// kubelet panics at startup rather than returning an error.
+const kvPanicPrefix = "panic: "
 
 // kvEmit records one finding: the field path, the message for the engineer,
 // the hint, and the kubelet's own error string.
@@ -53,6 +57,9 @@ func kvRule(r *Rule, check kvCheck) *Rule {
 		check(c, c.Config, func(path, msg, hint, kubelet string) {
 			f := r.At(c.At(path), path, msg, hint)
 			f.Kubelet = kubelet
+			if panicText, ok := strings.CutPrefix(kubelet, kvPanicPrefix); ok {
+				f.Kubelet, f.Panics = panicText, true
+			}
 			out = append(out, f)
 		})
 		return out
@@ -65,9 +72,10 @@ func init() {
 	Register(kvRules...)
 }
 
-// enabled reports whether the named gate is on in the gate the kubelet validates with.
+// kvEnabled reports whether the named gate is on in the gate the kubelet validates
+// with; a gate the minor does not register is off.
 func kvEnabled(c *Context, name string) bool {
-	if c.Gates == nil {
+	if !c.GateRegistered(name) {
 		return false
 	}
 	return c.Gates.Enabled(featuregate.Feature(name))
@@ -187,9 +195,27 @@ func kvNormalizeSysctlName(val string) string {
 }
 
 // ---- image allowlist patterns: ported from
-// pkg/kubelet/images/pullmanager/image_pull_policies.go v1.37.2.
+// pkg/kubelet/images/pullmanager/image_pull_policies.go (getAllowlistImagePattern).
 
-func kvAllowlistImagePatternError(pattern string) error {
+// kvAllowlistImageName is how a pattern without a wildcard is reduced to the image
+// name it must equal: 1.33 to 1.35 normalize it (so a short name such as "nginx"
+// becomes docker.io/library/nginx and no longer equals itself); 1.36 only trims
+// the tag and digest.
+var kvAllowlistImageName = byMinor[func(string) (string, error)]{
+	{"1.33", kvNormalizedImageName},
+	{"1.36", kvTrimImageTagDigest},
+}
+
+// kvNormalizedImageName is dockerref.ParseNormalizedNamed(image).Name().
+func kvNormalizedImageName(image string) (string, error) {
+	named, err := imageref.ParseNormalizedNamed(image)
+	if err != nil {
+		return "", err
+	}
+	return named.Name(), nil
+}
+
+func kvAllowlistImagePatternError(minor, pattern string) error {
 	if pattern != strings.TrimSpace(pattern) {
 		return fmt.Errorf("leading/trailing spaces are not allowed: %s", pattern)
 	}
@@ -215,7 +241,7 @@ func kvAllowlistImagePatternError(pattern string) error {
 		}
 		return nil
 	}
-	image, err := kvTrimImageTagDigest(trimmedPattern)
+	image, err := kvAllowlistImageName.at(minor)(trimmedPattern)
 	if err != nil {
 		return fmt.Errorf("failed to parse as an image name: %w", err)
 	}

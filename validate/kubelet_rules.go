@@ -10,9 +10,10 @@ import (
 )
 
 // The rules in this file mirror ValidateKubeletConfiguration in
-// pkg/kubelet/apis/config/validation/validation.go at v1.37.2, in source order,
-// from nodeLeaseDurationSeconds to runOnce. The kubelet runs every check and
-// joins the failures; any failure stops it from starting with
+// pkg/kubelet/apis/config/validation/validation.go, in source order, from
+// nodeLeaseDurationSeconds to runOnce, for every minor in releases (a rule added
+// later says Since; a changed message is a byMinor value). The kubelet runs every
+// check and joins the failures; any failure stops it from starting with
 //
 //	failed to validate kubelet configuration, error: <errors>, path: <config>
 //
@@ -124,8 +125,10 @@ var (
 		Name:    "cpu-cfs-quota-period-needs-gate",
 		Summary: "cpuCFSQuotaPeriod other than 100ms requires the CustomCPUCFSQuotaPeriod gate",
 		Doc: "With the CustomCPUCFSQuotaPeriod feature gate off, the kubelet only accepts the default " +
-			"CFS quota period of 100ms. The gate is GA and on by default in 1.37, so this fires only when " +
-			"featureGates turns it off. Fix: enable CustomCPUCFSQuotaPeriod or remove cpuCFSQuotaPeriod.",
+			"CFS quota period of 100ms. The gate is alpha and off by default up to 1.35, so any other period " +
+			"is refused there unless featureGates enables it; from 1.36 it is GA and on by default (not locked), " +
+			"so this fires only when featureGates turns it off. Fix: enable CustomCPUCFSQuotaPeriod or remove " +
+			"cpuCFSQuotaPeriod.",
 	}, func(c *Context, k *kvConfig, emit kvEmit) {
 		p := kvDur(k.CPUCFSQuotaPeriod)
 		if !kvEnabled(c, "CustomCPUCFSQuotaPeriod") && p.Duration != kvDefaultCFSQuota {
@@ -182,8 +185,9 @@ var (
 		Name:    "image-maximum-gc-age-needs-gate",
 		Summary: "imageMaximumGCAge requires the ImageMaximumGCAge gate",
 		Doc: "imageMaximumGCAge (remove images unused for this long) needs the ImageMaximumGCAge feature " +
-			"gate. The gate is GA and locked on in 1.37, so this cannot fire there; it documents the rule " +
-			"for older emulated versions. Fix: enable the gate or remove imageMaximumGCAge.",
+			"gate. The gate is beta and on by default up to 1.34, so this fires there when featureGates turns " +
+			"it off; from 1.35 it is GA and locked on, so this cannot fire. Fix: enable the gate or remove " +
+			"imageMaximumGCAge.",
 	}, func(c *Context, k *kvConfig, emit kvEmit) {
 		if k.ImageMaximumGCAge.Duration != 0 && !kvEnabled(c, "ImageMaximumGCAge") {
 			emit("imageMaximumGCAge",
@@ -195,6 +199,7 @@ var (
 
 	kvDefaultPodSysctlsGate = kvRule(&Rule{
 		ID:      "KC4012",
+		Since:   "1.37",
 		Name:    "default-pod-sysctls-needs-gate",
 		Summary: "defaultPodSysctls requires the DefaultPodSysctls gate",
 		Doc: "defaultPodSysctls (sysctls applied to every pod sandbox) is alpha in 1.37 and needs the " +
@@ -211,6 +216,7 @@ var (
 
 	kvDefaultPodSysctlName = kvRule(&Rule{
 		ID:      "KC4013",
+		Since:   "1.37",
 		Name:    "default-pod-sysctl-name",
 		Summary: "defaultPodSysctls keys must be valid sysctl names",
 		Doc: "With the DefaultPodSysctls gate on, each key of defaultPodSysctls must be a sysctl name: " +
@@ -232,6 +238,7 @@ var (
 
 	kvDefaultPodSysctlNamespaced = kvRule(&Rule{
 		ID:      "KC4014",
+		Since:   "1.37",
 		Name:    "default-pod-sysctl-namespaced",
 		Summary: "defaultPodSysctls may only hold namespaced sysctls",
 		Doc: "A sysctl applied to a pod sandbox must be namespaced by the kernel, or it would change the " +
@@ -253,6 +260,7 @@ var (
 
 	kvDefaultPodSysctlDuplicate = kvRule(&Rule{
 		ID:      "KC4015",
+		Since:   "1.37",
 		Name:    "default-pod-sysctl-duplicate",
 		Summary: "defaultPodSysctls must not name one sysctl twice",
 		Doc: "The kubelet normalizes slash-separated names (net/ipv4/ip_forward) to the dotted form " +
@@ -281,6 +289,7 @@ var (
 
 	kvImageMinimumGCAgeNegative = kvRule(&Rule{
 		ID:      "KC4016",
+		Since:   "1.36",
 		Name:    "image-minimum-gc-age-non-negative",
 		Summary: "imageMinimumGCAge must not be negative",
 		Doc: "imageMinimumGCAge is the minimum age of an unused image before garbage collection may " +
@@ -439,10 +448,11 @@ var (
 
 	kvRunOnce = kvRule(&Rule{
 		ID:      "KC4035",
+		Since:   "1.32",
 		Name:    "run-once-deprecated",
 		Summary: "runOnce must not be set",
-		Doc: "Run-once mode (start the static pods once and exit) is deprecated and the kubelet refuses " +
-			"to start with runOnce: true. Fix: remove runOnce.",
+		Doc: "Run-once mode (start the static pods once and exit) is deprecated and, from 1.32, the kubelet " +
+			"refuses to start with runOnce: true. Fix: remove runOnce.",
 	}, func(c *Context, k *kvConfig, emit kvEmit) {
 		if k.RunOnce {
 			emit("runOnce",

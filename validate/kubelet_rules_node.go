@@ -2,7 +2,9 @@ package validate
 
 import (
 	"fmt"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -12,10 +14,10 @@ import (
 	"k8s.io/utils/cpuset"
 )
 
-// ValidateKubeletConfiguration (v1.37.2), continued in source order: from
+// ValidateKubeletConfiguration, continued in source order: from
 // registerWithTaints to reservedMemory.
 
-// kvTaintError is pkg/util/taints.CheckTaintValidation at v1.37.2, which uses the
+// kvTaintError is pkg/util/taints.CheckTaintValidation (the same from 1.31 to 1.37), which uses the
 // apimachinery validation helpers on a core/v1 Taint; it also returns the JSON
 // name of the offending field.
 func kvTaintError(taint v1.Taint) (string, error) {
@@ -44,14 +46,48 @@ var kvTopologyPolicies = []string{
 
 // enforceNodeAllocatable keys, from pkg/kubelet/types/constants.go.
 const (
-	kvEnforcePods                  = "pods"
-	kvEnforceSystemReserved        = "system-reserved"
-	kvEnforceSystemReservedCompr   = "system-reserved-compressible"
-	kvEnforceKubeReserved          = "kube-reserved"
-	kvEnforceKubeReservedCompr     = "kube-reserved-compressible"
-	kvEnforceNone                  = "none"
-	kvEnforceValidOptionsForHumans = `"pods", "system-reserved", "system-reserved-compressible", "kube-reserved", "kube-reserved-compressible" or "none"`
+	kvEnforcePods                = "pods"
+	kvEnforceSystemReserved      = "system-reserved"
+	kvEnforceSystemReservedCompr = "system-reserved-compressible"
+	kvEnforceKubeReserved        = "kube-reserved"
+	kvEnforceKubeReservedCompr   = "kube-reserved-compressible"
+	kvEnforceNone                = "none"
 )
+
+// kvEnforcementSpec is what the kubelet of a minor knows of enforceNodeAllocatable.
+type kvEnforcementSpec struct {
+	// keys are the known enforcements, in the order the kubelet's message lists them.
+	keys []string
+	// unknown is the error for an entry that is not a known key.
+	unknown func(val string) string
+	// cgroup is the error for a reserved enforcement without its cgroup field.
+	cgroup func(field, flag, full, compr string) string
+}
+
+// kvEnforcement: 1.32 added the -compressible keys; 1.31 does not know them (they
+// are unknown options there) and its messages name only the full keys.
+var kvEnforcement = byMinor[kvEnforcementSpec]{
+	{"1.31", kvEnforcementSpec{
+		keys: []string{kvEnforcePods, kvEnforceSystemReserved, kvEnforceKubeReserved, kvEnforceNone},
+		unknown: func(val string) string {
+			return fmt.Sprintf("invalid configuration: option %q specified for enforceNodeAllocatable (--enforce-node-allocatable). Valid options are %q, %q, %q, or %q",
+				val, kvEnforcePods, kvEnforceSystemReserved, kvEnforceKubeReserved, kvEnforceNone)
+		},
+		cgroup: func(field, flag, full, compr string) string {
+			return fmt.Sprintf("invalid configuration: %s (--%s) must be specified when %q contained in enforceNodeAllocatable (--enforce-node-allocatable)", field, flag, full)
+		},
+	}},
+	{"1.32", kvEnforcementSpec{
+		keys: []string{kvEnforcePods, kvEnforceSystemReserved, kvEnforceSystemReservedCompr, kvEnforceKubeReserved, kvEnforceKubeReservedCompr, kvEnforceNone},
+		unknown: func(val string) string {
+			return fmt.Sprintf("invalid configuration: option %q specified for enforceNodeAllocatable (--enforce-node-allocatable). Valid options are %q, %q, %q, %q, %q or %q",
+				val, kvEnforcePods, kvEnforceSystemReserved, kvEnforceSystemReservedCompr, kvEnforceKubeReserved, kvEnforceKubeReservedCompr, kvEnforceNone)
+		},
+		cgroup: func(field, flag, full, compr string) string {
+			return fmt.Sprintf("invalid configuration: %s (--%s) must be specified when %q or %q included in enforceNodeAllocatable (--enforce-node-allocatable)", field, flag, full, compr)
+		},
+	}},
+}
 
 // kvEnforcementIter walks enforceNodeAllocatable the way the kubelet's loop
 // does: duplicates are skipped after the first, and each other entry is passed
@@ -68,12 +104,18 @@ func kvEnforcementIter(k *kvConfig, fn func(i int, val string, dup bool)) {
 	}
 }
 
-func kvEnforcementKnown(val string) bool {
-	switch val {
-	case kvEnforcePods, kvEnforceSystemReserved, kvEnforceSystemReservedCompr, kvEnforceKubeReserved, kvEnforceKubeReservedCompr, kvEnforceNone:
-		return true
+func kvEnforcementKnown(c *Context, val string) bool {
+	return slices.Contains(kvEnforcement.at(c.Minor).keys, val)
+}
+
+// kvEnforcementOptions lists the known keys for a hint: "pods", "none" or "x".
+func kvEnforcementOptions(c *Context) string {
+	keys := kvEnforcement.at(c.Minor).keys
+	quoted := make([]string, len(keys))
+	for i, k := range keys {
+		quoted[i] = strconv.Quote(k)
 	}
-	return false
+	return strings.Join(quoted[:len(quoted)-1], ", ") + " or " + quoted[len(quoted)-1]
 }
 
 func kvEnforcementPath(i int) string { return fmt.Sprintf("enforceNodeAllocatable[%d]", i) }
@@ -83,6 +125,7 @@ func kvEnforcementBoth(id, name, full, compr string) *Rule {
 	return kvRule(&Rule{
 		ID:      id,
 		Name:    name,
+		Since:   "1.32", // the -compressible keys
 		Summary: fmt.Sprintf("enforceNodeAllocatable must not list both %s and %s", full, compr),
 		Doc: fmt.Sprintf("%q enforces the whole reservation on the reserved cgroup while %q enforces only its "+
 			"compressible part (cpu); the kubelet refuses both in enforceNodeAllocatable. Fix: keep one of them.", full, compr),
@@ -108,16 +151,17 @@ func kvEnforcementCgroup(id, name, cgroupField, cgroupFlag, full, compr string, 
 		Summary: fmt.Sprintf("%s or %s in enforceNodeAllocatable requires %s", full, compr, cgroupField),
 		Doc: fmt.Sprintf("Enforcing %q or %q means putting a limit on the cgroup that holds those daemons, "+
 			"so the kubelet needs %s (--%s) to name it. Fix: set %s to the existing cgroup (for example "+
-			"/system.slice or /kubelet.slice), or remove the entry from enforceNodeAllocatable.", full, compr, cgroupField, cgroupFlag, cgroupField),
+			"/system.slice or /kubelet.slice), or remove the entry from enforceNodeAllocatable. 1.31 knows only "+
+			"%q (%q is an unknown option there, KC4057) and its message names only %q.", full, compr, cgroupField, cgroupFlag, cgroupField, full, compr, full),
 	}, func(c *Context, k *kvConfig, emit kvEmit) {
 		kvEnforcementIter(k, func(i int, val string, dup bool) {
-			if dup || (val != full && val != compr) || get(k) != "" {
+			if dup || (val != full && val != compr) || !kvEnforcementKnown(c, val) || get(k) != "" {
 				return
 			}
 			emit(kvEnforcementPath(i),
 				fmt.Sprintf("enforceNodeAllocatable lists %q but %s is not set", val, cgroupField),
 				fmt.Sprintf("set %s to the cgroup of those daemons, or remove %q from enforceNodeAllocatable", cgroupField, val),
-				fmt.Sprintf("invalid configuration: %s (--%s) must be specified when %q or %q included in enforceNodeAllocatable (--enforce-node-allocatable)", cgroupField, cgroupFlag, full, compr))
+				kvEnforcement.at(c.Minor).cgroup(cgroupField, cgroupFlag, full, compr))
 		})
 	})
 }
@@ -299,7 +343,7 @@ var (
 		ID:      "KC4046",
 		Name:    "swap-behavior-valid",
 		Summary: "memorySwap.swapBehavior must be empty, NoSwap or LimitedSwap",
-		Doc: "With NodeSwap on (GA, locked on in 1.37), memorySwap.swapBehavior selects how workloads may " +
+		Doc: "With NodeSwap on (beta and on by default up to 1.33, GA and locked on from 1.34), memorySwap.swapBehavior selects how workloads may " +
 			"use swap: NoSwap (the default when empty) or LimitedSwap. The values are case-sensitive. " +
 			"Fix: use NoSwap or LimitedSwap.",
 	}, func(c *Context, k *kvConfig, emit kvEmit) {
@@ -320,9 +364,9 @@ var (
 		ID:      "KC4047",
 		Name:    "memory-swap-needs-gate",
 		Summary: "memorySwap requires the NodeSwap gate",
-		Doc: "memorySwap may only be set with the NodeSwap feature gate on. NodeSwap is GA and locked on " +
-			"in 1.37, so this cannot fire there; it documents the rule for older emulated versions. Fix: " +
-			"enable NodeSwap or remove memorySwap.",
+		Doc: "memorySwap may only be set with the NodeSwap feature gate on. NodeSwap is beta and on by " +
+			"default up to 1.33, so this fires there when featureGates turns it off; from 1.34 it is GA and " +
+			"locked on, so this cannot fire. Fix: enable NodeSwap or remove memorySwap.",
 	}, func(c *Context, k *kvConfig, emit kvEmit) {
 		if !kvEnabled(c, "NodeSwap") && k.MemorySwap != (kubeletv1beta1.MemorySwapConfiguration{}) {
 			emit("memorySwap.swapBehavior",
@@ -334,9 +378,10 @@ var (
 
 	kvCrashLoopMaxRequired = kvRule(&Rule{
 		ID:      "KC4048",
+		Since:   "1.32",
 		Name:    "crash-loop-max-required",
 		Summary: "crashLoopBackOff.maxContainerRestartPeriod must be set when KubeletCrashLoopBackOffMax is on",
-		Doc: "With the KubeletCrashLoopBackOffMax gate on (beta, on by default in 1.37), the kubelet needs " +
+		Doc: "With the KubeletCrashLoopBackOffMax gate on (alpha and off by default in 1.32 to 1.34, beta and on by default from 1.35), the kubelet needs " +
 			"crashLoopBackOff.maxContainerRestartPeriod, the cap of the container restart back-off. " +
 			"Defaulting sets it to 300s when the gate is on, so this fires only when the value is lost " +
 			"(for example the gate is enabled at a stage after defaulting). Fix: set it between 1s and 300s.",
@@ -351,6 +396,7 @@ var (
 
 	kvCrashLoopMaxRange = kvRule(&Rule{
 		ID:      "KC4049",
+		Since:   "1.32",
 		Name:    "crash-loop-max-range",
 		Summary: "crashLoopBackOff.maxContainerRestartPeriod must be between 1s and 300s",
 		Doc: "With KubeletCrashLoopBackOffMax on, the back-off cap must lie between 1s and 300s inclusive, " +
@@ -368,10 +414,11 @@ var (
 
 	kvCrashLoopMaxGate = kvRule(&Rule{
 		ID:      "KC4050",
+		Since:   "1.32",
 		Name:    "crash-loop-max-needs-gate",
 		Summary: "crashLoopBackOff.maxContainerRestartPeriod requires the KubeletCrashLoopBackOffMax gate",
 		Doc: "With the KubeletCrashLoopBackOffMax gate off, crashLoopBackOff.maxContainerRestartPeriod must " +
-			"not be set. Fix: enable the gate (on by default in 1.37) or remove the field. " +
+			"not be set. Fix: enable the gate (on by default from 1.35) or remove the field. " +
 			"The trap: the main file is defaulted with its own gates, so when it leaves the gate on, defaulting " +
 			"sets the period to 300s; a drop-in that then turns the gate off leaves that default in place and the " +
 			"kubelet refuses. Turn the gate off in the main file, or null the period in the same drop-in.",
@@ -437,16 +484,16 @@ var (
 		Name:    "enforce-node-allocatable-known",
 		Summary: "enforceNodeAllocatable entries must be known enforcements",
 		Doc: "enforceNodeAllocatable accepts pods, system-reserved, system-reserved-compressible, " +
-			"kube-reserved, kube-reserved-compressible and none (case-sensitive). An empty list, " +
-			"written explicitly, means no enforcement. Fix: correct the entry.",
+			"kube-reserved, kube-reserved-compressible and none (case-sensitive); 1.31 does not know the " +
+			"two -compressible ones (added in 1.32). An empty list, written explicitly, means no enforcement. " +
+			"Fix: correct the entry.",
 	}, func(c *Context, k *kvConfig, emit kvEmit) {
 		kvEnforcementIter(k, func(i int, val string, dup bool) {
-			if !dup && !kvEnforcementKnown(val) {
+			if !dup && !kvEnforcementKnown(c, val) {
 				emit(kvEnforcementPath(i),
 					fmt.Sprintf("enforceNodeAllocatable entry %q is not a known enforcement", val),
-					"use "+kvEnforceValidOptionsForHumans,
-					fmt.Sprintf("invalid configuration: option %q specified for enforceNodeAllocatable (--enforce-node-allocatable). Valid options are %q, %q, %q, %q, %q or %q",
-						val, kvEnforcePods, kvEnforceSystemReserved, kvEnforceSystemReservedCompr, kvEnforceKubeReserved, kvEnforceKubeReservedCompr, kvEnforceNone))
+					"use "+kvEnforcementOptions(c),
+					kvEnforcement.at(c.Minor).unknown(val))
 			}
 		})
 	})
@@ -464,7 +511,7 @@ var (
 			return
 		}
 		kvEnforcementIter(k, func(i int, val string, dup bool) {
-			if dup || val == kvEnforceNone || !kvEnforcementKnown(val) {
+			if dup || val == kvEnforceNone || !kvEnforcementKnown(c, val) {
 				return
 			}
 			path := kvEnforcementPath(i)
@@ -498,9 +545,10 @@ var (
 
 	kvPullPolicyValid = kvRule(&Rule{
 		ID:      "KC4060",
+		Since:   "1.33",
 		Name:    "image-pull-credentials-policy-valid",
 		Summary: "imagePullCredentialsVerificationPolicy must be a known policy",
-		Doc: "With KubeletEnsureSecretPulledImages on (beta, on by default), the policy must be one of " +
+		Doc: "With KubeletEnsureSecretPulledImages on (alpha and off by default in 1.33 and 1.34, beta and on by default from 1.35), the policy must be one of " +
 			"NeverVerify, NeverVerifyPreloadedImages, NeverVerifyAllowlistedImages or AlwaysVerify; an " +
 			"empty value is refused too, but defaulting fills in NeverVerifyPreloadedImages. Fix: use one " +
 			"of the four values.",
@@ -521,6 +569,7 @@ var (
 
 	kvAllowlistNeedsPolicy = kvRule(&Rule{
 		ID:      "KC4061",
+		Since:   "1.33",
 		Name:    "preloaded-images-allowlist-needs-policy",
 		Summary: "preloadedImagesVerificationAllowlist requires policy NeverVerifyAllowlistedImages",
 		Doc: "The allowlist is only read by the NeverVerifyAllowlistedImages policy; with " +
@@ -539,11 +588,14 @@ var (
 
 	kvAllowlistPattern = kvRule(&Rule{
 		ID:      "KC4062",
+		Since:   "1.33",
 		Name:    "preloaded-images-allowlist-pattern",
 		Summary: "preloadedImagesVerificationAllowlist entries must be valid image patterns",
 		Doc: "Each allowlist entry is an image name without tag or digest (registry.example/repo), or a " +
 			"prefix ending in /* (registry.example/team/*); no spaces, no other wildcards. The kubelet " +
-			"reports only the first bad entry. Fix: correct the pattern.",
+			"reports only the first bad entry. Up to 1.35 the name is normalized before the comparison, so " +
+			"a name without a registry (nginx, which means docker.io/library/nginx) is refused too; from " +
+			"1.36 it is accepted. Fix: correct the pattern (up to 1.35, write the full name).",
 	}, func(c *Context, k *kvConfig, emit kvEmit) {
 		if !kvEnabled(c, "KubeletEnsureSecretPulledImages") {
 			return
@@ -552,7 +604,7 @@ var (
 			return // KC4061 fires instead (else-if upstream)
 		}
 		for i, p := range k.PreloadedImagesVerificationAllowlist {
-			if err := kvAllowlistImagePatternError(p); err != nil {
+			if err := kvAllowlistImagePatternError(c.Minor, p); err != nil {
 				emit(fmt.Sprintf("preloadedImagesVerificationAllowlist[%d]", i),
 					fmt.Sprintf("allowlist pattern %q is invalid: %v", p, err),
 					"use an image name without tag or digest (registry.example/repo), or a prefix ending in /* (registry.example/team/*)",
@@ -564,10 +616,11 @@ var (
 
 	kvPullPolicyNeedsGate = kvRule(&Rule{
 		ID:      "KC4063",
+		Since:   "1.33",
 		Name:    "image-pull-credentials-policy-needs-gate",
 		Summary: "imagePullCredentialsVerificationPolicy requires the KubeletEnsureSecretPulledImages gate",
 		Doc: "With KubeletEnsureSecretPulledImages off, imagePullCredentialsVerificationPolicy must not be " +
-			"set. Fix: enable the gate (on by default in 1.37) or remove the field. The same trap as KC4050: " +
+			"set. Fix: enable the gate (on by default from 1.35) or remove the field. The same trap as KC4050: " +
 			"the main file is defaulted with its own gates, so a drop-in that turns the gate off leaves the " +
 			"defaulted NeverVerifyPreloadedImages in place and the kubelet refuses.",
 	}, func(c *Context, k *kvConfig, emit kvEmit) {
@@ -585,6 +638,7 @@ var (
 
 	kvAllowlistNeedsGate = kvRule(&Rule{
 		ID:      "KC4064",
+		Since:   "1.33",
 		Name:    "preloaded-images-allowlist-needs-gate",
 		Summary: "preloadedImagesVerificationAllowlist requires the KubeletEnsureSecretPulledImages gate",
 		Doc: "With KubeletEnsureSecretPulledImages off, preloadedImagesVerificationAllowlist must not be " +

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 	"path"
-	"strconv"
+	"reflect"
 	"strings"
 	"unicode"
 
@@ -17,13 +17,17 @@ import (
 	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
 )
 
-// ValidateKubeletConfiguration (v1.37.2), continued in source order: the Linux OS
-// checks (validateKubeletOSConfiguration), showHiddenMetricsForVersion, logging,
+// ValidateKubeletConfiguration, continued in source order: the Linux OS checks
+// (validateKubeletOSConfiguration), showHiddenMetricsForVersion, logging,
 // tracing, memory QoS, the runtime endpoint, system log query, container logs and
 // podLogsDir.
 
 // ---- validation_linux.go: validateKubeletOSConfiguration returns only its FIRST
-// failure, so each rule below fires only when it is that first failure.
+// failure, so each rule below fires only when it is that first failure. Each
+// minor appended its checks after the older ones (1.32 singleProcessOOMKill, 1.33
+// userNamespaces), so a check a minor lacks can only come after that minor's
+// last one: kvFirstOSFailure walks them all and the rule of a failure the minor
+// does not have is out of its range (Rule.Since) and never runs.
 
 const kvUserNsUnitLength = 65536
 
@@ -65,6 +69,12 @@ func kvFirstOSFailure(c *Context) kvOSFailure {
 	return kvOSNone
 }
 
+// kvFailCgroupV1Message is the kubelet's error; it has no "invalid configuration:" prefix.
+var kvFailCgroupV1Message = byMinor[string]{
+	{"1.31", "kubelet is configured to not run on a host using cgroup v1. cgroup v1 support is in maintenance mode"},
+	{"1.35", "kubelet is configured to not run on a host using cgroup v1. cgroup v1 support is unsupported and will be removed in a future release"},
+}
+
 var (
 	kvFailCgroupV1 = kvRule(&Rule{
 		ID:      "KC5001",
@@ -72,23 +82,28 @@ var (
 		Stage:   StageHost,
 		Summary: "host check (--cgroup-version): failCgroupV1 refuses to start on a cgroup v1 host",
 		Doc: "Host-dependent: decided by --cgroup-version, since kubeletcfg cannot see the node. failCgroupV1 " +
-			"defaults to true, so on a host using cgroup v1 the kubelet refuses to start; cgroup v1 " +
-			"support is unsupported and will be removed. This is the first Linux OS check: when it fails " +
-			"the later ones (singleProcessOOMKill, userNamespaces.idsPerPod) are not reported. Its " +
-			"message has no \"invalid configuration:\" prefix. Fix: move the node to cgroup v2 (preferred), " +
-			"or set failCgroupV1: false to keep running on cgroup v1.",
+			"defaults to true from 1.35 (false before), so from 1.35 on a host using cgroup v1 the kubelet " +
+			"refuses to start unless it is set to false; cgroup v1 support is unsupported and will be " +
+			"removed. This is the first Linux OS check: when it fails the later ones (singleProcessOOMKill, " +
+			"userNamespaces.idsPerPod) are not reported. Its message has no \"invalid configuration:\" " +
+			"prefix, and up to 1.34 ends \"cgroup v1 support is in maintenance mode\". Fix: move the node " +
+			"to cgroup v2 (preferred), or set failCgroupV1: false to keep running on cgroup v1.",
 		Kubelet: kvValidationLinuxFunc,
 	}, func(c *Context, k *kvConfig, emit kvEmit) {
 		if kvFirstOSFailure(c) == kvOSFailCgroupV1 {
-			emit("failCgroupV1",
-				"failCgroupV1 is true (the default) and the host uses cgroup v1, so the kubelet refuses to start",
+			msg := "failCgroupV1 is true (the default) and the host uses cgroup v1, so the kubelet refuses to start"
+			if c.Set("failCgroupV1") {
+				msg = "failCgroupV1 is true and the host uses cgroup v1, so the kubelet refuses to start"
+			}
+			emit("failCgroupV1", msg,
 				"migrate the host to cgroup v2, or set failCgroupV1: false to allow cgroup v1 (unsupported)",
-				"kubelet is configured to not run on a host using cgroup v1. cgroup v1 support is unsupported and will be removed in a future release")
+				kvFailCgroupV1Message.at(c.Minor))
 		}
 	})
 
 	kvSingleProcessOOMKillV1 = kvRule(&Rule{
 		ID:      "KC5002",
+		Since:   "1.32",
 		Name:    "single-process-oom-kill-cgroup-v1",
 		Stage:   StageHost,
 		Summary: "host check (--cgroup-version): singleProcessOOMKill must not be false on cgroup v1",
@@ -108,6 +123,7 @@ var (
 
 	kvIDsPerPodMin = kvRule(&Rule{
 		ID:      "KC4070",
+		Since:   "1.33",
 		Name:    "user-namespaces-ids-per-pod-min",
 		Summary: "userNamespaces.idsPerPod must be at least 65536",
 		Doc: "idsPerPod is the size of the UID/GID range given to each pod with a user namespace; it must " +
@@ -125,6 +141,7 @@ var (
 
 	kvIDsPerPodMultiple = kvRule(&Rule{
 		ID:      "KC4071",
+		Since:   "1.33",
 		Name:    "user-namespaces-ids-per-pod-multiple",
 		Summary: "userNamespaces.idsPerPod must be a multiple of 65536",
 		Doc: "Pod ID ranges are allocated in units of 65536, so idsPerPod must be a multiple of 65536. " +
@@ -142,6 +159,7 @@ var (
 
 	kvIDsPerPodMax = kvRule(&Rule{
 		ID:      "KC4072",
+		Since:   "1.33",
 		Name:    "user-namespaces-ids-per-pod-max",
 		Summary: "userNamespaces.idsPerPod must not exceed 4294967295",
 		Doc: "idsPerPod must fit in a 32-bit ID range (at most 4294967295). Reported only as the first " +
@@ -161,19 +179,28 @@ var (
 // component-base/metrics derives from the binary's version; the validator
 // accepts only its previous minor.
 func kvCurrentVersion(minor string) (semver.Version, bool) {
-	maj, mnr, ok := strings.Cut(strings.TrimPrefix(minor, "v"), ".")
-	if !ok {
+	a, b, ok := parseMinor(minor)
+	if !ok || b == 0 {
 		return semver.Version{}, false
 	}
-	if i := strings.IndexByte(mnr, '.'); i >= 0 {
-		mnr = mnr[:i]
-	}
-	a, err1 := strconv.ParseUint(maj, 10, 64)
-	b, err2 := strconv.ParseUint(mnr, 10, 64)
-	if err1 != nil || err2 != nil || b == 0 {
-		return semver.Version{}, false
-	}
-	return semver.Version{Major: a, Minor: b}, true
+	return semver.Version{Major: uint64(a), Minor: uint64(b)}, true
+}
+
+// kvShowHiddenMetricsValidate is the validator the kubelet calls: up to 1.35
+// component-base/metrics validateShowHiddenMetricsVersion with its flag-style
+// message; from 1.36 the metrics/api/v1 one with a field error.
+var kvShowHiddenMetricsValidate = byMinor[func(semver.Version, string) error]{
+	{"1.31", func(cur semver.Version, target string) error {
+		if target == "" {
+			return nil
+		}
+		valid := fmt.Sprintf("%d.%d", cur.Major, cur.Minor-1)
+		if target != valid {
+			return fmt.Errorf("--show-hidden-metrics-for-version must be omitted or have the value '%v'. Only the previous minor version is allowed", valid)
+		}
+		return nil
+	}},
+	{"1.36", metricsapi.ValidateShowHiddenMetricsVersionForKubeletBackwardCompatOnly},
 }
 
 var kvShowHiddenMetrics = kvRule(&Rule{
@@ -182,14 +209,16 @@ var kvShowHiddenMetrics = kvRule(&Rule{
 	Summary: "showHiddenMetricsForVersion must be empty or the previous minor version",
 	Doc: "showHiddenMetricsForVersion re-enables metrics hidden (deprecated) in the previous release; " +
 		"only the minor just before the kubelet's own is accepted (1.36 for kubelet 1.37), as " +
-		"\"<major>.<minor>\" without a patch or \"v\". Fix: remove it, or set it to the previous minor.",
+		"\"<major>.<minor>\" without a patch or \"v\". Up to 1.35 the message names the flag " +
+		"(\"--show-hidden-metrics-for-version must be omitted or have the value '1.34'. Only the previous minor " +
+		"version is allowed\"); from 1.36 it is a field error. Fix: remove it, or set it to the previous minor.",
 	Kubelet: "pkg/kubelet/apis/config/validation/validation.go ValidateKubeletConfiguration (component-base/metrics ValidateShowHiddenMetricsVersion)",
 }, func(c *Context, k *kvConfig, emit kvEmit) {
 	cur, ok := kvCurrentVersion(c.Minor)
 	if !ok || k.ShowHiddenMetricsForVersion == "" {
 		return
 	}
-	if err := metricsapi.ValidateShowHiddenMetricsVersionForKubeletBackwardCompatOnly(cur, k.ShowHiddenMetricsForVersion); err != nil {
+	if err := kvShowHiddenMetricsValidate.at(c.Minor)(cur, k.ShowHiddenMetricsForVersion); err != nil {
 		prev := fmt.Sprintf("%d.%d", cur.Major, cur.Minor-1)
 		emit("showHiddenMetricsForVersion",
 			fmt.Sprintf("showHiddenMetricsForVersion is %q; kubelet %d.%d only accepts %q", k.ShowHiddenMetricsForVersion, cur.Major, cur.Minor, prev),
@@ -205,6 +234,54 @@ var kvShowHiddenMetrics = kvRule(&Rule{
 const kvLoggingFunc = "component-base/logs/api/v1 Validate (cmd/kubelet/app/server.go ValidateAndApplyAsField, then ValidateKubeletConfiguration)"
 
 const kvLoggingStop = " The kubelet stops at start-up with \"initialize logging: <error>\" (logsapi.ValidateAndApplyAsField) before ValidateKubeletConfiguration repeats the check."
+
+// kvFieldErrorText is field.Error's Error() as the kubelet's apimachinery renders
+// it. Before apimachinery v0.34 (kubelet 1.31 to 1.33) a value that is not a
+// string, bool, int32, int64, float32 or float64 is dereferenced and printed with
+// String() or %#v, so a logging verbosity (a named uint32) reads 0x80000000; from
+// 1.34 it is JSON, 2147483648.
+var kvFieldErrorText = byMinor[func(*field.Error) string]{
+	{"1.31", kvFieldErrorPre134},
+	{"1.34", (*field.Error).Error},
+}
+
+// kvFieldErrorPre134 is (*field.Error).Error of apimachinery v0.31 to v0.33.
+func kvFieldErrorPre134(e *field.Error) string {
+	var s string
+	switch {
+	case e.Type == field.ErrorTypeRequired, e.Type == field.ErrorTypeForbidden,
+		e.Type == field.ErrorTypeTooLong, e.Type == field.ErrorTypeInternal:
+		s = e.Type.String()
+	case e.BadValue == field.OmitValueType{}:
+		s = e.Type.String()
+	default:
+		value := e.BadValue
+		valueType := reflect.TypeOf(value)
+		if value == nil || valueType == nil {
+			value = "null"
+		} else if valueType.Kind() == reflect.Pointer {
+			if rv := reflect.ValueOf(value); rv.IsNil() {
+				value = "null"
+			} else {
+				value = rv.Elem().Interface()
+			}
+		}
+		switch t := value.(type) {
+		case int64, int32, float64, float32, bool:
+			s = fmt.Sprintf("%s: %v", e.Type, value)
+		case string:
+			s = fmt.Sprintf("%s: %q", e.Type, t)
+		case fmt.Stringer:
+			s = fmt.Sprintf("%s: %s", e.Type, t.String())
+		default:
+			s = fmt.Sprintf("%s: %#v", e.Type, value)
+		}
+	}
+	if len(e.Detail) != 0 {
+		s += fmt.Sprintf(": %s", e.Detail)
+	}
+	return fmt.Sprintf("%s: %s", e.Field, s)
+}
 
 // kvFieldRule builds a rule that reports the field.Errors, from a component-base
 // validator, that match.
@@ -223,7 +300,7 @@ func kvFieldRuleAt(r *Rule, validate func(c *Context, k *kvConfig) field.ErrorLi
 				if sub != "" {
 					path += "." + sub
 				}
-				emit(path, m, h, fe.Error())
+				emit(path, m, h, kvFieldErrorText.at(c.Minor)(fe))
 			}
 		}
 	})
@@ -244,16 +321,50 @@ func kvLoggingRule(id, name, summary, doc string, match func(fe *field.Error) bo
 
 func kvIsVModuleItem(f string) bool { return strings.HasPrefix(f, "logging.vmodule[") }
 
+// kvLogFlush is the flushFrequency check: component-base validates it from 1.35
+// (v0.35); before, logsapi.ValidateAndApplyAsField applies a configuration whose
+// other logging settings validate and klog.StartFlushDaemon's time.NewTicker
+// panics on the non-positive interval.
+var kvLogFlush = byMinor[kvCheck]{
+	{"1.31", func(c *Context, k *kvConfig, emit kvEmit) {
+		d := k.Logging.FlushFrequency.Duration.Duration
+		if d > 0 {
+			return
+		}
+		for _, fe := range kvLogging(c, k) {
+			if fe.Field != "logging.flushFrequency" {
+				return // logging validation fails first: nothing is applied
+			}
+		}
+		emit("logging.flushFrequency",
+			fmt.Sprintf("logging.flushFrequency is %v; this kubelet does not check it and panics when it starts flushing logs", d),
+			"set logging.flushFrequency to a positive duration such as 5s",
+			kvPanicPrefix+"non-positive interval for NewTicker")
+	}},
+	{"1.35", func(c *Context, k *kvConfig, emit kvEmit) {
+		for _, fe := range kvLogging(c, k) {
+			if fe.Field == "logging.flushFrequency" {
+				emit(fe.Field,
+					fmt.Sprintf("logging.flushFrequency is %v; it must be greater than zero", k.Logging.FlushFrequency.Duration.Duration),
+					"set logging.flushFrequency to a positive duration such as 5s",
+					kvFieldErrorText.at(c.Minor)(fe))
+			}
+		}
+	}},
+}
+
 var (
-	kvLogFlushFrequency = kvLoggingRule("KC4074", "logging-flush-frequency-positive",
-		"logging.flushFrequency must be greater than zero",
-		"logging.flushFrequency is the interval between log flushes; zero or a negative value is refused "+
-			"(defaulting turns 0 into 5s, so this fires for a negative value). Fix: use a positive duration such as 5s.",
-		func(fe *field.Error) bool { return fe.Field == "logging.flushFrequency" },
-		func(k *kvConfig, fe *field.Error) (string, string) {
-			return fmt.Sprintf("logging.flushFrequency is %v; it must be greater than zero", k.Logging.FlushFrequency.Duration.Duration),
-				"set logging.flushFrequency to a positive duration such as 5s"
-		})
+	kvLogFlushFrequency = kvRule(&Rule{
+		ID:      "KC4074",
+		Name:    "logging-flush-frequency-positive",
+		Summary: "logging.flushFrequency must be greater than zero",
+		Doc: "logging.flushFrequency is the interval between log flushes; defaulting turns 0 into 5s, so this " +
+			"fires for a negative value. From 1.35 logging validation refuses it. Up to 1.34 nothing checks it: " +
+			"when the rest of logging validates, the kubelet starts the log flush daemon with it and panics " +
+			"(\"non-positive interval for NewTicker\", from klog.StartFlushDaemon in logsapi.ValidateAndApplyAsField). " +
+			"Fix: use a positive duration such as 5s." + kvLoggingStop,
+		Kubelet: kvLoggingFunc,
+	}, func(c *Context, k *kvConfig, emit kvEmit) { kvLogFlush.at(c.Minor)(c, k, emit) })
 
 	kvLogFormatFlags = kvRule(&Rule{
 		ID:      "KC4075",
@@ -291,7 +402,7 @@ var (
 
 	kvLogVerbosity = kvLoggingRule("KC4078", "logging-verbosity-max",
 		"logging.verbosity must be at most 2147483647",
-		"klog only accepts positive int32 verbosities, so logging.verbosity above 2147483647 is refused. Fix: use a small verbosity such as 0 to 10.",
+		"klog only accepts positive int32 verbosities, so logging.verbosity above 2147483647 is refused. Up to 1.33 the kubelet's message prints the value in hex (0x80000000). Fix: use a small verbosity such as 0 to 10.",
 		func(fe *field.Error) bool { return fe.Field == "logging.verbosity" },
 		func(k *kvConfig, fe *field.Error) (string, string) {
 			return fmt.Sprintf("logging.verbosity is %d, above the maximum 2147483647", k.Logging.Verbosity),
@@ -327,7 +438,7 @@ var (
 
 	kvLogVModuleVerbosity = kvVModuleRule("KC4082", "logging-vmodule-verbosity-max",
 		"logging.vmodule verbosities must be at most 2147483647",
-		"klog only accepts positive int32 verbosities, so a vmodule verbosity above 2147483647 is refused. Fix: use a small verbosity.", "verbosity",
+		"klog only accepts positive int32 verbosities, so a vmodule verbosity above 2147483647 is refused. Up to 1.33 the kubelet's message prints the value in hex (0xffffffff). Fix: use a small verbosity.", "verbosity",
 		func(fe *field.Error) bool {
 			return kvIsVModuleItem(fe.Field) && fe.Type == field.ErrorTypeInvalid && strings.HasPrefix(fe.Detail, "Must be <=")
 		},
@@ -355,12 +466,34 @@ var (
 )
 
 // ---- tracing: tracingapi.ValidateTracingConfiguration(kc.Tracing, gate, field.NewPath("tracing")).
+// Up to 1.33 only with the KubeletTracing gate on; with it off a tracing section
+// is refused instead (KC4103, whose range is where the condition exists).
 
 const kvTracingFunc = "pkg/kubelet/apis/config/validation/validation.go ValidateKubeletConfiguration (component-base/tracing/api/v1 ValidateTracingConfiguration)"
 
 func kvTracing(c *Context, k *kvConfig) field.ErrorList {
+	if kvTracingGate.In(c.Minor) && !kvEnabled(c, "KubeletTracing") {
+		return nil
+	}
 	return tracingapi.ValidateTracingConfiguration(k.Tracing, c.Gates, field.NewPath("tracing"))
 }
+
+var kvTracingGate = kvRule(&Rule{
+	ID:      "KC4103",
+	Name:    "tracing-needs-gate",
+	Until:   "1.33",
+	Summary: "tracing requires the KubeletTracing gate",
+	Doc: "Up to 1.33 the kubelet validates tracing only with the KubeletTracing feature gate on (beta, on " +
+		"by default) and refuses a tracing section while the gate is off; from 1.34 the gate is GA and " +
+		"locked on and the check is gone. Fix: do not turn KubeletTracing off, or remove tracing.",
+}, func(c *Context, k *kvConfig, emit kvEmit) {
+	if !kvEnabled(c, "KubeletTracing") && k.Tracing != nil {
+		emit("tracing",
+			"tracing is set but the KubeletTracing feature gate is off",
+			"enable featureGates.KubeletTracing, or remove tracing",
+			"invalid configuration: tracing should not be configured if KubeletTracing feature flag is disabled.")
+	}
+})
 
 func kvTracingRule(id, name, summary, doc string, match func(fe *field.Error) bool, msg func(k *kvConfig, fe *field.Error) (string, string)) *Rule {
 	return kvFieldRule(&Rule{ID: id, Name: name, Summary: summary, Doc: doc, Kubelet: kvTracingFunc}, kvTracing, match, msg)
@@ -410,18 +543,44 @@ var (
 
 // ---- the rest of ValidateKubeletConfiguration.
 
+// kvLogQueryGateMessage: up to 1.34 the message names the wrong field.
+var kvLogQueryGateMessage = byMinor[string]{
+	{"1.31", "invalid configuration: NodeLogQuery feature gate is required for enableSystemLogHandler"},
+	{"1.35", "invalid configuration: NodeLogQuery feature gate is required for enableSystemLogQuery"},
+}
+
 // kvPreviousDefaultMemoryThrottlingFactor lets configs with the former default
 // pass when MemoryQoS is off.
 const kvPreviousDefaultMemoryThrottlingFactor = 0.9
 
 var (
+	kvMemoryThrottlingRequired = kvRule(&Rule{
+		ID:      "KC4104",
+		Name:    "memory-throttling-factor-required",
+		Until:   "1.36",
+		Summary: "memoryThrottlingFactor must be set when the MemoryQoS gate is on",
+		Doc: "Up to 1.36, with the MemoryQoS gate on (alpha, off by default) the kubelet needs " +
+			"memoryThrottlingFactor, the fraction of the memory limit used for memory.high. Defaulting sets " +
+			"0.9, so this fires only when the value is lost after defaulting. In 1.37 the check is replaced " +
+			"by KC4089. Fix: set memoryThrottlingFactor (for example 0.9) or turn MemoryQoS off.",
+	}, func(c *Context, k *kvConfig, emit kvEmit) {
+		if kvEnabled(c, "MemoryQoS") && k.MemoryThrottlingFactor == nil {
+			emit("memoryThrottlingFactor",
+				"the MemoryQoS feature gate is on but memoryThrottlingFactor is not set",
+				"set memoryThrottlingFactor to a value in (0, 1], such as 0.9",
+				"invalid configuration: memoryThrottlingFactor is required when MemoryQoS feature flag is enabled")
+		}
+	})
+
 	kvMemoryThrottlingGate = kvRule(&Rule{
 		ID:      "KC4089",
 		Name:    "memory-throttling-factor-needs-gate",
+		Since:   "1.37",
 		Summary: "memoryThrottlingFactor requires the MemoryQoS gate (unless it is 0.9)",
-		Doc: "memoryThrottlingFactor is used by memory QoS (cgroup v2 memory.high). With the MemoryQoS " +
-			"gate off (it is beta and on by default in 1.37) the field must be unset or the former " +
-			"default 0.9. Fix: enable MemoryQoS or remove memoryThrottlingFactor.",
+		Doc: "memoryThrottlingFactor is used by memory QoS (cgroup v2 memory.high). From 1.37, with the " +
+			"MemoryQoS gate off (it is beta and on by default in 1.37) the field must be unset or the former " +
+			"default 0.9 (before 1.37 the opposite check applies, KC4104). Fix: enable MemoryQoS or remove " +
+			"memoryThrottlingFactor.",
 	}, func(c *Context, k *kvConfig, emit kvEmit) {
 		if !kvEnabled(c, "MemoryQoS") && k.MemoryThrottlingFactor != nil && *k.MemoryThrottlingFactor != kvPreviousDefaultMemoryThrottlingFactor {
 			emit("memoryThrottlingFactor",
@@ -448,10 +607,12 @@ var (
 
 	kvMemoryReservationGate = kvRule(&Rule{
 		ID:      "KC4091",
+		Since:   "1.36",
 		Name:    "memory-reservation-policy-needs-gate",
 		Summary: "memoryReservationPolicy TieredReservation requires the MemoryQoS gate",
 		Doc: "The TieredReservation policy (memory.min/memory.low protection by QoS class) is part of " +
-			"memory QoS and needs the MemoryQoS gate. Fix: enable MemoryQoS or use memoryReservationPolicy: None.",
+			"memory QoS and needs the MemoryQoS gate (alpha and off by default in 1.36, beta and on by default " +
+			"from 1.37). Fix: enable MemoryQoS or use memoryReservationPolicy: None.",
 	}, func(c *Context, k *kvConfig, emit kvEmit) {
 		if !kvEnabled(c, "MemoryQoS") && k.MemoryReservationPolicy == kubeletv1beta1.TieredReservationMemoryReservationPolicy {
 			emit("memoryReservationPolicy",
@@ -463,6 +624,7 @@ var (
 
 	kvMemoryReservationValid = kvRule(&Rule{
 		ID:      "KC4092",
+		Since:   "1.36",
 		Name:    "memory-reservation-policy-valid",
 		Summary: "memoryReservationPolicy must be None or TieredReservation",
 		Doc: "memoryReservationPolicy accepts None (the default) and TieredReservation, case-sensitive. " +
@@ -499,15 +661,16 @@ var (
 		ID:      "KC4094",
 		Name:    "system-log-query-needs-gate",
 		Summary: "enableSystemLogQuery requires the NodeLogQuery gate",
-		Doc: "Node log query (/logs/?query=) needs the NodeLogQuery feature gate. The gate is GA and " +
-			"locked on in 1.37, so this cannot fire there; it documents the rule for older emulated " +
-			"versions. Fix: enable NodeLogQuery or remove enableSystemLogQuery.",
+		Doc: "Node log query (/logs/?query=) needs the NodeLogQuery feature gate. The gate is beta but off " +
+			"by default up to 1.35, so enableSystemLogQuery: true alone is refused there; from 1.36 it is " +
+			"GA and locked on, so this cannot fire. Up to 1.34 the kubelet's message says \"required for " +
+			"enableSystemLogHandler\". Fix: enable NodeLogQuery or remove enableSystemLogQuery.",
 	}, func(c *Context, k *kvConfig, emit kvEmit) {
 		if kvBool(k.EnableSystemLogQuery) && !kvEnabled(c, "NodeLogQuery") {
 			emit("enableSystemLogQuery",
 				"enableSystemLogQuery is true but the NodeLogQuery feature gate is off",
 				"enable featureGates.NodeLogQuery or remove enableSystemLogQuery",
-				"invalid configuration: NodeLogQuery feature gate is required for enableSystemLogQuery")
+				kvLogQueryGateMessage.at(c.Minor))
 		}
 	})
 
@@ -558,6 +721,7 @@ var (
 
 	kvLogMaxFiles = kvRule(&Rule{
 		ID:      "KC4098",
+		Since:   "1.33",
 		Name:    "container-log-max-files-min",
 		Summary: "containerLogMaxFiles must be greater than 1",
 		Doc: "containerLogMaxFiles counts the current log file plus rotated ones, so at least 2 are " +

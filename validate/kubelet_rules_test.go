@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	imageref "github.com/distribution/reference"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -70,12 +71,19 @@ func kvGateSpecs() map[featuregate.Feature]featuregate.VersionedSpecs {
 			{Version: v("1.30"), Default: false, PreRelease: featuregate.Beta},
 			{Version: v("1.36"), Default: true, PreRelease: featuregate.GA, LockToDefault: true},
 		},
+		"KubeletTracing": {
+			{Version: v("1.25"), Default: false, PreRelease: featuregate.Alpha},
+			{Version: v("1.27"), Default: true, PreRelease: featuregate.Beta},
+			{Version: v("1.34"), Default: true, PreRelease: featuregate.GA, LockToDefault: true},
+		},
 	}
 }
 
 // kvTestGates builds a 1.37 gate with set applied. A gate locked at 1.37
-// (ImageMaximumGCAge, NodeSwap, NodeLogQuery) that set turns off is registered
-// unlocked instead, to exercise the rule an older emulated version would hit.
+// (ImageMaximumGCAge, NodeSwap, NodeLogQuery, KubeletTracing) that set turns off
+// is registered unlocked instead, to exercise the rule an older minor would hit
+// (the cases pick the minor with kvCase.minor; minors_test.go runs the real gates
+// of each minor).
 func kvTestGates(t *testing.T, set map[string]bool) featuregate.FeatureGate {
 	t.Helper()
 	specs := kvGateSpecs()
@@ -236,7 +244,7 @@ func kvRun(t *testing.T, r *Rule, tc kvCase) []Finding {
 		SetByFile: func(path string) bool { return set[path] },
 	}
 	before := k.DeepCopy()
-	out := r.Check(ctx)
+	out := r.run(ctx) // as Run does: nothing outside the rule's minors
 	if !reflect.DeepEqual(before, k) {
 		t.Errorf("%s mutated the configuration", r.ID)
 	}
@@ -253,6 +261,7 @@ func kvQty(s string) resource.Quantity { return resource.MustParse(s) }
 func kvCases() map[*Rule][]kvCase {
 	sysctlsOn := map[string]bool{"DefaultPodSysctls": true}
 	_, cpusetErr := cpuset.Parse("invalid-reserved-system-cpus")
+	_, normalizedErr := imageref.ParseNormalizedNamed("test.test/Repo")
 	return map[*Rule][]kvCase{
 		kvNodeLeaseDuration: {
 			{name: "default"},
@@ -327,11 +336,13 @@ func kvCases() map[*Rule][]kvCase {
 				want:   []string{"invalid configuration: ImageMaximumGCAge feature gate is required for Kubelet configuration option imageMaximumGCAge"}},
 		},
 		kvDefaultPodSysctlsGate: {
+			{name: "1.36 has no defaultPodSysctls checks", minor: "1.36", mutate: func(k *kvConfig) { k.DefaultPodSysctls = map[string]string{"net.ipv4.ip_forward": "1"} }},
 			{name: "gate on", gates: sysctlsOn, mutate: func(k *kvConfig) { k.DefaultPodSysctls = map[string]string{"net.ipv4.ip_forward": "1"} }},
 			{name: "gate off", mutate: func(k *kvConfig) { k.DefaultPodSysctls = map[string]string{"net.ipv4.ip_forward": "1"} },
 				want: []string{"invalid configuration: DefaultPodSysctls feature gate is required for Kubelet configuration option defaultPodSysctls"}},
 		},
 		kvDefaultPodSysctlName: {
+			{name: "1.36 has no defaultPodSysctls checks", minor: "1.36", gates: sysctlsOn, mutate: func(k *kvConfig) { k.DefaultPodSysctls = map[string]string{"Invalid.Sysctl": "1"} }},
 			{name: "slashes", gates: sysctlsOn, mutate: func(k *kvConfig) { k.DefaultPodSysctls = map[string]string{"net/ipv4/ip_forward": "1"} }},
 			{name: "uppercase", gates: sysctlsOn, mutate: func(k *kvConfig) { k.DefaultPodSysctls = map[string]string{"Invalid.Sysctl": "1"} },
 				want: []string{`invalid configuration: "Invalid.Sysctl" is not a valid sysctl name for defaultPodSysctls`}, path: "defaultPodSysctls[Invalid.Sysctl]"},
@@ -358,6 +369,9 @@ func kvCases() map[*Rule][]kvCase {
 				path: "defaultPodSysctls[net/ipv4/ip_forward]"},
 		},
 		kvImageMinimumGCAgeNegative: {
+			{name: "1.35 accepts -1ns", minor: "1.35", mutate: func(k *kvConfig) { k.ImageMinimumGCAge = metav1.Duration{Duration: -1} }},
+			{name: "1.36 refuses -1ns", minor: "1.36", mutate: func(k *kvConfig) { k.ImageMinimumGCAge = metav1.Duration{Duration: -1} },
+				want: []string{"invalid configuration: imageMinimumGCAge -1ns must not be negative"}},
 			{name: "1ns", mutate: func(k *kvConfig) { k.ImageMinimumGCAge = metav1.Duration{Duration: 1} }},
 			{name: "-1ns", mutate: func(k *kvConfig) { k.ImageMinimumGCAge = metav1.Duration{Duration: -1} },
 				want: []string{"invalid configuration: imageMinimumGCAge -1ns must not be negative"}},
@@ -463,6 +477,9 @@ func kvCases() map[*Rule][]kvCase {
 				want: []string{"invalid configuration: serverTLSBootstrap true requires feature gate RotateKubeletServerCertificate"}},
 		},
 		kvRunOnce: {
+			{name: "1.31 runs once", minor: "1.31", mutate: func(k *kvConfig) { k.RunOnce = true }},
+			{name: "1.32 refuses", minor: "1.32", mutate: func(k *kvConfig) { k.RunOnce = true },
+				want: []string{"invalid configuration: runOnce (--runOnce) true, Runonce mode has been deprecated and should not be set"}},
 			{name: "false"},
 			{name: "true", mutate: func(k *kvConfig) { k.RunOnce = true },
 				want: []string{"invalid configuration: runOnce (--runOnce) true, Runonce mode has been deprecated and should not be set"}},
@@ -572,6 +589,7 @@ func kvCases() map[*Rule][]kvCase {
 				mutate: func(k *kvConfig) { k.CrashLoopBackOff = kubeletv1beta1.CrashLoopBackOffConfig{} }},
 		},
 		kvCrashLoopMaxRange: {
+			{name: "1.31 has no crash-loop checks", minor: "1.31", mutate: func(k *kvConfig) { k.CrashLoopBackOff.MaxContainerRestartPeriod = ptrDur(time.Hour) }},
 			{name: "3s", mutate: func(k *kvConfig) { k.CrashLoopBackOff.MaxContainerRestartPeriod = ptrDur(3 * time.Second) }},
 			{name: "1s", mutate: func(k *kvConfig) { k.CrashLoopBackOff.MaxContainerRestartPeriod = ptrDur(time.Second) }},
 			{name: "300s", mutate: func(k *kvConfig) { k.CrashLoopBackOff.MaxContainerRestartPeriod = ptrDur(300 * time.Second) }},
@@ -590,12 +608,20 @@ func kvCases() map[*Rule][]kvCase {
 				mutate: func(k *kvConfig) { k.CrashLoopBackOff.MaxContainerRestartPeriod = ptrDur(0) }},
 		},
 		kvCrashLoopMaxGate: {
+			{name: "1.31 has no crash-loop checks", minor: "1.31", gates: map[string]bool{"KubeletCrashLoopBackOffMax": false},
+				set: []string{"crashLoopBackOff.maxContainerRestartPeriod"}},
+			{name: "1.34, gate off (its default)", minor: "1.34", gates: map[string]bool{"KubeletCrashLoopBackOffMax": false},
+				set:  []string{"crashLoopBackOff.maxContainerRestartPeriod"},
+				want: []string{"invalid configuration: FeatureGate KubeletCrashLoopBackOffMax not enabled, CrashLoopBackOff.MaxContainerRestartPeriod must not be set"}},
 			{name: "gate off, unset", gates: map[string]bool{"KubeletCrashLoopBackOffMax": false},
 				mutate: func(k *kvConfig) { k.CrashLoopBackOff = kubeletv1beta1.CrashLoopBackOffConfig{} }},
 			{name: "gate off, set", gates: map[string]bool{"KubeletCrashLoopBackOffMax": false},
 				want: []string{"invalid configuration: FeatureGate KubeletCrashLoopBackOffMax not enabled, CrashLoopBackOff.MaxContainerRestartPeriod must not be set"}},
 		},
 		kvEnforceSystemBoth: {
+			{name: "1.31 does not know the compressible key", minor: "1.31", mutate: func(k *kvConfig) {
+				k.EnforceNodeAllocatable = []string{"system-reserved-compressible", "system-reserved"}
+			}},
 			{name: "one", mutate: func(k *kvConfig) {
 				k.EnforceNodeAllocatable = []string{"system-reserved"}
 				k.SystemReservedCgroup = "/system.slice"
@@ -621,6 +647,9 @@ func kvCases() map[*Rule][]kvCase {
 				}},
 		},
 		kvEnforceSystemCgroup: {
+			{name: "1.31 system-reserved", minor: "1.31", mutate: func(k *kvConfig) { k.EnforceNodeAllocatable = []string{"system-reserved"} },
+				want: []string{`invalid configuration: systemReservedCgroup (--system-reserved-cgroup) must be specified when "system-reserved" contained in enforceNodeAllocatable (--enforce-node-allocatable)`}},
+			{name: "1.31 system-reserved-compressible is unknown (KC4057)", minor: "1.31", mutate: func(k *kvConfig) { k.EnforceNodeAllocatable = []string{"system-reserved-compressible"} }},
 			{name: "with cgroup", mutate: func(k *kvConfig) {
 				k.EnforceNodeAllocatable = []string{"system-reserved"}
 				k.SystemReservedCgroup = "/system.slice"
@@ -631,6 +660,8 @@ func kvCases() map[*Rule][]kvCase {
 				want: []string{`invalid configuration: systemReservedCgroup (--system-reserved-cgroup) must be specified when "system-reserved" or "system-reserved-compressible" included in enforceNodeAllocatable (--enforce-node-allocatable)`}},
 		},
 		kvEnforceKubeCgroup: {
+			{name: "1.31 kube-reserved", minor: "1.31", mutate: func(k *kvConfig) { k.EnforceNodeAllocatable = []string{"kube-reserved"} },
+				want: []string{`invalid configuration: kubeReservedCgroup (--kube-reserved-cgroup) must be specified when "kube-reserved" contained in enforceNodeAllocatable (--enforce-node-allocatable)`}},
 			{name: "with cgroup", mutate: func(k *kvConfig) {
 				k.EnforceNodeAllocatable = []string{"kube-reserved"}
 				k.KubeReservedCgroup = "/kubelet.service"
@@ -648,12 +679,31 @@ func kvCases() map[*Rule][]kvCase {
 				want: []string{`invalid configuration: enforceNodeAllocatable (--enforce-node-allocatable) may not contain additional enforcements when "none" is specified`}},
 		},
 		kvEnforceUnknown: {
+			{name: "1.32 knows the compressible keys", minor: "1.32", mutate: func(k *kvConfig) {
+				k.EnforceNodeAllocatable = []string{"kube-reserved-compressible"}
+				k.KubeReservedCgroup = "/kubelet.service"
+			}},
+			{name: "1.31 does not", minor: "1.31", mutate: func(k *kvConfig) {
+				k.EnforceNodeAllocatable = []string{"pods", "kube-reserved-compressible"}
+				k.KubeReservedCgroup = "/kubelet.service"
+			}, want: []string{`invalid configuration: option "kube-reserved-compressible" specified for enforceNodeAllocatable (--enforce-node-allocatable). Valid options are "pods", "system-reserved", "kube-reserved", or "none"`},
+				path: "enforceNodeAllocatable[1]"},
 			{name: "empty list", mutate: func(k *kvConfig) { k.EnforceNodeAllocatable = []string{} }},
 			{name: "invalid", mutate: func(k *kvConfig) { k.EnforceNodeAllocatable = []string{"invalid-enforce-node-allocatable"} },
 				want: []string{`invalid configuration: option "invalid-enforce-node-allocatable" specified for enforceNodeAllocatable (--enforce-node-allocatable). Valid options are "pods", "system-reserved", "system-reserved-compressible", "kube-reserved", "kube-reserved-compressible" or "none"`},
 				path: "enforceNodeAllocatable[0]"},
 		},
 		kvEnforceNeedsQOS: {
+			{name: "1.31 compressible without qos is only unknown", minor: "1.31", mutate: func(k *kvConfig) {
+				k.CgroupsPerQOS = new(false)
+				k.EnforceNodeAllocatable = []string{"kube-reserved-compressible"}
+				k.KubeReservedCgroup = "/kubelet.service"
+			}},
+			{name: "1.32 compressible without qos", minor: "1.32", mutate: func(k *kvConfig) {
+				k.CgroupsPerQOS = new(false)
+				k.EnforceNodeAllocatable = []string{"kube-reserved-compressible"}
+				k.KubeReservedCgroup = "/kubelet.service"
+			}, want: []string{`invalid configuration: cgroupsPerQOS (--cgroups-per-qos) must be set to true when "kube-reserved-compressible" contained in enforceNodeAllocatable (--enforce-node-allocatable)`}},
 			{name: "none without qos", mutate: func(k *kvConfig) { k.CgroupsPerQOS = new(false); k.EnforceNodeAllocatable = []string{"none"} }},
 			{name: "unknown without qos", mutate: func(k *kvConfig) { k.CgroupsPerQOS = new(false); k.EnforceNodeAllocatable = []string{"bogus"} }},
 			{name: "pods without qos", set: []string{"cgroupsPerQOS"}, mutate: func(k *kvConfig) { k.CgroupsPerQOS = new(false) },
@@ -674,6 +724,7 @@ func kvCases() map[*Rule][]kvCase {
 				want: []string{`invalid configuration: option "invalid-hair-pin-mode" specified for hairpinMode (--hairpin-mode). Valid options are "none", "hairpin-veth" or "promiscuous-bridge"`}},
 		},
 		kvPullPolicyValid: {
+			{name: "1.32 has no image pull credential checks", minor: "1.32", mutate: func(k *kvConfig) { k.ImagePullCredentialsVerificationPolicy = "invalid" }},
 			{name: "AlwaysVerify", mutate: func(k *kvConfig) { k.ImagePullCredentialsVerificationPolicy = "AlwaysVerify" }},
 			{name: "invalid", mutate: func(k *kvConfig) { k.ImagePullCredentialsVerificationPolicy = "invalid" },
 				want: []string{`invalid configuration: option "invalid" specified for imagePullCredentialsVerificationPolicy. Valid options are "NeverVerify", "NeverVerifyPreloadedImages", "NeverVerifyAllowlistedImages" or "AlwaysVerify"`}},
@@ -691,6 +742,19 @@ func kvCases() map[*Rule][]kvCase {
 			}, want: []string{"invalid configuration: can't set `preloadedImagesVerificationAllowlist` if `imagePullCredentialsVertificationPolicy` is not \"NeverVerifyAllowlistedImages\""}},
 		},
 		kvAllowlistPattern: {
+			{name: "1.36 accepts a short name", minor: "1.36", mutate: func(k *kvConfig) {
+				k.ImagePullCredentialsVerificationPolicy = "NeverVerifyAllowlistedImages"
+				k.PreloadedImagesVerificationAllowlist = []string{"nginx", "test.test/repo"}
+			}},
+			{name: "1.35 normalizes a short name", minor: "1.35", mutate: func(k *kvConfig) {
+				k.ImagePullCredentialsVerificationPolicy = "NeverVerifyAllowlistedImages"
+				k.PreloadedImagesVerificationAllowlist = []string{"test.test/repo", "docker.io/library/nginx", "nginx"}
+			}, want: []string{"invalid configuration: invalid image pattern in `preloadedImagesVerificationAllowlist`: neither tag nor digest is accepted in an image reference: nginx"},
+				path: "preloadedImagesVerificationAllowlist[2]"},
+			{name: "1.33 unparsable", minor: "1.33", mutate: func(k *kvConfig) {
+				k.ImagePullCredentialsVerificationPolicy = "NeverVerifyAllowlistedImages"
+				k.PreloadedImagesVerificationAllowlist = []string{"test.test/Repo"}
+			}, want: []string{"invalid configuration: invalid image pattern in `preloadedImagesVerificationAllowlist`: failed to parse as an image name: " + normalizedErr.Error()}},
 			{name: "valid", mutate: func(k *kvConfig) {
 				k.ImagePullCredentialsVerificationPolicy = "NeverVerifyAllowlistedImages"
 				k.PreloadedImagesVerificationAllowlist = []string{"test.test/repo", "registry.k8s.io/*", "docker.io/library/nginx"}
@@ -717,6 +781,8 @@ func kvCases() map[*Rule][]kvCase {
 			}},
 		},
 		kvPullPolicyNeedsGate: {
+			{name: "1.32 has no image pull credential checks", minor: "1.32", gates: map[string]bool{"KubeletEnsureSecretPulledImages": false},
+				mutate: func(k *kvConfig) { k.ImagePullCredentialsVerificationPolicy = "NeverVerify" }},
 			{name: "gate off, unset", gates: map[string]bool{"KubeletEnsureSecretPulledImages": false},
 				mutate: func(k *kvConfig) { k.ImagePullCredentialsVerificationPolicy = "" }},
 			{name: "gate off, set", gates: map[string]bool{"KubeletEnsureSecretPulledImages": false},
@@ -777,12 +843,19 @@ func kvCases() map[*Rule][]kvCase {
 				path: "reservedMemory[1].limits[memory]"},
 		},
 		kvFailCgroupV1: {
+			{name: "1.34, cgroup v1", minor: "1.34", cgroup: 1, set: []string{"failCgroupV1"},
+				want: []string{"kubelet is configured to not run on a host using cgroup v1. cgroup v1 support is in maintenance mode"}, path: "failCgroupV1"},
+			{name: "1.31, cgroup v1", minor: "1.31", cgroup: 1,
+				want: []string{"kubelet is configured to not run on a host using cgroup v1. cgroup v1 support is in maintenance mode"}},
+			{name: "1.35, cgroup v1", minor: "1.35", cgroup: 1,
+				want: []string{"kubelet is configured to not run on a host using cgroup v1. cgroup v1 support is unsupported and will be removed in a future release"}},
 			{name: "cgroup v2"},
 			{name: "cgroup v1, allowed", cgroup: 1, mutate: func(k *kvConfig) { k.FailCgroupV1 = new(false) }},
 			{name: "cgroup v1, default", cgroup: 1,
 				want: []string{"kubelet is configured to not run on a host using cgroup v1. cgroup v1 support is unsupported and will be removed in a future release"}},
 		},
 		kvSingleProcessOOMKillV1: {
+			{name: "1.31 has no singleProcessOOMKill check", minor: "1.31", cgroup: 1, mutate: func(k *kvConfig) { k.FailCgroupV1 = new(false); k.SingleProcessOOMKill = new(false) }},
 			{name: "cgroup v2, false", mutate: func(k *kvConfig) { k.SingleProcessOOMKill = new(false) }},
 			{name: "cgroup v1, true", cgroup: 1, mutate: func(k *kvConfig) { k.FailCgroupV1 = new(false); k.SingleProcessOOMKill = new(true) }},
 			{name: "cgroup v1, false, after failCgroupV1 (first failure only)", cgroup: 1, mutate: func(k *kvConfig) { k.SingleProcessOOMKill = new(false) }},
@@ -790,6 +863,7 @@ func kvCases() map[*Rule][]kvCase {
 				want: []string{"invalid configuration: singleProcessOOMKill must not be explicitly set to false when using cgroup v1"}},
 		},
 		kvIDsPerPodMin: {
+			{name: "1.32 has no userNamespaces checks", minor: "1.32", mutate: func(k *kvConfig) { k.UserNamespaces = &kubeletv1beta1.UserNamespaces{IDsPerPod: new(int64(1000))} }},
 			{name: "65536", mutate: func(k *kvConfig) { k.UserNamespaces = &kubeletv1beta1.UserNamespaces{IDsPerPod: new(int64(65536))} }},
 			{name: "1000", mutate: func(k *kvConfig) { k.UserNamespaces = &kubeletv1beta1.UserNamespaces{IDsPerPod: new(int64(1000))} },
 				want: []string{"invalid configuration: userNamespaces.idsPerPod must not be less than 65536"}},
@@ -821,15 +895,34 @@ func kvCases() map[*Rule][]kvCase {
 				want: []string{`invalid showHiddenMetricsForVersion: showHiddenMetricsForVersion: Invalid value: "1.30": must be omitted or have the value '1.36'; only the previous minor version is allowed`}},
 			{name: "v1.36", mutate: func(k *kvConfig) { k.ShowHiddenMetricsForVersion = "v1.36" },
 				want: []string{`invalid showHiddenMetricsForVersion: showHiddenMetricsForVersion: Invalid value: "v1.36": must be omitted or have the value '1.36'; only the previous minor version is allowed`}},
-			{name: "previous minor follows ctx.Minor", minor: "1.35", mutate: func(k *kvConfig) { k.ShowHiddenMetricsForVersion = "1.36" },
-				want: []string{`invalid showHiddenMetricsForVersion: showHiddenMetricsForVersion: Invalid value: "1.36": must be omitted or have the value '1.34'; only the previous minor version is allowed`}},
+			{name: "previous minor follows ctx.Minor", minor: "1.36", mutate: func(k *kvConfig) { k.ShowHiddenMetricsForVersion = "1.36" },
+				want: []string{`invalid showHiddenMetricsForVersion: showHiddenMetricsForVersion: Invalid value: "1.36": must be omitted or have the value '1.35'; only the previous minor version is allowed`}},
+			{name: "1.35 accepts 1.34", minor: "1.35", mutate: func(k *kvConfig) { k.ShowHiddenMetricsForVersion = "1.34" }},
+			{name: "1.35 names the flag", minor: "1.35", mutate: func(k *kvConfig) { k.ShowHiddenMetricsForVersion = "1.36" },
+				want: []string{`--show-hidden-metrics-for-version must be omitted or have the value '1.34'. Only the previous minor version is allowed`}},
+			{name: "1.31 names the flag", minor: "1.31", mutate: func(k *kvConfig) { k.ShowHiddenMetricsForVersion = "latest" },
+				want: []string{`--show-hidden-metrics-for-version must be omitted or have the value '1.30'. Only the previous minor version is allowed`}},
 		},
 		kvLogFlushFrequency: {
+			{name: "1.34 panics on -1s", minor: "1.34", mutate: func(k *kvConfig) { k.Logging.FlushFrequency.Duration.Duration = -time.Second },
+				want: []string{"non-positive interval for NewTicker"}},
+			{name: "1.31, -1s but logging validation fails first", minor: "1.31", mutate: func(k *kvConfig) {
+				k.Logging.FlushFrequency.Duration.Duration = -time.Second
+				k.Logging.Format = "xml"
+			}},
+			{name: "1.35, -1s and a bad format: both refused", mutate: func(k *kvConfig) {
+				k.Logging.FlushFrequency.Duration.Duration = -time.Second
+				k.Logging.Format = "xml"
+			}, want: []string{`logging.flushFrequency: Invalid value: "-1s": Must be greater than zero`}},
+			{name: "1.35 refuses -1s", minor: "1.35", mutate: func(k *kvConfig) { k.Logging.FlushFrequency.Duration.Duration = -time.Second },
+				want: []string{`logging.flushFrequency: Invalid value: "-1s": Must be greater than zero`}},
 			{name: "5s"},
 			{name: "-1s", mutate: func(k *kvConfig) { k.Logging.FlushFrequency.Duration.Duration = -time.Second },
 				want: []string{`logging.flushFrequency: Invalid value: "-1s": Must be greater than zero`}},
 		},
 		kvLogFormatUnknown: {
+			{name: "1.33 invalid", minor: "1.33", mutate: func(k *kvConfig) { k.Logging.Format = "invalid" },
+				want: []string{`logging.format: Invalid value: "invalid": Unsupported log format`}},
 			{name: "json", mutate: func(k *kvConfig) { k.Logging.Format = "json" }},
 			{name: "invalid", mutate: func(k *kvConfig) { k.Logging.Format = "invalid" },
 				want: []string{`logging.format: Invalid value: "invalid": Unsupported log format`}},
@@ -840,6 +933,10 @@ func kvCases() map[*Rule][]kvCase {
 				want: []string{`logging.format: Forbidden: Log format json is disabled, see LoggingBetaOptions feature`}},
 		},
 		kvLogVerbosity: {
+			{name: "1.33 prints hex", minor: "1.33", mutate: func(k *kvConfig) { k.Logging.Verbosity = 1 << 31 },
+				want: []string{`logging.verbosity: Invalid value: 0x80000000: Must be <= 2147483647`}},
+			{name: "1.34 prints decimal", minor: "1.34", mutate: func(k *kvConfig) { k.Logging.Verbosity = 1 << 31 },
+				want: []string{`logging.verbosity: Invalid value: 2147483648: Must be <= 2147483647`}},
 			{name: "10", mutate: func(k *kvConfig) { k.Logging.Verbosity = 10 }},
 			{name: "2^31", mutate: func(k *kvConfig) { k.Logging.Verbosity = 1 << 31 },
 				want: []string{`logging.verbosity: Invalid value: 2147483648: Must be <= 2147483647`}},
@@ -870,6 +967,10 @@ func kvCases() map[*Rule][]kvCase {
 				want: []string{`logging.vmodule[0]: Invalid value: "a,b": File pattern must not contain equal sign or comma`}},
 		},
 		kvLogVModuleVerbosity: {
+			{name: "1.31 prints hex", minor: "1.31", mutate: func(k *kvConfig) {
+				k.Logging.VModule = logsapi.VModuleConfiguration{{FilePattern: "kube*", Verbosity: 1<<32 - 1}}
+			},
+				want: []string{`logging.vmodule[0]: Invalid value: 0xffffffff: Must be <= 2147483647`}},
 			{name: "4", mutate: func(k *kvConfig) {
 				k.Logging.VModule = logsapi.VModuleConfiguration{{FilePattern: "kube*", Verbosity: 4}}
 			}},
@@ -893,11 +994,27 @@ func kvCases() map[*Rule][]kvCase {
 				want: []string{`logging.options.json.infoBufferSize: Forbidden: Feature LoggingAlphaOptions is disabled`}},
 		},
 		kvTracingRateNegative: {
+			{name: "1.33, KubeletTracing off: not validated (KC4103)", minor: "1.33", gates: map[string]bool{"KubeletTracing": false}, mutate: func(k *kvConfig) {
+				k.Tracing = &tracingapi.TracingConfiguration{SamplingRatePerMillion: new(int32(-1))}
+			}},
+			{name: "1.33, KubeletTracing on", minor: "1.33", mutate: func(k *kvConfig) {
+				k.Tracing = &tracingapi.TracingConfiguration{SamplingRatePerMillion: new(int32(-1))}
+			},
+				want: []string{"tracing.samplingRatePerMillion: Invalid value: -1: sampling rate must be positive"}},
 			{name: "0", mutate: func(k *kvConfig) { k.Tracing = &tracingapi.TracingConfiguration{SamplingRatePerMillion: new(int32(0))} }},
 			{name: "-1", mutate: func(k *kvConfig) {
 				k.Tracing = &tracingapi.TracingConfiguration{SamplingRatePerMillion: new(int32(-1))}
 			},
 				want: []string{"tracing.samplingRatePerMillion: Invalid value: -1: sampling rate must be positive"}},
+		},
+		kvTracingGate: {
+			{name: "1.33, gate on", minor: "1.33", mutate: func(k *kvConfig) { k.Tracing = &tracingapi.TracingConfiguration{} }},
+			{name: "1.33, gate off, no tracing", minor: "1.33", gates: map[string]bool{"KubeletTracing": false}},
+			{name: "1.34 has no such check", minor: "1.34", gates: map[string]bool{"KubeletTracing": false},
+				mutate: func(k *kvConfig) { k.Tracing = &tracingapi.TracingConfiguration{} }},
+			{name: "1.33, gate off", minor: "1.33", gates: map[string]bool{"KubeletTracing": false},
+				mutate: func(k *kvConfig) { k.Tracing = &tracingapi.TracingConfiguration{Endpoint: new("localhost:4317")} },
+				want:   []string{"invalid configuration: tracing should not be configured if KubeletTracing feature flag is disabled."}, path: "tracing"},
 		},
 		kvTracingRateMax: {
 			{name: "1000000", mutate: func(k *kvConfig) {
@@ -916,6 +1033,9 @@ func kvCases() map[*Rule][]kvCase {
 				want: []string{`tracing.endpoint: Invalid value: "dn%2s://localhost:4317": parse "dn%2s://localhost:4317": first path segment in URL cannot contain colon`}},
 		},
 		kvTracingEndpointScheme: {
+			{name: "1.32, KubeletTracing off: not validated", minor: "1.32", gates: map[string]bool{"KubeletTracing": false}, mutate: func(k *kvConfig) {
+				k.Tracing = &tracingapi.TracingConfiguration{Endpoint: new("https://localhost:4317")}
+			}},
 			{name: "unix", mutate: func(k *kvConfig) {
 				k.Tracing = &tracingapi.TracingConfiguration{Endpoint: new("unix:///run/otel.sock")}
 			}},
@@ -925,10 +1045,20 @@ func kvCases() map[*Rule][]kvCase {
 				want: []string{`tracing.endpoint: Invalid value: "https://localhost:4317": unsupported scheme: https.  Options are none, dns, unix, or unix-abstract.  See https://github.com/grpc/grpc/blob/master/doc/naming.md`}},
 		},
 		kvMemoryThrottlingGate: {
+			{name: "1.36 has no such check", minor: "1.36", gates: map[string]bool{"MemoryQoS": false}, mutate: func(k *kvConfig) { k.MemoryThrottlingFactor = new(0.8) }},
 			{name: "0.9 with gate off", gates: map[string]bool{"MemoryQoS": false}, mutate: func(k *kvConfig) { k.MemoryThrottlingFactor = new(0.9) }},
 			{name: "0.8 with gate on", mutate: func(k *kvConfig) { k.MemoryThrottlingFactor = new(0.8) }},
 			{name: "0.8 with gate off", gates: map[string]bool{"MemoryQoS": false}, mutate: func(k *kvConfig) { k.MemoryThrottlingFactor = new(0.8) },
 				want: []string{"invalid configuration: memoryThrottlingFactor must not be set when MemoryQoS feature gate is disabled"}},
+		},
+		kvMemoryThrottlingRequired: {
+			{name: "1.36, gate on, 0.9", minor: "1.36", gates: map[string]bool{"MemoryQoS": true}, mutate: func(k *kvConfig) { k.MemoryThrottlingFactor = new(0.9) }},
+			{name: "1.36, gate off, unset", minor: "1.36", gates: map[string]bool{"MemoryQoS": false}},
+			{name: "1.37 has no such check", gates: map[string]bool{"MemoryQoS": true}},
+			{name: "1.36, gate on, unset", minor: "1.36", gates: map[string]bool{"MemoryQoS": true},
+				want: []string{"invalid configuration: memoryThrottlingFactor is required when MemoryQoS feature flag is enabled"}, path: "memoryThrottlingFactor"},
+			{name: "1.31, gate on, unset", minor: "1.31", gates: map[string]bool{"MemoryQoS": true},
+				want: []string{"invalid configuration: memoryThrottlingFactor is required when MemoryQoS feature flag is enabled"}},
 		},
 		kvMemoryThrottlingRange: {
 			{name: "1.0", mutate: func(k *kvConfig) { k.MemoryThrottlingFactor = new(1.0) }},
@@ -938,11 +1068,15 @@ func kvCases() map[*Rule][]kvCase {
 				want: []string{"invalid configuration: memoryThrottlingFactor 0 must be greater than 0 and less than or equal to 1.0"}},
 		},
 		kvMemoryReservationGate: {
+			{name: "1.35 has no memoryReservationPolicy", minor: "1.35", gates: map[string]bool{"MemoryQoS": false}, mutate: func(k *kvConfig) { k.MemoryReservationPolicy = "TieredReservation" }},
 			{name: "tiered with gate on", mutate: func(k *kvConfig) { k.MemoryReservationPolicy = "TieredReservation" }},
 			{name: "tiered with gate off", gates: map[string]bool{"MemoryQoS": false}, mutate: func(k *kvConfig) { k.MemoryReservationPolicy = "TieredReservation" },
 				want: []string{`invalid configuration: memoryReservationPolicy "TieredReservation" requires MemoryQoS feature gate to be enabled`}},
 		},
 		kvMemoryReservationValid: {
+			{name: "1.35 has no memoryReservationPolicy", minor: "1.35", mutate: func(k *kvConfig) { k.MemoryReservationPolicy = "" }},
+			{name: "1.36 refuses empty", minor: "1.36", mutate: func(k *kvConfig) { k.MemoryReservationPolicy = "" },
+				want: []string{`invalid configuration: option "" specified for memoryReservationPolicy. Valid options are "None" or "TieredReservation"`}},
 			{name: "None"},
 			{name: "invalid", mutate: func(k *kvConfig) { k.MemoryReservationPolicy = "invalid" },
 				want: []string{`invalid configuration: option "invalid" specified for memoryReservationPolicy. Valid options are "None" or "TieredReservation"`}},
@@ -953,6 +1087,10 @@ func kvCases() map[*Rule][]kvCase {
 				want: []string{"invalid configuration: the containerRuntimeEndpoint was not specified or empty"}},
 		},
 		kvLogQueryGate: {
+			{name: "1.34 names the handler", minor: "1.34", gates: map[string]bool{"NodeLogQuery": false}, mutate: func(k *kvConfig) { k.EnableSystemLogQuery = new(true) },
+				want: []string{"invalid configuration: NodeLogQuery feature gate is required for enableSystemLogHandler"}},
+			{name: "1.35 names the query", minor: "1.35", gates: map[string]bool{"NodeLogQuery": false}, mutate: func(k *kvConfig) { k.EnableSystemLogQuery = new(true) },
+				want: []string{"invalid configuration: NodeLogQuery feature gate is required for enableSystemLogQuery"}},
 			{name: "gate on", mutate: func(k *kvConfig) { k.EnableSystemLogQuery = new(true) }},
 			{name: "gate off (older emulation)", gates: map[string]bool{"NodeLogQuery": false}, mutate: func(k *kvConfig) { k.EnableSystemLogQuery = new(true) },
 				want: []string{"invalid configuration: NodeLogQuery feature gate is required for enableSystemLogQuery"}},
@@ -975,6 +1113,9 @@ func kvCases() map[*Rule][]kvCase {
 				want: []string{"invalid configuration: containerLogMonitorInterval must be a positive time duration greater than or equal to 3s"}},
 		},
 		kvLogMaxFiles: {
+			{name: "1.32 accepts 1", minor: "1.32", mutate: func(k *kvConfig) { k.ContainerLogMaxFiles = new(int32(1)) }},
+			{name: "1.33 refuses 1", minor: "1.33", mutate: func(k *kvConfig) { k.ContainerLogMaxFiles = new(int32(1)) },
+				want: []string{"invalid configuration: containerLogMaxFiles must be greater than 1"}},
 			{name: "2", mutate: func(k *kvConfig) { k.ContainerLogMaxFiles = new(int32(2)) }},
 			{name: "1", mutate: func(k *kvConfig) { k.ContainerLogMaxFiles = new(int32(1)) },
 				want: []string{"invalid configuration: containerLogMaxFiles must be greater than 1"}},
@@ -1094,13 +1235,13 @@ func TestKubeletRulesMetadata(t *testing.T) {
 			t.Errorf("%s is not registered", r.ID)
 		}
 	}
-	for i := 4001; i <= 4102; i++ {
+	for i := 4001; i <= 4104; i++ {
 		if id := fmt.Sprintf("KC%d", i); !ids[id] {
 			t.Errorf("%s is missing", id)
 		}
 	}
-	if len(kvRules) != 104 || !ids["KC5001"] || !ids["KC5002"] {
-		t.Errorf("%d kubelet rules, want KC4001..KC4102, KC5001 and KC5002", len(kvRules))
+	if len(kvRules) != 106 || !ids["KC5001"] || !ids["KC5002"] {
+		t.Errorf("%d kubelet rules, want KC4001..KC4104, KC5001 and KC5002", len(kvRules))
 	}
 }
 

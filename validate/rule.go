@@ -39,6 +39,11 @@ type Rule struct {
 	// Kubelet names the upstream code the rule mirrors (file and function), when it
 	// mirrors the kubelet; empty for lint rules the kubelet does not have.
 	Kubelet string
+	// Since and Until are the oldest and newest kubelet minors ("1.33") that have
+	// the rule, inclusive; empty is open. Run skips a rule outside its range, and
+	// the rules reference shows it. A rule that exists in every minor but whose
+	// message or condition changed declares the variants next to itself (byMinor).
+	Since, Until string
 	// Check produces the findings. Rules that only document findings produced by a
 	// pipeline stage (read, drop-in) report through Context facts too.
 	Check func(*Context) []Finding
@@ -71,6 +76,9 @@ func Register(rules ...*Rule) {
 		if r.Name == "" || r.Summary == "" {
 			panic("validate: rule " + r.ID + " needs a name and a summary")
 		}
+		if r.Releases() == "" {
+			panic("validate: rule " + r.ID + " exists in no minor (Since " + r.Since + ", Until " + r.Until + ")")
+		}
 		registry[r.ID] = r
 	}
 }
@@ -95,23 +103,31 @@ func Lookup(id string) (*Rule, bool) {
 	return r, ok
 }
 
-// Run evaluates every registered rule with a Check over ctx and returns the findings
-// sorted by position. The kubelet's own checks run first; lint rules then see
-// their findings in ctx.Prior.
+// Run evaluates every registered rule with a Check that exists at ctx.Minor over
+// ctx and returns the findings sorted by position. The kubelet's own checks run
+// first; lint rules then see their findings in ctx.Prior.
 func Run(ctx *Context) []Finding {
 	var out []Finding
 	rules := Rules()
 	for _, r := range rules {
-		if r.Check != nil && r.Stage != StageLint {
-			out = append(out, r.Check(ctx)...)
+		if r.Stage != StageLint {
+			out = append(out, r.run(ctx)...)
 		}
 	}
 	ctx.Prior = out
 	for _, r := range rules {
-		if r.Check != nil && r.Stage == StageLint {
-			out = append(out, r.Check(ctx)...)
+		if r.Stage == StageLint {
+			out = append(out, r.run(ctx)...)
 		}
 	}
 	SortFindings(out)
 	return out
+}
+
+// run is r.Check when the rule exists at ctx.Minor.
+func (r *Rule) run(ctx *Context) []Finding {
+	if r.Check == nil || !r.In(ctx.Minor) {
+		return nil
+	}
+	return r.Check(ctx)
 }

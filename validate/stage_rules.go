@@ -106,9 +106,11 @@ var (
 		Summary: "A feature gate that is not available (PreAlpha) at this kubelet version; the kubelet panics at startup.",
 		Doc:     "The gate is registered but only from a later version; at this emulation version it cannot be set.",
 		Kubelet: "k8s.io/component-base/featuregate SetFromMap"}
-	GateDependency = &Rule{ID: "KC3004", Name: "gate-dependency", Severity: Error, Stage: StageGates,
+	GateDependency = &Rule{ID: "KC3004", Name: "gate-dependency", Severity: Error, Stage: StageGates, Since: "1.35",
 		Summary: "An enabled feature gate depends on a gate that is disabled; the kubelet panics at startup.",
-		Doc:     "Gate dependencies are checked whenever gates are set; enabling a gate needs its dependencies enabled too.",
+		Doc: "Gate dependencies are checked whenever gates are set (and again by ValidateKubeletConfiguration's " +
+			"localFeatureGate.Validate()); enabling a gate needs its dependencies enabled too. Feature gates have " +
+			"dependencies from 1.35 (component-base v0.35 AddDependencies); older kubelets have none.",
 		Kubelet: "k8s.io/component-base/featuregate SetFromMap (dependencies)"}
 	GateGA = &Rule{ID: "KC3005", Name: "gate-ga", Severity: Warning, Stage: StageGates,
 		Summary: "A GA feature gate is set; it is on anyway and will be removed in a future release.",

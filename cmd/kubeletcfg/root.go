@@ -26,7 +26,8 @@ really run with.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newLintCommand(), newEffectiveCommand(), newRulesCommand(), newVersionsCommand())
+	root.AddCommand(newLintCommand(), newEffectiveCommand(), newRulesCommand(), newVersionsCommand(), newSchemaCommand())
+	root.AddCommand(newSkewCommand(), newPreflightCommand())
 	return root
 }
 

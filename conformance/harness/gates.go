@@ -50,9 +50,7 @@ func specOf(s featuregate.FeatureSpec) GateSpec {
 	if s.Version != nil {
 		g.Version = s.Version.String()
 	}
-	if s.MinCompatibilityVersion != nil {
-		g.MinCompatibilityVersion = s.MinCompatibilityVersion.String()
-	}
+	g.MinCompatibilityVersion = specMinCompatibilityVersion(s)
 	return g
 }
 
@@ -63,10 +61,10 @@ func buildGateTable() *GateTable {
 		Generated:               fmt.Sprintf(generatedHeader, "gates", kubeletVersion()),
 		Kubelet:                 kubeletVersion(),
 		EmulationVersion:        fg.EmulationVersion().String(),
-		MinCompatibilityVersion: fg.MinCompatibilityVersion().String(),
+		MinCompatibilityVersion: gateMinCompatibilityVersion(fg),
 		Gates:                   map[string]*GateInfo{},
 	}
-	deps := fg.Dependencies()
+	deps := gateDependencies(fg)
 	atEmu := fg.GetAll() // spec at emulation version; leaves out gates that are pre-alpha there
 	for name, specs := range fg.GetAllVersioned() {
 		info := &GateInfo{Dependencies: []string{}}
@@ -74,9 +72,7 @@ func buildGateTable() *GateTable {
 		for _, s := range specs {
 			info.Specs = append(info.Specs, specOf(s))
 		}
-		for _, d := range deps[name] {
-			info.Dependencies = append(info.Dependencies, string(d))
-		}
+		info.Dependencies = append(info.Dependencies, deps[string(name)]...)
 		sort.Strings(info.Dependencies)
 		if s, ok := atEmu[name]; ok {
 			spec := specOf(s)

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-	"time"
 	_ "unsafe" // for go:linkname
 
 	// The packages whose unexported functions are called below must be linked in.
@@ -15,15 +13,26 @@ import (
 // The kubelet's own start-up steps, called through go:linkname so that the harness runs
 // exactly the code the kubelet binary runs (no copies). Build with
 // -ldflags=-checklinkname=0 (Go 1.23+ restricts pull linknames).
-
-//go:linkname loadConfigFile k8s.io/kubernetes/cmd/kubelet/app.loadConfigFile
-func loadConfigFile(ctx context.Context, name string) (*kubeletconfiginternal.KubeletConfiguration, error)
-
-//go:linkname mergeKubeletConfigurations k8s.io/kubernetes/cmd/kubelet/app.mergeKubeletConfigurations
-func mergeKubeletConfigurations(kubeletConfig *kubeletconfiginternal.KubeletConfiguration, kubeletDropInConfigDir string) ([]string, error)
+//
+// Kubelet minors. The default build (no tag, conformance/go.mod) links the newest
+// minor, 1.37. An older minor M is built with -modfile=minors/M/go.mod and the tag
+// kube1_<m> (kube1_31 ... kube1_36; the Makefile passes both). Where the upstream code
+// differs between minors, a small file per range of minors holds the difference:
+//
+//	minor_load[_pre1_34].go               loadConfigFile: no ctx before 1.34
+//	minor_merge[_pre1_36].go              mergeKubeletConfigurations: only an error before 1.36
+//	minor_crashloop[_1_31|_1_32].go       newCrashLoopBackOff: inline in NewMainKubelet before 1.33
+//	minor_component[_pre1_33].go          server.ComponentKubelet: in cmd/kubelet/app before 1.33
+//	minor_gates[_pre1_35].go              featuregate: no dependencies or min compatibility before 1.35
+//
+// The file without a suffix is the newest minors' (and the default build's).
+//
+// The linker does not compare a go:linkname declaration with the function it names, so
+// a wrong signature runs and corrupts arguments and results; TestLinknameSignatures
+// compares every declaration (listed in linkedFuncs) with the upstream source.
 
 //go:linkname kubeletConfigFlagPrecedence k8s.io/kubernetes/cmd/kubelet/app.kubeletConfigFlagPrecedence
 func kubeletConfigFlagPrecedence(kc *kubeletconfiginternal.KubeletConfiguration, args []string) error
 
-//go:linkname newCrashLoopBackOff k8s.io/kubernetes/pkg/kubelet.newCrashLoopBackOff
-func newCrashLoopBackOff(kubeCfg *kubeletconfiginternal.KubeletConfiguration) (time.Duration, time.Duration)
+// linkedFuncs are the go:linkname declarations of this build (minor_*.go add theirs).
+var linkedFuncs = []any{kubeletConfigFlagPrecedence}

@@ -8,6 +8,8 @@
 //	harness check -cases DIR -golden DIR [-only NAME] [-j N]
 //	harness gates -out FILE                   feature-gate table of this kubelet
 //	harness fields -out FILE                  KubeletConfiguration v1beta1 field table
+//	harness roundtrip -out FILE               zero values of the v1beta1/internal round trip
+//	harness internalnames -out FILE           internal type's JSON key per v1beta1 field path
 package main
 
 import (
@@ -33,6 +35,8 @@ func usage() {
   harness gates -out FILE
   harness fields -out FILE
   harness roundtrip -out FILE
+  harness internalnames -out FILE
+  harness schema -out FILE
 `)
 }
 
@@ -59,6 +63,10 @@ func main() {
 		err = cmdFields(args)
 	case "roundtrip":
 		err = cmdRoundTrip(args)
+	case "schema":
+		err = cmdSchema(args)
+	case "internalnames":
+		err = cmdInternalNames(args)
 	case "-h", "-help", "--help", "help":
 		usage()
 		return

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kubeletcfg/kubeletcfg/matrix"
+	"github.com/kubeletcfg/kubeletcfg/skew"
+)
+
+func newPreflightCommand() *cobra.Command {
+	var in inputFlags
+	var output, from, to string
+	cmd := &cobra.Command{
+		Use:   "preflight",
+		Short: "Report what changes for a node pool when its kubelets move to another minor",
+		Long: `Evaluate the same --config and --config-dir at the kubelet minor a node pool runs
+(--from) and the one it moves to (--to), and report, in this order:
+
+  blockers          the target's errors: why it would not start
+  behaviour changes effective values that differ (defaults and gate defaults that
+                    changed), with where the target's value comes from, and the
+                    crash-loop backoff
+  notes             gates the files set that are deprecated, GA and locked, or gone
+                    at the target; fields deprecated at the target or gone; keys the
+                    source drops and the target applies; the rollback check (does
+                    the source minor still start with these files, what it drops)
+
+The files are read once. Exit code 1 when the target would not start, 2 for usage
+and input errors.`,
+		Example: `  # a pool moving from 1.33 to the newest supported minor
+  kubeletcfg preflight --from 1.33 -c config.yaml -d conf.d
+
+  # to a given minor, for cgroup v1 hosts, machine-readable
+  kubeletcfg preflight --from 1.33 --to 1.36 -c config.yaml --cgroup-version v1 -o json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := outputFormat(output); err != nil {
+				return err
+			}
+			input, err := in.input()
+			if err != nil {
+				return err
+			}
+			src, err := skew.Lookup(from)
+			if err != nil {
+				return fmt.Errorf("--from: %w", err)
+			}
+			tgt, err := skew.Lookup(to)
+			if err != nil {
+				return fmt.Errorf("--to: %w", err)
+			}
+			p, err := matrix.NewPreflight(input, src, tgt)
+			if err != nil {
+				return err
+			}
+			w := cmd.OutOrStdout()
+			if output == "json" {
+				err = p.WriteJSON(w)
+			} else {
+				err = p.WriteText(w)
+			}
+			if err != nil {
+				return err
+			}
+			if !p.Starts() {
+				return &findingsError{n: len(p.Blockers)}
+			}
+			return nil
+		},
+	}
+	in.registerFiles(cmd)
+	cmd.Flags().StringVar(&from, "from", "", "the kubelet minor the node pool runs now (required; "+strings.Join(skew.Supported(), ", ")+")")
+	cmd.Flags().StringVar(&to, "to", skew.Newest().Version, "the kubelet minor it moves to")
+	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: json, text")
+	_ = cmd.MarkFlagRequired("from")
+	_ = cmd.RegisterFlagCompletionFunc("from", completeMinor)
+	_ = cmd.RegisterFlagCompletionFunc("to", completeMinor)
+	_ = cmd.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return []string{"json", "text"}, cobra.ShellCompDirectiveNoFileComp
+	})
+	return cmd
+}

@@ -1,0 +1,168 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kubeletcfg/kubeletcfg/matrix"
+	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"github.com/kubeletcfg/kubeletcfg/skew"
+)
+
+// The commands that compare minors (skew, preflight) choose the minors with
+// their own flags, so they register the input flags without --kubelet-version.
+
+// registerFiles registers --config, --config-dir and --cgroup-version as
+// inputFlags.register does.
+func (f *inputFlags) registerFiles(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringVarP(&f.config, "config", "c", "", "the kubelet's --config file (YAML or JSON)")
+	fl.StringVarP(&f.configDir, "config-dir", "d", "", "the kubelet's --config-dir drop-in folder")
+	fl.StringVar(&f.cgroupVersion, "cgroup-version", "v2", "cgroup version of the node, for host checks: v1 or v2")
+	_ = cmd.RegisterFlagCompletionFunc("cgroup-version", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return []string{"v1", "v2"}, cobra.ShellCompDirectiveNoFileComp
+	})
+	_ = cmd.MarkFlagDirname("config-dir")
+}
+
+// input validates the flags registered by registerFiles.
+func (f *inputFlags) input() (pipeline.Input, error) {
+	if f.config == "" && f.configDir == "" {
+		return pipeline.Input{}, fmt.Errorf("nothing to check: give --config and/or --config-dir")
+	}
+	in := pipeline.Input{Config: f.config, ConfigDir: f.configDir}
+	switch f.cgroupVersion {
+	case "v1", "1":
+		in.CgroupVersion = 1
+	case "v2", "2":
+		in.CgroupVersion = 2
+	default:
+		return pipeline.Input{}, fmt.Errorf("--cgroup-version must be v1 or v2, not %q", f.cgroupVersion)
+	}
+	return in, nil
+}
+
+// completeMinor completes one supported minor.
+func completeMinor(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return skew.Supported(), cobra.ShellCompDirectiveNoFileComp
+}
+
+// completeVersions completes --versions: a minor, then after "A.." the minors
+// from A on, after "A," the other minors.
+func completeVersions(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	supported := skew.Supported()
+	if lo, _, ok := strings.Cut(toComplete, ".."); ok {
+		var out []string
+		from := false
+		for _, v := range supported {
+			from = from || v == lo
+			if from {
+				out = append(out, lo+".."+v)
+			}
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
+	}
+	if i := strings.LastIndexByte(toComplete, ','); i >= 0 {
+		prefix := toComplete[:i+1]
+		have := map[string]bool{}
+		for _, v := range strings.Split(prefix, ",") {
+			have[v] = true
+		}
+		var out []string
+		for _, v := range supported {
+			if !have[v] {
+				out = append(out, prefix+v)
+			}
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
+	}
+	return supported, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
+}
+
+func outputFormat(output string) error {
+	if output != "text" && output != "json" {
+		return fmt.Errorf("unknown output format %q (want one of [json text])", output)
+	}
+	return nil
+}
+
+func newSkewCommand() *cobra.Command {
+	var in inputFlags
+	var output, versions, controlPlane string
+	cmd := &cobra.Command{
+		Use:   "skew",
+		Short: "Compare what each kubelet minor of a version-skew window does with the same files",
+		Long: fmt.Sprintf(`Evaluate the same --config and --config-dir at several kubelet minors and compare
+them: whether each starts (and if not, the first error), the keys it silently
+drops, the feature gates it does not know or has locked, the effective values
+that differ from the newest minor of the window, and the crash-loop backoff.
+
+The window is the newest supported minor and the %d before it (the kubelet
+version-skew policy), or --control-plane X: X and the %d before it, or the minors
+named by --versions. The files are read once.
+
+Exit code 1 when a minor in the window would not start, 2 for usage and input
+errors.`, matrix.Skew, matrix.Skew),
+		Example: `  # the n-3 window of the newest supported minor
+  kubeletcfg skew -c config.yaml -d conf.d
+
+  # the kubelets a 1.36 control plane supports
+  kubeletcfg skew -c config.yaml --control-plane 1.36
+
+  # a range, or a list of minors
+  kubeletcfg skew -c config.yaml --versions 1.34..1.37
+  kubeletcfg skew -c config.yaml --versions 1.33,1.37 -o json | jq '.versions[].dropped'`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := outputFormat(output); err != nil {
+				return err
+			}
+			input, err := in.input()
+			if err != nil {
+				return err
+			}
+			minors, err := matrix.Window(versions, controlPlane)
+			if err != nil {
+				return err
+			}
+			mx, err := matrix.Evaluate(input, minors)
+			if err != nil {
+				return err
+			}
+			if err := writeMatrix(cmd.OutOrStdout(), mx, output); err != nil {
+				return err
+			}
+			if !mx.AllStart() {
+				n := 0
+				for _, c := range mx.Columns {
+					if !c.Result.Starts {
+						n++
+					}
+				}
+				return &findingsError{n: n}
+			}
+			return nil
+		},
+	}
+	in.registerFiles(cmd)
+	cmd.Flags().StringVar(&versions, "versions", "", "the minors to compare: a range (1.34..1.37) or a list (1.33,1.37); supported: "+strings.Join(skew.Supported(), ", "))
+	cmd.Flags().StringVar(&controlPlane, "control-plane", "", fmt.Sprintf("compare the minors a control plane of this minor supports (it and the %d before it)", matrix.Skew))
+	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: json, text")
+	cmd.MarkFlagsMutuallyExclusive("versions", "control-plane")
+	_ = cmd.RegisterFlagCompletionFunc("versions", completeVersions)
+	_ = cmd.RegisterFlagCompletionFunc("control-plane", completeMinor)
+	_ = cmd.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return []string{"json", "text"}, cobra.ShellCompDirectiveNoFileComp
+	})
+	return cmd
+}
+
+func writeMatrix(w io.Writer, mx *matrix.Matrix, output string) error {
+	if output == "json" {
+		return mx.WriteJSON(w)
+	}
+	return mx.WriteText(w)
+}

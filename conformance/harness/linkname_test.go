@@ -1,0 +1,95 @@
+package main
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+var qualifierRe = regexp.MustCompile(`\b[A-Za-z_][A-Za-z0-9_]*\.`)
+
+// unqualified drops package qualifiers: the declarations and upstream name the same
+// packages differently (kubeletconfiginternal.X in the harness, config.X by reflect).
+func unqualified(s string) string { return qualifierRe.ReplaceAllString(s, "") }
+
+// astSignature is a function's signature as reflect.Type.String writes it.
+func astSignature(ft *ast.FuncType) string {
+	list := func(fl *ast.FieldList) []string {
+		var out []string
+		if fl == nil {
+			return nil
+		}
+		for _, f := range fl.List {
+			n := max(len(f.Names), 1)
+			for i := 0; i < n; i++ {
+				out = append(out, types.ExprString(f.Type))
+			}
+		}
+		return out
+	}
+	s := "func(" + strings.Join(list(ft.Params), ", ") + ")"
+	switch res := list(ft.Results); len(res) {
+	case 0:
+	case 1:
+		s += " " + res[0]
+	default:
+		s += " (" + strings.Join(res, ", ") + ")"
+	}
+	return s
+}
+
+// TestLinknameSignatures: the linker does not check a go:linkname declaration against
+// the function it names, so each declaration of this build must match the upstream
+// source of the linked minor (parameter and result types, package names aside).
+func TestLinknameSignatures(t *testing.T) {
+	w := newAstWalker()
+	for _, fn := range linkedFuncs {
+		v := reflect.ValueOf(fn)
+		full := runtime.FuncForPC(v.Pointer()).Name()
+		slash := strings.LastIndex(full, "/")
+		dot := slash + strings.Index(full[slash:], ".")
+		pkgPath, name := full[:dot], full[dot+1:]
+		_, _, dir, err := w.locate(pkgPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var found *ast.FuncDecl
+		for _, e := range entries {
+			n := e.Name()
+			if !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(dir, n), nil, parser.SkipObjectResolution)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == name {
+					found = fd
+				}
+			}
+		}
+		if found == nil {
+			t.Errorf("%s: no func %s in %s", full, name, dir)
+			continue
+		}
+		got, want := unqualified(v.Type().String()), unqualified(astSignature(found.Type))
+		if got != want {
+			t.Errorf("%s: declared %s, upstream %s", full, got, want)
+		} else {
+			t.Logf("%s %s", full, got)
+		}
+	}
+}
