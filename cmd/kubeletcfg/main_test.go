@@ -43,31 +43,7 @@ func TestCLI(t *testing.T) {
 		{"rules-explain", []string{"rules", "KC3001", "KC2007"}, exitClean},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var stdout, stderr bytes.Buffer
-			code := run(tt.args, &stdout, &stderr)
-			if code != tt.exit {
-				t.Errorf("exit code %d, want %d\nstderr: %s", code, tt.exit, stderr.String())
-			}
-			got := "$ kubeletcfg " + strings.Join(tt.args, " ") + "\n" + stdout.String()
-			if stderr.Len() > 0 {
-				got += "--- stderr\n" + stderr.String()
-			}
-			golden := filepath.Join("testdata", tt.name+".golden")
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test ./cmd/kubeletcfg -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("output differs from %s (go test ./cmd/kubeletcfg -update to accept):\n--- got\n%s\n--- want\n%s", golden, got, want)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { runGolden(t, tt.name, tt.args, tt.exit) })
 	}
 }
 
@@ -122,5 +98,24 @@ func TestREADMEExample(t *testing.T) {
 	}
 	if got != want {
 		t.Errorf("README example output is stale (go test ./cmd/kubeletcfg -update rewrites it); got:\n%s", got)
+	}
+}
+
+// checkGolden compares got with testdata/NAME.golden (-update rewrites it).
+func checkGolden(t *testing.T, name, got string) {
+	t.Helper()
+	golden := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test ./cmd/kubeletcfg -update)", err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s (go test ./cmd/kubeletcfg -update to accept):\n--- got\n%s\n--- want\n%s", golden, got, want)
 	}
 }

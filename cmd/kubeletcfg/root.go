@@ -39,39 +39,22 @@ type inputFlags struct {
 }
 
 func (f *inputFlags) register(cmd *cobra.Command) {
-	fl := cmd.Flags()
-	fl.StringVarP(&f.config, "config", "c", "", "the kubelet's --config file (YAML or JSON)")
-	fl.StringVarP(&f.configDir, "config-dir", "d", "", "the kubelet's --config-dir drop-in folder")
-	fl.StringVar(&f.kubeletVersion, "kubelet-version", skew.Newest().Version, "kubelet minor to evaluate ("+strings.Join(skew.Supported(), ", ")+"); v1.37.2 is accepted")
-	fl.StringVar(&f.cgroupVersion, "cgroup-version", "v2", "cgroup version of the node, for host checks: v1 or v2")
-	_ = cmd.RegisterFlagCompletionFunc("kubelet-version", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return skew.Supported(), cobra.ShellCompDirectiveNoFileComp
-	})
-	_ = cmd.RegisterFlagCompletionFunc("cgroup-version", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"v1", "v2"}, cobra.ShellCompDirectiveNoFileComp
-	})
-	_ = cmd.MarkFlagDirname("config-dir")
+	f.registerFiles(cmd)
+	cmd.Flags().StringVar(&f.kubeletVersion, "kubelet-version", skew.Newest().Version, "kubelet minor to evaluate ("+strings.Join(skew.Supported(), ", ")+"); v1.37.2 is accepted")
+	_ = cmd.RegisterFlagCompletionFunc("kubelet-version", completeMinor)
 }
 
 // evaluate validates the flags and runs the pipeline.
 func (f *inputFlags) evaluate() (*pipeline.Result, error) {
-	if f.config == "" && f.configDir == "" {
-		return nil, fmt.Errorf("nothing to check: give --config and/or --config-dir")
+	in, err := f.input()
+	if err != nil {
+		return nil, err
 	}
 	minor, err := skew.Lookup(f.kubeletVersion)
 	if err != nil {
 		return nil, err
 	}
-	var cg int
-	switch f.cgroupVersion {
-	case "v1", "1":
-		cg = 1
-	case "v2", "2":
-		cg = 2
-	default:
-		return nil, fmt.Errorf("--cgroup-version must be v1 or v2, not %q", f.cgroupVersion)
-	}
-	return pipeline.Evaluate(minor, pipeline.Input{Config: f.config, ConfigDir: f.configDir, CgroupVersion: cg})
+	return pipeline.Evaluate(minor, in)
 }
 
 func newLintCommand() *cobra.Command {

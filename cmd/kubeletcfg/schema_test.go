@@ -23,25 +23,6 @@ func runSchema(t *testing.T, args ...string) (int, string, string) {
 	return code, stdout.String(), stderr.String()
 }
 
-// checkSchemaGolden compares with testdata/NAME.golden (-update rewrites it).
-func checkSchemaGolden(t *testing.T, name, got string) {
-	t.Helper()
-	golden := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test ./cmd/kubeletcfg -update)", err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (go test ./cmd/kubeletcfg -update to accept):\n--- got\n%s\n--- want\n%s", golden, got, want)
-	}
-}
-
 func TestSchemaCLI(t *testing.T) {
 	dir := t.TempDir()
 	notDir := filepath.Join(dir, "file")
@@ -74,7 +55,7 @@ func TestSchemaCLI(t *testing.T) {
 					t.Errorf("want a one-line error, got %q", stderr)
 				}
 			}
-			checkSchemaGolden(t, tt.name, strings.ReplaceAll(got, dir, "DIR"))
+			checkGolden(t, tt.name, strings.ReplaceAll(got, dir, "DIR"))
 		})
 	}
 }

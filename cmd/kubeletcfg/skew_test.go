@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -56,14 +55,14 @@ func TestCLISkewPreflight(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			checkGolden(t, tt.name, tt.args, tt.exit)
+			runGolden(t, tt.name, tt.args, tt.exit)
 		})
 	}
 }
 
-// checkGolden runs a command and compares its output and exit code with
+// runGolden runs a command and compares its output and exit code with
 // testdata/<name>.golden, as TestCLI does.
-func checkGolden(t *testing.T, name string, args []string, exit int) {
+func runGolden(t *testing.T, name string, args []string, exit int) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
 	code := run(args, &stdout, &stderr)
@@ -74,20 +73,7 @@ func checkGolden(t *testing.T, name string, args []string, exit int) {
 	if stderr.Len() > 0 {
 		got += "--- stderr\n" + stderr.String()
 	}
-	golden := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test ./cmd/kubeletcfg -update)", err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (go test ./cmd/kubeletcfg -update to accept):\n--- got\n%s\n--- want\n%s", golden, got, want)
-	}
+	checkGolden(t, name, got)
 }
 
 // Usage and input errors of skew and preflight are one line, never a stack trace.
