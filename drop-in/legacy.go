@@ -3,9 +3,12 @@ package dropin
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/source"
+	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // toV1beta1Keys rewrites the accumulated 1.31 patch so that decoding it onto the
@@ -114,4 +117,82 @@ func eachMember(raw []byte, fn func(key string, value []byte)) {
 		}
 		fn(key, v)
 	}
+}
+
+// legacyKeyFindings reports what the 1.31 merge does differently with a
+// drop-in's keys: a known field spelled so that it matches no internal field
+// name (resolvConf is ResolverConfig there) is ignored, and a null does not reset
+// the main file's value.
+func legacyKeyFindings(p Patch, opt Options) []validate.Finding {
+	if opt.Legacy == nil {
+		return nil
+	}
+	var out []validate.Finding
+	for _, k := range p.Keys {
+		if (k.Kind != source.KeyExact && k.Kind != source.KeyCase) || k.Parent == nil || k.Parent.Kind != skew.Object {
+			continue
+		}
+		internal := opt.Legacy.InternalKeys[canonicalStructPath(k.Path)]
+		if i := strings.LastIndexAny(internal, ".]"); i >= 0 {
+			internal = internal[i+1:]
+		}
+		if internal != "" && !strings.EqualFold(internal, k.Written) {
+			out = append(out, validate.DropInUnknownField.Atf(k.Pos, k.Path, fmt.Sprintf("set it in the main --config file, or write %q in the drop-in for kubelet 1.31", lowerFirst(internal)),
+				"kubelet 1.31 matches drop-in keys against its internal field names, where %s is %q: this key is ignored", k.Path, internal))
+			continue
+		}
+		if k.Null {
+			out = append(out, validate.DropInNullKept.Atf(k.Pos, k.Path, "set the value you want instead of null",
+				"null does not reset %s at kubelet 1.31: the main file's value (or its default) stays", k.Path))
+		}
+	}
+	return out
+}
+
+// canonicalStructPath turns list indexes into "[]" (the generated tables' syntax).
+func canonicalStructPath(p string) string {
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		if p[i] == '[' {
+			if j := strings.IndexByte(p[i:], ']'); j >= 0 {
+				b.WriteString("[]")
+				i += j
+				continue
+			}
+		}
+		b.WriteByte(p[i])
+	}
+	return b.String()
+}
+
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}
+
+// legacyInternalName reports whether an unknown key matches, case-insensitively,
+// the internal name of a field at its level, which the 1.31 merge applies
+// (resolverConfig sets resolvConf).
+func legacyInternalName(k source.Key, opt Options) bool {
+	if opt.Legacy == nil || k.Parent == nil || k.Parent.Kind != skew.Object {
+		return false
+	}
+	parent := canonicalStructPath(k.Path)
+	if i := strings.LastIndexAny(parent, ".]"); i >= 0 && parent[i] == '.' {
+		parent = parent[:i]
+	} else {
+		parent = ""
+	}
+	for name := range k.Parent.Children {
+		internal := opt.Legacy.InternalKeys[skew.JoinPath(parent, name)]
+		if i := strings.LastIndexAny(internal, ".]"); i >= 0 {
+			internal = internal[i+1:]
+		}
+		if internal != "" && strings.EqualFold(internal, k.Written) {
+			return true
+		}
+	}
+	return false
 }

@@ -117,3 +117,50 @@ func TestLegacyMerge(t *testing.T) {
 		})
 	}
 }
+
+func TestLegacyKeyFindings(t *testing.T) {
+	tree := skew.Newest().Fields()
+	onto := &kubeletv1beta1.KubeletConfiguration{MaxPods: 110}
+	tests := []struct {
+		name, body, legacyRule, rule string
+	}{
+		{"renamed field", "resolvConf: /run/resolv.conf\n", "KC2005", ""},
+		{"internal name", "resolverConfig: /run/resolv.conf\n", "", "KC2005"},
+		{"null", "maxPods: null\n", "KC2010", ""},
+		{"value", "maxPods: 5\n", "", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "a.conf")
+			if err := os.WriteFile(p, []byte(hdr+tc.body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for _, legacy := range []bool{true, false} {
+				opt := Options{Tree: tree}
+				base := []byte(`{}`)
+				if legacy {
+					opt.Legacy = &Legacy{Onto: onto, InternalKeys: internalKeysOf(tree)}
+				}
+				res, err := Merge(base, []Entry{{Path: p, Conf: true}}, opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var rules []string
+				for _, f := range res.Findings {
+					rules = append(rules, f.Rule)
+				}
+				want := tc.rule
+				if legacy {
+					want = tc.legacyRule
+				}
+				got := ""
+				if len(rules) > 0 {
+					got = rules[0]
+				}
+				if got != want || len(rules) > 1 {
+					t.Errorf("legacy=%v: findings %v, want [%s]", legacy, rules, want)
+				}
+			}
+		})
+	}
+}

@@ -346,7 +346,7 @@ func mergeDecodeFinding(err error, patches []Patch) validate.Finding {
 // keyFindings reports keys of a drop-in that vanish, relative paths and ignored
 // YAML documents.
 func keyFindings(p Patch, opt Options) []validate.Finding {
-	var out []validate.Finding
+	out := legacyKeyFindings(p, opt)
 	for _, line := range p.File.ExtraDocs {
 		out = append(out, validate.ExtraDocument.At(validate.Position{File: p.Path, Line: line, Column: 1}, "",
 			"only the first YAML document is read; this document is ignored by the kubelet", "move its settings into the first document or into another drop-in"))
@@ -354,6 +354,9 @@ func keyFindings(p Patch, opt Options) []validate.Finding {
 	for _, k := range p.Keys {
 		switch k.Kind {
 		case source.KeyUnknown:
+			if legacyInternalName(k, opt) {
+				continue // 1.31 applies it to the internal field of that name
+			}
 			hint := ""
 			if since := knownSince(opt, k.Path); since != "" {
 				hint = fmt.Sprintf("%s is a field from kubelet %s on; this kubelet does not have it", k.Path, since)

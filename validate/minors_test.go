@@ -125,6 +125,7 @@ func TestDeclaredMinors(t *testing.T) {
 		"KC4103": "1.31–1.33", // tracing without KubeletTracing
 		"KC4104": "1.31–1.36", // MemoryQoS without memoryThrottlingFactor
 		"KC5002": "1.32–1.37", // singleProcessOOMKill on cgroup v1
+		"KC2010": "1.31",      // drop-in null keeps the main value
 	}
 	known := map[string]bool{"": true}
 	for _, rel := range releases {

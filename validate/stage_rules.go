@@ -85,6 +85,11 @@ var (
 		Doc:     "Drop-ins are not type-checked when read; the merged JSON is. A string where a number belongs fails here, naming no file: the hint names the drop-in that set it.",
 		Kubelet: kubeletServer + " mergeKubeletConfigurations (json.Unmarshal)"}
 
+	DropInNullKept = &Rule{ID: "KC2010", Name: "dropin-null-kept", Severity: Warning, Stage: StageDropIn, Until: "1.31",
+		Summary: "At kubelet 1.31 a null in a drop-in does not reset the field: the main file's value stays.",
+		Doc:     "Kubelet 1.31 merge-patches the drop-ins over the JSON of its internal type, whose keys are Go field names (MaxPods), and decodes the result onto the loaded config. A drop-in's null removes only an earlier drop-in's key, never the main file's value, and nothing is defaulted after the merge. From 1.32 the same null deletes the key and the field is defaulted again.",
+		Kubelet: kubeletServer + " mergeKubeletConfigurations (v1.31)"}
+
 	// --- flag precedence (KC25xx) ---
 
 	SplitStreamReset = &Rule{ID: "KC2501", Name: "splitstream-reset-by-flags", Severity: Warning, Stage: StageFlags,
@@ -133,7 +138,7 @@ func init() {
 	Register(ConfigEmpty, ConfigTypeMeta, ConfigSyntax, ConfigDecode, UnknownField, CaseMismatch, DuplicateKey,
 		ExtraDocument, RelativePathResolved,
 		DropInIgnored, DropInEmpty, DropInTypeMeta, DropInDecode, DropInUnknownField, DropInCaseOnly,
-		DropInCaseShadowed, DropInRelativePath, DropInMerged, SplitStreamReset,
+		DropInCaseShadowed, DropInRelativePath, DropInMerged, DropInNullKept, SplitStreamReset,
 		GateUnknown, GateLocked, GatePreAlpha, GateDependency, GateGA, GateDeprecated,
 		DraftCrashLoopField)
 }
