@@ -100,15 +100,15 @@ var (
 	// --- feature gates (KC3xxx) ---
 
 	GateUnknown = &Rule{ID: "KC3001", Name: "gate-unknown", Severity: Error, Stage: StageGates,
-		Summary: "A feature gate this kubelet does not know; the kubelet panics at startup.",
-		Doc:     "Defaulting merges the file's featureGates into the kubelet's gate set and panics on any error (\"failed to merge global and in-flight KubeletConfiguration while setting defaults\"). Gate names are case-sensitive; the hint names the nearest real gate.",
+		Summary: "A feature gate this kubelet does not know; the kubelet panics at startup (1.31: refuses to start).",
+		Doc:     "Defaulting merges the file's featureGates into the kubelet's gate set and panics on any error (\"failed to merge global and in-flight KubeletConfiguration while setting defaults\"), from 1.32 on. Kubelet 1.31 does not look at gates while defaulting: it refuses to start when RunE applies them (\"failed to set feature gates from initial flags-based config\"). Gate names are case-sensitive; the hint names the nearest real gate.",
 		Kubelet: "pkg/kubelet/apis/config/v1beta1/defaults.go SetDefaults_KubeletConfiguration"}
 	GateLocked = &Rule{ID: "KC3002", Name: "gate-locked", Severity: Error, Stage: StageGates,
-		Summary: "A feature gate locked to its default is set to the other value; the kubelet panics at startup.",
+		Summary: "A feature gate locked to its default is set to the other value; the kubelet panics at startup (1.31: refuses to start).",
 		Doc:     "GA and some deprecated gates are locked: setting them to anything but their default is an error.",
 		Kubelet: "k8s.io/component-base/featuregate SetFromMap"}
 	GatePreAlpha = &Rule{ID: "KC3003", Name: "gate-prealpha", Severity: Error, Stage: StageGates,
-		Summary: "A feature gate that is not available (PreAlpha) at this kubelet version; the kubelet panics at startup.",
+		Summary: "A feature gate that is not available (PreAlpha) at this kubelet version; the kubelet panics at startup (1.31: refuses to start).",
 		Doc:     "The gate is registered but only from a later version; at this emulation version it cannot be set.",
 		Kubelet: "k8s.io/component-base/featuregate SetFromMap"}
 	GateDependency = &Rule{ID: "KC3004", Name: "gate-dependency", Severity: Error, Stage: StageGates, Since: "1.35",
