@@ -9,9 +9,12 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
@@ -142,16 +145,16 @@ func Evaluate(in pipeline.Input, minors []*skew.Minor) (*Matrix, error) {
 	return EvaluateLoaded(l, minors)
 }
 
-// EvaluateLoaded is Evaluate over files already loaded.
+// EvaluateLoaded is Evaluate over files already loaded. The minors are
+// evaluated in parallel (each is independent; what they share is cached by the
+// Loaded and skew, both safe for concurrent use); the columns and the error
+// reported are those of minor order, as if evaluated one after the other.
 func EvaluateLoaded(l *pipeline.Loaded, minors []*skew.Minor) (*Matrix, error) {
-	mx := &Matrix{}
-	for _, m := range minors {
-		c, err := evaluateColumn(l, m)
-		if err != nil {
-			return nil, err
-		}
-		mx.Columns = append(mx.Columns, c)
+	cols, err := evaluateColumns(l, minors)
+	if err != nil {
+		return nil, err
 	}
+	mx := &Matrix{Columns: cols}
 	if ref := mx.Reference(); ref != nil && ref.Effective != nil {
 		for _, c := range mx.Columns {
 			if c != ref && c.Effective != nil {
@@ -160,6 +163,54 @@ func EvaluateLoaded(l *pipeline.Loaded, minors []*skew.Minor) (*Matrix, error) {
 		}
 	}
 	return mx, nil
+}
+
+// evaluateColumns runs evaluateColumn for every minor on at most GOMAXPROCS
+// goroutines. A panic (a build defect in embedded data) is raised again in the
+// caller, as it would be without the goroutines.
+func evaluateColumns(l *pipeline.Loaded, minors []*skew.Minor) ([]*Column, error) {
+	cols := make([]*Column, len(minors))
+	errs := make([]error, len(minors))
+	panics := make([]any, len(minors))
+	workers := min(runtime.GOMAXPROCS(0), len(minors))
+	if workers <= 1 {
+		for i, m := range minors {
+			if cols[i], errs[i] = evaluateColumn(l, m); errs[i] != nil {
+				return nil, errs[i]
+			}
+		}
+		return cols, nil
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(minors) {
+					return
+				}
+				func() {
+					defer func() {
+						if p := recover(); p != nil {
+							panics[i] = p
+						}
+					}()
+					cols[i], errs[i] = evaluateColumn(l, minors[i])
+				}()
+			}
+		})
+	}
+	wg.Wait()
+	for i := range minors {
+		if panics[i] != nil {
+			panic(panics[i])
+		}
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+	}
+	return cols, nil
 }
 
 func evaluateColumn(l *pipeline.Loaded, m *skew.Minor) (*Column, error) {

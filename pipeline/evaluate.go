@@ -88,7 +88,9 @@ func Evaluate(m *skew.Minor, in Input) (*Result, error) {
 }
 
 // Loaded is an input whose files are read, parsed and decoded once, however many
-// kubelet minors it is evaluated at (kubeletcfg skew and preflight).
+// kubelet minors it is evaluated at (kubeletcfg skew and preflight). Evaluate
+// may be called from several goroutines at once (matrix evaluates minors in
+// parallel): everything shared is in the concurrency-safe source.Cache.
 type Loaded struct {
 	in      Input
 	files   *source.Cache
@@ -212,10 +214,11 @@ func (r *Result) EffectiveObject() (map[string]any, error) {
 	if r.Effective == nil {
 		return nil, nil
 	}
-	kc := r.Effective.DeepCopy()
+	// A shallow copy: only TypeMeta changes, and marshalling only reads.
+	kc := *r.Effective
 	kc.APIVersion = kubeletv1beta1.SchemeGroupVersion.String()
 	kc.Kind = "KubeletConfiguration"
-	raw, err := json.Marshal(kc)
+	raw, err := json.Marshal(&kc)
 	if err != nil {
 		return nil, err
 	}

@@ -78,16 +78,23 @@ func (m *Minor) KeySchema() (*jsonschema.Schema, error) {
 		if err != nil {
 			return nil, err
 		}
-		url := "kubeletcfg:keys/" + m.Version + ".json"
-		c := jsonschema.NewCompiler()
-		c.Draft = jsonschema.Draft7
-		if err := c.AddResource(url, bytes.NewReader(keys)); err != nil {
-			return nil, fmt.Errorf("skew: key schema of %s: %w", m.Version, err)
-		}
-		return c.Compile(url)
+		// Minors with the same key structure (1.33..1.35) share one compiled
+		// schema; only its verdicts are read, never its URL.
+		g, _ := keySchemasByContent.LoadOrStore(string(keys), sync.OnceValues(func() (*jsonschema.Schema, error) {
+			const url = "kubeletcfg:keys.json"
+			c := jsonschema.NewCompiler()
+			c.Draft = jsonschema.Draft7
+			if err := c.AddResource(url, bytes.NewReader(keys)); err != nil {
+				return nil, fmt.Errorf("skew: key schema: %w", err)
+			}
+			return c.Compile(url)
+		}))
+		return g.(func() (*jsonschema.Schema, error))()
 	}))
 	return f.(func() (*jsonschema.Schema, error))()
 }
+
+var keySchemasByContent sync.Map // key structure JSON -> func() (*jsonschema.Schema, error)
 
 // keyStructure keeps the keywords of a schema that say which keys exist.
 func keyStructure(v any) any {

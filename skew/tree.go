@@ -3,6 +3,7 @@ package skew
 import (
 	"fmt"
 	"reflect"
+	"sort"
 	"strings"
 	"sync"
 
@@ -17,16 +18,74 @@ import (
 
 var fieldTrees sync.Map // minor -> func() (*Field, error)
 
-// FieldTree returns the minor's KubeletConfiguration field tree.
+// FieldTree returns the minor's KubeletConfiguration field tree. Minors whose
+// trees are identical share one *Field, so what is cached per tree (the walk of
+// a file, source.Cache) is computed once for all of them.
 func (m *Minor) FieldTree() (*Field, error) {
 	f, _ := fieldTrees.LoadOrStore(m.Version, sync.OnceValues(func() (*Field, error) {
 		infos, err := m.FieldInfos()
 		if err != nil {
 			return nil, err
 		}
-		return treeFromInfos(infos)
+		t, err := treeFromInfos(infos)
+		if err != nil {
+			return nil, err
+		}
+		return internTree(t), nil
 	}))
 	return f.(func() (*Field, error))()
+}
+
+var (
+	internMu sync.Mutex
+	interned = map[string]*Field{} // signature -> tree
+)
+
+// internTree returns the first tree built with t's signature, or t.
+func internTree(t *Field) *Field {
+	var b strings.Builder
+	treeSignature(&b, t)
+	sig := b.String()
+	internMu.Lock()
+	defer internMu.Unlock()
+	if prev, ok := interned[sig]; ok {
+		return prev
+	}
+	interned[sig] = t
+	return t
+}
+
+// treeSignature writes everything a Field holds (names, kinds, Go types, the
+// case-insensitive index), children sorted: equal signatures are equal trees.
+func treeSignature(b *strings.Builder, f *Field) {
+	if f == nil {
+		b.WriteString("~")
+		return
+	}
+	fmt.Fprintf(b, "(%q %d %q", f.Name, f.Kind, f.GoType)
+	if f.Children != nil {
+		b.WriteString(" {")
+		for _, n := range f.ChildNames() {
+			fmt.Fprintf(b, "%q:", n)
+			treeSignature(b, f.Children[n])
+		}
+		b.WriteString("}")
+	}
+	if f.lower != nil {
+		lows := make([]string, 0, len(f.lower))
+		for l := range f.lower {
+			lows = append(lows, l)
+		}
+		sort.Strings(lows)
+		b.WriteString(" <")
+		for _, l := range lows {
+			fmt.Fprintf(b, "%q=%q ", l, f.lower[l].Name)
+		}
+		b.WriteString(">")
+	}
+	b.WriteString(" ")
+	treeSignature(b, f.Elem)
+	b.WriteString(")")
 }
 
 // Fields is the KubeletConfiguration field tree of this minor. The embedded data
@@ -128,13 +187,119 @@ func parentOf(root *Field, path string) (*Field, string, error) {
 // decodes into the newest minor's types; an older kubelet drops what it does not
 // know (strict decoding fails, lenient decoding ignores the key; json.Unmarshal of
 // the merged drop-ins ignores it too).
+//
+// What to zero depends only on the tree, so it is planned once per tree
+// (prunePlan): a tree equal to the compiled types has nothing to zero.
 func (m *Minor) Prune(kc *kubeletv1beta1.KubeletConfiguration) {
 	if kc == nil || m == Newest() {
 		return
 	}
-	pruneValue(reflectValue(kc), m.Fields())
+	if p := prunePlanOf(m.Fields()); p != nil {
+		p.apply(reflectValue(kc))
+	}
 }
 
+var prunePlans sync.Map // *Field -> func() *pruneNode
+
+func prunePlanOf(tree *Field) *pruneNode {
+	f, _ := prunePlans.LoadOrStore(tree, sync.OnceValue(func() *pruneNode {
+		return planPrune(reflect.TypeFor[kubeletv1beta1.KubeletConfiguration](), tree, 0)
+	}))
+	return f.(func() *pruneNode)()
+}
+
+// pruneNode is pruneValue's work on values of one type under one tree node,
+// computed from the type: nil when there is nothing to zero below.
+type pruneNode struct {
+	kind reflect.Kind // Pointer, Struct or Slice
+	elem *pruneNode   // Pointer target, Slice item
+	ops  []pruneOp    // Struct
+}
+
+type pruneOp struct {
+	field int
+	zero  bool       // the tree does not have the field
+	sub   *pruneNode // otherwise, what to prune inside it
+}
+
+// planPrune mirrors pruneValue and pruneStruct on types instead of values.
+func planPrune(t reflect.Type, f *Field, depth int) *pruneNode {
+	if f == nil || depth > 64 {
+		return nil
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		if e := planPrune(t.Elem(), f, depth+1); e != nil {
+			return &pruneNode{kind: reflect.Pointer, elem: e}
+		}
+	case reflect.Struct:
+		if f.Kind != Object {
+			return nil
+		}
+		var ops []pruneOp
+		for i := 0; i < t.NumField(); i++ {
+			sf := t.Field(i)
+			if !sf.IsExported() {
+				continue
+			}
+			name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+			if name == "-" {
+				continue
+			}
+			if sf.Anonymous && name == "" {
+				if sub := planPrune(sf.Type, f, depth+1); sub != nil { // inline TypeMeta
+					ops = append(ops, pruneOp{field: i, sub: sub})
+				}
+				continue
+			}
+			if name == "" {
+				name = sf.Name
+			}
+			child, ok := f.Children[name]
+			if !ok {
+				ops = append(ops, pruneOp{field: i, zero: true})
+				continue
+			}
+			if sub := planPrune(sf.Type, child, depth+1); sub != nil {
+				ops = append(ops, pruneOp{field: i, sub: sub})
+			}
+		}
+		if len(ops) > 0 {
+			return &pruneNode{kind: reflect.Struct, ops: ops}
+		}
+	case reflect.Slice:
+		if f.Kind != List {
+			return nil
+		}
+		if e := planPrune(t.Elem(), f.Elem, depth+1); e != nil {
+			return &pruneNode{kind: reflect.Slice, elem: e}
+		}
+	}
+	return nil
+}
+
+func (p *pruneNode) apply(v reflect.Value) {
+	switch p.kind {
+	case reflect.Pointer:
+		if !v.IsNil() {
+			p.elem.apply(v.Elem())
+		}
+	case reflect.Struct:
+		for _, op := range p.ops {
+			if op.zero {
+				v.Field(op.field).SetZero()
+			} else {
+				op.sub.apply(v.Field(op.field))
+			}
+		}
+	case reflect.Slice:
+		for i := 0; i < v.Len(); i++ {
+			p.elem.apply(v.Index(i))
+		}
+	}
+}
+
+// pruneValue is Prune without a plan, walking the value (tests compare the two).
 func pruneValue(v reflect.Value, f *Field) {
 	if f == nil {
 		return

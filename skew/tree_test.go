@@ -96,3 +96,27 @@ func TestPrune(t *testing.T) {
 		t.Errorf("PruneJSON nested: %v", a)
 	}
 }
+
+// TestTreesShared checks that minors share a tree exactly when their generated
+// trees are equal, and that the newest minor has its own.
+func TestTreesShared(t *testing.T) {
+	var ms []*Minor
+	for _, v := range Supported() {
+		m, _ := Lookup(v)
+		ms = append(ms, m)
+	}
+	for i, a := range ms {
+		for _, b := range ms[i+1:] {
+			ia, _ := a.FieldInfos()
+			ib, _ := b.FieldInfos()
+			ta, _ := treeFromInfos(ia)
+			tb, _ := treeFromInfos(ib)
+			var sa, sb strings.Builder
+			treeSignature(&sa, ta)
+			treeSignature(&sb, tb)
+			if same := a.Fields() == b.Fields(); same != (sa.String() == sb.String()) {
+				t.Errorf("%s and %s: shared %v, equal %v", a.Version, b.Version, same, sa.String() == sb.String())
+			}
+		}
+	}
+}

@@ -1,6 +1,8 @@
 package source
 
 import (
+	"sync"
+
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kubeletcfg/kubeletcfg/skew"
@@ -10,14 +12,37 @@ import (
 // that evaluating the same files at several kubelet minors (kubeletcfg skew,
 // preflight) pays for that work once. Everything it returns is shared: callers
 // must not modify it, except MainDecode's Config, which is a fresh copy per call.
-// A nil *Cache caches nothing. A Cache is not safe for concurrent use.
+// A nil *Cache caches nothing. A Cache is safe for concurrent use (minors are
+// evaluated in parallel): each entry is computed once, by its first caller, and
+// later callers wait for it, so every caller sees the same *File.
 type Cache struct {
-	files   map[string]cachedFile
-	mains   map[*File]MainDecode
-	dropIns map[*File]cachedDropIn
-	walks   map[walkKey][]Key
+	files   onceMap[string, cachedFile]
+	mains   onceMap[*File, MainDecode]
+	dropIns onceMap[*File, cachedDropIn]
+	walks   onceMap[walkKey, []Key]
 	// instances holds each file as the JSON value its schema validation sees.
-	instances map[*File]cachedInstance
+	instances onceMap[*File, cachedInstance]
+}
+
+// onceMap computes each key's value once; the lock is held only to find or add
+// the entry, not while computing it.
+type onceMap[K comparable, V any] struct {
+	mu sync.Mutex
+	m  map[K]func() V
+}
+
+func (o *onceMap[K, V]) get(k K, compute func() V) V {
+	o.mu.Lock()
+	f, ok := o.m[k]
+	if !ok {
+		if o.m == nil {
+			o.m = map[K]func() V{}
+		}
+		f = sync.OnceValue(compute)
+		o.m[k] = f
+	}
+	o.mu.Unlock()
+	return f()
 }
 
 type cachedFile struct {
@@ -39,14 +64,7 @@ type walkKey struct {
 
 // NewCache returns an empty cache.
 func NewCache() *Cache {
-	return &Cache{
-		files:   map[string]cachedFile{},
-		mains:   map[*File]MainDecode{},
-		dropIns: map[*File]cachedDropIn{},
-		walks:   map[walkKey][]Key{},
-
-		instances: map[*File]cachedInstance{},
-	}
+	return &Cache{}
 }
 
 // ReadFile is ReadFile, once per path.
@@ -54,12 +72,11 @@ func (c *Cache) ReadFile(path string) (*File, error) {
 	if c == nil {
 		return ReadFile(path)
 	}
-	if r, ok := c.files[path]; ok {
-		return r.f, r.err
-	}
-	f, err := ReadFile(path)
-	c.files[path] = cachedFile{f, err}
-	return f, err
+	r := c.files.get(path, func() cachedFile {
+		f, err := ReadFile(path)
+		return cachedFile{f, err}
+	})
+	return r.f, r.err
 }
 
 // DecodeMain is DecodeMain of f.Data, once per file; Config is a deep copy the
@@ -68,11 +85,7 @@ func (c *Cache) DecodeMain(f *File) MainDecode {
 	if c == nil {
 		return DecodeMain(f.Data)
 	}
-	d, ok := c.mains[f]
-	if !ok {
-		d = DecodeMain(f.Data)
-		c.mains[f] = d
-	}
+	d := c.mains.get(f, func() MainDecode { return DecodeMain(f.Data) })
 	if d.Config != nil {
 		d.Config = d.Config.DeepCopy()
 	}
@@ -84,11 +97,10 @@ func (c *Cache) DecodeDropIn(f *File) ([]byte, *schema.GroupVersionKind, error) 
 	if c == nil {
 		return DecodeDropIn(f.Data)
 	}
-	d, ok := c.dropIns[f]
-	if !ok {
+	d := c.dropIns.get(f, func() (d cachedDropIn) {
 		d.data, d.gvk, d.err = DecodeDropIn(f.Data)
-		c.dropIns[f] = d
-	}
+		return d
+	})
 	return d.data, d.gvk, d.err
 }
 
@@ -97,11 +109,5 @@ func (c *Cache) Walk(f *File, root *skew.Field, mode Mode) []Key {
 	if c == nil {
 		return Walk(f, root, mode)
 	}
-	k := walkKey{f, root, mode}
-	keys, ok := c.walks[k]
-	if !ok {
-		keys = Walk(f, root, mode)
-		c.walks[k] = keys
-	}
-	return keys
+	return c.walks.get(walkKey{f, root, mode}, func() []Key { return Walk(f, root, mode) })
 }

@@ -46,16 +46,14 @@ func schemaUnknown(f *File, schema *jsonschema.Schema, tree *skew.Field, c *Cach
 
 // instance is the file as the JSON value the schema validates, once per file.
 func (c *Cache) instance(f *File) (any, bool) {
-	if c != nil {
-		if v, ok := c.instances[f]; ok {
-			return v.v, v.ok
-		}
+	if c == nil {
+		return toInstance(f)
 	}
-	v, ok := toInstance(f)
-	if c != nil {
-		c.instances[f] = cachedInstance{v, ok}
-	}
-	return v, ok
+	v := c.instances.get(f, func() cachedInstance {
+		v, ok := toInstance(f)
+		return cachedInstance{v, ok}
+	})
+	return v.v, v.ok
 }
 
 type cachedInstance struct {

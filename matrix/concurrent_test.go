@@ -1,0 +1,121 @@
+package matrix
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"github.com/kubeletcfg/kubeletcfg/validate"
+)
+
+// corpusInput reads a conformance case folder as the harness does (see
+// pipeline's caseInput).
+func corpusInput(t *testing.T, dir string) pipeline.Input {
+	var meta struct {
+		Config    *string `json:"config"`
+		ConfigDir *string `json:"configDir"`
+		Cgroup    string  `json:"cgroup"`
+	}
+	if raw, err := os.ReadFile(filepath.Join(dir, "case.yaml")); err == nil {
+		if err := yaml.Unmarshal(raw, &meta); err != nil {
+			t.Fatalf("%s/case.yaml: %v", dir, err)
+		}
+	}
+	in := pipeline.Input{CgroupVersion: 2}
+	if meta.Cgroup == "v1" {
+		in.CgroupVersion = 1
+	}
+	switch {
+	case meta.Config != nil && *meta.Config != "":
+		in.Config = filepath.Join(dir, *meta.Config)
+	case meta.Config == nil:
+		if _, err := os.Stat(filepath.Join(dir, "kubelet.yaml")); err == nil {
+			in.Config = filepath.Join(dir, "kubelet.yaml")
+		}
+	}
+	switch {
+	case meta.ConfigDir != nil && *meta.ConfigDir != "":
+		in.ConfigDir = filepath.Join(dir, *meta.ConfigDir)
+	case meta.ConfigDir == nil:
+		if fi, err := os.Stat(filepath.Join(dir, "conf.d")); err == nil && fi.IsDir() {
+			in.ConfigDir = filepath.Join(dir, "conf.d")
+		}
+	}
+	return in
+}
+
+// TestParallelMatchesSequential evaluates every conformance case at every minor
+// in parallel (EvaluateLoaded) and checks each column against the same minor
+// evaluated alone: sharing the loaded files between goroutines changes nothing.
+// Run it with -race.
+func TestParallelMatchesSequential(t *testing.T) {
+	all := supportedMinors(t)
+	dirs, err := filepath.Glob(filepath.Join(cases, "*"))
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no cases: %v", err)
+	}
+	for i, dir := range dirs {
+		if testing.Short() && i%10 != 0 {
+			continue
+		}
+		in := corpusInput(t, dir)
+		mx, err := Evaluate(in, all)
+		for j, m := range all {
+			want, werr := pipeline.Evaluate(m, in)
+			if (err != nil) != (werr != nil) {
+				t.Fatalf("%s at %s: parallel error %v, alone %v", dir, m.Version, err, werr)
+			}
+			if err != nil {
+				continue
+			}
+			got := mx.Columns[j].Result
+			if got.Minor != m {
+				t.Fatalf("%s: column %d is %s, want %s", dir, j, got.Minor.Version, m.Version)
+			}
+			for _, f := range []struct {
+				name      string
+				got, want any
+			}{
+				{"Starts", got.Starts, want.Starts},
+				{"Panics", got.Panics, want.Panics},
+				{"Effective", got.Effective, want.Effective},
+				{"Origins", got.Origins, want.Origins},
+				{"Findings", stableFindings(got.Findings), stableFindings(want.Findings)},
+				{"CrashLoopBackOff", got.CrashLoopBackOff, want.CrashLoopBackOff},
+				{"Lenient", got.Lenient, want.Lenient},
+				{"Files", got.Files, want.Files},
+				{"Dropped", got.Dropped, want.Dropped},
+			} {
+				if !reflect.DeepEqual(f.got, f.want) {
+					g, _ := json.Marshal(f.got)
+					w, _ := json.Marshal(f.want)
+					t.Errorf("%s at %s: %s differs in parallel:\n got %s\nwant %s", dir, m.Version, f.name, g, w)
+				}
+			}
+			obj, _ := want.EffectiveObject()
+			if !reflect.DeepEqual(mx.Columns[j].Effective, obj) {
+				t.Errorf("%s at %s: effective object differs in parallel", dir, m.Version)
+			}
+		}
+	}
+}
+
+// stableFindings leaves out the verbatim kubelet message of gate findings:
+// featuregate reports unknown gates and unmet dependencies in map order, which
+// differs from run to run even when a minor is evaluated alone.
+func stableFindings(fs []validate.Finding) []validate.Finding {
+	out := make([]validate.Finding, len(fs))
+	for i, f := range fs {
+		if strings.HasPrefix(f.Rule, "KC3") {
+			f.Kubelet = ""
+		}
+		out[i] = f
+	}
+	return out
+}
