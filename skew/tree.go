@@ -208,7 +208,7 @@ func prunePlanOf(tree *Field) *pruneNode {
 	return f.(func() *pruneNode)()
 }
 
-// pruneNode is pruneValue's work on values of one type under one tree node,
+// pruneNode is the pruning of values of one type under one tree node,
 // computed from the type: nil when there is nothing to zero below.
 type pruneNode struct {
 	kind reflect.Kind // Pointer, Struct or Slice
@@ -222,7 +222,8 @@ type pruneOp struct {
 	sub   *pruneNode // otherwise, what to prune inside it
 }
 
-// planPrune mirrors pruneValue and pruneStruct on types instead of values.
+// planPrune mirrors, on types instead of values, the value walk that tests use
+// as its reference (pruneValue in prune_ref_test.go).
 func planPrune(t reflect.Type, f *Field, depth int) *pruneNode {
 	if f == nil || depth > 64 {
 		return nil
@@ -296,57 +297,6 @@ func (p *pruneNode) apply(v reflect.Value) {
 		for i := 0; i < v.Len(); i++ {
 			p.elem.apply(v.Index(i))
 		}
-	}
-}
-
-// pruneValue is Prune without a plan, walking the value (tests compare the two).
-func pruneValue(v reflect.Value, f *Field) {
-	if f == nil {
-		return
-	}
-	switch v.Kind() {
-	case reflect.Pointer:
-		if !v.IsNil() {
-			pruneValue(v.Elem(), f)
-		}
-	case reflect.Struct:
-		if f.Kind != Object {
-			return
-		}
-		pruneStruct(v, f)
-	case reflect.Slice:
-		if f.Kind == List {
-			for i := 0; i < v.Len(); i++ {
-				pruneValue(v.Index(i), f.Elem)
-			}
-		}
-	}
-}
-
-func pruneStruct(v reflect.Value, f *Field) {
-	t := v.Type()
-	for i := 0; i < t.NumField(); i++ {
-		sf := t.Field(i)
-		if !sf.IsExported() {
-			continue
-		}
-		name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
-		if name == "-" {
-			continue
-		}
-		if sf.Anonymous && name == "" {
-			pruneValue(v.Field(i), f) // inline TypeMeta
-			continue
-		}
-		if name == "" {
-			name = sf.Name
-		}
-		child, ok := f.Children[name]
-		if !ok {
-			v.Field(i).SetZero()
-			continue
-		}
-		pruneValue(v.Field(i), child)
 	}
 }
 
