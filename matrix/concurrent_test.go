@@ -2,52 +2,24 @@ package matrix
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
-	"sigs.k8s.io/yaml"
-
+	"github.com/kubeletcfg/kubeletcfg/internal/corpus"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
-// corpusInput reads a conformance case folder as the harness does (see
-// pipeline's caseInput).
+// corpusInput reads a conformance case folder as the harness does.
 func corpusInput(t *testing.T, dir string) pipeline.Input {
-	var meta struct {
-		Config    *string `json:"config"`
-		ConfigDir *string `json:"configDir"`
-		Cgroup    string  `json:"cgroup"`
+	t.Helper()
+	c, err := corpus.Read(dir)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if raw, err := os.ReadFile(filepath.Join(dir, "case.yaml")); err == nil {
-		if err := yaml.Unmarshal(raw, &meta); err != nil {
-			t.Fatalf("%s/case.yaml: %v", dir, err)
-		}
-	}
-	in := pipeline.Input{CgroupVersion: 2}
-	if meta.Cgroup == "v1" {
-		in.CgroupVersion = 1
-	}
-	switch {
-	case meta.Config != nil && *meta.Config != "":
-		in.Config = filepath.Join(dir, *meta.Config)
-	case meta.Config == nil:
-		if _, err := os.Stat(filepath.Join(dir, "kubelet.yaml")); err == nil {
-			in.Config = filepath.Join(dir, "kubelet.yaml")
-		}
-	}
-	switch {
-	case meta.ConfigDir != nil && *meta.ConfigDir != "":
-		in.ConfigDir = filepath.Join(dir, *meta.ConfigDir)
-	case meta.ConfigDir == nil:
-		if fi, err := os.Stat(filepath.Join(dir, "conf.d")); err == nil && fi.IsDir() {
-			in.ConfigDir = filepath.Join(dir, "conf.d")
-		}
-	}
-	return in
+	return pipeline.Input{Config: c.Config, ConfigDir: c.ConfigDir, CgroupVersion: c.CgroupVersion}
 }
 
 // TestParallelMatchesSequential evaluates every conformance case at every minor

@@ -11,8 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"sigs.k8s.io/yaml"
-
+	testcorpus "github.com/kubeletcfg/kubeletcfg/internal/corpus"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
 	"github.com/kubeletcfg/kubeletcfg/validate"
@@ -38,42 +37,14 @@ type golden struct {
 	} `json:"crashLoopBackOff"`
 }
 
-type caseMeta struct {
-	Description string  `json:"description"`
-	Config      *string `json:"config"`
-	ConfigDir   *string `json:"configDir"`
-	Cgroup      string  `json:"cgroup"`
-}
-
-// caseInput reads a case folder as the harness does (see testdata/conformance/README.md).
-func caseInput(t testing.TB, dir string) (Input, caseMeta) {
-	var meta caseMeta
-	if raw, err := os.ReadFile(filepath.Join(dir, "case.yaml")); err == nil {
-		if err := yaml.Unmarshal(raw, &meta); err != nil {
-			t.Fatalf("%s/case.yaml: %v", dir, err)
-		}
+// caseInput reads a case folder as the harness does (internal/corpus).
+func caseInput(t testing.TB, dir string) (Input, testcorpus.Case) {
+	t.Helper()
+	c, err := testcorpus.Read(dir)
+	if err != nil {
+		t.Fatal(err)
 	}
-	in := Input{CgroupVersion: 2}
-	if meta.Cgroup == "v1" {
-		in.CgroupVersion = 1
-	}
-	switch {
-	case meta.Config != nil && *meta.Config != "":
-		in.Config = filepath.Join(dir, *meta.Config)
-	case meta.Config == nil:
-		if _, err := os.Stat(filepath.Join(dir, "kubelet.yaml")); err == nil {
-			in.Config = filepath.Join(dir, "kubelet.yaml")
-		}
-	}
-	switch {
-	case meta.ConfigDir != nil && *meta.ConfigDir != "":
-		in.ConfigDir = filepath.Join(dir, *meta.ConfigDir)
-	case meta.ConfigDir == nil:
-		if fi, err := os.Stat(filepath.Join(dir, "conf.d")); err == nil && fi.IsDir() {
-			in.ConfigDir = filepath.Join(dir, "conf.d")
-		}
-	}
-	return in, meta
+	return Input{Config: c.Config, ConfigDir: c.ConfigDir, CgroupVersion: c.CgroupVersion}, c
 }
 
 func TestConformance(t *testing.T) {
