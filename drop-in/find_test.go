@@ -168,3 +168,41 @@ func TestFindUnreadableSubfolder(t *testing.T) {
 		t.Errorf("entries %q, want [10.conf]", got)
 	}
 }
+
+// Insert puts a file where the walk finds it once the file is on disk.
+func TestInsertMatchesWalk(t *testing.T) {
+	layout := []string{"10-a.conf", "50-b.conf", "50-b/x.conf", "50-b.conf.d/y.conf", "9.conf", "notes.txt", "a/b/c.conf", "z/last.conf"}
+	for _, name := range []string{"00-first.conf", "10-a.conf", "50-b", "50-b.conf", "50-b.conf.d", "50-b.confx", "50-a.conf", "9.conf", "99.conf", "a.conf", "a", "zz.conf", "Z.conf", "_x.conf", "-x.conf"} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			for _, f := range layout {
+				p := filepath.Join(dir, filepath.FromSlash(f))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, nil, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			before, err := Find(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			target := filepath.Join(dir, name)
+			if fi, err := os.Stat(target); err == nil && fi.IsDir() {
+				t.Skip("a folder of that name: the file cannot be written")
+			}
+			got := Insert(before, dir, target)
+			if err := os.WriteFile(target, []byte("x"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			want, err := Find(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("Insert:\n%v\nwalk after writing:\n%v", got, want)
+			}
+		})
+	}
+}

@@ -34,6 +34,11 @@ type Input struct {
 	ConfigDir string
 	// CgroupVersion of the host: 1 or 2 (default 2).
 	CgroupVersion int
+	// Virtual holds files that exist only in memory, by path: they are read
+	// instead of the disk. A path directly inside ConfigDir joins the drop-in
+	// walk at the place its name sorts, so a drop-in can be checked before it is
+	// written (or a changed one before it replaces the file on disk).
+	Virtual map[string][]byte
 }
 
 // Backoff is the crash-loop backoff the kubelet applies to restarting containers.
@@ -106,6 +111,9 @@ func Load(in Input) (*Loaded, error) {
 		in.CgroupVersion = 2
 	}
 	l := &Loaded{in: in, files: source.NewCache()}
+	for path, data := range in.Virtual {
+		l.files.Put(path, data)
+	}
 	if in.Config != "" {
 		if _, err := l.files.ReadFile(in.Config); err != nil {
 			return nil, err
@@ -116,6 +124,9 @@ func Load(in Input) (*Loaded, error) {
 			return nil, &source.InputError{Path: in.ConfigDir, Err: errors.Unwrap(err)}
 		}
 		l.entries, l.walkErr = dropin.Find(in.ConfigDir)
+		for path := range in.Virtual {
+			l.entries = dropin.Insert(l.entries, in.ConfigDir, path)
+		}
 	}
 	return l, nil
 }

@@ -67,6 +67,13 @@ func NewCache() *Cache {
 	return &Cache{}
 }
 
+// Put makes path read as data, without touching the disk: a drop-in about to be
+// written (kubeletcfg dropin new) is evaluated before it exists. It must be
+// called before the first ReadFile of path.
+func (c *Cache) Put(path string, data []byte) {
+	c.files.get(path, func() cachedFile { return cachedFile{f: Parse(path, data)} })
+}
+
 // ReadFile is ReadFile, once per path.
 func (c *Cache) ReadFile(path string) (*File, error) {
 	if c == nil {
