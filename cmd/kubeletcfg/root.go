@@ -28,6 +28,7 @@ really run with.`,
 	}
 	root.AddCommand(newLintCommand(), newEffectiveCommand(), newRulesCommand(), newVersionsCommand(), newSchemaCommand())
 	root.AddCommand(newSkewCommand(), newPreflightCommand())
+	root.AddCommand(newDropinCommand())
 	return root
 }
 

@@ -1,0 +1,133 @@
+package author
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"reflect"
+	"strings"
+
+	jsonpatch "gopkg.in/evanphx/json-patch.v4"
+	yaml "go.yaml.in/yaml/v3"
+	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
+
+	"github.com/kubeletcfg/kubeletcfg/matrix"
+	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"github.com/kubeletcfg/kubeletcfg/skew"
+)
+
+// Diff is the JSON merge patch (RFC 7386: objects merge, lists are replaced
+// whole, null removes) that turns the effective configuration current into
+// desired. apiVersion and kind are not part of it; an empty map means equal.
+func Diff(current, desired map[string]any) (map[string]any, error) {
+	a, err := json.Marshal(withoutTypeMeta(current))
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(withoutTypeMeta(desired))
+	if err != nil {
+		return nil, err
+	}
+	raw, err := jsonpatch.CreateMergePatch(a, b)
+	if err != nil {
+		return nil, err
+	}
+	var patch map[string]any
+	if err := json.Unmarshal(raw, &patch); err != nil {
+		return nil, err
+	}
+	return patch, nil
+}
+
+func withoutTypeMeta(obj map[string]any) map[string]any {
+	out := make(map[string]any, len(obj))
+	for k, v := range obj {
+		if k != "apiVersion" && k != "kind" {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// PatchYAML renders a merge patch as a drop-in: header comments, apiVersion,
+// kind, then the keys sorted (as the kubelet prints its configuration).
+func PatchYAML(patch map[string]any, header []string) ([]byte, error) {
+	var body yaml.Node
+	if err := body.Encode(patch); err != nil {
+		return nil, err
+	}
+	root := &yaml.Node{Kind: yaml.MappingNode}
+	addScalar(root, "apiVersion", kubeletv1beta1.SchemeGroupVersion.String())
+	addScalar(root, "kind", "KubeletConfiguration")
+	root.Content = append(root.Content, body.Content...)
+	doc := &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{root}}
+	if len(header) > 0 {
+		doc.HeadComment = "# " + strings.Join(header, "\n# ")
+	}
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(doc); err != nil {
+		return nil, err
+	}
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// Mismatch is a leaf where merging the drop-in does not give the desired value.
+type Mismatch = matrix.Change
+
+// Verify merges the drop-in (in.Virtual, at target) at minor m and compares the
+// effective configuration with desired (an effective object at the same
+// minor). It returns the leaves that differ; none means the drop-in is exact.
+func Verify(in pipeline.Input, m *skew.Minor, desired map[string]any) (*pipeline.Result, []Mismatch, error) {
+	r, err := pipeline.Evaluate(m, in)
+	if err != nil {
+		return nil, nil, err
+	}
+	got, err := r.EffectiveObject()
+	if err != nil || got == nil {
+		return r, nil, err
+	}
+	tree := m.Fields()
+	a, b := matrix.Flatten(got, tree), matrix.Flatten(desired, tree)
+	if reflect.DeepEqual(a, b) {
+		return r, nil, nil
+	}
+	known := func(string) bool { return true }
+	return r, matrix.Diff(a, b, known, known), nil
+}
+
+// ReadConfigz recognises a configz dump (kubectl get --raw
+// /api/v1/nodes/NODE/proxy/configz: {"kubeletconfig": {...}}, without apiVersion
+// and kind) and returns it as a KubeletConfiguration document. ok is false for
+// any other file, which is then read as a kubelet config file.
+func ReadConfigz(path string) (doc []byte, ok bool, err error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, false, err
+	}
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return nil, false, nil
+	}
+	var dump map[string]json.RawMessage
+	if json.Unmarshal(trimmed, &dump) != nil {
+		return nil, false, nil
+	}
+	inner, found := dump["kubeletconfig"]
+	if !found || len(dump) != 1 {
+		return nil, false, nil
+	}
+	var obj map[string]any
+	if err := json.Unmarshal(inner, &obj); err != nil || obj == nil {
+		return nil, false, fmt.Errorf("%s: kubeletconfig is not an object", path)
+	}
+	obj["apiVersion"] = kubeletv1beta1.SchemeGroupVersion.String()
+	obj["kind"] = "KubeletConfiguration"
+	out, err := json.MarshalIndent(obj, "", "  ")
+	return out, true, err
+}
