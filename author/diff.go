@@ -8,8 +8,8 @@ import (
 	"reflect"
 	"strings"
 
-	jsonpatch "gopkg.in/evanphx/json-patch.v4"
 	yaml "go.yaml.in/yaml/v3"
+	jsonpatch "gopkg.in/evanphx/json-patch.v4"
 	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
 
 	"github.com/kubeletcfg/kubeletcfg/matrix"

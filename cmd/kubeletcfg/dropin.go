@@ -51,7 +51,7 @@ func (f *minorsFlags) minors() ([]*skew.Minor, error) {
 	return []*skew.Minor{skew.Newest()}, nil
 }
 
-func minorList(ms []*skew.Minor) string {
+func checkedMinors(ms []*skew.Minor) string {
 	vs := make([]string, len(ms))
 	for i, m := range ms {
 		vs[i] = m.Version
@@ -185,7 +185,7 @@ rename), with mode 0644 unless --mode, and never over an existing file without
 				return err
 			}
 			doc.Header = []string{
-				"Written by kubeletcfg dropin new; checked against kubelet " + minorList(minors) + ".",
+				"Written by kubeletcfg dropin new; checked against kubelet " + checkedMinors(minors) + ".",
 				"Drop-ins merge in lexical order of their paths: a later file overrides these keys.",
 			}
 			content, err := doc.YAML()

@@ -104,7 +104,7 @@ With no difference nothing is written and the exit code is 0.`,
 			}
 			content, err := author.PatchYAML(patch, []string{
 				"Written by kubeletcfg dropin diff: merged after the current files, it gives " + to + ".",
-				"Checked against kubelet " + minorList(minors) + ".",
+				"Checked against kubelet " + checkedMinors(minors) + ".",
 			})
 			if err != nil {
 				return err
@@ -167,7 +167,7 @@ With no difference nothing is written and the exit code is 0.`,
 			if err := atomicfile.Write(out, content, atomicfile.Options{Overwrite: force}); err != nil {
 				return err
 			}
-			fmt.Fprintf(w, "wrote %s (%d top-level keys; checked against kubelet %s)\n", out, len(patch), minorList(minors))
+			fmt.Fprintf(w, "wrote %s (%d top-level keys; checked against kubelet %s)\n", out, len(patch), checkedMinors(minors))
 			return nil
 		},
 	}
