@@ -384,9 +384,14 @@ func writeVerdict(w io.Writer, v author.Verdict) {
 	case len(v.Problems) > 0:
 		status = "starts, but not with this file as written"
 	}
-	for _, a := range v.Applied {
-		if !a.Holds() && v.Starts && len(v.Problems) == 0 {
-			status = "starts, but not with this file as written"
+	if v.Starts && len(v.Problems) == 0 {
+		for _, a := range v.Applied {
+			switch {
+			case a.OverriddenBy == "" && !a.Holds():
+				status = "starts, but not with this file as written"
+			case a.OverriddenBy != "" && status == "applies every key":
+				status = "starts; a later drop-in overrides some of these keys"
+			}
 		}
 	}
 	fmt.Fprintf(w, "%s\n", status)

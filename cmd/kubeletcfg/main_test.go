@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -66,39 +67,114 @@ func TestInputErrorIsOneLine(t *testing.T) {
 	}
 }
 
-// TestREADMEExample keeps the README's example output true: the block that
-// follows the command line must be what the command prints.
-func TestREADMEExample(t *testing.T) {
+// readmeExits is the exit code of each command the README shows with its
+// output, by the longest matching prefix of its arguments. A README block whose
+// command has no entry fails the test, so every example is run.
+var readmeExits = map[string]int{
+	"lint ":        exitFindings,
+	"skew ":        exitFindings,
+	"preflight ":   exitFindings,
+	"dropin new ":  exitClean,
+	"dropin diff ": exitClean,
+}
+
+// TestREADMEBlocks keeps the README's example outputs true: every block that
+// starts with "$ go run ./cmd/kubeletcfg ARGS" must hold what the command
+// prints (go test ./cmd/kubeletcfg -update rewrites them).
+func TestREADMEBlocks(t *testing.T) {
 	t.Chdir("../..")
-	readme, err := os.ReadFile("README.md")
+	raw, err := os.ReadFile("README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	const prompt = "$ go run ./cmd/kubeletcfg "
-	text := string(readme)
-	start := strings.Index(text, prompt)
-	if start < 0 {
-		t.Fatal("README has no example output block")
+	text := string(raw)
+	const prompt = "```text\n$ go run ./cmd/kubeletcfg "
+	n := 0
+	for rest := text; ; {
+		start := strings.Index(rest, prompt)
+		if start < 0 {
+			break
+		}
+		block := rest[start+len("```text\n"):]
+		block = block[:strings.Index(block, "\n```")]
+		rest = rest[start+len(prompt):]
+		cmdLine, want, _ := strings.Cut(block, "\n")
+		args, err := shellWords(strings.TrimPrefix(cmdLine, "$ go run ./cmd/kubeletcfg "))
+		if err != nil {
+			t.Errorf("%s: %v", cmdLine, err)
+			continue
+		}
+		n++
+		exit, ok := -1, false
+		best := ""
+		for prefix, code := range readmeExits {
+			if strings.HasPrefix(strings.Join(args, " ")+" ", prefix) && len(prefix) > len(best) {
+				best, exit, ok = prefix, code, true
+			}
+		}
+		if !ok {
+			t.Errorf("%s: add its exit code to readmeExits", cmdLine)
+			continue
+		}
+		var stdout, stderr bytes.Buffer
+		if code := run(args, &stdout, &stderr); code != exit {
+			t.Errorf("%s: exit code %d, want %d\n%s", cmdLine, code, exit, stderr.String())
+		}
+		got := strings.TrimSuffix(stdout.String(), "\n")
+		if *update {
+			old := cmdLine + "\n" + want + "\n```"
+			if want == "" { // a new block: only the command line so far
+				old = cmdLine + "\n```"
+			}
+			text = strings.Replace(text, old, cmdLine+"\n"+got+"\n```", 1)
+			continue
+		}
+		if got != want {
+			t.Errorf("README output of %q is stale (go test ./cmd/kubeletcfg -update rewrites it); got:\n%s", cmdLine, got)
+		}
 	}
-	block := text[start:]
-	block = block[:strings.Index(block, "\n```")]
-	cmdLine, want, _ := strings.Cut(block, "\n")
-	var stdout, stderr bytes.Buffer
-	code := run(strings.Fields(strings.TrimPrefix(cmdLine, prompt)), &stdout, &stderr)
-	if code != exitFindings {
-		t.Errorf("exit code %d, README says 1", code)
+	if n < len(readmeExits) {
+		t.Errorf("README shows %d command outputs, fewer than readmeExits names (%d)", n, len(readmeExits))
 	}
-	got := strings.TrimSuffix(stdout.String(), "\n")
 	if *update {
-		updated := strings.Replace(text, cmdLine+"\n"+want, cmdLine+"\n"+got, 1)
-		if err := os.WriteFile("README.md", []byte(updated), 0o644); err != nil {
+		if err := os.WriteFile("README.md", []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		return
 	}
-	if got != want {
-		t.Errorf("README example output is stale (go test ./cmd/kubeletcfg -update rewrites it); got:\n%s", got)
+}
+
+// shellWords splits a command line as a POSIX shell would for the simple
+// quoting README examples use: blanks separate words, '...' and "..." quote.
+func shellWords(s string) ([]string, error) {
+	var out []string
+	var cur strings.Builder
+	inWord := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\'' || c == '"':
+			end := strings.IndexByte(s[i+1:], c)
+			if end < 0 {
+				return nil, fmt.Errorf("unclosed %c", c)
+			}
+			cur.WriteString(s[i+1 : i+1+end])
+			i += end + 1
+			inWord = true
+		case c == ' ' || c == '\t':
+			if inWord {
+				out = append(out, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			cur.WriteByte(c)
+			inWord = true
+		}
 	}
+	if inWord {
+		out = append(out, cur.String())
+	}
+	return out, nil
 }
 
 // checkGolden compares got with testdata/NAME.golden (-update rewrites it).

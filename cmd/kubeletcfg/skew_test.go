@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"os"
 	"strings"
 	"testing"
 
@@ -130,48 +129,4 @@ func TestSkewPreflightCompletion(t *testing.T) {
 func supportedForTest() []string {
 	got, _ := completeMinor(nil, nil, "")
 	return got
-}
-
-// TestREADMESkewPreflight keeps the README's skew and preflight example outputs
-// true, as TestREADMEExample does for lint: the block after each command line
-// must be what the command prints (-update rewrites it).
-func TestREADMESkewPreflight(t *testing.T) {
-	t.Chdir("../..")
-	for _, ex := range []struct {
-		command string
-		exit    int
-	}{
-		{"skew", exitFindings},
-		{"preflight", exitFindings},
-	} {
-		readme, err := os.ReadFile("README.md")
-		if err != nil {
-			t.Fatal(err)
-		}
-		prompt := "$ go run ./cmd/kubeletcfg " + ex.command + " "
-		text := string(readme)
-		start := strings.Index(text, prompt)
-		if start < 0 {
-			t.Fatalf("README has no example output block of %s", ex.command)
-		}
-		block := text[start:]
-		block = block[:strings.Index(block, "\n```")]
-		cmdLine, want, _ := strings.Cut(block, "\n")
-		var stdout, stderr bytes.Buffer
-		code := run(strings.Fields(strings.TrimPrefix(cmdLine, "$ go run ./cmd/kubeletcfg ")), &stdout, &stderr)
-		if code != ex.exit {
-			t.Errorf("%s: exit code %d, README says %d\n%s", ex.command, code, ex.exit, stderr.String())
-		}
-		got := strings.TrimSuffix(stdout.String(), "\n")
-		if *update {
-			updated := strings.Replace(text, cmdLine+"\n"+want, cmdLine+"\n"+got, 1)
-			if err := os.WriteFile("README.md", []byte(updated), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if got != want {
-			t.Errorf("README %s example output is stale (go test ./cmd/kubeletcfg -update rewrites it); got:\n%s", ex.command, got)
-		}
-	}
 }
