@@ -2,6 +2,7 @@
 GO ?= go
 CASES := $(CURDIR)/testdata/conformance/cases
 GOLDEN := $(CURDIR)/testdata/conformance/golden
+BACKOFF := $(CURDIR)/testdata/conformance/backoff
 
 .PHONY: test check harness harness-test generate conformance conformance-check \
 	harness-all generate-all conformance-all conformance-check-all harness-test-all
@@ -60,13 +61,15 @@ generate: harness
 	$(HARNESS) schema -out skew/data/$(MINOR)/schema.json
 	$(if $(filter $(MINOR),$(INTERNALNAMES_MINORS)),$(HARNESS) internalnames -out skew/data/$(MINOR)/internalnames.json)
 
-# Re-record the goldens with the real kubelet code.
+# Re-record the goldens with the real kubelet code (and its crash-loop backoff curves).
 conformance: harness
 	$(HARNESS) run -cases $(CASES) -out $(GOLDEN)/$(MINOR)
+	$(HARNESS) backoff -out $(BACKOFF)/$(MINOR).json
 
 # Fail if a golden no longer matches the real kubelet.
 conformance-check: harness
 	$(HARNESS) check -cases $(CASES) -golden $(GOLDEN)/$(MINOR)
+	$(HARNESS) backoff -check $(BACKOFF)/$(MINOR).json
 
 # Every minor in turn (one k8s build at a time: 5-10 min each when cold).
 harness-all generate-all conformance-all conformance-check-all harness-test-all:

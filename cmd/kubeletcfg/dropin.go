@@ -214,9 +214,7 @@ rename), with mode 0644 unless --mode, and never over an existing file without
 			}
 			rep := newDropinReport{File: target, Content: string(content), Exists: exists, DryRun: dryRun, Written: written, Refused: refused, Verdicts: verdicts}
 			for _, s := range settings {
-				for _, n := range s.Notes {
-					rep.Notes = append(rep.Notes, n)
-				}
+				rep.Notes = append(rep.Notes, s.Notes...)
 			}
 			if len(verdicts) > 0 {
 				rep.MergeOrder = mergeOrder(verdicts[len(verdicts)-1], configFile, target)

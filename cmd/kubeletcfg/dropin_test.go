@@ -179,3 +179,31 @@ func TestDropinDiffWrites(t *testing.T) {
 		t.Errorf("-o over an existing file without --force: exit %d", code)
 	}
 }
+
+// A symlink at the target is refused without --force and replaced, never
+// written through, with it: the write cannot land outside the folder.
+func TestDropinNewSymlinkNotFollowed(t *testing.T) {
+	dir, outside := t.TempDir(), t.TempDir()
+	victim := filepath.Join(outside, "victim.conf")
+	if err := os.WriteFile(victim, []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "50-x.conf")
+	if err := os.Symlink(victim, link); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"dropin", "new", "50-x.conf", "-d", dir, "--set", "maxPods=20"}
+	var out, stderr bytes.Buffer
+	if code := run(args, &out, &stderr); code != exitUsage {
+		t.Errorf("without --force: exit %d", code)
+	}
+	if code := run(append(args, "--force"), &out, &stderr); code != exitClean {
+		t.Fatalf("--force: exit %d: %s", code, stderr.String())
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "keep" {
+		t.Errorf("the write went through the symlink: %q", b)
+	}
+	if fi, err := os.Lstat(link); err != nil || !fi.Mode().IsRegular() {
+		t.Errorf("the link was not replaced by a regular file: %v", err)
+	}
+}

@@ -10,6 +10,7 @@
 //	harness fields -out FILE                  KubeletConfiguration v1beta1 field table
 //	harness roundtrip -out FILE               zero values of the v1beta1/internal round trip
 //	harness internalnames -out FILE           internal type's JSON key per v1beta1 field path
+//	harness backoff -out FILE | -check FILE   crash-loop backoff curves of the real client-go Backoff
 package main
 
 import (
@@ -37,6 +38,7 @@ func usage() {
   harness roundtrip -out FILE
   harness internalnames -out FILE
   harness schema -out FILE
+  harness backoff -out FILE | -check FILE
 `)
 }
 
@@ -67,6 +69,8 @@ func main() {
 		err = cmdSchema(args)
 	case "internalnames":
 		err = cmdInternalNames(args)
+	case "backoff":
+		err = cmdBackoff(args)
 	case "-h", "-help", "--help", "help":
 		usage()
 		return
