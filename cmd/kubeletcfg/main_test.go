@@ -76,6 +76,7 @@ var readmeExits = map[string]int{
 	"preflight ":   exitFindings,
 	"dropin new ":  exitClean,
 	"dropin diff ": exitClean,
+	"backoff ":     exitClean,
 }
 
 // TestREADMEBlocks keeps the README's example outputs true: every block that
