@@ -80,11 +80,12 @@ func PatchYAML(patch map[string]any, header []string) ([]byte, error) {
 // Mismatch is a leaf where merging the drop-in does not give the desired value.
 type Mismatch = matrix.Change
 
-// Verify merges the drop-in (in.Virtual, at target) at minor m and compares the
-// effective configuration with desired (an effective object at the same
-// minor). It returns the leaves that differ; none means the drop-in is exact.
-func Verify(in pipeline.Input, m *skew.Minor, desired map[string]any) (*pipeline.Result, []Mismatch, error) {
-	r, err := pipeline.Evaluate(m, in)
+// Verify evaluates the loaded files, the drop-in among them (Input.Virtual), at
+// minor m and compares the effective configuration with desired (an effective
+// object at the same minor). It returns the leaves that differ; none means the
+// drop-in is exact.
+func Verify(l *pipeline.Loaded, m *skew.Minor, desired map[string]any) (*pipeline.Result, []Mismatch, error) {
+	r, err := l.Evaluate(m)
 	if err != nil {
 		return nil, nil, err
 	}

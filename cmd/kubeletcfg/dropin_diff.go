@@ -86,11 +86,19 @@ With no difference nothing is written and the exit code is 0.`,
 				}
 			}
 			newest := minors[len(minors)-1]
-			current, err := effectiveAt(cur, newest, "--from")
+			curL, err := pipeline.Load(cur)
 			if err != nil {
 				return err
 			}
-			desired, err := effectiveAt(want, newest, "--to")
+			wantL, err := pipeline.Load(want)
+			if err != nil {
+				return err
+			}
+			current, err := effectiveAt(curL, newest, "--from")
+			if err != nil {
+				return err
+			}
+			desired, err := effectiveAt(wantL, newest, "--to")
 			if err != nil {
 				return err
 			}
@@ -130,16 +138,20 @@ With no difference nothing is written and the exit code is 0.`,
 				check.ConfigDir = tmp
 				check.Virtual[filepath.Join(tmp, lastName)] = content
 			}
+			checkL, err := pipeline.Load(check)
+			if err != nil {
+				return err
+			}
 			var failures []string
 			for _, m := range minors {
 				d := desired
 				if m != newest {
-					if d, err = effectiveAt(want, m, "--to"); err != nil {
+					if d, err = effectiveAt(wantL, m, "--to"); err != nil {
 						failures = append(failures, fmt.Sprintf("kubelet %s: %v", m.Version, err))
 						continue
 					}
 				}
-				r, mismatches, err := author.Verify(check, m, d)
+				r, mismatches, err := author.Verify(checkL, m, d)
 				if err != nil {
 					return err
 				}
@@ -216,8 +228,8 @@ func addConfigz(in *pipeline.Input, path string) error {
 
 // effectiveAt is the effective configuration of in at m, or an error saying
 // that the kubelet would not get that far.
-func effectiveAt(in pipeline.Input, m *skew.Minor, flag string) (map[string]any, error) {
-	r, err := pipeline.Evaluate(m, in)
+func effectiveAt(l *pipeline.Loaded, m *skew.Minor, flag string) (map[string]any, error) {
+	r, err := l.Evaluate(m)
 	if err != nil {
 		return nil, err
 	}
