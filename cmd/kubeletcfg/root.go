@@ -29,6 +29,7 @@ really run with.`,
 	root.AddCommand(newLintCommand(), newEffectiveCommand(), newRulesCommand(), newVersionsCommand(), newSchemaCommand())
 	root.AddCommand(newSkewCommand(), newPreflightCommand())
 	root.AddCommand(newDropinCommand())
+	root.AddCommand(newFixCommand())
 	root.AddCommand(newBackoffCommand())
 	return root
 }

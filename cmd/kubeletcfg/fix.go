@@ -1,0 +1,187 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kubeletcfg/kubeletcfg/fix"
+	"github.com/kubeletcfg/kubeletcfg/internal/atomicfile"
+	"github.com/kubeletcfg/kubeletcfg/matrix"
+	"github.com/kubeletcfg/kubeletcfg/skew"
+)
+
+func newFixCommand() *cobra.Command {
+	var in inputFlags
+	var versions string
+	var diff bool
+	cmd := &cobra.Command{
+		Use:   "fix",
+		Short: "Repair the mistakes that need no guess, in place or as a diff",
+		Long: fmt.Sprintf(`Repair, in the --config file and the .conf drop-ins of --config-dir, the
+mistakes kubeletcfg can repair without guessing:
+
+  KC6001  crashloopbackoff.maxSeconds: N (the KEP-4603 draft name, any case)
+          -> crashLoopBackOff.maxContainerRestartPeriod: Ns, with
+          featureGates KubeletCrashLoopBackOffMax: true added where a target
+          minor has the gate off by default (N must be a whole number 1..300)
+  KC1102  a field name that differs only in case, in the main file
+  KC2006  the same in a drop-in (KC2007 when a correctly spelled key shadows it)
+  KC3001  a feature gate name that differs from a registered one only in case
+          (ReduceDefaultCrashLoopBackoffDecay -> ReduceDefaultCrashLoopBackOffDecay)
+
+Everything else in the files stays byte for byte: comments, quoting,
+indentation, key order. The repaired files are evaluated at every target minor
+(--kubelet-version M, or --versions; default: the newest supported minor and
+the %d before it, since the same files usually serve a node pool mid-upgrade)
+and nothing is written if they would lint worse at any of them: more errors, a
+kubelet that no longer starts, or more warnings with as many errors. A mistake
+found but not repaired is listed with the reason.
+
+Files are rewritten in place, each atomically and keeping its mode; a symbolic
+link is never written through. --diff writes nothing and prints a unified diff
+(patch -p1 and git apply read it) on stdout, the list of repairs on stderr.
+
+Exit code 0 when there was nothing to repair or everything was repaired, 1 when
+a mistake was left or the repairs would lint worse (nothing is written then), 2
+for usage and input errors.`, matrix.Skew),
+		Example: `  # review the repairs for the kubelets of the n-3 window, then apply them
+  kubeletcfg fix -c config.yaml -d conf.d --diff
+  kubeletcfg fix -c config.yaml -d conf.d
+
+  # repair for one kubelet minor only, or for a range
+  kubeletcfg fix -c config.yaml --kubelet-version 1.37
+  kubeletcfg fix -c config.yaml --versions 1.32..1.37 --diff > fix.patch`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			input, err := in.input()
+			if err != nil {
+				return err
+			}
+			minors, err := fixMinors(in.kubeletVersion, versions)
+			if err != nil {
+				return err
+			}
+			plan, err := fix.Make(input, minors)
+			if err != nil {
+				return err
+			}
+			return runFix(cmd.OutOrStdout(), cmd.ErrOrStderr(), plan, diff)
+		},
+	}
+	in.registerFiles(cmd)
+	cmd.Flags().StringVar(&in.kubeletVersion, "kubelet-version", "", "repair for this kubelet minor only ("+strings.Join(skew.Supported(), ", ")+")")
+	cmd.Flags().StringVar(&versions, "versions", "", "repair for these minors: a range (1.34..1.37) or a list (1.33,1.37)")
+	cmd.Flags().BoolVar(&diff, "diff", false, "print a unified diff and write nothing")
+	cmd.MarkFlagsMutuallyExclusive("kubelet-version", "versions")
+	_ = cmd.RegisterFlagCompletionFunc("kubelet-version", completeMinor)
+	_ = cmd.RegisterFlagCompletionFunc("versions", completeVersions)
+	return cmd
+}
+
+// fixMinors picks the target minors: one, a --versions window, or by default
+// the same n-3 window kubeletcfg skew compares.
+func fixMinors(kubeletVersion, versions string) ([]*skew.Minor, error) {
+	if kubeletVersion != "" {
+		m, err := skew.Lookup(kubeletVersion)
+		if err != nil {
+			return nil, err
+		}
+		return []*skew.Minor{m}, nil
+	}
+	return matrix.Window(versions, "")
+}
+
+func runFix(stdout, stderr io.Writer, plan *fix.Plan, diff bool) error {
+	report := stdout
+	if diff {
+		report = stderr
+		// A diff that lints worse is not printed: it would be applied.
+		if plan.Worse == nil {
+			if _, err := io.WriteString(stdout, plan.Diff()); err != nil {
+				return err
+			}
+		}
+	}
+	if err := plan.WriteText(report); err != nil {
+		return err
+	}
+	at := "at kubelet " + fixMinorSpan(plan.Minors)
+	switch {
+	case plan.Fixed() == 0 && plan.Skipped() == 0:
+		fmt.Fprintf(report, "nothing to fix %s\n", at)
+		return nil
+	case plan.Worse != nil:
+		fmt.Fprintf(report, "nothing written: the repairs would make things worse %s\n", at)
+		return &findingsError{n: 1}
+	}
+	summary := fmt.Sprintf("%d fixed, %d left %s", plan.Fixed(), plan.Skipped(), at)
+	switch {
+	case diff:
+		fmt.Fprintf(report, "%s; nothing written (--diff)\n", summary)
+	case len(plan.Changed()) > 0:
+		if err := writeFixedFiles(plan); err != nil {
+			return err
+		}
+		var names []string
+		for _, f := range plan.Changed() {
+			names = append(names, f.Path)
+		}
+		fmt.Fprintf(report, "%s; wrote %s\n", summary, strings.Join(names, ", "))
+	default:
+		fmt.Fprintf(report, "%s\n", summary)
+	}
+	if plan.Skipped() > 0 {
+		return &findingsError{n: plan.Skipped()}
+	}
+	return nil
+}
+
+// writeFixedFiles writes every changed file, after checking that none changed on
+// disk since it was read: the repairs were computed from those bytes.
+func writeFixedFiles(plan *fix.Plan) error {
+	for _, f := range plan.Changed() {
+		now, err := os.ReadFile(f.Path)
+		if err != nil {
+			return fmt.Errorf("%s: %w; nothing written", f.Path, fixUnwrapPath(err))
+		}
+		if !bytes.Equal(now, f.Original) {
+			return fmt.Errorf("%s: changed on disk while kubeletcfg was fixing it; nothing written", f.Path)
+		}
+	}
+	for _, f := range plan.Changed() {
+		if err := atomicfile.Write(f.Path, f.Fixed, atomicfile.Options{Overwrite: true, KeepMode: true}); err != nil {
+			return fmt.Errorf("%s: %w", f.Path, fixUnwrapPath(err))
+		}
+	}
+	return nil
+}
+
+// fixUnwrapPath drops the path an *os.PathError repeats.
+func fixUnwrapPath(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	return err
+}
+
+// fixMinorSpan prints minors as 1.34..1.37 when they are consecutive, else as a list.
+func fixMinorSpan(ms []*skew.Minor) string {
+	vs := make([]string, len(ms))
+	for i, m := range ms {
+		vs[i] = m.Version
+	}
+	if len(vs) > 2 {
+		supported := skew.Supported()
+		for i, v := range supported {
+			if v == vs[0] && i+len(vs) <= len(supported) && strings.Join(supported[i:i+len(vs)], ",") == strings.Join(vs, ",") {
+				return vs[0] + ".." + vs[len(vs)-1]
+			}
+		}
+	}
+	return strings.Join(vs, ", ")
+}

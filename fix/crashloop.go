@@ -1,0 +1,312 @@
+package fix
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+	"k8s.io/component-base/featuregate"
+
+	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/validate"
+)
+
+// resolveCrashLoop repairs the KEP-4603 draft keys found by the walk, now that
+// the feature gates of every file are known: whether the target minors turn
+// KubeletCrashLoopBackOffMax on decides whether the repair adds the gate.
+func (e *env) resolveCrashLoop(files []*parsedFile) {
+	// The gates as the kubelet merges them: the main file, then the drop-ins
+	// in order, a later entry winning.
+	merged := map[string]gateEntry{}
+	for _, pf := range files {
+		if !pf.gatesApply() {
+			continue
+		}
+		for _, g := range pf.gates {
+			merged[g.name] = g
+		}
+	}
+	for _, pf := range files {
+		for _, d := range pf.drafts {
+			e.repairDraft(pf, d, merged)
+		}
+	}
+}
+
+func (e *env) repairDraft(pf *parsedFile, d draft, merged map[string]gateEntry) {
+	rule := validate.DraftCrashLoopField.ID
+	what := d.written
+	if d.value.Kind == yaml.ScalarNode {
+		what += ": " + d.value.Value
+	}
+	reason := e.draftBlocked(pf, d, merged)
+	var n int
+	if reason == "" {
+		n, reason = draftSeconds(d.value)
+	}
+	var need []*skew.Minor
+	if reason == "" {
+		need, reason = e.gateNeeded(merged)
+	}
+	var edits []edit
+	if reason == "" {
+		keyEdit, ok := pf.t.rename(d.key, "maxContainerRestartPeriod")
+		start, end, vok := pf.t.scalarSpan(d.value)
+		if !ok || !vok {
+			reason = "the key or value is written with escapes, a tag or across lines: rewrite it by hand"
+		} else {
+			value := strconv.Itoa(n) + "s"
+			if d.parent.Style&yaml.FlowStyle != 0 {
+				value = `"` + value + `"` // JSON, or a YAML {...}
+			}
+			edits = []edit{keyEdit, {start, end, value}}
+		}
+	}
+	var also string
+	if reason == "" && len(need) > 0 && !pf.gateAdded {
+		var ed edit
+		if ed, reason = pf.addGate(); reason == "" {
+			edits = append(edits, ed)
+			pf.gateAdded = true
+			also = fmt.Sprintf("adds featureGates[%s]: true, off by default at kubelet %s", crashLoopGate, minorList(need))
+		}
+	}
+	if reason != "" {
+		pf.skip(rule, d.key, what, reason)
+		pf.dropLoneParent(d)
+		return
+	}
+	after := fmt.Sprintf("%s: %ds", crashLoopField, n)
+	pf.fixes = append(pf.fixes, Fix{Rule: rule, Pos: pf.pos(d.key), Before: what, After: after, Also: also, edits: edits})
+}
+
+// draftBlocked is why the draft key cannot be renamed where it is: a twin
+// key, or the real field already set beside it.
+func (e *env) draftBlocked(pf *parsedFile, d draft, merged map[string]gateEntry) string {
+	if d.blocked != "" {
+		return d.blocked
+	}
+	if d.parentKey != nil {
+		if ok, seen := pf.renamed[d.parentKey]; seen && !ok {
+			return fmt.Sprintf("the key %q above it is not repaired (see line %d)", d.parentKey.Value, d.parentKey.Line)
+		}
+	}
+	for i := 0; i+1 < len(d.parent.Content); i += 2 {
+		k := d.parent.Content[i]
+		if k == d.key || k.Kind != yaml.ScalarNode {
+			continue
+		}
+		switch {
+		case strings.EqualFold(k.Value, "maxSeconds"):
+			return fmt.Sprintf("%q (line %d) is the same draft key: keep one of them by hand", k.Value, k.Line)
+		case strings.EqualFold(k.Value, "maxContainerRestartPeriod"):
+			return fmt.Sprintf("%q (line %d) already sets the cap: delete one of the two by hand", k.Value, k.Line)
+		}
+	}
+	return ""
+}
+
+// draftSeconds reads the draft's value: a whole number of seconds the kubelet
+// accepts as a cap. Anything else would be a guess, or a refusal (KC4049).
+func draftSeconds(v *yaml.Node) (int, string) {
+	if v.Kind != yaml.ScalarNode || v.Tag != "!!int" {
+		return 0, "the value is not a whole number of seconds: write crashLoopBackOff.maxContainerRestartPeriod (a duration between 1s and 300s) by hand"
+	}
+	n, err := strconv.Atoi(v.Value)
+	if err != nil {
+		return 0, "the value is not a decimal whole number of seconds: write crashLoopBackOff.maxContainerRestartPeriod by hand"
+	}
+	if n < minCap || n > maxCap {
+		return 0, fmt.Sprintf("%ds is outside the %ds..%ds the kubelet accepts: maxContainerRestartPeriod: %ds would stop it (KC4049); choose a cap by hand",
+			n, minCap, maxCap, n)
+	}
+	return n, ""
+}
+
+// gateNeeded returns the target minors at which the repaired field needs the
+// gate added (it is off by default there), or why the field cannot take
+// effect at some target minor without a guess.
+func (e *env) gateNeeded(merged map[string]gateEntry) ([]*skew.Minor, string) {
+	var missing, need []*skew.Minor
+	for i, m := range e.minors {
+		g, ok := e.tables[i].Lookup(crashLoopGate)
+		if !ok || e.trees[i].AtExact(crashLoopField) == nil {
+			missing = append(missing, m)
+			continue
+		}
+		if set, ok := merged[crashLoopGate]; ok {
+			if set.value != "true" {
+				return nil, fmt.Sprintf("%s sets %s: %s, and %s needs it on: decide which you want by hand",
+					set.pos, crashLoopGate, set.value, crashLoopField)
+			}
+			continue
+		}
+		spec := e.tables[i].At(g)
+		if spec.PreRelease == string(featuregate.PreAlpha) {
+			missing = append(missing, m)
+			continue
+		}
+		// AllAlpha / AllBeta turn every gate of their stage on or off.
+		all := map[string]string{string(featuregate.Alpha): "AllAlpha", string(featuregate.Beta): "AllBeta"}[spec.PreRelease]
+		if set, ok := merged[all]; ok && all != "" {
+			if set.value != "true" {
+				return nil, fmt.Sprintf("%s sets %s: %s, which turns %s off at kubelet %s: decide by hand whether to enable it", set.pos, all, set.value, crashLoopGate, m.Version)
+			}
+			continue
+		}
+		if !spec.Default {
+			need = append(need, m)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Sprintf("kubelet %s %s neither %s nor the %s gate, so no cap can take effect there: leave %s out of --versions to repair it for the others",
+			minorList(missing), verb(len(missing), "has", "have"), crashLoopField, crashLoopGate, verb(len(missing), "it", "them"))
+	}
+	return need, ""
+}
+
+// dropLoneParent turns the repair of the draft key's parent (crashloopbackoff
+// to crashLoopBackOff) into a skip when the draft key is all it holds:
+// renaming it alone changes nothing.
+func (pf *parsedFile) dropLoneParent(d draft) {
+	if d.parentKey == nil || len(d.parent.Content) != 2 || !pf.renamed[d.parentKey] {
+		return
+	}
+	for i, fx := range pf.fixes {
+		if fx.Pos == pf.pos(d.parentKey) {
+			pf.fixes = append(pf.fixes[:i], pf.fixes[i+1:]...)
+			pf.renamed[d.parentKey] = false
+			pf.skip(fx.Rule, d.parentKey, fx.Before, fmt.Sprintf("it only holds %s, which is not repaired (line %d)", d.key.Value, d.key.Line))
+			return
+		}
+	}
+}
+
+// addGate is the edit that turns the gate on in this file: a new entry in its
+// featureGates mapping, or a new featureGates mapping at the end of the
+// document. Both follow the file's indentation, line ending and, for flow
+// (JSON) mappings, quoting.
+func (pf *parsedFile) addGate() (edit, string) {
+	t, root := pf.t, pf.file.Doc
+	nl := t.newline()
+	if pf.gatesKey != nil {
+		if pf.main && !pf.gatesApply() {
+			return edit{}, fmt.Sprintf("the key %q (line %d) is not repaired, so %s cannot be added under it", pf.gatesKey.Value, pf.gatesKey.Line, crashLoopGate)
+		}
+		v := pf.gatesValue
+		switch {
+		case v.Kind == yaml.AliasNode || v.Anchor != "":
+			return edit{}, "featureGates is a YAML anchor or alias: add " + crashLoopGate + ": true by hand"
+		case v.Kind == yaml.MappingNode && v.Style&yaml.FlowStyle != 0:
+			return t.flowInsert(v, crashLoopGate, "true")
+		case v.Kind == yaml.MappingNode && len(v.Content) > 0:
+			return t.blockAppend(v, crashLoopGate+": true", nl)
+		case v.Kind == yaml.ScalarNode && v.Tag == "!!null" && v.Value == "":
+			// "featureGates:" with nothing under it.
+			indent := strings.Repeat(" ", pf.gatesKey.Column-1+indentStep(root))
+			at := t.lineEnd(pf.gatesKey.Line)
+			return edit{at, at, lineBreakBefore(t, at, nl) + indent + crashLoopGate + ": true" + nl}, ""
+		}
+		return edit{}, "featureGates is not a mapping: add " + crashLoopGate + ": true by hand"
+	}
+	if root.Style&yaml.FlowStyle != 0 {
+		entry := quoteLike(root, crashLoopGate) + ": true"
+		return t.flowInsert(root, "featureGates", "{"+entry+"}")
+	}
+	indent := strings.Repeat(" ", root.Column-1)
+	at := t.documentEnd(root)
+	text := lineBreakBefore(t, at, nl) + indent + "featureGates:" + nl +
+		indent + strings.Repeat(" ", indentStep(root)) + crashLoopGate + ": true" + nl
+	return edit{at, at, text}, ""
+}
+
+// lineBreakBefore is the line break needed before text inserted at offset at:
+// none at the start of a line.
+func lineBreakBefore(t *text, at int, nl string) string {
+	if at == 0 || t.data[at-1] == '\n' {
+		return ""
+	}
+	return nl
+}
+
+// blockAppend adds a line after the last entry of a block mapping, indented
+// like its first entry.
+func (t *text) blockAppend(m *yaml.Node, line, nl string) (edit, string) {
+	first := m.Content[0]
+	lastKey, lastValue := m.Content[len(m.Content)-2], m.Content[len(m.Content)-1]
+	if _, _, ok := t.scalarSpan(lastValue); !ok || lastValue.Line != lastKey.Line {
+		return edit{}, "the last entry of featureGates is not a one-line value: add " + crashLoopGate + ": true by hand"
+	}
+	start := t.offset(first.Line, first.Column)
+	if start < 0 || strings.Trim(string(t.data[t.lines[first.Line-1]:start]), " ") != "" {
+		return edit{}, "featureGates is not indented with spaces only: add " + crashLoopGate + ": true by hand"
+	}
+	indent := string(t.data[t.lines[first.Line-1]:start])
+	at := t.lineEnd(lastValue.Line)
+	return edit{at, at, lineBreakBefore(t, at, nl) + indent + line + nl}, ""
+}
+
+// flowInsert adds key: value as the first entry of a flow mapping ({...}, as
+// in JSON), quoted like the mapping's first key, on a line of its own when
+// the first key has one.
+func (t *text) flowInsert(m *yaml.Node, key, value string) (edit, string) {
+	if len(m.Content) == 0 {
+		at := t.offset(m.Line, m.Column)
+		if at < 0 || t.data[at] != '{' {
+			return edit{}, "cannot find where the {} mapping opens: add " + crashLoopGate + ": true by hand"
+		}
+		return edit{at + 1, at + 1, key + ": " + value}, ""
+	}
+	first := m.Content[0]
+	at := t.offset(first.Line, first.Column)
+	if at < 0 {
+		return edit{}, "cannot find the first key of the mapping: add " + crashLoopGate + ": true by hand"
+	}
+	sep := " "
+	if first.Line != m.Line {
+		lineStart := t.lines[first.Line-1]
+		indent := string(t.data[lineStart:at])
+		if strings.Trim(indent, " \t") != "" {
+			return edit{}, "the mapping's entries share lines: add " + crashLoopGate + ": true by hand"
+		}
+		sep = t.newline() + indent
+	}
+	return edit{at, at, quoteLike(m, key) + ": " + value + "," + sep}, ""
+}
+
+// quoteLike quotes s as the first key of mapping m is quoted.
+func quoteLike(m *yaml.Node, s string) string {
+	if len(m.Content) > 0 {
+		return quote(m.Content[0].Style, s)
+	}
+	return s
+}
+
+// indentStep is the indentation of the document's nested block mappings
+// (2 when it has none).
+func indentStep(root *yaml.Node) int {
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		if v.Kind == yaml.MappingNode && v.Style&yaml.FlowStyle == 0 && len(v.Content) > 0 && v.Content[0].Column > k.Column {
+			return v.Content[0].Column - k.Column
+		}
+	}
+	return 2
+}
+
+// documentEnd is where the first document ends: the line of the next
+// document's "---" (or an end marker "..."), or the end of the file.
+func (t *text) documentEnd(root *yaml.Node) int {
+	for line := root.Line + 1; line <= len(t.lines); line++ {
+		start := t.lines[line-1]
+		end := t.lineEnd(line)
+		s := strings.TrimRight(string(t.data[start:end]), "\r\n")
+		for _, marker := range []string{"---", "..."} {
+			if s == marker || strings.HasPrefix(s, marker+" ") || strings.HasPrefix(s, marker+"\t") {
+				return start
+			}
+		}
+	}
+	return len(t.data)
+}

@@ -1,0 +1,359 @@
+package fix
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kubeletcfg/kubeletcfg/matrix"
+	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"github.com/kubeletcfg/kubeletcfg/skew"
+)
+
+const head = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"
+
+// repairCase is one input (files by path under a temporary folder: config.yaml
+// is the main file, conf.d/ the drop-in folder), the minors it is repaired for
+// and what must come out.
+type repairCase struct {
+	name     string
+	files    map[string]string
+	versions string // as --versions; "" is the n-3 window
+	// want is every changed file, byte for byte.
+	want map[string]string
+	// rules lists the rule of each repair, in file and position order.
+	rules []string
+	// skip is a part of the only skip's reason ("" when nothing is skipped).
+	skip  string
+	worse bool
+	// manySkips leaves the skips to the caller.
+	manySkips bool
+}
+
+func TestRepairs(t *testing.T) {
+	tests := []repairCase{
+		// --- the KEP-4603 draft name ---
+		{
+			name: "draft gets the gate in the existing featureGates",
+			files: map[string]string{"config.yaml": head + "featureGates:\n  NodeSwap: true   # swap on\n" +
+				"crashloopbackoff:    # draft\n  maxSeconds: 30  # cap\n"},
+			versions: "1.34",
+			want: map[string]string{"config.yaml": head + "featureGates:\n  NodeSwap: true   # swap on\n  KubeletCrashLoopBackOffMax: true\n" +
+				"crashLoopBackOff:    # draft\n  maxContainerRestartPeriod: 30s  # cap\n"},
+			rules: []string{"KC1102", "KC6001"},
+		},
+		{
+			name:     "draft gets a featureGates block at the end of the first document, CRLF kept",
+			files:    map[string]string{"config.yaml": strings.ReplaceAll(head+"authentication:\n    anonymous:\n        enabled: false\ncrashLoopBackOff:\n    maxSeconds: 10\n# end\n---\nkind: Other\n", "\n", "\r\n")},
+			versions: "1.32..1.34",
+			want: map[string]string{"config.yaml": strings.ReplaceAll(head+"authentication:\n    anonymous:\n        enabled: false\ncrashLoopBackOff:\n    maxContainerRestartPeriod: 10s\n# end\n"+
+				"featureGates:\n    KubeletCrashLoopBackOffMax: true\n---\nkind: Other\n", "\n", "\r\n")},
+			rules: []string{"KC6001"},
+		},
+		{
+			name:     "draft needs no gate where it is on by default",
+			files:    map[string]string{"config.yaml": head + "crashLoopBackOff:\n  MaxSeconds: 300\n"},
+			versions: "1.35..1.37",
+			want:     map[string]string{"config.yaml": head + "crashLoopBackOff:\n  maxContainerRestartPeriod: 300s\n"},
+			rules:    []string{"KC6001"},
+		},
+		{
+			name:     "draft in a drop-in gets the gate in the drop-in",
+			files:    map[string]string{"config.yaml": head + "maxPods: 50\n", "conf.d/10.conf": head + "crashLoopBackOff: {maxSeconds: 20}\nfeatureGates:\n  NodeSwap: true"},
+			versions: "1.33..1.36",
+			want:     map[string]string{"conf.d/10.conf": head + "crashLoopBackOff: {maxContainerRestartPeriod: \"20s\"}\nfeatureGates:\n  NodeSwap: true\n  KubeletCrashLoopBackOffMax: true\n"},
+			rules:    []string{"KC6001"},
+		},
+		{
+			name:     "draft in JSON: the gate goes first in the root object",
+			files:    map[string]string{"config.yaml": "{\n  \"apiVersion\": \"kubelet.config.k8s.io/v1beta1\",\n  \"kind\": \"KubeletConfiguration\",\n  \"crashLoopBackOff\": {\"maxSeconds\": 45}\n}\n"},
+			versions: "1.34",
+			want: map[string]string{"config.yaml": "{\n  \"featureGates\": {\"KubeletCrashLoopBackOffMax\": true},\n  \"apiVersion\": \"kubelet.config.k8s.io/v1beta1\",\n" +
+				"  \"kind\": \"KubeletConfiguration\",\n  \"crashLoopBackOff\": {\"maxContainerRestartPeriod\": \"45s\"}\n}\n"},
+			rules: []string{"KC6001"},
+		},
+		{
+			name:     "draft with an empty featureGates",
+			files:    map[string]string{"config.yaml": head + "featureGates:   # none yet\ncrashLoopBackOff:\n  maxSeconds: 60\n"},
+			versions: "1.34",
+			want:     map[string]string{"config.yaml": head + "featureGates:   # none yet\n  KubeletCrashLoopBackOffMax: true\ncrashLoopBackOff:\n  maxContainerRestartPeriod: 60s\n"},
+			rules:    []string{"KC6001"},
+		},
+		{
+			name:     "draft out of range",
+			files:    map[string]string{"config.yaml": head + "crashLoopBackOff:\n  maxSeconds: 900\n"},
+			versions: "1.37",
+			skip:     "900s is outside the 1s..300s",
+		},
+		{
+			name:     "draft that is not a whole number",
+			files:    map[string]string{"config.yaml": head + "crashLoopBackOff:\n  maxSeconds: 30s\n"},
+			versions: "1.37",
+			skip:     "not a whole number of seconds",
+		},
+		{
+			name:     "draft for a minor without the field",
+			files:    map[string]string{"config.yaml": head + "crashLoopBackOff:\n  maxSeconds: 30\n"},
+			versions: "1.31..1.34",
+			skip:     "kubelet 1.31 has neither crashLoopBackOff.maxContainerRestartPeriod",
+		},
+		{
+			name:     "draft with the gate turned off in a drop-in",
+			files:    map[string]string{"config.yaml": head + "crashLoopBackOff:\n  maxSeconds: 30\n", "conf.d/50.conf": head + "featureGates:\n  KubeletCrashLoopBackOffMax: false\n"},
+			versions: "1.34..1.37",
+			skip:     "sets KubeletCrashLoopBackOffMax: false",
+		},
+		{
+			name:     "draft beside the real field",
+			files:    map[string]string{"config.yaml": head + "crashLoopBackOff:\n  maxContainerRestartPeriod: 10s\n  maxSeconds: 30\n"},
+			versions: "1.37",
+			skip:     "already sets the cap",
+		},
+		{
+			name:     "draft under an anchor",
+			files:    map[string]string{"config.yaml": head + "crashLoopBackOff: &cap\n  maxSeconds: 30\n"},
+			versions: "1.37",
+			skip:     "YAML anchor or merge",
+		},
+		// --- field names that differ only in case ---
+		{
+			name:     "main file field, quoting kept",
+			files:    map[string]string{"config.yaml": head + "\"MaxPods\": 50 # pods\nAuthentication:\n  Webhook:\n    enabled: true\n"},
+			versions: "1.37",
+			want:     map[string]string{"config.yaml": head + "\"maxPods\": 50 # pods\nauthentication:\n  webhook:\n    enabled: true\n"},
+			rules:    []string{"KC1102", "KC1102", "KC1102"},
+		},
+		{
+			name:     "main file field set twice",
+			files:    map[string]string{"config.yaml": head + "maxPods: 50\nMaxPods: 60\n"},
+			versions: "1.37",
+			skip:     "renaming would make a duplicate key",
+		},
+		{
+			name:     "drop-in field that works case-insensitively",
+			files:    map[string]string{"conf.d/10.conf": head + "ProviderID: x   # id\n"},
+			versions: "1.37",
+			want:     map[string]string{"conf.d/10.conf": head + "providerID: x   # id\n"},
+			rules:    []string{"KC2006"},
+		},
+		{
+			name:     "drop-in field shadowed by the correct spelling",
+			files:    map[string]string{"config.yaml": head, "conf.d/10.conf": head + "MaxPods: 150\n"},
+			versions: "1.37",
+			want:     map[string]string{"conf.d/10.conf": head + "maxPods: 150\n"},
+			rules:    []string{"KC2007"},
+		},
+		{
+			name:     "field after a non-ASCII value on the same line",
+			files:    map[string]string{"config.yaml": "{\"apiVersion\": \"kubelet.config.k8s.io/v1beta1\", \"kind\": \"KubeletConfiguration\", \"providerID\": \"ñandú\", \"MaxPods\": 3}\n"},
+			versions: "1.37",
+			want:     map[string]string{"config.yaml": "{\"apiVersion\": \"kubelet.config.k8s.io/v1beta1\", \"kind\": \"KubeletConfiguration\", \"providerID\": \"ñandú\", \"maxPods\": 3}\n"},
+			rules:    []string{"KC1102"},
+		},
+		// --- feature gate names ---
+		{
+			name:     "gate with the KEP-4603 proposal's spelling",
+			files:    map[string]string{"config.yaml": head + "featureGates:\n  ReduceDefaultCrashLoopBackoffDecay: true # faster\n  nodeSwap: true\n"},
+			versions: "1.34..1.37",
+			want:     map[string]string{"config.yaml": head + "featureGates:\n  ReduceDefaultCrashLoopBackOffDecay: true # faster\n  NodeSwap: true\n"},
+			rules:    []string{"KC3001", "KC3001"},
+		},
+		{
+			name:     "gate spelt twice",
+			files:    map[string]string{"config.yaml": head + "featureGates:\n  NodeSwap: true\n  nodeswap: false\n"},
+			versions: "1.37",
+			skip:     "renaming would make a duplicate key",
+		},
+		{
+			name:     "gate the target minors do not register",
+			files:    map[string]string{"config.yaml": head + "featureGates:\n  ReduceDefaultCrashLoopBackoffDecay: true\n"},
+			versions: "1.31..1.32",
+			skip:     "is not registered by kubelet 1.31 and 1.32 either",
+		},
+		// --- refusals ---
+		{
+			name:     "a repair that would stop the kubelet",
+			files:    map[string]string{"config.yaml": head + "MaxPods: -1\n"},
+			versions: "1.37",
+			rules:    []string{"KC1102"},
+			worse:    true,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { runRepair(t, tt) })
+	}
+}
+
+func runRepair(t *testing.T, tt repairCase) *Plan {
+	t.Helper()
+	dir := t.TempDir()
+	in := pipeline.Input{}
+	for name, content := range tt.files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if name == "config.yaml" {
+			in.Config = path
+		} else {
+			in.ConfigDir = filepath.Join(dir, "conf.d")
+		}
+	}
+	minors, err := matrix.Window(tt.versions, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Make(in, minors)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rules []string
+	for _, f := range p.Files {
+		for _, fx := range f.Fixes {
+			rules = append(rules, fx.Rule)
+		}
+		for _, s := range f.Skips {
+			if !tt.manySkips && (tt.skip == "" || !strings.Contains(s.Reason, tt.skip)) {
+				t.Errorf("skip %s %s: %s (want %q)", s.Rule, s.What, s.Reason, tt.skip)
+			}
+		}
+	}
+	if strings.Join(rules, ",") != strings.Join(tt.rules, ",") {
+		t.Errorf("repairs %v, want %v", rules, tt.rules)
+	}
+	if tt.skip != "" && p.Skipped() != 1 {
+		t.Errorf("%d skipped, want 1", p.Skipped())
+	}
+	if (p.Worse != nil) != tt.worse {
+		t.Errorf("worse = %+v, want %v", p.Worse, tt.worse)
+	}
+	if tt.worse {
+		return p
+	}
+	got := map[string]string{}
+	for _, f := range p.Changed() {
+		rel, _ := filepath.Rel(dir, f.Path)
+		got[filepath.ToSlash(rel)] = string(f.Fixed)
+	}
+	for name, want := range tt.want {
+		if got[name] != want {
+			t.Errorf("%s:\n--- got\n%s\n--- want\n%s", name, got[name], want)
+		}
+	}
+	for name := range got {
+		if _, ok := tt.want[name]; !ok {
+			t.Errorf("%s changed, want it untouched:\n%s", name, got[name])
+		}
+	}
+	if len(tt.want) > 0 {
+		for _, c := range p.Checks {
+			if !better(c) {
+				t.Errorf("kubelet %s: %s -> %s is not better", c.Minor, c.Before, c.After)
+			}
+		}
+	}
+	return p
+}
+
+// better is "lints strictly better": starts where it did not, or fewer errors,
+// or as many errors and fewer warnings, and never worse.
+func better(c Check) bool {
+	if worse(c) != "" {
+		return false
+	}
+	return (!c.Before.Starts && c.After.Starts) || c.After.Errors < c.Before.Errors ||
+		(c.After.Errors == c.Before.Errors && c.After.Warnings < c.Before.Warnings)
+}
+
+// A misspelt parent that holds only an unrepairable draft key is not renamed:
+// alone, the rename changes nothing.
+func TestLoneParent(t *testing.T) {
+	p := runRepair(t, repairCase{
+		name:      "draft under a misspelt parent only: the parent is left too",
+		files:     map[string]string{"config.yaml": head + "CrashLoopBackoff:\n  maxSeconds: 0\n"},
+		versions:  "1.37",
+		manySkips: true,
+	})
+	if p.Skipped() != 2 || p.Fixed() != 0 || len(p.Changed()) != 0 {
+		t.Fatalf("want two skips and nothing changed, got %d fixed, %d skipped", p.Fixed(), p.Skipped())
+	}
+	if s := p.Files[0].Skips[0]; s.Rule != "KC1102" || !strings.Contains(s.Reason, "it only holds maxSeconds") {
+		t.Errorf("parent skip: %+v", s)
+	}
+}
+
+// A drop-in that is a symbolic link is never written through.
+func TestSymlinkNotWritten(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "real.conf")
+	if err := os.WriteFile(target, []byte(head+"ProviderID: x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	confd := filepath.Join(dir, "conf.d")
+	if err := os.Mkdir(confd, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, filepath.Join(confd, "10.conf")); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	m, _ := skew.Lookup("1.37")
+	p, err := Make(pipeline.Input{ConfigDir: confd}, []*skew.Minor{m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Fixed() != 0 || p.Skipped() != 1 || !strings.Contains(p.Files[0].Skips[0].Reason, "symbolic link") {
+		t.Errorf("want one skip for the link, got %d fixed, %+v", p.Fixed(), p.Files)
+	}
+}
+
+// Every input under testdata/fix that has repairs lints strictly better once
+// repaired, at each minor of the default window; the one built to lint worse
+// is refused.
+func TestTestdataLintsBetter(t *testing.T) {
+	minors, err := matrix.Window("", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirs, err := filepath.Glob("../testdata/fix/*")
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no testdata: %v", err)
+	}
+	for _, dir := range dirs {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			in := pipeline.Input{}
+			for _, name := range []string{"config.yaml", "config.json"} {
+				if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+					in.Config = filepath.Join(dir, name)
+				}
+			}
+			if fi, err := os.Stat(filepath.Join(dir, "conf.d")); err == nil && fi.IsDir() {
+				in.ConfigDir = filepath.Join(dir, "conf.d")
+			}
+			p, err := Make(in, minors)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if filepath.Base(dir) == "worse" {
+				if p.Worse == nil {
+					t.Error("the repairs of testdata/fix/worse must be refused")
+				}
+				return
+			}
+			if p.Worse != nil {
+				t.Fatalf("worse at %s: %s", p.Worse.Minor, p.Worse.Why)
+			}
+			if p.Fixed() == 0 {
+				return
+			}
+			for _, c := range p.Checks {
+				if !better(c) {
+					t.Errorf("kubelet %s: %s -> %s is not strictly better", c.Minor, c.Before, c.After)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,69 @@
+package fix
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/kubeletcfg/kubeletcfg/internal/udiff"
+)
+
+// Diff is the unified diff of every file the repairs change, with the paths
+// as given prefixed by a/ and b/ (patch -p1 and git apply read it).
+func (p *Plan) Diff() string {
+	var sb strings.Builder
+	for _, f := range p.Changed() {
+		name := strings.TrimLeft(strings.TrimPrefix(filepath.ToSlash(f.Path), "./"), "/")
+		sb.WriteString(udiff.Unified("a/"+name, "b/"+name, f.Original, f.Fixed))
+	}
+	return sb.String()
+}
+
+// WriteText prints every repair (file:line:col, rule, before -> after), every
+// mistake left with its reason, and the check at each minor.
+func (p *Plan) WriteText(w io.Writer) error {
+	var sb strings.Builder
+	for _, f := range p.Files {
+		for _, fx := range f.Fixes {
+			fmt.Fprintf(&sb, "%s: fixed %s: %s -> %s\n", fx.Pos, fx.Rule, fx.Before, fx.After)
+			if fx.Also != "" {
+				fmt.Fprintf(&sb, "    %s\n", fx.Also)
+			}
+		}
+		for _, s := range f.Skips {
+			fmt.Fprintf(&sb, "%s: skipped %s: %s\n    %s\n", s.Pos, s.Rule, s.What, s.Reason)
+		}
+	}
+	if len(p.Files) > 0 {
+		sb.WriteString("\n")
+	}
+	for _, c := range p.Checks {
+		fmt.Fprintf(&sb, "kubelet %s: %s -> %s\n", c.Minor, c.Before, c.After)
+	}
+	if p.Worse != nil {
+		fmt.Fprintf(&sb, "the fixed files lint worse at kubelet %s: %s", p.Worse.Minor, p.Worse.Why)
+		if f := p.Worse.Finding; f.Rule != "" {
+			fmt.Fprintf(&sb, "; new: %s [%s] %s", f.Position, f.Rule, f.Message)
+		}
+		sb.WriteString("\n")
+	}
+	_, err := io.WriteString(w, sb.String())
+	return err
+}
+
+// String prints a count as "starts, 0 errors, 1 warning".
+func (c Count) String() string {
+	start := "starts"
+	if !c.Starts {
+		start = "does NOT start"
+	}
+	return fmt.Sprintf("%s, %s, %s", start, plural(c.Errors, "error"), plural(c.Warnings, "warning"))
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
