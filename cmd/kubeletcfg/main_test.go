@@ -77,6 +77,7 @@ var readmeExits = map[string]int{
 	"dropin new ":  exitClean,
 	"dropin diff ": exitClean,
 	"backoff ":     exitClean,
+	"fix ":         exitClean,
 }
 
 // TestREADMEBlocks keeps the README's example outputs true: every block that
@@ -121,7 +122,9 @@ func TestREADMEBlocks(t *testing.T) {
 		if code := run(args, &stdout, &stderr); code != exit {
 			t.Errorf("%s: exit code %d, want %d\n%s", cmdLine, code, exit, stderr.String())
 		}
-		got := strings.TrimSuffix(stdout.String(), "\n")
+		// stderr follows stdout, as a terminal shows them (fix --diff prints
+		// the patch on stdout and the list of repairs on stderr).
+		got := strings.TrimSuffix(stdout.String()+stderr.String(), "\n")
 		if *update {
 			old := cmdLine + "\n" + want + "\n```"
 			if want == "" { // a new block: only the command line so far
