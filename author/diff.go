@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"reflect"
-	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
 	jsonpatch "gopkg.in/evanphx/json-patch.v4"
@@ -61,20 +60,7 @@ func PatchYAML(patch map[string]any, header []string) ([]byte, error) {
 	addScalar(root, "apiVersion", kubeletv1beta1.SchemeGroupVersion.String())
 	addScalar(root, "kind", "KubeletConfiguration")
 	root.Content = append(root.Content, body.Content...)
-	doc := &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{root}}
-	if len(header) > 0 {
-		doc.HeadComment = "# " + strings.Join(header, "\n# ")
-	}
-	var b bytes.Buffer
-	enc := yaml.NewEncoder(&b)
-	enc.SetIndent(2)
-	if err := enc.Encode(doc); err != nil {
-		return nil, err
-	}
-	if err := enc.Close(); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+	return encode(root, header)
 }
 
 // Mismatch is a leaf where merging the drop-in does not give the desired value.

@@ -93,9 +93,15 @@ func (d *Document) YAML() ([]byte, error) {
 		}
 		cur.Content = append(cur.Content, k, &v)
 	}
+	return encode(root, d.Header)
+}
+
+// encode writes a drop-in's mapping with header comment lines, indented by two
+// spaces like the kubelet's own examples.
+func encode(root *yaml.Node, header []string) ([]byte, error) {
 	doc := &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{root}}
-	if len(d.Header) > 0 {
-		doc.HeadComment = "# " + strings.Join(d.Header, "\n# ")
+	if len(header) > 0 {
+		doc.HeadComment = "# " + strings.Join(header, "\n# ")
 	}
 	var b strings.Builder
 	enc := yaml.NewEncoder(&b)
