@@ -59,6 +59,7 @@ generate: harness
 	$(HARNESS) fields -out skew/data/$(MINOR)/fields.json
 	$(HARNESS) roundtrip -out skew/data/$(MINOR)/roundtrip.json
 	$(HARNESS) schema -out skew/data/$(MINOR)/schema.json
+	$(HARNESS) flags -out skew/data/$(MINOR)/flags.json
 	$(if $(filter $(MINOR),$(INTERNALNAMES_MINORS)),$(HARNESS) internalnames -out skew/data/$(MINOR)/internalnames.json)
 
 # Re-record the goldens with the real kubelet code (and its crash-loop backoff curves).

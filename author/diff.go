@@ -1,7 +1,6 @@
 package author
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -11,6 +10,7 @@ import (
 	jsonpatch "gopkg.in/evanphx/json-patch.v4"
 	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
 
+	"github.com/kubeletcfg/kubeletcfg/input"
 	"github.com/kubeletcfg/kubeletcfg/matrix"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
@@ -90,31 +90,17 @@ func Verify(l *pipeline.Loaded, m *skew.Minor, desired map[string]any) (*pipelin
 
 // ReadConfigz recognises a configz dump (kubectl get --raw
 // /api/v1/nodes/NODE/proxy/configz: {"kubeletconfig": {...}}, without apiVersion
-// and kind) and returns it as a KubeletConfiguration document. ok is false for
-// any other file, which is then read as a kubelet config file.
+// and kind) and returns it as a KubeletConfiguration document (see
+// input.FromConfigz). ok is false for any other file, which is then read as a
+// kubelet config file.
 func ReadConfigz(path string) (doc []byte, ok bool, err error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, false, err
 	}
-	trimmed := bytes.TrimSpace(data)
-	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return nil, false, nil
+	doc, ok, err = input.FromConfigz(data)
+	if err != nil {
+		return nil, false, fmt.Errorf("%s: %w", path, err)
 	}
-	var dump map[string]json.RawMessage
-	if json.Unmarshal(trimmed, &dump) != nil {
-		return nil, false, nil
-	}
-	inner, found := dump["kubeletconfig"]
-	if !found || len(dump) != 1 {
-		return nil, false, nil
-	}
-	var obj map[string]any
-	if err := json.Unmarshal(inner, &obj); err != nil || obj == nil {
-		return nil, false, fmt.Errorf("%s: kubeletconfig is not an object", path)
-	}
-	obj["apiVersion"] = kubeletv1beta1.SchemeGroupVersion.String()
-	obj["kind"] = "KubeletConfiguration"
-	out, err := json.MarshalIndent(obj, "", "  ")
-	return out, true, err
+	return doc, ok, nil
 }

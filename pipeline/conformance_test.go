@@ -44,7 +44,7 @@ func caseInput(t testing.TB, dir string) (Input, testcorpus.Case) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Input{Config: c.Config, ConfigDir: c.ConfigDir, CgroupVersion: c.CgroupVersion}, c
+	return Input{Config: c.Config, ConfigDir: c.ConfigDir, CgroupVersion: c.CgroupVersion, Flags: c.Flags}, c
 }
 
 func TestConformance(t *testing.T) {

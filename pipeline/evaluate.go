@@ -39,6 +39,13 @@ type Input struct {
 	// walk at the place its name sorts, so a drop-in can be checked before it is
 	// written (or a changed one before it replaces the file on disk).
 	Virtual map[string][]byte
+	// Flags are more kubelet command-line arguments (--max-pods=50,
+	// --feature-gates=A=true, ...), as the kubelet receives them after --config
+	// and --config-dir.
+	Flags []string
+	// FlagPositions says where each of Flags was written (a flags file's line);
+	// a missing or empty entry is the command line.
+	FlagPositions []validate.Position
 }
 
 // Backoff is the crash-loop backoff the kubelet applies to restarting containers.
@@ -143,9 +150,22 @@ func (l *Loaded) Evaluate(m *skew.Minor) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	// RunE parses the command line and applies its feature gates before it
+	// reads any file; defaulting the files starts from those gates.
+	var cl *commandLine
+	fileBase := base
+	if len(in.Flags) > 0 {
+		var ok bool
+		if cl, ok = r.parseFlags(m, &in); !ok {
+			return r.finish(), nil
+		}
+		if fileBase, ok = r.flagGates(m, cl, base); !ok {
+			return r.finish(), nil
+		}
+	}
 	var kc *kubeletv1beta1.KubeletConfiguration
 	if in.Config != "" {
-		kc, err = r.loadConfigFile(m, base, in.Config)
+		kc, err = r.loadConfigFile(m, fileBase, in.Config)
 		if err != nil {
 			return nil, err
 		}
@@ -166,14 +186,15 @@ func (l *Loaded) Evaluate(m *skew.Minor) (*Result, error) {
 		return r.finish(), nil
 	}
 	if in.ConfigDir != "" {
-		kc, err = r.mergeDropIns(m, base, kc, l)
+		kc, err = r.mergeDropIns(m, fileBase, kc, l)
 		if err != nil || kc == nil {
 			return r.finish(), err
 		}
 	}
 	r.flagPrecedence(kc)
+	r.applyFlags(cl, kc)
 	r.Effective = kc
-	r.validate(m, base, kc, in.CgroupVersion)
+	r.validate(m, fileBase, kc, in.CgroupVersion)
 	return r.finish(), nil
 }
 

@@ -44,8 +44,11 @@ type Writer interface {
 }
 
 var formats = map[string]Writer{
-	"text": textWriter{},
-	"json": jsonWriter{},
+	"text":   textWriter{},
+	"json":   jsonWriter{},
+	"sarif":  sarifWriter{},
+	"junit":  junitWriter{},
+	"github": githubWriter{},
 }
 
 // Formats lists the output format names, sorted.

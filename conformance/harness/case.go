@@ -63,7 +63,7 @@ func step(f func() error) (res stepError) {
 // `kubelet --config <abs> --config-dir <abs>`. It must run in a fresh process: it
 // changes the global feature gate and the global logging configuration.
 func evaluateCase(c *Case) *Result {
-	r := &Result{Case: c.Name, Kubelet: kubeletVersion(), Cgroup: c.Cgroup}
+	r := &Result{Case: c.Name, Kubelet: kubeletVersion(), Cgroup: c.Cgroup, Flags: c.Flags}
 	ctx := context.Background()
 	args := c.Args()
 
@@ -85,11 +85,16 @@ func evaluateCase(c *Case) *Result {
 	kubeletFlags.AddFlags(cleanFlagSet)
 	options.AddKubeletConfigFlags(cleanFlagSet, kubeletConfig)
 	options.AddGlobalFlags(cleanFlagSet)
+	cleanFlagSet.BoolP("help", "h", false, "help for kubelet")
 
 	// RunE: initial flag parse, initial feature gates, flag validation.
 	if s := step(func() error {
 		if err := cleanFlagSet.Parse(args); err != nil {
 			return fmt.Errorf("failed to parse kubelet flag: %w", err)
+		}
+		// RunE refuses arguments that are not flags (server.go, NewKubeletCommand).
+		if cmds := cleanFlagSet.Args(); len(cmds) > 0 {
+			return fmt.Errorf("unknown command %+s", cmds[0])
 		}
 		return nil
 	}); s.err != nil {

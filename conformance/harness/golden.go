@@ -19,6 +19,7 @@ type Result struct {
 	Case             string           `json:"case"`
 	Kubelet          string           `json:"kubelet"`
 	Cgroup           string           `json:"cgroup"`
+	Flags            []string         `json:"flags,omitempty"`
 	Starts           bool             `json:"starts"`
 	Panic            bool             `json:"panic"`
 	Stage            string           `json:"stage"`
@@ -52,15 +53,18 @@ type caseMeta struct {
 	Config      *string `json:"config,omitempty"`
 	ConfigDir   *string `json:"configDir,omitempty"`
 	Cgroup      string  `json:"cgroup,omitempty"`
+	// Flags are more kubelet command-line arguments, after --config and --config-dir.
+	Flags []string `json:"flags,omitempty"`
 }
 
 // Case is a resolved case folder.
 type Case struct {
-	Name      string // folder base name
-	Dir       string // absolute folder path
-	Config    string // absolute --config path, "" for none
-	ConfigDir string // absolute --config-dir path, "" for none
-	Cgroup    string // v1 or v2
+	Name      string   // folder base name
+	Dir       string   // absolute folder path
+	Config    string   // absolute --config path, "" for none
+	ConfigDir string   // absolute --config-dir path, "" for none
+	Cgroup    string   // v1 or v2
+	Flags     []string // more kubelet arguments, after --config and --config-dir
 }
 
 // Args is the kubelet command line for the case (flags only, no program name).
@@ -72,7 +76,7 @@ func (c *Case) Args() []string {
 	if c.ConfigDir != "" {
 		args = append(args, "--config-dir", c.ConfigDir)
 	}
-	return args
+	return append(args, c.Flags...)
 }
 
 // loadCase reads case.yaml (if any) and applies the defaults of the README.
@@ -99,7 +103,7 @@ func loadCase(dir string) (*Case, error) {
 	default:
 		return nil, err
 	}
-	c := &Case{Name: filepath.Base(abs), Dir: abs, Cgroup: meta.Cgroup}
+	c := &Case{Name: filepath.Base(abs), Dir: abs, Cgroup: meta.Cgroup, Flags: meta.Flags}
 	if c.Cgroup == "" {
 		c.Cgroup = "v2"
 	}

@@ -10,6 +10,7 @@
 //	harness fields -out FILE                  KubeletConfiguration v1beta1 field table
 //	harness roundtrip -out FILE               zero values of the v1beta1/internal round trip
 //	harness internalnames -out FILE           internal type's JSON key per v1beta1 field path
+//	harness flags -out FILE                   the kubelet's command-line flags and the fields they set
 //	harness backoff -out FILE | -check FILE   crash-loop backoff curves of the real client-go Backoff
 package main
 
@@ -37,6 +38,7 @@ func usage() {
   harness fields -out FILE
   harness roundtrip -out FILE
   harness internalnames -out FILE
+  harness flags -out FILE
   harness schema -out FILE
   harness backoff -out FILE | -check FILE
 `)
@@ -69,6 +71,8 @@ func main() {
 		err = cmdSchema(args)
 	case "internalnames":
 		err = cmdInternalNames(args)
+	case "flags":
+		err = cmdFlags(args)
 	case "backoff":
 		err = cmdBackoff(args)
 	case "-h", "-help", "--help", "help":

@@ -17,23 +17,26 @@ type Case struct {
 	Config, ConfigDir string
 	// CgroupVersion is 1 or 2.
 	CgroupVersion int
+	// Flags are more kubelet arguments, after --config and --config-dir.
+	Flags []string
 }
 
 // Read reads a case folder (see testdata/conformance/README.md): case.yaml's
 // config and configDir, defaulting to kubelet.yaml and conf.d when they exist.
 func Read(dir string) (Case, error) {
 	var meta struct {
-		Description string  `json:"description"`
-		Config      *string `json:"config"`
-		ConfigDir   *string `json:"configDir"`
-		Cgroup      string  `json:"cgroup"`
+		Description string   `json:"description"`
+		Config      *string  `json:"config"`
+		ConfigDir   *string  `json:"configDir"`
+		Cgroup      string   `json:"cgroup"`
+		Flags       []string `json:"flags"`
 	}
 	if raw, err := os.ReadFile(filepath.Join(dir, "case.yaml")); err == nil {
 		if err := yaml.Unmarshal(raw, &meta); err != nil {
 			return Case{}, fmt.Errorf("%s/case.yaml: %w", dir, err)
 		}
 	}
-	c := Case{Description: meta.Description, CgroupVersion: 2}
+	c := Case{Description: meta.Description, CgroupVersion: 2, Flags: meta.Flags}
 	if meta.Cgroup == "v1" {
 		c.CgroupVersion = 1
 	}

@@ -1,0 +1,172 @@
+// Package input recognises the forms a kubelet configuration arrives in — a
+// KubeletConfiguration file, a configz dump of a running kubelet, the kubeadm
+// kubelet-config ConfigMap, standard input — and turns each into the
+// KubeletConfiguration document the kubelet would read, laid out so that the
+// positions the pipeline reports are positions in the file the user has.
+//
+// The converted document is fed to the pipeline under the original path
+// (pipeline.Input.Virtual), so findings name that file. Where the layout alone
+// cannot keep a position (the top of the file, a quoted data.kubelet string),
+// Source.Translate maps the result's positions afterwards.
+package input
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+
+	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"github.com/kubeletcfg/kubeletcfg/source"
+)
+
+// Format is the form of a --config input.
+type Format string
+
+// The formats; Auto detects one of the others from the content.
+const (
+	Auto    Format = "auto"
+	Config  Format = "config"
+	Configz Format = "configz"
+	Kubeadm Format = "kubeadm"
+)
+
+// Formats lists the names --input-format takes.
+func Formats() []string {
+	return []string{string(Auto), string(Config), string(Configz), string(Kubeadm)}
+}
+
+// ParseFormat parses an --input-format value.
+func ParseFormat(s string) (Format, error) {
+	switch f := Format(s); f {
+	case Auto, Config, Configz, Kubeadm:
+		return f, nil
+	case "":
+		return Auto, nil
+	}
+	return "", fmt.Errorf("--input-format must be one of auto, config, configz or kubeadm, not %q", s)
+}
+
+// Stdin is the --config value that reads standard input; StdinName is how
+// findings name it.
+const (
+	Stdin     = "-"
+	StdinName = "<stdin>"
+)
+
+// Source is one --config input, recognised and converted.
+type Source struct {
+	// Path names the input in findings: the path given, or StdinName.
+	Path string
+	// Format is what the input is (never Auto).
+	Format Format
+	// Data is the KubeletConfiguration document the pipeline reads in place
+	// of Path; nil when the file on disk is read as it is.
+	Data []byte
+	// Note says, for the report, what was read and how positions relate to
+	// the file; empty for a plain config file.
+	Note string
+	// pos maps positions in Data back to Path; nil when they are the same.
+	pos *posMap
+}
+
+// Open reads path (Stdin: r, once, within source.MaxFileSize) and converts it
+// as format f says. A plain config file on disk is not kept in memory: the
+// pipeline reads it itself, exactly as without this package.
+func Open(path string, r io.Reader, f Format) (*Source, error) {
+	if path == Stdin {
+		data, err := ReadLimited(r, StdinName)
+		if err != nil {
+			return nil, err
+		}
+		s, err := Convert(StdinName, data, f)
+		if err == nil && s.Data == nil {
+			s.Data = data
+		}
+		return s, err
+	}
+	if f == Config {
+		return &Source{Path: path, Format: Config}, nil
+	}
+	file, err := source.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Convert(path, file.Data, f)
+}
+
+// ReadLimited reads r to the end, refusing more than source.MaxFileSize bytes
+// as source.ReadFile refuses a larger file.
+func ReadLimited(r io.Reader, name string) ([]byte, error) {
+	if r == nil {
+		return nil, &source.InputError{Path: name, Err: fmt.Errorf("nothing to read")}
+	}
+	data, err := io.ReadAll(io.LimitReader(r, source.MaxFileSize+1))
+	if err != nil {
+		return nil, &source.InputError{Path: name, Err: err}
+	}
+	if len(data) > source.MaxFileSize {
+		return nil, &source.InputError{Path: name, Err: fmt.Errorf("is more than %d bytes; kubeletcfg reads at most %d bytes per file", source.MaxFileSize, source.MaxFileSize)}
+	}
+	return data, nil
+}
+
+// Detect tells which format data is in: a configz dump, a kubeadm ConfigMap,
+// or else a config file (whatever is wrong with it is the pipeline's to say).
+func Detect(data []byte) Format {
+	if _, ok, _ := FromConfigz(data); ok {
+		return Configz
+	}
+	if _, ok := configMap(data); ok {
+		return Kubeadm
+	}
+	return Config
+}
+
+// Convert converts data, read from path, as format f says (Auto: as detected).
+// A forced format the data is not in is an error naming what was expected.
+func Convert(path string, data []byte, f Format) (*Source, error) {
+	if f == Auto {
+		f = Detect(data)
+	}
+	switch f {
+	case Configz:
+		doc, ok, err := FromConfigz(data)
+		if err != nil {
+			return nil, &source.InputError{Path: path, Err: err}
+		}
+		if !ok {
+			return nil, &source.InputError{Path: path, Err: fmt.Errorf(`is not a configz dump ({"kubeletconfig": {...}} as kubectl get --raw /api/v1/nodes/NODE/proxy/configz prints it)`)}
+		}
+		return &Source{Path: path, Format: Configz, Data: doc,
+			Note: "configz dump: already merged and defaulted by the running kubelet, so drop-in checks do not apply"}, nil
+	case Kubeadm:
+		return convertKubeadm(path, data)
+	case Config:
+		return &Source{Path: path, Format: Config}, nil
+	}
+	return nil, fmt.Errorf("unknown input format %q", f)
+}
+
+// Apply makes in read the source as its --config file.
+func (s *Source) Apply(in *pipeline.Input) {
+	in.Config = s.Path
+	if s.Data == nil {
+		return
+	}
+	if in.Virtual == nil {
+		in.Virtual = map[string][]byte{}
+	}
+	in.Virtual[s.Path] = s.Data
+}
+
+// blank returns b with every byte but line breaks replaced by a space, so
+// that what follows keeps its line and column.
+func blank(b []byte) []byte {
+	out := bytes.Clone(b)
+	for i, c := range out {
+		if c != '\n' {
+			out[i] = ' '
+		}
+	}
+	return out
+}

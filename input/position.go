@@ -1,0 +1,64 @@
+package input
+
+import (
+	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"github.com/kubeletcfg/kubeletcfg/validate"
+)
+
+// posMap maps positions in a converted kubeadm document to the ConfigMap.
+type posMap struct {
+	path string
+	// fallback: every position in the file is the kubelet: key's.
+	fallback           bool
+	keyLine, keyColumn int
+	// A literal block: lines first..last hold the value, indented by indent,
+	// except the dedented lines (document markers, directives).
+	first, last, indent int
+	dedented            map[int]bool
+}
+
+// Position maps p, a position the pipeline reported, to the file the user
+// gave. Positions in other files, and positions without a line, are kept.
+func (s *Source) Position(p validate.Position) validate.Position {
+	m := s.pos
+	if m == nil || p.File != m.path || p.Line == 0 {
+		return p
+	}
+	switch {
+	case m.fallback:
+		p.Line, p.Column = m.keyLine, m.keyColumn
+	case p.Line < m.first:
+		// "The top of the file" (a defaulted value, missing apiVersion) is
+		// the top of the block, not of the ConfigMap.
+		p.Line, p.Column = m.first, m.indent+1
+	case p.Line > m.last:
+		p.Line, p.Column = m.last, m.indent+1
+	case m.dedented[p.Line]:
+		p.Column += m.indent
+	}
+	return p
+}
+
+// Translate maps every position of r (findings, origins) with Position. It
+// is a no-op for inputs whose positions need no mapping, which is every input
+// but a kubeadm ConfigMap; there it corrects only the top of the file,
+// document markers and a quoted data.kubelet (the layout of the converted
+// document keeps the rest). Commands call it on each Result they print
+// (inputFlags.evaluate, lint --nodes): that is less invasive than an Input
+// field the pipeline would honour, keeps the pipeline unaware of input
+// formats, and the layout already gives the commands that do not call it
+// (skew, preflight, backoff) the right line of a literal block.
+// The order of the findings is kept: the mapping of a block keeps it, and for
+// a quoted string, where all share the key's position, the order inside the
+// string is the useful one.
+func (s *Source) Translate(r *pipeline.Result) {
+	if s == nil || s.pos == nil || r == nil {
+		return
+	}
+	for i := range r.Findings {
+		r.Findings[i].Position = s.Position(r.Findings[i].Position)
+	}
+	for k, p := range r.Origins {
+		r.Origins[k] = s.Position(p)
+	}
+}

@@ -1,0 +1,760 @@
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/util/validation"
+	cliflag "k8s.io/component-base/cli/flag"
+	"k8s.io/component-base/featuregate"
+	logsapi "k8s.io/component-base/logs/api/v1"
+	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
+
+	"github.com/kubeletcfg/kubeletcfg/internal/didyoumean"
+	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/validate"
+)
+
+// CommandLine is where flags without a file position come from (--kubelet-flags).
+const CommandLine = "(command line)"
+
+// commandLine is the kubelet's command line parsed the way NewKubeletCommand's
+// RunE parses it (cmd/kubelet/app/server.go: cleanFlagSet.Parse(args)), with
+// pflag and the same Value types, over the minor's generated flag table.
+type commandLine struct {
+	// set lists the configuration flags given, in order of first appearance,
+	// each with its parsed value.
+	set []*setFlag
+	// gates is the --feature-gates map (nil when not given).
+	gates map[string]bool
+}
+
+type setFlag struct {
+	flag  *skew.Flag
+	pos   validate.Position
+	text  string        // the argument(s) as written: --max-pods=50
+	value reflect.Value // pointer to the parsed value
+}
+
+// flagPos is where argument i was written.
+func (in *Input) flagPos(i int) validate.Position {
+	if i >= 0 && i < len(in.FlagPositions) && in.FlagPositions[i].File != "" {
+		return in.FlagPositions[i]
+	}
+	return validate.Position{File: CommandLine}
+}
+
+// argName is the long or short flag name an argument names ("" for none).
+func argName(arg string) (name string, short bool) {
+	switch {
+	case strings.HasPrefix(arg, "--") && len(arg) > 2:
+		name, _, _ = strings.Cut(arg[2:], "=")
+		return name, false
+	case strings.HasPrefix(arg, "-") && len(arg) > 1 && arg[1] != '-':
+		return arg[1:2], true
+	}
+	return "", false
+}
+
+// parseFlags parses in.Flags; false means the kubelet stops here (the findings
+// say why).
+func (r *Result) parseFlags(m *skew.Minor, in *Input) (*commandLine, bool) {
+	table, err := m.Flags()
+	if err != nil {
+		panic(err) // embedded, generated data: a decoding error is a build defect
+	}
+	fs := pflag.NewFlagSet("kubelet", pflag.ContinueOnError)
+	fs.SetNormalizeFunc(cliflag.WordSepNormalizeFunc)
+	fs.SetOutput(io.Discard)
+	values := map[string]reflect.Value{}
+	for i := range table.Flags {
+		f := &table.Flags[i]
+		v, ptr := newFlagValue(f)
+		fl := fs.VarPF(v, f.Name, f.Shorthand, "")
+		fl.NoOptDefVal = f.NoOptDefVal
+		fl.Deprecated = f.Deprecated
+		values[f.Name] = ptr
+	}
+
+	// Which argument each flag occurrence came from: pflag reads the arguments in
+	// order, so the k-th occurrence of a name is its k-th argument.
+	occurrences := map[string][]int{}
+	for i, a := range in.Flags {
+		if a == "--" {
+			break
+		}
+		if name, short := argName(a); name != "" {
+			if !short {
+				name = string(cliflag.WordSepNormalizeFunc(fs, name))
+			} else if f, ok := table.Shorthand(name); ok {
+				name = f.Name
+			}
+			occurrences[name] = append(occurrences[name], i)
+		}
+	}
+	argOf := func(name string) int {
+		if q := occurrences[name]; len(q) > 0 {
+			return q[0]
+		}
+		return -1
+	}
+
+	cl := &commandLine{}
+	byName := map[string]*setFlag{}
+	err = fs.ParseAll(in.Flags, func(fl *pflag.Flag, value string) error {
+		i := argOf(fl.Name)
+		if q := occurrences[fl.Name]; len(q) > 0 {
+			occurrences[fl.Name] = q[1:]
+		}
+		if err := fs.Set(fl.Name, value); err != nil {
+			return &flagError{err: err, arg: i}
+		}
+		f, _ := table.Lookup(fl.Name)
+		text := "--" + fl.Name + "=" + value
+		if i >= 0 && in.Flags[i] != "" {
+			text = in.Flags[i]
+		}
+		pos := in.flagPos(i)
+		if f.Deprecated != "" {
+			hint := "remove the flag"
+			if f.Path != "" {
+				hint = "set " + f.Path + " in the --config file or a drop-in instead"
+			}
+			msg := "--" + f.Name + " is deprecated"
+			if f.Path != "" {
+				msg += ": the config-file field is " + f.Path
+			}
+			// pflag prints this when it parses the flag (flag.go, FlagSet.Set).
+			r.add(withKubelet(validate.FlagDeprecated.At(pos, f.Path, msg, hint),
+				fmt.Sprintf("Flag --%s has been deprecated, %s", f.Name, f.Deprecated)))
+		}
+		if f.Path == "" {
+			return nil
+		}
+		if s, ok := byName[f.Name]; ok {
+			s.pos, s.text = pos, text
+			return nil
+		}
+		if u, ok := fl.Value.(interface{ unset() bool }); ok && u.unset() {
+			return nil // IPVar and ReservedMemoryVar ignore ""
+		}
+		s := &setFlag{flag: f, pos: pos, text: text, value: values[f.Name]}
+		byName[f.Name] = s
+		cl.set = append(cl.set, s)
+		return nil
+	})
+	if err != nil {
+		r.flagError(m, table, in, err)
+		return nil, false
+	}
+	// RunE: "check if there are non-flag arguments in the command line".
+	if rest := fs.Args(); len(rest) > 0 {
+		i := nonFlagArg(table, in.Flags, rest[0])
+		r.add(withKubelet(validate.FlagInvalid.Atf(in.flagPos(i), "", "pass every value as --flag=value; quote values with spaces",
+			"%q is not a flag: the kubelet refuses to start on an argument that is not a flag", rest[0]),
+			fmt.Sprintf("unknown command %+s", rest[0])))
+		return nil, false
+	}
+	if s, ok := byName["feature-gates"]; ok {
+		cl.gates = *s.value.Interface().(*map[string]bool)
+	}
+	return cl, true
+}
+
+// nonFlagArg is the index of the first argument pflag left as a non-flag
+// argument: equal to arg and not the value of the flag before it.
+func nonFlagArg(table *skew.FlagTable, args []string, arg string) int {
+	for j, a := range args {
+		if a == "--" {
+			return j + 1
+		}
+		if a != arg {
+			continue
+		}
+		if j > 0 && !strings.Contains(args[j-1], "=") {
+			if name, short := argName(args[j-1]); name != "" {
+				var f *skew.Flag
+				if short {
+					f, _ = table.Shorthand(name)
+				} else {
+					f, _ = table.Lookup(name)
+				}
+				if f != nil && f.NoOptDefVal == "" {
+					continue // the previous flag's value
+				}
+			}
+		}
+		return j
+	}
+	return -1
+}
+
+// flagError is a parse error with the argument it happened at.
+type flagError struct {
+	err error
+	arg int
+}
+
+func (e *flagError) Error() string { return e.err.Error() }
+
+func withKubelet(f validate.Finding, msg string) validate.Finding {
+	f.Kubelet = msg
+	return f
+}
+
+// flagError reports why the kubelet's flag parse failed.
+func (r *Result) flagError(m *skew.Minor, table *skew.FlagTable, in *Input, err error) {
+	kubelet := "failed to parse kubelet flag: " + err.Error()
+	var fe *flagError
+	arg := -1
+	if errors.As(err, &fe) {
+		arg = fe.arg
+	}
+	msg := err.Error()
+	var unknown string
+	switch {
+	case strings.HasPrefix(msg, "unknown flag: --"):
+		unknown = strings.TrimPrefix(msg, "unknown flag: --")
+	case strings.HasPrefix(msg, "unknown shorthand flag: '"):
+		unknown = strings.TrimPrefix(msg, "unknown shorthand flag: '")
+		unknown, _, _ = strings.Cut(unknown, "'")
+	}
+	if unknown == "" {
+		if arg < 0 {
+			// pflag names the flag: "flag needs an argument: --max-pods".
+			for i, a := range in.Flags {
+				if name, _ := argName(a); name != "" && strings.Contains(msg, "-"+name) {
+					arg = i
+					break
+				}
+			}
+		}
+		r.add(withKubelet(validate.FlagInvalid.Atf(in.flagPos(arg), "", "", "the kubelet cannot parse its command line and refuses to start: %s", msg), kubelet))
+		return
+	}
+	for i, a := range in.Flags {
+		if name, _ := argName(a); name == unknown {
+			arg = i
+			break
+		}
+	}
+	hint := "remove the flag"
+	if older := removedFlag(m, unknown); older != nil {
+		if older.f.Path != "" {
+			hint = fmt.Sprintf("kubelet %s still had it; set %s in the --config file or a drop-in instead", older.minor, older.f.Path)
+		} else {
+			hint = fmt.Sprintf("kubelet %s still had it; it was removed since", older.minor)
+		}
+	} else if s := didyoumean.Nearest(unknown, table.Names()); s != "" {
+		hint = fmt.Sprintf("did you mean --%s?", s)
+	}
+	r.add(withKubelet(validate.FlagUnknown.Atf(in.flagPos(arg), "", hint,
+		"kubelet %s has no flag --%s: it refuses to start", m.Version, unknown), kubelet))
+}
+
+type minorFlag struct {
+	minor string
+	f     *skew.Flag
+}
+
+// removedFlag finds the newest older minor that still has the flag.
+func removedFlag(m *skew.Minor, name string) *minorFlag {
+	sup := skew.Supported()
+	for i := len(sup) - 1; i >= 0; i-- {
+		o, _ := skew.Lookup(sup[i])
+		if o == nil || o.Version >= m.Version { // "1.31" < "1.37": same length
+			continue
+		}
+		t, err := o.Flags()
+		if err != nil {
+			continue
+		}
+		if f, ok := t.Lookup(name); ok {
+			return &minorFlag{minor: o.Version, f: f}
+		}
+	}
+	return nil
+}
+
+// flagGates applies the command line's --feature-gates to a copy of the minor's
+// gate set, as RunE does before it loads any file ("set feature gates from
+// initial flags-based config"); defaulting then starts from that gate set
+// (SetDefaults_KubeletConfiguration DeepCopies the global gate, 1.32+).
+func (r *Result) flagGates(m *skew.Minor, cl *commandLine, base featuregate.MutableVersionedFeatureGate) (featuregate.MutableVersionedFeatureGate, bool) {
+	if cl == nil || cl.gates == nil {
+		return base, true
+	}
+	var at validate.Position
+	for _, s := range cl.set {
+		if s.flag.Special == "featureGates" {
+			at = s.pos
+		}
+	}
+	for name := range cl.gates {
+		r.Origins["featureGates["+name+"]"] = at
+	}
+	g := base.DeepCopy()
+	if err := setGates(g, cl.gates); err != nil {
+		r.add(gateFindings(m, cl.gates, r.Origins, at, err, false)...)
+		return nil, false
+	}
+	r.gateWarnings(m, cl.gates, at)
+	return g, true
+}
+
+// applyFlags writes the command line's values over the loaded configuration, as
+// kubeletConfigFlagPrecedence's re-parse does: a flag wins over the files, a map
+// or list flag replaces the whole value, and --feature-gates replaces the map
+// before the files' gates it does not name come back (server.go,
+// kubeletConfigFlagPrecedence: "Add back feature gates that were set in the
+// original kc, but not in flags").
+func (r *Result) applyFlags(cl *commandLine, kc *kubeletv1beta1.KubeletConfiguration) {
+	if cl == nil {
+		return
+	}
+	for _, s := range cl.set {
+		path := s.flag.Path
+		if s.flag.Special == "featureGates" {
+			original := kc.FeatureGates
+			gates := make(map[string]bool, len(cl.gates)+len(original))
+			for k, v := range cl.gates {
+				gates[k] = v
+				key := "featureGates[" + k + "]"
+				if pos, ok := r.Origins[key]; ok && pos.File != "" && pos != s.pos {
+					if was, ok := original[k]; ok {
+						r.add(validate.FlagOverridesFile.Atf(s.pos, key, "", "%s overrides featureGates[%s]: %t from %s", s.text, k, was, pos))
+					}
+				}
+				r.Origins[key] = s.pos
+			}
+			for k, v := range original {
+				if _, ok := gates[k]; !ok {
+					gates[k] = v
+				}
+			}
+			kc.FeatureGates = gates
+			continue
+		}
+		if from, ok := r.fileOrigin(path); ok {
+			r.add(validate.FlagOverridesFile.Atf(s.pos, path, "", "%s overrides %s from %s", s.text, describeValue(kc, path), from))
+		}
+		if err := setPath(kc, path, s.value.Elem()); err != nil {
+			panic(fmt.Sprintf("flag --%s: %v", s.flag.Name, err)) // generated table and types disagree: a build defect
+		}
+		for k := range r.Origins {
+			if strings.HasPrefix(k, path+"[") || strings.HasPrefix(k, path+".") {
+				delete(r.Origins, k)
+			}
+		}
+		r.Origins[path] = s.pos
+		if v := s.value.Elem(); v.Kind() == reflect.Map {
+			for _, k := range v.MapKeys() {
+				r.Origins[path+"["+k.String()+"]"] = s.pos
+			}
+		}
+	}
+}
+
+// fileOrigin is where a file set the value at path (or, for a map or list, any
+// of its entries).
+func (r *Result) fileOrigin(path string) (validate.Position, bool) {
+	if pos, ok := r.Origins[path]; ok && pos.File != "" {
+		return pos, true
+	}
+	var keys []string
+	for k := range r.Origins {
+		if strings.HasPrefix(k, path+"[") || strings.HasPrefix(k, path+".") {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if pos := r.Origins[k]; pos.File != "" && pos.File != CommandLine {
+			return pos, true
+		}
+	}
+	return validate.Position{}, false
+}
+
+// describeValue is "maxPods: 110" for a scalar, the field name for a map or list.
+func describeValue(kc *kubeletv1beta1.KubeletConfiguration, path string) string {
+	v, ok := lookupPath(reflect.ValueOf(kc).Elem(), path)
+	if !ok {
+		return path
+	}
+	for v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return path
+		}
+		v = v.Elem()
+	}
+	switch v.Kind() {
+	case reflect.Map, reflect.Slice:
+		return path
+	}
+	switch x := v.Interface().(type) {
+	case fmt.Stringer:
+		return path + ": " + x.String()
+	}
+	if v.CanAddr() {
+		if s, ok := v.Addr().Interface().(fmt.Stringer); ok {
+			return path + ": " + s.String()
+		}
+	}
+	return fmt.Sprintf("%s: %v", path, v.Interface())
+}
+
+// lookupPath finds the struct field at a dotted JSON path.
+func lookupPath(v reflect.Value, path string) (reflect.Value, bool) {
+	for _, name := range strings.Split(path, ".") {
+		for v.Kind() == reflect.Pointer {
+			if v.IsNil() {
+				return reflect.Value{}, false
+			}
+			v = v.Elem()
+		}
+		f, ok := jsonField(v, name)
+		if !ok {
+			return reflect.Value{}, false
+		}
+		v = f
+	}
+	return v, true
+}
+
+// jsonField is the field of struct v whose JSON name is name (inline members
+// included).
+func jsonField(v reflect.Value, name string) (reflect.Value, bool) {
+	if v.Kind() != reflect.Struct {
+		return reflect.Value{}, false
+	}
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		sf := t.Field(i)
+		if !sf.IsExported() {
+			continue
+		}
+		tag, opts, _ := strings.Cut(sf.Tag.Get("json"), ",")
+		if tag == name {
+			return v.Field(i), true
+		}
+		if tag == "" && (sf.Anonymous || strings.Contains(opts, "inline")) {
+			if f, ok := jsonField(v.Field(i), name); ok {
+				return f, true
+			}
+		}
+	}
+	return reflect.Value{}, false
+}
+
+var (
+	durationType = reflect.TypeOf(time.Duration(0))
+	flushType    = reflect.TypeOf(logsapi.TimeOrMetaDuration{})
+)
+
+// setPath stores a parsed flag value into the field at path, allocating pointers
+// on the way and converting where the v1beta1 type differs from the flag's
+// (pointers, named string types, metav1.Duration).
+func setPath(kc *kubeletv1beta1.KubeletConfiguration, path string, val reflect.Value) error {
+	v := reflect.ValueOf(kc).Elem()
+	for _, name := range strings.Split(path, ".") {
+		for v.Kind() == reflect.Pointer {
+			if v.IsNil() {
+				v.Set(reflect.New(v.Type().Elem()))
+			}
+			v = v.Elem()
+		}
+		f, ok := jsonField(v, name)
+		if !ok {
+			return fmt.Errorf("no field %q in %s", name, v.Type())
+		}
+		v = f
+	}
+	if v.Kind() == reflect.Pointer && val.Type() != v.Type() {
+		v.Set(reflect.New(v.Type().Elem()))
+		v = v.Elem()
+	}
+	switch {
+	case val.Type() == durationType && v.Type() == flushType:
+		// --log-flush-frequency sets FlushFrequency.Duration.Duration only.
+		v.FieldByName("Duration").FieldByName("Duration").Set(val)
+	case val.Type() == durationType && v.Kind() == reflect.Struct:
+		v.FieldByName("Duration").Set(val) // metav1.Duration
+	case val.Type().AssignableTo(v.Type()):
+		v.Set(val)
+	case val.Type().ConvertibleTo(v.Type()):
+		v.Set(val.Convert(v.Type()))
+	default:
+		return fmt.Errorf("cannot store a %s in %s (%s)", val.Type(), path, v.Type())
+	}
+	return nil
+}
+
+// newFlagValue makes the pflag.Value the kubelet registers for a flag (by the
+// generated table's parser name) bound to a fresh variable, and a pointer to it.
+// Flags that are not configuration fields only need to parse as the kubelet
+// parses them: those of other types accept any value.
+func newFlagValue(f *skew.Flag) (pflag.Value, reflect.Value) {
+	switch f.Value {
+	case "bool":
+		var x bool
+		return newPflagValue(f, &x, func(fs *pflag.FlagSet) { fs.BoolVar(&x, f.Name, false, "") })
+	case "int32":
+		var x int32
+		return newPflagValue(f, &x, func(fs *pflag.FlagSet) { fs.Int32Var(&x, f.Name, 0, "") })
+	case "int64":
+		var x int64
+		return newPflagValue(f, &x, func(fs *pflag.FlagSet) { fs.Int64Var(&x, f.Name, 0, "") })
+	case "int":
+		var x int
+		return newPflagValue(f, &x, func(fs *pflag.FlagSet) { fs.IntVar(&x, f.Name, 0, "") })
+	case "uint32":
+		var x uint32
+		return newPflagValue(f, &x, func(fs *pflag.FlagSet) { fs.Uint32Var(&x, f.Name, 0, "") })
+	case "float64":
+		var x float64
+		return newPflagValue(f, &x, func(fs *pflag.FlagSet) { fs.Float64Var(&x, f.Name, 0, "") })
+	case "string":
+		var x string
+		return newPflagValue(f, &x, func(fs *pflag.FlagSet) { fs.StringVar(&x, f.Name, "", "") })
+	case "duration":
+		var x time.Duration
+		return newPflagValue(f, &x, func(fs *pflag.FlagSet) { fs.DurationVar(&x, f.Name, 0, "") })
+	case "stringSlice":
+		var x []string
+		return newPflagValue(f, &x, func(fs *pflag.FlagSet) { fs.StringSliceVar(&x, f.Name, nil, "") })
+	case "mapStringBool":
+		x := map[string]bool{}
+		return cliflag.NewMapStringBool(&x), reflect.ValueOf(&x)
+	case "mapStringString", "configurationMap":
+		x := map[string]string{}
+		return cliflag.NewMapStringString(&x), reflect.ValueOf(&x)
+	case "mapStringStringNoSplit":
+		x := map[string]string{}
+		return cliflag.NewMapStringStringNoSplit(&x), reflect.ValueOf(&x)
+	case "langleSeparatedMapStringString":
+		x := map[string]string{}
+		return cliflag.NewLangleSeparatedMapStringString(&x), reflect.ValueOf(&x)
+	case "colonSeparatedMultimapStringString":
+		x := map[string][]string{}
+		return cliflag.NewColonSeparatedMultimapStringString(&x), reflect.ValueOf(&x)
+	case "verbosity":
+		var x logsapi.VerbosityLevel
+		return logsapi.VerbosityLevelPflag(&x), reflect.ValueOf(&x)
+	case "vmodule":
+		var x logsapi.VModuleConfiguration
+		return logsapi.VModuleConfigurationPflag(&x), reflect.ValueOf(&x)
+	case "quantity":
+		x := &resource.QuantityValue{}
+		return x, reflect.ValueOf(x)
+	case "ip":
+		x := &ipValue{}
+		return x, reflect.ValueOf(&x.val)
+	case "reservedMemory":
+		x := &reservedMemoryValue{}
+		return x, reflect.ValueOf(&x.val)
+	case "taints":
+		x := &taintsValue{}
+		return x, reflect.ValueOf(&x.val)
+	}
+	if f.Path != "" {
+		panic("pipeline: no parser for the " + f.Value + " value of --" + f.Name) // TestFlagParsers
+	}
+	x := &anyValue{typ: f.Type}
+	return x, reflect.ValueOf(&x.val)
+}
+
+// newPflagValue takes pflag's own Value for a built-in type by registering it on
+// a scratch flag set.
+func newPflagValue[T any](f *skew.Flag, p *T, register func(*pflag.FlagSet)) (pflag.Value, reflect.Value) {
+	fs := pflag.NewFlagSet("", pflag.ContinueOnError)
+	register(fs)
+	return fs.Lookup(f.Name).Value, reflect.ValueOf(p)
+}
+
+// anyValue accepts any value: a flag that is not a configuration field and whose
+// type kubeletcfg does not model.
+type anyValue struct {
+	typ string
+	val string
+}
+
+func (v *anyValue) Set(s string) error { v.val = s; return nil }
+func (v *anyValue) String() string     { return v.val }
+func (v *anyValue) Type() string       { return v.typ }
+
+// ipValue is pkg/util/flag IPVar: an IP address, "" leaves the value alone.
+type ipValue struct {
+	val string
+	set bool
+}
+
+func (v *ipValue) unset() bool { return !v.set }
+
+func (v *ipValue) Set(s string) error {
+	if s == "" {
+		return nil
+	}
+	v.set = true
+	// netutils.ParseIPSloppy also accepts leading zeros in IPv4 octets.
+	if parseIPSloppy(s) == nil {
+		return fmt.Errorf("%q is not a valid IP address", s)
+	}
+	v.val = s
+	return nil
+}
+func (v *ipValue) String() string { return v.val }
+func (v *ipValue) Type() string   { return "ip" }
+
+// parseIPSloppy is k8s.io/utils/net ParseIPSloppy: leading zeros are decimal.
+func parseIPSloppy(s string) net.IP {
+	if ip := net.ParseIP(s); ip != nil {
+		return ip
+	}
+	if strings.Count(s, ".") == 3 && !strings.Contains(s, ":") {
+		parts := strings.Split(s, ".")
+		for i, p := range parts {
+			n, err := strconv.ParseUint(p, 10, 8)
+			if err != nil || p == "" {
+				return nil
+			}
+			parts[i] = strconv.FormatUint(n, 10)
+		}
+		return net.ParseIP(strings.Join(parts, "."))
+	}
+	return nil
+}
+
+// reservedMemoryValue is pkg/util/flag ReservedMemoryVar: the first use replaces
+// the list, later uses append; "0:memory=1Gi,hugepages-1Gi=2Gi;1:memory=2Gi".
+type reservedMemoryValue struct {
+	val         []kubeletv1beta1.MemoryReservation
+	initialized bool
+}
+
+func (v *reservedMemoryValue) unset() bool { return !v.initialized }
+
+func (v *reservedMemoryValue) Set(s string) error {
+	if s == "" {
+		return nil
+	}
+	if !v.initialized || v.val == nil {
+		v.val = []kubeletv1beta1.MemoryReservation{}
+		v.initialized = true
+	}
+	for _, reservation := range strings.Split(s, ";") {
+		parts := strings.Split(reservation, ":")
+		if len(parts) != 2 {
+			return fmt.Errorf("the reserved memory has incorrect format, expected numaNodeID:type=quantity[,type=quantity...], got %s", reservation)
+		}
+		id, err := strconv.Atoi(parts[0])
+		if err != nil {
+			return fmt.Errorf("failed to convert the NUMA node ID, expected integer, got %s", parts[0])
+		}
+		mr := kubeletv1beta1.MemoryReservation{NumaNode: int32(id), Limits: v1.ResourceList{}}
+		for _, limit := range strings.Split(parts[1], ",") {
+			kv := strings.Split(limit, "=")
+			if len(kv) != 2 {
+				return fmt.Errorf("the reserved limit has incorrect value, expected type=quantity, got %s", limit)
+			}
+			name := v1.ResourceName(kv[0])
+			if name != v1.ResourceMemory && !strings.HasPrefix(kv[0], v1.ResourceHugePagesPrefix) {
+				return fmt.Errorf("memory type conversion error, unknown type: %q", name)
+			}
+			q, err := resource.ParseQuantity(kv[1])
+			if err != nil {
+				return fmt.Errorf("failed to parse the quantity: %s", kv[1])
+			}
+			mr.Limits[name] = q
+		}
+		v.val = append(v.val, mr)
+	}
+	return nil
+}
+func (v *reservedMemoryValue) String() string { return "" }
+func (v *reservedMemoryValue) Type() string   { return "reserved-memory" }
+
+// taintsValue is pkg/util/flag RegisterWithTaintsVar over pkg/util/taints
+// ParseTaints: "key=value:Effect,...", each use replaces the list; removals
+// ("key-") parse but are dropped.
+type taintsValue struct{ val []v1.Taint }
+
+func (t *taintsValue) Set(s string) error {
+	if s == "" {
+		t.val = nil
+		return nil
+	}
+	var taints []v1.Taint
+	unique := map[v1.TaintEffect]map[string]bool{}
+	for _, spec := range strings.Split(s, ",") {
+		if strings.HasSuffix(spec, "-") {
+			if _, err := parseTaint(strings.TrimSuffix(spec, "-")); err != nil {
+				return err
+			}
+			continue
+		}
+		taint, err := parseTaint(spec)
+		if err != nil {
+			return err
+		}
+		if taint.Effect == "" {
+			return fmt.Errorf("invalid taint spec: %v", spec)
+		}
+		if unique[taint.Effect][taint.Key] {
+			return fmt.Errorf("duplicated taints with the same key and effect: %v", taint)
+		}
+		if unique[taint.Effect] == nil {
+			unique[taint.Effect] = map[string]bool{}
+		}
+		unique[taint.Effect][taint.Key] = true
+		taints = append(taints, taint)
+	}
+	t.val = taints
+	return nil
+}
+func (t *taintsValue) String() string { return "" }
+func (t *taintsValue) Type() string   { return "[]v1.Taint" }
+
+// parseTaint is pkg/util/taints parseTaint.
+func parseTaint(st string) (v1.Taint, error) {
+	var taint v1.Taint
+	var key, value string
+	var effect v1.TaintEffect
+	parts := strings.Split(st, ":")
+	switch len(parts) {
+	case 1:
+		key = parts[0]
+	case 2:
+		effect = v1.TaintEffect(parts[1])
+		if effect != v1.TaintEffectNoSchedule && effect != v1.TaintEffectPreferNoSchedule && effect != v1.TaintEffectNoExecute {
+			return taint, fmt.Errorf("invalid taint effect: %v, unsupported taint effect", effect)
+		}
+		kv := strings.Split(parts[0], "=")
+		if len(kv) > 2 {
+			return taint, fmt.Errorf("invalid taint spec: %v", st)
+		}
+		key = kv[0]
+		if len(kv) == 2 {
+			value = kv[1]
+			if errs := validation.IsValidLabelValue(value); len(errs) > 0 {
+				return taint, fmt.Errorf("invalid taint spec: %v, %s", st, strings.Join(errs, "; "))
+			}
+		}
+	default:
+		return taint, fmt.Errorf("invalid taint spec: %v", st)
+	}
+	if errs := validation.IsQualifiedName(key); len(errs) > 0 {
+		return taint, fmt.Errorf("invalid taint spec: %v, %s", st, strings.Join(errs, "; "))
+	}
+	return v1.Taint{Key: key, Value: value, Effect: effect}, nil
+}

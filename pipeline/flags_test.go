@@ -1,0 +1,71 @@
+package pipeline
+
+import (
+	"reflect"
+	"testing"
+
+	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
+
+	"github.com/kubeletcfg/kubeletcfg/skew"
+)
+
+// TestFlagParsers: every flag each minor binds to a configuration field has a
+// parser, and its parsed value can be stored at its generated field path.
+func TestFlagParsers(t *testing.T) {
+	for _, v := range skew.Supported() {
+		m, _ := skew.Lookup(v)
+		table, err := m.Flags()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range table.Flags {
+			f := &table.Flags[i]
+			if f.Path == "" {
+				continue
+			}
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						t.Errorf("%s --%s: %v", v, f.Name, r)
+					}
+				}()
+				_, ptr := newFlagValue(f)
+				kc := &kubeletv1beta1.KubeletConfiguration{}
+				if err := setPath(kc, f.Path, ptr.Elem()); err != nil {
+					t.Errorf("%s --%s: %v", v, f.Name, err)
+				}
+			}()
+		}
+	}
+}
+
+// TestFlagsApplied checks what the conformance goldens cannot see: which field
+// each finding names and that a repeated list flag appends.
+func TestFlagsApplied(t *testing.T) {
+	m := skew.Newest()
+	in := Input{Config: "../testdata/conformance/cases/480-flags-list-and-taints/kubelet.yaml",
+		Flags: []string{"--cluster-dns=10.96.0.10", "--cluster-dns", "10.96.0.11", "--max-pods=7", "-v=4", "--eviction-hard=memory.available<1Gi"}}
+	r, err := Evaluate(m, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kc := r.Effective
+	if got := kc.ClusterDNS; !reflect.DeepEqual(got, []string{"10.96.0.10", "10.96.0.11"}) {
+		t.Errorf("clusterDNS = %v", got)
+	}
+	if kc.MaxPods != 7 || kc.Logging.Verbosity != 4 || !reflect.DeepEqual(kc.EvictionHard, map[string]string{"memory.available": "1Gi"}) {
+		t.Errorf("maxPods %d, verbosity %d, evictionHard %v", kc.MaxPods, kc.Logging.Verbosity, kc.EvictionHard)
+	}
+	overrides := map[string]bool{}
+	for _, f := range r.Findings {
+		if f.Rule == "KC2504" {
+			overrides[f.Path] = true
+		}
+	}
+	if !overrides["clusterDNS"] || overrides["maxPods"] {
+		t.Errorf("KC2504 on %v, want clusterDNS (set by the file) and not maxPods (a default)", overrides)
+	}
+	if pos := r.Origins["maxPods"]; pos.File != CommandLine {
+		t.Errorf("origin of maxPods = %v", pos)
+	}
+}

@@ -1,0 +1,84 @@
+// Package profile runs a security profile (validate.RunProfile, `--profile cis`)
+// over the effective configuration the pipeline computed: merged drop-ins and
+// defaults included, each finding at the file and line that set the value, or
+// at (defaults) when no file sets it.
+package profile
+
+import (
+	"k8s.io/component-base/featuregate"
+
+	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"github.com/kubeletcfg/kubeletcfg/validate"
+)
+
+// Apply evaluates the named profile on r and adds its findings to r.Findings
+// (sorted again). mainFile is the --config file ("" without one): a value set
+// anywhere else comes from a drop-in, which the message says because kube-bench
+// does not read drop-ins. Nothing is added when the kubelet stops before it
+// has a configuration. The findings are warnings: r.Starts does not change.
+func Apply(name string, r *pipeline.Result, mainFile string) error {
+	fs, err := Findings(name, r, mainFile)
+	if err != nil {
+		return err
+	}
+	if len(fs) == 0 {
+		return nil
+	}
+	r.Findings = append(r.Findings, fs...)
+	validate.SortFindings(r.Findings)
+	return nil
+}
+
+// Findings is what Apply adds, without adding it.
+func Findings(name string, r *pipeline.Result, mainFile string) ([]validate.Finding, error) {
+	if r == nil || r.Effective == nil {
+		_, err := validate.RunProfile(name, nil) // still reject an unknown profile
+		return nil, err
+	}
+	fieldGates, err := r.Minor.FieldGates()
+	if err != nil {
+		panic(err) // embedded, generated data: a decoding error is a build defect
+	}
+	ctx := &validate.Context{
+		Minor:         r.Minor.Version,
+		Config:        r.Effective,
+		Gates:         effectiveGates(r),
+		CgroupVersion: 2,
+		FieldGates:    fieldGates,
+		// Exactly the path, never an ancestor or the top of the main file: a
+		// value no file sets is the kubelet's default, and the finding says so.
+		Origin: func(path string) validate.Position { return r.Origins[path] },
+		SetByFile: func(path string) bool {
+			_, ok := r.Origins[path]
+			return ok
+		},
+	}
+	fs, err := validate.RunProfile(name, ctx)
+	if err != nil {
+		return nil, err
+	}
+	for i := range fs {
+		if f := fs[i].File; f != "" && f != mainFile {
+			fs[i].Message += " (set in a drop-in: kube-bench reads the main --config file only)"
+		}
+	}
+	return fs, nil
+}
+
+// effectiveGates is the minor's gate set with the effective featureGates
+// applied, as the kubelet's RunE applies them. When they do not apply (an
+// unknown or locked gate) the kubelet stops anyway; the registered defaults
+// are used so that the other checks still run.
+func effectiveGates(r *pipeline.Result) featuregate.FeatureGate {
+	base, err := r.Minor.BaseFeatureGate()
+	if err != nil {
+		panic(err) // embedded, generated data
+	}
+	g := base.DeepCopy()
+	if len(r.Effective.FeatureGates) > 0 {
+		if err := g.SetFromMap(r.Effective.FeatureGates); err != nil {
+			return base.DeepCopy()
+		}
+	}
+	return g
+}

@@ -1,0 +1,157 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/kubeletcfg/kubeletcfg/validate"
+)
+
+// GitHub Actions workflow commands: each finding becomes an annotation on the
+// file and line of the pull request diff
+// (::error file=F,line=L,col=C,title=T::message), then one plain summary line.
+// Findings the minors of a skew window share are one annotation whose title
+// names the minors.
+
+type githubWriter struct{}
+
+// merged is a finding with the minors that report it.
+type merged struct {
+	validate.Finding
+	minors []string
+}
+
+// mergeFindings merges findings that several documents (minors) report alike
+// into one, ordered by position then rule.
+func mergeFindings(docs []Document) []*merged {
+	type key struct {
+		rule, file, path, message, hint, kubelet string
+		line, column                             int
+	}
+	var list []*merged
+	at := map[key]*merged{}
+	for _, d := range docs {
+		for _, f := range d.Findings {
+			k := key{f.Rule, f.File, f.Path, f.Message, f.Hint, f.Kubelet, f.Line, f.Column}
+			if m, ok := at[k]; ok {
+				m.minors = append(m.minors, d.KubeletVersion)
+				continue
+			}
+			m := &merged{Finding: f, minors: []string{d.KubeletVersion}}
+			at[k] = m
+			list = append(list, m)
+		}
+	}
+	sort.SliceStable(list, func(i, j int) bool {
+		a, b := list[i], list[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Column != b.Column {
+			return a.Column < b.Column
+		}
+		return a.Rule < b.Rule
+	})
+	return list
+}
+
+func (githubWriter) Write(w io.Writer, docs []Document, _ Options) error {
+	list := mergeFindings(docs)
+	files := map[string]bool{}
+	for _, d := range docs {
+		for _, f := range d.Files {
+			files[f] = true
+		}
+	}
+	errs, warns, infos := 0, 0, 0
+	for _, m := range list {
+		switch m.Severity {
+		case validate.Error:
+			errs++
+		case validate.Warning:
+			warns++
+		default:
+			infos++
+		}
+	}
+
+	var b strings.Builder
+	for _, a := range list {
+		f := a.Finding
+		var props []string
+		if f.File != "" {
+			props = append(props, "file="+githubProperty(filepath.ToSlash(f.File)))
+			if f.Line > 0 {
+				props = append(props, "line="+strconv.Itoa(f.Line))
+				if f.Column > 0 {
+					props = append(props, "col="+strconv.Itoa(f.Column))
+				}
+			}
+		}
+		title := f.Rule
+		if r, ok := validate.Lookup(f.Rule); ok {
+			title += " " + r.Name
+		}
+		if len(docs) > 1 {
+			title += " (kubelet " + strings.Join(a.minors, ", ") + ")"
+		}
+		props = append(props, "title="+githubProperty(title))
+		msg := f.Message
+		if f.Path != "" {
+			msg += "\nfield: " + f.Path
+		}
+		if f.Hint != "" {
+			msg += "\nhint: " + f.Hint
+		}
+		if f.Kubelet != "" {
+			msg += "\nkubelet: " + f.Kubelet
+		}
+		fmt.Fprintf(&b, "::%s %s::%s\n", githubCommand(f.Severity), strings.Join(props, ","), githubData(msg))
+	}
+
+	var verdicts []string
+	for _, d := range docs {
+		switch {
+		case d.Panics:
+			verdicts = append(verdicts, "kubelet "+d.KubeletVersion+" does NOT start (panics)")
+		case !d.Starts:
+			verdicts = append(verdicts, "kubelet "+d.KubeletVersion+" does NOT start")
+		default:
+			verdicts = append(verdicts, "kubelet "+d.KubeletVersion+" starts")
+		}
+	}
+	fmt.Fprintf(&b, "kubeletcfg: %s; %d %s, %d %s, %d info in %d %s\n", strings.Join(verdicts, ", "),
+		errs, plural(errs, "error", "errors"), warns, plural(warns, "warning", "warnings"), infos,
+		len(files), plural(len(files), "file", "files"))
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func githubCommand(s validate.Severity) string {
+	switch s {
+	case validate.Error:
+		return "error"
+	case validate.Warning:
+		return "warning"
+	}
+	return "notice"
+}
+
+// githubData escapes a command's message as the Actions runner unescapes it
+// (actions/toolkit escapeData): %, CR and LF.
+func githubData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// githubProperty escapes a property value (actions/toolkit escapeProperty):
+// the data escapes plus ':' and ',', which separate properties.
+func githubProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}

@@ -1,0 +1,118 @@
+package report
+
+import (
+	"bytes"
+	"encoding/xml"
+	"strings"
+	"testing"
+
+	"github.com/kubeletcfg/kubeletcfg/validate"
+)
+
+// parsed JUnit, with the attributes CI systems read.
+type junitIn struct {
+	Tests    int `xml:"tests,attr"`
+	Failures int `xml:"failures,attr"`
+	Suites   []struct {
+		Name       string `xml:"name,attr"`
+		Tests      int    `xml:"tests,attr"`
+		Failures   int    `xml:"failures,attr"`
+		Properties []struct {
+			Name  string `xml:"name,attr"`
+			Value string `xml:"value,attr"`
+		} `xml:"properties>property"`
+		Cases []struct {
+			Name      string `xml:"name,attr"`
+			Classname string `xml:"classname,attr"`
+			Failure   *struct {
+				Message string `xml:"message,attr"`
+				Type    string `xml:"type,attr"`
+				Body    string `xml:",chardata"`
+			} `xml:"failure"`
+			SystemOut string `xml:"system-out"`
+		} `xml:"testcase"`
+	} `xml:"testsuite"`
+}
+
+func writeJUnit(t *testing.T, docs []Document) junitIn {
+	t.Helper()
+	var out bytes.Buffer
+	if err := (junitWriter{}).Write(&out, docs, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	var j junitIn
+	if err := xml.Unmarshal(out.Bytes(), &j); err != nil {
+		t.Fatalf("not XML: %v\n%s", err, out.String())
+	}
+	return j
+}
+
+func TestJUnit(t *testing.T) {
+	hostile := "a \"quoted\" <key> & \x01bell\r\nnext\tline \xff"
+	docs := []Document{
+		{KubeletVersion: "1.36", Starts: true, Files: []string{"c.yaml", "d/10.conf"}},
+		{KubeletVersion: "1.37", Files: []string{"c.yaml", "d/10.conf"}, Findings: []validate.Finding{
+			{Rule: "KC5001", Severity: validate.Error, Message: "no file"},
+			{Rule: "KC2001", Severity: validate.Info, Message: "not merged", Position: validate.Position{File: "d/README"}},
+			{Rule: "KC1105", Severity: validate.Info, Message: "resolved", Position: validate.Position{File: "c.yaml", Line: 2, Column: 1}},
+			{Rule: "KC1101", Severity: validate.Warning, Message: hostile, Hint: "h", Path: "p", Position: validate.Position{File: "c.yaml", Line: 5, Column: 1}},
+		}},
+	}
+	j := writeJUnit(t, docs)
+	if len(j.Suites) != 2 || j.Tests != 6 || j.Failures != 2 {
+		t.Fatalf("suites %d, tests %d, failures %d", len(j.Suites), j.Tests, j.Failures)
+	}
+	clean := j.Suites[0]
+	if clean.Name != "kubelet 1.36" || clean.Tests != 2 || clean.Failures != 0 || clean.Cases[0].Failure != nil {
+		t.Errorf("clean minor: %+v", clean)
+	}
+	s := j.Suites[1]
+	var names []string
+	for _, c := range s.Cases {
+		names = append(names, c.Name)
+		if c.Classname != "kubelet 1.37" {
+			t.Errorf("%s: classname %q", c.Name, c.Classname)
+		}
+	}
+	if got := strings.Join(names, ","); got != "c.yaml,d/10.conf,d/README,(configuration)" {
+		t.Errorf("cases %s", got)
+	}
+	main := s.Cases[0]
+	if main.Failure == nil || main.Failure.Type != "warning" || !strings.HasPrefix(main.Failure.Message, "KC1101: a \"quoted\" <key> & \uFFFDbell\r\nnext\tline \uFFFD") {
+		t.Fatalf("c.yaml: %+v", main.Failure)
+	}
+	// The body has every finding of the file, info included; info also goes
+	// to system-out.
+	if !strings.Contains(main.Failure.Body, "c.yaml:2:1: info: resolved [KC1105]") || !strings.Contains(main.Failure.Body, "    hint:  h\n") ||
+		!strings.Contains(main.SystemOut, "resolved [KC1105]") {
+		t.Errorf("c.yaml body %q, system-out %q", main.Failure.Body, main.SystemOut)
+	}
+	if c := s.Cases[1]; c.Failure != nil || c.SystemOut != "" {
+		t.Errorf("a file without findings passes: %+v", c)
+	}
+	if c := s.Cases[2]; c.Failure != nil || !strings.Contains(c.SystemOut, "not merged [KC2001]") {
+		t.Errorf("info only passes with system-out: %+v", c)
+	}
+	if c := s.Cases[3]; c.Failure == nil || c.Failure.Type != "error" || c.Failure.Message != "KC5001: no file" {
+		t.Errorf("(configuration): %+v", c.Failure)
+	}
+	if s.Properties[1].Name != "starts" || s.Properties[1].Value != "false" {
+		t.Errorf("properties %+v", s.Properties)
+	}
+}
+
+func TestXMLEscape(t *testing.T) {
+	for _, tt := range []struct{ in, text, attr string }{
+		{`a<b>&"c"`, `a&lt;b&gt;&amp;"c"`, `a&lt;b&gt;&amp;&quot;c&quot;`},
+		{"l1\nl2\tx\r", "l1\nl2\tx&#13;", "l1&#10;l2&#9;x&#13;"},
+		{"bell\x07 \xfe \uFFFE", "bell\uFFFD \uFFFD \uFFFD", "bell\uFFFD \uFFFD \uFFFD"},
+		{"ünïcödé ✓", "ünïcödé ✓", "ünïcödé ✓"},
+	} {
+		if got := xmlText(tt.in); got != tt.text {
+			t.Errorf("xmlText(%q) = %q, want %q", tt.in, got, tt.text)
+		}
+		if got := xmlAttr(tt.in); got != tt.attr {
+			t.Errorf("xmlAttr(%q) = %q, want %q", tt.in, got, tt.attr)
+		}
+	}
+}

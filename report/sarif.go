@@ -1,0 +1,282 @@
+package report
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"net/url"
+	"path/filepath"
+	"runtime/debug"
+	"strconv"
+	"strings"
+
+	"github.com/kubeletcfg/kubeletcfg/validate"
+)
+
+// SARIF 2.1.0 as GitHub code scanning reads it.
+//
+// Several kubelet minors (kubeletcfg skew) go into ONE run, not one run per
+// minor: since June 2025 code scanning refuses a file with several runs of the
+// same tool and category. A finding the minors share (same rule, place,
+// message) is one result whose properties list the minors, so a problem is one
+// alert however wide the window. Each result carries a partialFingerprints
+// entry built from the rule, the file and the field path (not the line), so an
+// alert survives lines moving above it; an occurrence counter keeps two
+// results of the same rule on the same field apart.
+
+const (
+	sarifSchema  = "https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json"
+	projectURL   = "https://github.com/kubeletcfg/kubeletcfg"
+	rulesDocURL  = projectURL + "/blob/main/docs/rules.md"
+	fingerprintV = "kubeletcfg/v1"
+)
+
+// version is set at link time by release builds that have no module version
+// (the Dockerfile: -ldflags "-X github.com/kubeletcfg/kubeletcfg/report.version=v1.2.3").
+var version string
+
+// Version is kubeletcfg's version: the link-time version, else the module
+// version `go install ...@v1.2.3` records, else "(devel)" for a source build.
+func Version() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "(devel)"
+}
+
+type sarifLog struct {
+	Schema  string     `json:"$schema"`
+	Version string     `json:"version"`
+	Runs    []sarifRun `json:"runs"`
+}
+
+type sarifRun struct {
+	Tool       sarifTool      `json:"tool"`
+	ColumnKind string         `json:"columnKind"`
+	Results    []sarifResult  `json:"results"`
+	Properties map[string]any `json:"properties,omitempty"`
+}
+
+type sarifTool struct {
+	Driver sarifDriver `json:"driver"`
+}
+
+type sarifDriver struct {
+	Name           string      `json:"name"`
+	Version        string      `json:"version"`
+	InformationURI string      `json:"informationUri"`
+	Rules          []sarifRule `json:"rules"`
+}
+
+type sarifText struct {
+	Text string `json:"text"`
+}
+
+type sarifRule struct {
+	ID                   string         `json:"id"`
+	Name                 string         `json:"name"`
+	ShortDescription     sarifText      `json:"shortDescription"`
+	FullDescription      sarifText      `json:"fullDescription"`
+	Help                 sarifText      `json:"help"`
+	HelpURI              string         `json:"helpUri"`
+	DefaultConfiguration sarifLevel     `json:"defaultConfiguration"`
+	Properties           map[string]any `json:"properties"`
+}
+
+type sarifLevel struct {
+	Level string `json:"level"`
+}
+
+type sarifResult struct {
+	RuleID              string            `json:"ruleId"`
+	RuleIndex           int               `json:"ruleIndex"`
+	Level               string            `json:"level"`
+	Message             sarifText         `json:"message"`
+	Locations           []sarifLocation   `json:"locations,omitempty"`
+	PartialFingerprints map[string]string `json:"partialFingerprints"`
+	Properties          sarifResultProps  `json:"properties"`
+}
+
+type sarifResultProps struct {
+	KubeletVersions []string `json:"kubeletVersions"`
+	Field           string   `json:"field,omitempty"`
+	Hint            string   `json:"hint,omitempty"`
+	Kubelet         string   `json:"kubelet,omitempty"`
+	// Location says where a finding without a file of its own belongs; it is
+	// then shown on the main file.
+	Location string `json:"location,omitempty"`
+}
+
+type sarifLocation struct {
+	PhysicalLocation sarifPhysical `json:"physicalLocation"`
+}
+
+type sarifPhysical struct {
+	ArtifactLocation sarifArtifact `json:"artifactLocation"`
+	Region           *sarifRegion  `json:"region,omitempty"`
+}
+
+type sarifArtifact struct {
+	URI string `json:"uri"`
+}
+
+type sarifRegion struct {
+	StartLine   int `json:"startLine"`
+	StartColumn int `json:"startColumn,omitempty"`
+}
+
+type sarifWriter struct{}
+
+// Write prints one SARIF log with one run for all documents.
+func (sarifWriter) Write(w io.Writer, docs []Document, _ Options) error {
+	rules := validate.Rules()
+	index := make(map[string]int, len(rules))
+	descriptors := make([]sarifRule, 0, len(rules))
+	for i, r := range rules {
+		index[r.ID] = i
+		descriptors = append(descriptors, sarifDescriptor(r))
+	}
+
+	results := []sarifResult{}
+	seen := map[string]int{} // fingerprint base -> occurrences so far
+	for _, m := range mergeFindings(docs) {
+		f := m.Finding
+		res := sarifResult{
+			RuleID:    f.Rule,
+			RuleIndex: -1,
+			Level:     sarifLevelOf(f.Severity),
+			Message:   sarifText{Text: sarifMessage(f)},
+			Properties: sarifResultProps{
+				KubeletVersions: m.minors,
+				Field:           f.Path,
+				Hint:            f.Hint,
+				Kubelet:         f.Kubelet,
+			},
+		}
+		if i, ok := index[f.Rule]; ok {
+			res.RuleIndex = i
+		}
+		file := f.File
+		if file == "" && len(docs) > 0 && len(docs[0].Files) > 0 {
+			// Code scanning shows only results with a location; a finding
+			// about the configuration as a whole belongs to the main file.
+			file = docs[0].Files[0]
+			res.Properties.Location = f.Position.String()
+		}
+		if file != "" {
+			loc := sarifPhysical{ArtifactLocation: sarifArtifact{URI: sarifURI(file)}}
+			if f.File != "" && f.Line > 0 {
+				loc.Region = &sarifRegion{StartLine: f.Line}
+				if f.Column > 0 {
+					loc.Region.StartColumn = f.Column
+				}
+			}
+			res.Locations = []sarifLocation{{PhysicalLocation: loc}}
+		}
+		base := fingerprint(f.Rule, sarifURI(f.File), f.Path)
+		seen[base]++
+		res.PartialFingerprints = map[string]string{fingerprintV: base + ":" + strconv.Itoa(seen[base])}
+		results = append(results, res)
+	}
+
+	versions := make([]string, 0, len(docs))
+	starts := map[string]bool{}
+	for _, d := range docs {
+		versions = append(versions, d.KubeletVersion)
+		starts[d.KubeletVersion] = d.Starts && !d.Panics
+	}
+	log := sarifLog{
+		Schema:  sarifSchema,
+		Version: "2.1.0",
+		Runs: []sarifRun{{
+			Tool: sarifTool{Driver: sarifDriver{
+				Name:           "kubeletcfg",
+				Version:        Version(),
+				InformationURI: projectURL,
+				Rules:          descriptors,
+			}},
+			// YAML columns count characters, not UTF-16 code units.
+			ColumnKind: "unicodeCodePoints",
+			Results:    results,
+			Properties: map[string]any{"kubeletVersions": versions, "starts": starts},
+		}},
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(log)
+}
+
+func sarifDescriptor(r *validate.Rule) sarifRule {
+	full := r.Summary
+	if r.Doc != "" {
+		full = r.Doc
+	}
+	var help strings.Builder
+	help.WriteString(r.Summary)
+	if r.Doc != "" {
+		help.WriteString("\n\n" + r.Doc)
+	}
+	help.WriteString("\n\nKubelet minors: " + r.Minors() + ".")
+	if r.Kubelet != "" {
+		help.WriteString(" Mirrors " + r.Kubelet + " (kubernetes " + r.Releases() + ").")
+	}
+	return sarifRule{
+		ID:                   r.ID,
+		Name:                 r.Name,
+		ShortDescription:     sarifText{Text: r.Summary},
+		FullDescription:      sarifText{Text: full},
+		Help:                 sarifText{Text: help.String()},
+		HelpURI:              rulesDocURL + "#" + strings.ToLower(r.ID),
+		DefaultConfiguration: sarifLevel{Level: sarifLevelOf(r.Severity)},
+		Properties:           map[string]any{"tags": []string{"kubelet", r.Stage.String()}, "minors": r.Minors()},
+	}
+}
+
+func sarifLevelOf(s validate.Severity) string {
+	switch s {
+	case validate.Error:
+		return "error"
+	case validate.Warning:
+		return "warning"
+	}
+	return "note"
+}
+
+// sarifMessage is the message with the hint, as code scanning shows
+// message.text only.
+func sarifMessage(f validate.Finding) string {
+	msg := f.Message
+	if f.Hint != "" {
+		msg += "\nHint: " + f.Hint
+	}
+	if f.Kubelet != "" {
+		msg += "\nKubelet: " + f.Kubelet
+	}
+	return msg
+}
+
+// sarifURI is a relative URI reference with forward slashes, as code scanning
+// resolves it against the checkout; an absolute path becomes a file: URI.
+func sarifURI(path string) string {
+	if path == "" {
+		return ""
+	}
+	slashed := filepath.ToSlash(filepath.Clean(path))
+	if filepath.IsAbs(path) {
+		if !strings.HasPrefix(slashed, "/") { // a Windows drive letter
+			slashed = "/" + slashed
+		}
+		return (&url.URL{Scheme: "file", Path: slashed}).String()
+	}
+	return (&url.URL{Path: slashed}).String()
+}
+
+func fingerprint(parts ...string) string {
+	h := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
+	return hex.EncodeToString(h[:16])
+}

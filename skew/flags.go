@@ -1,0 +1,102 @@
+package skew
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"sync"
+)
+
+// Flag is one flag of a kubelet minor's command line, from the generated
+// data/<minor>/flags.json (conformance/harness flags: NewKubeletCommand's flag set,
+// cmd/kubelet/app/server.go).
+type Flag struct {
+	Name      string `json:"name"`
+	Shorthand string `json:"shorthand,omitempty"`
+	// Type is pflag's Value.Type(), as --help prints it.
+	Type string `json:"type"`
+	// Value names the parser: a pflag built-in type (bool, int32, duration,
+	// stringSlice, ...) or the kubelet's Value (langleSeparatedMapStringString,
+	// reservedMemory, taints, ip, verbosity, vmodule, quantity, ...).
+	Value string `json:"value"`
+	// NoOptDefVal is the value of the flag written without "=value".
+	NoOptDefVal string `json:"noOptDefVal,omitempty"`
+	// Deprecated is pflag's deprecation message ("" when not deprecated).
+	Deprecated string `json:"deprecated,omitempty"`
+	Hidden     bool   `json:"hidden,omitempty"`
+	// Path is the v1beta1 field the flag sets; "" for flags that are not
+	// KubeletConfiguration fields (--kubeconfig, --node-ip, ...).
+	Path string `json:"path,omitempty"`
+	// Special: featureGates (merged with the files' gates), map or list (the
+	// flag's value replaces the files' whole value).
+	Special string `json:"special,omitempty"`
+}
+
+// FlagTable is a minor's command line.
+type FlagTable struct {
+	Kubelet string `json:"kubelet"`
+	Flags   []Flag `json:"flags"`
+
+	byName  map[string]*Flag
+	byShort map[string]*Flag
+	byPath  map[string]*Flag
+}
+
+// Lookup finds a flag by its (normalized) long name.
+func (t *FlagTable) Lookup(name string) (*Flag, bool) {
+	f, ok := t.byName[name]
+	return f, ok
+}
+
+// Shorthand finds a flag by its one-letter name.
+func (t *FlagTable) Shorthand(s string) (*Flag, bool) {
+	f, ok := t.byShort[s]
+	return f, ok
+}
+
+// ForPath finds the flag that sets a v1beta1 field path.
+func (t *FlagTable) ForPath(path string) (*Flag, bool) {
+	f, ok := t.byPath[path]
+	return f, ok
+}
+
+// Names lists every long flag name, sorted.
+func (t *FlagTable) Names() []string {
+	out := make([]string, 0, len(t.Flags))
+	for _, f := range t.Flags {
+		out = append(out, f.Name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+var flagTables sync.Map // minor -> func() (*FlagTable, error)
+
+// Flags is the minor's command-line flag table, decoded on first use.
+func (m *Minor) Flags() (*FlagTable, error) {
+	f, _ := flagTables.LoadOrStore(m.Version, sync.OnceValues(func() (*FlagTable, error) {
+		raw, err := data.ReadFile("data/" + m.Version + "/flags.json")
+		if err != nil {
+			return nil, err
+		}
+		t := &FlagTable{}
+		if err := json.Unmarshal(raw, t); err != nil {
+			return nil, fmt.Errorf("skew: flags of %s: %w", m.Version, err)
+		}
+		t.byName = make(map[string]*Flag, len(t.Flags))
+		t.byShort = map[string]*Flag{}
+		t.byPath = map[string]*Flag{}
+		for i := range t.Flags {
+			f := &t.Flags[i]
+			t.byName[f.Name] = f
+			if f.Shorthand != "" {
+				t.byShort[f.Shorthand] = f
+			}
+			if f.Path != "" {
+				t.byPath[f.Path] = f
+			}
+		}
+		return t, nil
+	}))
+	return f.(func() (*FlagTable, error))()
+}
