@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kubeletcfg/kubeletcfg/input"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
@@ -28,9 +29,11 @@ really run with.`,
 	}
 	root.AddCommand(newLintCommand(), newEffectiveCommand(), newRulesCommand(), newVersionsCommand(), newSchemaCommand())
 	root.AddCommand(newSkewCommand(), newPreflightCommand())
-	root.AddCommand(newDropinCommand())
+	root.AddCommand(newExplainCommand())
+	root.AddCommand(newVersionCommand(), newDocsCommand())
 	root.AddCommand(newFixCommand())
 	root.AddCommand(newBackoffCommand())
+	root.AddCommand(newDropinCommand())
 	return root
 }
 
@@ -39,6 +42,14 @@ type inputFlags struct {
 	config, configDir string
 	kubeletVersion    string
 	cgroupVersion     string
+	// inputFormat and nodes are --input-format and lint's --nodes; src is
+	// --config as recognised (inputs.go), cmd the command registered with.
+	inputFormat, nodes string
+	src                *input.Source
+	cmd                *cobra.Command
+	// kubeletFlags and kubeletFlagsFile are --kubelet-flags and
+	// --kubelet-flags-file (kubeletflags.go).
+	kubeletFlags, kubeletFlagsFile string
 }
 
 func (f *inputFlags) register(cmd *cobra.Command) {
@@ -57,13 +68,20 @@ func (f *inputFlags) evaluate() (*pipeline.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return pipeline.Evaluate(minor, in)
+	res, err := pipeline.Evaluate(minor, in)
+	if err != nil {
+		return nil, err
+	}
+	f.src.Translate(res)
+	return res, nil
 }
 
 func newLintCommand() *cobra.Command {
 	var in inputFlags
 	var output, failOn string
 	var quiet, noColor bool
+	var pol policyFlags
+	var prof profileFlag
 	cmd := &cobra.Command{
 		Use:   "lint",
 		Short: "Report whether the kubelet starts with these files and what it ignores",
@@ -85,13 +103,22 @@ func newLintCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if in.nodes != "" {
+				opt := report.Options{Color: !noColor && isTerminal(cmd.OutOrStdout()), Quiet: quiet}
+				return lintNodes(cmd, &in, output, threshold, opt, func(res *pipeline.Result, mainFile string) {
+					prof.apply(res, mainFile)
+					pol.apply(res)
+				})
+			}
 			res, err := in.evaluate()
 			if err != nil {
 				return err
 			}
+			prof.apply(res, in.config) // profile findings first, so policy covers them too
+			pol.apply(res)
 			doc := report.FromResult(res)
 			opt := report.Options{Color: !noColor && isTerminal(cmd.OutOrStdout()), Quiet: quiet}
-			if err := w.Write(cmd.OutOrStdout(), []report.Document{doc}, opt); err != nil {
+			if err := in.writeLint(cmd.OutOrStdout(), w, output, doc, opt); err != nil {
 				return err
 			}
 			if n := countAtLeast(doc.Findings, threshold); n > 0 {
@@ -101,9 +128,12 @@ func newLintCommand() *cobra.Command {
 		},
 	}
 	in.register(cmd)
+	pol.register(cmd, policyTargets{kubeletVersion: &in.kubeletVersion, failOn: &failOn})
+	prof.register(cmd)
 	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: "+strings.Join(report.Formats(), ", "))
 	cmd.Flags().StringVar(&failOn, "fail-on", "error", "exit 1 when a finding is at or above this severity: error, warning, info or none")
 	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "print findings and the verdict only, no summary line")
+	cmd.Flags().StringVar(&in.nodes, "nodes", "", "lint many nodes at once: a folder with a folder per node (config file and conf.d/) or a configz dump per node; identical nodes are grouped")
 	cmd.Flags().BoolVar(&noColor, "no-color", false, "never colour the text output (colour is used on terminals only; NO_COLOR is honoured)")
 	_ = cmd.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return report.Formats(), cobra.ShellCompDirectiveNoFileComp

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/matrix"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
@@ -26,6 +27,8 @@ func (f *inputFlags) registerFiles(cmd *cobra.Command) {
 		return []string{"v1", "v2"}, cobra.ShellCompDirectiveNoFileComp
 	})
 	_ = cmd.MarkFlagDirname("config-dir")
+	f.registerInput(cmd)
+	f.registerKubeletFlags(cmd)
 }
 
 // input validates the flags registered by registerFiles.
@@ -41,6 +44,12 @@ func (f *inputFlags) input() (pipeline.Input, error) {
 		in.CgroupVersion = 2
 	default:
 		return pipeline.Input{}, fmt.Errorf("--cgroup-version must be v1 or v2, not %q", f.cgroupVersion)
+	}
+	if err := f.convert(&in); err != nil {
+		return pipeline.Input{}, err
+	}
+	if err := f.applyKubeletFlags(&in); err != nil {
+		return pipeline.Input{}, err
 	}
 	return in, nil
 }
@@ -92,6 +101,8 @@ func outputFormat(output string) error {
 func newSkewCommand() *cobra.Command {
 	var in inputFlags
 	var output, versions, controlPlane string
+	var pol policyFlags
+	var prof profileFlag
 	cmd := &cobra.Command{
 		Use:   "skew",
 		Short: "Compare what each kubelet minor of a version-skew window does with the same files",
@@ -117,7 +128,7 @@ errors.`, matrix.Skew, matrix.Skew),
   kubeletcfg skew -c config.yaml --versions 1.33,1.37 -o json | jq '.versions[].dropped'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := outputFormat(output); err != nil {
+			if err := skewOutputFormat(output); err != nil {
 				return err
 			}
 			input, err := in.input()
@@ -132,7 +143,9 @@ errors.`, matrix.Skew, matrix.Skew),
 			if err != nil {
 				return err
 			}
-			if err := writeMatrix(cmd.OutOrStdout(), mx, output); err != nil {
+			prof.applyMatrix(mx, in.config)
+			pol.applyMatrix(mx)
+			if err := prof.writeMatrix(cmd.OutOrStdout(), mx, output); err != nil {
 				return err
 			}
 			if !mx.AllStart() {
@@ -148,21 +161,41 @@ errors.`, matrix.Skew, matrix.Skew),
 		},
 	}
 	in.registerFiles(cmd)
+	pol.register(cmd, policyTargets{versions: &versions})
+	prof.register(cmd)
 	cmd.Flags().StringVar(&versions, "versions", "", "the minors to compare: a range (1.34..1.37) or a list (1.33,1.37); supported: "+strings.Join(skew.Supported(), ", "))
 	cmd.Flags().StringVar(&controlPlane, "control-plane", "", fmt.Sprintf("compare the minors a control plane of this minor supports (it and the %d before it)", matrix.Skew))
-	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: json, text")
+	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: "+strings.Join(report.Formats(), ", "))
 	cmd.MarkFlagsMutuallyExclusive("versions", "control-plane")
 	_ = cmd.RegisterFlagCompletionFunc("versions", completeVersions)
 	_ = cmd.RegisterFlagCompletionFunc("control-plane", completeMinor)
 	_ = cmd.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"json", "text"}, cobra.ShellCompDirectiveNoFileComp
+		return report.Formats(), cobra.ShellCompDirectiveNoFileComp
 	})
 	return cmd
 }
 
+// skew writes every report format: text and json as its matrix, the CI
+// formats (sarif, junit, github) from each minor's lint document.
+func skewOutputFormat(output string) error {
+	_, err := report.For(output)
+	return err
+}
+
 func writeMatrix(w io.Writer, mx *matrix.Matrix, output string) error {
-	if output == "json" {
+	switch {
+	case output == "json":
 		return mx.WriteJSON(w)
+	case output != "text":
+		rw, err := report.For(output)
+		if err != nil {
+			return err
+		}
+		docs := make([]report.Document, 0, len(mx.Columns))
+		for _, c := range mx.Columns {
+			docs = append(docs, report.FromResult(c.Result))
+		}
+		return rw.Write(w, docs, report.Options{})
 	}
 	return mx.WriteText(w)
 }

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const inputs = "../../testdata/inputs/"
+
+// TestCLIInputs is TestCLI for the input formats (configz dumps, the kubeadm
+// ConfigMap, standard input) and lint --nodes: go test ./cmd/kubeletcfg -run
+// Inputs -update rewrites these goldens only.
+func TestCLIInputs(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		exit int
+	}{
+		{"inputs-configz", []string{"lint", "-c", inputs + "configz.json"}, exitFindings},
+		{"inputs-configz-1.33", []string{"lint", "-c", inputs + "configz.json", "--kubelet-version", "1.33"}, exitClean},
+		{"inputs-configz-json", []string{"lint", "-c", inputs + "configz.json", "-o", "json"}, exitFindings},
+		{"inputs-configz-config-dir", []string{"lint", "-c", inputs + "configz.json", "-d", inputs + "nodes/pool-a-1/conf.d"}, exitUsage},
+		{"inputs-kubeadm", []string{"lint", "-c", inputs + "kubelet-config.yaml"}, exitFindings},
+		{"inputs-kubeadm-json", []string{"lint", "-c", inputs + "kubelet-config.yaml", "-o", "json"}, exitFindings},
+		{"inputs-kubeadm-quoted", []string{"lint", "-c", inputs + "kubelet-config.json"}, exitFindings},
+		{"inputs-kubeadm-origin", []string{"effective", "-c", inputs + "kubelet-config.yaml", "--show-origin", "--kubelet-version", "1.33"}, exitFindings},
+		{"inputs-kubeadm-skew", []string{"skew", "-c", inputs + "kubelet-config.yaml", "--versions", "1.31,1.37"}, exitFindings},
+		{"inputs-kubeadm-fix", []string{"fix", "-c", inputs + "kubelet-config.yaml", "--diff"}, exitUsage},
+		{"inputs-forced-config", []string{"lint", "-c", inputs + "kubelet-config.yaml", "--input-format", "config", "-q"}, exitFindings},
+		{"inputs-forced-mismatch", []string{"lint", "-c", inputs + "kubelet-config.yaml", "--input-format", "configz"}, exitUsage},
+		{"inputs-bad-format", []string{"lint", "-c", inputs + "configz.json", "--input-format", "xml"}, exitUsage},
+		{"inputs-format-without-config", []string{"lint", "-d", inputs + "nodes/pool-a-1/conf.d", "--input-format", "kubeadm"}, exitUsage},
+		{"inputs-nodes", []string{"lint", "--nodes", inputs + "nodes"}, exitUsage},
+		{"inputs-nodes-json", []string{"lint", "--nodes", inputs + "nodes", "-o", "json"}, exitUsage},
+		{"inputs-nodes-1.31", []string{"lint", "--nodes", inputs + "nodes", "--kubelet-version", "1.31", "-q"}, exitUsage},
+		{"inputs-nodes-with-config", []string{"lint", "--nodes", inputs + "nodes", "-c", inputs + "configz.json"}, exitUsage},
+		{"inputs-nodes-missing", []string{"lint", "--nodes", inputs + "no-such-folder"}, exitUsage},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			runGolden(t, tt.name, tt.args, tt.exit)
+		})
+	}
+}
+
+// TestCLIInputsStdin runs `-c -` with standard input replaced: read once,
+// named <stdin>, converted like a file, refused past the file size limit.
+func TestCLIInputsStdin(t *testing.T) {
+	cm, err := os.ReadFile(inputs + "kubelet-config.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		args  []string
+		stdin []byte
+		exit  int
+	}{
+		{"inputs-stdin-kubeadm", []string{"lint", "-c", "-"}, cm, exitFindings},
+		{"inputs-stdin-config", []string{"effective", "-c", "-", "-o", "json"}, []byte("apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nmaxPods: 7\n"), exitClean},
+		{"inputs-stdin-too-large", []string{"lint", "-c", "-"}, make([]byte, 4<<20+1), exitUsage},
+		{"inputs-stdin-fix", []string{"fix", "-c", "-", "--diff"}, cm, exitUsage},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			withStdin(t, tt.stdin)
+			runGolden(t, tt.name, tt.args, tt.exit)
+		})
+	}
+}
+
+// withStdin makes os.Stdin (cobra's InOrStdin) read data for the test.
+func withStdin(t *testing.T, data []byte) {
+	t.Helper()
+	f, err := os.CreateTemp(t.TempDir(), "stdin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Write(data); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Seek(0, 0); err != nil {
+		t.Fatal(err)
+	}
+	old := os.Stdin
+	os.Stdin = f
+	t.Cleanup(func() {
+		os.Stdin = old
+		f.Close()
+	})
+}
+
+// TestLintNodesExitCode checks --fail-on over all nodes on a folder where
+// every node can be read: one node that would not start fails the run.
+func TestLintNodesExitCode(t *testing.T) {
+	dir := t.TempDir()
+	good := "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nmaxPod: 1\n"
+	for name, data := range map[string]string{
+		"a/config.yaml": good,
+		"b/config.yaml": "# another comment\n" + good,
+		"c.json":        `{"kubeletconfig":{"maxPods":110}}`,
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tt := range []struct {
+		failOn string
+		exit   int
+		want   string
+	}{
+		{"error", exitClean, "3 nodes in 2 groups at kubelet 1.37: 0 would not start (0 groups)\n"},
+		{"warning", exitFindings, "2 nodes: a, b\n"},
+		{"none", exitClean, "1 node: c\n"},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := run([]string{"lint", "--nodes", dir, "--fail-on", tt.failOn}, &stdout, &stderr); code != tt.exit {
+			t.Errorf("--fail-on %s: exit %d, want %d\n%s%s", tt.failOn, code, tt.exit, stdout.String(), stderr.String())
+		}
+		if !strings.Contains(stdout.String(), tt.want) {
+			t.Errorf("--fail-on %s: no %q in\n%s", tt.failOn, tt.want, stdout.String())
+		}
+	}
+}

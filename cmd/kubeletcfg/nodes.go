@@ -1,0 +1,425 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kubeletcfg/kubeletcfg/input"
+	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"github.com/kubeletcfg/kubeletcfg/report"
+	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/source"
+	"github.com/kubeletcfg/kubeletcfg/validate"
+)
+
+// nodeNames is how many node names a group lists before "(+K more)".
+const nodeNames = 5
+
+// node is one node of --nodes: a folder (a config file and conf.d/) or a
+// single file (a configz dump, or any config file without drop-ins).
+type node struct {
+	name string
+	// base is what paths in the node's report are relative to: the node's
+	// folder, or the --nodes folder for a single file.
+	base string
+	// config and configDir as --config and --config-dir would name them.
+	config, configDir string
+	err               error
+
+	doc   lintDocument
+	note  string // the input's note, when it was converted
+	key   string
+	fails int // findings at or above --fail-on
+}
+
+// nodeGroup is the nodes whose effective configuration and findings are the
+// same; doc is its first node's report.
+type nodeGroup struct {
+	Nodes    []string     `json:"nodes"`
+	Document lintDocument `json:"document"`
+	note     string
+}
+
+type nodeError struct {
+	Node  string `json:"node"`
+	Error string `json:"error"`
+}
+
+// lintNodes is kubeletcfg lint --nodes DIR: every node evaluated at the
+// --kubelet-version minor, nodes grouped by what the kubelet would do.
+// post runs on each node's result before it is grouped: the profile and policy
+// hooks of lint.
+func lintNodes(cmd *cobra.Command, f *inputFlags, output string, threshold validate.Severity, opt report.Options, post func(res *pipeline.Result, mainFile string)) error {
+	if f.config != "" || f.configDir != "" {
+		return fmt.Errorf("--nodes reads each node's files from its folder; it cannot be combined with --config or --config-dir")
+	}
+	if output != "text" && output != "json" {
+		return fmt.Errorf("--nodes: unknown output format %q (want json or text)", output)
+	}
+	format, err := input.ParseFormat(f.inputFormat)
+	if err != nil {
+		return err
+	}
+	minor, err := skew.Lookup(f.kubeletVersion)
+	if err != nil {
+		return err
+	}
+	var cgroup int
+	switch f.cgroupVersion {
+	case "v1", "1":
+		cgroup = 1
+	case "v2", "2":
+		cgroup = 2
+	default:
+		return fmt.Errorf("--cgroup-version must be v1 or v2, not %q", f.cgroupVersion)
+	}
+	nodes, err := findNodes(f.nodes)
+	if err != nil {
+		return err
+	}
+	eachNode(nodes, func(n *node) { n.evaluate(minor, format, cgroup, threshold, post) })
+
+	groups, failedGroups := groupNodes(nodes)
+	var errs []nodeError
+	fails, refused := 0, 0
+	for _, n := range nodes {
+		if n.err != nil {
+			errs = append(errs, nodeError{Node: n.name, Error: n.err.Error()})
+			continue
+		}
+		fails += n.fails
+		if !n.doc.Starts {
+			refused++
+		}
+	}
+	out := cmd.OutOrStdout()
+	if output == "json" {
+		if errs == nil {
+			errs = []nodeError{}
+		}
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		err = enc.Encode(struct {
+			KubeletVersion string      `json:"kubeletVersion"`
+			Groups         []nodeGroup `json:"groups"`
+			Errors         []nodeError `json:"errors"`
+		}{minor.Version, groups, errs})
+	} else {
+		err = writeNodes(out, minor, groups, errs, len(nodes), refused, failedGroups, opt)
+	}
+	if err != nil {
+		return err
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("%d of %d %s could not be read (listed above)", len(errs), len(nodes), plural(len(nodes), "node", "nodes"))
+	}
+	if fails > 0 {
+		return &findingsError{n: fails}
+	}
+	return nil
+}
+
+// findNodes lists the nodes of dir, sorted by name: each folder is a node
+// (its config file and conf.d/), each file a node without drop-ins. Hidden
+// entries are skipped. A node whose files cannot be told apart gets its
+// error here and is reported with the others.
+func findNodes(dir string) ([]*node, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, &source.InputError{Path: dir, Err: unwrapPathError(err)}
+	}
+	var nodes []*node
+	taken := map[string]bool{}
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), ".") {
+			taken[e.Name()] = true
+		}
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if strings.HasPrefix(name, ".") {
+			continue
+		}
+		path := filepath.Join(dir, name)
+		fi, err := os.Stat(path)
+		if err != nil {
+			nodes = append(nodes, &node{name: name, base: dir, err: &source.InputError{Path: path, Err: unwrapPathError(err)}})
+			continue
+		}
+		if !fi.IsDir() {
+			// node-1.json is node-1, unless a folder node-1 is there too.
+			short := strings.TrimSuffix(name, filepath.Ext(name))
+			if taken[short] || short == "" {
+				short = name
+			}
+			nodes = append(nodes, &node{name: short, base: dir, config: path})
+			continue
+		}
+		n := &node{name: name, base: path}
+		n.config, n.configDir, n.err = nodeFiles(path)
+		nodes = append(nodes, n)
+	}
+	if len(nodes) == 0 {
+		return nil, fmt.Errorf("--nodes %s: no nodes (a folder per node with its config file and conf.d/, or a configz dump per node)", dir)
+	}
+	sort.Slice(nodes, func(i, j int) bool { return nodes[i].name < nodes[j].name })
+	return nodes, nil
+}
+
+// nodeFiles finds a node folder's config file (the one .yaml, .yml or .json
+// file, or config.yaml among several) and its conf.d/ drop-in folder.
+func nodeFiles(dir string) (config, configDir string, err error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return "", "", &source.InputError{Path: dir, Err: unwrapPathError(err)}
+	}
+	var candidates []string
+	for _, e := range entries {
+		name := e.Name()
+		switch {
+		case strings.HasPrefix(name, "."):
+		case name == "conf.d" && e.IsDir():
+			configDir = filepath.Join(dir, name)
+		case !e.IsDir() && slices.Contains([]string{".yaml", ".yml", ".json"}, filepath.Ext(name)):
+			candidates = append(candidates, name)
+		}
+	}
+	switch {
+	case len(candidates) == 1:
+		config = filepath.Join(dir, candidates[0])
+	case slices.Contains(candidates, "config.yaml"):
+		config = filepath.Join(dir, "config.yaml")
+	case len(candidates) > 1:
+		return "", "", &source.InputError{Path: dir, Err: fmt.Errorf("%d config files (%s): name the one the kubelet reads config.yaml", len(candidates), strings.Join(candidates, ", "))}
+	case configDir == "":
+		return "", "", &source.InputError{Path: dir, Err: errors.New("no config file (.yaml, .yml or .json) and no conf.d/")}
+	}
+	return config, configDir, nil
+}
+
+// evaluate runs the pipeline for n and keeps its report, paths relative to
+// the node, and the key of its group.
+func (n *node) evaluate(m *skew.Minor, format input.Format, cgroup int, threshold validate.Severity, post func(*pipeline.Result, string)) {
+	if n.err != nil {
+		return
+	}
+	in := pipeline.Input{ConfigDir: n.configDir, CgroupVersion: cgroup}
+	var src *input.Source
+	if n.config != "" {
+		if src, n.err = input.Open(n.config, nil, format); n.err != nil {
+			return
+		}
+		if src.Format == input.Configz && n.configDir != "" {
+			n.err = fmt.Errorf("%s: a configz dump is already merged; drop-ins do not apply (remove %s)", n.config, n.configDir)
+			return
+		}
+		src.Apply(&in)
+	}
+	res, err := pipeline.Evaluate(m, in)
+	if err != nil {
+		n.err = err
+		return
+	}
+	src.Translate(res)
+	post(res, n.config)
+	doc := report.FromResult(res)
+	rel := n.relative
+	doc.Files = make([]string, len(res.Files))
+	for i, p := range res.Files {
+		doc.Files[i] = rel(p)
+	}
+	doc.Findings = make([]validate.Finding, len(res.Findings))
+	for i, fd := range res.Findings {
+		fd.File = rel(fd.File)
+		fd.Message, fd.Hint, fd.Kubelet = n.strip(fd.Message), n.strip(fd.Hint), n.strip(fd.Kubelet)
+		doc.Findings[i] = fd
+	}
+	n.doc = lintDocument{Document: doc, Input: inputName(src)}
+	if n.doc.Input != "" {
+		n.note = n.strip(src.Note)
+	}
+	n.fails = countAtLeast(doc.Findings, threshold)
+	n.key, n.err = groupKey(res, n.doc, rel(n.config))
+}
+
+// relative is p relative to the node (p itself when outside it).
+func (n *node) relative(p string) string {
+	if p == "" {
+		return p
+	}
+	if r, err := filepath.Rel(n.base, p); err == nil && !strings.HasPrefix(r, "..") {
+		return r
+	}
+	return p
+}
+
+// strip removes the node's folder from the paths a message names.
+func (n *node) strip(s string) string {
+	return strings.ReplaceAll(s, n.base+string(filepath.Separator), "")
+}
+
+// groupKey hashes what makes two nodes the same: the effective object (JSON
+// with sorted keys) and the findings without their lines (a comment more in
+// one file moves lines, not what the kubelet does), with node-relative paths
+// and the main file, config, under one name (node-1.json, node-2.json).
+func groupKey(res *pipeline.Result, doc lintDocument, config string) (string, error) {
+	eff, err := res.EffectiveObject()
+	if err != nil {
+		return "", err
+	}
+	type finding struct{ Rule, Severity, File, Path, Message string }
+	fs := make([]finding, len(doc.Findings))
+	for i, f := range doc.Findings {
+		file := f.File
+		if file == config && config != "" {
+			file = "--config"
+		}
+		fs[i] = finding{f.Rule, f.Severity.String(), file, f.Path, f.Message}
+	}
+	raw, err := json.Marshal(struct {
+		Input     string
+		Effective map[string]any
+		Findings  []finding
+	}{doc.Input, eff, fs})
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(raw)
+	return hex.EncodeToString(sum[:]), nil
+}
+
+// groupNodes groups the nodes that were read by key, the largest group
+// first, and counts the nodes of groups whose kubelet would not start.
+func groupNodes(nodes []*node) (groups []nodeGroup, failedGroups int) {
+	at := map[string]int{}
+	for _, n := range nodes {
+		if n.err != nil {
+			continue
+		}
+		i, ok := at[n.key]
+		if !ok {
+			i = len(groups)
+			at[n.key] = i
+			groups = append(groups, nodeGroup{Document: n.doc, note: n.note})
+		}
+		groups[i].Nodes = append(groups[i].Nodes, n.name)
+	}
+	sort.SliceStable(groups, func(i, j int) bool { return len(groups[i].Nodes) > len(groups[j].Nodes) })
+	if groups == nil {
+		groups = []nodeGroup{}
+	}
+	for _, g := range groups {
+		if !g.Document.Starts {
+			failedGroups++
+		}
+	}
+	return groups, failedGroups
+}
+
+// eachNode runs fn for every node on at most GOMAXPROCS goroutines, as
+// matrix evaluates minors; a panic is raised again in the caller.
+func eachNode(nodes []*node, fn func(*node)) {
+	workers := min(runtime.GOMAXPROCS(0), len(nodes))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	var panicked atomic.Value
+	for range workers {
+		wg.Go(func() {
+			defer func() {
+				if p := recover(); p != nil {
+					panicked.CompareAndSwap(nil, p)
+				}
+			}()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(nodes) {
+					return
+				}
+				fn(nodes[i])
+			}
+		})
+	}
+	wg.Wait()
+	if p := panicked.Load(); p != nil {
+		panic(p)
+	}
+}
+
+// writeNodes prints one entry per group: its nodes, then the report of its
+// first node with node-relative paths; the nodes that could not be read; a
+// summary line.
+func writeNodes(out io.Writer, m *skew.Minor, groups []nodeGroup, errs []nodeError, total, refused, failedGroups int, opt report.Options) error {
+	text, err := report.For("text")
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	quiet := opt
+	quiet.Quiet = true
+	for i, g := range groups {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		names := g.Nodes
+		more := ""
+		if len(names) > nodeNames {
+			names, more = names[:nodeNames], fmt.Sprintf(" (+%d more)", len(g.Nodes)-nodeNames)
+		}
+		fmt.Fprintf(&b, "%d %s: %s%s\n", len(g.Nodes), plural(len(g.Nodes), "node", "nodes"), strings.Join(names, ", "), more)
+		var r strings.Builder
+		if g.note != "" {
+			fmt.Fprintf(&r, "note: %s\n", g.note)
+		}
+		if err := text.Write(&r, []report.Document{g.Document.Document}, quiet); err != nil {
+			return err
+		}
+		for _, line := range strings.SplitAfter(strings.TrimSuffix(r.String(), "\n"), "\n") {
+			if strings.TrimSpace(line) == "" {
+				b.WriteString("\n")
+			} else {
+				b.WriteString("  " + strings.TrimSuffix(line, "\n") + "\n")
+			}
+		}
+	}
+	if len(errs) > 0 {
+		if len(groups) > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "%d %s could not be read:\n", len(errs), plural(len(errs), "node", "nodes"))
+		for _, e := range errs {
+			fmt.Fprintf(&b, "  %s: %s\n", e.Node, e.Error)
+		}
+	}
+	if !opt.Quiet {
+		fmt.Fprintf(&b, "\n%d %s in %d %s at kubelet %s: %d would not start (%d %s)",
+			total, plural(total, "node", "nodes"), len(groups), plural(len(groups), "group", "groups"), m.Version,
+			refused, failedGroups, plural(failedGroups, "group", "groups"))
+		if len(errs) > 0 {
+			fmt.Fprintf(&b, ", %d could not be read", len(errs))
+		}
+		b.WriteString("\n")
+	}
+	_, err = io.WriteString(out, b.String())
+	return err
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

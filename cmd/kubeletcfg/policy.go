@@ -1,0 +1,106 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/kubeletcfg/kubeletcfg/matrix"
+	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"github.com/kubeletcfg/kubeletcfg/policy"
+)
+
+// policyFlags are --policy and --no-policy of a command that reports findings,
+// and the policy they select (nil: none). The policy supplies the defaults of
+// the command's flags that are not given on the command line.
+type policyFlags struct {
+	file   string
+	none   bool
+	policy *policy.Policy
+	to     policyTargets
+}
+
+// policyTargets are the flag variables a policy may default; nil for flags
+// the command does not have.
+type policyTargets struct {
+	kubeletVersion *string // lint's --kubelet-version
+	versions       *string // skew's --versions (unless --control-plane is given)
+	failOn         *string // --fail-on
+}
+
+// register adds the flags and loads the policy before the command runs (a
+// PreRunE, so that the call sites stay one line each).
+func (pf *policyFlags) register(cmd *cobra.Command, to policyTargets) {
+	pf.to = to
+	cmd.Flags().StringVar(&pf.file, "policy", "", "the policy file (default: "+policy.FileName+" in the working folder or a parent, up to the repository root)")
+	cmd.Flags().BoolVar(&pf.none, "no-policy", false, "ignore "+policy.FileName+" (inline kubeletcfg:ignore comments still apply)")
+	cmd.MarkFlagsMutuallyExclusive("policy", "no-policy")
+	next := cmd.PreRunE
+	cmd.PreRunE = func(cmd *cobra.Command, args []string) error {
+		if err := pf.load(cmd); err != nil {
+			return err
+		}
+		if next != nil {
+			return next(cmd, args)
+		}
+		return nil
+	}
+}
+
+// load finds and reads the policy, then fills in the defaults of the flags
+// not given on the command line (cobra's Changed).
+func (pf *policyFlags) load(cmd *cobra.Command) error {
+	file := pf.file
+	if pf.none {
+		return nil
+	}
+	if file == "" {
+		found, err := policy.Find(".")
+		if err != nil || found == "" {
+			return err
+		}
+		file = found
+	}
+	p, err := policy.Load(file)
+	if err != nil {
+		return err
+	}
+	pf.policy = p
+	changed := cmd.Flags().Changed
+	if t := pf.to.kubeletVersion; t != nil && !changed("kubelet-version") {
+		switch {
+		case p.KubeletVersion != "":
+			*t = p.KubeletVersion
+		case p.Versions != "":
+			// One minor for lint: the newest of the policy's window.
+			minors, err := matrix.Window(p.Versions, "")
+			if err != nil {
+				return err
+			}
+			*t = minors[len(minors)-1].Version
+		}
+	}
+	if t := pf.to.versions; t != nil && p.Versions != "" && !changed("versions") && !changed("control-plane") {
+		*t = p.Versions
+	}
+	if t := pf.to.failOn; t != nil && p.FailOn != "" && !changed("fail-on") {
+		*t = p.FailOn
+	}
+	return nil
+}
+
+// apply replaces the result's findings with what the policy reports; the
+// verdict (Starts, Panics) stays the kubelet's.
+func (pf *policyFlags) apply(res *pipeline.Result) {
+	res.Findings = policy.Apply(pf.policy, []*pipeline.Result{res}, policy.Options{})[0]
+}
+
+// applyMatrix is apply for every minor of a matrix. Severities stay the
+// rules' own: the matrix reads an error as "this minor does not start".
+func (pf *policyFlags) applyMatrix(mx *matrix.Matrix) {
+	results := make([]*pipeline.Result, len(mx.Columns))
+	for i, c := range mx.Columns {
+		results[i] = c.Result
+	}
+	for i, fs := range policy.Apply(pf.policy, results, policy.Options{KeepSeverity: true}) {
+		results[i].Findings = fs
+	}
+}
