@@ -25,6 +25,8 @@ func newDropinCommand() *cobra.Command {
 		Long: `Write kubelet drop-in files (--config-dir, *.conf) from the command line or from the
 difference between two configurations. Every file is evaluated with the existing
 files at each kubelet minor named before a byte is written.`,
+		Example: `  kubeletcfg dropin new 50-crashloop.conf -d conf.d -c config.yaml --set crashLoopBackOff.maxContainerRestartPeriod=30s
+  kubeletcfg dropin diff --from config.yaml --from conf.d --to golden.yaml -o conf.d/90-golden.conf`,
 	}
 	cmd.AddCommand(newDropinNewCommand(), newDropinDiffCommand())
 	return cmd

@@ -180,9 +180,10 @@ func isTerminal(w io.Writer) bool {
 
 func newVersionsCommand() *cobra.Command {
 	return &cobra.Command{
-		Use:   "versions",
-		Short: "List the kubelet minors kubeletcfg knows",
-		Args:  cobra.NoArgs,
+		Use:     "versions",
+		Short:   "List the kubelet minors kubeletcfg knows",
+		Example: "  kubeletcfg versions\n  kubeletcfg skew -c config.yaml --versions $(kubeletcfg versions | head -1 | cut -f1)..1.37",
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			for _, v := range skew.Supported() {
 				m, _ := skew.Lookup(v)

@@ -49,6 +49,8 @@ func newVersionCommand() *cobra.Command {
 		Long: `Print kubeletcfg's version (the module version of a go install, "(devel)" for a
 build from a source tree), the Go version it was built with, and each kubelet
 minor it reproduces with the Kubernetes release its knowledge was generated from.`,
+		Example: `  kubeletcfg version
+  kubeletcfg version -o json | jq -r '.kubeletMinors[].minor'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if output != "text" && output != "json" {
