@@ -46,19 +46,7 @@ func mergeFindings(docs []Document) []*merged {
 			list = append(list, m)
 		}
 	}
-	sort.SliceStable(list, func(i, j int) bool {
-		a, b := list[i], list[j]
-		if a.File != b.File {
-			return a.File < b.File
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		if a.Column != b.Column {
-			return a.Column < b.Column
-		}
-		return a.Rule < b.Rule
-	})
+	sort.SliceStable(list, func(i, j int) bool { return validate.Less(&list[i].Finding, &list[j].Finding) })
 	return list
 }
 

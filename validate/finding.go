@@ -84,17 +84,19 @@ type Finding struct {
 
 // SortFindings orders findings by file, line, column, then rule.
 func SortFindings(fs []Finding) {
-	sort.SliceStable(fs, func(i, j int) bool {
-		a, b := fs[i], fs[j]
-		if a.File != b.File {
-			return a.File < b.File
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		if a.Column != b.Column {
-			return a.Column < b.Column
-		}
-		return a.Rule < b.Rule
-	})
+	sort.SliceStable(fs, func(i, j int) bool { return Less(&fs[i], &fs[j]) })
+}
+
+// Less is the order of SortFindings: file, line, column, then rule.
+func Less(a, b *Finding) bool {
+	if a.File != b.File {
+		return a.File < b.File
+	}
+	if a.Line != b.Line {
+		return a.Line < b.Line
+	}
+	if a.Column != b.Column {
+		return a.Column < b.Column
+	}
+	return a.Rule < b.Rule
 }
