@@ -320,3 +320,53 @@ func TestReadLimited(t *testing.T) {
 		t.Error("a nil reader reads")
 	}
 }
+
+// Settle drops "set while its gate is off" for a dump's default values only.
+func TestSettleConfigzDefaults(t *testing.T) {
+	m, err := skew.Lookup("1.33")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name, dump string
+		want       int // KC6002 findings left
+	}{
+		// 0.9 is what 1.33 defaults memoryThrottlingFactor to, MemoryQoS off.
+		{"default value", `{"kubeletconfig":{"memoryThrottlingFactor":0.9}}`, 0},
+		{"value the kubelet would not choose", `{"kubeletconfig":{"memoryThrottlingFactor":0.7}}`, 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "node.json")
+			if err := os.WriteFile(path, []byte(tt.dump), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			s, err := Open(path, nil, Auto)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var in pipeline.Input
+			s.Apply(&in)
+			r, err := pipeline.Evaluate(m, in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := countRule(r, validate.GatedFieldIgnored.ID)
+			if err := s.Settle(r); err != nil {
+				t.Fatal(err)
+			}
+			if got := countRule(r, validate.GatedFieldIgnored.ID); got != tt.want || before != 1 {
+				t.Errorf("KC6002 findings: %d before Settle, %d after; want 1 and %d", before, got, tt.want)
+			}
+		})
+	}
+}
+
+func countRule(r *pipeline.Result, id string) int {
+	n := 0
+	for _, f := range r.Findings {
+		if f.Rule == id {
+			n++
+		}
+	}
+	return n
+}

@@ -1,7 +1,11 @@
 package input
 
 import (
+	"reflect"
+
+	"github.com/kubeletcfg/kubeletcfg/matrix"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
@@ -44,7 +48,7 @@ func (s *Source) Position(p validate.Position) validate.Position {
 // but a kubeadm ConfigMap; there it corrects only the top of the file,
 // document markers and a quoted data.kubelet (the layout of the converted
 // document keeps the rest). Commands call it on each Result they print
-// (inputFlags.evaluate, lint --nodes): that is less invasive than an Input
+// (through Settle: inputFlags.evaluate, lint --nodes): that is less invasive than an Input
 // field the pipeline would honour, keeps the pipeline unaware of input
 // formats, and the layout already gives the commands that do not call it
 // (skew, preflight, backoff) the right line of a literal block.
@@ -61,4 +65,63 @@ func (s *Source) Translate(r *pipeline.Result) {
 	for k, p := range r.Origins {
 		r.Origins[k] = s.Position(p)
 	}
+}
+
+// Settle is what every command does with a Result of this input before
+// printing it: Translate, and for a configz dump, drop the KC6002 findings
+// (a gated field set while its gate is off) whose value is the minor's own
+// default. A dump writes out every field the running kubelet holds, defaults
+// included, so only a value the kubelet would not have chosen itself was set.
+func (s *Source) Settle(r *pipeline.Result) error {
+	s.Translate(r)
+	if s == nil || s.Format != Configz || r == nil || r.Effective == nil {
+		return nil
+	}
+	got, err := r.EffectiveObject()
+	if err != nil {
+		return err
+	}
+	defaults, err := minorDefaults(r.Minor)
+	if err != nil {
+		return err
+	}
+	tree := r.Minor.Fields()
+	have := matrix.Flatten(got, tree)
+	kept := r.Findings[:0]
+	for _, f := range r.Findings {
+		if f.Rule == validate.GatedFieldIgnored.ID && equalBelow(have, defaults, f.Path) {
+			continue
+		}
+		kept = append(kept, f)
+	}
+	r.Findings = kept
+	return nil
+}
+
+// minorDefaults is the effective configuration of a file with only apiVersion
+// and kind at m, flattened.
+func minorDefaults(m *skew.Minor) (map[string]any, error) {
+	const empty = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"
+	path := "(defaults of kubelet " + m.Version + ")"
+	r, err := pipeline.Evaluate(m, pipeline.Input{Config: path, Virtual: map[string][]byte{path: []byte(empty)}})
+	if err != nil {
+		return nil, err
+	}
+	obj, err := r.EffectiveObject()
+	if err != nil || obj == nil {
+		return nil, err
+	}
+	return matrix.Flatten(obj, m.Fields()), nil
+}
+
+// equalBelow reports whether a and b agree on every leaf at or below path.
+func equalBelow(a, b map[string]any, path string) bool {
+	for _, m := range []map[string]any{a, b} {
+		for p := range m {
+			if skew.Within(p, path) && !reflect.DeepEqual(a[p], b[p]) {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -234,7 +234,9 @@ func (n *node) evaluate(m *skew.Minor, format input.Format, cgroup int, threshol
 		n.err = err
 		return
 	}
-	src.Translate(res)
+	if n.err = src.Settle(res); n.err != nil {
+		return
+	}
 	post(res, n.config)
 	doc := report.FromResult(res)
 	rel := n.relative

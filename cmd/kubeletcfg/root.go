@@ -72,7 +72,9 @@ func (f *inputFlags) evaluate() (*pipeline.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	f.src.Translate(res)
+	if err := f.src.Settle(res); err != nil {
+		return nil, err
+	}
 	return res, nil
 }
 
