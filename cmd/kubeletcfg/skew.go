@@ -143,6 +143,11 @@ errors.`, matrix.Skew, matrix.Skew),
 			if err != nil {
 				return err
 			}
+			for _, c := range mx.Columns {
+				if err := in.src.Settle(c.Result); err != nil {
+					return err
+				}
+			}
 			prof.applyMatrix(mx, in.config)
 			pol.applyMatrix(mx)
 			if err := prof.writeMatrix(cmd.OutOrStdout(), mx, output); err != nil {
