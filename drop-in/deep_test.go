@@ -135,8 +135,8 @@ func TestTruncateDeepKeepsTheMergeResult(t *testing.T) {
 			if cfg1 != cfg2 || e1 != e2 {
 				t.Errorf("truncation changes the result:\n full: %s %s\n cut:  %s %s", cfg1, e1, cfg2, e2)
 			}
-			w1, p1 := lastWriters(full, skew.Tree())
-			w2, p2 := lastWriters(cut, skew.Tree())
+			w1, p1 := lastWriters(full, skew.Tree(), nil)
+			w2, p2 := lastWriters(cut, skew.Tree(), nil)
 			if !reflect.DeepEqual(w1, w2) {
 				t.Errorf("writers differ:\n full %v\n cut  %v", w1, w2)
 			}
@@ -173,5 +173,38 @@ func TestMergeDeepDropIn(t *testing.T) {
 				t.Errorf("a deep value in a typed field must be a KC2009: %v", m.findings())
 			}
 		})
+	}
+}
+
+// TestLastWritersTops checks that walking only some top-level fields (a byte scan
+// of the members) answers for paths under them as the full walk does.
+func TestLastWritersTops(t *testing.T) {
+	tree := skew.Tree()
+	for _, doc := range []string{
+		`{"MaxPods":1,"maxPods":2}`,
+		`{"maxPods":2,"MaxPods":1}`,
+		` { "evictionHard" : {"a":"1"} , "EvictionHard":{"b":"\"}"},"maxPods":[1,{"x":[]}],"\u006daxpods":true } `,
+		`{"authentication":{"webhook":{"enabled":true}},"Authentication":{"Webhook":null},"x":"}","y":-1.5e3,"z":null}`,
+		`{}`,
+	} {
+		fullW, fullP := lastWriters([]byte(doc), tree, nil)
+		for _, top := range []string{"maxPods", "evictionHard", "authentication"} {
+			w, p := lastWriters([]byte(doc), tree, map[string]bool{top: true})
+			for k, v := range fullW {
+				if strings.EqualFold(topSegment(k), top) && w[k] != v {
+					t.Errorf("%s %s: writer of %s is %q, want %q", doc, top, k, w[k], v)
+				}
+			}
+			for k := range w {
+				if _, ok := fullW[k]; !ok {
+					t.Errorf("%s %s: extra writer %s", doc, top, k)
+				}
+			}
+			for k, v := range fullP {
+				if strings.EqualFold(topSegment(k), top) && p[k] != v {
+					t.Errorf("%s %s: present %s is %v, want %v", doc, top, k, p[k], v)
+				}
+			}
+		}
 	}
 }

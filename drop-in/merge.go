@@ -397,6 +397,20 @@ func draftCrashLoop(k source.Key) (validate.Finding, bool) {
 // a drop-in may hold tens of thousands.
 func applyOrigins(patches []Patch, merged []byte, opt Options) []validate.Finding {
 	var eff *effects
+	// Only keys written otherwise than their canonical path ask the effects, and
+	// encoding/json matches each top-level key on its own: the merged document is
+	// walked under their top-level fields only.
+	var tops map[string]bool
+	for _, p := range patches {
+		for _, k := range p.Keys {
+			if (k.Kind == source.KeyExact || k.Kind == source.KeyCase) && k.WrittenPath != k.Path {
+				if tops == nil {
+					tops = map[string]bool{}
+				}
+				tops[topSegment(k.Path)] = true
+			}
+		}
+	}
 	origins := newOriginSetter(opt.Origins)
 	var out []validate.Finding
 	for _, p := range patches {
@@ -407,7 +421,7 @@ func applyOrigins(patches []Patch, merged []byte, opt Options) []validate.Findin
 			}
 			if k.WrittenPath != k.Path {
 				if eff == nil {
-					eff = newEffects(merged, opt.Tree)
+					eff = newEffects(merged, opt.Tree, tops)
 				}
 				if valued == nil {
 					valued = valuedPaths(p.Keys)
@@ -516,8 +530,8 @@ type effects struct {
 	present map[string]bool
 }
 
-func newEffects(merged []byte, tree *skew.Field) *effects {
-	writers, present := lastWriters(merged, tree)
+func newEffects(merged []byte, tree *skew.Field, tops map[string]bool) *effects {
+	writers, present := lastWriters(merged, tree, tops)
 	e := &effects{decides: map[string][]string{}, present: present}
 	for canonical, written := range writers {
 		e.decides[written] = append(e.decides[written], canonical)
@@ -566,14 +580,108 @@ func valuedPaths(keys []source.Key) map[string]bool {
 // into what an earlier key decoded, scalars and lists replace it. It returns, for
 // every canonical leaf path, the written path of the key that set it last, and the
 // set of written paths present in the document.
-func lastWriters(merged []byte, tree *skew.Field) (map[string]string, map[string]bool) {
+//
+// With tops, only the values of top-level keys naming those fields are walked:
+// the answers for paths under them are the same, the rest are left out.
+func lastWriters(merged []byte, tree *skew.Field, tops map[string]bool) (map[string]string, map[string]bool) {
 	w := jsonWalk{writers: map[string]string{}, present: map[string]bool{}, visited: map[string]bool{},
-		setAt: map[string]int{}, cleared: map[string]int{}}
+		setAt: map[string]int{}, cleared: map[string]int{}, tops: tops}
+	if tops != nil && tree != nil && tree.Kind == skew.Object {
+		// The document is valid JSON (it decoded before this runs): split its
+		// top-level members with a byte scan and decode only the wanted ones.
+		w.present[""], w.visited[""] = true, true
+		if scanMembers(merged, func(key string, val []byte) {
+			if c := fieldFor(tree, key); c != nil && tops[c.Name] {
+				dec := json.NewDecoder(bytes.NewReader(val))
+				dec.UseNumber()
+				w.value(dec, c, skew.JoinPath("", c.Name), skew.JoinPath("", key))
+			}
+		}) {
+			w.finish()
+			return w.writers, w.present
+		}
+		w = jsonWalk{writers: map[string]string{}, present: map[string]bool{}, visited: map[string]bool{},
+			setAt: map[string]int{}, cleared: map[string]int{}}
+	}
 	dec := json.NewDecoder(bytes.NewReader(merged))
 	dec.UseNumber()
 	w.value(dec, tree, "", "")
 	w.finish()
 	return w.writers, w.present
+}
+
+// scanMembers calls fn with the key and raw value of every member of the JSON
+// object data, in document order. data must be valid JSON; false (before any
+// call) when it is not an object.
+func scanMembers(data []byte, fn func(key string, val []byte)) bool {
+	i := skipSpace(data, 0)
+	if i >= len(data) || data[i] != '{' {
+		return false
+	}
+	for i = skipSpace(data, i+1); i < len(data) && data[i] != '}'; {
+		end := skipJSON(data, i) // the key string
+		key := string(data[i+1 : end-1])
+		if bytes.IndexByte(data[i:end], '\\') >= 0 {
+			_ = json.Unmarshal(data[i:end], &key)
+		}
+		i = skipSpace(data, end)
+		i = skipSpace(data, i+1) // ':'
+		end = skipJSON(data, i)
+		fn(key, data[i:end])
+		i = skipSpace(data, end)
+		if i < len(data) && data[i] == ',' {
+			i = skipSpace(data, i+1)
+		}
+	}
+	return true
+}
+
+func skipSpace(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipJSON returns the end of the valid JSON value starting at data[i].
+func skipJSON(data []byte, i int) int {
+	depth, inString, escaped := 0, false, false
+	for ; i < len(data); i++ {
+		c := data[i]
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+				if depth == 0 {
+					return i + 1
+				}
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth == 0 {
+				return i // the end of a scalar that closes its container
+			}
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		case ',', ' ', '\t', '\n', '\r', ':':
+			if depth == 0 {
+				return i // the end of a number, true, false or null
+			}
+		}
+	}
+	return i
 }
 
 type jsonWalk struct {
@@ -589,6 +697,8 @@ type jsonWalk struct {
 	seq     int
 	setAt   map[string]int
 	cleared map[string]int
+	// tops, when set, are the canonical top-level fields walked (see lastWriters).
+	tops map[string]bool
 }
 
 func (w *jsonWalk) finish() {
@@ -645,7 +755,7 @@ func (w *jsonWalk) value(dec *json.Decoder, f *skew.Field, path, wpath string) {
 			continue
 		}
 		c := fieldFor(f, key)
-		if c == nil {
+		if c == nil || (path == "" && w.tops != nil && !w.tops[c.Name]) {
 			skipValue(dec)
 			continue
 		}
@@ -679,14 +789,19 @@ func hasNonASCII(s string) bool {
 	return false
 }
 
+// skipValue consumes one value; Decode scans it whole, much faster than
+// Token by Token.
 func skipValue(dec *json.Decoder) {
-	tok, err := dec.Token()
-	if err != nil {
-		return
+	var raw json.RawMessage
+	_ = dec.Decode(&raw)
+}
+
+// topSegment is the first field name of a canonical path ("a" of "a.b[k]").
+func topSegment(p string) string {
+	if i := strings.IndexAny(p, ".["); i >= 0 {
+		return p[:i]
 	}
-	if d, ok := tok.(json.Delim); ok {
-		skipRest(dec, d)
-	}
+	return p
 }
 
 func skipRest(dec *json.Decoder, open json.Delim) {

@@ -87,6 +87,7 @@ type Result struct {
 	warned   map[string]bool
 	mainFile string
 	files    *source.Cache
+	gateSets *gateSets
 }
 
 // Evaluate runs the pipeline. Its error is an input error (a file that cannot be
@@ -106,6 +107,7 @@ func Evaluate(m *skew.Minor, in Input) (*Result, error) {
 type Loaded struct {
 	in      Input
 	files   *source.Cache
+	gates   *gateSets
 	entries []dropin.Entry
 	walkErr error
 }
@@ -117,7 +119,7 @@ func Load(in Input) (*Loaded, error) {
 	if in.CgroupVersion == 0 {
 		in.CgroupVersion = 2
 	}
-	l := &Loaded{in: in, files: source.NewCache()}
+	l := &Loaded{in: in, files: source.NewCache(), gates: &gateSets{}}
 	for path, data := range in.Virtual {
 		l.files.Put(path, data)
 	}
@@ -144,7 +146,7 @@ func (l *Loaded) Input() Input { return l.in }
 // Evaluate runs the pipeline of one kubelet minor over the loaded files.
 func (l *Loaded) Evaluate(m *skew.Minor) (*Result, error) {
 	in := l.in
-	r := &Result{Minor: m, Origins: map[string]validate.Position{}, files: l.files}
+	r := &Result{Minor: m, Origins: map[string]validate.Position{}, files: l.files, gateSets: l.gates}
 	// The minor's registered gates, nothing set; every step works on a copy.
 	base, err := m.BaseFeatureGate()
 	if err != nil {
@@ -391,17 +393,18 @@ func (r *Result) strictKeys(m *skew.Minor, f *source.File) []source.Key {
 // (after the drop-in merge).
 func (r *Result) setDefaults(m *skew.Minor, base featuregate.MutableVersionedFeatureGate, kc *kubeletv1beta1.KubeletConfiguration, at validate.Position,
 	apply func(string, *kubeletv1beta1.KubeletConfiguration, func(string) bool) error) bool {
-	local := base.DeepCopy()
 	if !defaults.GatesInDefaulting(m.Version) {
 		// Before 1.32 defaulting does not look at the file's gates; a bad gate
-		// stops the kubelet later, when RunE applies them (see validate).
-		if err := apply(m.Version, kc, func(g string) bool { return gateOn(m, local, g) }); err != nil {
+		// stops the kubelet later, when RunE applies them (see validate). A copy
+		// with nothing set answers as base does, so base is read directly.
+		if err := apply(m.Version, kc, func(g string) bool { return gateOn(m, base, g) }); err != nil {
 			panic(err) // unsupported minor: Lookup only returns supported ones
 		}
 		m.Prune(kc)
 		return true
 	}
-	if err := setGates(local, kc.FeatureGates); err != nil {
+	local, err := r.gateSets.apply(m, base, kc.FeatureGates)
+	if err != nil {
 		r.Panics = true
 		r.add(gateFindings(m, kc.FeatureGates, r.Origins, at, err, true)...)
 		return false

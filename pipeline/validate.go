@@ -14,8 +14,8 @@ import (
 // validate mirrors the rest of RunE: the global gate takes the effective
 // featureGates, then logging and ValidateKubeletConfiguration run against it.
 func (r *Result) validate(m *skew.Minor, base featuregate.MutableVersionedFeatureGate, kc *kubeletv1beta1.KubeletConfiguration, cgroupVersion int) {
-	global := base.DeepCopy()
-	if err := setGates(global, kc.FeatureGates); err != nil {
+	global, err := r.gateSets.apply(m, base, kc.FeatureGates)
+	if err != nil {
 		// From 1.32 defaulting already panicked on the same map. Before, this is
 		// where a bad gate stops the kubelet: RunE returns "failed to set feature
 		// gates from initial flags-based config".
@@ -35,6 +35,7 @@ func (r *Result) validate(m *skew.Minor, base featuregate.MutableVersionedFeatur
 		Minor:         m.Version,
 		Config:        kc,
 		Gates:         global,
+		Registered:    m.Registers,
 		CgroupVersion: cgroupVersion,
 		Origin:        r.origin,
 		SetByFile: func(path string) bool {

@@ -139,14 +139,14 @@ func (t *GateTable) Names() []string {
 // featuregate's featureSpecAtEmulationAndMinCompatVersion picks it; a gate with no
 // spec yet in force is PreAlpha.
 func (t *GateTable) At(g *Gate) GateSpec {
-	emu := version.MustParse(t.EmulationVersion)
-	minCompat := version.MustParse(t.MinCompatibilityVersion)
+	emu := mustParseVersion(t.EmulationVersion)
+	minCompat := mustParseVersion(t.MinCompatibilityVersion)
 	for i := len(g.Specs) - 1; i >= 0; i-- {
 		s := g.Specs[i]
-		if version.MustParse(s.Version).GreaterThan(emu) {
+		if mustParseVersion(s.Version).GreaterThan(emu) {
 			continue
 		}
-		if s.MinCompatibilityVersion != "" && !minCompat.AtLeast(version.MustParse(s.MinCompatibilityVersion)) {
+		if s.MinCompatibilityVersion != "" && !minCompat.AtLeast(mustParseVersion(s.MinCompatibilityVersion)) {
 			continue
 		}
 		return s
@@ -190,8 +190,8 @@ func (m *Minor) gateRegistration() (*gateRegistration, error) {
 			return nil, err
 		}
 		r := &gateRegistration{
-			emulation: version.MustParse(t.EmulationVersion),
-			minCompat: version.MustParse(t.MinCompatibilityVersion),
+			emulation: mustParseVersion(t.EmulationVersion),
+			minCompat: mustParseVersion(t.MinCompatibilityVersion),
 			specs:     make(map[featuregate.Feature]featuregate.VersionedSpecs, len(t.Gates)),
 			deps:      map[featuregate.Feature][]featuregate.Feature{},
 		}
@@ -200,7 +200,7 @@ func (m *Minor) gateRegistration() (*gateRegistration, error) {
 				continue // AllAlpha and AllBeta: pre-registered by featuregate itself
 			}
 			vs := make(featuregate.VersionedSpecs, 0, len(g.Specs)+1)
-			if len(g.Specs) > 0 && g.Specs[0].PreRelease == string(featuregate.Deprecated) && version.MustParse(g.Specs[0].Version).Minor() != 0 {
+			if len(g.Specs) > 0 && g.Specs[0].PreRelease == string(featuregate.Deprecated) && mustParseVersion(g.Specs[0].Version).Minor() != 0 {
 				// Before 1.33 a gate could be introduced as deprecated; the newer
 				// featuregate library linked here wants a 1.0 entry for its prior
 				// state. The entry is never in force: every spec is read at the
@@ -211,13 +211,13 @@ func (m *Minor) gateRegistration() (*gateRegistration, error) {
 				fs := featuregate.FeatureSpec{
 					Default:       s.Default,
 					LockToDefault: s.LockToDefault,
-					Version:       version.MustParse(s.Version),
+					Version:       mustParseVersion(s.Version),
 				}
 				if err := setPreRelease(&fs, s.PreRelease); err != nil {
 					return nil, fmt.Errorf("skew: gate %s: %w", g.Name, err)
 				}
 				if s.MinCompatibilityVersion != "" {
-					fs.MinCompatibilityVersion = version.MustParse(s.MinCompatibilityVersion)
+					fs.MinCompatibilityVersion = mustParseVersion(s.MinCompatibilityVersion)
 				}
 				vs = append(vs, fs)
 			}
@@ -229,6 +229,20 @@ func (m *Minor) gateRegistration() (*gateRegistration, error) {
 		return r, nil
 	}))
 	return f.(func() (*gateRegistration, error))()
+}
+
+var parsedVersions sync.Map // string -> *version.Version
+
+// mustParseVersion is version.MustParse, once per string: the gate tables spell
+// a few dozen versions over thousands of specs, and parsing is a regexp match.
+// A *version.Version is never modified after parsing, so sharing it is safe.
+func mustParseVersion(s string) *version.Version {
+	if v, ok := parsedVersions.Load(s); ok {
+		return v.(*version.Version)
+	}
+	v := version.MustParse(s)
+	parsedVersions.Store(s, v)
+	return v
 }
 
 // setPreRelease maps the generated stage string back to featuregate's constants

@@ -32,6 +32,12 @@ type Context struct {
 	// stages) when lint rules run, so that they do not repeat a refusal.
 	Prior []Finding
 
+	// Registered, when set, answers GateRegistered without asking Gates: the
+	// pipeline sets the minor's generated gate table (skew.Minor.Registers), the
+	// very names Gates was built from, as listing them from Gates copies every
+	// gate's specs.
+	Registered func(name string) bool
+
 	// registered caches the names of the gates Gates registers (see GateRegistered).
 	registered map[featuregate.Feature]bool
 }
@@ -43,6 +49,9 @@ type Context struct {
 func (c *Context) GateRegistered(name string) bool {
 	if c.Gates == nil {
 		return false
+	}
+	if c.Registered != nil {
+		return c.Registered(name)
 	}
 	all, ok := c.Gates.(interface {
 		GetAllVersioned() map[featuregate.Feature]featuregate.VersionedSpecs

@@ -62,6 +62,9 @@ func (r *Rule) Atf(pos Position, path, hint, format string, args ...any) Finding
 var (
 	registryMu sync.Mutex
 	registry   = map[string]*Rule{}
+	// sorted is the registry ordered by ID, built by the first Rules after a
+	// Register: Run asks for it at every evaluation.
+	sorted []*Rule
 )
 
 // Register adds rules to the registry; it panics on a duplicate ID, which is a
@@ -81,18 +84,21 @@ func Register(rules ...*Rule) {
 		}
 		registry[r.ID] = r
 	}
+	sorted = nil
 }
 
 // Rules returns every registered rule ordered by ID.
 func Rules() []*Rule {
 	registryMu.Lock()
 	defer registryMu.Unlock()
-	out := make([]*Rule, 0, len(registry))
-	for _, r := range registry {
-		out = append(out, r)
+	if sorted == nil {
+		sorted = make([]*Rule, 0, len(registry))
+		for _, r := range registry {
+			sorted = append(sorted, r)
+		}
+		sort.Slice(sorted, func(i, j int) bool { return sorted[i].ID < sorted[j].ID })
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
-	return out
+	return append([]*Rule(nil), sorted...) // callers may reorder their copy
 }
 
 // Lookup finds a rule by ID (case-insensitive).

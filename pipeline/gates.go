@@ -1,0 +1,74 @@
+package pipeline
+
+import (
+	"encoding/json"
+	"sync"
+
+	"k8s.io/component-base/featuregate"
+
+	"github.com/kubeletcfg/kubeletcfg/skew"
+)
+
+// gateSets memoizes "DeepCopy the base gate, then setGates(gates)": the kubelet
+// does it for each defaulting pass and again for validation, usually with the
+// same map, and each copy duplicates every registered gate's specs (a third of
+// a run). The gates it returns are shared and only ever read (Enabled), which
+// featuregate makes safe from several goroutines; nothing may set them. It is
+// safe for concurrent use; a Loaded holds one for all its evaluations.
+type gateSets struct {
+	mu sync.Mutex
+	m  map[gateSetKey]func() gateSet
+}
+
+// unsetGates holds, per minor, its base gate with an empty map set.
+var unsetGates sync.Map // minor version -> func() gateSet
+
+type gateSetKey struct {
+	base  featuregate.MutableVersionedFeatureGate
+	gates string // the map as JSON: keys sorted, so equal maps are equal keys
+}
+
+type gateSet struct {
+	gate featuregate.MutableVersionedFeatureGate
+	err  error
+}
+
+// apply returns base with gates set, as base.DeepCopy() then setGates would,
+// and setGates' error. A nil *gateSets memoizes nothing.
+func (s *gateSets) apply(m *skew.Minor, base featuregate.MutableVersionedFeatureGate, gates map[string]bool) (featuregate.MutableVersionedFeatureGate, error) {
+	compute := func() gateSet {
+		g := base.DeepCopy()
+		return gateSet{g, setGates(g, gates)}
+	}
+	if len(gates) == 0 {
+		// No gates set on the minor's own base gate: the same for every input,
+		// so it is computed once per process (the main file rarely sets gates).
+		if shared, err := m.BaseFeatureGate(); err == nil && shared == base {
+			f, _ := unsetGates.LoadOrStore(m.Version, sync.OnceValue(compute))
+			r := f.(func() gateSet)()
+			return r.gate, r.err
+		}
+	}
+	if s == nil {
+		r := compute()
+		return r.gate, r.err
+	}
+	raw, err := json.Marshal(gates)
+	if err != nil {
+		r := compute()
+		return r.gate, r.err
+	}
+	k := gateSetKey{base, string(raw)}
+	s.mu.Lock()
+	f, ok := s.m[k]
+	if !ok {
+		if s.m == nil {
+			s.m = map[gateSetKey]func() gateSet{}
+		}
+		f = sync.OnceValue(compute)
+		s.m[k] = f
+	}
+	s.mu.Unlock()
+	r := f()
+	return r.gate, r.err
+}
