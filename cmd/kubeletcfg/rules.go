@@ -14,9 +14,12 @@ func newRulesCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "rules [ID...]",
 		Short: "List the rules kubeletcfg checks, or explain some",
+		// -o markdown prints the registry's part of docs/rules.md; the file
+		// itself, with examples from the conformance corpus, is written by
+		// go run ./internal/rulesdoc/cmd, since the binary carries no corpus.
 		Example: `  kubeletcfg rules
   kubeletcfg rules KC3001 KC2007
-  kubeletcfg rules -o markdown > docs/rules.md`,
+  kubeletcfg rules -o markdown > rules.md`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			out := cmd.OutOrStdout()
 			switch output {
@@ -33,6 +36,9 @@ func newRulesCommand() *cobra.Command {
 						return fmt.Errorf("no rule %q (kubeletcfg rules lists them)", id)
 					}
 					fmt.Fprintf(out, "%s %s (%s, stage %s)\n  %s\n\n  %s\n", r.ID, r.Name, r.Severity, r.Stage, r.Summary, r.Doc)
+					if fix := r.Fix(); fix != "" {
+						fmt.Fprintf(out, "\n  fix: %s\n", fix)
+					}
 					if r.Kubelet != "" {
 						fmt.Fprintf(out, "\n  mirrors: %s\n", r.Kubelet)
 					}

@@ -1,0 +1,594 @@
+// Package rulesdoc writes docs/rules.md: the registry's rules reference
+// (validate.WriteMarkdownOptions) with, for each rule, an example taken from the
+// conformance corpus and what the real kubelet did with it. The binary carries
+// no corpus, so this runs from the source tree: `go run ./internal/rulesdoc/cmd`.
+//
+// Every example is a line a case marks with `# want KCxxxx`, which
+// pipeline/want_test.go checks kubeletcfg reports at the newest minor, and the
+// verdict is the case's golden at that minor, recorded from the kubelet itself:
+// nothing here is written by hand.
+package rulesdoc
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/kubeletcfg/kubeletcfg/internal/corpus"
+	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/validate"
+)
+
+// Generator is the command that writes docs/rules.md, named in its header.
+const Generator = "go run ./internal/rulesdoc/cmd"
+
+// MaxLines bounds an excerpt; parent keys are kept even beyond it, since
+// without them the excerpt would not say where the line sits.
+const MaxLines = 8
+
+// maxQuote bounds the kubelet error text quoted under an example; longer
+// errors are left to the linked golden.
+const maxQuote = 300
+
+// Pseudo files of expectations that point at no file (pipeline/want_test.go).
+const (
+	CommandLine = "(command line)"
+	Defaults    = "(defaults)"
+)
+
+// The syntax of expectations, as pipeline/want_test.go reads it.
+var (
+	wantCommentRE     = regexp.MustCompile(`\s*#\s*want\s+((KC\d{4}\s*)+)$`)
+	wantListCommentRE = regexp.MustCompile(`^\s*#\s*(want\s*:.*)$`)
+	wantEntryRE       = regexp.MustCompile(`^\s*(.+?)(?::(\d+))?:\s*((?:KC\d{4}\s*)+)$`)
+	ruleIDRE          = regexp.MustCompile(`KC\d{4}`)
+)
+
+// Expectation is one `# want` of a case: the rules expected on a line of a
+// file, anywhere in a file (Line 0), or at CommandLine or Defaults.
+type Expectation struct {
+	File       string // slash path relative to the case folder, or a pseudo file
+	Line       int
+	Rules      []string
+	InCaseYAML bool // from case.yaml's want list rather than a comment on the line
+}
+
+// ReadExpectations reads the expectations of one case folder.
+func ReadExpectations(dir string) ([]Expectation, error) {
+	var exps []Expectation
+	if raw, err := os.ReadFile(filepath.Join(dir, "case.yaml")); err == nil {
+		var lists [][]string
+		var key struct {
+			Want *[]string `json:"want"`
+		}
+		if err := sigsyaml.Unmarshal(raw, &key); err != nil {
+			return nil, fmt.Errorf("%s/case.yaml: %w", dir, err)
+		}
+		if key.Want != nil {
+			lists = append(lists, *key.Want)
+		}
+		for i, line := range splitLines(raw) {
+			m := wantListCommentRE.FindStringSubmatch(line)
+			if m == nil {
+				continue
+			}
+			var c struct {
+				Want *[]string `json:"want"`
+			}
+			if err := sigsyaml.Unmarshal([]byte(m[1]), &c); err != nil || c.Want == nil {
+				return nil, fmt.Errorf("%s/case.yaml:%d: bad want list %q", dir, i+1, m[1])
+			}
+			lists = append(lists, *c.Want)
+		}
+		for _, list := range lists {
+			for _, entry := range list {
+				m := wantEntryRE.FindStringSubmatch(entry)
+				if m == nil {
+					return nil, fmt.Errorf("%s/case.yaml: bad want entry %q", dir, entry)
+				}
+				line, _ := strconv.Atoi(m[2])
+				exps = append(exps, Expectation{File: path.Clean(m[1]), Line: line, Rules: ruleIDRE.FindAllString(m[3], -1), InCaseYAML: true})
+			}
+		}
+	} else if !os.IsNotExist(err) {
+		return nil, err
+	}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		// Symlinks are not followed: a comment belongs to the file that holds it.
+		if !d.Type().IsRegular() || p == filepath.Join(dir, "case.yaml") {
+			return nil
+		}
+		raw, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		for i, line := range splitLines(raw) {
+			if m := wantCommentRE.FindStringSubmatch(line); m != nil {
+				exps = append(exps, Expectation{File: filepath.ToSlash(rel), Line: i + 1, Rules: ruleIDRE.FindAllString(m[1], -1)})
+			}
+		}
+		return nil
+	})
+	return exps, err
+}
+
+// splitLines splits on \n and drops a trailing \r, so that line numbers are a
+// YAML parser's for LF and CRLF files alike.
+func splitLines(raw []byte) []string {
+	var out []string
+	sc := bufio.NewScanner(bytes.NewReader(raw))
+	sc.Buffer(make([]byte, 0, 64*1024), 16*1024*1024)
+	for sc.Scan() {
+		out = append(out, strings.TrimSuffix(sc.Text(), "\r"))
+	}
+	return out
+}
+
+// stripWant removes a `# want` comment and trailing blanks from a line.
+func stripWant(s string) string {
+	return strings.TrimRight(wantCommentRE.ReplaceAllString(s, ""), " \t")
+}
+
+// isJSON says whether a file is JSON rather than YAML: the two need different
+// context to stay valid.
+func isJSON(name string, raw []byte) bool {
+	t := bytes.TrimLeft(raw, " \t\r\n\ufeff")
+	return strings.HasSuffix(name, ".json") || (len(t) > 0 && (t[0] == '{' || t[0] == '['))
+}
+
+// parses says whether raw is one or more well-formed YAML (or JSON) documents.
+func parses(raw []byte) bool {
+	dec := yaml.NewDecoder(bytes.NewReader(raw))
+	for {
+		var n yaml.Node
+		err := dec.Decode(&n)
+		if err == io.EOF {
+			return true
+		}
+		if err != nil {
+			return false
+		}
+	}
+}
+
+// Excerpt returns the part of a file that shows its line n (1-based) and the
+// language of the code block ("yaml" or "json"), without `# want` comments.
+//
+//   - n == 0 (an expectation for the whole file), a JSON file, or a YAML file
+//     that does not parse (the error may sit on any line): the whole file when it
+//     has at most MaxLines lines, else, for n > 0, the line alone, else "".
+//   - otherwise: the line, its parent keys found by walking up to lines indented
+//     less (a sequence entry counts as indented past its key, which YAML lets it
+//     share a column with), and the lines nested under it (for a document
+//     marker, the document it starts), up to MaxLines lines.
+func Excerpt(name string, raw []byte, n int) (text, lang string) {
+	lines := splitLines(raw)
+	lang = "yaml"
+	if isJSON(name, raw) {
+		lang = "json"
+	}
+	if n > len(lines) {
+		return "", lang
+	}
+	if n == 0 || lang == "json" || !parses(raw) {
+		if len(lines) <= MaxLines {
+			return joinStripped(lines), lang
+		}
+		if n == 0 {
+			return "", lang
+		}
+		return stripWant(lines[n-1]), lang
+	}
+	t := n - 1
+	keep := []int{t}
+	cur := depth(lines[t])
+	for i := t - 1; i >= 0 && cur > 0; i-- {
+		if skippable(lines[i]) {
+			continue
+		}
+		if d := depth(lines[i]); d < cur {
+			keep = append(keep, i)
+			cur = d
+		}
+	}
+	sort.Ints(keep)
+	// What a line holds is nested under it; what a document marker starts is
+	// the document after it.
+	own, marker := depth(lines[t]), isMarker(lines[t])
+	for i := t + 1; i < len(lines) && len(keep) < MaxLines; i++ {
+		if skippable(lines[i]) && !(marker && isMarker(lines[i])) {
+			continue
+		}
+		if !marker && depth(lines[i]) <= own || marker && isMarker(lines[i]) {
+			break
+		}
+		keep = append(keep, i)
+	}
+	out := make([]string, len(keep))
+	for i, k := range keep {
+		out[i] = lines[k]
+	}
+	return joinStripped(out), lang
+}
+
+func joinStripped(lines []string) string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = stripWant(l)
+	}
+	return strings.Join(out, "\n")
+}
+
+// skippable lines say nothing about nesting: blank, comment-only, document markers.
+func skippable(s string) bool {
+	t := strings.TrimSpace(s)
+	return t == "" || strings.HasPrefix(t, "#") || isMarker(s)
+}
+
+func isMarker(s string) bool {
+	t := strings.TrimSpace(stripWant(s))
+	return t == "---" || strings.HasPrefix(t, "--- ") || t == "..."
+}
+
+// depth orders lines by nesting: twice the indentation, plus one for a
+// sequence entry, which may share its parent key's column.
+func depth(s string) int {
+	t := strings.TrimLeft(s, " ")
+	d := 2 * (len(s) - len(t))
+	if t == "-" || strings.HasPrefix(t, "- ") {
+		d++
+	}
+	return d
+}
+
+// Verdict is what the kubelet did with a case at one minor (its golden).
+type Verdict struct {
+	Minor       string `json:"-"`
+	Starts      bool   `json:"starts"`
+	Panic       bool   `json:"panic"`
+	Stage       string `json:"stage"`
+	Error       string `json:"error"`
+	Lenient     bool   `json:"lenient"`
+	StrictError string `json:"strictError"`
+}
+
+// Example is the corpus example chosen for a rule.
+type Example struct {
+	Rule string
+	Case string // case folder name
+	// File is the file the expectation names (slash path relative to the case
+	// folder, or CommandLine or Defaults) and Line its line (0: the whole file).
+	File    string
+	Line    int
+	Lang    string // code block language of Excerpt
+	Excerpt string
+	Empty   bool // the file is empty: the example is its emptiness
+	Verdict Verdict
+}
+
+// candidate ranks an example: the brief's order is a YAML line marked with the
+// rule alone, then shared lines, then what case.yaml lists, then the command
+// line; within one kind, the case with the fewest expected rules, then the
+// smallest, then the first by name.
+type candidate struct {
+	Example
+	kind, rules int
+	size        int64
+}
+
+const (
+	kindOwnLine = iota
+	kindSharedLine
+	kindListedLine
+	kindListedSharedLine
+	kindListedFile
+	kindCommandLine
+	kindDefaults
+)
+
+// Find picks an example for each rule from the corpus under root
+// (testdata/conformance) with the verdicts of the newest minor's goldens.
+func Find(root string) (map[string]Example, error) {
+	minor := skew.Newest().Version
+	entries, err := os.ReadDir(filepath.Join(root, "cases"))
+	if err != nil {
+		return nil, err
+	}
+	byRule := map[string][]candidate{}
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		dir := filepath.Join(root, "cases", e.Name())
+		exps, err := ReadExpectations(dir)
+		if err != nil {
+			return nil, err
+		}
+		if len(exps) == 0 {
+			continue
+		}
+		verdict, err := readVerdict(filepath.Join(root, "golden", minor, e.Name()+".json"))
+		if err != nil {
+			return nil, err
+		}
+		verdict.Minor = minor
+		size, err := dirSize(dir)
+		if err != nil {
+			return nil, err
+		}
+		distinct := map[string]bool{}
+		for _, x := range exps {
+			for _, r := range x.Rules {
+				distinct[r] = true
+			}
+		}
+		for _, x := range exps {
+			c, ok, err := newCandidate(dir, x)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				continue
+			}
+			c.Case, c.Verdict, c.rules, c.size = e.Name(), verdict, len(distinct), size
+			for _, r := range x.Rules {
+				c.Rule = r
+				byRule[r] = append(byRule[r], c)
+			}
+		}
+	}
+	out := map[string]Example{}
+	for rule, cs := range byRule {
+		sort.Slice(cs, func(i, j int) bool {
+			a, b := cs[i], cs[j]
+			if a.kind != b.kind {
+				return a.kind < b.kind
+			}
+			if a.rules != b.rules {
+				return a.rules < b.rules
+			}
+			if a.size != b.size {
+				return a.size < b.size
+			}
+			return a.Case < b.Case
+		})
+		out[rule] = cs[0].Example
+	}
+	return out, nil
+}
+
+// newCandidate builds the example an expectation gives; ok is false when it
+// gives none worth showing (an excerpt that does not parse cut from a file
+// that does).
+func newCandidate(dir string, x Expectation) (c candidate, ok bool, err error) {
+	c.File, c.Line = x.File, x.Line
+	switch x.File {
+	case Defaults:
+		c.kind = kindDefaults
+		return c, true, nil
+	case CommandLine:
+		cs, err := corpus.Read(dir)
+		if err != nil {
+			return c, false, err
+		}
+		c.kind, c.Lang, c.Excerpt = kindCommandLine, "sh", commandLine(dir, cs)
+		return c, true, nil
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(x.File)))
+	if err != nil {
+		return c, false, fmt.Errorf("%s: want names %s: %w", filepath.Base(dir), x.File, err)
+	}
+	switch {
+	case x.Line == 0:
+		c.kind = kindListedFile
+	case x.InCaseYAML && len(x.Rules) == 1:
+		c.kind = kindListedLine
+	case x.InCaseYAML:
+		c.kind = kindListedSharedLine
+	case len(x.Rules) == 1:
+		c.kind = kindOwnLine
+	default:
+		c.kind = kindSharedLine
+	}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		c.Empty = true
+		return c, true, nil
+	}
+	c.Excerpt, c.Lang = Excerpt(x.File, raw, x.Line)
+	if c.Excerpt != "" && parses(raw) && !parses([]byte(c.Excerpt)) {
+		return c, false, nil
+	}
+	return c, true, nil
+}
+
+// commandLine is the kubelet's command line in a case, as the harness runs it
+// (testdata/conformance/README.md), with paths relative to the case folder.
+func commandLine(dir string, c corpus.Case) string {
+	args := []string{"kubelet"}
+	rel := func(p string) string {
+		if r, err := filepath.Rel(dir, p); err == nil {
+			return filepath.ToSlash(r)
+		}
+		return p
+	}
+	if c.Config != "" {
+		args = append(args, "--config", rel(c.Config))
+	}
+	if c.ConfigDir != "" {
+		args = append(args, "--config-dir", rel(c.ConfigDir))
+	}
+	for _, f := range c.Flags {
+		args = append(args, shellQuote(f))
+	}
+	return strings.Join(args, " ")
+}
+
+var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_./=,:+@%-]+$`)
+
+func shellQuote(s string) string {
+	if shellSafe.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func readVerdict(file string) (Verdict, error) {
+	var v Verdict
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		return v, err
+	}
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return v, fmt.Errorf("%s: %w", file, err)
+	}
+	return v, nil
+}
+
+func dirSize(dir string) (int64, error) {
+	var n int64
+	err := filepath.WalkDir(dir, func(_ string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Type().IsRegular() {
+			fi, err := d.Info()
+			if err != nil {
+				return err
+			}
+			n += fi.Size()
+		}
+		return nil
+	})
+	return n, err
+}
+
+// Markdown renders an example for a rule section; links are relative to docs/.
+func (e Example) Markdown() string {
+	var b strings.Builder
+	caseDir := "../testdata/conformance/cases/" + e.Case + "/"
+	fmt.Fprintf(&b, "**Example** (conformance case [`%s`](%s))", e.Case, caseDir)
+	switch {
+	case e.File == CommandLine:
+		b.WriteString(", the kubelet's command line:\n\n")
+	case e.File == Defaults:
+		b.WriteString(": the finding points at no file.\n\n")
+	case e.Empty:
+		fmt.Fprintf(&b, ", `%s`, an empty file.\n\n", e.File)
+	case e.Line > 0:
+		fmt.Fprintf(&b, ", `%s` line %d:\n\n", e.File, e.Line)
+	default:
+		fmt.Fprintf(&b, ", `%s`:\n\n", e.File)
+	}
+	if e.Excerpt != "" {
+		fence := "```"
+		for strings.Contains(e.Excerpt, fence) {
+			fence += "`"
+		}
+		fmt.Fprintf(&b, "%s%s\n%s\n%s\n\n", fence, e.Lang, e.Excerpt, fence)
+	}
+	golden := fmt.Sprintf("../testdata/conformance/golden/%s/%s.json", e.Verdict.Minor, e.Case)
+	fmt.Fprintf(&b, "Kubelet %s ([golden](%s)): %s", e.Verdict.Minor, golden, e.Verdict.describe())
+	return b.String()
+}
+
+// describe says what the kubelet did, quoting its error when it is short.
+func (v Verdict) describe() string {
+	switch {
+	case v.Starts && v.Lenient:
+		s := "starts, after strict decoding failed and lenient decoding dropped what it could not read"
+		if q := quote(v.StrictError); q != "" {
+			s += " (strict error: " + q + ")"
+		}
+		return s + "."
+	case v.Starts:
+		return "starts."
+	}
+	what := "refuses to start"
+	if v.Panic {
+		what = "panics"
+	}
+	s := fmt.Sprintf("%s (stage `%s`)", what, v.Stage)
+	if q := quote(v.Error); q != "" {
+		s += ": " + q
+	}
+	return s + "."
+}
+
+// quote is s as a code span, or "" when s is empty or too long to quote.
+func quote(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if s == "" || len(s) > maxQuote {
+		return ""
+	}
+	if strings.Contains(s, "`") {
+		return "`` " + s + " ``"
+	}
+	return "`" + s + "`"
+}
+
+// NoExample says why a rule has no corpus example, where the reason is known.
+func NoExample(r *validate.Rule) string {
+	newest := skew.Newest().Version
+	switch {
+	case !r.In(newest):
+		return fmt.Sprintf("No example in the conformance corpus: its expectations are checked at kubelet %s, which does not have this rule.", newest)
+	case strings.HasPrefix(r.ID, "KC8"):
+		return "No example in the conformance corpus: profile rules run only with `--profile`, and the corpus runs without one."
+	case strings.HasPrefix(r.ID, "KC7"):
+		return "No example in the conformance corpus: policy rules are about kubeletcfg's own `# kubeletcfg:ignore` comments and `.kubeletcfg.yaml`, which no kubelet reads."
+	}
+	return "No example in the conformance corpus."
+}
+
+// Preamble explains the examples, at the top of docs/rules.md.
+func Preamble() string {
+	return fmt.Sprintf(`Each rule's **example** comes from the conformance corpus (`+"`testdata/conformance/cases`"+`): a line
+(or a file, or the command line) that a case marks with `+"`# want KCxxxx`"+`, where kubeletcfg is tested to
+report the rule at kubelet %s. A line is shown with its parent keys and at most %d lines of the file, the
+`+"`# want`"+` comment removed. Below it is what the real kubelet %s did with the whole case, from its recorded
+golden. Cases can hold more files than the excerpt shows; the link opens the case.`, skew.Newest().Version, MaxLines, skew.Newest().Version)
+}
+
+// Write writes docs/rules.md from the registry and the corpus under root
+// (testdata/conformance) and returns the rules that have no corpus example.
+func Write(w io.Writer, root string) (missing []string, err error) {
+	examples, err := Find(root)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range validate.Rules() {
+		if _, ok := examples[r.ID]; !ok {
+			missing = append(missing, r.ID)
+		}
+	}
+	err = validate.WriteMarkdownOptions(w, validate.MarkdownOptions{
+		Generator: Generator,
+		Preamble:  Preamble(),
+		Example: func(r *validate.Rule) string {
+			if e, ok := examples[r.ID]; ok {
+				return e.Markdown()
+			}
+			return NoExample(r)
+		},
+	})
+	return missing, err
+}
