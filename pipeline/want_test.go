@@ -1,21 +1,15 @@
 package pipeline
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
-	"sigs.k8s.io/yaml"
-
+	testcorpus "github.com/kubeletcfg/kubeletcfg/internal/corpus"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
 	"github.com/kubeletcfg/kubeletcfg/validate"
@@ -54,18 +48,8 @@ import (
 // unexpected. Matching is by (file, line, rule); several findings of one rule
 // on one line are covered by one expectation.
 
-var (
-	// wantCommentRE finds `# want KC1234 [KC5678...]` at the end of a line.
-	wantCommentRE = regexp.MustCompile(`#\s*want\s+((KC\d{4}\s*)+)$`)
-	// wantListCommentRE finds the commented want list in case.yaml.
-	wantListCommentRE = regexp.MustCompile(`^\s*#\s*(want\s*:.*)$`)
-	// wantEntryRE parses one want list entry.
-	wantEntryRE = regexp.MustCompile(`^\s*(.+?)(?::(\d+))?:\s*((?:KC\d{4}\s*)+)$`)
-	ruleIDRE    = regexp.MustCompile(`KC\d{4}`)
-)
-
 // defaultsFile is the pseudo path of findings that point at no file.
-const defaultsFile = "(defaults)"
+const defaultsFile = testcorpus.Defaults
 
 type expectation struct {
 	File string // relative to the case folder, slash-separated
@@ -85,97 +69,24 @@ func (e expectation) matches(file string, line int, rule string) bool {
 	return e.Rule == rule && e.File == file && (e.Line == 0 || e.Line == line)
 }
 
-// caseExpectations collects the expectations of one case folder. annotated is
-// true when the case states its expectations (even "none").
+// caseExpectations collects the expectations of one case folder (read by
+// internal/corpus, one per rule). annotated is true when the case states its
+// expectations (even "none").
 func caseExpectations(dir string) (exps []expectation, annotated bool, err error) {
-	// case.yaml: the want list, as a comment or as a key.
-	if raw, rerr := os.ReadFile(filepath.Join(dir, "case.yaml")); rerr == nil {
-		var key struct {
-			Want *[]string `json:"want"`
-		}
-		if err := yaml.Unmarshal(raw, &key); err != nil {
-			return nil, false, fmt.Errorf("case.yaml: %w", err)
-		}
-		var lists [][]string
-		if key.Want != nil {
-			lists = append(lists, *key.Want)
-		}
-		for i, line := range splitLines(raw) {
-			m := wantListCommentRE.FindStringSubmatch(line)
-			if m == nil {
-				continue
-			}
-			var c struct {
-				Want *[]string `json:"want"`
-			}
-			if err := yaml.Unmarshal([]byte(m[1]), &c); err != nil || c.Want == nil {
-				return nil, false, fmt.Errorf("case.yaml:%d: bad want list %q: %v", i+1, m[1], err)
-			}
-			lists = append(lists, *c.Want)
-		}
-		for _, list := range lists {
-			annotated = true
-			for _, entry := range list {
-				m := wantEntryRE.FindStringSubmatch(entry)
-				if m == nil {
-					return nil, false, fmt.Errorf("case.yaml: bad want entry %q (want \"path[:line]: KCxxxx\")", entry)
-				}
-				line := 0
-				if m[2] != "" {
-					line, _ = strconv.Atoi(m[2])
-				}
-				for _, rule := range ruleIDRE.FindAllString(m[3], -1) {
-					exps = append(exps, expectation{File: filepath.ToSlash(filepath.Clean(m[1])), Line: line, Rule: rule, From: "case.yaml"})
-				}
-			}
-		}
-	} else if !errors.Is(rerr, fs.ErrNotExist) {
-		return nil, false, rerr
+	wants, annotated, err := testcorpus.Wants(dir)
+	if err != nil {
+		return nil, false, err
 	}
-
-	// `# want` comments in every other regular file of the case (symlinks are
-	// not followed: a comment belongs to the file that holds it).
-	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
+	for _, w := range wants {
+		from := "case.yaml"
+		if !w.InCaseYAML {
+			from = fmt.Sprintf("%s:%d", w.File, w.Line)
 		}
-		if !d.Type().IsRegular() || path == filepath.Join(dir, "case.yaml") {
-			return nil
+		for _, rule := range w.Rules {
+			exps = append(exps, expectation{File: w.File, Line: w.Line, Rule: rule, From: from})
 		}
-		raw, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(dir, path)
-		if err != nil {
-			return err
-		}
-		rel = filepath.ToSlash(rel)
-		for i, line := range splitLines(raw) {
-			m := wantCommentRE.FindStringSubmatch(line)
-			if m == nil {
-				continue
-			}
-			annotated = true
-			for _, rule := range ruleIDRE.FindAllString(m[1], -1) {
-				exps = append(exps, expectation{File: rel, Line: i + 1, Rule: rule, From: fmt.Sprintf("%s:%d", rel, i+1)})
-			}
-		}
-		return nil
-	})
-	return exps, annotated, err
-}
-
-// splitLines splits on \n and drops a trailing \r, so that line numbers are the
-// ones a YAML parser reports for LF and CRLF files alike.
-func splitLines(raw []byte) []string {
-	var out []string
-	sc := bufio.NewScanner(bytes.NewReader(raw))
-	sc.Buffer(make([]byte, 0, 64*1024), 16*1024*1024)
-	for sc.Scan() {
-		out = append(out, strings.TrimSuffix(sc.Text(), "\r"))
 	}
-	return out
+	return exps, annotated, nil
 }
 
 // findingFile is the finding's file relative to the case folder.

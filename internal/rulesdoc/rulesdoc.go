@@ -10,21 +10,17 @@
 package rulesdoc
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
-	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/kubeletcfg/kubeletcfg/internal/corpus"
 	"github.com/kubeletcfg/kubeletcfg/skew"
@@ -42,111 +38,26 @@ const MaxLines = 8
 // errors are left to the linked golden.
 const maxQuote = 300
 
-// Pseudo files of expectations that point at no file (pipeline/want_test.go).
+// Pseudo files of expectations that point at no file.
 const (
-	CommandLine = "(command line)"
-	Defaults    = "(defaults)"
+	CommandLine = corpus.CommandLine
+	Defaults    = corpus.Defaults
 )
 
-// The syntax of expectations, as pipeline/want_test.go reads it.
-var (
-	wantCommentRE     = regexp.MustCompile(`\s*#\s*want\s+((KC\d{4}\s*)+)$`)
-	wantListCommentRE = regexp.MustCompile(`^\s*#\s*(want\s*:.*)$`)
-	wantEntryRE       = regexp.MustCompile(`^\s*(.+?)(?::(\d+))?:\s*((?:KC\d{4}\s*)+)$`)
-	ruleIDRE          = regexp.MustCompile(`KC\d{4}`)
-)
-
-// Expectation is one `# want` of a case: the rules expected on a line of a
-// file, anywhere in a file (Line 0), or at CommandLine or Defaults.
-type Expectation struct {
-	File       string // slash path relative to the case folder, or a pseudo file
-	Line       int
-	Rules      []string
-	InCaseYAML bool // from case.yaml's want list rather than a comment on the line
-}
+// Expectation is one `# want` of a case (read by internal/corpus, as
+// pipeline/want_test.go reads them).
+type Expectation = corpus.Want
 
 // ReadExpectations reads the expectations of one case folder.
 func ReadExpectations(dir string) ([]Expectation, error) {
-	var exps []Expectation
-	if raw, err := os.ReadFile(filepath.Join(dir, "case.yaml")); err == nil {
-		var lists [][]string
-		var key struct {
-			Want *[]string `json:"want"`
-		}
-		if err := sigsyaml.Unmarshal(raw, &key); err != nil {
-			return nil, fmt.Errorf("%s/case.yaml: %w", dir, err)
-		}
-		if key.Want != nil {
-			lists = append(lists, *key.Want)
-		}
-		for i, line := range splitLines(raw) {
-			m := wantListCommentRE.FindStringSubmatch(line)
-			if m == nil {
-				continue
-			}
-			var c struct {
-				Want *[]string `json:"want"`
-			}
-			if err := sigsyaml.Unmarshal([]byte(m[1]), &c); err != nil || c.Want == nil {
-				return nil, fmt.Errorf("%s/case.yaml:%d: bad want list %q", dir, i+1, m[1])
-			}
-			lists = append(lists, *c.Want)
-		}
-		for _, list := range lists {
-			for _, entry := range list {
-				m := wantEntryRE.FindStringSubmatch(entry)
-				if m == nil {
-					return nil, fmt.Errorf("%s/case.yaml: bad want entry %q", dir, entry)
-				}
-				line, _ := strconv.Atoi(m[2])
-				exps = append(exps, Expectation{File: path.Clean(m[1]), Line: line, Rules: ruleIDRE.FindAllString(m[3], -1), InCaseYAML: true})
-			}
-		}
-	} else if !os.IsNotExist(err) {
-		return nil, err
-	}
-	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		// Symlinks are not followed: a comment belongs to the file that holds it.
-		if !d.Type().IsRegular() || p == filepath.Join(dir, "case.yaml") {
-			return nil
-		}
-		raw, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(dir, p)
-		if err != nil {
-			return err
-		}
-		for i, line := range splitLines(raw) {
-			if m := wantCommentRE.FindStringSubmatch(line); m != nil {
-				exps = append(exps, Expectation{File: filepath.ToSlash(rel), Line: i + 1, Rules: ruleIDRE.FindAllString(m[1], -1)})
-			}
-		}
-		return nil
-	})
+	exps, _, err := corpus.Wants(dir)
 	return exps, err
 }
 
-// splitLines splits on \n and drops a trailing \r, so that line numbers are a
-// YAML parser's for LF and CRLF files alike.
-func splitLines(raw []byte) []string {
-	var out []string
-	sc := bufio.NewScanner(bytes.NewReader(raw))
-	sc.Buffer(make([]byte, 0, 64*1024), 16*1024*1024)
-	for sc.Scan() {
-		out = append(out, strings.TrimSuffix(sc.Text(), "\r"))
-	}
-	return out
-}
-
-// stripWant removes a `# want` comment and trailing blanks from a line.
-func stripWant(s string) string {
-	return strings.TrimRight(wantCommentRE.ReplaceAllString(s, ""), " \t")
-}
+var (
+	splitLines = corpus.SplitLines
+	stripWant  = corpus.StripWant
+)
 
 // isJSON says whether a file is JSON rather than YAML: the two need different
 // context to stay valid.
