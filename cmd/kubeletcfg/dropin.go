@@ -126,8 +126,8 @@ rename), with mode 0644 unless --mode, and never over an existing file without
 			if err := checkDropInName(name); err != nil {
 				return err
 			}
-			if output != "text" && output != "json" {
-				return fmt.Errorf("unknown output format %q (want one of [json text])", output)
+			if err := outputFormat(output); err != nil {
+				return err
 			}
 			if configDir == "" {
 				return fmt.Errorf("--config-dir is required: the folder the drop-in goes into")
@@ -267,16 +267,6 @@ func completeSetPath(_ *cobra.Command, _ []string, toComplete string) ([]string,
 		}
 	}
 	return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
-}
-
-func parseCgroup(s string) (int, error) {
-	switch s {
-	case "v1", "1":
-		return 1, nil
-	case "v2", "2":
-		return 2, nil
-	}
-	return 0, fmt.Errorf("--cgroup-version must be v1 or v2, not %q", s)
 }
 
 // refusedMinors lists the minors at which the new file does not do what it says.

@@ -78,14 +78,9 @@ func lintNodes(cmd *cobra.Command, f *inputFlags, output string, threshold valid
 	if err != nil {
 		return err
 	}
-	var cgroup int
-	switch f.cgroupVersion {
-	case "v1", "1":
-		cgroup = 1
-	case "v2", "2":
-		cgroup = 2
-	default:
-		return fmt.Errorf("--cgroup-version must be v1 or v2, not %q", f.cgroupVersion)
+	cgroup, err := parseCgroup(f.cgroupVersion)
+	if err != nil {
+		return err
 	}
 	nodes, err := findNodes(f.nodes)
 	if err != nil {

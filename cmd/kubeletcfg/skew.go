@@ -37,13 +37,9 @@ func (f *inputFlags) input() (pipeline.Input, error) {
 		return pipeline.Input{}, fmt.Errorf("nothing to check: give --config and/or --config-dir")
 	}
 	in := pipeline.Input{Config: f.config, ConfigDir: f.configDir}
-	switch f.cgroupVersion {
-	case "v1", "1":
-		in.CgroupVersion = 1
-	case "v2", "2":
-		in.CgroupVersion = 2
-	default:
-		return pipeline.Input{}, fmt.Errorf("--cgroup-version must be v1 or v2, not %q", f.cgroupVersion)
+	var err error
+	if in.CgroupVersion, err = parseCgroup(f.cgroupVersion); err != nil {
+		return pipeline.Input{}, err
 	}
 	if err := f.convert(&in); err != nil {
 		return pipeline.Input{}, err
@@ -52,6 +48,17 @@ func (f *inputFlags) input() (pipeline.Input, error) {
 		return pipeline.Input{}, err
 	}
 	return in, nil
+}
+
+// parseCgroup reads --cgroup-version.
+func parseCgroup(s string) (int, error) {
+	switch s {
+	case "v1", "1":
+		return 1, nil
+	case "v2", "2":
+		return 2, nil
+	}
+	return 0, fmt.Errorf("--cgroup-version must be v1 or v2, not %q", s)
 }
 
 // completeMinor completes one supported minor.

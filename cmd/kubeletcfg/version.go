@@ -53,8 +53,8 @@ minor it reproduces with the Kubernetes release its knowledge was generated from
   kubeletcfg version -o json | jq -r '.kubeletMinors[].minor'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if output != "text" && output != "json" {
-				return fmt.Errorf("unknown output format %q (want one of [json text])", output)
+			if err := outputFormat(output); err != nil {
+				return err
 			}
 			v := buildInfo()
 			for _, name := range skew.Supported() {
