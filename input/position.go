@@ -2,6 +2,7 @@ package input
 
 import (
 	"reflect"
+	"sync"
 
 	"github.com/kubeletcfg/kubeletcfg/matrix"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
@@ -98,9 +99,18 @@ func (s *Source) Settle(r *pipeline.Result) error {
 	return nil
 }
 
+// defaultsByMinor caches minorDefaults: lint --nodes settles every node's dump
+// at the same minor, and the defaults do not depend on the node.
+var defaultsByMinor sync.Map // *skew.Minor -> func() (map[string]any, error)
+
 // minorDefaults is the effective configuration of a file with only apiVersion
-// and kind at m, flattened.
+// and kind at m, flattened; callers only read it.
 func minorDefaults(m *skew.Minor) (map[string]any, error) {
+	f, _ := defaultsByMinor.LoadOrStore(m, sync.OnceValues(func() (map[string]any, error) { return computeDefaults(m) }))
+	return f.(func() (map[string]any, error))()
+}
+
+func computeDefaults(m *skew.Minor) (map[string]any, error) {
 	const empty = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"
 	path := "(defaults of kubelet " + m.Version + ")"
 	r, err := pipeline.Evaluate(m, pipeline.Input{Config: path, Virtual: map[string][]byte{path: []byte(empty)}})
