@@ -34,10 +34,20 @@ type env struct {
 	gates map[string][]string
 	// rules holds the rule of the case findings of the original files, by position.
 	rules map[validate.Position]string
+	// versions and all are every supported minor and its gate table, oldest
+	// first (a gate a target no longer registers is looked up in older
+	// minors); index finds a version in them.
+	versions []string
+	all      []*skew.GateTable
+	index    map[string]int
+	// gateRules holds the rule the original files' gate findings have, by
+	// position: KC3001 where any minor reports it, else KC3005 or KC3006.
+	gateRules map[validate.Position]string
 }
 
 func newEnv(minors []*skew.Minor, before []*pipeline.Result) (*env, error) {
-	e := &env{minors: minors, gates: map[string][]string{}, rules: map[validate.Position]string{}}
+	e := &env{minors: minors, gates: map[string][]string{}, rules: map[validate.Position]string{},
+		index: map[string]int{}, gateRules: map[validate.Position]string{}}
 	for _, m := range minors {
 		e.trees = append(e.trees, m.Fields())
 		t, err := m.Gates()
@@ -55,6 +65,9 @@ func newEnv(minors []*skew.Minor, before []*pipeline.Result) (*env, error) {
 		if err != nil {
 			return nil, err
 		}
+		e.index[v] = len(e.versions)
+		e.versions = append(e.versions, v)
+		e.all = append(e.all, t)
 		for name := range t.Gates {
 			low := strings.ToLower(name)
 			if !contains(e.gates[low], name) {
@@ -69,6 +82,10 @@ func newEnv(minors []*skew.Minor, before []*pipeline.Result) (*env, error) {
 			switch f.Rule {
 			case validate.CaseMismatch.ID, validate.DropInCaseOnly.ID, validate.DropInCaseShadowed.ID:
 				e.rules[f.Position] = f.Rule
+			case validate.GateUnknown.ID, validate.GateGA.ID, validate.GateDeprecated.ID:
+				if e.gateRules[f.Position] != validate.GateUnknown.ID {
+					e.gateRules[f.Position] = f.Rule
+				}
 			}
 		}
 	}
@@ -101,6 +118,11 @@ type parsedFile struct {
 	gates                []gateEntry
 	drafts               []draft
 	gateAdded            bool
+	// lockable are the featureGates entries that may be set to the value
+	// their gate is locked to (lockedGates decides); gatesShared is set when
+	// the mapping is under an anchor or merge key.
+	lockable    []lockable
+	gatesShared bool
 }
 
 type gateEntry struct {
@@ -357,12 +379,15 @@ func (e *env) featureGates(pf *parsedFile, n *yaml.Node, shared string) {
 		}
 		en := entry{k: k, v: v, name: k.Value}
 		if !e.registeredAnywhere(k.Value) {
-			if c := e.gates[strings.ToLower(k.Value)]; len(c) == 1 {
+			// A name spelt exactly as some minor registered it is not a
+			// case mistake: the gate is gone (lockedGates may remove it).
+			if c := e.gates[strings.ToLower(k.Value)]; len(c) == 1 && c[0] != k.Value {
 				en.name, en.fix = c[0], true
 			}
 		}
 		entries = append(entries, en)
 	}
+	pf.gatesShared = shared != ""
 	for i, en := range entries {
 		value := ""
 		if en.v.Kind == yaml.ScalarNode {
@@ -370,6 +395,13 @@ func (e *env) featureGates(pf *parsedFile, n *yaml.Node, shared string) {
 		}
 		if !en.fix {
 			pf.gates = append(pf.gates, gateEntry{name: en.name, value: value, pos: pf.pos(en.k)})
+			twice := false
+			for j, o := range entries {
+				twice = twice || (j != i && (o.name == en.name || o.k.Value == en.name))
+			}
+			if b, ok := boolValue(en.v); ok && shared == "" && !twice {
+				pf.lockable = append(pf.lockable, lockable{k: en.k, v: en.v, name: en.name, value: b})
+			}
 			continue
 		}
 		rule := validate.GateUnknown.ID

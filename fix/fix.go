@@ -12,8 +12,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"reflect"
 	"sort"
 	"strings"
+
+	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
 
 	dropin "github.com/kubeletcfg/kubeletcfg/drop-in"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
@@ -31,9 +34,14 @@ type Fix struct {
 	Pos    validate.Position
 	Before string
 	After  string
-	// Also describes what the repair adds elsewhere in the file (the feature gate).
+	// Also describes what the repair adds elsewhere in the file (the feature
+	// gate), or why a removed gate entry changes nothing.
 	Also  string
 	edits []edit
+	// gate is the feature gate whose entry the repair removes; typeMeta is set
+	// on the repair that adds the missing apiVersion.
+	gate     string
+	typeMeta bool
 }
 
 // Skip is a mistake found but not repaired, with why.
@@ -88,6 +96,96 @@ type Plan struct {
 	// Worse is set when the repaired files lint worse at some minor: nothing
 	// may be written then.
 	Worse *Regression
+	// Remaining lists every error and warning the files still have once
+	// repaired (as they are, when nothing may be written), at any target
+	// minor: what fix could not repair.
+	Remaining []Remaining
+}
+
+// Remaining is one finding left after the repairs, at the target minors that
+// report it (the message is the newest one's). Positions are in the repaired
+// files.
+type Remaining struct {
+	validate.Finding
+	Minors []string
+}
+
+// ErrorsLeft reports whether an error is left at some target minor.
+func (p *Plan) ErrorsLeft() bool {
+	for _, r := range p.Remaining {
+		if r.Severity == validate.Error {
+			return true
+		}
+	}
+	return false
+}
+
+// Left counts the errors and warnings left, each once however many minors
+// report it.
+func (p *Plan) Left() (errs, warns int) {
+	for _, r := range p.Remaining {
+		if r.Severity == validate.Error {
+			errs++
+		} else {
+			warns++
+		}
+	}
+	return errs, warns
+}
+
+// remaining merges the errors and warnings of each minor's result: one entry
+// per position, rule and field path, in file order (the main file, then the
+// drop-ins in merge order), then line, column and rule.
+func remaining(minors []*skew.Minor, results []*pipeline.Result) []Remaining {
+	order := map[string]int{}
+	byKey := map[string]int{}
+	var out []Remaining
+	for i, r := range results {
+		for _, f := range r.Files {
+			if _, ok := order[f]; !ok {
+				order[f] = len(order)
+			}
+		}
+		for _, f := range r.Findings {
+			if f.Severity < validate.Warning {
+				continue
+			}
+			k := f.Position.String() + " " + f.Rule + " " + f.Path
+			j, ok := byKey[k]
+			if !ok {
+				j = len(out)
+				byKey[k] = j
+				out = append(out, Remaining{})
+			}
+			out[j].Finding = f // the newest minor's words
+			if ms := out[j].Minors; len(ms) == 0 || ms[len(ms)-1] != minors[i].Version {
+				out[j].Minors = append(ms, minors[i].Version)
+			}
+		}
+	}
+	rank := func(file string) int {
+		if n, ok := order[file]; ok {
+			return n
+		}
+		return len(order)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if ra, rb := rank(a.File), rank(b.File); ra != rb {
+			return ra < rb
+		}
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Column != b.Column {
+			return a.Column < b.Column
+		}
+		return a.Rule < b.Rule
+	})
+	return out
 }
 
 // Fixed counts the repairs; Skipped the mistakes left.
@@ -166,8 +264,12 @@ func Make(in pipeline.Input, minors []*skew.Minor) (*Plan, error) {
 	}
 	for _, pf := range parsed {
 		env.find(pf)
+		env.typeMeta(pf)
 	}
 	env.resolveCrashLoop(parsed)
+	for _, pf := range parsed {
+		env.lockedGates(pf)
+	}
 	for _, pf := range parsed {
 		f, err := pf.finish()
 		if err != nil {
@@ -178,14 +280,29 @@ func Make(in pipeline.Input, minors []*skew.Minor) (*Plan, error) {
 		}
 	}
 	if p.Fixed() == 0 {
+		p.Remaining = remaining(minors, before)
 		return p, nil
 	}
 	if err := p.relabel(in); err != nil {
 		return nil, err
 	}
-	if err := p.verify(in, before); err != nil {
+	base, err := p.baseline(in, before)
+	if err != nil {
 		return nil, err
 	}
+	if p.Fixed() == 0 {
+		p.Remaining = remaining(minors, before)
+		return p, nil
+	}
+	after, err := p.verify(in, before, base)
+	if err != nil {
+		return nil, err
+	}
+	if p.Worse != nil {
+		// Nothing is written: what is left is what the files have now.
+		after = before
+	}
+	p.Remaining = remaining(minors, after)
 	return p, nil
 }
 
@@ -249,31 +366,163 @@ func (p *Plan) relabel(in pipeline.Input) error {
 	return nil
 }
 
-// verify evaluates the repaired files at every minor and compares them with
-// the original ones.
-func (p *Plan) verify(in pipeline.Input, before []*pipeline.Result) error {
+// evaluate lints the files with the repairs keep picks applied, at every
+// minor.
+func (p *Plan) evaluate(in pipeline.Input, keep func(*Fix) bool) ([]*pipeline.Result, error) {
 	in.Virtual = map[string][]byte{}
-	for _, f := range p.Changed() {
-		in.Virtual[f.Path] = f.Fixed
+	for _, f := range p.Files {
+		var edits []edit
+		for i := range f.Fixes {
+			if keep(&f.Fixes[i]) {
+				edits = append(edits, f.Fixes[i].edits...)
+			}
+		}
+		if len(edits) == 0 {
+			continue
+		}
+		data, err := apply(f.Original, edits)
+		if err != nil {
+			return nil, fmt.Errorf("fix %s: %w", f.Path, err)
+		}
+		in.Virtual[f.Path] = data
 	}
 	loaded, err := pipeline.Load(in)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	out := make([]*pipeline.Result, len(p.Minors))
 	for i, m := range p.Minors {
-		after, err := loaded.Evaluate(m)
-		if err != nil {
-			return err
+		if out[i], err = loaded.Evaluate(m); err != nil {
+			return nil, err
 		}
-		c := Check{Minor: m.Version, Before: count(before[i]), After: count(after)}
-		p.Checks = append(p.Checks, c)
-		if p.Worse == nil {
-			if why := worse(c); why != "" {
-				p.Worse = &Regression{Minor: m.Version, Finding: newFinding(before[i], after), Why: why}
+	}
+	return out, nil
+}
+
+// baseline is what the other repairs are compared with: the original files
+// with the missing apiVersion added and the locked gate entries removed.
+// Both let the kubelet read further (a file it cannot decode, a gate it
+// panics on, hide everything after them), so the findings they bring to
+// light are not the repairs' doing. The gate removals are proven here: at
+// every minor where the kubelet started without them it still starts, with
+// no more errors or warnings and the same effective configuration apart from
+// the removed entries; else they are not made.
+func (p *Plan) baseline(in pipeline.Input, before []*pipeline.Result) ([]*pipeline.Result, error) {
+	has := func(keep func(*Fix) bool) bool {
+		for _, f := range p.Files {
+			for i := range f.Fixes {
+				if keep(&f.Fixes[i]) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	typeMeta := func(fx *Fix) bool { return fx.typeMeta }
+	base := before
+	if has(typeMeta) {
+		var err error
+		if base, err = p.evaluate(in, typeMeta); err != nil {
+			return nil, err
+		}
+	}
+	gates := func(fx *Fix) bool { return fx.gate != "" }
+	if !has(gates) {
+		return base, nil
+	}
+	withGates, err := p.evaluate(in, func(fx *Fix) bool { return fx.typeMeta || fx.gate != "" })
+	if err != nil {
+		return nil, err
+	}
+	removed := map[string]bool{}
+	for _, f := range p.Files {
+		for _, fx := range f.Fixes {
+			if fx.gate != "" {
+				removed[fx.gate] = true
 			}
 		}
 	}
-	return nil
+	for i, m := range p.Minors {
+		if why := gateChange(base[i], withGates[i], removed); why != "" {
+			p.dropGateFixes(fmt.Sprintf("removing the entry would change what kubelet %s does: %s", m.Version, why))
+			return base, nil
+		}
+	}
+	return withGates, nil
+}
+
+// gateChange says how removing the gate entries changes a minor's verdict or
+// effective configuration, or "".
+func gateChange(before, after *pipeline.Result, removed map[string]bool) string {
+	if !before.Starts {
+		return "" // the kubelet did nothing with these files
+	}
+	b, a := count(before), count(after)
+	switch {
+	case !a.Starts:
+		return "it would no longer start"
+	case a.Errors > b.Errors || a.Warnings > b.Warnings:
+		return fmt.Sprintf("%s instead of %s", a, b)
+	case before.Effective == nil || after.Effective == nil:
+		return ""
+	}
+	strip := func(c *kubeletv1beta1.KubeletConfiguration) *kubeletv1beta1.KubeletConfiguration {
+		out := *c
+		out.FeatureGates = nil
+		for name, v := range c.FeatureGates {
+			if !removed[name] {
+				if out.FeatureGates == nil {
+					out.FeatureGates = map[string]bool{}
+				}
+				out.FeatureGates[name] = v
+			}
+		}
+		return &out
+	}
+	if !reflect.DeepEqual(strip(before.Effective), strip(after.Effective)) {
+		return "the effective configuration differs beyond the removed entries"
+	}
+	return ""
+}
+
+// dropGateFixes turns every gate removal into a skip and applies the other
+// repairs again.
+func (p *Plan) dropGateFixes(reason string) {
+	for _, f := range p.Files {
+		var keep []Fix
+		var edits []edit
+		for _, fx := range f.Fixes {
+			if fx.gate == "" {
+				keep = append(keep, fx)
+				edits = append(edits, fx.edits...)
+				continue
+			}
+			f.Skips = append(f.Skips, Skip{Rule: fx.Rule, Pos: fx.Pos, What: fx.Before, Reason: reason})
+		}
+		f.Fixes = keep
+		// The edits applied before, minus some: they cannot overlap now.
+		f.Fixed, _ = apply(f.Original, edits)
+		sort.SliceStable(f.Skips, func(i, j int) bool { return before(f.Skips[i].Pos, f.Skips[j].Pos) })
+	}
+}
+
+// verify evaluates the repaired files at every minor and compares them with
+// the original ones (Checks) and with the baseline (Worse).
+func (p *Plan) verify(in pipeline.Input, before, base []*pipeline.Result) ([]*pipeline.Result, error) {
+	after, err := p.evaluate(in, func(*Fix) bool { return true })
+	if err != nil {
+		return nil, err
+	}
+	for i, m := range p.Minors {
+		c := Check{Minor: m.Version, Before: count(before[i]), After: count(after[i])}
+		p.Checks = append(p.Checks, c)
+		if p.Worse == nil {
+			if why := worse(Check{Minor: m.Version, Before: count(base[i]), After: c.After}); why != "" {
+				p.Worse = &Regression{Minor: m.Version, Finding: newFinding(base[i], after[i]), Why: why}
+			}
+		}
+	}
+	return after, nil
 }
 
 func count(r *pipeline.Result) Count {
@@ -335,6 +584,11 @@ func minorList(ms []*skew.Minor) string {
 	for i, m := range ms {
 		vs[i] = m.Version
 	}
+	return versionList(vs)
+}
+
+// versionList prints versions as "1.32, 1.33 and 1.34".
+func versionList(vs []string) string {
 	if len(vs) < 2 {
 		return strings.Join(vs, "")
 	}

@@ -6,9 +6,12 @@ import (
 	"strings"
 	"testing"
 
+	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
+
 	"github.com/kubeletcfg/kubeletcfg/matrix"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 const head = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"
@@ -27,6 +30,9 @@ type repairCase struct {
 	// skip is a part of the only skip's reason ("" when nothing is skipped).
 	skip  string
 	worse bool
+	// left lists the rule of each error and warning left after the repairs,
+	// in Remaining's order (nil: not checked).
+	left []string
 	// manySkips leaves the skips to the caller.
 	manySkips bool
 }
@@ -36,10 +42,10 @@ func TestRepairs(t *testing.T) {
 		// --- the KEP-4603 draft name ---
 		{
 			name: "draft gets the gate in the existing featureGates",
-			files: map[string]string{"config.yaml": head + "featureGates:\n  NodeSwap: true   # swap on\n" +
+			files: map[string]string{"config.yaml": head + "featureGates:\n  GracefulNodeShutdown: true   # not locked\n" +
 				"crashloopbackoff:    # draft\n  maxSeconds: 30  # cap\n"},
 			versions: "1.34",
-			want: map[string]string{"config.yaml": head + "featureGates:\n  NodeSwap: true   # swap on\n  KubeletCrashLoopBackOffMax: true\n" +
+			want: map[string]string{"config.yaml": head + "featureGates:\n  GracefulNodeShutdown: true   # not locked\n  KubeletCrashLoopBackOffMax: true\n" +
 				"crashLoopBackOff:    # draft\n  maxContainerRestartPeriod: 30s  # cap\n"},
 			rules: []string{"KC1102", "KC6001"},
 		},
@@ -171,6 +177,111 @@ func TestRepairs(t *testing.T) {
 			versions: "1.31..1.32",
 			skip:     "is not registered by kubelet 1.31 and 1.32 either",
 		},
+		// --- a missing apiVersion ---
+		{
+			name:     "main file without apiVersion (the Kubernetes docs' examples), comment kept above",
+			files:    map[string]string{"config.yaml": "# restart delays up to 100s\nkind: KubeletConfiguration\ncrashLoopBackOff:\n  maxContainerRestartPeriod: \"100s\"\n"},
+			versions: "1.35..1.37",
+			want:     map[string]string{"config.yaml": "# restart delays up to 100s\napiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\ncrashLoopBackOff:\n  maxContainerRestartPeriod: \"100s\"\n"},
+			rules:    []string{"KC1002"},
+		},
+		{
+			name:     "drop-in without apiVersion, kind last, quoted, CRLF",
+			files:    map[string]string{"config.yaml": head, "conf.d/10.conf": "maxPods: 50\r\n'kind': 'KubeletConfiguration'\r\n"},
+			versions: "1.37",
+			want:     map[string]string{"conf.d/10.conf": "maxPods: 50\r\n'apiVersion': 'kubelet.config.k8s.io/v1beta1'\r\n'kind': 'KubeletConfiguration'\r\n"},
+			rules:    []string{"KC2003"},
+		},
+		{
+			name:     "JSON without apiVersion, kind on its own line",
+			files:    map[string]string{"config.yaml": "{\n  \"kind\": \"KubeletConfiguration\",\n  \"maxPods\": 50\n}\n"},
+			versions: "1.37",
+			want:     map[string]string{"config.yaml": "{\n  \"apiVersion\": \"kubelet.config.k8s.io/v1beta1\",\n  \"kind\": \"KubeletConfiguration\",\n  \"maxPods\": 50\n}\n"},
+			rules:    []string{"KC1002"},
+		},
+		{
+			name:     "apiVersion spelt in another case: not a missing one (the case repair respells it)",
+			files:    map[string]string{"config.yaml": "ApiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"},
+			versions: "1.37",
+			want:     map[string]string{"config.yaml": head},
+			rules:    []string{"KC1102"},
+		},
+		{
+			name:     "another kind: no apiVersion is right for it",
+			files:    map[string]string{"config.yaml": "kind: KubeletConfig\nmaxPods: 50\n"},
+			versions: "1.37",
+			left:     []string{"KC1002"},
+		},
+		{
+			name:     "apiVersion that may come from a merge key",
+			files:    map[string]string{"config.yaml": "base: &b {apiVersion: kubelet.config.k8s.io/v1beta1}\n<<: *b\nkind: KubeletConfiguration\n"},
+			versions: "1.37",
+		},
+		// --- gates set to the value they are locked to ---
+		{
+			name:     "GA gate locked to the value set: the line goes, comments stay",
+			files:    map[string]string{"config.yaml": head + "featureGates:\n  # swap\n  NodeSwap: true   # GA\n  GracefulNodeShutdown: true\nmaxPods: 50\n"},
+			versions: "1.34..1.37",
+			want:     map[string]string{"config.yaml": head + "featureGates:\n  # swap\n  GracefulNodeShutdown: true\nmaxPods: 50\n"},
+			rules:    []string{"KC3005"},
+			left:     []string{},
+		},
+		{
+			name:     "gates no longer registered, last locked to the value set: the emptied featureGates goes too",
+			files:    map[string]string{"config.yaml": head + "featureGates:\n  CPUManager: true\n  AnyVolumeDataSource: true\nmaxPods: 50\n"},
+			versions: "1.34..1.37",
+			want:     map[string]string{"config.yaml": head + "maxPods: 50\n"},
+			rules:    []string{"KC3001", "KC3001"},
+		},
+		{
+			name:     "drop-in whose only gate goes: the key goes with it (a null would reset the main file's gates)",
+			files:    map[string]string{"config.yaml": head + "featureGates:\n  RotateKubeletServerCertificate: false\n", "conf.d/10.conf": head + "featureGates:\n  KubeletTracing: true\nmaxPods: 20\n"},
+			versions: "1.34..1.37",
+			want:     map[string]string{"conf.d/10.conf": head + "maxPods: 20\n"},
+			rules:    []string{"KC3005"},
+		},
+		{
+			name:     "JSON: entries removed with their commas",
+			files:    map[string]string{"config.yaml": "{\"apiVersion\": \"kubelet.config.k8s.io/v1beta1\", \"kind\": \"KubeletConfiguration\", \"featureGates\": {\"NodeSwap\": true, \"GracefulNodeShutdown\": true, \"KubeletTracing\": true}}\n"},
+			versions: "1.37",
+			want:     map[string]string{"config.yaml": "{\"apiVersion\": \"kubelet.config.k8s.io/v1beta1\", \"kind\": \"KubeletConfiguration\", \"featureGates\": {\"GracefulNodeShutdown\": true}}\n"},
+			rules:    []string{"KC3005", "KC3005"},
+		},
+		{
+			name:     "JSON: every entry removed leaves {}",
+			files:    map[string]string{"config.yaml": "{\"apiVersion\": \"kubelet.config.k8s.io/v1beta1\", \"kind\": \"KubeletConfiguration\", \"featureGates\": {\"NodeSwap\": true, \"KubeletTracing\": true}}\n"},
+			versions: "1.37",
+			want:     map[string]string{"config.yaml": "{\"apiVersion\": \"kubelet.config.k8s.io/v1beta1\", \"kind\": \"KubeletConfiguration\", \"featureGates\": {}}\n"},
+			rules:    []string{"KC3005", "KC3005"},
+		},
+		{
+			name:     "gate set to the opposite of its lock: a decision, not a repair",
+			files:    map[string]string{"config.yaml": head + "featureGates:\n  NodeSwap: false\n  CPUManager: false\n"},
+			versions: "1.34..1.37",
+			left:     []string{"KC3002", "KC3001"},
+		},
+		{
+			name:     "gate locked at some target minors only",
+			files:    map[string]string{"config.yaml": head + "featureGates:\n  InPlacePodVerticalScaling: true\n"},
+			versions: "1.34..1.37",
+			left:     []string{"KC3005"},
+		},
+		{
+			name:     "gate no supported minor registered: its value is unknown",
+			files:    map[string]string{"config.yaml": head + "featureGates:\n  DynamicKubeletConfig: false\n"},
+			versions: "1.34..1.37",
+			left:     []string{"KC3001"},
+		},
+		{
+			name:     "gate with a quoted value (a string the kubelet refuses)",
+			files:    map[string]string{"config.yaml": head + "featureGates:\n  NodeSwap: \"true\"\n"},
+			versions: "1.37",
+		},
+		{
+			name:     "gate set twice",
+			files:    map[string]string{"config.yaml": head + "featureGates:\n  NodeSwap: true\n  NodeSwap: false\n"},
+			versions: "1.37",
+		},
 		// --- refusals ---
 		{
 			name:     "a repair that would stop the kubelet",
@@ -230,6 +341,15 @@ func runRepair(t *testing.T, tt repairCase) *Plan {
 	}
 	if (p.Worse != nil) != tt.worse {
 		t.Errorf("worse = %+v, want %v", p.Worse, tt.worse)
+	}
+	if tt.left != nil {
+		var left []string
+		for _, r := range p.Remaining {
+			left = append(left, r.Rule)
+		}
+		if strings.Join(left, ",") != strings.Join(tt.left, ",") {
+			t.Errorf("left %v, want %v", left, tt.left)
+		}
 	}
 	if tt.worse {
 		return p
@@ -310,8 +430,8 @@ func TestSymlinkNotWritten(t *testing.T) {
 	}
 }
 
-// Every input under testdata/fix that has repairs lints strictly better once
-// repaired, at each minor of the default window; the one built to lint worse
+// Every input under testdata/fix that has repairs lints better once
+// repaired at the minors of the default window; the one built to lint worse
 // is refused.
 func TestTestdataLintsBetter(t *testing.T) {
 	minors, err := matrix.Window("", "")
@@ -349,11 +469,116 @@ func TestTestdataLintsBetter(t *testing.T) {
 			if p.Fixed() == 0 {
 				return
 			}
+			// A repair that lets the kubelet read further may bring an error
+			// to light that the original hid (the docs example at 1.34, where
+			// the cap needs a gate that is off): never worse, and strictly
+			// better at one minor at least.
+			improved := false
 			for _, c := range p.Checks {
-				if !better(c) {
-					t.Errorf("kubelet %s: %s -> %s is not strictly better", c.Minor, c.Before, c.After)
+				if worse(c) != "" {
+					t.Errorf("kubelet %s: %s -> %s is worse", c.Minor, c.Before, c.After)
 				}
+				improved = improved || better(c)
+			}
+			if !improved {
+				t.Errorf("not better at any minor: %+v", p.Checks)
 			}
 		})
+	}
+}
+
+// The apiVersion repair gives the files of the conformance cases where the
+// real kubelet refuses a missing apiVersion (007 main file, 131 drop-in)
+// exactly the bytes of cases where it starts with maxPods 50 (169's main
+// file, 101's drop-in): the goldens of every minor record both verdicts.
+func TestTypeMetaMatchesKubelet(t *testing.T) {
+	const cases = "../testdata/conformance/"
+	read := func(path string) string {
+		t.Helper()
+		data, err := os.ReadFile(cases + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	started := func(c string, minors ...string) {
+		t.Helper()
+		if minors == nil {
+			minors = skew.Supported()
+		}
+		for _, v := range minors {
+			if g := read("golden/" + v + "/" + c + ".json"); !strings.Contains(g, `"starts": true`) || !strings.Contains(g, `"maxPods": 50,`) {
+				t.Fatalf("golden %s/%s: the kubelet does not start with maxPods 50", v, c)
+			}
+		}
+	}
+	refused := func(c string, minors ...string) {
+		t.Helper()
+		if minors == nil {
+			minors = skew.Supported()
+		}
+		for _, v := range minors {
+			if g := read("golden/" + v + "/" + c + ".json"); !strings.Contains(g, `"starts": false`) {
+				t.Fatalf("golden %s/%s: the kubelet starts", v, c)
+			}
+		}
+	}
+	refused("007-missing-apiversion")
+	started("169-dropin-dir-no-conf-files")
+	p := runRepair(t, repairCase{
+		files:    map[string]string{"config.yaml": read("cases/007-missing-apiversion/kubelet.yaml")},
+		versions: "1.31..1.37",
+		want:     map[string]string{"config.yaml": read("cases/169-dropin-dir-no-conf-files/kubelet.yaml")},
+		rules:    []string{"KC1002"},
+		left:     []string{},
+	})
+	for _, c := range p.Checks {
+		if c.Before.Starts || !c.After.Starts {
+			t.Errorf("kubelet %s: %s -> %s", c.Minor, c.Before, c.After)
+		}
+	}
+	// Kubelet 1.31 does not check a drop-in's apiVersion: the repair changes
+	// nothing there.
+	refused("131-dropin-missing-apiversion", skew.Supported()[1:]...)
+	started("131-dropin-missing-apiversion", "1.31")
+	started("101-dropin-override-scalar")
+	runRepair(t, repairCase{
+		files: map[string]string{"config.yaml": read("cases/131-dropin-missing-apiversion/kubelet.yaml"),
+			"conf.d/10-noapi.conf": read("cases/131-dropin-missing-apiversion/conf.d/10-noapi.conf")},
+		versions: "1.32..1.37",
+		want:     map[string]string{"conf.d/10-noapi.conf": read("cases/101-dropin-override-scalar/conf.d/10-maxpods.conf")},
+		rules:    []string{"KC2003"},
+		left:     []string{},
+	})
+}
+
+// A gate removal is proven by the verdict and the effective configuration:
+// equal apart from the removed entries where the kubelet started before.
+func TestGateChange(t *testing.T) {
+	cfg := func(maxPods int32, gates map[string]bool) *kubeletv1beta1.KubeletConfiguration {
+		return &kubeletv1beta1.KubeletConfiguration{MaxPods: maxPods, FeatureGates: gates}
+	}
+	res := func(starts bool, c *kubeletv1beta1.KubeletConfiguration, fs ...validate.Finding) *pipeline.Result {
+		return &pipeline.Result{Starts: starts, Effective: c, Findings: fs}
+	}
+	removed := map[string]bool{"NodeSwap": true}
+	warn := validate.Finding{Rule: "KC3005", Severity: validate.Warning}
+	tests := []struct {
+		name          string
+		before, after *pipeline.Result
+		changed       bool
+	}{
+		{"only the removed entry differs", res(true, cfg(50, map[string]bool{"NodeSwap": true, "A": false}), warn), res(true, cfg(50, map[string]bool{"A": false})), false},
+		{"the map emptied", res(true, cfg(50, map[string]bool{"NodeSwap": true})), res(true, cfg(50, nil)), false},
+		{"the kubelet did not start before", res(false, nil), res(false, nil), false},
+		{"another gate differs", res(true, cfg(50, map[string]bool{"NodeSwap": true, "A": false})), res(true, cfg(50, map[string]bool{"A": true})), true},
+		{"a field differs", res(true, cfg(50, nil)), res(true, cfg(60, nil)), true},
+		{"no longer starts", res(true, cfg(50, nil)), res(false, nil), true},
+		{"a new warning", res(true, cfg(50, nil)), res(true, cfg(50, nil), warn), true},
+	}
+	for _, tt := range tests {
+		if got := gateChange(tt.before, tt.after, removed); (got != "") != tt.changed {
+			t.Errorf("%s: gateChange = %q, want changed %v", tt.name, got, tt.changed)
+		}
 	}
 }

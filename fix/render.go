@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kubeletcfg/kubeletcfg/internal/udiff"
+	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 // Diff is the unified diff of every file the repairs change, with the paths
@@ -35,8 +36,14 @@ func (p *Plan) WriteText(w io.Writer) error {
 			fmt.Fprintf(&sb, "%s: skipped %s: %s\n    %s\n", s.Pos, s.Rule, s.What, s.Reason)
 		}
 	}
-	if len(p.Files) > 0 {
-		sb.WriteString("\n")
+	// Sections (repairs, checks, what is left) are separated by a blank line.
+	sep := func() {
+		if sb.Len() > 0 {
+			sb.WriteString("\n")
+		}
+	}
+	if len(p.Checks) > 0 || p.Worse != nil {
+		sep()
 	}
 	for _, c := range p.Checks {
 		fmt.Fprintf(&sb, "kubelet %s: %s -> %s\n", c.Minor, c.Before, c.After)
@@ -48,8 +55,36 @@ func (p *Plan) WriteText(w io.Writer) error {
 		}
 		sb.WriteString("\n")
 	}
+	if len(p.Remaining) > 0 {
+		sep()
+		head := "left, not repaired:"
+		if len(p.Changed()) > 0 && p.Worse == nil {
+			head = "left after the repairs (lines of the repaired files):"
+		}
+		fmt.Fprintf(&sb, "%s\n", head)
+		for _, r := range p.Remaining {
+			fmt.Fprintf(&sb, "%s: %s: %s [%s] at kubelet %s\n", r.Position, r.Severity, r.Message, r.Rule, span(r.Minors))
+			if r.Hint != "" {
+				fmt.Fprintf(&sb, "    hint: %s\n", r.Hint)
+			}
+		}
+	}
 	_, err := io.WriteString(w, sb.String())
 	return err
+}
+
+// span prints versions as 1.34..1.37 when they are consecutive supported
+// minors, else as a list.
+func span(vs []string) string {
+	if len(vs) > 2 {
+		supported := skew.Supported()
+		for i, v := range supported {
+			if v == vs[0] && i+len(vs) <= len(supported) && strings.Join(supported[i:i+len(vs)], ",") == strings.Join(vs, ",") {
+				return vs[0] + ".." + vs[len(vs)-1]
+			}
+		}
+	}
+	return strings.Join(vs, ", ")
 }
 
 // String prints a count as "starts, 0 errors, 1 warning".

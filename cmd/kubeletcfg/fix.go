@@ -111,16 +111,33 @@ func runFix(stdout, stderr io.Writer, plan *fix.Plan, diff bool) error {
 		return err
 	}
 	at := "at kubelet " + fixMinorSpan(plan.Minors)
+	errs, warns := plan.Left()
+	left := "nothing left"
+	if errs+warns > 0 {
+		left = fmt.Sprintf("%s and %s left", fixPlural(errs, "error"), fixPlural(warns, "warning"))
+	}
+	// An error left at any target minor, a mistake found and not repaired,
+	// or repairs refused: exit code 1.
+	fail := errs > 0 || plan.Skipped() > 0 || plan.Worse != nil
+	var summary string
 	switch {
-	case plan.Fixed() == 0 && plan.Skipped() == 0:
+	case plan.Fixed() == 0 && plan.Skipped() == 0 && errs+warns == 0:
 		fmt.Fprintf(report, "nothing to fix %s\n", at)
 		return nil
 	case plan.Worse != nil:
 		fmt.Fprintf(report, "nothing written: the repairs would make things worse %s\n", at)
 		return &findingsError{n: 1}
+	case plan.Fixed() == 0 && plan.Skipped() == 0:
+		fmt.Fprintf(report, "nothing fix can repair; %s %s\n", left, at)
+	default:
+		summary = fmt.Sprintf("%d fixed", plan.Fixed())
+		if plan.Skipped() > 0 {
+			summary += fmt.Sprintf(", %d skipped", plan.Skipped())
+		}
+		summary += "; " + left + " " + at
 	}
-	summary := fmt.Sprintf("%d fixed, %d left %s", plan.Fixed(), plan.Skipped(), at)
 	switch {
+	case summary == "":
 	case diff:
 		fmt.Fprintf(report, "%s; nothing written (--diff)\n", summary)
 	case len(plan.Changed()) > 0:
@@ -135,10 +152,17 @@ func runFix(stdout, stderr io.Writer, plan *fix.Plan, diff bool) error {
 	default:
 		fmt.Fprintf(report, "%s\n", summary)
 	}
-	if plan.Skipped() > 0 {
-		return &findingsError{n: plan.Skipped()}
+	if fail {
+		return &findingsError{n: errs + plan.Skipped()}
 	}
 	return nil
+}
+
+func fixPlural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }
 
 // writeFixedFiles writes every changed file, after checking that none changed on
