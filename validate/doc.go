@@ -88,7 +88,7 @@ func escapeCell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 func (r *Rule) Fix() string { return fixes[r.ID] }
 
 var fixes = map[string]string{
-	"KC1002": "start the file with `apiVersion: kubelet.config.k8s.io/v1beta1` and `kind: KubeletConfiguration`, spelled exactly so.",
+	"KC1002": "start the file with `apiVersion: kubelet.config.k8s.io/v1beta1` and `kind: KubeletConfiguration`, spelled exactly so; `kubeletcfg fix` adds the apiVersion a `kind: KubeletConfiguration` lacks.",
 	"KC1003": "correct the syntax at the line the finding names (indent with spaces, close quotes and brackets).",
 	"KC1004": "write the value with the field's type (maxPods: 110, not \"110\" or [110]); `kubeletcfg explain <field>` shows the type.",
 	"KC1101": "rename the key to the field the hint names, or remove it.",
@@ -98,7 +98,7 @@ var fixes = map[string]string{
 	"KC1105": "nothing is wrong; write an absolute path if the file may be read from another folder.",
 	"KC2001": "name drop-ins `<NN>-<name>.conf`, or move other files out of the --config-dir folder.",
 	"KC2002": "remove the empty drop-in, or give it at least apiVersion and kind.",
-	"KC2003": "start every drop-in with `apiVersion: kubelet.config.k8s.io/v1beta1` and `kind: KubeletConfiguration`.",
+	"KC2003": "start every drop-in with `apiVersion: kubelet.config.k8s.io/v1beta1` and `kind: KubeletConfiguration`; `kubeletcfg fix` adds the apiVersion a `kind: KubeletConfiguration` lacks.",
 	"KC2004": "correct the drop-in the finding names: one occurrence per key, valid YAML, a readable regular file.",
 	"KC2005": "rename the key to the field the hint names, or remove it.",
 	"KC2007": "spell the drop-in's key exactly as the field (`maxPods`), so that its value wins; `kubeletcfg fix` renames it.",
@@ -107,7 +107,7 @@ var fixes = map[string]string{
 	"KC2502": "remove the flag, or set the configuration field its deprecation named in the --config file or a drop-in.",
 	"KC2504": "nothing is wrong if the flag is meant to win; otherwise change the value in one place only.",
 	"KC2505": "give the flag a value of its type (`--max-pods=110`, `--eviction-hard=memory.available<100Mi`), or remove the stray argument.",
-	"KC3001": "spell the gate as the hint names it, or drop the entry if this kubelet has no such gate.",
+	"KC3001": "spell the gate as the hint names it, or drop the entry if this kubelet has no such gate; `kubeletcfg fix` corrects the case, and removes the entry when the last kubelet that registered the gate had it locked to the value set.",
 	"KC3002": "drop the entry: the gate is locked to its default.",
 	"KC3003": "drop the entry; the gate can be set from the kubelet version that makes it available.",
 	"KC3004": "enable the gates it depends on as well, or do not enable it.",

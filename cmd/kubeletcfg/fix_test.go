@@ -28,6 +28,14 @@ func TestCLIFix(t *testing.T) {
 		{"fix-gate-off", []string{"fix", "--diff", "-c", fixdata + "gate-off/config.yaml", "-d", fixdata + "gate-off/conf.d"}, exitFindings},
 		{"fix-worse-diff", []string{"fix", "--diff", "-c", fixdata + "worse/config.yaml"}, exitFindings},
 		{"fix-clean", []string{"fix", "-c", fixdata + "clean/config.yaml"}, exitClean},
+		// The Kubernetes docs' crash-loop example lacks apiVersion; once it
+		// is added, kubelet 1.34 still refuses the cap (its gate is off).
+		{"fix-docs-diff", []string{"fix", "--diff", "-c", fixdata + "docs/config.yaml"}, exitFindings},
+		{"fix-docs-1.35", []string{"fix", "--diff", "--versions", "1.35..1.37", "-c", fixdata + "docs/config.yaml"}, exitClean},
+		{"fix-gates-diff", []string{"fix", "--diff", "-c", fixdata + "gates/config.yaml", "-d", fixdata + "gates/conf.d"}, exitFindings},
+		// Nothing fix can repair, and the kubelet still panics: exit code 1.
+		{"fix-left", []string{"fix", "-c", fixdata + "left/config.yaml"}, exitFindings},
+		{"fix-left-diff", []string{"fix", "--diff", "-c", fixdata + "left/config.yaml"}, exitFindings},
 		{"fix-missing-file", []string{"fix", "-c", "does/not/exist.yaml"}, exitUsage},
 		{"fix-missing-dir", []string{"fix", "-c", fixdata + "clean/config.yaml", "-d", "no/such/dir", "--diff"}, exitUsage},
 		{"fix-no-input", []string{"fix"}, exitUsage},
@@ -68,7 +76,12 @@ func copyInput(t *testing.T, name string) string {
 // returns the folder and the output, with the folder's path written as $DIR.
 func runFixInPlace(t *testing.T, name string, exit int, extra ...string) (string, string) {
 	t.Helper()
-	dir := copyInput(t, name)
+	return runFixInPlaceDir(t, copyInput(t, name), exit, extra...)
+}
+
+// runFixInPlaceDir is runFixInPlace on a folder already copied.
+func runFixInPlaceDir(t *testing.T, dir string, exit int, extra ...string) (string, string) {
+	t.Helper()
 	args := []string{"fix", "-c", filepath.Join(dir, "config.yaml")}
 	if _, err := os.Stat(filepath.Join(dir, "conf.d")); err == nil {
 		args = append(args, "-d", filepath.Join(dir, "conf.d"))
@@ -138,6 +151,28 @@ func TestFixInPlacePartialAndRefused(t *testing.T) {
 	now, _ := os.ReadFile(filepath.Join(dir, "config.yaml"))
 	if !bytes.Equal(orig, now) {
 		t.Errorf("worse: the file was written:\n%s", now)
+	}
+}
+
+// In place with an error left: the repairs are written, what is left is
+// listed at the lines of the written files, and the exit code is 1.
+func TestFixInPlaceErrorsLeft(t *testing.T) {
+	dir, out := runFixInPlace(t, "gates", exitFindings)
+	checkGolden(t, "fix-inplace-gates-output", out)
+	data, err := os.ReadFile(filepath.Join(dir, "config.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "fix-inplace-gates.yaml", string(data))
+	// The line fix names is the NodeSwap entry of the written file.
+	if lines := strings.Split(string(data), "\n"); len(lines) < 5 || !strings.HasPrefix(strings.TrimSpace(lines[4]), "NodeSwap: false") ||
+		!strings.Contains(out, "$DIR/config.yaml:5:3: error: feature gate NodeSwap is locked to true") {
+		t.Errorf("the error left does not point at the NodeSwap line of the written file:\n%s\n%s", data, out)
+	}
+	// A second run repairs nothing and still says what is wrong.
+	_, out = runFixInPlaceDir(t, dir, exitFindings)
+	if !strings.Contains(out, "nothing fix can repair; 1 error and 0 warnings left") || strings.Contains(out, "nothing to fix") {
+		t.Errorf("second run: %s", out)
 	}
 }
 

@@ -73,13 +73,14 @@ func TestInputErrorIsOneLine(t *testing.T) {
 // output, by the longest matching prefix of its arguments. A README block whose
 // command has no entry fails the test, so every example is run.
 var readmeExits = map[string]int{
-	"lint ":               exitFindings,
-	"skew ":               exitFindings,
-	"preflight ":          exitFindings,
-	"dropin new ":         exitClean,
-	"dropin diff ":        exitClean,
-	"backoff ":            exitClean,
-	"fix ":                exitClean,
+	"lint ":        exitFindings,
+	"skew ":        exitFindings,
+	"preflight ":   exitFindings,
+	"dropin new ":  exitClean,
+	"dropin diff ": exitClean,
+	"backoff ":     exitClean,
+	"fix ":         exitClean,
+	"fix --diff --config testdata/fix/gates/": exitFindings,
 	"explain ":            exitClean,
 	"lint --profile cis ": exitClean,
 	"lint --nodes ":       exitUsage, // one node of the example cannot be read
