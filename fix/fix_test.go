@@ -1,8 +1,10 @@
 package fix
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -580,5 +582,61 @@ func TestGateChange(t *testing.T) {
 		if got := gateChange(tt.before, tt.after, removed); (got != "") != tt.changed {
 			t.Errorf("%s: gateChange = %q, want changed %v", tt.name, got, tt.changed)
 		}
+	}
+}
+
+// The gate removals give the files of conformance cases 184 (SidecarContainers:
+// true, locked on until 1.36, gone at 1.37) and 185 (NodeSwap: true, locked on)
+// the bytes of case 001, which sets no gate. The real kubelet's goldens say
+// this changes nothing it does: at each minor where the case starts, its
+// effective configuration apart from featureGates and its backoff are 001's;
+// where it does not (184 at 1.37 panics), 001 starts.
+func TestGateRemovalsMatchKubelet(t *testing.T) {
+	const dir = "../testdata/conformance/"
+	read := func(path string) []byte {
+		t.Helper()
+		data, err := os.ReadFile(dir + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	type golden struct {
+		Starts           bool                   `json:"starts"`
+		Effective        map[string]interface{} `json:"effective"`
+		CrashLoopBackOff interface{}            `json:"crashLoopBackOff"`
+	}
+	load := func(minor, c string) golden {
+		t.Helper()
+		var g golden
+		if err := json.Unmarshal(read("golden/"+minor+"/"+c+".json"), &g); err != nil {
+			t.Fatal(err)
+		}
+		delete(g.Effective, "featureGates")
+		return g
+	}
+	minimal := string(read("cases/001-minimal-valid/kubelet.yaml"))
+	for _, c := range []string{"184-gate-removed-sidecarcontainers", "185-gate-locked-ga-default"} {
+		t.Run(c, func(t *testing.T) {
+			runRepair(t, repairCase{
+				files:    map[string]string{"config.yaml": string(read("cases/" + c + "/kubelet.yaml"))},
+				versions: "1.34..1.37",
+				want:     map[string]string{"config.yaml": minimal},
+				rules:    []string{map[bool]string{true: "KC3001", false: "KC3005"}[strings.HasPrefix(c, "184")]},
+				left:     []string{},
+			})
+			for _, v := range []string{"1.34", "1.35", "1.36", "1.37"} {
+				got, want := load(v, c), load(v, "001-minimal-valid")
+				if !want.Starts {
+					t.Fatalf("golden %s/001: the kubelet does not start", v)
+				}
+				if got.Starts && (!reflect.DeepEqual(got.Effective, want.Effective) || !reflect.DeepEqual(got.CrashLoopBackOff, want.CrashLoopBackOff)) {
+					t.Errorf("kubelet %s: %s and 001 differ beyond featureGates", v, c)
+				}
+			}
+			if load("1.37", c).Starts == strings.HasPrefix(c, "184") {
+				t.Errorf("golden 1.37/%s: want it to start only for 185", c)
+			}
+		})
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
+	"k8s.io/component-base/featuregate"
 
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
@@ -45,7 +46,10 @@ func (e *env) lockedTo(name string, value bool) (why string, unregistered bool, 
 		m := e.minors[i]
 		if g, ok := t.Lookup(name); ok {
 			s := t.At(g)
-			if g.Special || !s.LockToDefault || s.Default != value {
+			// AllAlpha and AllBeta set the alpha and beta gates a file leaves
+			// out: only a GA or deprecated lock holds whatever the file says.
+			stage := s.PreRelease
+			if g.Special || !s.LockToDefault || s.Default != value || (stage != string(featuregate.GA) && stage != string(featuregate.Deprecated)) {
 				return "", false, false
 			}
 			locked = append(locked, m.Version)
