@@ -110,16 +110,6 @@ type Remaining struct {
 	Minors []string
 }
 
-// ErrorsLeft reports whether an error is left at some target minor.
-func (p *Plan) ErrorsLeft() bool {
-	for _, r := range p.Remaining {
-		if r.Severity == validate.Error {
-			return true
-		}
-	}
-	return false
-}
-
 // Left counts the errors and warnings left, each once however many minors
 // report it.
 func (p *Plan) Left() (errs, warns int) {
@@ -481,6 +471,9 @@ func gateChange(before, after *pipeline.Result, removed map[string]bool) string 
 	}
 	if !reflect.DeepEqual(strip(before.Effective), strip(after.Effective)) {
 		return "the effective configuration differs beyond the removed entries"
+	}
+	if !reflect.DeepEqual(before.CrashLoopBackOff, after.CrashLoopBackOff) {
+		return "the crash-loop backoff differs"
 	}
 	return ""
 }

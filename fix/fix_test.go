@@ -243,6 +243,14 @@ func TestRepairs(t *testing.T) {
 			rules:    []string{"KC3005"},
 		},
 		{
+			name:     "drop-in whose only gate sits under a key being respelt: left, a null would reset the main file's gates",
+			files:    map[string]string{"config.yaml": head, "conf.d/10.conf": head + "FeatureGates:\n  NodeSwap: true\n"},
+			versions: "1.37",
+			want:     map[string]string{"conf.d/10.conf": head + "featureGates:\n  NodeSwap: true\n"},
+			rules:    []string{"KC2006"},
+			skip:     "its featureGates key cannot be removed with it",
+		},
+		{
 			name:     "JSON: entries removed with their commas",
 			files:    map[string]string{"config.yaml": "{\"apiVersion\": \"kubelet.config.k8s.io/v1beta1\", \"kind\": \"KubeletConfiguration\", \"featureGates\": {\"NodeSwap\": true, \"GracefulNodeShutdown\": true, \"KubeletTracing\": true}}\n"},
 			versions: "1.37",
