@@ -12,11 +12,14 @@ import (
 // first few.
 const FoldKeep = 5
 
+// FoldAbove is the largest group Fold leaves whole.
+const FoldAbove = 2 * FoldKeep
+
 // Fold returns fs with the findings of each (file, rule, severity) past the
 // first FoldKeep replaced by one summary finding of the same rule and severity,
 // at the first folded finding's position, whose Folded is how many it stands
-// for. A group of FoldKeep+1 findings is left whole (a summary of one would
-// save nothing). Order is kept; fs is not modified. Fold is presentation only:
+// for. Only groups of more than FoldAbove findings are folded, so that a
+// summary always hides more lines than it takes. Order is kept; fs is not modified. Fold is presentation only:
 // Count still counts every finding.
 func Fold(fs []Finding) []Finding {
 	type group struct {
@@ -29,7 +32,7 @@ func Fold(fs []Finding) []Finding {
 	}
 	folds := false
 	for _, c := range n {
-		folds = folds || c > FoldKeep+1
+		folds = folds || c > FoldAbove
 	}
 	if !folds {
 		return fs
@@ -42,7 +45,7 @@ func Fold(fs []Finding) []Finding {
 		g := group{f.File, f.Rule, f.Severity}
 		seen[g]++
 		i := seen[g]
-		if n[g] <= FoldKeep+1 || i <= FoldKeep {
+		if n[g] <= FoldAbove || i <= FoldKeep {
 			out = append(out, f)
 			continue
 		}

@@ -19,8 +19,8 @@ func TestFold(t *testing.T) {
 		}
 		return fs
 	}
-	t.Run("a group of FoldKeep+1 is left whole", func(t *testing.T) {
-		fs := many("a.yaml", FoldKeep+1)
+	t.Run("a group of FoldAbove is left whole", func(t *testing.T) {
+		fs := many("a.yaml", FoldAbove)
 		if got := Fold(fs); !reflect.DeepEqual(got, fs) {
 			t.Errorf("Fold changed %d findings:\n%v", len(fs), got)
 		}
@@ -47,7 +47,7 @@ func TestFold(t *testing.T) {
 		}
 	})
 	t.Run("groups are per file, rule and severity, order kept", func(t *testing.T) {
-		a, b := many("a.yaml", 8), many("b.yaml", 7)
+		a, b := many("a.yaml", 13), many("b.yaml", 11)
 		other := UnknownField.At(Position{File: "a.yaml", Line: 1, Column: 1}, "x", "unknown", "")
 		regraded := dupAt("a.yaml", 100)
 		regraded.Severity = Error
@@ -64,10 +64,10 @@ func TestFold(t *testing.T) {
 		want := []string{
 			"a.yaml:1 KC1101 warning 0",
 			"a.yaml:11 KC1103 warning 0", "a.yaml:12 KC1103 warning 0", "a.yaml:13 KC1103 warning 0", "a.yaml:14 KC1103 warning 0", "a.yaml:15 KC1103 warning 0",
-			"a.yaml:16 KC1103 warning 3",
+			"a.yaml:16 KC1103 warning 8",
 			"a.yaml:100 KC1103 error 0",
 			"b.yaml:11 KC1103 warning 0", "b.yaml:12 KC1103 warning 0", "b.yaml:13 KC1103 warning 0", "b.yaml:14 KC1103 warning 0", "b.yaml:15 KC1103 warning 0",
-			"b.yaml:16 KC1103 warning 2",
+			"b.yaml:16 KC1103 warning 6",
 		}
 		if strings.Join(lines, "\n") != strings.Join(want, "\n") {
 			t.Errorf("got\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
@@ -75,13 +75,13 @@ func TestFold(t *testing.T) {
 		if n := countAll(got); n != len(fs) {
 			t.Errorf("Count sums to %d, want %d", n, len(fs))
 		}
-		if fs[6].Folded != 0 || len(fs) != 17 {
+		if fs[6].Folded != 0 || len(fs) != 26 {
 			t.Errorf("Fold modified its input")
 		}
 	})
 	t.Run("panics are kept on the summary", func(t *testing.T) {
-		fs := many("a.yaml", 9)
-		fs[7].Panics = true
+		fs := many("a.yaml", 12)
+		fs[9].Panics = true
 		if s := Fold(fs)[FoldKeep]; !s.Panics {
 			t.Errorf("summary %+v lost Panics", s)
 		}
