@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	jsonpatch "gopkg.in/evanphx/json-patch.v4"
 	"k8s.io/apimachinery/pkg/runtime"
 	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
 
@@ -79,10 +78,10 @@ type Legacy struct {
 // kubelet it stops merging at the first file it cannot use.
 func Merge(base []byte, entries []Entry, opt Options) (*Result, error) {
 	res := &Result{}
-	merged := base
+	merged := newPatcher(base)
 	if opt.Legacy != nil {
 		// Only the drop-ins' keys matter (see Legacy): patch an empty document.
-		merged = []byte("{}")
+		merged = newPatcher([]byte("{}"))
 	}
 	for _, e := range entries {
 		if !e.Conf {
@@ -103,26 +102,28 @@ func Merge(base []byte, entries []Entry, opt Options) (*Result, error) {
 		if res.Refused {
 			continue // the kubelet already stopped; keep reading for diagnostics only
 		}
-		out, err := jsonpatch.MergePatch(merged, truncateDeep(p.JSON, maxPatchDepth))
-		if err != nil {
+		if err := merged.apply(truncateDeep(p.JSON, maxPatchDepth)); err != nil {
 			res.Findings = append(res.Findings, validate.DropInDecode.At(validate.Position{File: e.Path}, "",
 				"the drop-in cannot be merged: "+err.Error(), ""))
 			res.Refused = true
 			continue
 		}
-		merged = out
 	}
-	res.MergedJSON = merged
+	mergedJSON, err := merged.bytes()
+	if err != nil {
+		return nil, err
+	}
+	res.MergedJSON = mergedJSON
 	for _, p := range res.Patches {
 		res.Findings = append(res.Findings, keyFindings(p, opt)...)
 	}
 	if res.Refused {
 		return res, nil
 	}
-	cfg, target := &kubeletv1beta1.KubeletConfiguration{}, merged
+	cfg, target := &kubeletv1beta1.KubeletConfiguration{}, mergedJSON
 	if opt.Legacy != nil {
 		cfg = opt.Legacy.Onto.DeepCopy()
-		target = toV1beta1Keys(merged, opt.Tree, opt.Legacy.InternalKeys)
+		target = toV1beta1Keys(mergedJSON, opt.Tree, opt.Legacy.InternalKeys)
 	}
 	if err := json.Unmarshal(target, cfg); err != nil {
 		res.Findings = append(res.Findings, mergeDecodeFinding(err, res.Patches))
@@ -130,7 +131,7 @@ func Merge(base []byte, entries []Entry, opt Options) (*Result, error) {
 		return res, nil
 	}
 	res.Config = cfg
-	res.Findings = append(res.Findings, applyOrigins(res.Patches, merged, opt)...)
+	res.Findings = append(res.Findings, applyOrigins(res.Patches, mergedJSON, opt)...)
 	return res, nil
 }
 

@@ -21,6 +21,7 @@ import (
 // lenient fallback drops.
 func keyFindings(files *source.Cache, f *source.File, keys []source.Key, m *skew.Minor) []validate.Finding {
 	var out []validate.Finding
+	var merged mergedIndex
 	for _, k := range keys {
 		switch k.Kind {
 		case source.KeyUnknown:
@@ -35,7 +36,7 @@ func keyFindings(files *source.Cache, f *source.File, keys []source.Key, m *skew
 			out = append(out, validate.CaseMismatch.Atf(k.Pos, k.Path, fmt.Sprintf("spell it %q", k.Suggest),
 				"%q differs from the field %q only in case: the kubelet drops it in the main file and keeps the default", k.Written, k.Suggest))
 		case source.KeyDuplicate:
-			if mergedIn(keys, k) {
+			if merged.in(keys, k) {
 				// The dropped occurrence was merged in with <<: report where the
 				// file overrides it, the line the kubelet's strict error names.
 				out = append(out, validate.DuplicateKey.Atf(k.Winner, k.Path, "drop the << merge or the override, or accept the override knowingly",
@@ -350,14 +351,28 @@ func dependencyFindings(table *skew.GateTable, gates map[string]bool, origins ma
 	return out
 }
 
-// mergedIn reports whether a duplicate occurrence is a key of another mapping
+// mergedIndex answers whether a duplicate occurrence is a key of another mapping
 // reached through a YAML merge key: the same position is also walked under
-// another path.
-func mergedIn(keys []source.Key, dup source.Key) bool {
-	for _, k := range keys {
-		if k.Pos == dup.Pos && k.Path != dup.Path {
-			return true
+// another path. It indexes the keys by position on first use, so that a file
+// with many duplicates costs linear time, not a scan of all keys per duplicate.
+type mergedIndex struct {
+	// first is the first path walked at each position; multi marks the
+	// positions walked under more than one path.
+	first map[validate.Position]string
+	multi map[validate.Position]bool
+}
+
+func (x *mergedIndex) in(keys []source.Key, dup source.Key) bool {
+	if x.first == nil {
+		x.first = make(map[validate.Position]string, len(keys))
+		x.multi = map[validate.Position]bool{}
+		for _, k := range keys {
+			if p, ok := x.first[k.Pos]; !ok {
+				x.first[k.Pos] = k.Path
+			} else if p != k.Path {
+				x.multi[k.Pos] = true
+			}
 		}
 	}
-	return false
+	return x.multi[dup.Pos] || x.first[dup.Pos] != dup.Path
 }

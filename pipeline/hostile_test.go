@@ -50,6 +50,9 @@ type hostile struct {
 	about string
 	// rule, when set, must be among the findings about the file.
 	rule string
+	// maxFindings, when set, bounds the number of findings: a key reached many
+	// times through aliases is one mistake, reported once.
+	maxFindings int
 }
 
 func billionLaughs() []byte {
@@ -123,6 +126,7 @@ var okMain = []byte(hostileHeader + "maxPods: 50\n")
 func hostileCases() []hostile {
 	return []hostile{
 		{name: "billion laughs", main: billionLaughs(), want: refused, about: "kubelet.yaml", rule: "KC1004"},
+		{name: "merge keys of issue 10", main: []byte(hostileHeader + mergeBomb), want: refused, about: "kubelet.yaml", rule: "KC1103", maxFindings: 20},
 		{name: "billion laughs in a drop-in", main: okMain, dropIns: map[string][]byte{"10.conf": billionLaughs()}, want: refused, about: "conf.d/10.conf", rule: "KC2004"},
 		{name: "100 MB main file", setup: sparse("kubelet.yaml", 100<<20), config: "kubelet.yaml", want: inputError, about: "kubelet.yaml"},
 		{name: "100 MB drop-in", main: okMain, dropIns: map[string][]byte{"05.conf": okMain}, setup: sparse("conf.d/10.conf", 100<<20), want: inputError, about: "conf.d/10.conf"},
@@ -213,6 +217,9 @@ func TestHostileInputs(t *testing.T) {
 				t.Errorf("allocated %d MiB, limit %d MiB", alloc>>20, maxAlloc>>20)
 			}
 			checkOutcome(t, res, err, tc.want, about, tc.rule)
+			if tc.maxFindings > 0 && res != nil && len(res.Findings) > tc.maxFindings {
+				t.Errorf("%d findings, want at most %d: %s", len(res.Findings), tc.maxFindings, summary(res.Findings))
+			}
 		})
 	}
 }

@@ -62,11 +62,11 @@ func (githubWriter) Write(w io.Writer, docs []Document, _ Options) error {
 	for _, m := range list {
 		switch m.Severity {
 		case validate.Error:
-			errs++
+			errs += m.Count()
 		case validate.Warning:
-			warns++
+			warns += m.Count()
 		default:
-			infos++
+			infos += m.Count()
 		}
 	}
 

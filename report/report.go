@@ -23,9 +23,11 @@ type Document struct {
 	Files []string `json:"files"`
 }
 
-// FromResult builds the document of one evaluation.
+// FromResult builds the document of one evaluation. Findings repeated past
+// validate.FoldKeep per rule and file are folded into one (validate.Fold), so
+// every format shows the same few.
 func FromResult(r *pipeline.Result) Document {
-	fs := r.Findings
+	fs := validate.Fold(r.Findings)
 	if fs == nil {
 		fs = []validate.Finding{}
 	}

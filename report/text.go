@@ -55,13 +55,13 @@ func (textWriter) Write(w io.Writer, docs []Document, opt Options) error {
 			sev := f.Severity.String()
 			switch f.Severity {
 			case validate.Error:
-				errs++
+				errs += f.Count()
 				sev = paint(red, sev)
 			case validate.Warning:
-				warns++
+				warns += f.Count()
 				sev = paint(yellow, sev)
 			default:
-				infos++
+				infos += f.Count()
 				sev = paint(cyan, sev)
 			}
 			fmt.Fprintf(&b, "%s: %s: %s [%s]\n", f.Position, sev, f.Message, f.Rule)

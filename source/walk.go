@@ -83,6 +83,35 @@ type walker struct {
 	// did-you-mean searches made.
 	names     map[*skew.Field][]string
 	suggested int
+	// walked holds the keys met through an alias or a merge key: the same key
+	// node reached again under the same path says nothing new (its subtree
+	// walks the same), so it is reported and entered once. Without it, ten
+	// merges of a map that merges ten maps report one key 10^n times.
+	walked map[walkedKey]bool
+}
+
+// walkedKey identifies a Key by what it reports.
+type walkedKey struct {
+	pos, winner validate.Position
+	path        string
+	kind        KeyKind
+}
+
+// again reports whether k was met before through an alias or a merge key, and
+// records it. Keys outside aliases are met once by construction.
+func (w *walker) again(k *Key, merged bool) bool {
+	if w.aliasDepth == 0 && !merged {
+		return false
+	}
+	id := walkedKey{pos: k.Pos, winner: k.Winner, path: k.Path, kind: k.Kind}
+	if w.walked[id] {
+		return true
+	}
+	if w.walked == nil {
+		w.walked = map[walkedKey]bool{}
+	}
+	w.walked[id] = true
+	return false
 }
 
 // maxWalkDepth bounds recursion: the field tree is shallow, and anything deeper is
@@ -268,7 +297,9 @@ func (w *walker) node(n *yaml.Node, f *skew.Field, path, wpath string, depth int
 				if c, exact := w.field(f, k.Value); c != nil && (exact || w.mode == Fold) {
 					key.Path, key.Field = skew.JoinPath(path, c.Name), c
 				}
-				w.keys = append(w.keys, key)
+				if !w.again(&key, p.merged) {
+					w.keys = append(w.keys, key)
+				}
 				continue
 			}
 			c, exact := w.field(f, k.Value)
@@ -282,6 +313,9 @@ func (w *walker) node(n *yaml.Node, f *skew.Field, path, wpath string, depth int
 			default:
 				key.Kind, key.Path, key.Field = KeyCase, skew.JoinPath(path, c.Name), c
 				key.Suggest = c.Name
+			}
+			if w.again(&key, p.merged) {
+				continue
 			}
 			w.keys = append(w.keys, key)
 			if c != nil && (exact || w.mode == Fold) {
@@ -309,7 +343,12 @@ func (w *walker) node(n *yaml.Node, f *skew.Field, path, wpath string, depth int
 				Pos: w.pos(k), Field: f.Elem, Null: isNull(v), Value: scalar(v), Parent: f}
 			if j := last[k.Value]; j != i {
 				key.Kind, key.Winner = KeyDuplicate, w.pos(ps[j].k)
-				w.keys = append(w.keys, key)
+				if !w.again(&key, p.merged) {
+					w.keys = append(w.keys, key)
+				}
+				continue
+			}
+			if w.again(&key, p.merged) {
 				continue
 			}
 			w.keys = append(w.keys, key)

@@ -332,6 +332,32 @@ func TestWalk(t *testing.T) {
 			},
 		},
 		{
+			name: "a map merged twice is reported once",
+			doc:  header + "a: &a {cpu: \"1\", memory: 1Gi}\nsystemReserved: {<<: [*a, *a, *a], pid: \"5\"}\n",
+			want: []wantKey{
+				{Kind: KeyUnknown, Path: "a", Line: 3, Col: 1},
+				{Kind: KeyExact, Path: "systemReserved", Line: 4, Col: 1},
+				{Kind: KeyDuplicate, Path: "systemReserved[cpu]", Line: 3, Col: 8, WinnerLine: 3, Value: "1"},
+				{Kind: KeyDuplicate, Path: "systemReserved[memory]", Line: 3, Col: 18, WinnerLine: 3, Value: "1Gi"},
+				{Kind: KeyExact, Path: "systemReserved[cpu]", Line: 3, Col: 8, Value: "1"},
+				{Kind: KeyExact, Path: "systemReserved[memory]", Line: 3, Col: 18, Value: "1Gi"},
+				{Kind: KeyExact, Path: "systemReserved[pid]", Line: 4, Col: 36, Value: "5"},
+			},
+		},
+		{
+			name: "an aliased map under two paths is reported under each",
+			doc:  header + "a: &a {cpu: \"1\"}\nsystemReserved: {<<: [*a, *a]}\nkubeReserved: {<<: [*a, *a]}\n",
+			want: []wantKey{
+				{Kind: KeyUnknown, Path: "a", Line: 3, Col: 1},
+				{Kind: KeyExact, Path: "systemReserved", Line: 4, Col: 1},
+				{Kind: KeyDuplicate, Path: "systemReserved[cpu]", Line: 3, Col: 8, WinnerLine: 3, Value: "1"},
+				{Kind: KeyExact, Path: "systemReserved[cpu]", Line: 3, Col: 8, Value: "1"},
+				{Kind: KeyExact, Path: "kubeReserved", Line: 5, Col: 1},
+				{Kind: KeyDuplicate, Path: "kubeReserved[cpu]", Line: 3, Col: 8, WinnerLine: 3, Value: "1"},
+				{Kind: KeyExact, Path: "kubeReserved[cpu]", Line: 3, Col: 8, Value: "1"},
+			},
+		},
+		{
 			name: "wrong shapes are not entered",
 			doc:  header + "authentication: [1, 2]\nfeatureGates: true\nreservedMemory: {numaNode: 0}\n",
 			want: []wantKey{
@@ -506,6 +532,16 @@ func TestWalkAliasBomb(t *testing.T) {
 			}
 			if tc.first != "" && len(findKeys(keys, tc.first)) == 0 {
 				t.Errorf("%s, mode %d: %s not walked", name, mode, tc.first)
+			}
+			// A key met again under the same path is reported once.
+			seen := map[walkedKey]bool{}
+			for _, k := range keys {
+				id := walkedKey{pos: k.Pos, winner: k.Winner, path: k.Path, kind: k.Kind}
+				if seen[id] {
+					t.Errorf("%s, mode %d: %v %s at %v reported twice", name, mode, k.Kind, k.Path, k.Pos)
+					break
+				}
+				seen[id] = true
 			}
 		}
 	}

@@ -80,6 +80,9 @@ type Finding struct {
 	Kubelet string `json:"kubelet,omitempty"`
 	// Panics is set when the kubelet does not refuse cleanly but panics at startup.
 	Panics bool `json:"panics,omitempty"`
+	// Folded is set on the one finding that stands for many of one rule in one
+	// file (see Fold): how many it stands for, all not shown.
+	Folded int `json:"folded,omitempty"`
 }
 
 // SortFindings orders findings by file, line, column, then rule.

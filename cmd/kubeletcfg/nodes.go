@@ -239,8 +239,9 @@ func (n *node) evaluate(m *skew.Minor, format input.Format, cgroup int, threshol
 	for i, p := range res.Files {
 		doc.Files[i] = rel(p)
 	}
-	doc.Findings = make([]validate.Finding, len(res.Findings))
-	for i, fd := range res.Findings {
+	folded := doc.Findings
+	doc.Findings = make([]validate.Finding, len(folded))
+	for i, fd := range folded {
 		fd.File = rel(fd.File)
 		fd.Message, fd.Hint, fd.Kubelet = n.strip(fd.Message), n.strip(fd.Hint), n.strip(fd.Kubelet)
 		doc.Findings[i] = fd

@@ -165,7 +165,7 @@ func countAtLeast(fs []validate.Finding, threshold validate.Severity) int {
 	n := 0
 	for _, f := range fs {
 		if f.Severity >= threshold {
-			n++
+			n += f.Count() // a folded summary counts every finding it stands for
 		}
 	}
 	return n
