@@ -12,7 +12,7 @@ func TestKubeletFlagsFile(t *testing.T) {
 	const dir = "testdata/kubeletflags/"
 	// The unit: Environment= words, the env file next to it (EnvironmentFile=-
 	// relative), an optional missing file, continuation lines, the reset ExecStart=.
-	args, err := kubeletcmd.ReadFile("", dir + "10-kubeadm.conf")
+	args, err := kubeletcmd.ReadFile("", dir+"10-kubeadm.conf")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,11 +34,11 @@ func TestKubeletFlagsFile(t *testing.T) {
 	if p := lines["--feature-gates=NoSuchGate=true"]; p != dir+"10-kubeadm.conf:8:1" {
 		t.Errorf("--feature-gates at %s, want the ExecStart line", p)
 	}
-	env, err := kubeletcmd.ReadFile("", dir + "kubeadm-flags.env")
+	env, err := kubeletcmd.ReadFile("", dir+"kubeadm-flags.env")
 	if err != nil || len(env) != 3 || env[2].Text != "--max-pods=50" || env[2].Pos.Line != 2 {
 		t.Errorf("env file flags = %v, %v", env, err)
 	}
-	if _, err := kubeletcmd.ReadFile("", dir + "required-env.service"); err == nil {
+	if _, err := kubeletcmd.ReadFile("", dir+"required-env.service"); err == nil {
 		t.Error("an unreadable required EnvironmentFile= was accepted")
 	}
 }
