@@ -3,14 +3,13 @@ package discover
 import (
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/kubeletcfg/kubeletcfg/input/kubeletcmd"
+	"github.com/kubeletcfg/kubeletcfg/internal/testkubelet"
 )
 
 const hosts = "../testdata/hosts/"
@@ -75,48 +74,6 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
-// buildKubelet builds a small program named kubelet that sleeps and answers
-// --version, with ldflags.
-func buildKubelet(t *testing.T, flags ...string) string {
-	t.Helper()
-	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(goBin); err != nil {
-		t.Skip("no go command to build the test kubelet")
-	}
-	dir := t.TempDir()
-	src := filepath.Join(dir, "main.go")
-	if err := os.WriteFile(src, []byte(`package main
-
-import (
-	"fmt"
-	"os"
-	"time"
-)
-
-var gitVersion = "v0.0.0-master"
-
-func main() {
-	for _, a := range os.Args[1:] {
-		if a == "--version" {
-			fmt.Println("Kubernetes " + gitVersion)
-			return
-		}
-	}
-	time.Sleep(time.Hour)
-}
-`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(dir, "kubelet")
-	cmd := exec.Command(goBin, append(append([]string{"build", "-o", bin}, flags...), src)...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=", "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("building the test kubelet: %v\n%s", err, out)
-	}
-	return bin
-}
-
 // startKubelet runs bin with the arguments the host's unit gives.
 func startKubelet(t *testing.T, bin, host string) (int, []string) {
 	t.Helper()
@@ -125,22 +82,14 @@ func startKubelet(t *testing.T, bin, host string) (int, []string) {
 		t.Fatal(err)
 	}
 	args := kubeletcmd.Texts(u.Args)
-	cmd := exec.Command(bin, args...)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	})
-	return cmd.Process.Pid, args
+	return testkubelet.Start(t, bin, args), args
 }
 
 // TestDiscoverRunningKubelet: a real process named kubelet, started with the
 // flags of kubeadm's deb unit, found through /proc and read under a host root
 // laid out as that package lays it out.
 func TestDiscoverRunningKubelet(t *testing.T) {
-	bin := buildKubelet(t, "-ldflags=-X k8s.io/component-base/version.gitVersion=v1.34.2 -X main.gitVersion=v1.34.2")
+	bin := testkubelet.Build(t, "-ldflags=-X k8s.io/component-base/version.gitVersion=v1.34.2 -X main.gitVersion=v1.34.2")
 	host := hosts + "kubeadm-deb"
 	pid, args := startKubelet(t, bin, host)
 
@@ -192,7 +141,7 @@ func TestDiscoverRunningKubelet(t *testing.T) {
 // TestDiscoverVersionFlag: no release stamp in the build information (-trimpath
 // drops -ldflags from it): the version comes from `kubelet --version`.
 func TestDiscoverVersionFlag(t *testing.T) {
-	bin := buildKubelet(t, "-trimpath", "-ldflags=-X main.gitVersion=v1.33.5")
+	bin := testkubelet.Build(t, "-trimpath", "-ldflags=-X main.gitVersion=v1.33.5")
 	pid, _ := startKubelet(t, bin, hosts+"eks-al2023")
 	k, err := Discover(Options{HostRoot: hosts + "eks-al2023", ProcRoot: "/proc", PID: pid, Unit: "kubelet.service"})
 	if err != nil {

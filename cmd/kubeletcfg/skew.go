@@ -42,7 +42,11 @@ func (f *inputFlags) input() (pipeline.Input, error) {
 	}
 	// A command line without --config is a kubelet configured by flags alone.
 	if f.config == "" && f.configDir == "" && len(args) == 0 {
-		return pipeline.Input{}, fmt.Errorf("nothing to check: give --config and/or --config-dir, the kubelet's command line (--kubelet-flags, --kubelet-flags-file) or --discover")
+		or := ""
+		if f.cmd != nil && f.cmd.Flags().Lookup("discover") != nil {
+			or = " or --discover"
+		}
+		return pipeline.Input{}, fmt.Errorf("nothing to check: give --config and/or --config-dir, the kubelet's command line (--kubelet-flags, --kubelet-flags-file)%s", or)
 	}
 	in := pipeline.Input{Config: f.config, ConfigDir: f.configDir}
 	if in.CgroupVersion, err = parseCgroup(f.cgroupVersion); err != nil {

@@ -1,0 +1,71 @@
+// Package testkubelet builds and starts a stand-in kubelet for tests of
+// kubeletcfg discover: a small program named kubelet that sleeps and answers
+// --version, so that it is found through /proc like the real one.
+package testkubelet
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+const source = `package main
+
+import (
+	"fmt"
+	"os"
+	"time"
+)
+
+var gitVersion = "v0.0.0-master"
+
+func main() {
+	for _, a := range os.Args[1:] {
+		if a == "--version" {
+			fmt.Println("Kubernetes " + gitVersion)
+			return
+		}
+	}
+	time.Sleep(time.Hour)
+}
+`
+
+// Build builds the stand-in with the go build flags given (-ldflags=-X
+// k8s.io/component-base/version.gitVersion=v1.34.2 stamps it as a release
+// build does) and returns its path, .../kubelet.
+func Build(t testing.TB, flags ...string) string {
+	t.Helper()
+	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if _, err := os.Stat(goBin); err != nil {
+		t.Skip("no go command to build the stand-in kubelet")
+	}
+	dir := t.TempDir()
+	src := filepath.Join(dir, "main.go")
+	if err := os.WriteFile(src, []byte(source), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "kubelet")
+	cmd := exec.Command(goBin, append(append([]string{"build", "-o", bin}, flags...), src)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=", "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("building the stand-in kubelet: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// Start runs bin with args until the test ends and returns its PID.
+func Start(t testing.TB, bin string, args []string) int {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	return cmd.Process.Pid
+}
