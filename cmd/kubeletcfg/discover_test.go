@@ -56,8 +56,8 @@ func TestDiscoverCLI(t *testing.T) {
 	stderr.Reset()
 	code := run(append([]string{"lint", "--discover", "-o", "json"}, at...), &stdout, &stderr)
 	var lint struct {
-		Minor    string `json:"kubeletVersion"`
-		Starts   bool   `json:"starts"`
+		Minor  string `json:"kubeletVersion"`
+		Starts bool   `json:"starts"`
 	}
 	if err := json.Unmarshal(stdout.Bytes(), &lint); err != nil {
 		t.Fatalf("lint --discover: exit %d, %v\n%s%s", code, err, stdout.String(), stderr.String())
