@@ -315,7 +315,13 @@ var (
 // k8s.io/component-base/version.gitVersion=..., recorded in the Go build
 // information unless built with -trimpath), else runs `kubelet --version`.
 func (k *Kubelet) version(o Options, dir string) {
-	exe := filepath.Join(dir, "exe") // opens the binary even from another mount namespace
+	// /proc/PID/exe opens the binary even from another mount namespace; without
+	// the right to follow it (another user's process), the binary the link
+	// names, under the host root.
+	exe := filepath.Join(dir, "exe")
+	if _, err := os.Stat(exe); err != nil && filepath.IsAbs(k.Exe) {
+		exe = o.host(k.Exe)
+	}
 	if bi, err := buildinfo.ReadFile(exe); err == nil {
 		for _, s := range bi.Settings {
 			if s.Key == "-ldflags" {

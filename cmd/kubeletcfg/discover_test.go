@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"sigs.k8s.io/yaml"
+
 	"github.com/kubeletcfg/kubeletcfg/input/kubeletcmd"
 	"github.com/kubeletcfg/kubeletcfg/internal/testkubelet"
 )
@@ -101,4 +103,78 @@ func TestDiscoverCLIErrors(t *testing.T) {
 			t.Errorf("%q: exit %d, stderr %q", args, code, stderr.String())
 		}
 	}
+}
+
+// TestDeployManifests: the Job and DaemonSet in deploy/ run a kubeletcfg command
+// line that exists, read the host through --host-root at its read-only mount,
+// share the host's PID namespace and write nothing.
+func TestDeployManifests(t *testing.T) {
+	for _, name := range []string{"deploy/job.yaml", "deploy/daemonset.yaml"} {
+		var m struct {
+			Spec struct {
+				Template struct {
+					Spec podSpec `json:"spec"`
+				} `json:"template"`
+			} `json:"spec"`
+		}
+		if err := yaml.Unmarshal(readRepoFile(t, name), &m); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		pod := m.Spec.Template.Spec
+		if !pod.HostPID || len(pod.Volumes) != 1 || pod.Volumes[0].HostPath.Path != "/" {
+			t.Errorf("%s: hostPID %v, volumes %+v", name, pod.HostPID, pod.Volumes)
+		}
+		runs := 0
+		for _, c := range append(pod.InitContainers, pod.Containers...) {
+			sc := c.SecurityContext
+			if !sc.ReadOnlyRootFilesystem || sc.AllowPrivilegeEscalation == nil || *sc.AllowPrivilegeEscalation || strings.Join(sc.Capabilities.Drop, ",") != "ALL" || len(sc.Capabilities.Add) > 0 {
+				t.Errorf("%s: container %s is not least privilege: %+v", name, c.Name, sc)
+			}
+			for _, v := range c.VolumeMounts {
+				if !v.ReadOnly {
+					t.Errorf("%s: %s mounts %s writable", name, c.Name, v.MountPath)
+				}
+			}
+			if c.Name != "kubeletcfg" {
+				continue
+			}
+			runs++
+			line := strings.Join(c.Args, " ")
+			checkCommandLine(t, name, line)
+			if !strings.Contains(line, "--discover --host-root /host") || !strings.Contains(line, "-o json") || len(c.VolumeMounts) != 1 || c.VolumeMounts[0].MountPath != "/host" {
+				t.Errorf("%s: %q with mounts %+v", name, line, c.VolumeMounts)
+			}
+		}
+		if runs != 1 {
+			t.Errorf("%s: %d kubeletcfg containers", name, runs)
+		}
+	}
+}
+
+type podSpec struct {
+	HostPID        bool        `json:"hostPID"`
+	InitContainers []container `json:"initContainers"`
+	Containers     []container `json:"containers"`
+	Volumes        []struct {
+		HostPath struct {
+			Path string `json:"path"`
+		} `json:"hostPath"`
+	} `json:"volumes"`
+}
+
+type container struct {
+	Name            string   `json:"name"`
+	Args            []string `json:"args"`
+	SecurityContext struct {
+		ReadOnlyRootFilesystem   bool  `json:"readOnlyRootFilesystem"`
+		AllowPrivilegeEscalation *bool `json:"allowPrivilegeEscalation"`
+		Capabilities             struct {
+			Drop []string `json:"drop"`
+			Add  []string `json:"add"`
+		} `json:"capabilities"`
+	} `json:"securityContext"`
+	VolumeMounts []struct {
+		MountPath string `json:"mountPath"`
+		ReadOnly  bool   `json:"readOnly"`
+	} `json:"volumeMounts"`
 }
