@@ -664,6 +664,10 @@ func newFlagValue(f *skew.Flag) (pflag.Value, reflect.Value) {
 		x := &taintsValue{}
 		return x, reflect.ValueOf(&x.val)
 	}
+	if f.Value == "versionValue" {
+		x := &versionValue{}
+		return x, reflect.ValueOf(&x.val)
+	}
 	if f.Path != "" {
 		panic("pipeline: no parser for the " + f.Value + " value of --" + f.Name) // TestFlagParsers
 	}
@@ -689,6 +693,22 @@ type anyValue struct {
 func (v *anyValue) Set(s string) error { v.val = s; return nil }
 func (v *anyValue) String() string     { return v.val }
 func (v *anyValue) Type() string       { return v.typ }
+
+// versionValue is component-base verflag's --version: true, false, raw, or a
+// vX.Y.Z that overrides the reported version (not exiting).
+type versionValue struct{ val string }
+
+func (v *versionValue) Set(s string) error {
+	if s != "raw" && !strings.HasPrefix(s, "v") {
+		if _, err := strconv.ParseBool(s); err != nil {
+			return err
+		}
+	}
+	v.val = s
+	return nil
+}
+func (v *versionValue) String() string { return v.val }
+func (v *versionValue) Type() string   { return "version" }
 
 // ipValue is pkg/util/flag IPVar: an IP address, "" leaves the value alone.
 type ipValue struct {

@@ -92,6 +92,7 @@ func TestFlagChecks(t *testing.T) {
 		{"version", []string{"--version"}, false, "KC2507"},
 		{"version=raw", []string{"--version=raw"}, false, "KC2507"},
 		{"version=false", []string{"--version=false"}, true, ""},
+		{"version=yes", []string{"--version=yes"}, false, "KC2505"},
 	}
 	for _, v := range skew.Supported() {
 		m, _ := skew.Lookup(v)

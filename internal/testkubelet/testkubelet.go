@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"testing"
 )
 
@@ -37,8 +36,8 @@ func main() {
 // build does) and returns its path, .../kubelet.
 func Build(t testing.TB, flags ...string) string {
 	t.Helper()
-	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(goBin); err != nil {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
 		t.Skip("no go command to build the stand-in kubelet")
 	}
 	dir := t.TempDir()
