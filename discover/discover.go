@@ -109,7 +109,10 @@ func (o *Options) procRoot() string {
 	if o.ProcRoot != "" {
 		return o.ProcRoot
 	}
-	return filepath.Join("/", o.root(), "proc")
+	if o.root() == "" {
+		return "/proc"
+	}
+	return filepath.Join(o.root(), "proc")
 }
 
 // host puts a host path under the host root.

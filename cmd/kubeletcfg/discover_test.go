@@ -96,10 +96,11 @@ func TestDiscoverCLIErrors(t *testing.T) {
 		{"discover", "--proc-root", empty, "--pid", "7"},
 		{"lint", "--pid", "7", "-c", "x.yaml"},
 		{"preflight", "-c", "x.yaml"},
+		{"discover", "--host-root", "../../testdata/hosts/kind"}, // its /proc is <host-root>/proc
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(args, &stdout, &stderr)
-		if code != exitUsage || strings.Count(stderr.String(), "\n") != 1 {
+		if code != exitUsage || strings.Count(stderr.String(), "\n") != 1 || args[1] == "--host-root" && !strings.Contains(stderr.String(), "testdata/hosts/kind/proc:") {
 			t.Errorf("%q: exit %d, stderr %q", args, code, stderr.String())
 		}
 	}
