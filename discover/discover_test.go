@@ -82,7 +82,13 @@ func startKubelet(t *testing.T, bin, host string) (int, []string) {
 		t.Fatal(err)
 	}
 	args := kubeletcmd.Texts(u.Args)
-	return testkubelet.Start(t, bin, args), args
+	pid, exited := testkubelet.Start(t, bin, args)
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Log(exited())
+		}
+	})
+	return pid, args
 }
 
 // TestDiscoverRunningKubelet: a real process named kubelet, started with the

@@ -23,12 +23,12 @@ func TestDiscoverCLI(t *testing.T) {
 		t.Fatal(err)
 	}
 	bin := testkubelet.Build(t, "-ldflags=-X k8s.io/component-base/version.gitVersion=v1.34.2")
-	pid := testkubelet.Start(t, bin, kubeletcmd.Texts(u.Args))
+	pid, exited := testkubelet.Start(t, bin, kubeletcmd.Texts(u.Args))
 	at := []string{"--pid", strconv.Itoa(pid), "--host-root", host, "--proc-root", "/proc", "--unit", "kubelet.service"}
 
 	var stdout, stderr bytes.Buffer
 	if code := run(append([]string{"discover", "-o", "json"}, at...), &stdout, &stderr); code != exitClean {
-		t.Fatalf("discover: exit %d: %s", code, stderr.String())
+		t.Fatalf("discover: exit %d: %s%s", code, stderr.String(), exited())
 	}
 	var doc struct {
 		PID       int    `json:"pid"`

@@ -4,6 +4,7 @@
 package testkubelet
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -55,16 +56,31 @@ func Build(t testing.TB, flags ...string) string {
 	return bin
 }
 
-// Start runs bin with args until the test ends and returns its PID.
-func Start(t testing.TB, bin string, args []string) int {
+// Start runs bin with args until the test ends and returns its PID and a
+// function that says why it exited early ("" while it runs), for the failure
+// message of a test that did not find it.
+func Start(t testing.TB, bin string, args []string) (int, func() string) {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	done := make(chan struct{})
+	var waitErr error
+	go func() {
+		waitErr = cmd.Wait()
+		close(done)
+	}()
 	t.Cleanup(func() {
 		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
+		<-done
 	})
-	return cmd.Process.Pid
+	return cmd.Process.Pid, func() string {
+		select {
+		case <-done:
+			return fmt.Sprintf("the stand-in kubelet %d exited early: %v (%s)", cmd.Process.Pid, waitErr, cmd.ProcessState)
+		default:
+			return ""
+		}
+	}
 }
