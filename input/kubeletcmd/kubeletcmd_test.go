@@ -147,6 +147,11 @@ func TestUnitSemantics(t *testing.T) {
 			lib:  "[Service]\nEnvironmentFile=/e1\nEnvironmentFile=/e2\nExecStart=/usr/bin/kubelet $A\n",
 			"e1": "A=--v=1\n", "e2": "A=--v=2\n",
 		}, []string{"--v=2"}, ""},
+		{"environment file wildcard, matches in order", map[string]string{
+			lib:                   "[Service]\nEnvironmentFile=/etc/kubelet.d/*.env\nExecStart=/usr/bin/kubelet $A $B\n",
+			"etc/kubelet.d/2.env": "A=--v=2\n", "etc/kubelet.d/1.env": "A=--v=1\nB=--max-pods=3\n",
+		}, []string{"--v=2", "--max-pods=3"}, ""},
+		{"environment file wildcard without a match", map[string]string{lib: "[Service]\nEnvironmentFile=/etc/kubelet.d/*.env\nExecStart=/usr/bin/kubelet\n"}, nil, "systemd would not start the unit"},
 		{"optional missing environment file", map[string]string{lib: "[Service]\nEnvironmentFile=-/nope\nExecStart=/usr/bin/kubelet --v=1 $A\n"}, []string{"--v=1"}, ""},
 		{"required missing environment file", map[string]string{lib: "[Service]\nEnvironmentFile=/nope\nExecStart=/usr/bin/kubelet --v=1\n"}, nil, "systemd would not start the unit"},
 		{"environment file quoting and continuation", map[string]string{

@@ -165,7 +165,7 @@ func parseUnit(root string, files []string, local bool) (*Unit, error) {
 		}
 	}
 	var missing []string
-	for _, a := range envFiles {
+	for _, a := range globEnvFiles(root, envFiles) {
 		ef := EnvFile{Path: strings.TrimPrefix(a.value, "-"), Optional: strings.HasPrefix(a.value, "-"), At: a.pos}
 		file := ef.Path
 		data, err := os.ReadFile(join(root, file, false))
@@ -231,6 +231,33 @@ func parseUnit(root string, files []string, local bool) (*Unit, error) {
 		u.Args = append(u.Args, expandWord(w, vars, e.pos)...)
 	}
 	return u, nil
+}
+
+// globEnvFiles expands EnvironmentFile= wildcards (systemd.exec(5): "an
+// absolute filename or wildcard expression"), each match in lexical order; a
+// pattern without a match stays, to be reported missing.
+func globEnvFiles(root string, list []assignment) []assignment {
+	var out []assignment
+	for _, a := range list {
+		pattern := strings.TrimPrefix(a.value, "-")
+		if !strings.ContainsAny(pattern, "*?[") {
+			out = append(out, a)
+			continue
+		}
+		matches, _ := filepath.Glob(join(root, pattern, false))
+		if len(matches) == 0 {
+			out = append(out, a)
+			continue
+		}
+		prefix := a.value[:len(a.value)-len(pattern)]
+		for _, m := range matches {
+			if root != "" { // env files are host paths read under root
+				m = "/" + strings.TrimPrefix(strings.TrimPrefix(m, filepath.Clean(root)), "/")
+			}
+			out = append(out, assignment{value: prefix + m, pos: a.pos})
+		}
+	}
+	return out
 }
 
 func resetOrAppend(list []assignment, a assignment) []assignment {
