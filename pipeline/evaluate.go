@@ -164,6 +164,9 @@ func (l *Loaded) Evaluate(m *skew.Minor) (*Result, error) {
 		if fileBase, ok = r.flagGates(m, cl, base); !ok {
 			return r.finish(), nil
 		}
+		if !r.validateFlags(cl) {
+			return r.finish(), nil
+		}
 	}
 	var kc *kubeletv1beta1.KubeletConfiguration
 	if in.Config != "" {

@@ -19,6 +19,7 @@ import (
 	"k8s.io/component-base/featuregate"
 	logsapi "k8s.io/component-base/logs/api/v1"
 	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
+	kubeletapis "k8s.io/kubelet/pkg/apis"
 
 	"github.com/kubeletcfg/kubeletcfg/internal/didyoumean"
 	"github.com/kubeletcfg/kubeletcfg/skew"
@@ -37,6 +38,9 @@ type commandLine struct {
 	set []*setFlag
 	// gates is the --feature-gates map (nil when not given).
 	gates map[string]bool
+	// nodeLabels is --node-labels (nil when not given), for ValidateKubeletFlags.
+	nodeLabels   map[string]string
+	nodeLabelsAt validate.Position
 }
 
 type setFlag struct {
@@ -111,6 +115,8 @@ func (r *Result) parseFlags(m *skew.Minor, in *Input) (*commandLine, bool) {
 
 	cl := &commandLine{}
 	byName := map[string]*setFlag{}
+	exits := map[string]exitFlag{}
+	labelsSeen := false
 	err = fs.ParseAll(in.Flags, func(fl *pflag.Flag, value string) error {
 		i := argOf(fl.Name)
 		if q := occurrences[fl.Name]; len(q) > 0 {
@@ -125,6 +131,12 @@ func (r *Result) parseFlags(m *skew.Minor, in *Input) (*commandLine, bool) {
 			text = in.Flags[i]
 		}
 		pos := in.flagPos(i)
+		switch fl.Name {
+		case "help", "version":
+			exits[fl.Name] = exitFlag{pos: pos, text: text, value: value}
+		case "node-labels":
+			cl.nodeLabelsAt, labelsSeen = pos, true
+		}
 		if f.Deprecated != "" {
 			hint := "remove the flag"
 			if f.Path != "" {
@@ -165,10 +177,95 @@ func (r *Result) parseFlags(m *skew.Minor, in *Input) (*commandLine, bool) {
 			fmt.Sprintf("unknown command %+s", rest[0])))
 		return nil, false
 	}
+	// RunE: "short-circuit on help", then on verflag (PrintAndExitIfRequested
+	// exits for true and raw; false and a vX.Y.Z override do not).
+	if e, ok := exits["help"]; ok && *values["help"].Interface().(*bool) {
+		r.add(withKubelet(validate.FlagExits.Atf(e.pos, "", "", "%s: the kubelet prints its help and exits without starting", e.text), "help for kubelet (cmd.Help)"))
+		return nil, false
+	}
+	if e, ok := exits["version"]; ok {
+		if v := e.value; v == "raw" || !strings.HasPrefix(v, "v") && isTrue(v) {
+			r.add(withKubelet(validate.FlagExits.Atf(e.pos, "", "", "%s: the kubelet prints its version and exits without starting", e.text), "verflag.PrintAndExitIfRequested"))
+			return nil, false
+		}
+	}
 	if s, ok := byName["feature-gates"]; ok {
 		cl.gates = *s.value.Interface().(*map[string]bool)
 	}
+	if labelsSeen {
+		cl.nodeLabels = *values["node-labels"].Interface().(*map[string]string)
+	}
 	return cl, true
+}
+
+// exitFlag is the last --help or --version given.
+type exitFlag struct {
+	pos         validate.Position
+	text, value string
+}
+
+func isTrue(s string) bool {
+	b, err := strconv.ParseBool(s)
+	return err == nil && b
+}
+
+// validateFlags is options.ValidateKubeletFlags (cmd/kubelet/app/options/options.go),
+// which RunE runs after the command line's feature gates are set: --node-labels
+// may name kubernetes.io and k8s.io labels only where the kubelet may set them
+// on its own Node (kubeletapis.IsKubeletLabel), and every key and value must be
+// a valid label. false means the kubelet stops here.
+func (r *Result) validateFlags(cl *commandLine) bool {
+	if cl == nil || cl.nodeLabels == nil {
+		return true
+	}
+	var unknown, invalid []string
+	keys := make([]string, 0, len(cl.nodeLabels))
+	for k := range cl.nodeLabels {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v := cl.nodeLabels[k]
+		if isKubernetesLabel(k) && !kubeletapis.IsKubeletLabel(k) {
+			unknown = append(unknown, k)
+		}
+		if errs := validation.IsQualifiedName(k); len(errs) > 0 {
+			invalid = append(invalid, fmt.Sprintf("'%s' - %s", k, strings.Join(errs, ", ")))
+		}
+		if errs := validation.IsValidLabelValue(v); len(errs) > 0 {
+			invalid = append(invalid, fmt.Sprintf("'%s' - %s", v, strings.Join(errs, ", ")))
+		}
+	}
+	if len(unknown) > 0 {
+		kubelet := fmt.Sprintf("failed to validate kubelet flags: unknown 'kubernetes.io' or 'k8s.io' labels specified with --node-labels: %v\n--node-labels in the 'kubernetes.io' namespace must begin with an allowed prefix (%s) or be in the specifically allowed set (%s)",
+			unknown, strings.Join(kubeletapis.KubeletLabelNamespaces(), ", "), strings.Join(kubeletapis.KubeletLabels(), ", "))
+		r.add(withKubelet(validate.FlagNodeLabels.Atf(cl.nodeLabelsAt, "", "labels the kubelet may set: "+strings.Join(kubeletapis.KubeletLabels(), ", ")+", and any under "+strings.Join(kubeletapis.KubeletLabelNamespaces(), "/ or ")+"/",
+			"--node-labels %s: the kubelet may not set %s on its own Node and refuses to start", strings.Join(unknown, ", "), plural(len(unknown), "this label", "these labels")), kubelet))
+		return false
+	}
+	if len(invalid) > 0 {
+		r.add(withKubelet(validate.FlagNodeLabels.Atf(cl.nodeLabelsAt, "", "",
+			"--node-labels has an invalid label and the kubelet refuses to start: %s", strings.Join(invalid, "; ")), "failed to validate kubelet flags: invalid node labels: "+strings.Join(invalid, "; ")))
+		return false
+	}
+	return true
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// isKubernetesLabel is options.isKubernetesLabel: the key's namespace is
+// kubernetes.io or k8s.io, or a subdomain of either.
+func isKubernetesLabel(key string) bool {
+	ns, _, ok := strings.Cut(key, "/")
+	if !ok {
+		return false
+	}
+	return ns == "kubernetes.io" || strings.HasSuffix(ns, ".kubernetes.io") || ns == "k8s.io" || strings.HasSuffix(ns, ".k8s.io")
 }
 
 // nonFlagArg is the index of the first argument pflag left as a non-flag
@@ -567,6 +664,10 @@ func newFlagValue(f *skew.Flag) (pflag.Value, reflect.Value) {
 		x := &taintsValue{}
 		return x, reflect.ValueOf(&x.val)
 	}
+	if f.Value == "versionValue" {
+		x := &versionValue{}
+		return x, reflect.ValueOf(&x.val)
+	}
 	if f.Path != "" {
 		panic("pipeline: no parser for the " + f.Value + " value of --" + f.Name) // TestFlagParsers
 	}
@@ -592,6 +693,22 @@ type anyValue struct {
 func (v *anyValue) Set(s string) error { v.val = s; return nil }
 func (v *anyValue) String() string     { return v.val }
 func (v *anyValue) Type() string       { return v.typ }
+
+// versionValue is component-base verflag's --version: true, false, raw, or a
+// vX.Y.Z that overrides the reported version (not exiting).
+type versionValue struct{ val string }
+
+func (v *versionValue) Set(s string) error {
+	if s != "raw" && !strings.HasPrefix(s, "v") {
+		if _, err := strconv.ParseBool(s); err != nil {
+			return err
+		}
+	}
+	v.val = s
+	return nil
+}
+func (v *versionValue) String() string { return v.val }
+func (v *versionValue) Type() string   { return "version" }
 
 // ipValue is pkg/util/flag IPVar: an IP address, "" leaves the value alone.
 type ipValue struct {

@@ -7,6 +7,7 @@ import (
 	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
 
 	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // TestFlagParsers: every flag each minor binds to a configuration field has a
@@ -67,5 +68,52 @@ func TestFlagsApplied(t *testing.T) {
 	}
 	if pos := r.Origins["maxPods"]; pos.File != CommandLine {
 		t.Errorf("origin of maxPods = %v", pos)
+	}
+}
+
+// TestFlagChecks: ValidateKubeletFlags (--node-labels) and the --help and
+// --version short-circuits, at every minor, each with a passing and a failing case.
+func TestFlagChecks(t *testing.T) {
+	tests := []struct {
+		name   string
+		flags  []string
+		starts bool
+		rule   string
+	}{
+		{"own namespace", []string{"--node-labels=node.kubernetes.io/pool=a,example.com/team=x,kubernetes.io/os=linux"}, true, ""},
+		{"subdomain of an allowed namespace", []string{"--node-labels=gpu.kubelet.kubernetes.io/x=1"}, true, ""},
+		{"role label", []string{"--node-labels=node-role.kubernetes.io/worker="}, false, "KC2506"},
+		{"k8s.io namespace", []string{"--node-labels=foo.k8s.io/x=1"}, false, "KC2506"},
+		{"invalid value", []string{"--node-labels=example.com/a=b c"}, false, "KC2506"},
+		{"repeated flag replaces then adds", []string{"--node-labels=example.com/a=1", "--node-labels=topology.kubernetes.io/zone=z"}, true, ""},
+		{"help", []string{"--max-pods=50", "--help"}, false, "KC2507"},
+		{"short help", []string{"-h"}, false, "KC2507"},
+		{"help=false", []string{"--help=false"}, true, ""},
+		{"version", []string{"--version"}, false, "KC2507"},
+		{"version=raw", []string{"--version=raw"}, false, "KC2507"},
+		{"version=false", []string{"--version=false"}, true, ""},
+		{"version=yes", []string{"--version=yes"}, false, "KC2505"},
+	}
+	for _, v := range skew.Supported() {
+		m, _ := skew.Lookup(v)
+		for _, tt := range tests {
+			r, err := Evaluate(m, Input{Flags: tt.flags})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var rules []string
+			for _, f := range r.Findings {
+				if f.Severity == validate.Error {
+					rules = append(rules, f.Rule)
+				}
+			}
+			want := []string(nil)
+			if tt.rule != "" {
+				want = []string{tt.rule}
+			}
+			if r.Starts != tt.starts || !reflect.DeepEqual(rules, want) {
+				t.Errorf("%s %s %q: starts %v, errors %v; want %v, %v", v, tt.name, tt.flags, r.Starts, rules, tt.starts, want)
+			}
+		}
 	}
 }

@@ -107,6 +107,8 @@ var fixes = map[string]string{
 	"KC2502": "remove the flag, or set the configuration field its deprecation named in the --config file or a drop-in.",
 	"KC2504": "nothing is wrong if the flag is meant to win; otherwise change the value in one place only.",
 	"KC2505": "give the flag a value of its type (`--max-pods=110`, `--eviction-hard=memory.available<100Mi`), or remove the stray argument.",
+	"KC2506": "remove the label from --node-labels, or move it to a namespace the kubelet may set (`node.kubernetes.io/...`, or your own domain); labels in other kubernetes.io namespaces are set through the API, not by the kubelet.",
+	"KC2507": "remove --help or --version from the kubelet's command line.",
 	"KC3001": "spell the gate as the hint names it, or drop the entry if this kubelet has no such gate; `kubeletcfg fix` corrects the case, and removes the entry when the last kubelet that registered the gate had it locked to the value set.",
 	"KC3002": "drop the entry: the gate is locked to its default.",
 	"KC3003": "drop the entry; the gate can be set from the kubelet version that makes it available.",

@@ -22,8 +22,16 @@ var (
 		Summary: "A command-line flag value the kubelet cannot parse, or an argument that is not a flag; the kubelet refuses to start.",
 		Doc:     "Each flag's value is parsed by its pflag type when RunE parses the command line (an int32, a duration, a key<value map, a taint list, ...); the first error stops the kubelet (\"failed to parse kubelet flag: invalid argument ...\"). An argument that is not a flag stops it too (\"unknown command\").",
 		Kubelet: kubeletServer + " NewKubeletCommand (cleanFlagSet.Parse, cleanFlagSet.Args)"}
+	FlagNodeLabels = &Rule{ID: "KC2506", Name: "flag-node-labels", Severity: Error, Stage: StageFlags,
+		Summary: "--node-labels names a label in a kubernetes.io or k8s.io namespace the kubelet may not set, or a label that is not valid; the kubelet refuses to start.",
+		Doc:     "RunE checks its flags with ValidateKubeletFlags before it reads any file: every --node-labels key in a `kubernetes.io` or `k8s.io` namespace (`*.kubernetes.io/`, `*.k8s.io/` too) must be one the kubelet sets on its own Node (k8s.io/kubelet/pkg/apis IsKubeletLabel: `kubernetes.io/hostname`, `kubernetes.io/os`, `kubernetes.io/arch`, `topology.kubernetes.io/zone`, ... or a key under `[*.]kubelet.kubernetes.io/` or `[*.]node.kubernetes.io/`), and every key and value must be a valid label (\"failed to validate kubelet flags: unknown 'kubernetes.io' or 'k8s.io' labels specified with --node-labels\"). The NodeRestriction admission plugin refuses the others, so the kubelet does not try. The same list holds from 1.31 to 1.37.",
+		Kubelet: "cmd/kubelet/app/options/options.go ValidateKubeletFlags"}
+	FlagExits = &Rule{ID: "KC2507", Name: "flag-help-version", Severity: Error, Stage: StageFlags,
+		Summary: "--help or --version on the kubelet's command line: it prints its help or version and exits without starting.",
+		Doc:     "Right after parsing its command line, RunE short-circuits on --help (`cmd.Help()`) and on --version (`verflag.PrintAndExitIfRequested`: `--version`, `--version=true` or `--version=raw`; `--version=false` and `--version=v1.2.3` do not exit). The process exits 0 without reading any file, so a systemd unit with Restart= starts it again and again and the node never runs a kubelet.",
+		Kubelet: kubeletServer + " NewKubeletCommand (help, verflag.PrintAndExitIfRequested)"}
 )
 
 func init() {
-	Register(FlagUnknown, FlagDeprecated, FlagOverridesFile, FlagInvalid)
+	Register(FlagUnknown, FlagDeprecated, FlagOverridesFile, FlagInvalid, FlagNodeLabels, FlagExits)
 }

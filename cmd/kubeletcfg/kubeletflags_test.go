@@ -4,39 +4,23 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/kubeletcfg/kubeletcfg/input/kubeletcmd"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 )
-
-func TestSplitCommandLine(t *testing.T) {
-	for in, want := range map[string][]string{
-		`--max-pods=50 --feature-gates=A=true`: {"--max-pods=50", "--feature-gates=A=true"},
-		`--node-labels="a=b c" '--x=$y' z\ w`:  {"--node-labels=a=b c", "--x=$y", "z w"},
-		"  --a\t--b  ":                         {"--a", "--b"},
-		`--q="say \"hi\""`:                     {`--q=say "hi"`},
-	} {
-		got, err := splitCommandLine(in)
-		if err != nil || !reflect.DeepEqual(got, want) {
-			t.Errorf("splitCommandLine(%q) = %q, %v; want %q", in, got, err, want)
-		}
-	}
-	if _, err := splitCommandLine(`--a="open`); err == nil {
-		t.Error("unterminated quote accepted")
-	}
-}
 
 func TestKubeletFlagsFile(t *testing.T) {
 	const dir = "testdata/kubeletflags/"
 	// The unit: Environment= words, the env file next to it (EnvironmentFile=-
 	// relative), an optional missing file, continuation lines, the reset ExecStart=.
-	args, err := readKubeletFlagsFile(dir + "10-kubeadm.conf")
+	args, err := kubeletcmd.ReadFile("", dir+"10-kubeadm.conf")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got []string
 	lines := map[string]string{}
 	for _, a := range args {
-		got = append(got, a.text)
-		lines[a.text] = a.pos.String()
+		got = append(got, a.Text)
+		lines[a.Text] = a.Pos.String()
 	}
 	want := []string{"--bootstrap-kubeconfig=/etc/kubernetes/bootstrap-kubelet.conf", "--kubeconfig=/etc/kubernetes/kubelet.conf",
 		"--config=/var/lib/kubelet/config.yaml", "--container-runtime-endpoint=unix:///run/containerd/containerd.sock",
@@ -50,36 +34,47 @@ func TestKubeletFlagsFile(t *testing.T) {
 	if p := lines["--feature-gates=NoSuchGate=true"]; p != dir+"10-kubeadm.conf:8:1" {
 		t.Errorf("--feature-gates at %s, want the ExecStart line", p)
 	}
-	env, err := readKubeletFlagsFile(dir + "kubeadm-flags.env")
-	if err != nil || len(env) != 3 || env[2].text != "--max-pods=50" || env[2].pos.Line != 2 {
+	env, err := kubeletcmd.ReadFile("", dir+"kubeadm-flags.env")
+	if err != nil || len(env) != 3 || env[2].Text != "--max-pods=50" || env[2].Pos.Line != 2 {
 		t.Errorf("env file flags = %v, %v", env, err)
 	}
-	if _, err := readKubeletFlagsFile(dir + "required-env.service"); err == nil {
+	if _, err := kubeletcmd.ReadFile("", dir+"required-env.service"); err == nil {
 		t.Error("an unreadable required EnvironmentFile= was accepted")
 	}
 }
 
 func TestKubeletFlagsInput(t *testing.T) {
-	f := inputFlags{kubeletFlagsFile: "testdata/kubeletflags/kubeadm-flags.env", kubeletFlags: "--max-pods=60"}
-	var in pipeline.Input
-	if err := f.applyKubeletFlags(&in); err != nil {
+	f := inputFlags{kubeletFlagsFile: "testdata/kubeletflags/kubeadm-flags.env", kubeletFlags: "/usr/bin/kubelet --max-pods=60", cgroupVersion: "v2"}
+	in, err := f.input()
+	if err != nil {
 		t.Fatal(err)
 	}
 	if len(in.Flags) != 4 || in.Flags[3] != "--max-pods=60" || in.FlagPositions[3].File != pipeline.CommandLine {
-		t.Errorf("flags %q at %v: --kubelet-flags comes last, from the command line", in.Flags, in.FlagPositions)
+		t.Errorf("flags %q at %v: --kubelet-flags comes last, from the command line, without the binary", in.Flags, in.FlagPositions)
+	}
+	if in.Config != "" {
+		t.Errorf("config %q from a command line without --config", in.Config)
 	}
 }
 
 func TestKubeletFlagsCLI(t *testing.T) {
 	const kf = "testdata/kubeletflags/"
 	const cfg = "../../testdata/conformance/cases/470-flags-max-pods/kubelet.yaml"
+	const hosts = "../../testdata/hosts/"
 	tests := []struct {
 		name string
 		args []string
 		exit int
 	}{
 		{"kubeletflags-lint-env", []string{"lint", "-c", cfg, "--kubelet-flags-file", kf + "kubeadm-flags.env", "--kubelet-version", "1.34"}, exitClean},
-		{"kubeletflags-lint-unit", []string{"lint", "-c", cfg, "--kubelet-flags-file", kf + "10-kubeadm.conf"}, exitFindings},
+		{"kubeletflags-lint-unit", []string{"lint", "-c", cfg, "--kubelet-flags-file", kf + "10-kubeadm.conf"}, exitUsage},
+		{"kubeletflags-unit-host-root", []string{"lint", "--kubelet-flags-file", hosts + "kubeadm-deb/usr/lib/systemd/system/kubelet.service", "--host-root", hosts + "kubeadm-deb", "--kubelet-version", "1.34", "-q"}, exitClean},
+		{"kubeletflags-ps-line", []string{"lint", "--kubelet-flags", "/usr/bin/kubelet --config=" + cfg + " --max-pods=50 --node-labels=node-role.kubernetes.io/worker="}, exitFindings},
+		{"kubeletflags-flags-alone", []string{"effective", "--kubelet-flags", "kubelet --max-pods=42 --v=2", "-o", "json"}, exitClean},
+		{"kubeletflags-help", []string{"lint", "--kubelet-flags", "/usr/bin/kubelet --config=" + cfg + " --help"}, exitFindings},
+		{"kubeletflags-both-config", []string{"lint", "-d", "conf.d", "--kubelet-flags", "--config-dir=/etc/kubernetes/kubelet.conf.d"}, exitUsage},
+		{"kubeletflags-proc-cmdline", []string{"lint", "--kubelet-flags-file", kf + "cmdline", "--kubelet-version", "1.33"}, exitClean},
+		{"kubeletflags-rpm-unit", []string{"effective", "--kubelet-flags-file", hosts + "kubeadm-rpm/usr/lib/systemd/system/kubelet.service", "--host-root", hosts + "kubeadm-rpm", "--show-origin", "--kubelet-version", "1.34"}, exitClean},
 		{"kubeletflags-effective-origin", []string{"effective", "-c", cfg, "--kubelet-flags", "--max-pods=60 --eviction-hard=memory.available<1Gi --feature-gates=LoggingBetaOptions=true", "--show-origin"}, exitClean},
 		{"kubeletflags-skew", []string{"skew", "-c", cfg, "--kubelet-flags-file", kf + "kubeadm-flags.env", "--versions", "1.34..1.35"}, exitFindings},
 		{"kubeletflags-required-env", []string{"lint", "-c", cfg, "--kubelet-flags-file", kf + "required-env.service"}, exitUsage},

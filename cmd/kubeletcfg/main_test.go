@@ -85,6 +85,7 @@ var readmeExits = map[string]int{
 	"lint --profile cis ": exitClean,
 	"lint --nodes ":       exitUsage, // one node of the example cannot be read
 	"lint -c testdata/conformance/cases/475-flags-over-dropin/kubelet.yaml ": exitClean,
+	"lint --kubelet-flags-file testdata/hosts/kubeadm-rpm/":                  exitClean,
 }
 
 // TestREADMEBlocks keeps the README's example outputs true: every block that

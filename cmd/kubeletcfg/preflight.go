@@ -44,6 +44,12 @@ and input errors.`,
 			if err != nil {
 				return err
 			}
+			if from == "" && in.kc.discovered != nil {
+				from = in.kc.discovered.Minor
+			}
+			if from == "" {
+				return fmt.Errorf("--from is required: the kubelet minor the node pool runs now (--discover reads it from the running kubelet)")
+			}
 			src, err := skew.Lookup(from)
 			if err != nil {
 				return fmt.Errorf("--from: %w", err)
@@ -72,10 +78,10 @@ and input errors.`,
 		},
 	}
 	in.registerFiles(cmd)
-	cmd.Flags().StringVar(&from, "from", "", "the kubelet minor the node pool runs now (required; "+strings.Join(skew.Supported(), ", ")+")")
+	in.registerDiscover(cmd)
+	cmd.Flags().StringVar(&from, "from", "", "the kubelet minor the node pool runs now (required unless --discover finds it; "+strings.Join(skew.Supported(), ", ")+")")
 	cmd.Flags().StringVar(&to, "to", skew.Newest().Version, "the kubelet minor it moves to")
 	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: json, text")
-	_ = cmd.MarkFlagRequired("from")
 	_ = cmd.RegisterFlagCompletionFunc("from", completeMinor)
 	_ = cmd.RegisterFlagCompletionFunc("to", completeMinor)
 	_ = cmd.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {

@@ -34,6 +34,7 @@ really run with.`,
 	root.AddCommand(newFixCommand())
 	root.AddCommand(newBackoffCommand())
 	root.AddCommand(newDropinCommand())
+	root.AddCommand(newDiscoverCommand())
 	return root
 }
 
@@ -48,8 +49,9 @@ type inputFlags struct {
 	src                *input.Source
 	cmd                *cobra.Command
 	// kubeletFlags and kubeletFlagsFile are --kubelet-flags and
-	// --kubelet-flags-file (kubeletflags.go).
+	// --kubelet-flags-file, kc --discover and its flags (kubeletflags.go).
 	kubeletFlags, kubeletFlagsFile string
+	kc                             kubeletCmdFlags
 }
 
 func (f *inputFlags) register(cmd *cobra.Command) {
@@ -130,6 +132,7 @@ func newLintCommand() *cobra.Command {
 		},
 	}
 	in.register(cmd)
+	in.registerDiscover(cmd)
 	pol.register(cmd, policyTargets{kubeletVersion: &in.kubeletVersion, failOn: &failOn})
 	prof.register(cmd)
 	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: "+strings.Join(report.Formats(), ", "))

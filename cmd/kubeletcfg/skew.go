@@ -33,20 +33,29 @@ func (f *inputFlags) registerFiles(cmd *cobra.Command) {
 
 // input validates the flags registered by registerFiles.
 func (f *inputFlags) input() (pipeline.Input, error) {
-	if f.config == "" && f.configDir == "" {
-		return pipeline.Input{}, fmt.Errorf("nothing to check: give --config and/or --config-dir")
+	args, err := f.kubeletArgs()
+	if err != nil {
+		return pipeline.Input{}, err
+	}
+	if err := f.commandLineConfig(args); err != nil {
+		return pipeline.Input{}, err
+	}
+	// A command line without --config is a kubelet configured by flags alone.
+	if f.config == "" && f.configDir == "" && len(args) == 0 {
+		or := ""
+		if f.cmd != nil && f.cmd.Flags().Lookup("discover") != nil {
+			or = " or --discover"
+		}
+		return pipeline.Input{}, fmt.Errorf("nothing to check: give --config and/or --config-dir, the kubelet's command line (--kubelet-flags, --kubelet-flags-file)%s", or)
 	}
 	in := pipeline.Input{Config: f.config, ConfigDir: f.configDir}
-	var err error
 	if in.CgroupVersion, err = parseCgroup(f.cgroupVersion); err != nil {
 		return pipeline.Input{}, err
 	}
 	if err := f.convert(&in); err != nil {
 		return pipeline.Input{}, err
 	}
-	if err := f.applyKubeletFlags(&in); err != nil {
-		return pipeline.Input{}, err
-	}
+	f.applyKubeletFlags(&in, args)
 	return in, nil
 }
 
@@ -173,6 +182,7 @@ errors.`, matrix.Skew, matrix.Skew),
 		},
 	}
 	in.registerFiles(cmd)
+	in.registerDiscover(cmd)
 	pol.register(cmd, policyTargets{versions: &versions})
 	prof.register(cmd)
 	cmd.Flags().StringVar(&versions, "versions", "", "the minors to compare: a range (1.34..1.37) or a list (1.33,1.37); supported: "+strings.Join(skew.Supported(), ", "))

@@ -100,6 +100,15 @@ func evaluateCase(c *Case) *Result {
 	}); s.err != nil {
 		return fail(StageFlags, s)
 	}
+	// RunE: "short-circuit on help", then verflag.PrintAndExitIfRequested (it
+	// exits for the version values true and raw). The kubelet prints and exits 0
+	// without starting; recorded as a stop at the flags stage.
+	if help, err := cleanFlagSet.GetBool("help"); err == nil && help {
+		return fail(StageFlags, stepError{err: errors.New("--help: the kubelet prints its help and exits 0 without starting")})
+	}
+	if v := cleanFlagSet.Lookup("version"); v != nil && (v.Value.String() == "true" || v.Value.String() == "raw") {
+		return fail(StageFlags, stepError{err: errors.New("--version: the kubelet prints its version and exits 0 without starting")})
+	}
 	if s := step(func() error {
 		if err := utilfeature.DefaultMutableFeatureGate.SetFromMap(kubeletConfig.FeatureGates); err != nil {
 			return fmt.Errorf("failed to set feature gates from initial flags-based config: %w", err)

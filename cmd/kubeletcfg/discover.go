@@ -1,0 +1,54 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/kubeletcfg/kubeletcfg/discover"
+)
+
+func newDiscoverCommand() *cobra.Command {
+	var in inputFlags
+	var output string
+	cmd := &cobra.Command{
+		Use:   "discover",
+		Short: "Find the kubelet running on this host and print what it starts from",
+		Long: `Find the kubelet process through /proc and read what it starts from: its command
+line, the systemd unit and drop-ins that wrote it (ExecStart=, Environment=,
+EnvironmentFile=, expanded as systemd does), the files its --config and --config-dir
+name, its version (the release stamp in its binary, or kubelet --version) and the
+host's cgroup version (the file system type of /sys/fs/cgroup), each with where it
+came from.
+
+lint, effective, skew and preflight take --discover to evaluate the same inputs.
+In a pod, mount the host's / read-only at /host, use the host's PID namespace and
+give --host-root /host (deploy/ has a Job and a DaemonSet).
+
+Exit code 2, with one line naming what was looked for and where, when no kubelet
+runs, several do (choose with --pid), or a file cannot be read.`,
+		Example: `  kubeletcfg discover
+  kubeletcfg discover --host-root /host -o json
+  kubeletcfg lint --discover
+  kubeletcfg preflight --discover --to 1.37`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := outputFormat(output); err != nil {
+				return err
+			}
+			k, err := discover.Discover(in.kc.discoverOptions())
+			if err != nil {
+				return err
+			}
+			if output == "json" {
+				return k.WriteJSON(cmd.OutOrStdout())
+			}
+			return k.WriteText(cmd.OutOrStdout())
+		},
+	}
+	in.registerDiscover(cmd)
+	_ = cmd.Flags().MarkHidden("discover") // discovering is what this command does
+	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: json, text")
+	_ = cmd.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return []string{"json", "text"}, cobra.ShellCompDirectiveNoFileComp
+	})
+	return cmd
+}
