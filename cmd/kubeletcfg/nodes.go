@@ -7,17 +7,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/spf13/cobra"
 
+	"github.com/kubeletcfg/kubeletcfg/fleet"
 	"github.com/kubeletcfg/kubeletcfg/input"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/report"
@@ -39,11 +39,15 @@ type node struct {
 	// config and configDir as --config and --config-dir would name them.
 	config, configDir string
 	err               error
+	// single is a node that is one file (its name is the file's).
+	single bool
 
 	doc   lintDocument
 	note  string // the input's note, when it was converted
 	key   string
 	fails int // findings at or above --fail-on
+	// effective is the effective object as JSON, kept for namedIn.
+	effective string
 }
 
 // nodeGroup is the nodes whose effective configuration and findings are the
@@ -63,7 +67,9 @@ type nodeError struct {
 // --kubelet-version minor, nodes grouped by what the kubelet would do.
 // post runs on each node's result before it is grouped: the profile and policy
 // hooks of lint.
-func lintNodes(cmd *cobra.Command, f *inputFlags, output string, threshold validate.Severity, opt report.Options, post func(res *pipeline.Result, mainFile string)) error {
+// pathDependent says that post's verdict depends on a node's paths (a policy
+// with exclude globs): then nodes with the same files are not merged.
+func lintNodes(cmd *cobra.Command, f *inputFlags, output string, threshold validate.Severity, opt report.Options, post func(res *pipeline.Result, mainFile string), pathDependent bool) error {
 	if f.config != "" || f.configDir != "" {
 		return fmt.Errorf("--nodes reads each node's files from its folder; it cannot be combined with --config or --config-dir")
 	}
@@ -86,7 +92,7 @@ func lintNodes(cmd *cobra.Command, f *inputFlags, output string, threshold valid
 	if err != nil {
 		return err
 	}
-	eachNode(nodes, func(n *node) { n.evaluate(minor, format, cgroup, threshold, post) })
+	evaluateNodes(nodes, minor, format, cgroup, threshold, post, pathDependent)
 
 	groups, failedGroups := groupNodes(nodes)
 	var errs []nodeError
@@ -161,7 +167,7 @@ func findNodes(dir string) ([]*node, error) {
 			if taken[short] || short == "" {
 				short = name
 			}
-			nodes = append(nodes, &node{name: short, base: dir, config: path})
+			nodes = append(nodes, &node{name: short, base: dir, config: path, single: true})
 			continue
 		}
 		n := &node{name: name, base: path}
@@ -250,7 +256,7 @@ func (n *node) evaluate(m *skew.Minor, format input.Format, cgroup int, threshol
 		n.note = n.strip(src.Note)
 	}
 	n.fails = countAtLeast(doc.Findings, threshold)
-	n.key, n.err = groupKey(res, n.doc, rel(n.config))
+	n.key, n.effective, n.err = groupKey(res, n.doc, rel(n.config))
 }
 
 // relative is p relative to the node (p itself when outside it).
@@ -273,10 +279,10 @@ func (n *node) strip(s string) string {
 // with sorted keys) and the findings without their lines (a comment more in
 // one file moves lines, not what the kubelet does), with node-relative paths
 // and the main file, config, under one name (node-1.json, node-2.json).
-func groupKey(res *pipeline.Result, doc lintDocument, config string) (string, error) {
+func groupKey(res *pipeline.Result, doc lintDocument, config string) (key, effective string, err error) {
 	eff, err := res.EffectiveObject()
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	type finding struct{ Rule, Severity, File, Path, Message string }
 	fs := make([]finding, len(doc.Findings))
@@ -293,10 +299,14 @@ func groupKey(res *pipeline.Result, doc lintDocument, config string) (string, er
 		Findings  []finding
 	}{doc.Input, eff, fs})
 	if err != nil {
-		return "", err
+		return "", "", err
+	}
+	effJSON, err := json.Marshal(eff)
+	if err != nil {
+		return "", "", err
 	}
 	sum := sha256.Sum256(raw)
-	return hex.EncodeToString(sum[:]), nil
+	return hex.EncodeToString(sum[:]), string(effJSON), nil
 }
 
 // groupNodes groups the nodes that were read by key, the largest group
@@ -327,33 +337,124 @@ func groupNodes(nodes []*node) (groups []nodeGroup, failedGroups int) {
 	return groups, failedGroups
 }
 
-// eachNode runs fn for every node on at most GOMAXPROCS goroutines, as
-// matrix evaluates minors; a panic is raised again in the caller.
-func eachNode(nodes []*node, fn func(*node)) {
-	workers := min(runtime.GOMAXPROCS(0), len(nodes))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	var panicked atomic.Value
-	for range workers {
-		wg.Go(func() {
-			defer func() {
-				if p := recover(); p != nil {
-					panicked.CompareAndSwap(nil, p)
-				}
-			}()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(nodes) {
-					return
-				}
-				fn(nodes[i])
+// evaluateNodes evaluates every node at m on the fleet engine: nodes whose
+// files have the same bytes (and the same names inside a node folder) are
+// evaluated once, by their first node, and share its report; what differs
+// between them (their names and paths) is what the report relativises. A
+// group whose result still names its node (a path resolved from the node's
+// folder, a message quoting the file name) or that failed is evaluated node by
+// node, so the output is exactly what evaluating every node gives.
+func evaluateNodes(nodes []*node, m *skew.Minor, format input.Format, cgroup int, threshold validate.Severity, post func(*pipeline.Result, string), pathDependent bool) {
+	keys := make([]string, len(nodes))
+	fleet.Each(len(nodes), 0, func(i int) {
+		if n := nodes[i]; n.err == nil && !pathDependent {
+			keys[i] = n.contentKey(m, format, cgroup)
+		}
+	})
+	for i, n := range nodes {
+		if n.err == nil && keys[i] == "" {
+			keys[i] = "node\x00" + n.name // evaluated on its own
+		}
+	}
+	plan := fleet.Dedup(keys)
+	alone := make([]bool, len(plan.Reps))
+	fleet.Each(len(plan.Reps), 0, func(j int) {
+		rep := nodes[plan.Reps[j]]
+		rep.evaluate(m, format, cgroup, threshold, post)
+		alone[j] = rep.err != nil || rep.namedIn()
+	})
+	var rest []*node
+	for i, n := range nodes {
+		j := plan.Of[i]
+		if j < 0 || plan.Reps[j] == i {
+			continue
+		}
+		if alone[j] {
+			rest = append(rest, n)
+			continue
+		}
+		rep := nodes[plan.Reps[j]]
+		n.doc, n.note, n.key, n.fails = rep.doc, rep.note, rep.key, rep.fails
+	}
+	fleet.Each(len(rest), 0, func(i int) { rest[i].evaluate(m, format, cgroup, threshold, post) })
+}
+
+// contentKey hashes what the pipeline reads for n, without the node's own
+// names: the config file's bytes (and its name inside a node folder), every
+// entry of conf.d/ with its relative path and bytes, and the evaluation's
+// settings. "" when a file cannot be read: the node is then evaluated alone and
+// reports the error itself.
+func (n *node) contentKey(m *skew.Minor, format input.Format, cgroup int) string {
+	h := fleet.NewHasher().String(m.Version).String(string(format)).String(strconv.Itoa(cgroup))
+	if n.config != "" {
+		data, err := readBounded(n.config)
+		if err != nil {
+			return ""
+		}
+		name := ""
+		if !n.single {
+			name = n.relative(n.config)
+		}
+		h.String(name).Bytes(data)
+	}
+	h.String("conf.d")
+	if n.configDir != "" {
+		err := filepath.WalkDir(n.configDir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
 			}
+			h.String(n.relative(p)).String(d.Type().String())
+			if d.Type().IsRegular() {
+				data, err := readBounded(p)
+				if err != nil {
+					return err
+				}
+				h.Bytes(data)
+			} else if !d.IsDir() {
+				return errors.New("not a regular file") // a symlink: evaluate alone
+			}
+			return nil
 		})
+		if err != nil {
+			return ""
+		}
 	}
-	wg.Wait()
-	if p := panicked.Load(); p != nil {
-		panic(p)
+	return h.Sum()
+}
+
+// readBounded reads a file within source.MaxFileSize (larger: an error, and
+// the node is evaluated alone to report it as the pipeline does).
+func readBounded(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
 	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, source.MaxFileSize+1))
+	if err == nil && len(data) > source.MaxFileSize {
+		err = errors.New("too large")
+	}
+	return data, err
+}
+
+// namedIn reports whether n's evaluated report names the node itself (its
+// folder, or its file's name for a single-file node) anywhere but in the file
+// fields that are relativised: then a node with the same bytes would not get
+// the same report.
+func (n *node) namedIn() bool {
+	token := n.base
+	if n.single {
+		token = filepath.Base(n.config)
+	}
+	if n.note != "" && strings.Contains(n.note, token) {
+		return true
+	}
+	for _, f := range n.doc.Findings {
+		if strings.Contains(f.Message, token) || strings.Contains(f.Hint, token) || strings.Contains(f.Kubelet, token) {
+			return true
+		}
+	}
+	return strings.Contains(n.effective, token)
 }
 
 // writeNodes prints one entry per group: its nodes, then the report of its

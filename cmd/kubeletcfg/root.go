@@ -110,7 +110,7 @@ func newLintCommand() *cobra.Command {
 				return lintNodes(cmd, &in, output, threshold, opt, func(res *pipeline.Result, mainFile string) {
 					prof.apply(res, mainFile)
 					pol.apply(res)
-				})
+				}, pol.policy != nil && len(pol.policy.Exclude) > 0)
 			}
 			res, err := in.evaluate()
 			if err != nil {
