@@ -19,6 +19,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/fleet"
 	"github.com/kubeletcfg/kubeletcfg/input"
+	"github.com/kubeletcfg/kubeletcfg/matrix"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
@@ -41,6 +42,7 @@ type node struct {
 	err               error
 	// single is a node that is one file (its name is the file's).
 	single bool
+	minor  *skew.Minor // the minor it is evaluated at
 
 	doc   lintDocument
 	note  string // the input's note, when it was converted
@@ -80,9 +82,17 @@ func lintNodes(cmd *cobra.Command, f *inputFlags, output string, threshold valid
 	if err != nil {
 		return err
 	}
-	minor, err := skew.Lookup(f.kubeletVersion)
-	if err != nil {
-		return err
+	minors := []*skew.Minor{}
+	if f.versions != "" {
+		if minors, err = matrix.Window(f.versions, ""); err != nil {
+			return err
+		}
+	} else {
+		minor, err := skew.Lookup(f.kubeletVersion)
+		if err != nil {
+			return err
+		}
+		minors = append(minors, minor)
 	}
 	cgroup, err := parseCgroup(f.cgroupVersion)
 	if err != nil {
@@ -92,38 +102,61 @@ func lintNodes(cmd *cobra.Command, f *inputFlags, output string, threshold valid
 	if err != nil {
 		return err
 	}
-	evaluateNodes(nodes, minor, format, cgroup, threshold, post, pathDependent)
+	perMinor := evaluateNodes(nodes, minors, format, cgroup, threshold, post, pathDependent)
 
-	groups, failedGroups := groupNodes(nodes)
-	var errs []nodeError
-	fails, refused := 0, 0
-	for _, n := range nodes {
-		if n.err != nil {
-			errs = append(errs, nodeError{Node: n.name, Error: n.err.Error()})
-			continue
-		}
-		fails += n.fails
-		if !n.doc.Starts {
-			refused++
-		}
-	}
 	out := cmd.OutOrStdout()
-	if output == "json" {
+	type minorDoc struct {
+		KubeletVersion string      `json:"kubeletVersion"`
+		Groups         []nodeGroup `json:"groups"`
+		Errors         []nodeError `json:"errors"`
+	}
+	var docs []minorDoc
+	var errs []nodeError
+	fails := 0
+	for k, minor := range minors {
+		nodes := perMinor[k]
+		groups, failedGroups := groupNodes(nodes)
+		errs = nil
+		refused := 0
+		for _, n := range nodes {
+			if n.err != nil {
+				errs = append(errs, nodeError{Node: n.name, Error: n.err.Error()})
+				continue
+			}
+			fails += n.fails
+			if !n.doc.Starts {
+				refused++
+			}
+		}
 		if errs == nil {
 			errs = []nodeError{}
 		}
+		if output == "json" {
+			docs = append(docs, minorDoc{minor.Version, groups, errs})
+			continue
+		}
+		if k > 0 {
+			if _, err := io.WriteString(out, "\n"); err != nil {
+				return err
+			}
+		}
+		if err := writeNodes(out, minor, groups, errs, len(nodes), refused, failedGroups, opt); err != nil {
+			return err
+		}
+	}
+	if output == "json" {
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
-		err = enc.Encode(struct {
-			KubeletVersion string      `json:"kubeletVersion"`
-			Groups         []nodeGroup `json:"groups"`
-			Errors         []nodeError `json:"errors"`
-		}{minor.Version, groups, errs})
-	} else {
-		err = writeNodes(out, minor, groups, errs, len(nodes), refused, failedGroups, opt)
-	}
-	if err != nil {
-		return err
+		if f.versions == "" {
+			err = enc.Encode(docs[0])
+		} else {
+			err = enc.Encode(struct {
+				Versions []minorDoc `json:"versions"`
+			}{docs})
+		}
+		if err != nil {
+			return err
+		}
 	}
 	if len(errs) > 0 {
 		return fmt.Errorf("%d of %d %s could not be read (listed above)", len(errs), len(nodes), plural(len(nodes), "node", "nodes"))
@@ -337,34 +370,50 @@ func groupNodes(nodes []*node) (groups []nodeGroup, failedGroups int) {
 	return groups, failedGroups
 }
 
-// evaluateNodes evaluates every node at m on the fleet engine: nodes whose
-// files have the same bytes (and the same names inside a node folder) are
-// evaluated once, by their first node, and share its report; what differs
-// between them (their names and paths) is what the report relativises. A
-// group whose result still names its node (a path resolved from the node's
-// folder, a message quoting the file name) or that failed is evaluated node by
-// node, so the output is exactly what evaluating every node gives.
-func evaluateNodes(nodes []*node, m *skew.Minor, format input.Format, cgroup int, threshold validate.Severity, post func(*pipeline.Result, string), pathDependent bool) {
-	keys := make([]string, len(nodes))
+// evaluateNodes evaluates every node at each minor on the fleet engine and
+// returns, per minor, a copy of the nodes with their results. Each node's
+// files are read and hashed once; nodes whose files have the same bytes (and
+// the same names inside a node folder) are evaluated once per minor, by their
+// first node, and share its report; what differs between them (their names
+// and paths) is what the report relativises. A group whose result still names
+// its node (a path resolved from the node's folder, a message quoting the file
+// name) or that failed is evaluated node by node, so the output is exactly
+// what evaluating every node gives.
+func evaluateNodes(nodes []*node, minors []*skew.Minor, format input.Format, cgroup int, threshold validate.Severity, post func(*pipeline.Result, string), pathDependent bool) [][]*node {
+	content := make([]string, len(nodes))
 	fleet.Each(len(nodes), 0, func(i int) {
 		if n := nodes[i]; n.err == nil && !pathDependent {
-			keys[i] = n.contentKey(m, format, cgroup)
+			content[i] = n.contentKey(format, cgroup)
 		}
 	})
-	for i, n := range nodes {
-		if n.err == nil && keys[i] == "" {
-			keys[i] = "node\x00" + n.name // evaluated on its own
+	out := make([][]*node, len(minors))
+	keys := make([]string, 0, len(nodes)*len(minors))
+	all := make([]*node, 0, len(nodes)*len(minors))
+	for k, m := range minors {
+		out[k] = make([]*node, len(nodes))
+		for i, n := range nodes {
+			c := &node{name: n.name, base: n.base, config: n.config, configDir: n.configDir, err: n.err, single: n.single, minor: m}
+			out[k][i] = c
+			all = append(all, c)
+			switch {
+			case n.err != nil:
+				keys = append(keys, "")
+			case content[i] == "":
+				keys = append(keys, m.Version+"\x00node\x00"+n.name) // evaluated on its own
+			default:
+				keys = append(keys, m.Version+"\x00"+content[i])
+			}
 		}
 	}
 	plan := fleet.Dedup(keys)
 	alone := make([]bool, len(plan.Reps))
 	fleet.Each(len(plan.Reps), 0, func(j int) {
-		rep := nodes[plan.Reps[j]]
-		rep.evaluate(m, format, cgroup, threshold, post)
+		rep := all[plan.Reps[j]]
+		rep.evaluate(rep.minor, format, cgroup, threshold, post)
 		alone[j] = rep.err != nil || rep.namedIn()
 	})
 	var rest []*node
-	for i, n := range nodes {
+	for i, n := range all {
 		j := plan.Of[i]
 		if j < 0 || plan.Reps[j] == i {
 			continue
@@ -373,10 +422,11 @@ func evaluateNodes(nodes []*node, m *skew.Minor, format input.Format, cgroup int
 			rest = append(rest, n)
 			continue
 		}
-		rep := nodes[plan.Reps[j]]
+		rep := all[plan.Reps[j]]
 		n.doc, n.note, n.key, n.fails = rep.doc, rep.note, rep.key, rep.fails
 	}
-	fleet.Each(len(rest), 0, func(i int) { rest[i].evaluate(m, format, cgroup, threshold, post) })
+	fleet.Each(len(rest), 0, func(i int) { rest[i].evaluate(rest[i].minor, format, cgroup, threshold, post) })
+	return out
 }
 
 // contentKey hashes what the pipeline reads for n, without the node's own
@@ -384,8 +434,8 @@ func evaluateNodes(nodes []*node, m *skew.Minor, format input.Format, cgroup int
 // entry of conf.d/ with its relative path and bytes, and the evaluation's
 // settings. "" when a file cannot be read: the node is then evaluated alone and
 // reports the error itself.
-func (n *node) contentKey(m *skew.Minor, format input.Format, cgroup int) string {
-	h := fleet.NewHasher().String(m.Version).String(string(format)).String(strconv.Itoa(cgroup))
+func (n *node) contentKey(format input.Format, cgroup int) string {
+	h := fleet.NewHasher().String(string(format)).String(strconv.Itoa(cgroup))
 	if n.config != "" {
 		data, err := readBounded(n.config)
 		if err != nil {
