@@ -34,6 +34,7 @@ really run with.`,
 	root.AddCommand(newFixCommand())
 	root.AddCommand(newBackoffCommand())
 	root.AddCommand(newDropinCommand())
+	root.AddCommand(newClusterCommand())
 	return root
 }
 
