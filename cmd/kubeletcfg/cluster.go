@@ -80,6 +80,9 @@ Connection flags are kubectl's (--kubeconfig, --context, KUBECONFIG, in-cluster
 configuration in a pod). The user needs list and get on nodes and get on
 nodes/proxy (deploy/clusterrole.yaml). Installed as kubectl-kubeletcfg, this
 is also 'kubectl kubeletcfg cluster ...'.`,
+		Example: `  kubeletcfg cluster lint
+  kubeletcfg cluster preflight --to 1.37 -o json
+  kubectl kubeletcfg cluster lint --context prod -l karpenter.sh/nodepool=gpu`,
 	}
 	cmd.AddCommand(newClusterLintCommand(), newClusterPreflightCommand())
 	return cmd
@@ -188,7 +191,6 @@ type clusterEval struct {
 	err       error
 	starts    bool
 	fails     int
-	note      string
 	doc       lintDocument       // lint
 	preflight *matrix.Preflight  // preflight
 	raw       json.RawMessage    // the report as JSON
@@ -352,12 +354,13 @@ func runCluster(cmd *cobra.Command, f *clusterFlags, target *skew.Minor) error {
 		err = enc.Encode(struct {
 			Server   string          `json:"server"`
 			To       string          `json:"to,omitempty"`
+			Limits   []string        `json:"limits"`
 			Nodes    []*clusterNode  `json:"nodes"`
 			Groups   []clusterGroup  `json:"groups"`
 			Pools    []clusterPool   `json:"pools"`
 			Results  []clusterResult `json:"results"`
 			Failures []fleet.Failure `json:"failures"`
-		}{redactURL(cfg.Host), versionOf(target), nodes, groups, pools, results, failures})
+		}{redactURL(cfg.Host), versionOf(target), clusterLimits(target), nodes, groups, pools, results, failures})
 	} else {
 		err = writeCluster(out, nodes, groups, pools, results, failures, target)
 	}
@@ -374,6 +377,15 @@ func runCluster(cmd *cobra.Command, f *clusterFlags, target *skew.Minor) error {
 		return &findingsError{n: fails}
 	}
 	return nil
+}
+
+// clusterLimits are what a report built from configz cannot know.
+func clusterLimits(target *skew.Minor) []string {
+	l := []string{"configz is the configuration each kubelet runs, merged and defaulted: it cannot show which values a file set and which are defaults, nor which drop-in set them (run 'kubeletcfg discover' on a node for file-level detail)"}
+	if target != nil {
+		l = append(l, "a value equal to the running minor's default is taken as not set: it follows the target's default")
+	}
+	return l
 }
 
 // flagzByDefault: ComponentFlagz is on by default from 1.36; older kubelets
@@ -466,7 +478,6 @@ func evaluateClusterNode(n *clusterNode, target *skew.Minor, cgroup int, thresho
 		}
 		doc := report.FromResult(res)
 		e.doc = lintDocument{Document: doc, Input: inputName(src)}
-		e.note = src.Note
 		e.starts, e.findings = doc.Starts, doc.Findings
 		e.fails = countAtLeast(doc.Findings, threshold)
 		e.raw, e.err = json.Marshal(e.doc)
@@ -661,10 +672,11 @@ func writeCluster(out io.Writer, nodes []*clusterNode, groups []clusterGroup, po
 		poolOf[n.Name] = n.Pool
 	}
 	var b strings.Builder
-	for pi, p := range pools {
-		if pi > 0 {
-			b.WriteString("\n")
-		}
+	for _, l := range clusterLimits(target) {
+		fmt.Fprintf(&b, "note: %s\n", l)
+	}
+	for _, p := range pools {
+		b.WriteString("\n")
 		fmt.Fprintf(&b, "pool %s: %d %s", p.Name, p.Nodes, plural(p.Nodes, "node", "nodes"))
 		if p.Drift {
 			fmt.Fprintf(&b, ", drift: %d configurations among %d nodes", p.Configurations, p.Nodes)
@@ -699,7 +711,6 @@ func writeCluster(out io.Writer, nodes []*clusterNode, groups []clusterGroup, po
 					return err
 				}
 			default:
-				fmt.Fprintf(&r, "note: %s\n", g.eval.note)
 				if err := text.Write(&r, []report.Document{g.eval.doc.Document}, report.Options{Quiet: true}); err != nil {
 					return err
 				}
