@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -35,6 +36,11 @@ really run with.`,
 	root.AddCommand(newBackoffCommand())
 	root.AddCommand(newDropinCommand())
 	root.AddCommand(newClusterCommand())
+	// Installed as kubectl-kubeletcfg (krew), kubectl runs it for
+	// "kubectl kubeletcfg ...": usage lines say so.
+	if strings.HasPrefix(filepath.Base(os.Args[0]), "kubectl-kubeletcfg") {
+		root.Annotations = map[string]string{cobra.CommandDisplayNameAnnotation: "kubectl kubeletcfg"}
+	}
 	return root
 }
 
