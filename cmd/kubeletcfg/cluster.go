@@ -318,13 +318,12 @@ func runCluster(cmd *cobra.Command, f *clusterFlags, target *skew.Minor) error {
 				n.Flags, n.args = "known", args
 			}
 		}
-		conf, err := canonicalConfigz(d.Configz)
-		if err != nil {
+		if err := configzLike(d.Configz); err != nil {
 			failures = append(failures, fleet.Failure{Node: n.Name, Reason: fleet.ReasonNotServed, Message: "configz: " + err.Error()})
 			n.minor = nil
 			continue
 		}
-		h := fleet.NewHasher().Bytes(conf).String(n.Flags).Strings(n.args)
+		h := fleet.NewHasher().Bytes(d.Configz).String(n.Flags).Strings(n.args)
 		n.config = h.Sum()
 		n.key = fleet.NewHasher().String(n.config).String(n.minor.Version).String(fmt.Sprint(cgroup)).Sum()
 	}
@@ -434,20 +433,16 @@ func clusterNodes(list []corev1.Node, missing []string, poolLabel string) ([]*cl
 	return nodes, failures
 }
 
-// canonicalConfigz is the configuration of a configz body with its keys
-// sorted: two kubelets with the same configuration hash the same.
-func canonicalConfigz(body []byte) ([]byte, error) {
-	if _, ok, err := input.FromConfigz(body); err != nil || !ok {
-		if err == nil {
-			err = errors.New(`not a configz body ({"kubeletconfig": {...}})`)
-		}
-		return nil, err
+// configzLike tells a configz body from something else a proxy may answer
+// with (an HTML error page): {"kubeletconfig": ...}. The body is hashed as it
+// is: the kubelet writes it with encoding/json from its own struct, so the
+// same configuration at the same minor is the same bytes.
+func configzLike(body []byte) error {
+	trimmed := bytes.TrimLeft(body, " \t\r\n")
+	if !bytes.HasPrefix(trimmed, []byte("{")) || !bytes.Contains(trimmed[:min(len(trimmed), 64)], []byte(`"kubeletconfig"`)) {
+		return errors.New(`the body is not a configz document ({"kubeletconfig": {...}})`)
 	}
-	var v any
-	if err := json.Unmarshal(body, &v); err != nil {
-		return nil, err
-	}
-	return json.Marshal(v)
+	return nil
 }
 
 // configzName is what findings call a node's configz.
