@@ -207,7 +207,7 @@ func classify(ctx context.Context, node, path string, err error, opt FetchOption
 		}
 	case apierrors.IsForbidden(err) && strings.Contains(msg, "nodes/proxy"):
 		f.Reason = ReasonForbidden
-		f.Message = fmt.Sprintf("the API server refused GET nodes/%s/proxy/%s: the user needs get on nodes/proxy (and list, get on nodes); see deploy/clusterrole.yaml: %s", node, path, msg)
+		f.Message = fmt.Sprintf("the API server refused GET nodes/%s/proxy/%s: the user needs get on nodes/proxy (and list, get on nodes); see deploy/rbac.yaml: %s", node, path, msg)
 	case apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err):
 		f.Reason = ReasonForbidden
 		f.Message = fmt.Sprintf("the node's kubelet refused the API server's request for /%s (the kubelet authorizes the API server's kubelet client: it needs nodes/proxy, or nodes/configz on kubelets with fine-grained authorization): %s", path, msg)

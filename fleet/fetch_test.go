@@ -153,7 +153,7 @@ func TestFetch(t *testing.T) {
 	if !strings.Contains(string(got[0].Flagz), "node-ip=10.0.0.1") || got[1].Flagz != nil || got[1].FlagzMissing == "" {
 		t.Errorf("flagz: ok %q, flaky %q (%s)", got[0].Flagz, got[1].Flagz, got[1].FlagzMissing)
 	}
-	if m := got[4].Failure.Message; !strings.Contains(m, "get on nodes/proxy") || !strings.Contains(m, "deploy/clusterrole.yaml") {
+	if m := got[4].Failure.Message; !strings.Contains(m, "get on nodes/proxy") || !strings.Contains(m, "deploy/rbac.yaml") {
 		t.Errorf("forbidden: the message does not name the missing RBAC: %s", m)
 	}
 	if m := got[7].Failure.Message; m != "the node was deleted during the run" {

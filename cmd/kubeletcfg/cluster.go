@@ -78,7 +78,7 @@ file set and which are defaults, nor which drop-in set them. Run
 
 Connection flags are kubectl's (--kubeconfig, --context, KUBECONFIG, in-cluster
 configuration in a pod). The user needs list and get on nodes and get on
-nodes/proxy (deploy/clusterrole.yaml). Installed as kubectl-kubeletcfg, this
+nodes/proxy (deploy/rbac.yaml). Installed as kubectl-kubeletcfg, this
 is also 'kubectl kubeletcfg cluster ...'.`,
 		Example: `  kubeletcfg cluster lint
   kubeletcfg cluster preflight --to 1.37 -o json
@@ -487,7 +487,7 @@ func evaluateClusterNode(n *clusterNode, target *skew.Minor, cgroup int, thresho
 		e.err = err
 		return e
 	}
-	name := configzName + " (values equal to kubelet " + n.minor.Version + "'s defaults left out)"
+	name := configzName + " (without " + n.minor.Version + " defaults)"
 	in.Config = name
 	in.Virtual = map[string][]byte{name: doc}
 	p, err := matrix.NewPreflight(in, n.minor, target)
@@ -765,7 +765,7 @@ func apiServerError(host string, err error) error {
 	msg := fleet.Redact(err.Error())
 	switch {
 	case apierrors.IsForbidden(err):
-		return fmt.Errorf("the API server at %s refused to list nodes: the user needs list and get on nodes and get on nodes/proxy (deploy/clusterrole.yaml): %s", server, msg)
+		return fmt.Errorf("the API server at %s refused to list nodes: the user needs list and get on nodes and get on nodes/proxy (deploy/rbac.yaml): %s", server, msg)
 	case apierrors.IsUnauthorized(err):
 		return fmt.Errorf("the API server at %s did not accept the credentials: %s", server, msg)
 	}
