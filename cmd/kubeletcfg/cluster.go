@@ -643,7 +643,7 @@ func clusterGroups(nodes []*clusterNode, evals []*clusterEval, target *skew.Mino
 		r := &results[len(results)-1]
 		r.Nodes += len(g.Nodes)
 		r.Groups++
-		if !g.Starts {
+		if !g.Starts && g.Error == "" { // an error is not a verdict (a node newer than --to)
 			r.Starts = false
 			r.Refusing = append(r.Refusing, g.Nodes...)
 		}

@@ -147,7 +147,7 @@ type clusterJSON struct {
 		Findings               []struct{ Rule string }
 		Blockers               []struct{ Rule string }
 		Changes                []struct{ Path string }
-		From, To               string
+		From, To, Error        string
 	}
 	Pools []struct {
 		Name           string
@@ -270,6 +270,23 @@ func TestClusterPreflight(t *testing.T) {
 	}
 	if len(doc.Groups) != 3 {
 		t.Errorf("%d groups, want 3", len(doc.Groups))
+	}
+
+	// Nodes newer than --to: their groups say so, they are not "refusing".
+	out, _, _ = runFakeCluster(t, newFakeCluster(t), "cluster", "preflight", "--to", "1.35", "-o", "json", "-l", "eks.amazonaws.com/nodegroup=cpu")
+	doc = clusterJSON{}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, g := range doc.Groups {
+		if !strings.Contains(g.Error, "newer than --to 1.35") {
+			t.Errorf("group %+v: 1.36 nodes are newer than 1.35", g)
+		}
+	}
+	for _, r := range doc.Results {
+		if len(r.Refusing) != 0 {
+			t.Errorf("result %+v", r)
+		}
 	}
 }
 
