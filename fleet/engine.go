@@ -9,7 +9,9 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"fmt"
 	"hash"
+	"io"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -30,6 +32,25 @@ func (k *Hasher) Bytes(b []byte) *Hasher {
 	k.h.Write(b)
 	return k
 }
+
+// Reader adds one part read from r to its end, without holding it in memory;
+// its length follows it (a length after each part decodes as unambiguously as
+// one before). At most limit bytes are read: more is an error.
+func (k *Hasher) Reader(r io.Reader, limit int64) error {
+	buf := copyBuffers.Get().(*[]byte)
+	defer copyBuffers.Put(buf)
+	n, err := io.CopyBuffer(k.h, io.LimitReader(r, limit+1), *buf)
+	if err != nil {
+		return err
+	}
+	if n > limit {
+		return fmt.Errorf("more than %d bytes", limit)
+	}
+	k.h.Write(binary.BigEndian.AppendUint64(nil, uint64(n)))
+	return nil
+}
+
+var copyBuffers = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
 
 // String adds one part.
 func (k *Hasher) String(s string) *Hasher { return k.Bytes([]byte(s)) }

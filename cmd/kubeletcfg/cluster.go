@@ -21,9 +21,9 @@ import (
 	"golang.org/x/term"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/kubeletcfg/kubeletcfg/fleet"
 	"github.com/kubeletcfg/kubeletcfg/input"
@@ -36,7 +36,10 @@ import (
 
 // clusterFlags are the flags of cluster lint and cluster preflight.
 type clusterFlags struct {
-	conn          *genericclioptions.ConfigFlags
+	// kubeconfig and overrides are kubectl's connection flags, bound by
+	// client-go's clientcmd as kubectl (cli-runtime's ConfigFlags) binds them.
+	kubeconfig    *clientcmd.ClientConfigLoadingRules
+	overrides     *clientcmd.ConfigOverrides
 	selector      string
 	nodes         []string
 	poolLabel     string
@@ -77,7 +80,7 @@ file set and which are defaults, nor which drop-in set them. Run
 'kubeletcfg discover' on a node for file-level detail.
 
 Connection flags are kubectl's (--kubeconfig, --context, KUBECONFIG, in-cluster
-configuration in a pod). The user needs list and get on nodes and get on
+configuration in a pod), bound by client-go's clientcmd as kubectl binds them. The user needs list and get on nodes and get on
 nodes/proxy (deploy/rbac.yaml). Installed as kubectl-kubeletcfg, this
 is also 'kubectl kubeletcfg cluster ...'.`,
 		Example: `  kubeletcfg cluster lint
@@ -89,11 +92,15 @@ is also 'kubectl kubeletcfg cluster ...'.`,
 }
 
 func (f *clusterFlags) register(cmd *cobra.Command) {
-	f.conn = genericclioptions.NewConfigFlags(true)
-	// Not used by a node-scoped read, or not to be typed on a command line.
-	f.conn.Namespace, f.conn.CacheDir, f.conn.Username, f.conn.Password = nil, nil, nil, nil
-	f.conn.AddFlags(cmd.Flags())
 	fl := cmd.Flags()
+	f.kubeconfig = clientcmd.NewDefaultClientConfigLoadingRules()
+	f.overrides = &clientcmd.ConfigOverrides{}
+	fl.StringVar(&f.kubeconfig.ExplicitPath, "kubeconfig", "", "path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config, else the in-cluster configuration)")
+	names := clientcmd.RecommendedConfigOverrideFlags("")
+	names.ContextOverrideFlags.Namespace = clientcmd.FlagInfo{} // nodes have no namespace
+	names.AuthOverrideFlags.Username, names.AuthOverrideFlags.Password = clientcmd.FlagInfo{}, clientcmd.FlagInfo{}
+	names.ClusterOverrideFlags.APIServer.ShortName = "s"
+	clientcmd.BindOverrideFlags(f.overrides, fl, names)
 	fl.StringVarP(&f.selector, "selector", "l", "", "only the nodes with these labels (a label selector: pool=gpu,zone!=a)")
 	fl.StringArrayVar(&f.nodes, "node", nil, "only this node (repeatable)")
 	fl.StringVar(&f.poolLabel, "pool-label", "", "the node label that names pools (default: the first present of "+strings.Join(fleet.PoolLabels, ", ")+"; else one pool)")
@@ -268,7 +275,7 @@ func runCluster(cmd *cobra.Command, f *clusterFlags, target *skew.Minor) error {
 	if f.concurrency < 1 || f.qps <= 0 || f.burst < 1 || f.nodeTimeout <= 0 {
 		return errors.New("--concurrency, --qps, --burst and --node-timeout must be positive")
 	}
-	cfg, err := f.conn.ToRESTConfig()
+	cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(f.kubeconfig, f.overrides).ClientConfig()
 	if err != nil {
 		return fmt.Errorf("kubeconfig: %s", fleet.Redact(err.Error()))
 	}

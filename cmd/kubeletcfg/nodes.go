@@ -437,15 +437,13 @@ func evaluateNodes(nodes []*node, minors []*skew.Minor, format input.Format, cgr
 func (n *node) contentKey(format input.Format, cgroup int) string {
 	h := fleet.NewHasher().String(string(format)).String(strconv.Itoa(cgroup))
 	if n.config != "" {
-		data, err := readBounded(n.config)
-		if err != nil {
-			return ""
-		}
 		name := ""
 		if !n.single {
 			name = n.relative(n.config)
 		}
-		h.String(name).Bytes(data)
+		if hashFile(h.String(name), n.config) != nil {
+			return ""
+		}
 	}
 	h.String("conf.d")
 	if n.configDir != "" {
@@ -455,11 +453,9 @@ func (n *node) contentKey(format input.Format, cgroup int) string {
 			}
 			h.String(n.relative(p)).String(d.Type().String())
 			if d.Type().IsRegular() {
-				data, err := readBounded(p)
-				if err != nil {
+				if err := hashFile(h, p); err != nil {
 					return err
 				}
-				h.Bytes(data)
 			} else if !d.IsDir() {
 				return errors.New("not a regular file") // a symlink: evaluate alone
 			}
@@ -472,19 +468,15 @@ func (n *node) contentKey(format input.Format, cgroup int) string {
 	return h.Sum()
 }
 
-// readBounded reads a file within source.MaxFileSize (larger: an error, and
-// the node is evaluated alone to report it as the pipeline does).
-func readBounded(path string) ([]byte, error) {
+// hashFile adds a file's bytes to h, within source.MaxFileSize (larger: an
+// error, and the node is evaluated alone to report it as the pipeline does).
+func hashFile(h *fleet.Hasher, path string) error {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, source.MaxFileSize+1))
-	if err == nil && len(data) > source.MaxFileSize {
-		err = errors.New("too large")
-	}
-	return data, err
+	return h.Reader(f, source.MaxFileSize)
 }
 
 // namedIn reports whether n's evaluated report names the node itself (its
