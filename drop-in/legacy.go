@@ -196,3 +196,43 @@ func legacyInternalName(k source.Key, opt Options) bool {
 	}
 	return false
 }
+
+// typeErrorText is encoding/json's type error as kubelet 1.31 prints it: it
+// decodes into the internal type, so the field path is made of the internal
+// type's JSON keys (KubeletConfiguration.MaxPods, not .maxPods) and a type of the
+// v1beta1 package is the internal package's (config.X).
+func (l *Legacy) typeErrorText(ute *json.UnmarshalTypeError, tree *skew.Field) string {
+	e := *ute
+	if internal := l.internalField(ute.Field, tree); internal != "" {
+		e.Field = internal
+	}
+	text := e.Error()
+	if t := ute.Type.String(); strings.Contains(t, "v1beta1.") {
+		text = strings.TrimSuffix(text, t) + strings.ReplaceAll(t, "v1beta1.", "config.")
+	}
+	return text
+}
+
+// internalField maps encoding/json's field path ("a.b", struct fields only, no
+// list indexes or map keys) of the v1beta1 type to the internal type's; "" when
+// a segment is not in the tables.
+func (l *Legacy) internalField(field string, tree *skew.Field) string {
+	if field == "" {
+		return ""
+	}
+	canonical, f := "", tree
+	for _, seg := range strings.Split(field, ".") {
+		for f != nil && (f.Kind == skew.List || f.Kind == skew.Map) {
+			if f.Kind == skew.List {
+				canonical += "[]"
+			}
+			f = f.Elem
+		}
+		if f == nil || f.Children[seg] == nil {
+			return ""
+		}
+		canonical, f = skew.JoinPath(canonical, seg), f.Children[seg]
+	}
+	internal := l.InternalKeys[canonical]
+	return strings.ReplaceAll(internal, "[]", "")
+}
