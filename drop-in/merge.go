@@ -139,7 +139,7 @@ func Merge(base []byte, entries []Entry, opt Options) (*Result, error) {
 		return res, nil
 	}
 	res.Config = cfg
-	res.Findings = append(res.Findings, applyOrigins(res.Patches, merged, opt)...)
+	res.Findings = append(res.Findings, applyOrigins(res.Patches, merged, cfg, opt)...)
 	return res, nil
 }
 
@@ -408,7 +408,7 @@ func draftCrashLoop(k source.Key) (validate.Finding, bool) {
 // reports keys that only take effect through case-insensitive matching or that are
 // shadowed by a correctly spelled key. It takes time linear in the number of keys:
 // a drop-in may hold tens of thousands.
-func applyOrigins(patches []Patch, merged []byte, opt Options) []validate.Finding {
+func applyOrigins(patches []Patch, merged []byte, cfg *kubeletv1beta1.KubeletConfiguration, opt Options) []validate.Finding {
 	var eff *effects
 	// Only keys written otherwise than their canonical path ask the effects, and
 	// encoding/json matches each top-level key on its own: the merged document is
@@ -425,8 +425,9 @@ func applyOrigins(patches []Patch, merged []byte, opt Options) []validate.Findin
 		}
 	}
 	origins := newOriginSetter(opt.Origins)
+	var lost overrides
 	var out []validate.Finding
-	for _, p := range patches {
+	for i, p := range patches {
 		var valued map[string]bool
 		for _, k := range p.Keys {
 			if k.Kind != source.KeyExact && k.Kind != source.KeyCase {
@@ -455,10 +456,13 @@ func applyOrigins(patches []Patch, merged []byte, opt Options) []validate.Findin
 				}
 			}
 			origins.set(k)
+			if !legacyIgnored(k, opt) {
+				lost.set(k, i)
+			}
 		}
 	}
 	origins.finish()
-	return out
+	return append(out, lost.findings(cfg)...)
 }
 
 func lastSegment(path string) string {
