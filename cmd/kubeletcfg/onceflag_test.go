@@ -12,7 +12,7 @@ func TestRepeatedFileFlags(t *testing.T) {
 	cfg, dir := example+"/config.yaml", example+"/conf.d"
 	other := "../../testdata/inputs/configz.json"
 	for _, tc := range []struct {
-		args                 []string
+		args                []string
 		flag, first, second string
 	}{
 		{[]string{"lint", "-c", cfg, "-c", other}, "-c, --config", cfg, other},
