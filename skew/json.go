@@ -28,7 +28,7 @@ func (m *Minor) KnownJSON(data []byte) []byte {
 }
 
 // writeKnown copies one JSON value, leaving out the object keys that match no
-// field of f; it reports whether it left out any.
+// field of f; it reports whether it left out any. raw is valid JSON.
 func writeKnown(b *bytes.Buffer, raw []byte, f *Field) (dropped bool) {
 	raw = bytes.TrimSpace(raw)
 	if f == nil || len(raw) == 0 || !canDrop(f, 0) {
@@ -39,7 +39,7 @@ func writeKnown(b *bytes.Buffer, raw []byte, f *Field) (dropped bool) {
 	case raw[0] == '{' && (f.Kind == Object || f.Kind == Map):
 		b.WriteByte('{')
 		n := 0
-		eachJSONMember(raw, func(key string, value []byte) {
+		eachJSONMember(raw, func(key, rawKey, value []byte) {
 			child := f.Elem
 			if f.Kind == Object {
 				if child = jsonField(f, key); child == nil {
@@ -51,8 +51,7 @@ func writeKnown(b *bytes.Buffer, raw []byte, f *Field) (dropped bool) {
 				b.WriteByte(',')
 			}
 			n++
-			k, _ := json.Marshal(key) // the decoded key: encoding/json matches that
-			b.Write(k)
+			b.Write(rawKey)
 			b.WriteByte(':')
 			if writeKnown(b, value, child) {
 				dropped = true
@@ -60,20 +59,17 @@ func writeKnown(b *bytes.Buffer, raw []byte, f *Field) (dropped bool) {
 		})
 		b.WriteByte('}')
 	case raw[0] == '[' && f.Kind == List:
-		var items []json.RawMessage
-		if json.Unmarshal(raw, &items) != nil {
-			b.Write(raw)
-			return false
-		}
 		b.WriteByte('[')
-		for i, it := range items {
-			if i > 0 {
+		n := 0
+		eachJSONItem(raw, func(item []byte) {
+			if n > 0 {
 				b.WriteByte(',')
 			}
-			if writeKnown(b, it, f.Elem) {
+			n++
+			if writeKnown(b, item, f.Elem) {
 				dropped = true
 			}
-		}
+		})
 		b.WriteByte(']')
 	default:
 		b.Write(raw)
@@ -97,7 +93,14 @@ func canDrop(f *Field, depth int) bool {
 
 // jsonField finds the field a key names as encoding/json matches it: exactly,
 // else case-insensitively with Unicode folding ("ſ" matches "s").
-func jsonField(f *Field, key string) *Field {
+func jsonField(f *Field, rawName []byte) *Field {
+	if c, ok := f.Children[string(rawName)]; ok { // the usual case, without allocating
+		return c
+	}
+	key := string(rawName)
+	if bytes.IndexByte(rawName, '\\') >= 0 {
+		_ = json.Unmarshal(append(append([]byte{'"'}, rawName...), '"'), &key)
+	}
 	if c, _ := f.Child(key); c != nil || !nonASCII(key) {
 		return c
 	}
@@ -110,25 +113,83 @@ func jsonField(f *Field, key string) *Field {
 	return nil
 }
 
-// eachJSONMember calls fn with each key and raw value of a valid JSON object, in
-// order, duplicates included.
-func eachJSONMember(raw []byte, fn func(key string, value []byte)) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if _, err := dec.Token(); err != nil { // {
-		return
-	}
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return
+// eachJSONMember calls fn with each key (its characters between the quotes,
+// and the quoted key) and raw value of a valid JSON object, in order,
+// duplicates included.
+func eachJSONMember(raw []byte, fn func(key, rawKey, value []byte)) {
+	i := jsonSpace(raw, 1)
+	for i < len(raw) && raw[i] == '"' {
+		end := jsonEnd(raw, i)
+		rawKey := raw[i:end]
+		i = jsonSpace(raw, end)
+		i = jsonSpace(raw, i+1) // ':'
+		end = jsonEnd(raw, i)
+		fn(rawKey[1:len(rawKey)-1], rawKey, raw[i:end])
+		i = jsonSpace(raw, end)
+		if i < len(raw) && raw[i] == ',' {
+			i = jsonSpace(raw, i+1)
 		}
-		key, _ := t.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return
-		}
-		fn(key, v)
 	}
+}
+
+// eachJSONItem calls fn with each raw item of a valid JSON list.
+func eachJSONItem(raw []byte, fn func(item []byte)) {
+	i := jsonSpace(raw, 1)
+	for i < len(raw) && raw[i] != ']' {
+		end := jsonEnd(raw, i)
+		fn(raw[i:end])
+		i = jsonSpace(raw, end)
+		if i < len(raw) && raw[i] == ',' {
+			i = jsonSpace(raw, i+1)
+		}
+	}
+}
+
+func jsonSpace(raw []byte, i int) int {
+	for i < len(raw) && (raw[i] == ' ' || raw[i] == '\t' || raw[i] == '\n' || raw[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// jsonEnd returns the end of the valid JSON value that starts at raw[i].
+func jsonEnd(raw []byte, i int) int {
+	depth, inString, escaped := 0, false, false
+	for ; i < len(raw); i++ {
+		c := raw[i]
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+				if depth == 0 {
+					return i + 1
+				}
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth == 0 {
+				return i // a number, true, false or null that ends its container
+			}
+			if depth--; depth == 0 {
+				return i + 1
+			}
+		case ',', ' ', '\t', '\n', '\r', ':':
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return i
 }
 
 func nonASCII(s string) bool {

@@ -2,7 +2,10 @@ package skew
 
 import (
 	"bytes"
+	"encoding/json"
 	"testing"
+
+	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
 )
 
 func TestWriteKnown(t *testing.T) {
@@ -25,6 +28,8 @@ func TestWriteKnown(t *testing.T) {
 		// case-insensitive and Unicode-folded matches are kept, in order, duplicates too
 		{`{"MAXPODS":1,"maxPods":2,"logging":{"ForMat":"json","ſecret":1}}`, `{"MAXPODS":1,"maxPods":2,"logging":{"ForMat":"json"}}`},
 		{`{"maxpodſ":1,"new":2}`, `{"maxpodſ":1}`},
+		// escaped keys are matched decoded and written as they were
+		{`{"max\u0050ods":1, "n\u0065w" : [1, {"a":2}] , "logging" : { "format" : "json" } }`, `{"max\u0050ods":1,"logging":{"format":"json"}}`},
 		// map keys are free-form; list items are objects of the tree
 		{`{"evictionHard":{"new":"1"},"taints":[{"key":"a","new":1},{"key":"b"}]}`, `{"evictionHard":{"new":"1"},"taints":[{"key":"a"},{"key":"b"}]}`},
 		// a value of the wrong shape is left for the decoder to refuse
@@ -68,5 +73,43 @@ func TestKubeletText(t *testing.T) {
 		if got := m.KubeletText(err); got != `no kind "X" is registered for version "v1" in scheme "`+want+`"` {
 			t.Errorf("%s: %s", v, got)
 		}
+	}
+}
+
+// BenchmarkKnownJSON is the cost KnownJSON adds to each drop-in merge at an
+// older minor: a defaulted main config (about 3 kB of JSON) plus a newer field.
+func BenchmarkKnownJSON(b *testing.B) {
+	zero, err := Newest().roundTripZero()
+	if err != nil {
+		b.Fatal(err)
+	}
+	zero["tlsCurvePreferences"] = "x"
+	doc, err := json.Marshal(zero)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, _ := Lookup("1.35")
+	b.SetBytes(int64(len(doc)))
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = m.KnownJSON(doc)
+	}
+}
+
+// BenchmarkKnownJSONBaseline is the json.Unmarshal that follows KnownJSON, for scale.
+func BenchmarkKnownJSONBaseline(b *testing.B) {
+	zero, err := Newest().roundTripZero()
+	if err != nil {
+		b.Fatal(err)
+	}
+	doc, err := json.Marshal(zero)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(doc)))
+	b.ReportAllocs()
+	for b.Loop() {
+		var kc kubeletv1beta1.KubeletConfiguration
+		_ = json.Unmarshal(doc, &kc)
 	}
 }
