@@ -200,3 +200,26 @@ func compareVersions(a, b string) (int, bool) {
 	}
 	return ia - ib, true
 }
+
+// TestOverriddenAtEveryMinor: case 488 (EKS nodeadm's 00-overrides.conf before
+// 99-defaults.conf) reports both lost values at every minor, 1.31's merge included.
+func TestOverriddenAtEveryMinor(t *testing.T) {
+	dir, _ := filepath.Abs(filepath.Join(corpus, "cases", "488-dropin-override-eks-nodeadm"))
+	in, _ := caseInput(t, dir)
+	loser := filepath.Join(dir, "conf.d", "00-overrides.conf")
+	for _, v := range skew.Supported() {
+		m, _ := skew.Lookup(v)
+		res, err := Evaluate(m, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range []int{3, 5} {
+			if !hasFinding(res.Findings, validate.DropInOverridden.ID, loser, line, "") {
+				t.Errorf("%s: no KC2011 at 00-overrides.conf:%d\n%s", v, line, dump(res.Findings))
+			}
+		}
+		if res.Effective == nil || res.Effective.MaxPods != 110 {
+			t.Errorf("%s: maxPods is not 99-defaults.conf's 110", v)
+		}
+	}
+}
