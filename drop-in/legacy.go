@@ -132,11 +132,7 @@ func legacyKeyFindings(p Patch, opt Options) []validate.Finding {
 		if (k.Kind != source.KeyExact && k.Kind != source.KeyCase) || k.Parent == nil || k.Parent.Kind != skew.Object {
 			continue
 		}
-		internal := opt.Legacy.InternalKeys[canonicalStructPath(k.Path)]
-		if i := strings.LastIndexAny(internal, ".]"); i >= 0 {
-			internal = internal[i+1:]
-		}
-		if internal != "" && !strings.EqualFold(internal, k.Written) {
+		if internal := legacyInternalKey(k, opt); internal != "" && !strings.EqualFold(internal, k.Written) {
 			out = append(out, validate.DropInUnknownField.Atf(k.Pos, k.Path, fmt.Sprintf("set it in the main --config file, or write %q in the drop-in for kubelet 1.31", lowerFirst(internal)),
 				"kubelet 1.31 matches drop-in keys against its internal field names, where %s is %q: this key is ignored", k.Path, internal))
 			continue
@@ -147,6 +143,29 @@ func legacyKeyFindings(p Patch, opt Options) []validate.Finding {
 		}
 	}
 	return out
+}
+
+// legacyInternalKey is the internal type's JSON key of the field a key matched
+// ("" when unknown or not at 1.31).
+func legacyInternalKey(k source.Key, opt Options) string {
+	if opt.Legacy == nil {
+		return ""
+	}
+	internal := opt.Legacy.InternalKeys[canonicalStructPath(k.Path)]
+	if i := strings.LastIndexAny(internal, ".]"); i >= 0 {
+		internal = internal[i+1:]
+	}
+	return internal
+}
+
+// legacyIgnored reports whether kubelet 1.31 ignores a known field's key: it
+// matches no internal field name (see legacyKeyFindings).
+func legacyIgnored(k source.Key, opt Options) bool {
+	if opt.Legacy == nil || k.Parent == nil || k.Parent.Kind != skew.Object {
+		return false
+	}
+	internal := legacyInternalKey(k, opt)
+	return internal != "" && !strings.EqualFold(internal, k.Written)
 }
 
 // canonicalStructPath turns list indexes into "[]" (the generated tables' syntax).
@@ -195,4 +214,44 @@ func legacyInternalName(k source.Key, opt Options) bool {
 		}
 	}
 	return false
+}
+
+// typeErrorText is encoding/json's type error as kubelet 1.31 prints it: it
+// decodes into the internal type, so the field path is made of the internal
+// type's JSON keys (KubeletConfiguration.MaxPods, not .maxPods) and a type of the
+// v1beta1 package is the internal package's (config.X).
+func (l *Legacy) typeErrorText(ute *json.UnmarshalTypeError, tree *skew.Field) string {
+	e := *ute
+	if internal := l.internalField(ute.Field, tree); internal != "" {
+		e.Field = internal
+	}
+	text := e.Error()
+	if t := ute.Type.String(); strings.Contains(t, "v1beta1.") {
+		text = strings.TrimSuffix(text, t) + strings.ReplaceAll(t, "v1beta1.", "config.")
+	}
+	return text
+}
+
+// internalField maps encoding/json's field path ("a.b", struct fields only, no
+// list indexes or map keys) of the v1beta1 type to the internal type's; "" when
+// a segment is not in the tables.
+func (l *Legacy) internalField(field string, tree *skew.Field) string {
+	if field == "" {
+		return ""
+	}
+	canonical, f := "", tree
+	for _, seg := range strings.Split(field, ".") {
+		for f != nil && (f.Kind == skew.List || f.Kind == skew.Map) {
+			if f.Kind == skew.List {
+				canonical += "[]"
+			}
+			f = f.Elem
+		}
+		if f == nil || f.Children[seg] == nil {
+			return ""
+		}
+		canonical, f = skew.JoinPath(canonical, seg), f.Children[seg]
+	}
+	internal := l.InternalKeys[canonical]
+	return strings.ReplaceAll(internal, "[]", "")
 }

@@ -1,6 +1,8 @@
 package dropin
 
 import (
+	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -162,5 +164,36 @@ func TestLegacyKeyFindings(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestLegacyTypeErrorText: kubelet 1.31 decodes the merged drop-ins into its
+// internal type, so its type errors name that type's fields and package (the
+// goldens of cases 141, 142, 489 and 490 at 1.31).
+func TestLegacyTypeErrorText(t *testing.T) {
+	m, err := skew.Lookup("1.31")
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, err := m.InternalNames()
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := &Legacy{InternalKeys: names}
+	for doc, want := range map[string]string{
+		`{"maxPods":"50"}`: "json: cannot unmarshal string into Go struct field KubeletConfiguration.MaxPods of type int32",
+		`{"authentication":{"anonymous":{"enabled":"no"}}}`: "json: cannot unmarshal string into Go struct field KubeletAnonymousAuthentication.Authentication.Anonymous.Enabled of type bool",
+		`{"memorySwap":"NoSwap"}`:                           "json: cannot unmarshal string into Go struct field KubeletConfiguration.MemorySwap of type config.MemorySwapConfiguration",
+		`{"registerWithTaints":[{"key":5}]}`:                "json: cannot unmarshal number into Go struct field Taint.RegisterWithTaints.key of type string",
+	} {
+		var kc kubeletv1beta1.KubeletConfiguration
+		err := json.Unmarshal([]byte(doc), &kc)
+		var ute *json.UnmarshalTypeError
+		if !errors.As(err, &ute) {
+			t.Fatalf("%s: %v", doc, err)
+		}
+		if got := l.typeErrorText(ute, m.Fields()); got != want {
+			t.Errorf("%s:\n got %s\nwant %s", doc, got, want)
+		}
 	}
 }

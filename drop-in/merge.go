@@ -54,6 +54,9 @@ type Options struct {
 	// KnownSince names the newer minor that has a field this one lacks ("" for
 	// none), for the hint of an unknown key; nil gives no such hint.
 	KnownSince func(path string) string
+	// Minor is the kubelet minor whose types the merged document is decoded
+	// into (skew.Minor.KnownJSON); nil decodes into the newest minor's.
+	Minor *skew.Minor
 	// Legacy selects kubelet 1.31's merge; nil is the merge of 1.32 and later.
 	Legacy *Legacy
 }
@@ -121,17 +124,23 @@ func Merge(base []byte, entries []Entry, opt Options) (*Result, error) {
 		return res, nil
 	}
 	cfg, target := &kubeletv1beta1.KubeletConfiguration{}, mergedJSON
+	if opt.Minor != nil {
+		// The kubelet decodes into its own minor's types: a key for a field it
+		// does not have is ignored whatever its value, not a type error of the
+		// newest minor's field.
+		target = opt.Minor.KnownJSON(mergedJSON)
+	}
 	if opt.Legacy != nil {
 		cfg = opt.Legacy.Onto.DeepCopy()
 		target = toV1beta1Keys(mergedJSON, opt.Tree, opt.Legacy.InternalKeys)
 	}
 	if err := json.Unmarshal(target, cfg); err != nil {
-		res.Findings = append(res.Findings, mergeDecodeFinding(err, res.Patches))
+		res.Findings = append(res.Findings, mergeDecodeFinding(err, res.Patches, opt))
 		res.Refused = true
 		return res, nil
 	}
 	res.Config = cfg
-	res.Findings = append(res.Findings, applyOrigins(res.Patches, mergedJSON, opt)...)
+	res.Findings = append(res.Findings, applyOrigins(res.Patches, mergedJSON, cfg, opt)...)
 	return res, nil
 }
 
@@ -322,8 +331,12 @@ func before(a, b validate.Position) bool {
 
 // mergeDecodeFinding explains a json.Unmarshal failure of the merged document and
 // names the drop-in that set the offending field, when it can.
-func mergeDecodeFinding(err error, patches []Patch) validate.Finding {
+func mergeDecodeFinding(err error, patches []Patch, opt Options) validate.Finding {
+	text := err.Error()
 	var ute *json.UnmarshalTypeError
+	if opt.Legacy != nil && errors.As(err, &ute) {
+		text = opt.Legacy.typeErrorText(ute, opt.Tree)
+	}
 	pos, path := validate.Position{}, ""
 	if errors.As(err, &ute) && ute.Field != "" {
 		path = ute.Field
@@ -339,8 +352,8 @@ func mergeDecodeFinding(err error, patches []Patch) validate.Finding {
 	if pos.File == "" && len(patches) > 0 {
 		pos = validate.Position{File: patches[len(patches)-1].Path}
 	}
-	fd := validate.DropInMerged.At(pos, path, "the merged configuration does not decode, the kubelet refuses to start: "+err.Error(), "give the field a value of the right type")
-	fd.Kubelet = "failed to unmarshal merged JSON into kubelet configuration: " + err.Error()
+	fd := validate.DropInMerged.At(pos, path, "the merged configuration does not decode, the kubelet refuses to start: "+text, "give the field a value of the right type")
+	fd.Kubelet = "failed to unmarshal merged JSON into kubelet configuration: " + text
 	return fd
 }
 
@@ -396,7 +409,7 @@ func draftCrashLoop(k source.Key) (validate.Finding, bool) {
 // reports keys that only take effect through case-insensitive matching or that are
 // shadowed by a correctly spelled key. It takes time linear in the number of keys:
 // a drop-in may hold tens of thousands.
-func applyOrigins(patches []Patch, merged []byte, opt Options) []validate.Finding {
+func applyOrigins(patches []Patch, merged []byte, cfg *kubeletv1beta1.KubeletConfiguration, opt Options) []validate.Finding {
 	var eff *effects
 	// Only keys written otherwise than their canonical path ask the effects, and
 	// encoding/json matches each top-level key on its own: the merged document is
@@ -413,8 +426,9 @@ func applyOrigins(patches []Patch, merged []byte, opt Options) []validate.Findin
 		}
 	}
 	origins := newOriginSetter(opt.Origins)
+	var lost overrides
 	var out []validate.Finding
-	for _, p := range patches {
+	for i, p := range patches {
 		var valued map[string]bool
 		for _, k := range p.Keys {
 			if k.Kind != source.KeyExact && k.Kind != source.KeyCase {
@@ -443,10 +457,13 @@ func applyOrigins(patches []Patch, merged []byte, opt Options) []validate.Findin
 				}
 			}
 			origins.set(k)
+			if !legacyIgnored(k, opt) {
+				lost.set(k, i)
+			}
 		}
 	}
 	origins.finish()
-	return out
+	return append(out, lost.findings(cfg)...)
 }
 
 func lastSegment(path string) string {

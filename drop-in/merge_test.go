@@ -138,6 +138,7 @@ func TestMerge(t *testing.T) {
 				"20-b.conf": hdr + "maxPods: 60\n",
 				"10-a.conf": hdr + "maxPods: 50\nmaxOpenFiles: 1000\n",
 			},
+			findings: []string{"10-a.conf:3:1 KC2011 maxPods"},
 			check: func(t *testing.T, m merged) {
 				if m.res.Config.MaxPods != 60 || m.res.Config.MaxOpenFiles != 1000 {
 					t.Errorf("maxPods %d maxOpenFiles %d, want 60 and 1000", m.res.Config.MaxPods, m.res.Config.MaxOpenFiles)

@@ -294,17 +294,22 @@ func (r *Result) loadConfigFile(m *skew.Minor, base featuregate.MutableVersioned
 	if dec.Err != nil && hasUnknown(strictKeys) && m != skew.Newest() {
 		// The newest types may fail on a key this older kubelet does not have
 		// at all (crashLoopBackOff: 30 at 1.31): it drops the key instead.
+		// Without them, the file either decodes or fails on a field this
+		// kubelet does have: that error is the one it reports.
 		if data, ok := source.WithoutKeys(f, unknownPaths(strictKeys)); ok {
-			if again := source.DecodeMain(data); again.Err == nil {
+			again := source.DecodeMain(data)
+			if again.Err == nil || !isTypeMetaError(again.Err) {
 				dec = again
-				if dec.StrictErr == nil {
-					dec.StrictErr = errors.New("unknown fields dropped")
-				}
+			}
+			if dec.Err == nil && dec.StrictErr == nil {
+				dec.StrictErr = errors.New("unknown fields dropped")
 			}
 		}
 	}
 	if dec.Err != nil {
-		r.add(mainDecodeFinding(f, dec.Err, strictKeys))
+		fd := mainDecodeFinding(f, dec.Err, strictKeys)
+		fd.Kubelet = m.KubeletText(fd.Kubelet)
+		r.add(fd)
 		if !isTypeMetaError(dec.Err) {
 			// A file of another kind is refused whole: its keys say nothing.
 			r.add(keyFindings(r.files, f, strictKeys, m)...)
@@ -435,7 +440,7 @@ func (r *Result) mergeDropIns(m *skew.Minor, base featuregate.MutableVersionedFe
 	for _, e := range l.entries {
 		r.Files = append(r.Files, e.Path)
 	}
-	opt := dropin.Options{Tree: m.Fields(), PathFields: defaults.PathFields, Origins: r.Origins, Files: l.files, KnownSince: knownSince(m)}
+	opt := dropin.Options{Minor: m, Tree: m.Fields(), PathFields: defaults.PathFields, Origins: r.Origins, Files: l.files, KnownSince: knownSince(m)}
 	legacy := !defaults.GatesInDefaulting(m.Version)
 	var baseJSON []byte
 	if legacy {

@@ -9,9 +9,11 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/version"
 	"k8s.io/component-base/featuregate"
 )
@@ -25,6 +27,12 @@ type Minor struct {
 	Version string
 	// Patch is the upstream release the data was generated from ("v1.37.2").
 	Patch string
+	// SchemeName is the name runtime.NewScheme gives the kubelet's scheme in
+	// this release's k8s.io/apimachinery (its own call site), which decode
+	// errors quote ("no kind ... is registered ... in scheme \"pkg/runtime/scheme.go:100\"");
+	// empty when it is that of the k8s.io/apimachinery compiled in. The goldens
+	// of cases 009-014 record it.
+	SchemeName string
 
 	gates sync.Once
 	table *GateTable
@@ -34,10 +42,10 @@ type Minor struct {
 // minors lists the supported minors, oldest first; each has data/<Version>/
 // generated from the release in Patch (see conformance/minors/versions.txt).
 var minors = []*Minor{
-	{Version: "1.31", Patch: "v1.31.0"},
-	{Version: "1.32", Patch: "v1.32.13"},
-	{Version: "1.33", Patch: "v1.33.13"},
-	{Version: "1.34", Patch: "v1.34.4"},
+	{Version: "1.31", Patch: "v1.31.0", SchemeName: "pkg/runtime/scheme.go:100"},
+	{Version: "1.32", Patch: "v1.32.13", SchemeName: "pkg/runtime/scheme.go:100"},
+	{Version: "1.33", Patch: "v1.33.13", SchemeName: "pkg/runtime/scheme.go:110"},
+	{Version: "1.34", Patch: "v1.34.4", SchemeName: "pkg/runtime/scheme.go:110"},
 	{Version: "1.35", Patch: "v1.35.4"},
 	{Version: "1.36", Patch: "v1.36.3"},
 	{Version: "1.37", Patch: "v1.37.2"},
@@ -50,6 +58,19 @@ func Supported() []string {
 		out[i] = m.Version
 	}
 	return out
+}
+
+// compiledSchemeName is what runtime.NewScheme names a scheme in the
+// k8s.io/apimachinery compiled in, the one whose errors kubeletcfg reproduces.
+var compiledSchemeName = sync.OnceValue(func() string { return runtime.NewScheme().Name() })
+
+// KubeletText rewrites an error text of the compiled-in k8s.io/apimachinery into
+// the one this minor's kubelet prints: the scheme it names.
+func (m *Minor) KubeletText(s string) string {
+	if m.SchemeName == "" || !strings.Contains(s, "in scheme") {
+		return s
+	}
+	return strings.ReplaceAll(s, strconv.Quote(compiledSchemeName()), strconv.Quote(m.SchemeName))
 }
 
 // Newest is the newest supported minor.

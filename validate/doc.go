@@ -103,6 +103,7 @@ var fixes = map[string]string{
 	"KC2005": "rename the key to the field the hint names, or remove it.",
 	"KC2007": "spell the drop-in's key exactly as the field (`maxPods`), so that its value wins; `kubeletcfg fix` renames it.",
 	"KC2009": "write the value in the drop-in the hint names with the field's type.",
+	"KC2011": "set the field in one drop-in only, or rename the files so that the one meant to win sorts last (`99-` after `00-`).",
 	"KC2010": "to reset a main-file value at 1.31, set the value you want in the drop-in instead of null.",
 	"KC2502": "remove the flag, or set the configuration field its deprecation named in the --config file or a drop-in.",
 	"KC2504": "nothing is wrong if the flag is meant to win; otherwise change the value in one place only.",

@@ -89,6 +89,10 @@ var (
 		Summary: "At kubelet 1.31 a null in a drop-in does not reset the field: the main file's value stays.",
 		Doc:     "Kubelet 1.31 merge-patches the drop-ins over the JSON of its internal type, whose keys are Go field names (MaxPods), and decodes the result onto the loaded config. A drop-in's null removes only an earlier drop-in's key, never the main file's value, and nothing is defaulted after the merge. From 1.32 the same null deletes the key and the field is defaulted again.",
 		Kubelet: kubeletServer + " mergeKubeletConfigurations (v1.31)"}
+	DropInOverridden = &Rule{ID: "KC2011", Name: "dropin-overridden", Severity: Info, Stage: StageDropIn,
+		Summary: "A value a drop-in sets is overridden by a later drop-in: it never applies.",
+		Doc:     "Drop-ins are merged in the order of their file names, each over the result of the ones before, so the last file to set a field wins and the earlier values are lost without a word (EKS nodeadm's 00-overrides.conf loses to a 99-defaults.conf). A later list, scalar or null replaces the whole value; objects and maps merge key by key. The finding sits at the value that is lost and names the line whose value applies.",
+		Kubelet: kubeletServer + " mergeKubeletConfigurations (jsonpatch.MergePatch, in file name order)"}
 
 	// --- flag precedence (KC25xx) ---
 
@@ -138,7 +142,7 @@ func init() {
 	Register(ConfigEmpty, ConfigTypeMeta, ConfigSyntax, ConfigDecode, UnknownField, CaseMismatch, DuplicateKey,
 		ExtraDocument, RelativePathResolved,
 		DropInIgnored, DropInEmpty, DropInTypeMeta, DropInDecode, DropInUnknownField, DropInCaseOnly,
-		DropInCaseShadowed, DropInRelativePath, DropInMerged, DropInNullKept, SplitStreamReset,
+		DropInCaseShadowed, DropInRelativePath, DropInMerged, DropInNullKept, DropInOverridden, SplitStreamReset,
 		GateUnknown, GateLocked, GatePreAlpha, GateDependency, GateGA, GateDeprecated,
 		DraftCrashLoopField)
 }

@@ -235,8 +235,8 @@ rename), with mode 0644 unless --mode, and never over an existing file without
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVarP(&configDir, "config-dir", "d", "", "the kubelet's --config-dir folder the drop-in goes into (required)")
-	fl.StringVarP(&configFile, "config", "c", "", "the kubelet's --config file, so the check sees what the node sees")
+	onceStringVarP(fl, &configDir, "config-dir", "d", "", "the kubelet's --config-dir folder the drop-in goes into (required)")
+	onceStringVarP(fl, &configFile, "config", "c", "", "the kubelet's --config file, so the check sees what the node sees")
 	fl.StringArrayVar(&sets, "set", nil, "PATH=VALUE to write (repeatable): a.b=v, map[key]=v, list=[a,b], path=null")
 	fl.StringArrayVar(&gates, "feature-gate", nil, "NAME=true|false to write under featureGates (repeatable)")
 	fl.BoolVar(&dryRun, "dry-run", false, "print the file and the verdicts, write nothing")

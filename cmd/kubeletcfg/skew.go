@@ -20,8 +20,8 @@ import (
 // inputFlags.register does.
 func (f *inputFlags) registerFiles(cmd *cobra.Command) {
 	fl := cmd.Flags()
-	fl.StringVarP(&f.config, "config", "c", "", "the kubelet's --config file (YAML or JSON)")
-	fl.StringVarP(&f.configDir, "config-dir", "d", "", "the kubelet's --config-dir drop-in folder")
+	onceStringVarP(fl, &f.config, "config", "c", "", "the kubelet's --config file (YAML or JSON)")
+	onceStringVarP(fl, &f.configDir, "config-dir", "d", "", "the kubelet's --config-dir drop-in folder")
 	fl.StringVar(&f.cgroupVersion, "cgroup-version", "v2", "cgroup version of the node, for host checks: v1 or v2")
 	_ = cmd.RegisterFlagCompletionFunc("cgroup-version", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return []string{"v1", "v2"}, cobra.ShellCompDirectiveNoFileComp
