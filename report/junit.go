@@ -205,6 +205,6 @@ func writeFindingLines(b *strings.Builder, f validate.Finding) {
 		fmt.Fprintf(b, "    hint:  %s\n", f.Hint)
 	}
 	if f.Kubelet != "" {
-		fmt.Fprintf(b, "    kubelet: %s\n", f.Kubelet)
+		fmt.Fprintf(b, "    kubelet: %s\n", OneLine(f.Kubelet))
 	}
 }
