@@ -23,6 +23,7 @@ func (p *profileFlag) String() string { return p.name }
 func (p *profileFlag) Type() string   { return "name" }
 
 func (p *profileFlag) Set(s string) error {
+	s = strings.ToLower(s) // --profile CIS is --profile cis
 	if _, ok := validate.ProfileRules(s); !ok {
 		return fmt.Errorf("unknown profile %q (want one of %s)", s, strings.Join(validate.Profiles(), ", "))
 	}

@@ -26,7 +26,10 @@ the kubelet would start, what it silently drops, and the configuration it would
 really run with.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       buildInfo().Version,
 	}
+	// --version prints what the first line of `kubeletcfg version` does.
+	root.SetVersionTemplate("kubeletcfg {{.Version}}\n")
 	root.AddCommand(newLintCommand(), newEffectiveCommand(), newRulesCommand(), newVersionsCommand(), newSchemaCommand())
 	root.AddCommand(newSkewCommand(), newPreflightCommand())
 	root.AddCommand(newExplainCommand())
@@ -153,7 +156,7 @@ func parseFailOn(s string) (validate.Severity, error) {
 	}
 	sev, err := validate.ParseSeverity(s)
 	if err != nil {
-		return 0, fmt.Errorf("--fail-on: %w", err)
+		return 0, fmt.Errorf("--fail-on: unknown severity %q (want error, warning, info or none)", s)
 	}
 	return sev, nil
 }
@@ -171,9 +174,15 @@ func countAtLeast(fs []validate.Finding, threshold validate.Severity) int {
 	return n
 }
 
+// colorEnv reports whether the environment allows colour: NO_COLOR unset
+// (no-color.org) and a terminal that is not TERM=dumb.
+func colorEnv() bool {
+	return os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
+}
+
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok || os.Getenv("NO_COLOR") != "" {
+	if !ok || !colorEnv() {
 		return false
 	}
 	fi, err := f.Stat()
