@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"regexp"
@@ -28,6 +29,8 @@ func keyFindings(files *source.Cache, f *source.File, keys []source.Key, m *skew
 			hint := ""
 			if newer := m.FirstNewerWith(k.Path); newer != nil {
 				hint = fmt.Sprintf("%s is a field from kubelet %s on; kubelet %s does not have it", k.Path, newer.Version, m.Version)
+			} else if sig, ok := evictionSignal(k.Written); ok && k.WrittenPath == k.Written {
+				hint = fmt.Sprintf("did you mean \"evictionHard[%s]\"? An eviction threshold goes under evictionHard or evictionSoft", sig)
 			} else if k.Suggest != "" {
 				hint = fmt.Sprintf("did you mean %q?", k.Suggest)
 			}
@@ -57,6 +60,23 @@ func keyFindings(files *source.Cache, f *source.File, keys []source.Key, m *skew
 		}
 	}
 	return out
+}
+
+// evictionSignals are the kubelet's eviction signals
+// (pkg/kubelet/eviction/api/types.go), the keys of evictionHard and evictionSoft.
+var evictionSignals = []string{
+	"memory.available", "allocatableMemory.available", "nodefs.available", "nodefs.inodesFree",
+	"imagefs.available", "imagefs.inodesFree", "containerfs.available", "containerfs.inodesFree", "pid.available",
+}
+
+// evictionSignal returns the signal name spells, in the kubelet's spelling.
+func evictionSignal(name string) (string, bool) {
+	for _, s := range evictionSignals {
+		if strings.EqualFold(s, name) {
+			return s, true
+		}
+	}
+	return "", false
 }
 
 // jsonFieldRE finds the field in encoding/json's type errors: "Go struct field
@@ -104,7 +124,7 @@ func mainDecodeFinding(f *source.File, err error, keys []source.Key) validate.Fi
 		if l := source.ErrorLine(f.SyntaxErr); l > 0 {
 			pos.Line = l
 		}
-		fd = validate.ConfigSyntax.At(pos, "", "the config file is not valid YAML, the kubelet refuses to start: "+f.SyntaxErr.Error(), "fix the syntax (YAML indents with spaces, never tabs)")
+		fd = validate.ConfigSyntax.At(pos, "", "the config file is not valid YAML, the kubelet refuses to start: "+f.SyntaxErr.Error(), syntaxHint(f.Data))
 	case isTypeMetaError(err):
 		fd = validate.ConfigTypeMeta.At(typeMetaPos(keys, top), "", "the config file is not a kubelet.config.k8s.io/v1beta1 KubeletConfiguration, the kubelet refuses to start",
 			"start the file with apiVersion: kubelet.config.k8s.io/v1beta1 and kind: KubeletConfiguration")
@@ -128,6 +148,15 @@ func mainDecodeFinding(f *source.File, err error, keys []source.Key) validate.Fi
 	}
 	fd.Kubelet = kubelet
 	return fd
+}
+
+// syntaxHint mentions tabs only when the file has one (YAML forbids them in
+// indentation, the usual cause).
+func syntaxHint(data []byte) string {
+	if bytes.IndexByte(data, '\t') >= 0 {
+		return "fix the syntax: the file has a tab, and YAML indents with spaces, never tabs"
+	}
+	return "fix the syntax"
 }
 
 func shortJSONError(s string) string {
