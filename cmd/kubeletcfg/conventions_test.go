@@ -58,3 +58,60 @@ func TestColorEnv(t *testing.T) {
 		}
 	}
 }
+
+// --fail-on, -q/--quiet and --no-color on every command that gives a verdict.
+func TestVerdictFlagsEverywhere(t *testing.T) {
+	files := []string{"-c", example + "/config.yaml", "-d", example + "/conf.d"}
+	for _, cmd := range [][]string{
+		{"lint"},
+		{"lint", "--nodes", det + "/nodes"},
+		{"skew", "--versions", "1.36..1.37"},
+		{"preflight", "--from", "1.36"},
+	} {
+		args := cmd
+		if len(cmd) == 1 || cmd[1] != "--nodes" {
+			args = append(append([]string{}, cmd...), files...)
+		}
+		// The example does not start at 1.37: exit 1 by default, 0 with --fail-on none.
+		if code, _, errOut := runCLI(append(args, "--no-color")...); code != exitFindings {
+			t.Errorf("%v --no-color: exit %d, want %d (%s)", cmd, code, exitFindings, errOut)
+		}
+		if code, _, errOut := runCLI(append(args, "--fail-on", "none", "-q")...); code != exitClean {
+			t.Errorf("%v --fail-on none -q: exit %d, want %d (%s)", cmd, code, exitClean, errOut)
+		}
+		if code, _, _ := runCLI(append(args, "--fail-on", "fatal")...); code != exitUsage {
+			t.Errorf("%v --fail-on fatal: exit %d, want %d", cmd, code, exitUsage)
+		}
+	}
+}
+
+// --quiet leaves out the summary: lint's count line, skew's closing line,
+// preflight's notes.
+func TestQuiet(t *testing.T) {
+	files := []string{"-c", example + "/config.yaml", "-d", example + "/conf.d", "--fail-on", "none"}
+	for _, tt := range []struct {
+		cmd  []string
+		gone string
+	}{
+		{[]string{"lint"}, "kubelet minor\n"},
+		{[]string{"skew", "--versions", "1.36..1.37"}, "would NOT start; run kubeletcfg lint"},
+		{[]string{"preflight", "--from", "1.36"}, "\nNotes"},
+	} {
+		_, loud, _ := runCLI(append(tt.cmd, files...)...)
+		_, quiet, _ := runCLI(append(append(tt.cmd, files...), "-q")...)
+		if !strings.Contains(loud, tt.gone) || strings.Contains(quiet, tt.gone) || !strings.HasPrefix(loud, quiet) {
+			t.Errorf("%v -q: %q should drop %q from\n%s", tt.cmd, quiet, tt.gone, loud)
+		}
+	}
+}
+
+// A preflight fails at --fail-on warning when the target has a warning only.
+func TestPreflightFailOnWarning(t *testing.T) {
+	args := []string{"preflight", "--from", "1.36", "-c", example + "/config.yaml"}
+	if code, _, _ := runCLI(args...); code != exitClean {
+		t.Fatalf("%v: exit %d, want %d (the main file alone starts)", args, code, exitClean)
+	}
+	if code, _, _ := runCLI(append(args, "--fail-on", "warning")...); code != exitFindings {
+		t.Errorf("%v --fail-on warning: exit %d, want %d (maxPod is dropped)", args, code, exitFindings)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/matrix"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/profile"
+	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
@@ -61,8 +62,8 @@ func (p *profileFlag) applyMatrix(mx *matrix.Matrix, mainFile string) {
 // writeMatrix is skew's writeMatrix; for text, the profile's findings (what
 // policy left of them) follow the matrix in a section of their own, minors with
 // the same findings shown once.
-func (p *profileFlag) writeMatrix(w io.Writer, mx *matrix.Matrix, output string) error {
-	if err := writeMatrix(w, mx, output); err != nil || p.name == "" || output != "text" {
+func (p *profileFlag) writeMatrix(w io.Writer, mx *matrix.Matrix, output string, opt report.Options) error {
+	if err := writeMatrix(w, mx, output, opt); err != nil || p.name == "" || output != "text" {
 		return err
 	}
 	rules, _ := validate.ProfileRules(p.name)

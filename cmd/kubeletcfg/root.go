@@ -83,8 +83,8 @@ func (f *inputFlags) evaluate() (*pipeline.Result, error) {
 
 func newLintCommand() *cobra.Command {
 	var in inputFlags
-	var output, failOn string
-	var quiet, noColor bool
+	var output string
+	var vf verdictFlags
 	var pol policyFlags
 	var prof profileFlag
 	cmd := &cobra.Command{
@@ -104,12 +104,12 @@ func newLintCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			threshold, err := parseFailOn(failOn)
+			threshold, err := vf.threshold()
 			if err != nil {
 				return err
 			}
+			opt := vf.options(cmd.OutOrStdout(), threshold)
 			if in.nodes != "" {
-				opt := report.Options{Color: !noColor && isTerminal(cmd.OutOrStdout()), Quiet: quiet}
 				return lintNodes(cmd, &in, output, threshold, opt, func(res *pipeline.Result, mainFile string) {
 					prof.apply(res, mainFile)
 					pol.apply(res)
@@ -122,7 +122,6 @@ func newLintCommand() *cobra.Command {
 			prof.apply(res, in.config) // profile findings first, so policy covers them too
 			pol.apply(res)
 			doc := report.FromResult(res)
-			opt := report.Options{Color: !noColor && isTerminal(cmd.OutOrStdout()), Quiet: quiet}
 			if err := in.writeLint(cmd.OutOrStdout(), w, output, doc, opt); err != nil {
 				return err
 			}
@@ -133,18 +132,13 @@ func newLintCommand() *cobra.Command {
 		},
 	}
 	in.register(cmd)
-	pol.register(cmd, policyTargets{kubeletVersion: &in.kubeletVersion, failOn: &failOn})
+	pol.register(cmd, policyTargets{kubeletVersion: &in.kubeletVersion, failOn: &vf.failOn})
 	prof.register(cmd)
 	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: "+strings.Join(report.Formats(), ", "))
-	cmd.Flags().StringVar(&failOn, "fail-on", "error", "exit 1 when a finding is at or above this severity: error, warning, info or none")
-	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "print findings and the verdict only, no summary line")
+	vf.register(cmd, "print findings and the verdict only, no summary line")
 	cmd.Flags().StringVar(&in.nodes, "nodes", "", "lint many nodes at once: a folder with a folder per node (config file and conf.d/) or a configz dump per node; identical nodes are grouped")
-	cmd.Flags().BoolVar(&noColor, "no-color", false, "never colour the text output (colour is used on terminals only; NO_COLOR is honoured)")
 	_ = cmd.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return report.Formats(), cobra.ShellCompDirectiveNoFileComp
-	})
-	_ = cmd.RegisterFlagCompletionFunc("fail-on", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"error", "warning", "info", "none"}, cobra.ShellCompDirectiveNoFileComp
 	})
 	return cmd
 }
