@@ -115,3 +115,36 @@ func TestPreflightFailOnWarning(t *testing.T) {
 		t.Errorf("%v --fail-on warning: exit %d, want %d (maxPod is dropped)", args, code, exitFindings)
 	}
 }
+
+// --kubelet-version takes the same forms on every command that takes one
+// minor, and a list gets a hint to what takes several.
+func TestKubeletVersionForms(t *testing.T) {
+	for _, cmd := range [][]string{
+		{"lint", "-c", example + "/config.yaml", "--fail-on", "none"},
+		{"effective", "-c", example + "/config.yaml"},
+		{"explain", "maxPods"},
+		{"schema"},
+		{"fix", "--diff", "-c", "../../testdata/fix/node/config.yaml"},
+		{"backoff", "-c", "../../testdata/backoff/default.yaml"},
+		{"lint", "--nodes", det + "/nodes", "--fail-on", "none"},
+	} {
+		var want string
+		for _, v := range []string{"1.36", "v1.36", "1.36.3", "v1.36.3"} {
+			code, out, errOut := runCLI(append(cmd, "--kubelet-version", v)...)
+			if code != exitClean {
+				t.Errorf("%v --kubelet-version %s: exit %d: %s", cmd, v, code, errOut)
+			}
+			if want == "" {
+				want = out
+			} else if out != want {
+				t.Errorf("%v --kubelet-version %s: output differs from 1.36", cmd, v)
+			}
+		}
+		for _, list := range []string{"1.36,1.37", "1.34..1.37"} {
+			code, _, errOut := runCLI(append(cmd, "--kubelet-version", list)...)
+			if code != exitUsage || !strings.Contains(errOut, "takes one minor") || !strings.Contains(errOut, "skew") && !strings.Contains(errOut, "--versions") && !strings.Contains(errOut, "--kubeconform") {
+				t.Errorf("%v --kubelet-version %s: exit %d, %q", cmd, list, code, errOut)
+			}
+		}
+	}
+}

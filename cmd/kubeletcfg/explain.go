@@ -48,7 +48,7 @@ do not declare their paths, their summaries name them.`,
 			if err := outputFormat(output); err != nil {
 				return err
 			}
-			m, err := skew.Lookup(version)
+			m, err := lookupMinor(version, "explain lists the minors that have the field (MINORS); compare files across minors with kubeletcfg skew --versions %s")
 			if err != nil {
 				return err
 			}

@@ -87,7 +87,7 @@ for usage and input errors.`, matrix.Skew),
 // the same n-3 window kubeletcfg skew compares.
 func fixMinors(kubeletVersion, versions string) ([]*skew.Minor, error) {
 	if kubeletVersion != "" {
-		m, err := skew.Lookup(kubeletVersion)
+		m, err := lookupMinor(kubeletVersion, "use --versions %s")
 		if err != nil {
 			return nil, err
 		}

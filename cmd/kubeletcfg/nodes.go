@@ -74,7 +74,7 @@ func lintNodes(cmd *cobra.Command, f *inputFlags, output string, threshold valid
 	if err != nil {
 		return err
 	}
-	minor, err := skew.Lookup(f.kubeletVersion)
+	minor, err := lookupMinor(f.kubeletVersion, "compare several minors with kubeletcfg skew --versions %s")
 	if err != nil {
 		return err
 	}

@@ -67,7 +67,7 @@ func (f *inputFlags) evaluate() (*pipeline.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	minor, err := skew.Lookup(f.kubeletVersion)
+	minor, err := lookupMinor(f.kubeletVersion, "compare several minors with kubeletcfg skew --versions %s")
 	if err != nil {
 		return nil, err
 	}

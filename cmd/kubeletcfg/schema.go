@@ -67,7 +67,7 @@ drop-in merge, feature gates and validation.`,
 			if force {
 				return fmt.Errorf("--force only applies with --kubeconform")
 			}
-			m, err := skew.Lookup(kubeletVersion)
+			m, err := lookupMinor(kubeletVersion, "kubeletcfg schema --kubeconform writes every minor's schema")
 			if err != nil {
 				return err
 			}
