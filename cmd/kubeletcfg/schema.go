@@ -219,7 +219,6 @@ func writeKubeconform(cmd *cobra.Command, dir string, force, verbose bool) error
 	return nil
 }
 
-
 // writeFileAtomic writes data to a temporary file in path's folder and moves it
 // into place: readers see the old file or the new one, never a part. Without
 // overwrite the move is a hard link, which fails if path appeared meanwhile.
