@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"sort"
@@ -142,4 +143,30 @@ func TestPreCommitFilesMatchREADME(t *testing.T) {
 			t.Errorf("pre-commit files %q matches %s", hooks[0].Files, p)
 		}
 	}
+}
+
+// No "1 errors" and no "in 0 files" in any output the goldens and the README show.
+func TestNoPluralSlips(t *testing.T) {
+	slip := regexp.MustCompile(`(^|[^0-9.])1 (errors|warnings|files|minors|nodes|keys|findings|gates|schema files|top-level keys)\b| in 0 files`)
+	goldens, _ := filepathGlob(t, "testdata/*.golden")
+	for _, name := range append(goldens, "../../README.md") {
+		raw, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(raw), "\n") {
+			if line != "" && line[0] != '$' && slip.MatchString(line) {
+				t.Errorf("%s:%d: %s", name, i+1, line)
+			}
+		}
+	}
+}
+
+func filepathGlob(t *testing.T, pattern string) ([]string, error) {
+	t.Helper()
+	m, err := filepath.Glob(pattern)
+	if err != nil || len(m) == 0 {
+		t.Fatalf("no %s", pattern)
+	}
+	return m, err
 }
