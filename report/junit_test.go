@@ -146,3 +146,29 @@ func TestXMLEscape(t *testing.T) {
 		}
 	}
 }
+
+// A quoted kubelet message is one line in line-oriented output (a YAML error
+// can quote the file); JSON keeps it whole.
+func TestKubeletQuoteOneLine(t *testing.T) {
+	docs := []Document{{KubeletVersion: "1.37", Files: []string{"c.yaml"}, Findings: []validate.Finding{
+		{Rule: "KC1001", Severity: validate.Error, Message: "m", Position: validate.Position{File: "c.yaml", Line: 1, Column: 1},
+			Kubelet: "yaml: line 3: found character that cannot start any token:\n  evictionHard:\n\tmemory.available: 1Gi"},
+	}}}
+	for _, name := range []string{"text", "junit", "github"} {
+		w, _ := For(name)
+		var out bytes.Buffer
+		if err := w.Write(&out, docs, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out.String(), "cannot start any token …") || strings.Contains(out.String(), "memory.available: 1Gi") {
+			t.Errorf("%s: the kubelet quote is not cut to its first line:\n%s", name, out.String())
+		}
+	}
+	var out bytes.Buffer
+	if err := (jsonWriter{}).Write(&out, docs, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), `memory.available: 1Gi`) {
+		t.Errorf("json: the kubelet quote lost its lines:\n%s", out.String())
+	}
+}
