@@ -29,8 +29,8 @@ func keyFindings(files *source.Cache, f *source.File, keys []source.Key, m *skew
 			hint := ""
 			if newer := m.FirstNewerWith(k.Path); newer != nil {
 				hint = fmt.Sprintf("%s is a field from kubelet %s on; kubelet %s does not have it", k.Path, newer.Version, m.Version)
-			} else if sig, ok := evictionSignal(k.Written); ok && k.WrittenPath == k.Written {
-				hint = fmt.Sprintf("did you mean \"evictionHard[%s]\"? An eviction threshold goes under evictionHard or evictionSoft", sig)
+			} else if h, ok := validate.MisplacedThresholdHint(k.WrittenPath); ok {
+				hint = h
 			} else if k.Suggest != "" {
 				hint = fmt.Sprintf("did you mean %q?", k.Suggest)
 			}
@@ -60,23 +60,6 @@ func keyFindings(files *source.Cache, f *source.File, keys []source.Key, m *skew
 		}
 	}
 	return out
-}
-
-// evictionSignals are the kubelet's eviction signals
-// (pkg/kubelet/eviction/api/types.go), the keys of evictionHard and evictionSoft.
-var evictionSignals = []string{
-	"memory.available", "allocatableMemory.available", "nodefs.available", "nodefs.inodesFree",
-	"imagefs.available", "imagefs.inodesFree", "containerfs.available", "containerfs.inodesFree", "pid.available",
-}
-
-// evictionSignal returns the signal name spells, in the kubelet's spelling.
-func evictionSignal(name string) (string, bool) {
-	for _, s := range evictionSignals {
-		if strings.EqualFold(s, name) {
-			return s, true
-		}
-	}
-	return "", false
 }
 
 // jsonFieldRE finds the field in encoding/json's type errors: "Go struct field

@@ -66,3 +66,27 @@ func TestTopLevelEvictionSignal(t *testing.T) {
 		}
 	}
 }
+
+// The same hint for a drop-in.
+func TestTopLevelEvictionSignalDropIn(t *testing.T) {
+	dir := t.TempDir()
+	main := filepath.Join(dir, "config.yaml")
+	conf := filepath.Join(dir, "conf.d")
+	if err := os.WriteFile(main, []byte("apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(conf, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(conf, "10-x.conf"), []byte("apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nimagefs.available: 15%\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Evaluate(skew.Newest(), Input{Config: main, ConfigDir: conf, CgroupVersion: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := findingOf(res, validate.DropInUnknownField.ID)
+	if f == nil || !strings.HasPrefix(f.Hint, `did you mean "evictionHard[imagefs.available]"?`) {
+		t.Errorf("finding %+v", f)
+	}
+}
