@@ -148,3 +148,20 @@ func TestKubeletVersionForms(t *testing.T) {
 		}
 	}
 }
+
+// An unknown path or gate is a usage error (exit 2) everywhere one is named.
+func TestUnknownPathOrGateExits2(t *testing.T) {
+	dropin := []string{"dropin", "new", "60-x.conf", "-c", "../../testdata/dropin/node/config.yaml", "-d", "../../testdata/dropin/node/conf.d", "--dry-run"}
+	for _, args := range [][]string{
+		{"explain", "maxPod"},
+		{"explain", "featureGates[NodeSwp]"},
+		{"explain", "featureGates.NodeSwp", "-o", "json"},
+		append(append([]string{}, dropin...), "--set", "maxPod=10"),
+		append(append([]string{}, dropin...), "--feature-gate", "NodeSwp=true"),
+		append(append([]string{}, dropin...), "--set", "featureGates[NodeSwp]=true"),
+	} {
+		if code, _, errOut := runCLI(args...); code != exitUsage || !strings.Contains(errOut, "did you mean") {
+			t.Errorf("%v: exit %d, %q; want %d with did-you-mean", args, code, errOut, exitUsage)
+		}
+	}
+}
