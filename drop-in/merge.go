@@ -374,6 +374,8 @@ func keyFindings(p Patch, opt Options) []validate.Finding {
 			hint := ""
 			if since := knownSince(opt, k.Path); since != "" {
 				hint = fmt.Sprintf("%s is a field from kubelet %s on; this kubelet does not have it", k.Path, since)
+			} else if h, ok := validate.MisplacedThresholdHint(k.WrittenPath); ok {
+				hint = h
 			} else if k.Suggest != "" {
 				hint = fmt.Sprintf("did you mean %q?", k.Suggest)
 			}

@@ -37,7 +37,10 @@ func (mx *Matrix) WriteJSON(w io.Writer) error {
 
 // WriteText prints the matrix (rows are aspects, columns minors), then the
 // details of each minor that has any, then a verdict line.
-func (mx *Matrix) WriteText(w io.Writer) error {
+func (mx *Matrix) WriteText(w io.Writer) error { return mx.WriteTextQuiet(w, false) }
+
+// WriteTextQuiet is WriteText; quiet (--quiet) leaves out the closing summary line.
+func (mx *Matrix) WriteTextQuiet(w io.Writer, quiet bool) error {
 	var b strings.Builder
 	ref := mx.Reference()
 	tw := tabwriter.NewWriter(&b, 0, 0, 3, ' ', 0)
@@ -108,6 +111,10 @@ func (mx *Matrix) WriteText(w io.Writer) error {
 		if !c.Result.Starts {
 			stops = append(stops, c.Minor.Version)
 		}
+	}
+	if quiet {
+		_, err := io.WriteString(w, b.String())
+		return err
 	}
 	b.WriteString("\n")
 	switch {
@@ -236,7 +243,11 @@ func (p *Preflight) WriteJSON(w io.Writer) error {
 }
 
 // WriteText prints the preflight: blockers, then behaviour changes, then notes.
-func (p *Preflight) WriteText(w io.Writer) error {
+func (p *Preflight) WriteText(w io.Writer) error { return p.WriteTextQuiet(w, false) }
+
+// WriteTextQuiet is WriteText; quiet (--quiet) stops after the blockers and the
+// behaviour changes, without the notes.
+func (p *Preflight) WriteTextQuiet(w io.Writer, quiet bool) error {
 	var b strings.Builder
 	from, to := p.From.Minor.Version, p.To.Minor.Version
 	fmt.Fprintf(&b, "kubelet %s -> %s\n", from, to)
@@ -290,6 +301,10 @@ func (p *Preflight) WriteText(w io.Writer) error {
 	}
 	if p.CgroupV1 != "" {
 		fmt.Fprintf(&b, "  cgroup v1: %s\n", p.CgroupV1)
+	}
+	if quiet {
+		_, err := io.WriteString(w, b.String())
+		return err
 	}
 
 	var notes []string

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -95,6 +96,7 @@ func conformance(t *testing.T, minor *skew.Minor) {
 			if want.Lenient && !hasLenientWarning(got.Findings) {
 				t.Errorf("the kubelet fell back to lenient decoding but no dropped-key warning was reported\n%s\nfindings:\n%s", ctx, dump(got.Findings))
 			}
+			checkGateQuotes(t, want.Error, got.Findings, ctx)
 			if len(want.Effective) > 0 {
 				if got.Effective == nil {
 					t.Errorf("no effective config; the kubelet had one\n%s\nfindings:\n%s", ctx, dump(got.Findings))
@@ -115,6 +117,50 @@ func conformance(t *testing.T, minor *skew.Minor) {
 		}
 	}
 	t.Logf("kubelet %s: %d/%d cases agree with the real kubelet", minor.Version, agree, len(goldens))
+}
+
+// gateItemRE matches one item of featuregate's SetFromMap error (as in the
+// harness's golden.go).
+var gateItemRE = regexp.MustCompile(`[A-Za-z0-9]+ is enabled, but depends on features that are disabled: \[[A-Za-z0-9 ]*\]|` +
+	`cannot set feature gate [A-Za-z0-9]+ to (?:true|false), feature is (?:locked to (?:true|false)|PreAlpha at emulated version [0-9.]+, min compatibility version [0-9.]+)|` +
+	`unrecognized feature gate: [^\s,\]]+`)
+
+// checkGateQuotes: every feature-gate item of the kubelet's error is quoted, with
+// the kubelet's own prefix, by exactly the finding for that gate, so no finding
+// quotes another gate's error (the kubelet names gates in map order).
+func checkGateQuotes(t *testing.T, kubelet string, fs []validate.Finding, ctx string) {
+	t.Helper()
+	locs := gateItemRE.FindAllStringIndex(kubelet, -1)
+	if len(locs) == 0 {
+		return
+	}
+	prefix := strings.TrimSuffix(kubelet[:locs[0][0]], "[")
+	for _, loc := range locs {
+		item := kubelet[loc[0]:loc[1]]
+		found := false
+		for _, f := range fs {
+			if f.Kubelet == prefix+item {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("no finding quotes the kubelet's %q\n%s\nfindings:\n%s", prefix+item, ctx, dumpQuotes(fs))
+		}
+	}
+	for _, f := range fs {
+		if strings.HasPrefix(f.Path, "featureGates[") && f.Kubelet != "" && !strings.Contains(f.Kubelet, strings.TrimSuffix(strings.TrimPrefix(f.Path, "featureGates["), "]")) &&
+			f.Rule != validate.GateDependency.ID {
+			t.Errorf("the finding for %s quotes another gate: %s", f.Path, f.Kubelet)
+		}
+	}
+}
+
+func dumpQuotes(fs []validate.Finding) string {
+	var b strings.Builder
+	for _, f := range fs {
+		b.WriteString("  " + f.Rule + " " + f.Path + ": " + f.Kubelet + "\n")
+	}
+	return b.String()
 }
 
 func hasLenientWarning(fs []validate.Finding) bool {

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"regexp"
@@ -8,6 +9,7 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime"
+	utilerrors "k8s.io/apimachinery/pkg/util/errors"
 	"k8s.io/component-base/featuregate"
 	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
 
@@ -28,6 +30,8 @@ func keyFindings(files *source.Cache, f *source.File, keys []source.Key, m *skew
 			hint := ""
 			if newer := m.FirstNewerWith(k.Path); newer != nil {
 				hint = fmt.Sprintf("%s is a field from kubelet %s on; kubelet %s does not have it", k.Path, newer.Version, m.Version)
+			} else if h, ok := validate.MisplacedThresholdHint(k.WrittenPath); ok {
+				hint = h
 			} else if k.Suggest != "" {
 				hint = fmt.Sprintf("did you mean %q?", k.Suggest)
 			}
@@ -104,7 +108,7 @@ func mainDecodeFinding(f *source.File, err error, keys []source.Key) validate.Fi
 		if l := source.ErrorLine(f.SyntaxErr); l > 0 {
 			pos.Line = l
 		}
-		fd = validate.ConfigSyntax.At(pos, "", "the config file is not valid YAML, the kubelet refuses to start: "+f.SyntaxErr.Error(), "fix the syntax (YAML indents with spaces, never tabs)")
+		fd = validate.ConfigSyntax.At(pos, "", "the config file is not valid YAML, the kubelet refuses to start: "+f.SyntaxErr.Error(), syntaxHint(f.Data))
 	case isTypeMetaError(err):
 		fd = validate.ConfigTypeMeta.At(typeMetaPos(keys, top), "", "the config file is not a kubelet.config.k8s.io/v1beta1 KubeletConfiguration, the kubelet refuses to start",
 			"start the file with apiVersion: kubelet.config.k8s.io/v1beta1 and kind: KubeletConfiguration")
@@ -130,6 +134,15 @@ func mainDecodeFinding(f *source.File, err error, keys []source.Key) validate.Fi
 	return fd
 }
 
+// syntaxHint mentions tabs only when the file has one (YAML forbids them in
+// indentation, the usual cause).
+func syntaxHint(data []byte) string {
+	if bytes.IndexByte(data, '\t') >= 0 {
+		return "fix the syntax: the file has a tab, and YAML indents with spaces, never tabs"
+	}
+	return "fix the syntax"
+}
+
 func shortJSONError(s string) string {
 	if i := strings.LastIndex(s, "json: "); i >= 0 {
 		return s[i:]
@@ -141,6 +154,13 @@ const maxGateSuggestions = 1000
 
 // gateFindings explains why SetFromMap failed, one finding per offending gate; the
 // kubelet panics while defaulting.
+//
+// SetFromMap walks the map in Go's random order: it collects an error for every
+// locked or PreAlpha gate until it meets an unrecognized gate, which ends the walk,
+// and checks dependencies (in the order of another map) only when no gate failed.
+// So each finding quotes the kubelet's words for its own gate, and says so where
+// the kubelet's choice is random; err itself is one random draw and only quoted,
+// with its items sorted, when no single gate is to blame.
 func gateFindings(m *skew.Minor, gates map[string]bool, origins map[string]validate.Position, at validate.Position, err error, panicking bool) []validate.Finding {
 	table, terr := m.Gates()
 	if terr != nil {
@@ -151,8 +171,9 @@ func gateFindings(m *skew.Minor, gates map[string]bool, origins map[string]valid
 		panics, kubelet = "the kubelet refuses to start", "failed to set feature gates from initial flags-based config: "
 	}
 	var out []validate.Finding
+	var items []string // the kubelet's error item for out[i]'s gate
 	var names []string
-	suggested := 0
+	suggested, unknown, perGate := 0, 0, 0
 	for _, name := range sortedKeys(gates) {
 		v := gates[name]
 		path := "featureGates[" + name + "]"
@@ -162,17 +183,22 @@ func gateFindings(m *skew.Minor, gates map[string]bool, origins map[string]valid
 		}
 		g, ok := table.Lookup(name)
 		if !ok {
-			hint := "remove it: gate names are case-sensitive and this kubelet does not register it"
-			if names == nil {
-				names = table.Names()
-			}
-			// Suggestions are bounded so that a hostile file with huge gate maps stays cheap.
-			if suggested++; suggested > maxGateSuggestions {
-				// no hint beyond the bound
-			} else if s := didyoumean.Nearest(name, names); s != "" {
-				hint = fmt.Sprintf("did you mean %q?", s)
+			hint := unknownGateHint(m, name)
+			if hint == "" {
+				hint = "remove it: gate names are case-sensitive and this kubelet does not register it"
+				if names == nil {
+					names = table.Names()
+				}
+				// Suggestions are bounded so that a hostile file with huge gate maps stays cheap.
+				if suggested++; suggested > maxGateSuggestions {
+					// no hint beyond the bound
+				} else if s := didyoumean.Nearest(name, names); s != "" {
+					hint = fmt.Sprintf("did you mean %q?", s)
+				}
 			}
 			out = append(out, validate.GateUnknown.Atf(pos, path, hint, "unknown feature gate %q: %s", name, panics))
+			items = append(items, "unrecognized feature gate: "+name)
+			unknown++
 			continue
 		}
 		spec := table.At(g)
@@ -180,23 +206,90 @@ func gateFindings(m *skew.Minor, gates map[string]bool, origins map[string]valid
 		case spec.LockToDefault && spec.Default != v:
 			out = append(out, validate.GateLocked.Atf(pos, path, fmt.Sprintf("remove the entry (it is %t and cannot change)", spec.Default),
 				"feature gate %s is locked to %t (%s since %s): %s", name, spec.Default, stageName(spec.PreRelease), spec.Version, panics))
+			items = append(items, fmt.Sprintf("cannot set feature gate %s to %t, feature is locked to %t", name, v, spec.Default))
+			perGate++
 		case spec.PreRelease == string(featuregate.PreAlpha):
 			out = append(out, validate.GatePreAlpha.Atf(pos, path, "remove it, or target a newer kubelet",
 				"feature gate %s is not available yet at kubelet %s: %s", name, m.Version, panics))
+			items = append(items, fmt.Sprintf("cannot set feature gate %s to %t, feature is PreAlpha at emulated version %s, min compatibility version %s",
+				name, v, table.EmulationVersion, table.MinCompatibilityVersion))
+			perGate++
+		}
+	}
+	for i := range out {
+		switch {
+		case out[i].Rule == validate.GateUnknown.ID && unknown > 1:
+			out[i].Message += fmt.Sprintf(" (the kubelet reports one of these %d gates, chosen at random)", unknown)
+		case out[i].Rule != validate.GateUnknown.ID && unknown > 0:
+			out[i].Message += " (the kubelet reports it only when it meets it before an unknown gate, in random order)"
+		case out[i].Rule != validate.GateUnknown.ID && perGate > 1:
+			out[i].Message += fmt.Sprintf(" (the kubelet reports these %d gates in one error, in random order)", perGate)
 		}
 	}
 	if len(out) == 0 {
 		// Every gate is known and settable one by one: a dependency is broken.
-		out = append(out, dependencyFindings(table, gates, origins, at, panics)...)
+		out, items = dependencyFindings(table, gates, origins, at, panics)
+		if len(out) > 1 {
+			for i := range out {
+				out[i].Message += fmt.Sprintf(" (the kubelet reports these %d dependencies in one error, in random order)", len(out))
+			}
+		}
 	}
 	if len(out) == 0 {
 		out = append(out, validate.GateDependency.At(at, "featureGates", "the feature gates cannot be applied: "+panics, ""))
+		items = append(items, sortedError(err))
 	}
 	for i := range out {
-		out[i].Kubelet = kubelet + err.Error()
+		out[i].Kubelet = kubelet + items[i]
 		out[i].Panics = panicking
 	}
 	return out
+}
+
+// unknownGateHint says when a gate this minor does not register was removed or
+// is yet to come, from the other minors' tables; "" when no supported minor has it.
+func unknownGateHint(m *skew.Minor, name string) string {
+	var last, first *skew.Minor // the newest older minor and the oldest newer minor registering it
+	for _, v := range skew.Supported() {
+		o, _ := skew.Lookup(v)
+		if o == m || !o.Registers(name) {
+			continue
+		}
+		if o.Older(m) {
+			last = o
+		} else if first == nil {
+			first = o
+		}
+	}
+	if last != nil {
+		removed := m
+		for _, v := range skew.Supported() {
+			if o, _ := skew.Lookup(v); last.Older(o) && !o.Registers(name) {
+				removed = o
+				break
+			}
+		}
+		return fmt.Sprintf("remove it: the gate was removed in %s (kubelet %s still had it)", removed.Version, last.Version)
+	}
+	if first != nil {
+		return fmt.Sprintf("remove it, or target kubelet %s or newer: the gate is new in %s", first.Version, first.Version)
+	}
+	return ""
+}
+
+// sortedError is err's text with the items of an aggregate sorted, as the harness
+// records them: SetFromMap's items come in map order.
+func sortedError(err error) string {
+	var agg utilerrors.Aggregate
+	if !errors.As(err, &agg) || len(agg.Errors()) < 2 {
+		return err.Error()
+	}
+	msgs := make([]string, 0, len(agg.Errors()))
+	for _, e := range agg.Errors() {
+		msgs = append(msgs, e.Error())
+	}
+	sort.Strings(msgs)
+	return "[" + strings.Join(msgs, ", ") + "]"
 }
 
 // gateWarnings reports gates that are accepted but will stop working, once per
@@ -288,7 +381,7 @@ func pathValue(kc *kubeletv1beta1.KubeletConfiguration, path string) string {
 // stage, else by default; every gate that is on needs its dependencies on. The
 // finding sits where the user caused it: the gate's own entry, the AllAlpha or
 // AllBeta entry that turned it on, or the entry that turned its dependency off.
-func dependencyFindings(table *skew.GateTable, gates map[string]bool, origins map[string]validate.Position, at validate.Position, panics string) []validate.Finding {
+func dependencyFindings(table *skew.GateTable, gates map[string]bool, origins map[string]validate.Position, at validate.Position, panics string) ([]validate.Finding, []string) {
 	enabled := func(name string) (bool, string) {
 		if v, ok := gates[name]; ok {
 			return v, name
@@ -313,6 +406,7 @@ func dependencyFindings(table *skew.GateTable, gates map[string]bool, origins ma
 		return at, path
 	}
 	var out []validate.Finding
+	var items []string // the kubelet's error item for out[i]
 	for _, name := range table.Names() {
 		on, why := enabled(name)
 		g, _ := table.Lookup(name)
@@ -347,8 +441,9 @@ func dependencyFindings(table *skew.GateTable, gates map[string]bool, origins ma
 			hint = "also set " + name + ": false, or keep " + blame + " enabled"
 		}
 		out = append(out, validate.GateDependency.At(pos, path, msg, hint))
+		items = append(items, fmt.Sprintf("%s is enabled, but depends on features that are disabled: %v", name, off))
 	}
-	return out
+	return out, items
 }
 
 // mergedIndex answers whether a duplicate occurrence is a key of another mapping

@@ -50,7 +50,8 @@ func (r *Result) validate(m *skew.Minor, base featuregate.MutableVersionedFeatur
 
 // origin returns where the value at path was set: the path itself; else, for a
 // list item or an object that has no key of its own, its first key; else its
-// nearest ancestor; else the top of the main file (a default).
+// nearest ancestor; else nowhere: the value is a default, which the reports
+// show as "(defaults)" rather than pointing at a line that does not set it.
 func (r *Result) origin(path string) validate.Position {
 	if pos, ok := r.Origins[path]; ok {
 		return pos
@@ -63,7 +64,7 @@ func (r *Result) origin(path string) validate.Position {
 			return pos
 		}
 	}
-	return r.mainPos()
+	return validate.Position{}
 }
 
 func (r *Result) firstBelow(path string) (validate.Position, bool) {

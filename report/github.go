@@ -99,7 +99,7 @@ func (githubWriter) Write(w io.Writer, docs []Document, _ Options) error {
 			msg += "\nhint: " + f.Hint
 		}
 		if f.Kubelet != "" {
-			msg += "\nkubelet: " + f.Kubelet
+			msg += "\nkubelet: " + OneLine(f.Kubelet)
 		}
 		fmt.Fprintf(&b, "::%s %s::%s\n", githubCommand(f.Severity), strings.Join(props, ","), githubData(msg))
 	}
@@ -115,9 +115,8 @@ func (githubWriter) Write(w io.Writer, docs []Document, _ Options) error {
 			verdicts = append(verdicts, "kubelet "+d.KubeletVersion+" starts")
 		}
 	}
-	fmt.Fprintf(&b, "kubeletcfg: %s; %d %s, %d %s, %d info in %d %s\n", strings.Join(verdicts, ", "),
-		errs, plural(errs, "error", "errors"), warns, plural(warns, "warning", "warnings"), infos,
-		len(files), plural(len(files), "file", "files"))
+	fmt.Fprintf(&b, "kubeletcfg: %s; %d %s, %d %s, %d info%s\n", strings.Join(verdicts, ", "),
+		errs, plural(errs, "error", "errors"), warns, plural(warns, "warning", "warnings"), infos, inFiles(len(files)))
 	_, err := io.WriteString(w, b.String())
 	return err
 }

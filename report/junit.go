@@ -11,8 +11,8 @@ import (
 
 // JUnit XML as CI systems (GitLab's junit report, Jenkins, Azure) read it: one
 // <testsuite> per kubelet minor, one <testcase> per file, which fails when the
-// file has a finding at or above warning. The threshold is fixed, not
-// --fail-on: the report says what is wrong, the exit code decides the build.
+// file has a finding at or above --fail-on (Options.FailOn): a finding that does
+// not fail the job is no failed test case, it is listed in the case's system-out.
 
 // configurationCase names the testcase of findings that have no file of their
 // own (the configuration as a whole, the kubelet's defaults).
@@ -42,11 +42,11 @@ type junitFailure struct {
 
 type junitWriter struct{}
 
-func (junitWriter) Write(w io.Writer, docs []Document, _ Options) error {
+func (junitWriter) Write(w io.Writer, docs []Document, opt Options) error {
 	suites := make([]junitSuite, 0, len(docs))
 	tests, failures := 0, 0
 	for _, d := range docs {
-		s := junitSuiteOf(d)
+		s := junitSuiteOf(d, opt)
 		tests += s.Tests
 		failures += s.Failures
 		suites = append(suites, s)
@@ -123,7 +123,7 @@ func xmlEscape(s string, attr bool) string {
 	return b.String()
 }
 
-func junitSuiteOf(d Document) junitSuite {
+func junitSuiteOf(d Document, opt Options) junitSuite {
 	class := "kubelet " + d.KubeletVersion
 	byFile := map[string][]validate.Finding{}
 	for _, f := range d.Findings {
@@ -167,16 +167,16 @@ func junitSuiteOf(d Document) junitSuite {
 		if name == "" {
 			c.Name = configurationCase
 		}
-		var all, infos strings.Builder
+		var all, passing strings.Builder
 		var first *validate.Finding
 		for i, f := range byFile[name] {
 			writeFindingLines(&all, f)
-			if f.Severity >= validate.Warning {
+			if opt.Fails(f.Severity) {
 				if first == nil {
 					first = &byFile[name][i]
 				}
 			} else {
-				writeFindingLines(&infos, f)
+				writeFindingLines(&passing, f)
 			}
 		}
 		if first != nil {
@@ -187,7 +187,7 @@ func junitSuiteOf(d Document) junitSuite {
 			}
 			s.Failures++
 		}
-		c.SystemOut = infos.String()
+		c.SystemOut = passing.String()
 		s.Cases = append(s.Cases, c)
 	}
 	s.Tests = len(s.Cases)
@@ -205,6 +205,6 @@ func writeFindingLines(b *strings.Builder, f validate.Finding) {
 		fmt.Fprintf(b, "    hint:  %s\n", f.Hint)
 	}
 	if f.Kubelet != "" {
-		fmt.Fprintf(b, "    kubelet: %s\n", f.Kubelet)
+		fmt.Fprintf(b, "    kubelet: %s\n", OneLine(f.Kubelet))
 	}
 }

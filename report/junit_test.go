@@ -34,10 +34,10 @@ type junitIn struct {
 	} `xml:"testsuite"`
 }
 
-func writeJUnit(t *testing.T, docs []Document) junitIn {
+func writeJUnit(t *testing.T, docs []Document, opt Options) junitIn {
 	t.Helper()
 	var out bytes.Buffer
-	if err := (junitWriter{}).Write(&out, docs, Options{}); err != nil {
+	if err := (junitWriter{}).Write(&out, docs, opt); err != nil {
 		t.Fatal(err)
 	}
 	var j junitIn
@@ -58,7 +58,8 @@ func TestJUnit(t *testing.T) {
 			{Rule: "KC1101", Severity: validate.Warning, Message: hostile, Hint: "h", Path: "p", Position: validate.Position{File: "c.yaml", Line: 5, Column: 1}},
 		}},
 	}
-	j := writeJUnit(t, docs)
+	warning := validate.Warning
+	j := writeJUnit(t, docs, Options{FailOn: &warning})
 	if len(j.Suites) != 2 || j.Tests != 6 || j.Failures != 2 {
 		t.Fatalf("suites %d, tests %d, failures %d", len(j.Suites), j.Tests, j.Failures)
 	}
@@ -101,6 +102,35 @@ func TestJUnit(t *testing.T) {
 	}
 }
 
+// JUnit follows --fail-on: a finding that does not fail the job is no failed
+// test case; it is listed in the case's system-out.
+func TestJUnitFollowsFailOn(t *testing.T) {
+	docs := []Document{{KubeletVersion: "1.37", Starts: true, Files: []string{"c.yaml"}, Findings: []validate.Finding{
+		{Rule: "KC1101", Severity: validate.Warning, Message: "dropped", Position: validate.Position{File: "c.yaml", Line: 5, Column: 1}},
+	}}}
+	none := validate.Severity(-1)
+	warning, info := validate.Warning, validate.Info
+	for _, tt := range []struct {
+		name     string
+		failOn   *validate.Severity
+		failures int
+	}{
+		{"default (error)", nil, 0},
+		{"none", &none, 0},
+		{"warning", &warning, 1},
+		{"info", &info, 1},
+	} {
+		j := writeJUnit(t, docs, Options{FailOn: tt.failOn})
+		c := j.Suites[0].Cases[0]
+		if j.Failures != tt.failures || (c.Failure != nil) != (tt.failures > 0) {
+			t.Errorf("--fail-on %s: %d failures, case failure %+v; want %d", tt.name, j.Failures, c.Failure, tt.failures)
+		}
+		if tt.failures == 0 && !strings.Contains(c.SystemOut, "dropped [KC1101]") {
+			t.Errorf("--fail-on %s: the passing warning is not in system-out: %q", tt.name, c.SystemOut)
+		}
+	}
+}
+
 func TestXMLEscape(t *testing.T) {
 	for _, tt := range []struct{ in, text, attr string }{
 		{`a<b>&"c"`, `a&lt;b&gt;&amp;"c"`, `a&lt;b&gt;&amp;&quot;c&quot;`},
@@ -114,5 +144,31 @@ func TestXMLEscape(t *testing.T) {
 		if got := xmlAttr(tt.in); got != tt.attr {
 			t.Errorf("xmlAttr(%q) = %q, want %q", tt.in, got, tt.attr)
 		}
+	}
+}
+
+// A quoted kubelet message is one line in line-oriented output (a YAML error
+// can quote the file); JSON keeps it whole.
+func TestKubeletQuoteOneLine(t *testing.T) {
+	docs := []Document{{KubeletVersion: "1.37", Files: []string{"c.yaml"}, Findings: []validate.Finding{
+		{Rule: "KC1001", Severity: validate.Error, Message: "m", Position: validate.Position{File: "c.yaml", Line: 1, Column: 1},
+			Kubelet: "yaml: line 3: found character that cannot start any token:\n  evictionHard:\n\tmemory.available: 1Gi"},
+	}}}
+	for _, name := range []string{"text", "junit", "github"} {
+		w, _ := For(name)
+		var out bytes.Buffer
+		if err := w.Write(&out, docs, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out.String(), "cannot start any token …") || strings.Contains(out.String(), "memory.available: 1Gi") {
+			t.Errorf("%s: the kubelet quote is not cut to its first line:\n%s", name, out.String())
+		}
+	}
+	var out bytes.Buffer
+	if err := (jsonWriter{}).Write(&out, docs, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), `memory.available: 1Gi`) {
+		t.Errorf("json: the kubelet quote lost its lines:\n%s", out.String())
 	}
 }

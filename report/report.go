@@ -38,6 +38,18 @@ func FromResult(r *pipeline.Result) Document {
 type Options struct {
 	Color bool
 	Quiet bool // only the findings and the verdict, no summary
+	// FailOn is --fail-on: the lowest severity that fails the job; nil means
+	// error (the default), a negative severity none. JUnit fails a test case
+	// only for these findings.
+	FailOn *validate.Severity
+}
+
+// Fails reports whether a finding of severity s fails the job under opt.FailOn.
+func (opt Options) Fails(s validate.Severity) bool {
+	if opt.FailOn == nil {
+		return s >= validate.Error
+	}
+	return *opt.FailOn >= 0 && s >= *opt.FailOn
 }
 
 // Writer renders documents in one format.

@@ -72,7 +72,7 @@ func (textWriter) Write(w io.Writer, docs []Document, opt Options) error {
 				fmt.Fprintf(&b, "    %s %s\n", paint(dim, "hint: "), f.Hint)
 			}
 			if f.Kubelet != "" {
-				fmt.Fprintf(&b, "    %s %s\n", paint(dim, "kubelet:"), f.Kubelet)
+				fmt.Fprintf(&b, "    %s %s\n", paint(dim, "kubelet:"), OneLine(f.Kubelet))
 			}
 		}
 		if len(d.Findings) > 0 {
@@ -92,9 +92,9 @@ func (textWriter) Write(w io.Writer, docs []Document, opt Options) error {
 		b.WriteString("\n")
 	}
 	if !opt.Quiet {
-		fmt.Fprintf(&b, "%d %s, %d %s, %d info in %d %s, %d kubelet %s\n",
+		fmt.Fprintf(&b, "%d %s, %d %s, %d info%s, %d kubelet %s\n",
 			errs, plural(errs, "error", "errors"), warns, plural(warns, "warning", "warnings"), infos,
-			len(files), plural(len(files), "file", "files"), len(docs), plural(len(docs), "minor", "minors"))
+			inFiles(len(files)), len(docs), plural(len(docs), "minor", "minors"))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -105,4 +105,22 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// inFiles is " in N files", or nothing when no file was read (the summary of a
+// run that stopped before reading one).
+func inFiles(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" in %d %s", n, plural(n, "file", "files"))
+}
+
+// OneLine cuts a kubelet message to its first line, marked with " …" (a YAML
+// error may quote lines of the file; JSON and SARIF keep the whole message).
+func OneLine(s string) string {
+	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
+		return strings.TrimRight(s[:i], " :") + " …"
+	}
+	return s
 }

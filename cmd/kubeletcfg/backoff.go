@@ -119,7 +119,7 @@ func backoffMinors(kubeletVersion, versions string) ([]*skew.Minor, error) {
 	if versions != "" {
 		return matrix.Window(versions, "")
 	}
-	m, err := skew.Lookup(kubeletVersion)
+	m, err := lookupMinor(kubeletVersion, "use --versions %s")
 	if err != nil {
 		return nil, err
 	}

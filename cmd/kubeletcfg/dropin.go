@@ -13,6 +13,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/author"
 	"github.com/kubeletcfg/kubeletcfg/internal/atomicfile"
+	"github.com/kubeletcfg/kubeletcfg/internal/didyoumean"
 	"github.com/kubeletcfg/kubeletcfg/matrix"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
@@ -181,6 +182,9 @@ rename), with mode 0644 unless --mode, and never over an existing file without
 					return err
 				}
 				settings = append(settings, st)
+			}
+			if err := knownGates(settings); err != nil {
+				return err
 			}
 			doc, err := author.NewDocument(settings)
 			if err != nil {
@@ -427,4 +431,24 @@ func lastOverrider(vs []author.Verdict) string {
 		}
 	}
 	return last
+}
+
+// knownGates refuses, as a usage error like an unknown field, a gate that no
+// supported minor registers; a gate some minors lack is the check's to report.
+func knownGates(settings []author.Setting) error {
+	for _, st := range settings {
+		name, ok := strings.CutPrefix(st.Path, "featureGates[")
+		if !ok || registeredAnywhere(strings.TrimSuffix(name, "]")) {
+			continue
+		}
+		name = strings.TrimSuffix(name, "]")
+		msg := fmt.Sprintf("no feature gate %q at any kubelet minor kubeletcfg knows (%s)", name, minorRanges(skew.Supported()))
+		if g, err := skew.Newest().Gates(); err == nil {
+			if near := didyoumean.Nearest(name, g.Names()); near != "" {
+				msg += fmt.Sprintf("; did you mean %q?", near)
+			}
+		}
+		return fmt.Errorf("%s", msg)
+	}
+	return nil
 }

@@ -179,7 +179,7 @@ With no difference nothing is written and the exit code is 0.`,
 			if err := atomicfile.Write(out, content, atomicfile.Options{Overwrite: force}); err != nil {
 				return err
 			}
-			fmt.Fprintf(w, "wrote %s (%d top-level keys; checked against kubelet %s)\n", out, len(patch), checkedMinors(minors))
+			fmt.Fprintf(w, "wrote %s (%d top-level %s; checked against kubelet %s)\n", out, len(patch), plural(len(patch), "key", "keys"), checkedMinors(minors))
 			return nil
 		},
 	}

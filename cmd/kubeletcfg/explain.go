@@ -33,23 +33,30 @@ minors that have the field, the rules that check it, and its doc comment.
 
 PATH is dotted, matched case-insensitively, with map keys and list indexes in
 brackets: evictionHard[memory.available], featureGates[NodeSwap],
-reservedMemory[0].limits. An object lists its fields; KubeletConfiguration
-alone lists the top-level ones. The rules are those whose summary names the
+reservedMemory[0].limits; a dotted map key (featureGates.NodeSwap,
+evictionHard.memory.available) is read as the bracket form. An object lists its
+fields; KubeletConfiguration, or no PATH, lists the top-level ones. An unknown
+field or gate exits 2. The rules are those whose summary names the
 field (or a field under it), plus gated-field-ignored for gated fields: rules
 do not declare their paths, their summaries name them.`,
 		Example: `  kubeletcfg explain crashLoopBackOff.maxContainerRestartPeriod --kubelet-version 1.33
   kubeletcfg explain 'evictionHard[memory.available]'
-  kubeletcfg explain authentication -o json`,
-		Args: cobra.ExactArgs(1),
+  kubeletcfg explain authentication -o json
+  kubeletcfg explain                # the top-level fields`,
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := outputFormat(output); err != nil {
 				return err
 			}
-			m, err := skew.Lookup(version)
+			m, err := lookupMinor(version, "explain lists the minors that have the field (MINORS); compare files across minors with kubeletcfg skew --versions %s")
 			if err != nil {
 				return err
 			}
-			doc, err := explain(m, args[0])
+			query := "KubeletConfiguration"
+			if len(args) == 1 {
+				query = args[0]
+			}
+			doc, err := explain(m, query)
 			if err != nil {
 				return err
 			}
@@ -157,6 +164,25 @@ type resolved struct {
 	key     string // the last map key, when the path ends in one
 	keyOf   string // the canonical path of that map
 	caseFix bool   // a name matched only case-insensitively
+	// dottedKey: the map key was written dotted (featureGates.NodeSwap).
+	dottedKey bool
+}
+
+func restAreNames(segs []pathSeg) bool {
+	for _, s := range segs {
+		if s.isKey {
+			return false
+		}
+	}
+	return len(segs) > 0
+}
+
+func joinNames(segs []pathSeg) string {
+	names := make([]string, len(segs))
+	for i, s := range segs {
+		names[i] = s.name
+	}
+	return strings.Join(names, ".")
 }
 
 // unknownField is a path segment that matches no field.
@@ -181,6 +207,16 @@ func resolvePath(root *skew.Field, segs []pathSeg) (resolved, *unknownField) {
 			}
 			r.field = cur.Elem
 			continue
+		}
+		if cur.Kind == skew.Map && restAreNames(segs[i:]) {
+			// featureGates.NodeSwap, evictionHard.memory.available: the rest of
+			// the dotted path is the map key (signals have dots of their own).
+			key := joinNames(segs[i:])
+			r.canonical += "[" + key + "]"
+			r.key, r.keyOf = key, strings.TrimSuffix(r.canonical, "["+key+"]")
+			r.field = cur.Elem
+			r.dottedKey = true
+			break
 		}
 		child, exact := cur.Child(s.name)
 		if child == nil {
@@ -234,6 +270,9 @@ func explain(m *skew.Minor, query string) (*explainDoc, error) {
 		}
 	}
 	doc.Path, doc.Known = r.canonical, at == m
+	if r.dottedKey {
+		doc.Notes = append(doc.Notes, fmt.Sprintf("read %q as %s: a map key goes in brackets", path, r.canonical))
+	}
 	if r.caseFix {
 		doc.Notes = append(doc.Notes, fmt.Sprintf("%q matched %s case-insensitively: drop-ins accept any case, the main --config file only this spelling", path, r.canonical))
 	}
@@ -290,6 +329,14 @@ func explain(m *skew.Minor, query string) (*explainDoc, error) {
 			if near := didyoumean.Nearest(g, gates.Names()); near != "" {
 				hint = fmt.Sprintf("; did you mean %q?", near)
 			}
+			if !registeredAnywhere(g) {
+				// Like an unknown field: no supported kubelet knows it.
+				msg := fmt.Sprintf("no feature gate %q at any kubelet minor kubeletcfg knows (%s)", g, minorRanges(skew.Supported()))
+				if near := didyoumean.Nearest(g, gates.Names()); near != "" {
+					msg += fmt.Sprintf("; did you mean %q?", "featureGates["+near+"]")
+				}
+				return nil, fmt.Errorf("%s", msg)
+			}
 			doc.Notes = append(doc.Notes, fmt.Sprintf("kubelet %s does not register the gate %q: setting it makes the kubelet panic at startup (%s)%s", m.Version, g, validate.GateUnknown.ID, hint))
 		}
 		doc.FeatureGates = append(doc.FeatureGates, eg)
@@ -322,6 +369,16 @@ func explain(m *skew.Minor, query string) (*explainDoc, error) {
 	return doc, nil
 }
 
+// registeredAnywhere reports whether a supported minor registers the gate.
+func registeredAnywhere(gate string) bool {
+	for _, v := range skew.Supported() {
+		if m, _ := skew.Lookup(v); m.Registers(gate) {
+			return true
+		}
+	}
+	return false
+}
+
 func cutFoldPrefix(s, prefix string) (string, bool) {
 	if len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix) {
 		return s[len(prefix):], true
@@ -337,6 +394,8 @@ func unknownFieldError(m *skew.Minor, u *unknownField) error {
 	msg := fmt.Sprintf("no field %q in %s (kubelet %s)", u.name, where, m.Version)
 	if near := didyoumean.Nearest(u.name, u.candidates); near != "" {
 		msg += fmt.Sprintf("; did you mean %q?", skew.JoinPath(u.parent, near))
+	} else if u.parent == "" {
+		msg += "; kubeletcfg explain lists the top-level fields"
 	} else if u.candidates != nil {
 		msg += "; kubeletcfg explain " + where + " lists its fields"
 	}

@@ -31,7 +31,11 @@ func TestCLIExplain(t *testing.T) {
 		{"explain-unknown", []string{"explain", "maxPod"}, exitUsage},
 		{"explain-unknown-nested", []string{"explain", "authentication.anonymus.enabled"}, exitUsage},
 		{"explain-bad-version", []string{"explain", "maxPods", "--kubelet-version", "1.12"}, exitUsage},
-		{"explain-no-path", []string{"explain"}, exitUsage},
+		{"explain-no-path", []string{"explain"}, exitClean},
+		{"explain-dotted-gate", []string{"explain", "featureGates.NodeSwap"}, exitClean},
+		{"explain-dotted-signal", []string{"explain", "evictionHard.memory.available", "-o", "json"}, exitClean},
+		{"explain-unknown-gate", []string{"explain", "featureGates[NodeSwp]"}, exitUsage},
+		{"explain-unknown-gate-json", []string{"explain", "featureGates.NoSuchGate", "-o", "json"}, exitUsage},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

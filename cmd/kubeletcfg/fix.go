@@ -100,7 +100,7 @@ Exit codes (with or without --diff):
 // the same n-3 window kubeletcfg skew compares.
 func fixMinors(kubeletVersion, versions string) ([]*skew.Minor, error) {
 	if kubeletVersion != "" {
-		m, err := skew.Lookup(kubeletVersion)
+		m, err := lookupMinor(kubeletVersion, "use --versions %s")
 		if err != nil {
 			return nil, err
 		}

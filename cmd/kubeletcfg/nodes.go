@@ -88,7 +88,7 @@ func lintNodes(cmd *cobra.Command, f *inputFlags, output string, threshold valid
 			return err
 		}
 	} else {
-		minor, err := skew.Lookup(f.kubeletVersion)
+		minor, err := lookupMinor(f.kubeletVersion, "compare several minors with kubeletcfg skew --versions %s, or lint --nodes --versions %s")
 		if err != nil {
 			return err
 		}

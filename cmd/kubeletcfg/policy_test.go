@@ -56,9 +56,11 @@ func TestCLIPolicyDiscovered(t *testing.T) {
 		{"policy-no-policy", "repo", append([]string{"lint", "--no-policy"}, files...), exitClean},
 		// From a subfolder: the policy one folder up (exclude stays relative to it).
 		{"policy-discovered-subfolder", "repo/conf.d", []string{"lint", "-c", "../config.yaml", "-d", "."}, exitFindings},
-		// skew takes the policy's versions window; --control-plane replaces it.
-		{"policy-skew", "repo", append([]string{"skew"}, files...), exitClean},
-		{"policy-skew-control-plane", "repo", append([]string{"skew", "--control-plane", "1.36"}, files...), exitClean},
+		// skew takes the policy's versions window (--control-plane replaces it)
+		// and its failOn: warning.
+		{"policy-skew", "repo", append([]string{"skew"}, files...), exitFindings},
+		{"policy-skew-control-plane", "repo", append([]string{"skew", "--control-plane", "1.36"}, files...), exitFindings},
+		{"policy-skew-fail-on-none", "repo", append([]string{"skew", "--fail-on", "none", "-q"}, files...), exitClean},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 func newPreflightCommand() *cobra.Command {
 	var in inputFlags
 	var output, from, to string
+	var vf verdictFlags
 	cmd := &cobra.Command{
 		Use:   "preflight",
 		Short: "Report what changes for a node pool when its kubelets move to another minor",
@@ -28,8 +29,8 @@ func newPreflightCommand() *cobra.Command {
                     source drops and the target applies; the rollback check (does
                     the source minor still start with these files, what it drops)
 
-The files are read once. Exit code 1 when the target would not start, 2 for usage
-and input errors.`,
+The files are read once. Exit code 1 when the target has a finding at or above
+--fail-on (default error: it would not start), 2 for usage and input errors.`,
 		Example: `  # a pool moving from 1.33 to the newest supported minor
   kubeletcfg preflight --from 1.33 -c config.yaml -d conf.d
 
@@ -38,6 +39,10 @@ and input errors.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := outputFormat(output); err != nil {
+				return err
+			}
+			threshold, err := vf.threshold()
+			if err != nil {
 				return err
 			}
 			input, err := in.input()
@@ -66,13 +71,13 @@ and input errors.`,
 			if output == "json" {
 				err = p.WriteJSON(w)
 			} else {
-				err = p.WriteText(w)
+				err = p.WriteTextQuiet(w, vf.quiet)
 			}
 			if err != nil {
 				return err
 			}
-			if !p.Starts() {
-				return &findingsError{n: len(p.Blockers)}
+			if n := countAtLeast(p.To.Result.Findings, threshold); n > 0 {
+				return &findingsError{n: n}
 			}
 			return nil
 		},
@@ -82,6 +87,7 @@ and input errors.`,
 	cmd.Flags().StringVar(&from, "from", "", "the kubelet minor the node pool runs now (required unless --discover finds it; "+strings.Join(skew.Supported(), ", ")+")")
 	cmd.Flags().StringVar(&to, "to", skew.Newest().Version, "the kubelet minor it moves to")
 	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: json, text")
+	vf.register(cmd, "text: the blockers and behaviour changes only, no notes")
 	_ = cmd.RegisterFlagCompletionFunc("from", completeMinor)
 	_ = cmd.RegisterFlagCompletionFunc("to", completeMinor)
 	_ = cmd.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {

@@ -10,6 +10,7 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/matrix"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/profile"
+	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
@@ -23,6 +24,7 @@ func (p *profileFlag) String() string { return p.name }
 func (p *profileFlag) Type() string   { return "name" }
 
 func (p *profileFlag) Set(s string) error {
+	s = strings.ToLower(s) // --profile CIS is --profile cis
 	if _, ok := validate.ProfileRules(s); !ok {
 		return fmt.Errorf("unknown profile %q (want one of %s)", s, strings.Join(validate.Profiles(), ", "))
 	}
@@ -60,8 +62,8 @@ func (p *profileFlag) applyMatrix(mx *matrix.Matrix, mainFile string) {
 // writeMatrix is skew's writeMatrix; for text, the profile's findings (what
 // policy left of them) follow the matrix in a section of their own, minors with
 // the same findings shown once.
-func (p *profileFlag) writeMatrix(w io.Writer, mx *matrix.Matrix, output string) error {
-	if err := writeMatrix(w, mx, output); err != nil || p.name == "" || output != "text" {
+func (p *profileFlag) writeMatrix(w io.Writer, mx *matrix.Matrix, output string, opt report.Options) error {
+	if err := writeMatrix(w, mx, output, opt); err != nil || p.name == "" || output != "text" {
 		return err
 	}
 	rules, _ := validate.ProfileRules(p.name)

@@ -27,7 +27,10 @@ the kubelet would start, what it silently drops, and the configuration it would
 really run with.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       buildInfo().Version,
 	}
+	// --version prints what the first line of `kubeletcfg version` does.
+	root.SetVersionTemplate("kubeletcfg {{.Version}}\n")
 	root.AddCommand(newLintCommand(), newEffectiveCommand(), newRulesCommand(), newVersionsCommand(), newSchemaCommand())
 	root.AddCommand(newSkewCommand(), newPreflightCommand())
 	root.AddCommand(newExplainCommand())
@@ -75,7 +78,7 @@ func (f *inputFlags) evaluate() (*pipeline.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	minor, err := skew.Lookup(f.kubeletVersion)
+	minor, err := lookupMinor(f.kubeletVersion, "compare several minors with kubeletcfg skew --versions %s")
 	if err != nil {
 		return nil, err
 	}
@@ -91,8 +94,8 @@ func (f *inputFlags) evaluate() (*pipeline.Result, error) {
 
 func newLintCommand() *cobra.Command {
 	var in inputFlags
-	var output, failOn string
-	var quiet, noColor bool
+	var output string
+	var vf verdictFlags
 	var pol policyFlags
 	var prof profileFlag
 	cmd := &cobra.Command{
@@ -112,15 +115,15 @@ func newLintCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			threshold, err := parseFailOn(failOn)
+			threshold, err := vf.threshold()
 			if err != nil {
 				return err
 			}
 			if in.versions != "" && (in.nodes == "" || cmd.Flags().Changed("kubelet-version")) {
 				return fmt.Errorf("--versions evaluates --nodes at several minors, in place of --kubelet-version")
 			}
+			opt := vf.options(cmd.OutOrStdout(), threshold)
 			if in.nodes != "" {
-				opt := report.Options{Color: !noColor && isTerminal(cmd.OutOrStdout()), Quiet: quiet}
 				return lintNodes(cmd, &in, output, threshold, opt, func(res *pipeline.Result, mainFile string) {
 					prof.apply(res, mainFile)
 					pol.apply(res)
@@ -133,7 +136,6 @@ func newLintCommand() *cobra.Command {
 			prof.apply(res, in.config) // profile findings first, so policy covers them too
 			pol.apply(res)
 			doc := report.FromResult(res)
-			opt := report.Options{Color: !noColor && isTerminal(cmd.OutOrStdout()), Quiet: quiet}
 			if err := in.writeLint(cmd.OutOrStdout(), w, output, doc, opt); err != nil {
 				return err
 			}
@@ -145,19 +147,14 @@ func newLintCommand() *cobra.Command {
 	}
 	in.register(cmd)
 	in.registerDiscover(cmd)
-	pol.register(cmd, policyTargets{kubeletVersion: &in.kubeletVersion, failOn: &failOn})
+	pol.register(cmd, policyTargets{kubeletVersion: &in.kubeletVersion, failOn: &vf.failOn})
 	prof.register(cmd)
 	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: "+strings.Join(report.Formats(), ", "))
-	cmd.Flags().StringVar(&failOn, "fail-on", "error", "exit 1 when a finding is at or above this severity: error, warning, info or none")
-	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "print findings and the verdict only, no summary line")
+	vf.register(cmd, "print findings and the verdict only, no summary line")
 	cmd.Flags().StringVar(&in.nodes, "nodes", "", "lint many nodes at once: a folder with a folder per node (config file and conf.d/) or a configz dump per node; identical nodes are grouped")
 	cmd.Flags().StringVar(&in.versions, "versions", "", "with --nodes: evaluate the nodes at these minors, a range (1.31..1.37) or a list (1.33,1.37), each node's files read once")
-	cmd.Flags().BoolVar(&noColor, "no-color", false, "never colour the text output (colour is used on terminals only; NO_COLOR is honoured)")
 	_ = cmd.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return report.Formats(), cobra.ShellCompDirectiveNoFileComp
-	})
-	_ = cmd.RegisterFlagCompletionFunc("fail-on", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"error", "warning", "info", "none"}, cobra.ShellCompDirectiveNoFileComp
 	})
 	return cmd
 }
@@ -169,7 +166,7 @@ func parseFailOn(s string) (validate.Severity, error) {
 	}
 	sev, err := validate.ParseSeverity(s)
 	if err != nil {
-		return 0, fmt.Errorf("--fail-on: %w", err)
+		return 0, fmt.Errorf("--fail-on: unknown severity %q (want error, warning, info or none)", s)
 	}
 	return sev, nil
 }
@@ -187,9 +184,15 @@ func countAtLeast(fs []validate.Finding, threshold validate.Severity) int {
 	return n
 }
 
+// colorEnv reports whether the environment allows colour: NO_COLOR unset
+// (no-color.org) and a terminal that is not TERM=dumb.
+func colorEnv() bool {
+	return os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
+}
+
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok || os.Getenv("NO_COLOR") != "" {
+	if !ok || !colorEnv() {
 		return false
 	}
 	fi, err := f.Stat()

@@ -28,7 +28,7 @@ const kubeconformFile = "kubeletconfiguration-kubelet-v1beta1.json"
 
 func newSchemaCommand() *cobra.Command {
 	var kubeletVersion, kubeconformDir string
-	var force bool
+	var force, verbose bool
 	cmd := &cobra.Command{
 		Use:   "schema",
 		Short: "Print the JSON Schema of KubeletConfiguration for a kubelet minor, or write kubeconform's schema folder",
@@ -45,7 +45,7 @@ of kubeconform's default -schema-location template
 as master (the newest minor) and v1.MINOR.0 up to the patch each minor was
 generated from, each strict (-strict folders: unknown keys are errors) and
 non-strict. Files are written atomically; an existing file that differs is
-never overwritten without --force.
+never overwritten without --force. It prints one summary line; -v lists the files.
 
 A schema checks shape only; kubeletcfg lint also runs the kubelet's defaulting,
 drop-in merge, feature gates and validation.`,
@@ -62,12 +62,12 @@ drop-in merge, feature gates and validation.`,
 				if cmd.Flags().Changed("kubelet-version") {
 					return fmt.Errorf("--kubeconform writes every supported minor; leave out --kubelet-version")
 				}
-				return writeKubeconform(cmd, kubeconformDir, force)
+				return writeKubeconform(cmd, kubeconformDir, force, verbose)
 			}
 			if force {
 				return fmt.Errorf("--force only applies with --kubeconform")
 			}
-			m, err := skew.Lookup(kubeletVersion)
+			m, err := lookupMinor(kubeletVersion, "kubeletcfg schema --kubeconform writes every minor's schema")
 			if err != nil {
 				return err
 			}
@@ -83,6 +83,7 @@ drop-in merge, feature gates and validation.`,
 	fl.StringVar(&kubeletVersion, "kubelet-version", skew.Newest().Version, "kubelet minor whose schema to print ("+strings.Join(skew.Supported(), ", ")+"); v1.37.2 is accepted")
 	fl.StringVar(&kubeconformDir, "kubeconform", "", "write the schemas of every supported minor under this folder, in kubeconform's layout")
 	fl.BoolVar(&force, "force", false, "with --kubeconform: overwrite existing files that differ")
+	fl.BoolVarP(&verbose, "verbose", "v", false, "with --kubeconform: list every file")
 	_ = cmd.RegisterFlagCompletionFunc("kubelet-version", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return skew.Supported(), cobra.ShellCompDirectiveNoFileComp
 	})
@@ -176,7 +177,7 @@ func nonStrictSchema(strict []byte) ([]byte, error) {
 
 // writeKubeconform writes the folder. Every target is checked before anything is
 // written, so a refusal leaves the folder as it was.
-func writeKubeconform(cmd *cobra.Command, dir string, force bool) error {
+func writeKubeconform(cmd *cobra.Command, dir string, force, verbose bool) error {
 	files, err := kubeconformFiles()
 	if err != nil {
 		return err
@@ -207,9 +208,14 @@ func writeKubeconform(cmd *cobra.Command, dir string, force bool) error {
 		}
 	}
 	out := cmd.OutOrStdout()
-	for _, f := range files {
-		fmt.Fprintln(out, filepath.Join(dir, filepath.FromSlash(f.rel)))
+	if verbose {
+		for _, f := range files {
+			fmt.Fprintln(out, filepath.Join(dir, filepath.FromSlash(f.rel)))
+		}
 	}
+	minors := skew.Supported()
+	fmt.Fprintf(out, "%s: %d %s for kubelet %s..%s (%d written, %d unchanged)\n", dir, len(files), plural(len(files), "schema file", "schema files"),
+		minors[0], minors[len(minors)-1], len(todo), len(files)-len(todo))
 	return nil
 }
 

@@ -117,6 +117,7 @@ func outputFormat(output string) error {
 func newSkewCommand() *cobra.Command {
 	var in inputFlags
 	var output, versions, controlPlane string
+	var vf verdictFlags
 	var pol policyFlags
 	var prof profileFlag
 	cmd := &cobra.Command{
@@ -131,8 +132,8 @@ The window is the newest supported minor and the %d before it (the kubelet
 version-skew policy), or --control-plane X: X and the %d before it, or the minors
 named by --versions. The files are read once.
 
-Exit code 1 when a minor in the window would not start, 2 for usage and input
-errors.`, matrix.Skew, matrix.Skew),
+Exit code 1 when a minor in the window has a finding at or above --fail-on
+(default error: a minor would not start), 2 for usage and input errors.`, matrix.Skew, matrix.Skew),
 		Example: `  # the n-3 window of the newest supported minor
   kubeletcfg skew -c config.yaml -d conf.d
 
@@ -145,6 +146,10 @@ errors.`, matrix.Skew, matrix.Skew),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := skewOutputFormat(output); err != nil {
+				return err
+			}
+			threshold, err := vf.threshold()
+			if err != nil {
 				return err
 			}
 			input, err := in.input()
@@ -166,16 +171,16 @@ errors.`, matrix.Skew, matrix.Skew),
 			}
 			prof.applyMatrix(mx, in.config)
 			pol.applyMatrix(mx)
-			if err := prof.writeMatrix(cmd.OutOrStdout(), mx, output); err != nil {
+			if err := prof.writeMatrix(cmd.OutOrStdout(), mx, output, vf.options(cmd.OutOrStdout(), threshold)); err != nil {
 				return err
 			}
-			if !mx.AllStart() {
-				n := 0
-				for _, c := range mx.Columns {
-					if !c.Result.Starts {
-						n++
-					}
-				}
+			// A minor that does not start has an error finding; --fail-on none
+			// is the only way to exit 0 then.
+			n := 0
+			for _, c := range mx.Columns {
+				n += countAtLeast(c.Result.Findings, threshold)
+			}
+			if n > 0 {
 				return &findingsError{n: n}
 			}
 			return nil
@@ -183,11 +188,12 @@ errors.`, matrix.Skew, matrix.Skew),
 	}
 	in.registerFiles(cmd)
 	in.registerDiscover(cmd)
-	pol.register(cmd, policyTargets{versions: &versions})
+	pol.register(cmd, policyTargets{versions: &versions, failOn: &vf.failOn})
 	prof.register(cmd)
 	cmd.Flags().StringVar(&versions, "versions", "", "the minors to compare: a range (1.34..1.37) or a list (1.33,1.37); supported: "+strings.Join(skew.Supported(), ", "))
 	cmd.Flags().StringVar(&controlPlane, "control-plane", "", fmt.Sprintf("compare the minors a control plane of this minor supports (it and the %d before it)", matrix.Skew))
 	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: "+strings.Join(report.Formats(), ", "))
+	vf.register(cmd, "text: leave out the closing summary line")
 	cmd.MarkFlagsMutuallyExclusive("versions", "control-plane")
 	_ = cmd.RegisterFlagCompletionFunc("versions", completeVersions)
 	_ = cmd.RegisterFlagCompletionFunc("control-plane", completeMinor)
@@ -204,7 +210,7 @@ func skewOutputFormat(output string) error {
 	return err
 }
 
-func writeMatrix(w io.Writer, mx *matrix.Matrix, output string) error {
+func writeMatrix(w io.Writer, mx *matrix.Matrix, output string, opt report.Options) error {
 	switch {
 	case output == "json":
 		return mx.WriteJSON(w)
@@ -217,7 +223,7 @@ func writeMatrix(w io.Writer, mx *matrix.Matrix, output string) error {
 		for _, c := range mx.Columns {
 			docs = append(docs, report.FromResult(c.Result))
 		}
-		return rw.Write(w, docs, report.Options{})
+		return rw.Write(w, docs, opt)
 	}
-	return mx.WriteText(w)
+	return mx.WriteTextQuiet(w, opt.Quiet)
 }

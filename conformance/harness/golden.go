@@ -205,3 +205,62 @@ func canonicalError(s string) string {
 		return strings.Join(items, ", ")
 	})
 }
+
+// When the gate map holds an unrecognized gate, SetFromMap's error is one random
+// draw: it walks the map in Go's order, collects an error for each locked or
+// PreAlpha gate it meets, and stops at the first unrecognized gate, so both the
+// gate it names and the items before it change from run to run (a case with five
+// unknown gates names each about one run in five). gateDrawRe matches such a draw
+// after canonicalError.
+var (
+	gateSetItem = `cannot set feature gate [A-Za-z0-9]+ to (?:true|false), feature is (?:locked to (?:true|false)|PreAlpha at emulated version [0-9.]+, min compatibility version [0-9.]+)`
+	gateDrawRe  = regexp.MustCompile(`\[(?:` + gateSetItem + `, )+unrecognized feature gate: ([^\s,\]"]+)\]|unrecognized feature gate: ([^\s,\]"]+)`)
+)
+
+// gateDraw returns s with its random feature-gate draw replaced by a marker, and
+// the gate the draw named; ok is false when s holds no such draw.
+func gateDraw(s string) (norm, gate string, ok bool) {
+	m := gateDrawRe.FindStringSubmatchIndex(s)
+	if m == nil {
+		return s, "", false
+	}
+	if m[2] >= 0 {
+		gate = s[m[2]:m[3]]
+	} else {
+		gate = s[m[4]:m[5]]
+	}
+	return s[:m[0]] + "unrecognized feature gate: <one of the case's unrecognized gates>" + s[m[1]:], gate, true
+}
+
+// sameDraw reports whether got differs from the golden want only in the kubelet's
+// random feature-gate draw, and the gate got names is written in one of the case's
+// files (so it is another draw from the same map, not a new kubelet behaviour).
+func sameDraw(want, got []byte, caseDir string) bool {
+	var w, g Result
+	if json.Unmarshal(want, &w) != nil || json.Unmarshal(got, &g) != nil || w.Error == g.Error {
+		return false
+	}
+	wn, _, wok := gateDraw(w.Error)
+	gn, gate, gok := gateDraw(g.Error)
+	if !wok || !gok || wn != gn || !writtenInCase(caseDir, gate) {
+		return false
+	}
+	g.Error = w.Error
+	again, err := encodeResult(&g)
+	return err == nil && bytes.Equal(again, want)
+}
+
+// writtenInCase reports whether name appears in a file of the case folder.
+func writtenInCase(dir, name string) bool {
+	found := false
+	_ = filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || found || d.IsDir() {
+			return nil
+		}
+		if data, err := os.ReadFile(path); err == nil && bytes.Contains(data, []byte(name)) {
+			found = true
+		}
+		return nil
+	})
+	return found
+}

@@ -128,3 +128,38 @@ func TestCanonicalError(t *testing.T) {
 		t.Errorf("single item changed: %s", got)
 	}
 }
+
+func TestSameDraw(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "kubelet.yaml"), []byte("featureGates:\n  SupportPodPidsLimit: true\n  DownwardAPIHugePages: true\n  NodeSwap: false\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const prefix = "failed to merge global and in-flight KubeletConfiguration while setting defaults, error: "
+	golden := func(msg string) []byte {
+		out, err := encodeResult(&Result{Case: "c", Kubelet: "v1.37.2", Cgroup: "v2", Panic: true, Stage: StageLoad, Error: prefix + msg})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	want := golden("unrecognized feature gate: SupportPodPidsLimit")
+	for _, tt := range []struct {
+		msg  string
+		same bool
+	}{
+		{"unrecognized feature gate: DownwardAPIHugePages", true},
+		{"[cannot set feature gate NodeSwap to false, feature is locked to true, unrecognized feature gate: DownwardAPIHugePages]", true},
+		{"unrecognized feature gate: SupportPodPidsLimit", false},                       // equal, not another draw
+		{"unrecognized feature gate: NotInTheCase", false},                              // a gate the case does not write
+		{"cannot set feature gate NodeSwap to false, feature is locked to true", false}, // no unrecognized gate: deterministic
+	} {
+		if got := sameDraw(want, golden(tt.msg), dir); got != tt.same {
+			t.Errorf("%s: sameDraw = %v, want %v", tt.msg, got, tt.same)
+		}
+	}
+	// Another field differs: not the same draw.
+	other, _ := encodeResult(&Result{Case: "c", Kubelet: "v1.37.2", Cgroup: "v2", Panic: false, Stage: StageLoad, Error: prefix + "unrecognized feature gate: DownwardAPIHugePages"})
+	if sameDraw(want, other, dir) {
+		t.Errorf("a golden with another panic verdict counted as the same draw")
+	}
+}

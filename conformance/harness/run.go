@@ -178,7 +178,7 @@ func cmdRun(args []string, check bool) error {
 	elapsed := time.Since(start)
 
 	var starts, refuses, panics, failed, passed int
-	var unstable []string
+	var unstable, draws []string
 	for _, o := range outcomes {
 		if o.err != nil {
 			failed++
@@ -198,7 +198,12 @@ func cmdRun(args []string, check bool) error {
 		path := filepath.Join(target, o.name+".json")
 		// The kubelet's output is not always the same from run to run (for example which
 		// of two unknown gates it names). When the golden is one of the outputs this case
-		// can give, keep it.
+		// can give, keep it: another draw of the unrecognized gate is recognised as such
+		// (sameDraw); other differences are re-run.
+		if want, err := os.ReadFile(path); err == nil && !bytes.Equal(want, o.out) && sameDraw(want, o.out, filepath.Join(*casesDir, o.name)) {
+			draws = append(draws, o.name)
+			o.out = want
+		}
 		if want, err := os.ReadFile(path); err == nil && !bytes.Equal(want, o.out) {
 			for i := 0; i < *retries; i++ {
 				again, err := runCaseIsolated(filepath.Join(*casesDir, o.name), false, nil)
@@ -257,6 +262,10 @@ func cmdRun(args []string, check bool) error {
 		}
 	}
 
+	if len(draws) > 0 {
+		fmt.Printf("note: %d cases named another of their unrecognized feature gates than the golden (SetFromMap walks the gate map in random order; golden kept): %s\n",
+			len(draws), strings.Join(draws, " "))
+	}
 	if len(unstable) > 0 {
 		fmt.Printf("note: %d cases gave another output first and their golden on a re-run (kubelet nondeterminism; golden kept): %s\n",
 			len(unstable), strings.Join(unstable, " "))

@@ -1,0 +1,172 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/yaml"
+)
+
+func readREADME(t *testing.T) string {
+	t.Helper()
+	raw, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(raw)
+}
+
+// jsonTags are the JSON names of a struct's fields, embedded structs flattened.
+func jsonTags(t reflect.Type) []string {
+	var out []string
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if f.Anonymous {
+			out = append(out, jsonTags(f.Type)...)
+			continue
+		}
+		if name, _, _ := strings.Cut(f.Tag.Get("json"), ","); name != "" && name != "-" {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// The README's JSON example shows every top-level key lint -o json can print.
+func TestREADMEJSONExampleKeys(t *testing.T) {
+	text := readREADME(t)
+	_, rest, ok := strings.Cut(text, "`kubeletcfg lint -o json` prints one document")
+	if !ok {
+		t.Fatal("README: no JSON output section")
+	}
+	_, block, _ := strings.Cut(rest, "```json\n")
+	block, _, _ = strings.Cut(block, "```")
+	shown := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(block), "\n") {
+		var doc map[string]any
+		if err := json.Unmarshal([]byte(line), &doc); err != nil {
+			t.Fatalf("README JSON example %q: %v", line, err)
+		}
+		for k := range doc {
+			shown[k] = true
+		}
+	}
+	var missing []string
+	for _, k := range jsonTags(reflect.TypeOf(lintDocument{})) {
+		if !shown[k] {
+			missing = append(missing, k)
+		}
+		delete(shown, k)
+	}
+	for k := range shown {
+		missing = append(missing, "(no such key) "+k)
+	}
+	sort.Strings(missing)
+	if len(missing) > 0 {
+		t.Errorf("README JSON example: %s", strings.Join(missing, ", "))
+	}
+}
+
+// The README's command table names every command.
+func TestREADMECommandTable(t *testing.T) {
+	text := readREADME(t)
+	_, table, _ := strings.Cut(text, "## Commands\n")
+	table, _, _ = strings.Cut(table, "\n\n")
+	for _, c := range newRootCommand().Commands() {
+		if c.Name() == "help" {
+			continue
+		}
+		if !strings.Contains(table, "| `kubeletcfg "+c.Name()) {
+			t.Errorf("README command table has no row for kubeletcfg %s", c.Name())
+		}
+	}
+}
+
+// The README's corpus figure is the number of cases, and the newest minor has a
+// golden for each.
+func TestREADMECaseCount(t *testing.T) {
+	m := regexp.MustCompile(`\((\d+) cases at each\s+of the (\d+) minors\)`).FindStringSubmatch(readREADME(t))
+	if m == nil {
+		t.Fatal("README: no corpus figure")
+	}
+	cases, err := os.ReadDir("../../testdata/conformance/cases")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, c := range cases {
+		if c.IsDir() {
+			n++
+			if _, err := os.Stat("../../testdata/conformance/golden/1.37/" + c.Name() + ".json"); err != nil {
+				t.Errorf("case %s has no golden at the newest minor", c.Name())
+			}
+		}
+	}
+	if got, _ := strconv.Atoi(m[1]); got != n {
+		t.Errorf("README says %d cases, the corpus has %d", got, n)
+	}
+}
+
+// The pre-commit hook fires on the layout the README shows: its files pattern
+// (a Python regular expression, searched; this one is also RE2) matches the
+// --config file and a drop-in of the --config-dir of the README's args.
+func TestPreCommitFilesMatchREADME(t *testing.T) {
+	var hooks []struct {
+		Files string `json:"files"`
+	}
+	raw, err := os.ReadFile("../../.pre-commit-hooks.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(raw, &hooks); err != nil || len(hooks) == 0 {
+		t.Fatalf(".pre-commit-hooks.yaml: %v", err)
+	}
+	re := regexp.MustCompile(hooks[0].Files)
+	args := regexp.MustCompile(`args: \[--config, ([^,]+), --config-dir, ([^,\]]+)`).FindStringSubmatch(readREADME(t))
+	if args == nil {
+		t.Fatal("README: no pre-commit args")
+	}
+	for _, p := range []string{args[1], args[2] + "/10-example.conf", "/var/lib/kubelet/config.yaml", "etc/kubernetes/kubelet.conf.d/50-x.conf", "kubelet-config.json"} {
+		if !re.MatchString(p) {
+			t.Errorf("pre-commit files %q does not match %s", hooks[0].Files, p)
+		}
+	}
+	for _, p := range []string{"README.md", "cmd/kubeletcfg/main.go", args[2] + "/README.txt"} {
+		if re.MatchString(p) {
+			t.Errorf("pre-commit files %q matches %s", hooks[0].Files, p)
+		}
+	}
+}
+
+// No "1 errors" and no "in 0 files" in any output the goldens and the README show.
+func TestNoPluralSlips(t *testing.T) {
+	slip := regexp.MustCompile(`(^|[^0-9.])1 (errors|warnings|files|minors|nodes|keys|findings|gates|schema files|top-level keys)\b| in 0 files`)
+	goldens, _ := filepathGlob(t, "testdata/*.golden")
+	for _, name := range append(goldens, "../../README.md") {
+		raw, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(raw), "\n") {
+			if line != "" && line[0] != '$' && slip.MatchString(line) {
+				t.Errorf("%s:%d: %s", name, i+1, line)
+			}
+		}
+	}
+}
+
+func filepathGlob(t *testing.T, pattern string) ([]string, error) {
+	t.Helper()
+	m, err := filepath.Glob(pattern)
+	if err != nil || len(m) == 0 {
+		t.Fatalf("no %s", pattern)
+	}
+	return m, err
+}

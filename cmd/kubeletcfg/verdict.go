@@ -1,0 +1,51 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kubeletcfg/kubeletcfg/report"
+	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/validate"
+)
+
+// verdictFlags are --fail-on, -q/--quiet and --no-color, the same on every
+// command that gives a verdict (lint, lint --nodes, skew, preflight).
+type verdictFlags struct {
+	failOn         string
+	quiet, noColor bool
+}
+
+func (v *verdictFlags) register(cmd *cobra.Command, quiet string) {
+	cmd.Flags().StringVar(&v.failOn, "fail-on", "error", "exit 1 when a finding is at or above this severity: error, warning, info or none")
+	cmd.Flags().BoolVarP(&v.quiet, "quiet", "q", false, quiet)
+	cmd.Flags().BoolVar(&v.noColor, "no-color", false, "never colour the text output (colour is used on terminals only; NO_COLOR and TERM=dumb are honoured)")
+	_ = cmd.RegisterFlagCompletionFunc("fail-on", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return []string{"error", "warning", "info", "none"}, cobra.ShellCompDirectiveNoFileComp
+	})
+}
+
+// threshold is --fail-on parsed: the lowest severity that fails, -1 for none.
+func (v *verdictFlags) threshold() (validate.Severity, error) { return parseFailOn(v.failOn) }
+
+// options are the report options for out; threshold comes from threshold().
+func (v *verdictFlags) options(out io.Writer, threshold validate.Severity) report.Options {
+	return report.Options{Color: !v.noColor && isTerminal(out), Quiet: v.quiet, FailOn: &threshold}
+}
+
+// lookupMinor parses --kubelet-version where one minor is expected: 1.37,
+// v1.37, 1.37.2 or v1.37.2, as everywhere. A list or range gets hint, which
+// names what takes several ("%s" is replaced by the value).
+func lookupMinor(v, hint string) (*skew.Minor, error) {
+	m, err := skew.Lookup(v)
+	switch {
+	case err != nil && (strings.Contains(v, ",") || strings.Contains(v, "..")):
+		return nil, fmt.Errorf("--kubelet-version takes one minor, not %q: %s", v, strings.ReplaceAll(hint, "%s", v))
+	case err != nil:
+		return nil, fmt.Errorf("--kubelet-version: %w", err)
+	}
+	return m, nil
+}
