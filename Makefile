@@ -88,8 +88,8 @@ fuzz-conformance:
 	echo "== fuzz-conformance MINOR=$(MINOR) N=$(N) SEED=$$seed (cases in $$dir)"; \
 	rm -rf $$dir && \
 	$(GO) run ./internal/fuzzcase/cmd gen -minor $(MINOR) -n $(N) -seed $$seed -out $$dir/cases && \
-	$(HARNESS) run -cases $$dir/cases -out $$dir/golden && \
-	$(GO) run ./internal/fuzzcase/cmd compare -minor $(MINOR) -cases $$dir/cases -golden $$dir/golden || \
+	{ $(HARNESS) run -cases $$dir/cases -out $$dir/golden; \
+	$(GO) run ./internal/fuzzcase/cmd compare -minor $(MINOR) -cases $$dir/cases -golden $$dir/golden; } || \
 	{ echo "fuzz-conformance failed; repeat with: make fuzz-conformance MINOR=$(MINOR) N=$(N) SEED=$$seed"; exit 1; }
 
 # Every minor in turn (one k8s build at a time: 5-10 min each when cold).
