@@ -232,7 +232,7 @@ func (c *caseGen) build(seed uint64, i int) []File {
 		if c.chance(0.05) {
 			name = fmt.Sprintf("conf.d/%02d-fuzz.yaml", 10*(d+1)) // not *.conf: ignored
 		}
-		files = append(files, File{name, c.document(c.chance(0.85))})
+		files = append(files, File{name, c.document(c.chance(0.9))})
 	}
 	files = append(files, File{"case.yaml", []byte(strings.Join(meta, "\n") + "\n")})
 	return files
@@ -244,7 +244,7 @@ func (c *caseGen) document(header bool) []byte {
 	var doc obj
 	if header {
 		api, kind := "kubelet.config.k8s.io/v1beta1", "KubeletConfiguration"
-		switch c.r.IntN(40) {
+		switch c.r.IntN(80) {
 		case 0:
 			api = "kubelet.config.k8s.io/v1"
 		case 1:
@@ -278,6 +278,7 @@ func (c *caseGen) document(header bool) []byte {
 			doc = append(doc, kv{c.keyVariant(name), c.value(p, name, 0)})
 		}
 	}
+	doc = dedupe(doc)
 	if c.chance(0.02) && len(doc) > 0 { // a duplicate key
 		doc = append(doc, doc[c.r.IntN(len(doc))])
 	}
@@ -342,9 +343,9 @@ func (c *caseGen) featureGates() any {
 func (c *caseGen) value(n node, path string, depth int) any {
 	types, _ := n.types()
 	switch roll := c.r.IntN(100); {
-	case roll < 6:
+	case roll < 5:
 		return pick(c.r, []any{nil, raw("~"), raw("null")})
-	case roll < 14:
+	case roll < 10:
 		return c.wrongType(types)
 	}
 	if len(types) == 0 {
