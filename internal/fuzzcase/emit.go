@@ -97,3 +97,44 @@ func scalar(v any) string {
 	}
 	panic(fmt.Sprintf("fuzzcase: cannot write %T", v))
 }
+
+// emitJSON writes a mapping as one JSON object (raw scalars that are not JSON
+// quoted).
+func emitJSON(doc obj) []byte {
+	var b strings.Builder
+	writeJSON(&b, doc)
+	b.WriteString("\n")
+	return []byte(b.String())
+}
+
+func writeJSON(b *strings.Builder, v any) {
+	switch x := v.(type) {
+	case obj:
+		b.WriteString("{")
+		for i, e := range x {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(scalar(e.k) + ": ")
+			writeJSON(b, e.v)
+		}
+		b.WriteString("}")
+	case []any:
+		b.WriteString("[")
+		for i, item := range x {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeJSON(b, item)
+		}
+		b.WriteString("]")
+	case raw:
+		if json.Valid([]byte(x)) {
+			b.WriteString(string(x))
+		} else {
+			b.WriteString(scalar(string(x)))
+		}
+	default:
+		b.WriteString(scalar(v))
+	}
+}

@@ -282,6 +282,12 @@ func (c *caseGen) document(header bool) []byte {
 	if c.chance(0.02) && len(doc) > 0 { // a duplicate key
 		doc = append(doc, doc[c.r.IntN(len(doc))])
 	}
+	switch c.r.IntN(40) {
+	case 0: // the kubelet reads JSON too
+		return emitJSON(doc)
+	case 1: // a comment-only file
+		return []byte("# nothing here yet\n")
+	}
 	return emitDocument(doc)
 }
 
