@@ -81,6 +81,7 @@ type Generator struct {
 	// gates of this minor, sorted; locked are those locked at its emulation version;
 	// foreign are gates other minors register and this one does not.
 	gates, locked, foreign []string
+	flags                  *skew.FlagTable
 }
 
 // New reads the minor's schema and gate table, and the other minors'.
@@ -103,6 +104,9 @@ func New(m *skew.Minor) (*Generator, error) {
 		if table.At(gate).LockToDefault {
 			g.locked = append(g.locked, name)
 		}
+	}
+	if g.flags, err = m.Flags(); err != nil {
+		return nil, err
 	}
 	foreign := map[string]bool{}
 	for _, v := range skew.Supported() {
@@ -234,6 +238,12 @@ func (c *caseGen) build(seed uint64, i int) []File {
 		}
 		files = append(files, File{name, c.document(c.chance(0.9))})
 	}
+	if c.chance(0.08) {
+		if flag := c.flag(); flag != "" {
+			quoted, _ := json.Marshal(flag)
+			meta = append(meta, "flags: ["+string(quoted)+"]")
+		}
+	}
 	files = append(files, File{"case.yaml", []byte(strings.Join(meta, "\n") + "\n")})
 	return files
 }
@@ -289,6 +299,33 @@ func (c *caseGen) document(header bool) []byte {
 		return []byte("# nothing here yet\n")
 	}
 	return emitDocument(doc)
+}
+
+// flag is a kubelet command-line flag for a field of the pool (it wins over the
+// files), or --feature-gates; "" when the pool has no field with a flag.
+func (c *caseGen) flag() string {
+	if c.chance(0.3) {
+		return "--feature-gates=" + pick(c.r, c.gates) + "=" + pick(c.r, []string{"true", "false", "maybe"})
+	}
+	for _, path := range c.pool {
+		f, ok := c.flags.ForPath(path)
+		if !ok {
+			continue
+		}
+		var vals []string
+		switch f.Value {
+		case "bool":
+			vals = []string{"true", "false", "maybe"}
+		case "int32", "int", "int64", "float64":
+			vals = []string{"0", "50", "-1", "2147483648", "1.5", "x"}
+		case "duration":
+			vals = []string{"10s", "0", "-1s", "x"}
+		default:
+			vals = []string{"", "x", "a=b", "systemd", "10"}
+		}
+		return "--" + f.Name + "=" + pick(c.r, vals)
+	}
+	return ""
 }
 
 // keyVariant returns the key, or sometimes a case variant of it.
