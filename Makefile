@@ -5,7 +5,7 @@ GOLDEN := $(CURDIR)/testdata/conformance/golden
 BACKOFF := $(CURDIR)/testdata/conformance/backoff
 
 .PHONY: test check harness harness-test generate conformance conformance-check \
-	harness-all generate-all conformance-all conformance-check-all harness-test-all
+	harness-all generate-all conformance-all conformance-check-all harness-test-all fuzz-conformance
 
 test:
 	$(GO) test ./...
@@ -71,6 +71,26 @@ conformance: harness
 conformance-check: harness
 	$(HARNESS) check -cases $(CASES) -golden $(GOLDEN)/$(MINOR)
 	$(HARNESS) backoff -check $(BACKOFF)/$(MINOR).json
+
+# Differential fuzzing against the real kubelet: N random cases built from MINOR's own
+# schema and gate table (internal/fuzzcase), each run through the kubelet (the harness)
+# and kubeletcfg; prints the disagreements grouped by class and fails on any. Without
+# SEED a fresh seed is drawn and printed, so that any run can be repeated. The cases
+# and the kubelet's goldens stay in .fuzz/<minor>/<seed>/ for a look; a disagreement
+# is minimised into a corpus case (testdata/conformance/cases).
+#   make fuzz-conformance MINOR=1.37 N=200 SEED=1
+N ?= 100
+FUZZ_DIR ?= $(CURDIR)/.fuzz
+fuzz-conformance:
+	@test -x $(HARNESS) || $(MAKE) --no-print-directory harness MINOR=$(MINOR)
+	@seed=$(if $(SEED),$(SEED),$$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')); \
+	dir=$(FUZZ_DIR)/$(MINOR)/$$seed; \
+	echo "== fuzz-conformance MINOR=$(MINOR) N=$(N) SEED=$$seed (cases in $$dir)"; \
+	rm -rf $$dir && \
+	$(GO) run ./internal/fuzzcase/cmd gen -minor $(MINOR) -n $(N) -seed $$seed -out $$dir/cases && \
+	{ $(HARNESS) run -cases $$dir/cases -out $$dir/golden; \
+	$(GO) run ./internal/fuzzcase/cmd compare -minor $(MINOR) -cases $$dir/cases -golden $$dir/golden; } || \
+	{ echo "fuzz-conformance failed; repeat with: make fuzz-conformance MINOR=$(MINOR) N=$(N) SEED=$$seed"; exit 1; }
 
 # Every minor in turn (one k8s build at a time: 5-10 min each when cold).
 harness-all generate-all conformance-all conformance-check-all harness-test-all:

@@ -1,14 +1,9 @@
 package pipeline
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
-	"os"
 	"path/filepath"
-	"reflect"
 	"regexp"
-	"sort"
 	"strings"
 	"testing"
 
@@ -23,20 +18,6 @@ import (
 // (conformance/harness). kubeletcfg must agree with every golden.
 
 const corpus = "../testdata/conformance"
-
-type golden struct {
-	Case             string          `json:"case"`
-	Starts           bool            `json:"starts"`
-	Panic            bool            `json:"panic"`
-	Stage            string          `json:"stage"`
-	Error            string          `json:"error"`
-	Lenient          bool            `json:"lenient"`
-	Effective        json.RawMessage `json:"effective"`
-	CrashLoopBackOff *struct {
-		Initial string `json:"initial"`
-		Max     string `json:"max"`
-	} `json:"crashLoopBackOff"`
-}
 
 // caseInput reads a case folder as the harness does (internal/corpus).
 func caseInput(t testing.TB, dir string) (Input, testcorpus.Case) {
@@ -63,13 +44,9 @@ func conformance(t *testing.T, minor *skew.Minor) {
 	agree := 0
 	for _, gpath := range goldens {
 		name := strings.TrimSuffix(filepath.Base(gpath), ".json")
-		raw, err := os.ReadFile(gpath)
+		want, err := testcorpus.ReadGolden(gpath)
 		if err != nil {
 			t.Fatal(err)
-		}
-		var want golden
-		if err := json.Unmarshal(raw, &want); err != nil {
-			t.Fatalf("%s: %v", gpath, err)
 		}
 		dir, err := filepath.Abs(filepath.Join(corpus, "cases", name))
 		if err != nil {
@@ -78,38 +55,21 @@ func conformance(t *testing.T, minor *skew.Minor) {
 		ok := t.Run(name, func(t *testing.T) {
 			in, meta := caseInput(t, dir)
 			got, err := Evaluate(minor, in)
-			var ie *source.InputError
-			if errors.As(err, &ie) && !want.Starts && (want.Stage == "load" || want.Stage == "merge") {
-				// We stop with an input error where the kubelet stops reading: both refuse.
-				return
-			}
+			var o testcorpus.Outcome
 			if err != nil {
-				t.Fatalf("input error: %v", err)
-			}
-			ctx := "case: " + meta.Description + "\nkubelet: " + want.Error
-			if got.Starts != want.Starts {
-				t.Errorf("starts = %v, kubelet %v\n%s\nfindings:\n%s", got.Starts, want.Starts, ctx, dump(got.Findings))
-			}
-			if got.Panics != want.Panic {
-				t.Errorf("panics = %v, kubelet %v\n%s", got.Panics, want.Panic, ctx)
-			}
-			if want.Lenient && !hasLenientWarning(got.Findings) {
-				t.Errorf("the kubelet fell back to lenient decoding but no dropped-key warning was reported\n%s\nfindings:\n%s", ctx, dump(got.Findings))
-			}
-			checkGateQuotes(t, want.Error, got.Findings, ctx)
-			if len(want.Effective) > 0 {
-				if got.Effective == nil {
-					t.Errorf("no effective config; the kubelet had one\n%s\nfindings:\n%s", ctx, dump(got.Findings))
-				} else {
-					compareEffective(t, dir, got, want.Effective)
+				var ie *source.InputError
+				if !errors.As(err, &ie) {
+					t.Fatalf("input error: %v", err)
 				}
+				o.InputError = err
+			} else if o, err = got.Outcome(dir); err != nil {
+				t.Fatal(err)
 			}
-			if want.CrashLoopBackOff != nil && want.Starts {
-				if got.CrashLoopBackOff == nil {
-					t.Errorf("no crash-loop backoff computed")
-				} else if g := got.CrashLoopBackOff; g.Initial.String() != want.CrashLoopBackOff.Initial || g.Max.String() != want.CrashLoopBackOff.Max {
-					t.Errorf("crashLoopBackOff = %s/%s, kubelet %s/%s", g.Initial, g.Max, want.CrashLoopBackOff.Initial, want.CrashLoopBackOff.Max)
-				}
+			for _, d := range testcorpus.Compare(want, o) {
+				t.Errorf("%s\ncase: %s\nkubelet: %s\nfindings:\n%s", d, meta.Description, want.Error, dumpResult(got))
+			}
+			if got != nil {
+				checkGateQuotes(t, want.Error, got.Findings, "case: "+meta.Description+"\nkubelet: "+want.Error)
 			}
 		})
 		if ok {
@@ -163,50 +123,11 @@ func dumpQuotes(fs []validate.Finding) string {
 	return b.String()
 }
 
-func hasLenientWarning(fs []validate.Finding) bool {
-	for _, f := range fs {
-		switch f.Rule {
-		case validate.UnknownField.ID, validate.CaseMismatch.ID, validate.DuplicateKey.ID:
-			return true
-		}
+func dumpResult(r *Result) string {
+	if r == nil {
+		return ""
 	}
-	return false
-}
-
-func compareEffective(t *testing.T, dir string, got *Result, want json.RawMessage) {
-	t.Helper()
-	obj, err := got.EffectiveObject()
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := json.Marshal(obj)
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw = bytes.ReplaceAll(raw, []byte(dir), []byte("$CASE"))
-	var g, w map[string]any
-	_ = json.Unmarshal(raw, &g)
-	_ = json.Unmarshal(want, &w)
-	if reflect.DeepEqual(g, w) {
-		return
-	}
-	var diffs []string
-	keys := map[string]bool{}
-	for k := range g {
-		keys[k] = true
-	}
-	for k := range w {
-		keys[k] = true
-	}
-	for k := range keys {
-		if !reflect.DeepEqual(g[k], w[k]) {
-			gj, _ := json.Marshal(g[k])
-			wj, _ := json.Marshal(w[k])
-			diffs = append(diffs, k+": kubeletcfg "+string(gj)+", kubelet "+string(wj))
-		}
-	}
-	sort.Strings(diffs)
-	t.Errorf("effective config differs from the kubelet's:\n  %s", strings.Join(diffs, "\n  "))
+	return dump(r.Findings)
 }
 
 func dump(fs []validate.Finding) string {

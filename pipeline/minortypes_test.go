@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	testcorpus "github.com/kubeletcfg/kubeletcfg/internal/corpus"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
@@ -118,7 +119,7 @@ func TestKubeletTextMatchesGoldens(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var want golden
+			var want testcorpus.Golden
 			if err := json.Unmarshal(raw, &want); err != nil {
 				t.Fatal(err)
 			}

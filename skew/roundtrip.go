@@ -1,13 +1,13 @@
 package skew
 
 import (
+	"bytes"
 	"encoding"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"reflect"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -71,8 +71,12 @@ func (m *Minor) roundTripJSON(kc *kubeletv1beta1.KubeletConfiguration) (*kubelet
 	if err != nil {
 		return nil, err
 	}
+	// json.Number: the kubelet converts with generated functions and merges raw JSON
+	// (json-patch), so an int64 keeps every digit (case 600-fuzz-int64-max).
 	var obj map[string]any
-	if err := json.Unmarshal(raw, &obj); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&obj); err != nil {
 		return nil, err
 	}
 	fillMissing(obj, zero)
@@ -138,13 +142,11 @@ var errRTFallback = errors.New("skew: round trip needs encoding/json")
 type rtKind int
 
 const (
-	rtSame   rtKind = iota // bools and integers: unchanged
-	rtString               // unchanged if valid UTF-8 (encoding/json rewrites invalid bytes)
-	rtInt64                // through a float64: the JSON passes a map[string]any
-	rtUint64
-	rtFloat    // unchanged if finite (encoding/json fails on NaN and Inf)
-	rtDuration // metav1.Duration: String, then ParseDuration
-	rtLeaf     // other JSON or text (un)marshalers: their own round trip
+	rtSame     rtKind = iota // bools and integers: unchanged (the JSON keeps their digits: json.Number)
+	rtString                 // unchanged if valid UTF-8 (encoding/json rewrites invalid bytes)
+	rtFloat                  // unchanged if finite (encoding/json fails on NaN and Inf)
+	rtDuration               // metav1.Duration: String, then ParseDuration
+	rtLeaf                   // other JSON or text (un)marshalers: their own round trip
 	rtPointer
 	rtStruct
 	rtMap
@@ -215,12 +217,9 @@ func compileRT(t reflect.Type, zv any, depth int) (*rtPlan, error) {
 		p.kind = rtLeaf
 	default:
 		switch t.Kind() {
-		case reflect.Bool, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Uint8, reflect.Uint16, reflect.Uint32:
+		case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 			p.kind, p.same = rtSame, true
-		case reflect.Int, reflect.Int64:
-			p.kind = rtInt64
-		case reflect.Uint, reflect.Uint64:
-			p.kind = rtUint64
 		case reflect.String:
 			p.kind = rtString
 		case reflect.Float64:
@@ -484,24 +483,6 @@ func (p *rtPlan) apply(v reflect.Value) error {
 		if !utf8.ValidString(v.String()) {
 			return errRTFallback
 		}
-	case rtInt64:
-		if i := v.Int(); i > 1<<53 || i < -(1<<53) {
-			// Beyond 2^53 the float64 is rounded, printed in its shortest form
-			// and parsed back (or overflows: an error the JSON reports).
-			n, err := strconv.ParseInt(strconv.FormatFloat(float64(i), 'f', -1, 64), 10, 64)
-			if err != nil {
-				return errRTFallback
-			}
-			v.SetInt(n)
-		}
-	case rtUint64:
-		if i := v.Uint(); i > 1<<53 {
-			n, err := strconv.ParseUint(strconv.FormatFloat(float64(i), 'f', -1, 64), 10, 64)
-			if err != nil {
-				return errRTFallback
-			}
-			v.SetUint(n)
-		}
 	case rtFloat:
 		if f := v.Float(); math.IsNaN(f) || math.IsInf(f, 0) {
 			return errRTFallback
@@ -582,14 +563,16 @@ func (p *rtPlan) apply(v reflect.Value) error {
 
 // leafRoundTrip runs a type's own marshaller and unmarshaller (Quantity,
 // metav1.Time, logging's TimeOrMetaDuration) on v, through the generic value
-// the JSON round trip holds it as (numbers become float64).
+// the JSON round trip holds it as.
 func leafRoundTrip(v reflect.Value) error {
 	raw, err := json.Marshal(v.Addr().Interface())
 	if err != nil {
 		return errRTFallback
 	}
 	var generic any
-	if err := json.Unmarshal(raw, &generic); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&generic); err != nil {
 		return errRTFallback
 	}
 	if raw, err = json.Marshal(generic); err != nil {

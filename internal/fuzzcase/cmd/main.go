@@ -1,0 +1,108 @@
+// Command fuzzcase writes random conformance cases and compares kubeletcfg with
+// the real kubelet's goldens for them (see package fuzzcase and
+// `make fuzz-conformance`):
+//
+//	go run ./internal/fuzzcase/cmd gen -minor 1.37 -n 200 -seed 1 -out DIR
+//	harness run -cases DIR -out GOLDEN
+//	go run ./internal/fuzzcase/cmd compare -minor 1.37 -cases DIR -golden GOLDEN
+//
+// compare prints the disagreements grouped by class, with one example case per
+// class, and exits 1 when there is any.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/kubeletcfg/kubeletcfg/internal/fuzzcase"
+	"github.com/kubeletcfg/kubeletcfg/skew"
+)
+
+func main() {
+	if len(os.Args) < 2 {
+		usage()
+	}
+	var err error
+	switch os.Args[1] {
+	case "gen":
+		err = gen(os.Args[2:])
+	case "compare":
+		var n int
+		n, err = compare(os.Args[2:], os.Stdout)
+		if err == nil && n > 0 {
+			os.Exit(1)
+		}
+	default:
+		usage()
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "fuzzcase:", err)
+		os.Exit(2)
+	}
+}
+
+func usage() {
+	fmt.Fprint(os.Stderr, `usage:
+  fuzzcase gen -minor M -n N -seed S -out DIR
+  fuzzcase compare -minor M -cases DIR -golden DIR
+`)
+	os.Exit(2)
+}
+
+func gen(args []string) error {
+	fs := flag.NewFlagSet("gen", flag.ContinueOnError)
+	minor := fs.String("minor", skew.Newest().Version, "kubelet minor whose schema and gates the cases are built from")
+	n := fs.Int("n", 100, "number of cases")
+	seed := fs.Uint64("seed", 1, "seed; the same seed writes the same cases")
+	out := fs.String("out", "", "folder to write the case folders into")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *out == "" || fs.NArg() != 0 {
+		return errors.New("gen: -out is required")
+	}
+	m, err := skew.Lookup(*minor)
+	if err != nil {
+		return err
+	}
+	g, err := fuzzcase.New(m)
+	if err != nil {
+		return err
+	}
+	if err := g.Write(*out, *seed, *n); err != nil {
+		return err
+	}
+	fmt.Printf("wrote %d cases for kubelet %s (seed %d) to %s\n", *n, m.Version, *seed, *out)
+	return nil
+}
+
+func compare(args []string, w io.Writer) (int, error) {
+	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
+	minor := fs.String("minor", skew.Newest().Version, "kubelet minor the goldens were recorded with")
+	cases := fs.String("cases", "", "folder of case folders")
+	golden := fs.String("golden", "", "folder of the kubelet's <case>.json")
+	if err := fs.Parse(args); err != nil {
+		return 0, err
+	}
+	if *cases == "" || *golden == "" || fs.NArg() != 0 {
+		return 0, errors.New("compare: -cases and -golden are required")
+	}
+	m, err := skew.Lookup(*minor)
+	if err != nil {
+		return 0, err
+	}
+	casesDir, err := filepath.Abs(*cases)
+	if err != nil {
+		return 0, err
+	}
+	rep, err := fuzzcase.Compare(m, casesDir, *golden)
+	if err != nil {
+		return 0, err
+	}
+	rep.Write(w)
+	return rep.Disagreeing, nil
+}
