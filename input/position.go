@@ -2,6 +2,7 @@ package input
 
 import (
 	"reflect"
+	"strings"
 	"sync"
 
 	"github.com/kubeletcfg/kubeletcfg/matrix"
@@ -20,13 +21,35 @@ type posMap struct {
 	// except the dedented lines (document markers, directives).
 	first, last, indent int
 	dedented            map[int]bool
+	// byPath: the converted document is not laid out like the file (kubeadm's
+	// config.yaml); a position is found by its field path, the nearest written
+	// ancestor's, else anchor.
+	byPath map[string]validate.Position
+	anchor validate.Position
 }
 
 // Position maps p, a position the pipeline reported, to the file the user
 // gave. Positions in other files, and positions without a line, are kept.
 func (s *Source) Position(p validate.Position) validate.Position {
+	return s.positionAt(p, "")
+}
+
+// positionAt is Position for the value at field path (empty: unknown).
+func (s *Source) positionAt(p validate.Position, path string) validate.Position {
 	m := s.pos
-	if m == nil || p.File != m.path || p.Line == 0 {
+	if m == nil || p.File != m.path {
+		return p
+	}
+	if m.byPath != nil {
+		for path != "" {
+			if q, ok := m.byPath[path]; ok {
+				return q
+			}
+			path = parentPath(path)
+		}
+		return m.anchor
+	}
+	if p.Line == 0 {
 		return p
 	}
 	switch {
@@ -61,11 +84,28 @@ func (s *Source) Translate(r *pipeline.Result) {
 		return
 	}
 	for i := range r.Findings {
-		r.Findings[i].Position = s.Position(r.Findings[i].Position)
+		r.Findings[i].Position = s.positionAt(r.Findings[i].Position, r.Findings[i].Path)
 	}
 	for k, p := range r.Origins {
-		r.Origins[k] = s.Position(p)
+		r.Origins[k] = s.positionAt(p, k)
 	}
+	if s.pos.byPath != nil {
+		// Positions by path do not keep the converted document's order.
+		validate.SortFindings(r.Findings)
+	}
+}
+
+// parentPath drops the last element of a field path: a.b[c] -> a.b -> a -> "".
+func parentPath(p string) string {
+	if strings.HasSuffix(p, "]") {
+		if i := strings.LastIndexByte(p, '['); i > 0 {
+			return p[:i]
+		}
+	}
+	if i := strings.LastIndexAny(p, ".["); i > 0 {
+		return p[:i]
+	}
+	return ""
 }
 
 // Settle is what every command does with a Result of this input before
