@@ -71,6 +71,10 @@ type Source struct {
 	Note string
 	// pos maps positions in Data back to Path; nil when they are the same.
 	pos *posMap
+	// written is, when Data is what kubeadm writes to the node, the
+	// KubeletConfiguration as written in Path (laid out at its lines): the keys
+	// kubeadm drops in decoding are reported from it (Settle).
+	written []byte
 }
 
 // Open reads path (Stdin: r, once, within source.MaxFileSize) and converts it

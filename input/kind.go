@@ -141,6 +141,10 @@ func convertKind(path string, data []byte, opt Options) (*Source, error) {
 	}
 	kc := kindTemplate(ipv6, gates)
 	pm := &posMap{path: path, anchor: validate.Position{File: path, Line: docs[0].kindLine, Column: docs[0].kindColumn}, byPath: map[string]validate.Position{}}
+	if g := get(root, "featureGates"); g != nil {
+		// kind writes the cluster's featureGates into its template.
+		indexPaths(pm.byPath, path, g, "featureGates")
+	}
 	written := []kindPatch{}
 	written = append(written, clusterPatches...)
 	written = append(written, node.patches...)
@@ -162,14 +166,14 @@ func convertKind(path string, data []byte, opt Options) (*Source, error) {
 	what := fmt.Sprintf("kind cluster %s, node %s (of %s)", clusterName, node.name, nodeNames(nodes))
 	if opt.AsWritten {
 		return &Source{Path: path, Format: Kind, Data: doc, pos: pm,
-			Note: fmt.Sprintf("%s: its %d KubeletConfiguration patches merged, as written (--as-written: without kind's template and kubeadm's defaulting)", what, len(written))}, nil
+			Note: fmt.Sprintf("%s: its KubeletConfiguration patches (%d) merged, as written (--as-written: without kind's template and kubeadm's defaulting)", what, len(written))}, nil
 	}
 	out, err := KubeadmKubeletConfig(doc, net, opt.Kubeadm)
 	if err != nil {
 		return nil, &source.InputError{Path: path, Err: fmt.Errorf("kubeadm cannot read the patched KubeletConfiguration of node %s: %v", node.name, err)}
 	}
 	return &Source{Path: path, Format: Kind, Data: out, pos: pm,
-		Note: fmt.Sprintf("%s: kind's kubelet settings, %d KubeletConfiguration patches and kubeadm's defaults (%s) are the node's /var/lib/kubelet/config.yaml; findings on what kind or kubeadm set point at line %d; --kind-node picks another node",
+		Note: fmt.Sprintf("%s: kind's kubelet settings, its KubeletConfiguration patches (%d) and kubeadm's defaults (%s) are the node's /var/lib/kubelet/config.yaml; findings on what kind or kubeadm set point at line %d; --kind-node picks another node",
 			what, len(written), kubeadmDefaultsNote(net, opt.Kubeadm), pm.anchor.Line)}, nil
 }
 

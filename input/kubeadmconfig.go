@@ -169,7 +169,11 @@ func convertKubeadmConfig(path string, data []byte, opt Options) (*Source, error
 	}
 	note := fmt.Sprintf("%s: %s are what kubeadm init writes to /var/lib/kubelet/config.yaml (%s); findings on what kubeadm sets point at line %d; --as-written reads the document alone",
 		what, from, kubeadmDefaultsNote(net, opt.Kubeadm), anchor.Line)
-	return &Source{Path: path, Format: KubeadmConfig, Data: out, pos: pm, Note: note}, nil
+	var written []byte
+	if kc != nil {
+		written = kc.text
+	}
+	return &Source{Path: path, Format: KubeadmConfig, Data: out, pos: pm, Note: note, written: written}, nil
 }
 
 // asWritten is the KubeletConfiguration document d of a multi-document file, every

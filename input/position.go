@@ -2,6 +2,8 @@ package input
 
 import (
 	"reflect"
+	"slices"
+	"sort"
 	"strings"
 	"sync"
 
@@ -115,6 +117,9 @@ func parentPath(p string) string {
 // included, so only a value the kubelet would not have chosen itself was set.
 func (s *Source) Settle(r *pipeline.Result) error {
 	s.Translate(r)
+	if err := s.addWritten(r); err != nil {
+		return err
+	}
 	if s == nil || s.Format != Configz || r == nil || r.Effective == nil {
 		return nil
 	}
@@ -174,4 +179,41 @@ func equalBelow(a, b map[string]any, path string) bool {
 		}
 	}
 	return true
+}
+
+// writtenRules are the findings about keys as written that kubeadm's decoding
+// (lenient, like the kubelet's fallback) drops or folds before it writes the
+// node's file, so the node's file no longer shows them.
+var writtenRules = map[string]bool{
+	validate.UnknownField.ID: true,
+	validate.CaseMismatch.ID: true,
+	validate.DuplicateKey.ID: true,
+}
+
+// addWritten adds to r, the result for what kubeadm writes to the node, the
+// findings on keys of the document as written that kubeadm does not carry over.
+func (s *Source) addWritten(r *pipeline.Result) error {
+	if s == nil || s.written == nil || r == nil || r.Minor == nil {
+		return nil
+	}
+	w, err := pipeline.Evaluate(r.Minor, pipeline.Input{Config: s.Path, Virtual: map[string][]byte{s.Path: s.written}})
+	if err != nil {
+		return err
+	}
+	added := false
+	for _, f := range w.Findings {
+		if writtenRules[f.Rule] && f.File == s.Path {
+			f.Message += " (kubeadm already drops it: the node's config.yaml does not have it)"
+			r.Findings = append(r.Findings, f)
+			added = true
+			if f.Rule != validate.DuplicateKey.ID && f.Path != "" && !slices.Contains(r.Dropped, f.Path) {
+				r.Dropped = append(r.Dropped, f.Path)
+			}
+		}
+	}
+	if added {
+		validate.SortFindings(r.Findings)
+		sort.Strings(r.Dropped)
+	}
+	return nil
 }
