@@ -152,12 +152,17 @@ func convertKind(path string, data []byte, opt Options) (*Source, error) {
 		kc = mergePatch(kc, p.value).(map[string]any)
 		maps.Copy(pm.byPath, p.byPath)
 	}
+	// The patches alone, merged; kind's template and kubeadm's defaults left out.
+	asWritten := map[string]any{"apiVersion": "kubelet.config.k8s.io/v1beta1", "kind": "KubeletConfiguration"}
+	for _, p := range written {
+		asWritten = mergePatch(asWritten, p.value).(map[string]any)
+	}
+	plain, err := json.Marshal(asWritten)
+	if err != nil {
+		return nil, &source.InputError{Path: path, Err: err}
+	}
 	if opt.AsWritten {
-		// The patches alone, merged; kind's template and kubeadm's defaults left out.
-		kc = map[string]any{"apiVersion": "kubelet.config.k8s.io/v1beta1", "kind": "KubeletConfiguration"}
-		for _, p := range written {
-			kc = mergePatch(kc, p.value).(map[string]any)
-		}
+		kc = asWritten
 	}
 	doc, err := json.Marshal(kc)
 	if err != nil {
@@ -172,7 +177,7 @@ func convertKind(path string, data []byte, opt Options) (*Source, error) {
 	if err != nil {
 		return nil, &source.InputError{Path: path, Err: fmt.Errorf("kubeadm cannot read the patched KubeletConfiguration of node %s: %v", node.name, err)}
 	}
-	return &Source{Path: path, Format: Kind, Data: out, pos: pm,
+	return &Source{Path: path, Format: Kind, Data: out, pos: pm, written: plain,
 		Note: fmt.Sprintf("%s: kind's kubelet settings, its KubeletConfiguration patches (%d) and kubeadm's defaults (%s) are the node's /var/lib/kubelet/config.yaml; findings on what kind or kubeadm set point at line %d; --kind-node picks another node",
 			what, len(written), kubeadmDefaultsNote(net, opt.Kubeadm), pm.anchor.Line)}, nil
 }

@@ -132,20 +132,7 @@ func convertKubeadmConfig(path string, data []byte, opt Options) (*Source, error
 		s.Note += " (--as-written: without kubeadm's defaulting)"
 		return s, nil
 	}
-	net := DefaultNetworking()
-	if cluster != nil {
-		if n := get(cluster.root, "networking"); n != nil {
-			if v := get(n, "serviceSubnet"); v != nil && v.Value != "" {
-				net.ServiceSubnet = v.Value
-			}
-			if v := get(n, "dnsDomain"); v != nil && v.Value != "" {
-				net.DNSDomain = v.Value
-			}
-		}
-		if v := get(cluster.root, "certificatesDir"); v != nil && v.Value != "" {
-			net.CertificatesDir = v.Value
-		}
-	}
+	net := clusterNetworking(cluster)
 	var doc []byte
 	anchor := validate.Position{File: path, Line: 1, Column: 1}
 	if kc != nil {
@@ -174,6 +161,26 @@ func convertKubeadmConfig(path string, data []byte, opt Options) (*Source, error
 		written = kc.text
 	}
 	return &Source{Path: path, Format: KubeadmConfig, Data: out, pos: pm, Note: note, written: written}, nil
+}
+
+// clusterNetworking reads what kubeadm's kubelet defaulting uses of a
+// ClusterConfiguration document (nil: none), kubeadm's defaults for the rest.
+func clusterNetworking(cluster *yamlDoc) Networking {
+	net := DefaultNetworking()
+	if cluster != nil {
+		if n := get(cluster.root, "networking"); n != nil {
+			if v := get(n, "serviceSubnet"); v != nil && v.Value != "" {
+				net.ServiceSubnet = v.Value
+			}
+			if v := get(n, "dnsDomain"); v != nil && v.Value != "" {
+				net.DNSDomain = v.Value
+			}
+		}
+		if v := get(cluster.root, "certificatesDir"); v != nil && v.Value != "" {
+			net.CertificatesDir = v.Value
+		}
+	}
+	return net
 }
 
 // asWritten is the KubeletConfiguration document d of a multi-document file, every

@@ -261,3 +261,28 @@ func TestParentPath(t *testing.T) {
 		}
 	}
 }
+
+// TestKubeadmKubeletConfigAt: kubeadm of an older minor marshals its own kubelet
+// types, without the fields that minor lacks.
+func TestKubeadmKubeletConfigAt(t *testing.T) {
+	doc := []byte(kcDoc + "crashLoopBackOff:\n  maxContainerRestartPeriod: 1m\n")
+	for _, tt := range []struct {
+		minor string
+		has   bool
+	}{{"1.31", false}, {"1.32", true}, {"1.37", true}} {
+		m, err := skew.Lookup(tt.minor)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := KubeadmKubeletConfigAt(doc, DefaultNetworking(), KubeadmOptions{}, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(string(out), "crashLoopBackOff:"); got != tt.has {
+			t.Errorf("%s: crashLoopBackOff written %v, want %v:\n%s", tt.minor, got, tt.has, out)
+		}
+		if !strings.Contains(string(out), "clusterDNS:\n- 10.96.0.10\n") {
+			t.Errorf("%s: no clusterDNS:\n%s", tt.minor, out)
+		}
+	}
+}

@@ -1,6 +1,8 @@
 package input
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"path"
 	"strings"
@@ -9,6 +11,7 @@ import (
 	netutils "k8s.io/utils/net"
 	"sigs.k8s.io/yaml"
 
+	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
@@ -132,4 +135,49 @@ func kubeadmDefaultsNote(net Networking, opt KubeadmOptions) string {
 		s += ", resolvConf " + systemdResolvConf
 	}
 	return s
+}
+
+// KubeadmKubeletConfigAt is KubeadmKubeletConfig as kubeadm of minor m writes it:
+// kubeadm decodes and marshals with its own minor's kubelet types, so a field m does
+// not have (crashLoopBackOff before 1.32) is neither kept from the file nor written
+// as a zero value.
+func KubeadmKubeletConfigAt(doc []byte, net Networking, opt KubeadmOptions, m *skew.Minor) ([]byte, error) {
+	out, err := KubeadmKubeletConfig(doc, net, opt)
+	if err != nil || m == nil {
+		return out, err
+	}
+	j, err := yaml.YAMLToJSON(out)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(j))
+	dec.UseNumber()
+	var obj map[string]any
+	if err := dec.Decode(&obj); err != nil {
+		return nil, err
+	}
+	pruneFields(obj, m.Fields(), true)
+	j, err = json.Marshal(obj)
+	if err != nil {
+		return nil, err
+	}
+	return yaml.JSONToYAML(j)
+}
+
+// pruneFields drops the keys of obj that the Object field f does not have
+// (apiVersion and kind at the top stay).
+func pruneFields(obj map[string]any, f *skew.Field, top bool) {
+	for k, v := range obj {
+		if top && (k == "apiVersion" || k == "kind") {
+			continue
+		}
+		c, exact := f.Child(k)
+		if c == nil || !exact {
+			delete(obj, k)
+			continue
+		}
+		if sub, ok := v.(map[string]any); ok && c.Kind == skew.Object {
+			pruneFields(sub, c, false)
+		}
+	}
 }

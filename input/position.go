@@ -2,8 +2,6 @@ package input
 
 import (
 	"reflect"
-	"slices"
-	"sort"
 	"strings"
 	"sync"
 
@@ -190,30 +188,39 @@ var writtenRules = map[string]bool{
 	validate.DuplicateKey.ID: true,
 }
 
-// addWritten adds to r, the result for what kubeadm writes to the node, the
-// findings on keys of the document as written that kubeadm does not carry over.
+// addWritten replaces, in r, the result for what kubeadm writes to the node, the
+// findings on keys the kubelet drops by those on the keys of the document as
+// written. kubeadm decodes the document into its own minor's types, so the
+// node's file of kubeadm M has no key kubelet M does not know: a key kubeletcfg's
+// port (the newest types) writes and an older minor lacks is not on that node,
+// and what the file misspells kubeadm has already dropped.
 func (s *Source) addWritten(r *pipeline.Result) error {
-	if s == nil || s.written == nil || r == nil || r.Minor == nil {
+	if s == nil || s.pos == nil || s.pos.byPath == nil || r == nil || r.Minor == nil {
+		return nil
+	}
+	kept := r.Findings[:0]
+	for _, f := range r.Findings {
+		if !writtenRules[f.Rule] || f.Rule == validate.DuplicateKey.ID {
+			kept = append(kept, f)
+		}
+	}
+	r.Findings = kept
+	r.Dropped = nil
+	if s.written == nil {
 		return nil
 	}
 	w, err := pipeline.Evaluate(r.Minor, pipeline.Input{Config: s.Path, Virtual: map[string][]byte{s.Path: s.written}})
 	if err != nil {
 		return err
 	}
-	added := false
 	for _, f := range w.Findings {
 		if writtenRules[f.Rule] && f.File == s.Path {
+			f.Position = s.positionAt(f.Position, f.Path)
 			f.Message += " (kubeadm already drops it: the node's config.yaml does not have it)"
 			r.Findings = append(r.Findings, f)
-			added = true
-			if f.Rule != validate.DuplicateKey.ID && f.Path != "" && !slices.Contains(r.Dropped, f.Path) {
-				r.Dropped = append(r.Dropped, f.Path)
-			}
 		}
 	}
-	if added {
-		validate.SortFindings(r.Findings)
-		sort.Strings(r.Dropped)
-	}
+	r.Dropped = w.Dropped
+	validate.SortFindings(r.Findings)
 	return nil
 }
