@@ -75,6 +75,8 @@ type Source struct {
 	// KubeletConfiguration as written in Path (laid out at its lines): the keys
 	// kubeadm drops in decoding are reported from it (Settle).
 	written []byte
+	// nodeFile: Data is what kubeadm writes to the node, not the file as written.
+	nodeFile bool
 }
 
 // Open reads path (Stdin: r, once, within source.MaxFileSize) and converts it

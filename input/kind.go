@@ -140,7 +140,8 @@ func convertKind(path string, data []byte, opt Options) (*Source, error) {
 		_ = g.Decode(&gates)
 	}
 	kc := kindTemplate(ipv6, gates)
-	pm := &posMap{path: path, anchor: validate.Position{File: path, Line: docs[0].kindLine, Column: docs[0].kindColumn}, byPath: map[string]validate.Position{}}
+	pm := &posMap{path: path, anchor: validate.Position{File: path, Line: docs[0].kindLine, Column: docs[0].kindColumn}, byPath: map[string]validate.Position{},
+		set: append([]string{"cgroupRoot", "failSwapOn", "imageGCHighThresholdPercent", "evictionHard", "address"}, kubeadmSets...)}
 	if g := get(root, "featureGates"); g != nil {
 		// kind writes the cluster's featureGates into its template.
 		indexPaths(pm.byPath, path, g, "featureGates")
@@ -177,7 +178,7 @@ func convertKind(path string, data []byte, opt Options) (*Source, error) {
 	if err != nil {
 		return nil, &source.InputError{Path: path, Err: fmt.Errorf("kubeadm cannot read the patched KubeletConfiguration of node %s: %v", node.name, err)}
 	}
-	return &Source{Path: path, Format: Kind, Data: out, pos: pm, written: plain,
+	return &Source{Path: path, Format: Kind, Data: out, pos: pm, written: plain, nodeFile: true,
 		Note: fmt.Sprintf("%s: kind's kubelet settings, its KubeletConfiguration patches (%d) and kubeadm's defaults (%s) are the node's /var/lib/kubelet/config.yaml; findings on what kind or kubeadm set point at line %d; --kind-node picks another node",
 			what, len(written), kubeadmDefaultsNote(net, opt.Kubeadm), pm.anchor.Line)}, nil
 }

@@ -148,7 +148,7 @@ func convertKubeadmConfig(path string, data []byte, opt Options) (*Source, error
 		s.Note += "; kubeadm cannot read it either"
 		return s, nil
 	}
-	pm := &posMap{path: path, anchor: anchor, byPath: map[string]validate.Position{}}
+	pm := &posMap{path: path, anchor: anchor, byPath: map[string]validate.Position{}, set: kubeadmSets}
 	from := "kubeadm's defaults"
 	if kc != nil {
 		indexPaths(pm.byPath, path, kc.root, "")
@@ -160,7 +160,7 @@ func convertKubeadmConfig(path string, data []byte, opt Options) (*Source, error
 	if kc != nil {
 		written = kc.text
 	}
-	return &Source{Path: path, Format: KubeadmConfig, Data: out, pos: pm, Note: note, written: written}, nil
+	return &Source{Path: path, Format: KubeadmConfig, Data: out, pos: pm, Note: note, written: written, nodeFile: true}, nil
 }
 
 // clusterNetworking reads what kubeadm's kubelet defaulting uses of a

@@ -111,6 +111,12 @@ func kubeadmDefault(kc *kubeletv1beta1.KubeletConfiguration, net Networking) {
 	}
 }
 
+// kubeadmSets are the paths kubeletConfig.Default and Mutate set.
+var kubeadmSets = []string{"featureGates", "staticPodPath", "clusterDNS", "clusterDomain",
+	"authentication.x509.clientCAFile", "authentication.anonymous.enabled", "authorization.mode",
+	"authentication.webhook.enabled", "healthzBindAddress", "healthzPort", "rotateCertificates",
+	"cgroupDriver", "resolvConf"}
+
 // clusterDNS is constants.GetDNSIP: the 10th address of the first service subnet, or
 // 10.96.0.10 when there is none (kubeadm falls back silently).
 func clusterDNS(subnets string) string {

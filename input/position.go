@@ -26,6 +26,10 @@ type posMap struct {
 	// ancestor's, else anchor.
 	byPath map[string]validate.Position
 	anchor validate.Position
+	// set are the paths kubeadm (or kind) sets; any other key of the converted
+	// document the file does not have is a zero value kubeadm marshals, which the
+	// kubelet defaults as if it were absent: its origin is the default.
+	set []string
 }
 
 // Position maps p, a position the pipeline reported, to the file the user
@@ -87,12 +91,28 @@ func (s *Source) Translate(r *pipeline.Result) {
 		r.Findings[i].Position = s.positionAt(r.Findings[i].Position, r.Findings[i].Path)
 	}
 	for k, p := range r.Origins {
+		if m := s.pos; m.byPath != nil && p.File == m.path {
+			if _, written := m.byPath[k]; !written && !m.setsPath(k) {
+				delete(r.Origins, k)
+				continue
+			}
+		}
 		r.Origins[k] = s.positionAt(p, k)
 	}
 	if s.pos.byPath != nil {
 		// Positions by path do not keep the converted document's order.
 		validate.SortFindings(r.Findings)
 	}
+}
+
+// setsPath reports whether p is, is within or holds a path kubeadm sets.
+func (m *posMap) setsPath(p string) bool {
+	for _, q := range m.set {
+		if skew.Within(p, q) || skew.Within(q, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // parentPath drops the last element of a field path: a.b[c] -> a.b -> a -> "".
@@ -195,7 +215,7 @@ var writtenRules = map[string]bool{
 // port (the newest types) writes and an older minor lacks is not on that node,
 // and what the file misspells kubeadm has already dropped.
 func (s *Source) addWritten(r *pipeline.Result) error {
-	if s == nil || s.pos == nil || s.pos.byPath == nil || r == nil || r.Minor == nil {
+	if s == nil || !s.nodeFile || r == nil || r.Minor == nil {
 		return nil
 	}
 	kept := r.Findings[:0]
