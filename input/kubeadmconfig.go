@@ -149,12 +149,12 @@ func convertKubeadmConfig(path string, data []byte, opt Options) (*Source, error
 		return s, nil
 	}
 	pm := &posMap{path: path, anchor: anchor, byPath: map[string]validate.Position{}, set: kubeadmSets}
-	from := "kubeadm's defaults"
+	from := "kubeadm's defaults alone"
 	if kc != nil {
 		indexPaths(pm.byPath, path, kc.root, "")
 		from = fmt.Sprintf("the KubeletConfiguration document (lines %d-%d) with kubeadm's defaults", kc.first, kc.last)
 	}
-	note := fmt.Sprintf("%s: %s are what kubeadm init writes to /var/lib/kubelet/config.yaml (%s); findings on what kubeadm sets point at line %d; --as-written reads the document alone",
+	note := fmt.Sprintf("%s: %s is what kubeadm init writes to /var/lib/kubelet/config.yaml (%s); findings on what kubeadm sets point at line %d; --as-written reads the document alone",
 		what, from, kubeadmDefaultsNote(net, opt.Kubeadm), anchor.Line)
 	var written []byte
 	if kc != nil {

@@ -17,7 +17,6 @@ import (
 	kubeadmscheme "k8s.io/kubernetes/cmd/kubeadm/app/apis/kubeadm/scheme"
 	kubeadmapiv1 "k8s.io/kubernetes/cmd/kubeadm/app/apis/kubeadm/v1beta4"
 	"k8s.io/kubernetes/cmd/kubeadm/app/componentconfigs"
-	kubeadmutil "k8s.io/kubernetes/cmd/kubeadm/app/util"
 )
 
 // kubeadm's resolver mutation (componentconfigs/kubelet_unix.go), which `kubeadm init
@@ -103,7 +102,7 @@ func cmdKubeadm(args []string) error {
 // SetClusterDynamicDefaults calls it), the node-local mutation (Mutate) and the
 // marshalling phases/kubelet.WriteConfigToDisk writes.
 func kubeadmKubeletConfig(data []byte, resolved bool) ([]byte, error) {
-	docs, err := kubeadmutil.SplitConfigDocuments(data)
+	docs, err := splitConfigDocuments(data)
 	if err != nil {
 		return nil, err
 	}
