@@ -1,6 +1,7 @@
 package input
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -22,6 +23,9 @@ import (
 
 // isKindConfig reports whether data is a kind Cluster configuration.
 func isKindConfig(data []byte) bool {
+	if !bytes.Contains(data, []byte("kind.x-k8s.io")) {
+		return false
+	}
 	docs := splitDocs(data)
 	return len(docs) > 0 && docs[0].kind == "Cluster" && group(docs[0].apiVersion) == "kind.x-k8s.io"
 }
@@ -78,7 +82,8 @@ func convertKind(path string, data []byte, opt Options) (*Source, error) {
 	if n := get(root, "name"); n != nil && n.Value != "" {
 		clusterName = n.Value
 	}
-	clusterPatches, err := kindPatches(path, data, get(root, "kubeadmConfigPatches"))
+	budget := maxKindPatches
+	clusterPatches, err := kindPatches(path, data, get(root, "kubeadmConfigPatches"), &budget)
 	if err != nil {
 		return nil, err
 	}
@@ -96,7 +101,7 @@ func convertKind(path string, data []byte, opt Options) (*Source, error) {
 			if c := count[role]; c > 1 {
 				name += strconv.Itoa(c)
 			}
-			p, err := kindPatches(path, data, get(n, "kubeadmConfigPatches"))
+			p, err := kindPatches(path, data, get(n, "kubeadmConfigPatches"), &budget)
 			if err != nil {
 				return nil, err
 			}
@@ -191,10 +196,14 @@ func nodeNames(nodes []kindNode) string {
 	return strings.Join(s, ", ")
 }
 
+// maxKindPatches bounds the KubeletConfiguration patches of a file: each is laid
+// out at the file's lines, which costs the file's length.
+const maxKindPatches = 100
+
 // kindPatches reads the KubeletConfiguration patches of a kubeadmConfigPatches list.
 // A patch in a literal block (|) has the positions of its lines in data; any other
 // string has its own position for all its keys.
-func kindPatches(path string, data []byte, list *yaml.Node) ([]kindPatch, error) {
+func kindPatches(path string, data []byte, list *yaml.Node, budget *int) ([]kindPatch, error) {
 	if list == nil || list.Kind != yaml.SequenceNode {
 		return nil, nil
 	}
@@ -204,20 +213,27 @@ func kindPatches(path string, data []byte, list *yaml.Node) ([]kindPatch, error)
 			return nil, &source.InputError{Path: path, Err: fmt.Errorf("line %d: a kubeadmConfigPatches entry is not a string", s.Line)}
 		}
 		var n yaml.Node
-		text := []byte(s.Value)
-		laidOut := false
-		if s.Style&yaml.LiteralStyle != 0 {
-			if doc, _, ok := literalBlock(data, s); ok {
-				text, laidOut = doc, true
-			}
-		}
-		if err := yaml.Unmarshal(text, &n); err != nil || len(n.Content) != 1 || n.Content[0].Kind != yaml.MappingNode {
+		if err := yaml.Unmarshal([]byte(s.Value), &n); err != nil || len(n.Content) != 1 || n.Content[0].Kind != yaml.MappingNode {
 			return nil, &source.InputError{Path: path, Err: fmt.Errorf("line %d: a kubeadmConfigPatches entry is not a YAML mapping", s.Line)}
 		}
 		root := n.Content[0]
 		k, v := get(root, "kind"), get(root, "apiVersion")
 		if k == nil || k.Value != "KubeletConfiguration" || v != nil && group(v.Value) != "kubelet.config.k8s.io" {
 			continue // a patch to another document
+		}
+		if *budget == 0 {
+			return nil, &source.InputError{Path: path, Err: fmt.Errorf("line %d: more than %d KubeletConfiguration patches", s.Line, maxKindPatches)}
+		}
+		*budget--
+		laidOut := false
+		if s.Style&yaml.LiteralStyle != 0 {
+			// Positions inside the block: parsed again, laid out at the file's lines.
+			if doc, _, ok := literalBlock(data, s); ok {
+				var m yaml.Node
+				if yaml.Unmarshal(doc, &m) == nil && len(m.Content) == 1 && m.Content[0].Kind == yaml.MappingNode {
+					root, laidOut = m.Content[0], true
+				}
+			}
 		}
 		var value map[string]any
 		if err := root.Decode(&value); err != nil {

@@ -16,26 +16,37 @@ import (
 type yamlDoc struct {
 	first, last          int // its lines in the file (1-based; the separators excluded)
 	text                 []byte
-	root                 *yaml.Node // the document's mapping; nil when it is none
+	root                 *yaml.Node // the document's mapping, at the file's lines; nil when it is none
 	apiVersion, kind     string
 	kindLine, kindColumn int
 }
 
+// laidOut is the document at its own lines of the file, every other line blank.
+func (d *yamlDoc) laidOut() []byte {
+	return append(bytes.Repeat([]byte("\n"), d.first-1), d.text...)
+}
+
 // splitDocs splits data at "---" lines, as kubeadm's YAML reader does, and parses
-// each document laid out at its own lines, so node positions are the file's.
+// each document; node lines are the file's. Each document is parsed alone and its
+// lines shifted, so that a file of many documents costs its size, not its size
+// times the number of documents.
 func splitDocs(data []byte) []yamlDoc {
 	lines := strings.SplitAfter(string(data), "\n")
 	var docs []yamlDoc
 	start := 0
 	flush := func(end int) { // lines[start:end]
-		var b strings.Builder
-		b.WriteString(strings.Repeat("\n", start))
-		for _, l := range lines[start:end] {
-			b.WriteString(l)
+		text := strings.Join(lines[start:end], "")
+		if strings.TrimSpace(text) == "" {
+			return
 		}
-		d := yamlDoc{first: start + 1, last: end, text: []byte(b.String())}
+		last := end
+		for strings.TrimSpace(lines[last-1]) == "" {
+			last--
+		}
+		d := yamlDoc{first: start + 1, last: last, text: []byte(text)}
 		var n yaml.Node
 		if yaml.Unmarshal(d.text, &n) == nil && len(n.Content) == 1 && n.Content[0].Kind == yaml.MappingNode {
+			shiftLines(&n, start)
 			d.root = n.Content[0]
 			if v := get(d.root, "apiVersion"); v != nil {
 				d.apiVersion = v.Value
@@ -45,9 +56,7 @@ func splitDocs(data []byte) []yamlDoc {
 				d.kindLine, d.kindColumn = v.Line, v.Column
 			}
 		}
-		if strings.TrimSpace(b.String()) != "" {
-			docs = append(docs, d)
-		}
+		docs = append(docs, d)
 	}
 	for i, l := range lines {
 		if rest, ok := strings.CutPrefix(strings.TrimRight(l, "\r\n"), "---"); ok && strings.TrimSpace(rest) == "" {
@@ -57,6 +66,15 @@ func splitDocs(data []byte) []yamlDoc {
 	}
 	flush(len(lines))
 	return docs
+}
+
+// shiftLines adds by to the line of n and every node under it. An alias node's
+// target is reached through the tree once, not through the alias.
+func shiftLines(n *yaml.Node, by int) {
+	n.Line += by
+	for _, c := range n.Content {
+		shiftLines(c, by)
+	}
 }
 
 // group is the API group of an apiVersion.
@@ -136,7 +154,7 @@ func convertKubeadmConfig(path string, data []byte, opt Options) (*Source, error
 	var doc []byte
 	anchor := validate.Position{File: path, Line: 1, Column: 1}
 	if kc != nil {
-		doc = kc.text
+		doc = kc.laidOut()
 		anchor.Line, anchor.Column = kc.kindLine, kc.kindColumn
 	} else if len(docs) > 0 {
 		anchor.Line = docs[0].first
@@ -158,7 +176,7 @@ func convertKubeadmConfig(path string, data []byte, opt Options) (*Source, error
 		what, from, kubeadmDefaultsNote(net, opt.Kubeadm), anchor.Line)
 	var written []byte
 	if kc != nil {
-		written = kc.text
+		written = kc.laidOut()
 	}
 	return &Source{Path: path, Format: KubeadmConfig, Data: out, pos: pm, Note: note, written: written, nodeFile: true}, nil
 }
@@ -186,7 +204,7 @@ func clusterNetworking(cluster *yamlDoc) Networking {
 // asWritten is the KubeletConfiguration document d of a multi-document file, every
 // other line blanked, so that positions are the file's.
 func asWritten(path string, d *yamlDoc, what string) *Source {
-	return &Source{Path: path, Format: KubeadmConfig, Data: d.text,
+	return &Source{Path: path, Format: KubeadmConfig, Data: d.laidOut(),
 		pos:  &posMap{path: path, first: d.first, last: d.last, dedented: map[int]bool{}},
 		Note: fmt.Sprintf("%s: the KubeletConfiguration document (lines %d-%d) is read as written", what, d.first, d.last)}
 }

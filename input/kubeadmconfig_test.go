@@ -286,3 +286,24 @@ func TestKubeadmKubeletConfigAt(t *testing.T) {
 		}
 	}
 }
+
+// TestHostileKubeadmAndKind: many documents or patches cost the file's size, not
+// its square, and too many patches are refused with the line.
+func TestHostileKubeadmAndKind(t *testing.T) {
+	many := strings.Repeat("---\n", 200000) + initDoc + "---\n" + kcDoc
+	s, err := Convert("kubeadm.yaml", []byte(many), Auto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Format != KubeadmConfig || !strings.Contains(s.Note, "lines 200004-200006") {
+		t.Errorf("format %s, note %q", s.Format, s.Note)
+	}
+	patches := "kind: Cluster\napiVersion: kind.x-k8s.io/v1alpha4\nkubeadmConfigPatches:\n" + strings.Repeat("- |\n  kind: KubeletConfiguration\n  maxPods: 1\n", maxKindPatches+1)
+	if _, err := Convert("kind.yaml", []byte(patches), Auto); err == nil || !strings.Contains(err.Error(), "line 304: more than 100 KubeletConfiguration patches") {
+		t.Errorf("error %v", err)
+	}
+	plain := strings.Repeat("---\n", 200000) + kcDoc
+	if got := Detect([]byte(plain)); got != Config {
+		t.Errorf("Detect = %s", got)
+	}
+}
