@@ -33,6 +33,8 @@ func TestCLIInputs(t *testing.T) {
 		{"inputs-kubeadm-config-as-written", []string{"lint", "-c", inputs + "kubeadm.yaml", "--as-written"}, exitClean},
 		{"inputs-kubeadm-config-1.31-json", []string{"lint", "-c", inputs + "kubeadm.yaml", "--kubelet-version", "1.31", "-o", "json"}, exitClean},
 		{"inputs-kubeadm-config-origin", []string{"effective", "-c", inputs + "kubeadm.yaml", "--show-origin", "--systemd-resolved"}, exitClean},
+		{"inputs-kubeadm-config-preflight", []string{"preflight", "-c", inputs + "kubeadm.yaml", "--from", "1.31", "--to", "1.32"}, exitClean},
+		{"inputs-kubeadm-config-skew", []string{"skew", "-c", inputs + "kubeadm.yaml", "--versions", "1.31,1.37"}, exitClean},
 		{"inputs-kind", []string{"lint", "-c", inputs + "kind.yaml"}, exitClean},
 		{"inputs-kind-worker", []string{"lint", "-c", inputs + "kind.yaml", "--kind-node", "dev-worker"}, exitFindings},
 		{"inputs-kind-worker-as-written", []string{"lint", "-c", inputs + "kind.yaml", "--kind-node", "dev-worker", "--as-written"}, exitFindings},

@@ -52,7 +52,7 @@ and input errors.`,
 			if err != nil {
 				return fmt.Errorf("--to: %w", err)
 			}
-			p, err := matrix.NewPreflight(input, src, tgt)
+			p, err := matrix.NewPreflightSettled(input, src, tgt, in.src.Settle)
 			if err != nil {
 				return err
 			}
