@@ -86,7 +86,7 @@ func lintNodes(cmd *cobra.Command, f *inputFlags, output string, threshold valid
 	if err != nil {
 		return err
 	}
-	eachNode(nodes, func(n *node) { n.evaluate(minor, format, cgroup, threshold, post) })
+	eachNode(nodes, func(n *node) { n.evaluate(minor, format, f.read, cgroup, threshold, post) })
 
 	groups, failedGroups := groupNodes(nodes)
 	var errs []nodeError
@@ -208,14 +208,14 @@ func nodeFiles(dir string) (config, configDir string, err error) {
 
 // evaluate runs the pipeline for n and keeps its report, paths relative to
 // the node, and the key of its group.
-func (n *node) evaluate(m *skew.Minor, format input.Format, cgroup int, threshold validate.Severity, post func(*pipeline.Result, string)) {
+func (n *node) evaluate(m *skew.Minor, format input.Format, read input.Options, cgroup int, threshold validate.Severity, post func(*pipeline.Result, string)) {
 	if n.err != nil {
 		return
 	}
 	in := pipeline.Input{ConfigDir: n.configDir, CgroupVersion: cgroup}
 	var src *input.Source
 	if n.config != "" {
-		if src, n.err = input.Open(n.config, nil, format); n.err != nil {
+		if src, n.err = input.OpenOptions(n.config, nil, format, read); n.err != nil {
 			return
 		}
 		if src.Format == input.Configz && n.configDir != "" {
