@@ -3,6 +3,8 @@ GO ?= go
 CASES := $(CURDIR)/testdata/conformance/cases
 GOLDEN := $(CURDIR)/testdata/conformance/golden
 BACKOFF := $(CURDIR)/testdata/conformance/backoff
+# What kubeadm writes to the node's config.yaml (harness kubeadm; checked by input's tests).
+KUBEADM := $(CURDIR)/testdata/kubeadm
 
 .PHONY: test check harness harness-test generate conformance conformance-check \
 	harness-all generate-all conformance-all conformance-check-all harness-test-all fuzz-conformance
@@ -66,11 +68,13 @@ generate: harness
 conformance: harness
 	$(HARNESS) run -cases $(CASES) -out $(GOLDEN)/$(MINOR)
 	$(HARNESS) backoff -out $(BACKOFF)/$(MINOR).json
+	$(HARNESS) kubeadm -cases $(KUBEADM)/cases -out $(KUBEADM)/golden/$(MINOR)
 
 # Fail if a golden no longer matches the real kubelet.
 conformance-check: harness
 	$(HARNESS) check -cases $(CASES) -golden $(GOLDEN)/$(MINOR)
 	$(HARNESS) backoff -check $(BACKOFF)/$(MINOR).json
+	$(HARNESS) kubeadm -cases $(KUBEADM)/cases -out $(KUBEADM)/golden/$(MINOR) -check
 
 # Differential fuzzing against the real kubelet: N random cases built from MINOR's own
 # schema and gate table (internal/fuzzcase), each run through the kubelet (the harness)

@@ -28,22 +28,26 @@ const (
 	Config  Format = "config"
 	Configz Format = "configz"
 	Kubeadm Format = "kubeadm"
+	// KubeadmConfig is a kubeadm configuration file (kubeadm init --config).
+	KubeadmConfig Format = "kubeadm-config"
+	// Kind is a kind cluster configuration (kind create cluster --config).
+	Kind Format = "kind"
 )
 
 // Formats lists the names --input-format takes.
 func Formats() []string {
-	return []string{string(Auto), string(Config), string(Configz), string(Kubeadm)}
+	return []string{string(Auto), string(Config), string(Configz), string(Kubeadm), string(KubeadmConfig), string(Kind)}
 }
 
 // ParseFormat parses an --input-format value.
 func ParseFormat(s string) (Format, error) {
 	switch f := Format(s); f {
-	case Auto, Config, Configz, Kubeadm:
+	case Auto, Config, Configz, Kubeadm, KubeadmConfig, Kind:
 		return f, nil
 	case "":
 		return Auto, nil
 	}
-	return "", fmt.Errorf("--input-format must be one of auto, config, configz or kubeadm, not %q", s)
+	return "", fmt.Errorf("--input-format must be one of auto, config, configz, kubeadm, kubeadm-config or kind, not %q", s)
 }
 
 // Stdin is the --config value that reads standard input; StdinName is how
@@ -67,18 +71,29 @@ type Source struct {
 	Note string
 	// pos maps positions in Data back to Path; nil when they are the same.
 	pos *posMap
+	// written is, when Data is what kubeadm writes to the node, the
+	// KubeletConfiguration as written in Path (laid out at its lines): the keys
+	// kubeadm drops in decoding are reported from it (Settle).
+	written []byte
+	// nodeFile: Data is what kubeadm writes to the node, not the file as written.
+	nodeFile bool
 }
 
 // Open reads path (Stdin: r, once, within source.MaxFileSize) and converts it
 // as format f says. A plain config file on disk is not kept in memory: the
 // pipeline reads it itself, exactly as without this package.
 func Open(path string, r io.Reader, f Format) (*Source, error) {
+	return OpenOptions(path, r, f, Options{})
+}
+
+// OpenOptions is Open with reading options.
+func OpenOptions(path string, r io.Reader, f Format, opt Options) (*Source, error) {
 	if path == Stdin {
 		data, err := ReadLimited(r, StdinName)
 		if err != nil {
 			return nil, err
 		}
-		s, err := Convert(StdinName, data, f)
+		s, err := ConvertOptions(StdinName, data, f, opt)
 		if err == nil && s.Data == nil {
 			s.Data = data
 		}
@@ -91,7 +106,7 @@ func Open(path string, r io.Reader, f Format) (*Source, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Convert(path, file.Data, f)
+	return ConvertOptions(path, file.Data, f, opt)
 }
 
 // ReadLimited reads r to the end, refusing more than source.MaxFileSize bytes
@@ -111,7 +126,8 @@ func ReadLimited(r io.Reader, name string) ([]byte, error) {
 }
 
 // Detect tells which format data is in: a configz dump, a kubeadm ConfigMap,
-// or else a config file (whatever is wrong with it is the pipeline's to say).
+// a kubeadm configuration file, a kind cluster configuration, or else a config
+// file (whatever is wrong with it is the pipeline's to say).
 func Detect(data []byte) Format {
 	if _, ok, _ := FromConfigz(data); ok {
 		return Configz
@@ -119,12 +135,23 @@ func Detect(data []byte) Format {
 	if _, ok := configMap(data); ok {
 		return Kubeadm
 	}
+	if isKubeadmConfig(data) {
+		return KubeadmConfig
+	}
+	if isKindConfig(data) {
+		return Kind
+	}
 	return Config
 }
 
 // Convert converts data, read from path, as format f says (Auto: as detected).
 // A forced format the data is not in is an error naming what was expected.
 func Convert(path string, data []byte, f Format) (*Source, error) {
+	return ConvertOptions(path, data, f, Options{})
+}
+
+// ConvertOptions is Convert with reading options.
+func ConvertOptions(path string, data []byte, f Format, opt Options) (*Source, error) {
 	if f == Auto {
 		f = Detect(data)
 	}
@@ -141,6 +168,13 @@ func Convert(path string, data []byte, f Format) (*Source, error) {
 			Note: "configz dump: already merged and defaulted by the running kubelet, so drop-in checks do not apply"}, nil
 	case Kubeadm:
 		return convertKubeadm(path, data)
+	case KubeadmConfig:
+		if !isKubeadmConfig(data) {
+			return nil, &source.InputError{Path: path, Err: fmt.Errorf("is not a kubeadm configuration file (no kubeadm.k8s.io document)")}
+		}
+		return convertKubeadmConfig(path, data, opt)
+	case Kind:
+		return convertKind(path, data, opt)
 	case Config:
 		return &Source{Path: path, Format: Config}, nil
 	}

@@ -2,6 +2,7 @@ package input
 
 import (
 	"reflect"
+	"strings"
 	"sync"
 
 	"github.com/kubeletcfg/kubeletcfg/matrix"
@@ -20,13 +21,39 @@ type posMap struct {
 	// except the dedented lines (document markers, directives).
 	first, last, indent int
 	dedented            map[int]bool
+	// byPath: the converted document is not laid out like the file (kubeadm's
+	// config.yaml); a position is found by its field path, the nearest written
+	// ancestor's, else anchor.
+	byPath map[string]validate.Position
+	anchor validate.Position
+	// set are the paths kubeadm (or kind) sets; any other key of the converted
+	// document the file does not have is a zero value kubeadm marshals, which the
+	// kubelet defaults as if it were absent: its origin is the default.
+	set []string
 }
 
 // Position maps p, a position the pipeline reported, to the file the user
 // gave. Positions in other files, and positions without a line, are kept.
 func (s *Source) Position(p validate.Position) validate.Position {
+	return s.positionAt(p, "")
+}
+
+// positionAt is Position for the value at field path (empty: unknown).
+func (s *Source) positionAt(p validate.Position, path string) validate.Position {
 	m := s.pos
-	if m == nil || p.File != m.path || p.Line == 0 {
+	if m == nil || p.File != m.path {
+		return p
+	}
+	if m.byPath != nil {
+		for path != "" {
+			if q, ok := m.byPath[path]; ok {
+				return q
+			}
+			path = parentPath(path)
+		}
+		return m.anchor
+	}
+	if p.Line == 0 {
 		return p
 	}
 	switch {
@@ -61,11 +88,44 @@ func (s *Source) Translate(r *pipeline.Result) {
 		return
 	}
 	for i := range r.Findings {
-		r.Findings[i].Position = s.Position(r.Findings[i].Position)
+		r.Findings[i].Position = s.positionAt(r.Findings[i].Position, r.Findings[i].Path)
 	}
 	for k, p := range r.Origins {
-		r.Origins[k] = s.Position(p)
+		if m := s.pos; m.byPath != nil && p.File == m.path {
+			if _, written := m.byPath[k]; !written && !m.setsPath(k) {
+				delete(r.Origins, k)
+				continue
+			}
+		}
+		r.Origins[k] = s.positionAt(p, k)
 	}
+	if s.pos.byPath != nil {
+		// Positions by path do not keep the converted document's order.
+		validate.SortFindings(r.Findings)
+	}
+}
+
+// setsPath reports whether p is, is within or holds a path kubeadm sets.
+func (m *posMap) setsPath(p string) bool {
+	for _, q := range m.set {
+		if skew.Within(p, q) || skew.Within(q, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// parentPath drops the last element of a field path: a.b[c] -> a.b -> a -> "".
+func parentPath(p string) string {
+	if strings.HasSuffix(p, "]") {
+		if i := strings.LastIndexByte(p, '['); i > 0 {
+			return p[:i]
+		}
+	}
+	if i := strings.LastIndexAny(p, ".["); i > 0 {
+		return p[:i]
+	}
+	return ""
 }
 
 // Settle is what every command does with a Result of this input before
@@ -75,6 +135,9 @@ func (s *Source) Translate(r *pipeline.Result) {
 // included, so only a value the kubelet would not have chosen itself was set.
 func (s *Source) Settle(r *pipeline.Result) error {
 	s.Translate(r)
+	if err := s.addWritten(r); err != nil {
+		return err
+	}
 	if s == nil || s.Format != Configz || r == nil || r.Effective == nil {
 		return nil
 	}
@@ -134,4 +197,50 @@ func equalBelow(a, b map[string]any, path string) bool {
 		}
 	}
 	return true
+}
+
+// writtenRules are the findings about keys as written that kubeadm's decoding
+// (lenient, like the kubelet's fallback) drops or folds before it writes the
+// node's file, so the node's file no longer shows them.
+var writtenRules = map[string]bool{
+	validate.UnknownField.ID: true,
+	validate.CaseMismatch.ID: true,
+	validate.DuplicateKey.ID: true,
+}
+
+// addWritten replaces, in r, the result for what kubeadm writes to the node, the
+// findings on keys the kubelet drops by those on the keys of the document as
+// written. kubeadm decodes the document into its own minor's types, so the
+// node's file of kubeadm M has no key kubelet M does not know: a key kubeletcfg's
+// port (the newest types) writes and an older minor lacks is not on that node,
+// and what the file misspells kubeadm has already dropped.
+func (s *Source) addWritten(r *pipeline.Result) error {
+	if s == nil || !s.nodeFile || r == nil || r.Minor == nil {
+		return nil
+	}
+	kept := r.Findings[:0]
+	for _, f := range r.Findings {
+		if !writtenRules[f.Rule] || f.Rule == validate.DuplicateKey.ID {
+			kept = append(kept, f)
+		}
+	}
+	r.Findings = kept
+	r.Dropped = nil
+	if s.written == nil {
+		return nil
+	}
+	w, err := pipeline.Evaluate(r.Minor, pipeline.Input{Config: s.Path, Virtual: map[string][]byte{s.Path: s.written}})
+	if err != nil {
+		return err
+	}
+	for _, f := range w.Findings {
+		if writtenRules[f.Rule] && f.File == s.Path {
+			f.Position = s.positionAt(f.Position, f.Path)
+			f.Message += " (kubeadm already drops it: the node's config.yaml does not have it)"
+			r.Findings = append(r.Findings, f)
+		}
+	}
+	r.Dropped = w.Dropped
+	validate.SortFindings(r.Findings)
+	return nil
 }

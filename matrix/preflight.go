@@ -96,6 +96,12 @@ type FieldNote struct {
 // NewPreflight evaluates the input at from and to (loading the files once) and
 // compares the two. from must not be newer than to.
 func NewPreflight(in pipeline.Input, from, to *skew.Minor) (*Preflight, error) {
+	return NewPreflightSettled(in, from, to, nil)
+}
+
+// NewPreflightSettled is NewPreflight with settle applied to each minor's result
+// before the comparison (input.Source.Settle: positions of a converted --config).
+func NewPreflightSettled(in pipeline.Input, from, to *skew.Minor, settle func(*pipeline.Result) error) (*Preflight, error) {
 	if minorNumber(from.Version) > minorNumber(to.Version) {
 		return nil, fmt.Errorf("--from %s is newer than --to %s: a preflight goes from the running minor to a newer one (or the same)", from.Version, to.Version)
 	}
@@ -110,6 +116,13 @@ func NewPreflight(in pipeline.Input, from, to *skew.Minor) (*Preflight, error) {
 	mx, err := EvaluateLoaded(l, minors)
 	if err != nil {
 		return nil, err
+	}
+	if settle != nil {
+		for _, c := range mx.Columns {
+			if err := settle(c.Result); err != nil {
+				return nil, err
+			}
+		}
 	}
 	src, tgt := mx.Columns[0], mx.Reference()
 	return comparePreflight(src, tgt, l.Input().CgroupVersion)

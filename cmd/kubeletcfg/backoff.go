@@ -77,7 +77,7 @@ curve then), 2 for usage and input errors.`,
 			for _, f := range compare {
 				inputs = append(inputs, pipeline.Input{Config: f, CgroupVersion: first.CgroupVersion})
 			}
-			entries, err := evaluateBackoff(inputs, minors)
+			entries, err := evaluateBackoff(inputs, minors, in.src.Settle)
 			if err != nil {
 				return err
 			}
@@ -150,8 +150,9 @@ func (e *backoffEntry) input() string {
 	return e.ConfigDir
 }
 
-// evaluateBackoff evaluates each input (loaded once) at each minor.
-func evaluateBackoff(inputs []pipeline.Input, minors []*skew.Minor) ([]*backoffEntry, error) {
+// evaluateBackoff evaluates each input (loaded once) at each minor; settle is
+// applied to the results of the first (--config as converted: input.Source.Settle).
+func evaluateBackoff(inputs []pipeline.Input, minors []*skew.Minor, settle func(*pipeline.Result) error) ([]*backoffEntry, error) {
 	loaded := make([]*pipeline.Loaded, len(inputs))
 	for i, in := range inputs {
 		l, err := pipeline.Load(in)
@@ -166,6 +167,11 @@ func evaluateBackoff(inputs []pipeline.Input, minors []*skew.Minor) ([]*backoffE
 			r, err := l.Evaluate(m)
 			if err != nil {
 				return nil, err
+			}
+			if i == 0 && settle != nil {
+				if err := settle(r); err != nil {
+					return nil, err
+				}
 			}
 			e := &backoffEntry{KubeletVersion: m.Version, Config: inputs[i].Config, ConfigDir: inputs[i].ConfigDir, Starts: r.Starts}
 			if b := r.CrashLoopBackOff; r.Starts && b != nil {

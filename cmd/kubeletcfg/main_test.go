@@ -81,9 +81,11 @@ var readmeExits = map[string]int{
 	"backoff ":     exitClean,
 	"fix ":         exitClean,
 	"fix --diff --config testdata/fix/gates/": exitFindings,
-	"explain ":            exitClean,
-	"lint --profile cis ": exitClean,
-	"lint --nodes ":       exitUsage, // one node of the example cannot be read
+	"explain ":                              exitClean,
+	"lint --profile cis ":                   exitClean,
+	"lint --nodes ":                         exitUsage, // one node of the example cannot be read
+	"lint -c testdata/inputs/kubeadm.yaml ": exitClean,
+	"lint -c testdata/inputs/kind.yaml ":    exitFindings,
 	"lint -c testdata/conformance/cases/475-flags-over-dropin/kubelet.yaml ": exitClean,
 	"lint --kubelet-flags-file testdata/hosts/kubeadm-rpm/":                  exitClean,
 }

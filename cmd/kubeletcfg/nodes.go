@@ -102,7 +102,7 @@ func lintNodes(cmd *cobra.Command, f *inputFlags, output string, threshold valid
 	if err != nil {
 		return err
 	}
-	perMinor := evaluateNodes(nodes, minors, format, cgroup, threshold, post, pathDependent)
+	perMinor := evaluateNodes(nodes, minors, format, f.read, cgroup, threshold, post, pathDependent)
 
 	out := cmd.OutOrStdout()
 	type minorDoc struct {
@@ -247,14 +247,14 @@ func nodeFiles(dir string) (config, configDir string, err error) {
 
 // evaluate runs the pipeline for n and keeps its report, paths relative to
 // the node, and the key of its group.
-func (n *node) evaluate(m *skew.Minor, format input.Format, cgroup int, threshold validate.Severity, post func(*pipeline.Result, string)) {
+func (n *node) evaluate(m *skew.Minor, format input.Format, read input.Options, cgroup int, threshold validate.Severity, post func(*pipeline.Result, string)) {
 	if n.err != nil {
 		return
 	}
 	in := pipeline.Input{ConfigDir: n.configDir, CgroupVersion: cgroup}
 	var src *input.Source
 	if n.config != "" {
-		if src, n.err = input.Open(n.config, nil, format); n.err != nil {
+		if src, n.err = input.OpenOptions(n.config, nil, format, read); n.err != nil {
 			return
 		}
 		if src.Format == input.Configz && n.configDir != "" {
@@ -380,11 +380,11 @@ func groupNodes(nodes []*node) (groups []nodeGroup, failedGroups int) {
 // its node (a path resolved from the node's folder, a message quoting the file
 // name) or that failed is evaluated node by node, so the output is exactly
 // what evaluating every node gives.
-func evaluateNodes(nodes []*node, minors []*skew.Minor, format input.Format, cgroup int, threshold validate.Severity, post func(*pipeline.Result, string), pathDependent bool) [][]*node {
+func evaluateNodes(nodes []*node, minors []*skew.Minor, format input.Format, read input.Options, cgroup int, threshold validate.Severity, post func(*pipeline.Result, string), pathDependent bool) [][]*node {
 	content := make([]string, len(nodes))
 	fleet.Each(len(nodes), 0, func(i int) {
 		if n := nodes[i]; n.err == nil && !pathDependent {
-			content[i] = n.contentKey(format, cgroup)
+			content[i] = n.contentKey(format, read, cgroup)
 		}
 	})
 	out := make([][]*node, len(minors))
@@ -410,7 +410,7 @@ func evaluateNodes(nodes []*node, minors []*skew.Minor, format input.Format, cgr
 	alone := make([]bool, len(plan.Reps))
 	fleet.Each(len(plan.Reps), 0, func(j int) {
 		rep := all[plan.Reps[j]]
-		rep.evaluate(rep.minor, format, cgroup, threshold, post)
+		rep.evaluate(rep.minor, format, read, cgroup, threshold, post)
 		alone[j] = rep.err != nil || rep.namedIn()
 	})
 	var rest []*node
@@ -426,7 +426,7 @@ func evaluateNodes(nodes []*node, minors []*skew.Minor, format input.Format, cgr
 		rep := all[plan.Reps[j]]
 		n.doc, n.note, n.key, n.fails = rep.doc, rep.note, rep.key, rep.fails
 	}
-	fleet.Each(len(rest), 0, func(i int) { rest[i].evaluate(rest[i].minor, format, cgroup, threshold, post) })
+	fleet.Each(len(rest), 0, func(i int) { rest[i].evaluate(rest[i].minor, format, read, cgroup, threshold, post) })
 	return out
 }
 
@@ -435,8 +435,8 @@ func evaluateNodes(nodes []*node, minors []*skew.Minor, format input.Format, cgr
 // entry of conf.d/ with its relative path and bytes, and the evaluation's
 // settings. "" when a file cannot be read: the node is then evaluated alone and
 // reports the error itself.
-func (n *node) contentKey(format input.Format, cgroup int) string {
-	h := fleet.NewHasher().String(string(format)).String(strconv.Itoa(cgroup))
+func (n *node) contentKey(format input.Format, read input.Options, cgroup int) string {
+	h := fleet.NewHasher().String(string(format)).String(fmt.Sprintf("%+v", read)).String(strconv.Itoa(cgroup))
 	if n.config != "" {
 		name := ""
 		if !n.single {

@@ -70,7 +70,7 @@ func TestEvaluateNodesSameAsEachNode(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return evaluateNodes(nodes, []*skew.Minor{m}, input.Auto, 2, validate.Warning, post, pathDependent)[0]
+		return evaluateNodes(nodes, []*skew.Minor{m}, input.Auto, input.Options{}, 2, validate.Warning, post, pathDependent)[0]
 	}
 	merged, alone := run(false), run(true)
 	if len(merged) != len(alone) {
@@ -141,7 +141,7 @@ func BenchmarkLintNodes(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		for k, nodes := range evaluateNodes(nodes, minors, input.Auto, 2, validate.Error, post, false) {
+		for k, nodes := range evaluateNodes(nodes, minors, input.Auto, input.Options{}, 2, validate.Error, post, false) {
 			if groups, _ := groupNodes(nodes); len(groups) != 50 {
 				b.Fatalf("%s: %d groups, want 50", minors[k].Version, len(groups))
 			}

@@ -63,7 +63,7 @@ The files are read once. Exit code 1 when the target has a finding at or above
 			if err != nil {
 				return fmt.Errorf("--to: %w", err)
 			}
-			p, err := matrix.NewPreflight(input, src, tgt)
+			p, err := matrix.NewPreflightSettled(input, src, tgt, in.src.Settle)
 			if err != nil {
 				return err
 			}

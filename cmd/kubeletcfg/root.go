@@ -58,6 +58,8 @@ type inputFlags struct {
 	inputFormat, nodes string
 	src                *input.Source
 	cmd                *cobra.Command
+	// read is --as-written, --kind-node and --systemd-resolved (inputs.go).
+	read input.Options
 	// kubeletFlags and kubeletFlagsFile are --kubelet-flags and
 	// --kubelet-flags-file, kc --discover and its flags (kubeletflags.go).
 	kubeletFlags, kubeletFlagsFile string

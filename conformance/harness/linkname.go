@@ -24,6 +24,7 @@ import (
 //	minor_crashloop[_1_31|_1_32].go       newCrashLoopBackOff: inline in NewMainKubelet before 1.33
 //	minor_component[_pre1_33].go          server.ComponentKubelet: in cmd/kubelet/app before 1.33
 //	minor_gates[_pre1_35].go              featuregate: no dependencies or min compatibility before 1.35
+//	minor_kubeadm[_pre1_33].go            kubeadm's SplitConfigDocuments: SplitYAMLDocuments before 1.33
 //
 // The file without a suffix is the newest minors' (and the default build's).
 //

@@ -41,6 +41,7 @@ func usage() {
   harness flags -out FILE
   harness schema -out FILE
   harness backoff -out FILE | -check FILE
+  harness kubeadm -cases DIR -out DIR [-check]
 `)
 }
 
@@ -75,6 +76,8 @@ func main() {
 		err = cmdFlags(args)
 	case "backoff":
 		err = cmdBackoff(args)
+	case "kubeadm":
+		err = cmdKubeadm(args)
 	case "-h", "-help", "--help", "help":
 		usage()
 		return

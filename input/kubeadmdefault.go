@@ -1,0 +1,189 @@
+package input
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"path"
+	"strings"
+
+	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
+	netutils "k8s.io/utils/net"
+	"sigs.k8s.io/yaml"
+
+	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/source"
+)
+
+// Networking is what kubeadm's kubelet defaulting reads of a ClusterConfiguration,
+// after kubeadm's static defaults (apis/kubeadm/v1beta4/defaults.go).
+type Networking struct {
+	ServiceSubnet   string // networking.serviceSubnet
+	DNSDomain       string // networking.dnsDomain
+	CertificatesDir string // certificatesDir
+}
+
+// kubeadm's static defaults (v1beta4 and v1beta3 alike, kubeadm 1.31-1.37).
+const (
+	defaultServiceSubnet   = "10.96.0.0/12"
+	defaultDNSDomain       = "cluster.local"
+	defaultCertificatesDir = "/etc/kubernetes/pki"
+	defaultClusterDNSIP    = "10.96.0.10"
+	defaultManifestsDir    = "/etc/kubernetes/manifests"
+	systemdResolvConf      = "/run/systemd/resolve/resolv.conf"
+)
+
+// DefaultNetworking is a ClusterConfiguration's networking when the file has none.
+func DefaultNetworking() Networking {
+	return Networking{ServiceSubnet: defaultServiceSubnet, DNSDomain: defaultDNSDomain, CertificatesDir: defaultCertificatesDir}
+}
+
+// KubeadmOptions are what kubeadm reads from the node rather than from the file.
+type KubeadmOptions struct {
+	// SystemdResolved: systemd-resolved is active on the node, so kubeadm points
+	// resolvConf at /run/systemd/resolve/resolv.conf (componentconfigs/kubelet_unix.go,
+	// mutateResolverConfig). kubeletcfg cannot see the node: false unless asked.
+	SystemdResolved bool
+}
+
+// KubeadmKubeletConfig reproduces what `kubeadm init` (1.31-1.37: the kubelet
+// component-config code is the same in each) writes to /var/lib/kubelet/config.yaml
+// from the KubeletConfiguration document doc (nil: none) and the ClusterConfiguration's
+// networking: the document decoded as kubeadm decodes it (leniently: unknown fields are
+// dropped), kubeletConfig.Default (componentconfigs/kubelet.go), Mutate (resolvConf)
+// and the marshalling of phases/kubelet.WriteConfigToDisk. The conformance harness's
+// kubeadm goldens (testdata/kubeadm/golden) are kubeadm's own output for the same input.
+func KubeadmKubeletConfig(doc []byte, net Networking, opt KubeadmOptions) ([]byte, error) {
+	kc := &kubeletv1beta1.KubeletConfiguration{}
+	if len(doc) > 0 {
+		d := source.DecodeMain(doc)
+		if d.Err != nil {
+			return nil, d.Err
+		}
+		kc = d.Config
+	}
+	kubeadmDefault(kc, net)
+	if opt.SystemdResolved && kc.ResolverConfig == nil {
+		kc.ResolverConfig = ptr(systemdResolvConf)
+	}
+	kc.APIVersion = kubeletv1beta1.SchemeGroupVersion.String()
+	kc.Kind = "KubeletConfiguration"
+	return yaml.Marshal(kc)
+}
+
+// kubeadmDefault is kubeletConfig.Default of componentconfigs/kubelet.go. Where the
+// file sets a value other than kubeadm's, kubeadm only warns and keeps the file's,
+// except rotateCertificates, which it forces to true.
+func kubeadmDefault(kc *kubeletv1beta1.KubeletConfiguration, net Networking) {
+	if kc.FeatureGates == nil {
+		kc.FeatureGates = map[string]bool{}
+	}
+	if kc.StaticPodPath == "" {
+		kc.StaticPodPath = defaultManifestsDir
+	}
+	if kc.ClusterDNS == nil {
+		kc.ClusterDNS = []string{clusterDNS(net.ServiceSubnet)}
+	}
+	if kc.ClusterDomain == "" {
+		kc.ClusterDomain = net.DNSDomain
+	}
+	if kc.Authentication.X509.ClientCAFile == "" {
+		kc.Authentication.X509.ClientCAFile = path.Join(net.CertificatesDir, "ca.crt")
+	}
+	if kc.Authentication.Anonymous.Enabled == nil {
+		kc.Authentication.Anonymous.Enabled = ptr(false)
+	}
+	if kc.Authorization.Mode == "" {
+		kc.Authorization.Mode = kubeletv1beta1.KubeletAuthorizationModeWebhook
+	}
+	if kc.Authentication.Webhook.Enabled == nil {
+		kc.Authentication.Webhook.Enabled = ptr(true)
+	}
+	if kc.HealthzBindAddress == "" {
+		kc.HealthzBindAddress = "127.0.0.1"
+	}
+	if kc.HealthzPort == nil {
+		kc.HealthzPort = ptr[int32](10248)
+	}
+	kc.RotateCertificates = true
+	if kc.CgroupDriver == "" {
+		kc.CgroupDriver = "systemd"
+	}
+}
+
+// kubeadmSets are the paths kubeletConfig.Default and Mutate set.
+var kubeadmSets = []string{"featureGates", "staticPodPath", "clusterDNS", "clusterDomain",
+	"authentication.x509.clientCAFile", "authentication.anonymous.enabled", "authorization.mode",
+	"authentication.webhook.enabled", "healthzBindAddress", "healthzPort", "rotateCertificates",
+	"cgroupDriver", "resolvConf"}
+
+// clusterDNS is constants.GetDNSIP: the 10th address of the first service subnet, or
+// 10.96.0.10 when there is none (kubeadm falls back silently).
+func clusterDNS(subnets string) string {
+	cidrs, err := netutils.ParseCIDRs(strings.Split(subnets, ","))
+	if err != nil || len(cidrs) == 0 {
+		return defaultClusterDNSIP
+	}
+	ip, err := netutils.GetIndexedIP(cidrs[0], 10)
+	if err != nil {
+		return defaultClusterDNSIP
+	}
+	return ip.String()
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// kubeadmDefaultsNote lists what kubeadm sets, for the report's note.
+func kubeadmDefaultsNote(net Networking, opt KubeadmOptions) string {
+	s := fmt.Sprintf("clusterDNS %s (from serviceSubnet %s), clusterDomain %s, authentication/authorization webhook, x509 clientCAFile %s, staticPodPath, healthz 127.0.0.1:10248, rotateCertificates, cgroupDriver systemd",
+		clusterDNS(net.ServiceSubnet), net.ServiceSubnet, net.DNSDomain, path.Join(net.CertificatesDir, "ca.crt"))
+	if opt.SystemdResolved {
+		s += ", resolvConf " + systemdResolvConf
+	}
+	return s
+}
+
+// KubeadmKubeletConfigAt is KubeadmKubeletConfig as kubeadm of minor m writes it:
+// kubeadm decodes and marshals with its own minor's kubelet types, so a field m does
+// not have (crashLoopBackOff before 1.32) is neither kept from the file nor written
+// as a zero value.
+func KubeadmKubeletConfigAt(doc []byte, net Networking, opt KubeadmOptions, m *skew.Minor) ([]byte, error) {
+	out, err := KubeadmKubeletConfig(doc, net, opt)
+	if err != nil || m == nil {
+		return out, err
+	}
+	j, err := yaml.YAMLToJSON(out)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(j))
+	dec.UseNumber()
+	var obj map[string]any
+	if err := dec.Decode(&obj); err != nil {
+		return nil, err
+	}
+	pruneFields(obj, m.Fields(), true)
+	j, err = json.Marshal(obj)
+	if err != nil {
+		return nil, err
+	}
+	return yaml.JSONToYAML(j)
+}
+
+// pruneFields drops the keys of obj that the Object field f does not have
+// (apiVersion and kind at the top stay).
+func pruneFields(obj map[string]any, f *skew.Field, top bool) {
+	for k, v := range obj {
+		if top && (k == "apiVersion" || k == "kind") {
+			continue
+		}
+		c, exact := f.Child(k)
+		if c == nil || !exact {
+			delete(obj, k)
+			continue
+		}
+		if sub, ok := v.(map[string]any); ok && c.Kind == skew.Object {
+			pruneFields(sub, c, false)
+		}
+	}
+}
