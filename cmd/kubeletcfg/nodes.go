@@ -7,18 +7,19 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/spf13/cobra"
 
+	"github.com/kubeletcfg/kubeletcfg/fleet"
 	"github.com/kubeletcfg/kubeletcfg/input"
+	"github.com/kubeletcfg/kubeletcfg/matrix"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
@@ -39,11 +40,16 @@ type node struct {
 	// config and configDir as --config and --config-dir would name them.
 	config, configDir string
 	err               error
+	// single is a node that is one file (its name is the file's).
+	single bool
+	minor  *skew.Minor // the minor it is evaluated at
 
 	doc   lintDocument
 	note  string // the input's note, when it was converted
 	key   string
 	fails int // findings at or above --fail-on
+	// effective is the effective object as JSON, kept for namedIn.
+	effective string
 }
 
 // nodeGroup is the nodes whose effective configuration and findings are the
@@ -63,7 +69,9 @@ type nodeError struct {
 // --kubelet-version minor, nodes grouped by what the kubelet would do.
 // post runs on each node's result before it is grouped: the profile and policy
 // hooks of lint.
-func lintNodes(cmd *cobra.Command, f *inputFlags, output string, threshold validate.Severity, opt report.Options, post func(res *pipeline.Result, mainFile string)) error {
+// pathDependent says that post's verdict depends on a node's paths (a policy
+// with exclude globs): then nodes with the same files are not merged.
+func lintNodes(cmd *cobra.Command, f *inputFlags, output string, threshold validate.Severity, opt report.Options, post func(res *pipeline.Result, mainFile string), pathDependent bool) error {
 	if f.config != "" || f.configDir != "" {
 		return fmt.Errorf("--nodes reads each node's files from its folder; it cannot be combined with --config or --config-dir")
 	}
@@ -74,9 +82,17 @@ func lintNodes(cmd *cobra.Command, f *inputFlags, output string, threshold valid
 	if err != nil {
 		return err
 	}
-	minor, err := skew.Lookup(f.kubeletVersion)
-	if err != nil {
-		return err
+	minors := []*skew.Minor{}
+	if f.versions != "" {
+		if minors, err = matrix.Window(f.versions, ""); err != nil {
+			return err
+		}
+	} else {
+		minor, err := skew.Lookup(f.kubeletVersion)
+		if err != nil {
+			return err
+		}
+		minors = append(minors, minor)
 	}
 	cgroup, err := parseCgroup(f.cgroupVersion)
 	if err != nil {
@@ -86,38 +102,61 @@ func lintNodes(cmd *cobra.Command, f *inputFlags, output string, threshold valid
 	if err != nil {
 		return err
 	}
-	eachNode(nodes, func(n *node) { n.evaluate(minor, format, cgroup, threshold, post) })
+	perMinor := evaluateNodes(nodes, minors, format, cgroup, threshold, post, pathDependent)
 
-	groups, failedGroups := groupNodes(nodes)
-	var errs []nodeError
-	fails, refused := 0, 0
-	for _, n := range nodes {
-		if n.err != nil {
-			errs = append(errs, nodeError{Node: n.name, Error: n.err.Error()})
-			continue
-		}
-		fails += n.fails
-		if !n.doc.Starts {
-			refused++
-		}
-	}
 	out := cmd.OutOrStdout()
-	if output == "json" {
+	type minorDoc struct {
+		KubeletVersion string      `json:"kubeletVersion"`
+		Groups         []nodeGroup `json:"groups"`
+		Errors         []nodeError `json:"errors"`
+	}
+	var docs []minorDoc
+	var errs []nodeError
+	fails := 0
+	for k, minor := range minors {
+		nodes := perMinor[k]
+		groups, failedGroups := groupNodes(nodes)
+		errs = nil
+		refused := 0
+		for _, n := range nodes {
+			if n.err != nil {
+				errs = append(errs, nodeError{Node: n.name, Error: n.err.Error()})
+				continue
+			}
+			fails += n.fails
+			if !n.doc.Starts {
+				refused++
+			}
+		}
 		if errs == nil {
 			errs = []nodeError{}
 		}
+		if output == "json" {
+			docs = append(docs, minorDoc{minor.Version, groups, errs})
+			continue
+		}
+		if k > 0 {
+			if _, err := io.WriteString(out, "\n"); err != nil {
+				return err
+			}
+		}
+		if err := writeNodes(out, minor, groups, errs, len(nodes), refused, failedGroups, opt); err != nil {
+			return err
+		}
+	}
+	if output == "json" {
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
-		err = enc.Encode(struct {
-			KubeletVersion string      `json:"kubeletVersion"`
-			Groups         []nodeGroup `json:"groups"`
-			Errors         []nodeError `json:"errors"`
-		}{minor.Version, groups, errs})
-	} else {
-		err = writeNodes(out, minor, groups, errs, len(nodes), refused, failedGroups, opt)
-	}
-	if err != nil {
-		return err
+		if f.versions == "" {
+			err = enc.Encode(docs[0])
+		} else {
+			err = enc.Encode(struct {
+				Versions []minorDoc `json:"versions"`
+			}{docs})
+		}
+		if err != nil {
+			return err
+		}
 	}
 	if len(errs) > 0 {
 		return fmt.Errorf("%d of %d %s could not be read (listed above)", len(errs), len(nodes), plural(len(nodes), "node", "nodes"))
@@ -161,7 +200,7 @@ func findNodes(dir string) ([]*node, error) {
 			if taken[short] || short == "" {
 				short = name
 			}
-			nodes = append(nodes, &node{name: short, base: dir, config: path})
+			nodes = append(nodes, &node{name: short, base: dir, config: path, single: true})
 			continue
 		}
 		n := &node{name: name, base: path}
@@ -250,7 +289,7 @@ func (n *node) evaluate(m *skew.Minor, format input.Format, cgroup int, threshol
 		n.note = n.strip(src.Note)
 	}
 	n.fails = countAtLeast(doc.Findings, threshold)
-	n.key, n.err = groupKey(res, n.doc, rel(n.config))
+	n.key, n.effective, n.err = groupKey(res, n.doc, rel(n.config))
 }
 
 // relative is p relative to the node (p itself when outside it).
@@ -273,10 +312,10 @@ func (n *node) strip(s string) string {
 // with sorted keys) and the findings without their lines (a comment more in
 // one file moves lines, not what the kubelet does), with node-relative paths
 // and the main file, config, under one name (node-1.json, node-2.json).
-func groupKey(res *pipeline.Result, doc lintDocument, config string) (string, error) {
+func groupKey(res *pipeline.Result, doc lintDocument, config string) (key, effective string, err error) {
 	eff, err := res.EffectiveObject()
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	type finding struct{ Rule, Severity, File, Path, Message string }
 	fs := make([]finding, len(doc.Findings))
@@ -293,10 +332,14 @@ func groupKey(res *pipeline.Result, doc lintDocument, config string) (string, er
 		Findings  []finding
 	}{doc.Input, eff, fs})
 	if err != nil {
-		return "", err
+		return "", "", err
+	}
+	effJSON, err := json.Marshal(eff)
+	if err != nil {
+		return "", "", err
 	}
 	sum := sha256.Sum256(raw)
-	return hex.EncodeToString(sum[:]), nil
+	return hex.EncodeToString(sum[:]), string(effJSON), nil
 }
 
 // groupNodes groups the nodes that were read by key, the largest group
@@ -327,33 +370,141 @@ func groupNodes(nodes []*node) (groups []nodeGroup, failedGroups int) {
 	return groups, failedGroups
 }
 
-// eachNode runs fn for every node on at most GOMAXPROCS goroutines, as
-// matrix evaluates minors; a panic is raised again in the caller.
-func eachNode(nodes []*node, fn func(*node)) {
-	workers := min(runtime.GOMAXPROCS(0), len(nodes))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	var panicked atomic.Value
-	for range workers {
-		wg.Go(func() {
-			defer func() {
-				if p := recover(); p != nil {
-					panicked.CompareAndSwap(nil, p)
-				}
-			}()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(nodes) {
-					return
-				}
-				fn(nodes[i])
+// evaluateNodes evaluates every node at each minor on the fleet engine and
+// returns, per minor, a copy of the nodes with their results. Each node's
+// files are read and hashed once; nodes whose files have the same bytes (and
+// the same names inside a node folder) are evaluated once per minor, by their
+// first node, and share its report; what differs between them (their names
+// and paths) is what the report relativises. A group whose result still names
+// its node (a path resolved from the node's folder, a message quoting the file
+// name) or that failed is evaluated node by node, so the output is exactly
+// what evaluating every node gives.
+func evaluateNodes(nodes []*node, minors []*skew.Minor, format input.Format, cgroup int, threshold validate.Severity, post func(*pipeline.Result, string), pathDependent bool) [][]*node {
+	content := make([]string, len(nodes))
+	fleet.Each(len(nodes), 0, func(i int) {
+		if n := nodes[i]; n.err == nil && !pathDependent {
+			content[i] = n.contentKey(format, cgroup)
+		}
+	})
+	out := make([][]*node, len(minors))
+	keys := make([]string, 0, len(nodes)*len(minors))
+	all := make([]*node, 0, len(nodes)*len(minors))
+	for k, m := range minors {
+		out[k] = make([]*node, len(nodes))
+		for i, n := range nodes {
+			c := &node{name: n.name, base: n.base, config: n.config, configDir: n.configDir, err: n.err, single: n.single, minor: m}
+			out[k][i] = c
+			all = append(all, c)
+			switch {
+			case n.err != nil:
+				keys = append(keys, "")
+			case content[i] == "":
+				keys = append(keys, m.Version+"\x00node\x00"+n.name) // evaluated on its own
+			default:
+				keys = append(keys, m.Version+"\x00"+content[i])
 			}
+		}
+	}
+	plan := fleet.Dedup(keys)
+	alone := make([]bool, len(plan.Reps))
+	fleet.Each(len(plan.Reps), 0, func(j int) {
+		rep := all[plan.Reps[j]]
+		rep.evaluate(rep.minor, format, cgroup, threshold, post)
+		alone[j] = rep.err != nil || rep.namedIn()
+	})
+	var rest []*node
+	for i, n := range all {
+		j := plan.Of[i]
+		if j < 0 || plan.Reps[j] == i {
+			continue
+		}
+		if alone[j] {
+			rest = append(rest, n)
+			continue
+		}
+		rep := all[plan.Reps[j]]
+		n.doc, n.note, n.key, n.fails = rep.doc, rep.note, rep.key, rep.fails
+	}
+	fleet.Each(len(rest), 0, func(i int) { rest[i].evaluate(rest[i].minor, format, cgroup, threshold, post) })
+	return out
+}
+
+// contentKey hashes what the pipeline reads for n, without the node's own
+// names: the config file's bytes (and its name inside a node folder), every
+// entry of conf.d/ with its relative path and bytes, and the evaluation's
+// settings. "" when a file cannot be read: the node is then evaluated alone and
+// reports the error itself.
+func (n *node) contentKey(format input.Format, cgroup int) string {
+	h := fleet.NewHasher().String(string(format)).String(strconv.Itoa(cgroup))
+	if n.config != "" {
+		data, err := readBounded(n.config)
+		if err != nil {
+			return ""
+		}
+		name := ""
+		if !n.single {
+			name = n.relative(n.config)
+		}
+		h.String(name).Bytes(data)
+	}
+	h.String("conf.d")
+	if n.configDir != "" {
+		err := filepath.WalkDir(n.configDir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			h.String(n.relative(p)).String(d.Type().String())
+			if d.Type().IsRegular() {
+				data, err := readBounded(p)
+				if err != nil {
+					return err
+				}
+				h.Bytes(data)
+			} else if !d.IsDir() {
+				return errors.New("not a regular file") // a symlink: evaluate alone
+			}
+			return nil
 		})
+		if err != nil {
+			return ""
+		}
 	}
-	wg.Wait()
-	if p := panicked.Load(); p != nil {
-		panic(p)
+	return h.Sum()
+}
+
+// readBounded reads a file within source.MaxFileSize (larger: an error, and
+// the node is evaluated alone to report it as the pipeline does).
+func readBounded(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
 	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, source.MaxFileSize+1))
+	if err == nil && len(data) > source.MaxFileSize {
+		err = errors.New("too large")
+	}
+	return data, err
+}
+
+// namedIn reports whether n's evaluated report names the node itself (its
+// folder, or its file's name for a single-file node) anywhere but in the file
+// fields that are relativised: then a node with the same bytes would not get
+// the same report.
+func (n *node) namedIn() bool {
+	token := n.base
+	if n.single {
+		token = filepath.Base(n.config)
+	}
+	if n.note != "" && strings.Contains(n.note, token) {
+		return true
+	}
+	for _, f := range n.doc.Findings {
+		if strings.Contains(f.Message, token) || strings.Contains(f.Hint, token) || strings.Contains(f.Kubelet, token) {
+			return true
+		}
+	}
+	return strings.Contains(n.effective, token)
 }
 
 // writeNodes prints one entry per group: its nodes, then the report of its

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -34,6 +35,12 @@ really run with.`,
 	root.AddCommand(newFixCommand())
 	root.AddCommand(newBackoffCommand())
 	root.AddCommand(newDropinCommand())
+	root.AddCommand(newClusterCommand())
+	// Installed as kubectl-kubeletcfg (krew), kubectl runs it for
+	// "kubectl kubeletcfg ...": usage lines say so.
+	if strings.HasPrefix(filepath.Base(os.Args[0]), "kubectl-kubeletcfg") {
+		root.Annotations = map[string]string{cobra.CommandDisplayNameAnnotation: "kubectl kubeletcfg"}
+	}
 	return root
 }
 
@@ -50,6 +57,8 @@ type inputFlags struct {
 	// kubeletFlags and kubeletFlagsFile are --kubelet-flags and
 	// --kubelet-flags-file (kubeletflags.go).
 	kubeletFlags, kubeletFlagsFile string
+	// versions is lint --nodes --versions: the minors to evaluate the nodes at.
+	versions string
 }
 
 func (f *inputFlags) register(cmd *cobra.Command) {
@@ -105,12 +114,15 @@ func newLintCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if in.versions != "" && (in.nodes == "" || cmd.Flags().Changed("kubelet-version")) {
+				return fmt.Errorf("--versions evaluates --nodes at several minors, in place of --kubelet-version")
+			}
 			if in.nodes != "" {
 				opt := report.Options{Color: !noColor && isTerminal(cmd.OutOrStdout()), Quiet: quiet}
 				return lintNodes(cmd, &in, output, threshold, opt, func(res *pipeline.Result, mainFile string) {
 					prof.apply(res, mainFile)
 					pol.apply(res)
-				})
+				}, pol.policy != nil && len(pol.policy.Exclude) > 0)
 			}
 			res, err := in.evaluate()
 			if err != nil {
@@ -136,6 +148,7 @@ func newLintCommand() *cobra.Command {
 	cmd.Flags().StringVar(&failOn, "fail-on", "error", "exit 1 when a finding is at or above this severity: error, warning, info or none")
 	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "print findings and the verdict only, no summary line")
 	cmd.Flags().StringVar(&in.nodes, "nodes", "", "lint many nodes at once: a folder with a folder per node (config file and conf.d/) or a configz dump per node; identical nodes are grouped")
+	cmd.Flags().StringVar(&in.versions, "versions", "", "with --nodes: evaluate the nodes at these minors, a range (1.31..1.37) or a list (1.33,1.37), each node's files read once")
 	cmd.Flags().BoolVar(&noColor, "no-color", false, "never colour the text output (colour is used on terminals only; NO_COLOR is honoured)")
 	_ = cmd.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return report.Formats(), cobra.ShellCompDirectiveNoFileComp

@@ -1,0 +1,346 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+)
+
+// fakeCluster is an API server on loopback with a node list and the node
+// proxy's configz and flagz of each node (what the kubelet would serve).
+type fakeCluster struct {
+	nodes   []corev1.Node
+	configz map[string][]byte
+	flagz   map[string]string
+	deny    map[string]bool // 403 on nodes/proxy
+	denyAll bool            // 403 on listing nodes
+}
+
+func (c *fakeCluster) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	status := func(code int, reason, msg string) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(code)
+		fmt.Fprintf(w, `{"kind":"Status","apiVersion":"v1","status":"Failure","message":%q,"reason":%q,"code":%d}`, msg, reason, code)
+	}
+	if r.Header.Get("Authorization") != "Bearer t0ken" {
+		status(401, "Unauthorized", "Unauthorized")
+		return
+	}
+	if r.URL.Path == "/api/v1/nodes" {
+		if c.denyAll {
+			status(403, "Forbidden", `nodes is forbidden: User "ci" cannot list resource "nodes"`)
+			return
+		}
+		sel, err := labels.Parse(r.URL.Query().Get("labelSelector"))
+		if err != nil {
+			status(400, "BadRequest", err.Error())
+			return
+		}
+		list := corev1.NodeList{TypeMeta: metav1.TypeMeta{Kind: "NodeList", APIVersion: "v1"}}
+		for _, n := range c.nodes {
+			if sel.Matches(labels.Set(n.Labels)) {
+				list.Items = append(list.Items, n)
+			}
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(list)
+		return
+	}
+	rest, _ := strings.CutPrefix(r.URL.Path, "/api/v1/nodes/")
+	name, path, proxied := strings.Cut(rest, "/proxy/")
+	if !proxied {
+		for _, n := range c.nodes {
+			if n.Name == name {
+				w.Header().Set("Content-Type", "application/json")
+				_ = json.NewEncoder(w).Encode(n)
+				return
+			}
+		}
+		status(404, "NotFound", fmt.Sprintf("nodes %q not found", name))
+		return
+	}
+	switch {
+	case c.deny[name]:
+		status(403, "Forbidden", fmt.Sprintf(`nodes %q is forbidden: User "ci" cannot get resource "nodes/proxy" in API group "" at the cluster scope`, name))
+	case path == "configz" && c.configz[name] != nil:
+		_, _ = w.Write(c.configz[name])
+	case path == "flagz" && c.flagz[name] != "":
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		fmt.Fprint(w, c.flagz[name])
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+func apiNode(name, pool, version string) corev1.Node {
+	n := corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{}}}
+	if pool != "" {
+		n.Labels["eks.amazonaws.com/nodegroup"] = pool
+	}
+	n.Status.NodeInfo.KubeletVersion = version
+	return n
+}
+
+func newFakeCluster(t *testing.T) *fakeCluster {
+	t.Helper()
+	data, err := os.ReadFile("../../testdata/dropin/configz.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	variant := func(maxPods int) []byte {
+		return bytes.Replace(data, []byte(`"maxPods":110,`), fmt.Appendf(nil, `"maxPods":%d,`, maxPods), 1)
+	}
+	// A value every minor's validation refuses.
+	refused := bytes.Replace(data, []byte(`"maxPods":110,`), []byte(`"maxPods":-5,`), 1)
+	return &fakeCluster{
+		nodes: []corev1.Node{
+			apiNode("gpu-b", "gpu", "v1.35.4-eks-4a3c1b2"),
+			apiNode("gpu-a", "gpu", "v1.35.4-eks-4a3c1b2"),
+			apiNode("gpu-c", "gpu", "v1.35.2-eks-4a3c1b2"),
+			apiNode("gpu-d", "gpu", "v1.35.2-eks-4a3c1b2"),
+			apiNode("cpu-a", "cpu", "v1.36.1"),
+			apiNode("cpu-b", "cpu", "v1.36.1"),
+			apiNode("cpu-old", "cpu", "v1.29.0"),
+			apiNode("cpu-denied", "cpu", "v1.36.1"),
+			apiNode("cpu-nodebug", "cpu", "v1.36.1"),
+		},
+		configz: map[string][]byte{
+			"gpu-a": variant(110), "gpu-b": variant(110), "gpu-c": variant(120), "gpu-d": refused,
+			"cpu-a": variant(110), "cpu-b": variant(110), "cpu-denied": variant(110),
+		},
+		flagz: map[string]string{
+			"cpu-a": "\nkubelet flagz\nWarning: not machine parseable\n\ncert-dir=/var/lib/kubelet/pki\nnode-ip=10.0.0.1\nmax-pods=110\n",
+		},
+		deny: map[string]bool{"cpu-denied": true},
+	}
+}
+
+func runFakeCluster(t *testing.T, c *fakeCluster, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	// TLS: clientcmd sends credentials to https servers only.
+	srv := httptest.NewTLSServer(c)
+	t.Cleanup(srv.Close)
+	var out, errb bytes.Buffer
+	code = run(append(args, "--server", srv.URL, "--token", "t0ken", "--insecure-skip-tls-verify", "--kubeconfig", os.DevNull), &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+type clusterJSON struct {
+	Nodes []struct {
+		Name, Pool, KubeletVersion, Minor, Group, Flags string
+	}
+	Groups []struct {
+		ID, Pool, Minor, Flags string
+		Nodes                  []string
+		Starts                 bool
+		Findings               []struct{ Rule string }
+		Blockers               []struct{ Rule string }
+		Changes                []struct{ Path string }
+		From, To, Error        string
+	}
+	Pools []struct {
+		Name           string
+		Nodes          int
+		Configurations int
+		Drift          bool
+	}
+	Results []struct {
+		Pool, Minor string
+		Starts      bool
+		Refusing    []string
+	}
+	Failures []struct{ Node, Reason, Message string }
+}
+
+func TestClusterLint(t *testing.T) {
+	out, stderr, code := runFakeCluster(t, newFakeCluster(t), "cluster", "lint", "-o", "json")
+	if code != exitFindings {
+		t.Errorf("exit %d, want 1 (gpu-d's kubelet refuses maxPods -5); stderr %s", code, stderr)
+	}
+	var doc clusterJSON
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	var names []string
+	for _, n := range doc.Nodes {
+		names = append(names, n.Name)
+	}
+	if !slices.IsSorted(names) || len(names) != 9 {
+		t.Errorf("nodes %v: want all 9, sorted", names)
+	}
+	byName := map[string]int{}
+	for i, n := range doc.Nodes {
+		byName[n.Name] = i
+	}
+	gpuA, gpuB, gpuC := doc.Nodes[byName["gpu-a"]], doc.Nodes[byName["gpu-b"]], doc.Nodes[byName["gpu-c"]]
+	if gpuA.Group == "" || gpuA.Group != gpuB.Group || gpuA.Group == gpuC.Group || gpuA.Minor != "1.35" || gpuA.Pool != "gpu" {
+		t.Errorf("gpu-a %+v, gpu-b %+v, gpu-c %+v: a and b share a group, c has its own", gpuA, gpuB, gpuC)
+	}
+	if n := doc.Nodes[byName["cpu-a"]]; n.Flags != "known" || n.Minor != "1.36" {
+		t.Errorf("cpu-a %+v: flagz is served at 1.36", n)
+	}
+	if n := doc.Nodes[byName["gpu-a"]]; n.Flags != "unknown" {
+		t.Errorf("gpu-a %+v: 1.35 is not asked for flagz", n)
+	}
+	if n := doc.Nodes[byName["cpu-old"]]; n.Minor != "" || n.Group != "" {
+		t.Errorf("cpu-old %+v: an unknown minor has no group", n)
+	}
+	wantFailures := map[string]string{"cpu-denied": "forbidden", "cpu-nodebug": "configz-not-served", "cpu-old": "unknown-minor"}
+	if len(doc.Failures) != len(wantFailures) {
+		t.Errorf("failures %+v", doc.Failures)
+	}
+	for _, f := range doc.Failures {
+		if wantFailures[f.Node] != f.Reason {
+			t.Errorf("failure %+v, want reason %q", f, wantFailures[f.Node])
+		}
+	}
+	pools := map[string]int{}
+	for _, p := range doc.Pools {
+		pools[p.Name] = p.Configurations
+		if p.Drift != (p.Configurations > 1) {
+			t.Errorf("pool %+v", p)
+		}
+	}
+	// gpu: 110, 120, -5; cpu: cpu-a has flags (node-ip), cpu-b none, so two.
+	if pools["gpu"] != 3 || pools["cpu"] != 2 {
+		t.Errorf("pools %+v", doc.Pools)
+	}
+	for _, g := range doc.Groups {
+		if g.Pool == "gpu" && slices.Contains(g.Nodes, "gpu-d") && (g.Starts || len(g.Findings) == 0) {
+			t.Errorf("gpu-d's group %+v: maxPods -5 is refused", g)
+		}
+	}
+	for _, r := range doc.Results {
+		if r.Pool == "gpu" && (r.Starts || !slices.Equal(r.Refusing, []string{"gpu-d"})) {
+			t.Errorf("result %+v: gpu-d refuses", r)
+		}
+	}
+	// Deterministic: a second run prints the same bytes.
+	server := regexp.MustCompile(`"server": "[^"]*"`) // each run has its own port
+	if again, _, _ := runFakeCluster(t, newFakeCluster(t), "cluster", "lint", "-o", "json"); server.ReplaceAllString(again, "") != server.ReplaceAllString(out, "") {
+		t.Error("two runs differ")
+	}
+	if strings.Contains(out, "t0ken") || strings.Contains(stderr, "t0ken") {
+		t.Error("the token is printed")
+	}
+}
+
+func TestClusterLintText(t *testing.T) {
+	out, _, _ := runFakeCluster(t, newFakeCluster(t), "cluster", "lint")
+	for _, want := range []string{
+		"pool gpu: 4 nodes, drift: 3 configurations among 4 nodes",
+		"pool cpu: 5 nodes, drift: 2 configurations among 5 nodes",
+		"cpu-denied: forbidden: the API server refused GET nodes/cpu-denied/proxy/configz: the user needs get on nodes/proxy",
+		"cpu-old: unknown-minor:",
+		"9 nodes in 2 pools, 5 groups at the minor each runs: 1 would not start, 3 could not be read",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestClusterPreflight(t *testing.T) {
+	out, stderr, code := runFakeCluster(t, newFakeCluster(t), "cluster", "preflight", "--to", "1.37", "-o", "json", "-l", "eks.amazonaws.com/nodegroup=gpu")
+	if code != exitFindings {
+		t.Errorf("exit %d, want 1: gpu-d's target refuses; %s", code, stderr)
+	}
+	var doc clusterJSON
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, g := range doc.Groups {
+		if g.From != "1.35" || g.To != "1.37" {
+			t.Errorf("group %s: from %q to %q", g.ID, g.From, g.To)
+		}
+		if slices.Contains(g.Nodes, "gpu-d") == (g.Starts || len(g.Blockers) == 0) {
+			t.Errorf("group %+v: only gpu-d's has blockers", g)
+		}
+	}
+	if len(doc.Groups) != 3 {
+		t.Errorf("%d groups, want 3", len(doc.Groups))
+	}
+
+	// Nodes newer than --to: their groups say so, they are not "refusing".
+	out, _, _ = runFakeCluster(t, newFakeCluster(t), "cluster", "preflight", "--to", "1.35", "-o", "json", "-l", "eks.amazonaws.com/nodegroup=cpu")
+	doc = clusterJSON{}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, g := range doc.Groups {
+		if !strings.Contains(g.Error, "newer than --to 1.35") {
+			t.Errorf("group %+v: 1.36 nodes are newer than 1.35", g)
+		}
+	}
+	for _, r := range doc.Results {
+		if len(r.Refusing) != 0 {
+			t.Errorf("result %+v", r)
+		}
+	}
+}
+
+func TestClusterAPIServerUnreachable(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := run([]string{"cluster", "lint", "--server", "https://admin:s3cret@127.0.0.1:1", "--token", "t0ken", "--kubeconfig", os.DevNull}, &out, &errb)
+	if code != exitUsage || !strings.Contains(errb.String(), "cannot reach the API server at https://127.0.0.1:1") {
+		t.Errorf("exit %d: %s", code, errb.String())
+	}
+	if strings.Contains(errb.String(), "s3cret") || strings.Contains(errb.String(), "t0ken") {
+		t.Errorf("credentials printed: %s", errb.String())
+	}
+	c := newFakeCluster(t)
+	c.denyAll = true
+	_, stderr, code := runFakeCluster(t, c, "cluster", "lint")
+	if code != exitUsage || !strings.Contains(stderr, "list and get on nodes") {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+}
+
+// BenchmarkClusterPreflight is cluster preflight --to 1.37 over 2,000 nodes
+// (kubelet 1.36: configz and flagz each) with 50 distinct configurations,
+// against the fake API server on loopback: listing, 4,000 proxied reads, 50
+// preflights, the JSON report. The client's rate limit is lifted (--qps) so
+// that the figure is kubeletcfg's own cost; with the default --qps 100 the
+// 4,000 requests alone take 40 s, which is what bounds a real run.
+func BenchmarkClusterPreflight(b *testing.B) {
+	data, err := os.ReadFile("../../testdata/dropin/configz.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := &fakeCluster{configz: map[string][]byte{}, flagz: map[string]string{}}
+	for i := range 2000 {
+		name := fmt.Sprintf("node-%04d", i)
+		c.nodes = append(c.nodes, apiNode(name, fmt.Sprint("pool-", i%4), "v1.36.2"))
+		c.configz[name] = bytes.Replace(data, []byte(`"maxPods":110,`), fmt.Appendf(nil, `"maxPods":%d,`, 100+i%50), 1)
+		c.flagz[name] = "\nkubelet flagz\nWarning: not machine parseable\n\nnode-ip:10.0.0.1\nroot-dir:/var/lib/kubelet\n"
+	}
+	srv := httptest.NewTLSServer(c)
+	b.Cleanup(srv.Close)
+	args := []string{"cluster", "preflight", "--to", "1.37", "-o", "json", "--qps", "100000", "--burst", "100000",
+		"--server", srv.URL, "--token", "t0ken", "--insecure-skip-tls-verify", "--kubeconfig", os.DevNull}
+	for b.Loop() {
+		var out, errb bytes.Buffer
+		if code := run(args, &out, &errb); code != exitClean {
+			b.Fatalf("exit %d: %s", code, errb.String())
+		}
+		var doc clusterJSON
+		if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+			b.Fatal(err)
+		}
+		// 50 configurations in each of 4 pools (i%4 and i%50 cover all pairs with the same parity).
+		if len(doc.Nodes) != 2000 || len(doc.Failures) != 0 || len(doc.Groups) != 100 {
+			b.Fatalf("%d nodes, %d groups, %d failures", len(doc.Nodes), len(doc.Groups), len(doc.Failures))
+		}
+	}
+}

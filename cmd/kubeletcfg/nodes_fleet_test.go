@@ -1,0 +1,153 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/kubeletcfg/kubeletcfg/input"
+	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"github.com/kubeletcfg/kubeletcfg/report"
+	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/validate"
+)
+
+// configzVariant is the testdata configz dump of a kubelet that starts, with
+// maxPods set to 100+i: one distinct configuration per i.
+func configzVariant(t testing.TB, i int) []byte {
+	t.Helper()
+	data, err := os.ReadFile("../../testdata/dropin/configz.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := bytes.Replace(data, []byte(`"maxPods":110,`), fmt.Appendf(nil, `"maxPods":%d,`, 100+i), 1)
+	if bytes.Equal(out, data) && i != 10 {
+		t.Fatal(`configz example has no "maxPods":110 to vary`)
+	}
+	return out
+}
+
+func write(t testing.TB, path string, data []byte) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestEvaluateNodesSameAsEachNode: the fleet engine gives every node exactly
+// the report, key and count that evaluating it alone gives, for duplicated
+// dumps, node folders with the same files, a relative path the kubelet
+// resolves against the node's folder (the node's name ends up in its
+// effective configuration: no merge), files that do not parse, and a node that
+// cannot be read.
+func TestEvaluateNodesSameAsEachNode(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 12 {
+		write(t, filepath.Join(dir, fmt.Sprintf("dump-%02d.json", i)), configzVariant(t, i%3))
+	}
+	cfg := "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nmaxPods: 50\n"
+	rel := "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nstaticPodPath: manifests\n"
+	for i := range 4 {
+		write(t, filepath.Join(dir, fmt.Sprintf("folder-%d", i), "config.yaml"), []byte(cfg))
+		write(t, filepath.Join(dir, fmt.Sprintf("folder-%d", i), "conf.d", "10-a.conf"), []byte("apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nmaxPods: 60\n"))
+		write(t, filepath.Join(dir, fmt.Sprintf("rel-%d", i), "config.yaml"), []byte(rel))
+		write(t, filepath.Join(dir, fmt.Sprintf("bad-%d.yaml", i)), []byte("apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nmaxPods: [\n"))
+	}
+	write(t, filepath.Join(dir, "empty", "readme.txt"), []byte("no config"))
+
+	m := skew.Newest()
+	post := func(*pipeline.Result, string) {}
+	run := func(pathDependent bool) []*node {
+		nodes, err := findNodes(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return evaluateNodes(nodes, []*skew.Minor{m}, input.Auto, 2, validate.Warning, post, pathDependent)[0]
+	}
+	merged, alone := run(false), run(true)
+	if len(merged) != len(alone) {
+		t.Fatalf("%d nodes vs %d", len(merged), len(alone))
+	}
+	keys := map[string]bool{}
+	for i := range merged {
+		a, b := merged[i], alone[i]
+		if fmt.Sprint(a.err) != fmt.Sprint(b.err) || a.key != b.key || a.fails != b.fails || a.note != b.note {
+			t.Errorf("node %s: merged (%v, %s, %d) vs alone (%v, %s, %d)", a.name, a.err, a.key, a.fails, b.err, b.key, b.fails)
+		}
+		if a.err == nil {
+			keys[a.key] = true
+		}
+	}
+	// What is printed is each group's first node's report: the same both ways.
+	render := func(nodes []*node) string {
+		groups, failed := groupNodes(nodes)
+		var errs []nodeError
+		for _, n := range nodes {
+			if n.err != nil {
+				errs = append(errs, nodeError{Node: n.name, Error: n.err.Error()})
+			}
+		}
+		var b strings.Builder
+		if err := writeNodes(&b, m, groups, errs, len(nodes), 0, failed, report.Options{}); err != nil {
+			t.Fatal(err)
+		}
+		raw, err := json.Marshal(groups)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(raw)
+		return b.String()
+	}
+	if a, b := render(merged), render(alone); a != b {
+		t.Errorf("output differs:\n%s\nvs\n%s", a, b)
+	}
+	// 3 dump variants, 1 group of folders, each rel-N folder its own group, the
+	// bad files one group (the YAML error does not name the file).
+	if len(keys) != 3+1+4+1 {
+		t.Errorf("%d groups; want 9:\n%s", len(keys), render(merged))
+	}
+	for _, n := range merged {
+		if strings.HasPrefix(n.name, "rel-") && n.err == nil && !strings.Contains(n.effective, n.name) {
+			t.Errorf("%s: the relative staticPodPath is not resolved against the node's folder: %s", n.name, n.effective)
+		}
+	}
+}
+
+// BenchmarkLintNodes is lint --nodes --versions 1.31..1.37 over 10,000 configz
+// dumps with 50 distinct configurations: each file read and hashed once, 50
+// evaluations per minor.
+func BenchmarkLintNodes(b *testing.B) {
+	dir := b.TempDir()
+	for i := range 10000 {
+		write(b, filepath.Join(dir, fmt.Sprintf("node-%05d.json", i)), configzVariant(b, i%50))
+	}
+	post := func(*pipeline.Result, string) {}
+	var minors []*skew.Minor
+	for _, v := range skew.Supported() {
+		m, _ := skew.Lookup(v)
+		minors = append(minors, m)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		nodes, err := findNodes(dir)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for k, nodes := range evaluateNodes(nodes, minors, input.Auto, 2, validate.Error, post, false) {
+			if groups, _ := groupNodes(nodes); len(groups) != 50 {
+				b.Fatalf("%s: %d groups, want 50", minors[k].Version, len(groups))
+			}
+		}
+	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	b.ReportMetric(float64(ms.HeapSys)/(1<<20), "heap-MB")
+}
