@@ -5,10 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -23,12 +25,9 @@ import (
 	"k8s.io/client-go/rest"
 )
 
-// Pool labels of the three managed offerings the test cluster mimics.
-const (
-	eksPool = "eks.amazonaws.com/nodegroup"
-	gkePool = "cloud.google.com/gke-nodepool"
-	aksPool = "kubernetes.azure.com/agentpool"
-)
+// eksPool is the test cluster's pool label (kubeletcfg takes the first of
+// its known pool labels present in the cluster).
+const eksPool = "eks.amazonaws.com/nodegroup"
 
 // kubeadmFlags is a kubelet command line as kubeadm's systemd drop-in writes it.
 var kubeadmFlags = []string{
@@ -56,10 +55,10 @@ func clusterNodes(t testing.TB) []node {
 		{Name: "ng-136-a", Labels: map[string]string{eksPool: "ng-136"}, Config: eks136},
 		{Name: "ng-136-b", Labels: map[string]string{eksPool: "ng-136"}, Config: eks136},
 		{Name: "ng-136-c", Labels: map[string]string{eksPool: "ng-136"}, Config: drift136},
-		{Name: "pool-137-a", Labels: map[string]string{gkePool: "pool-137"}, Config: gke137},
-		{Name: "pool-137-b", Labels: map[string]string{gkePool: "pool-137"}, Config: gke137},
-		{Name: "pool-137-down", Labels: map[string]string{gkePool: "pool-137"}, Config: gke137, Down: true},
-		{Name: "legacy-1", Labels: map[string]string{aksPool: "legacy"}, Config: aks131, Version: "v1.29.15"},
+		{Name: "pool-137-a", Labels: map[string]string{eksPool: "pool-137"}, Config: gke137},
+		{Name: "pool-137-b", Labels: map[string]string{eksPool: "pool-137"}, Config: gke137},
+		{Name: "pool-137-down", Labels: map[string]string{eksPool: "pool-137"}, Config: gke137, Down: true},
+		{Name: "legacy-1", Labels: map[string]string{eksPool: "legacy"}, Config: aks131, Version: "v1.29.15"},
 	}
 	for i := range nodes {
 		nodes[i].IP = nodeIP(i)
@@ -164,6 +163,40 @@ func TestCluster(t *testing.T) {
 		sameOutput(t, res, adminOut, "the admin's")
 	})
 
+	t.Run("kubelet-hangs", func(t *testing.T) {
+		// A kubelet that accepts connections and never answers: the node's
+		// reads run out of --node-timeout.
+		hung := node{Name: "pool-137-hung", Labels: map[string]string{eksPool: "pool-137"}, Version: "v1.37.2", IP: nodeIP(len(nodes))}
+		ln, err := net.Listen("tcp", net.JoinHostPort(hung.IP, fmt.Sprint(kubeletPort)))
+		check(t, err)
+		defer ln.Close()
+		go func() {
+			var held []net.Conn
+			defer func() {
+				for _, c := range held {
+					c.Close()
+				}
+			}()
+			for {
+				c, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				held = append(held, c)
+			}
+		}()
+		check(t, e.createNode(context.Background(), hung))
+		defer func() { _ = e.client.CoreV1().Nodes().Delete(context.Background(), hung.Name, metav1.DeleteOptions{}) }()
+		res := runKubeletcfg(t, nil, "cluster", "lint", "-o", "json", "--kubeconfig", admin, "--node", hung.Name, "--node-timeout", "3s")
+		r := decodeReport(t, res)
+		if len(r.Failures) != 1 || r.Failures[0].Node != hung.Name || r.Failures[0].Reason != "timeout" {
+			t.Errorf("failures %+v, want %s: timeout", r.Failures, hung.Name)
+		}
+		if res.took > 30*time.Second {
+			t.Errorf("took %v with --node-timeout 3s", res.took)
+		}
+	})
+
 	t.Run("preflight", func(t *testing.T) {
 		res := runKubeletcfg(t, nil, "cluster", "preflight", "--to", "1.37", "-o", "json", "--kubeconfig", admin)
 		r := decodeReport(t, res)
@@ -185,6 +218,10 @@ func TestCluster(t *testing.T) {
 		checkFailures(t, r, nodes, "")
 	})
 }
+
+// flagzLine is the command line's runtime endpoint in flagz's text form (its
+// separator is picked at random per response, against machine parsing).
+var flagzLine = regexp.MustCompile(`(?m)^container-runtime-endpoint(:|: |=| )unix:///run/containerd/containerd\.sock$`)
 
 // testEnvironment checks the test cluster itself: the API server proxies to
 // each node's kubelet, which serves the recorded configuration at /configz and
@@ -223,7 +260,7 @@ func testEnvironment(t *testing.T, e *env, nodes []node) {
 		switch {
 		case flagzServed(n.Config.Minor) && err != nil:
 			t.Errorf("%s: flagz: %v", n.Name, err)
-		case flagzServed(n.Config.Minor) && !bytes.Contains(flags, []byte("\ncontainer-runtime-endpoint unix:///run/containerd/containerd.sock\n")):
+		case flagzServed(n.Config.Minor) && !flagzLine.Match(flags):
 			t.Errorf("%s: flagz does not report the command line:\n%s", n.Name, flags)
 		case !flagzServed(n.Config.Minor) && !apierrors.IsNotFound(err):
 			t.Errorf("%s: flagz on a %s kubelet: %v, want 404", n.Name, n.Config.Minor, err)
