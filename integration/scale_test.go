@@ -79,6 +79,18 @@ func TestScale(t *testing.T) {
 		}
 	}
 
+	// What bounds it: one configz read per node and one flagz read per node
+	// from 1.36, within the client's default --qps 100. The same run with the
+	// rate limit lifted shows what is left.
+	requests := len(nodes)
+	for _, n := range nodes {
+		if flagzServed(n.Config.Minor) {
+			requests++
+		}
+	}
+	t.Logf("%d proxied reads: %.1fs at the default 100 QPS", requests, float64(requests)/100)
+	res = runKubeletcfg(t, nil, "cluster", "preflight", "--to", "1.37", "-o", "json", "--kubeconfig", admin, "--qps", "2000", "--burst", "4000")
+	t.Logf("cluster preflight --to 1.37 --qps 2000 --burst 4000: exit %d in %v", res.code, res.took.Round(time.Millisecond))
 	res = runKubeletcfg(t, nil, "cluster", "lint", "-o", "json", "--kubeconfig", admin)
 	t.Logf("cluster lint over %d nodes: %v", len(nodes), res.took.Round(time.Millisecond))
 }
