@@ -17,8 +17,6 @@ import (
 	"time"
 
 	authenticationv1 "k8s.io/api/authentication/v1"
-	corev1 "k8s.io/api/core/v1"
-	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
@@ -461,19 +459,14 @@ func (e *env) kubeconfigFor(name, server, token string) string {
 	return path
 }
 
-// runInCluster runs kubeletcfg as a pod would: a ServiceAccount bound to the
-// reader role, its token (TokenRequest) and the cluster CA at
+// runInCluster runs kubeletcfg as a pod would: deploy/rbac.yaml's
+// ServiceAccount, its token (TokenRequest) and the cluster CA at
 // /var/run/secrets/kubernetes.io/serviceaccount, KUBERNETES_SERVICE_HOST and
 // _PORT set, no kubeconfig. client-go reads that fixed path, so the command
 // runs in a mount namespace of its own (unshare --mount) with a tmpfs on /run
-// (/var/run's target) holding the two files; the machine's /run is untouched.
+// (/var/run's target) holding the files; the machine's /run is untouched.
 func (e *env) runInCluster(t *testing.T, args ...string) cmdResult {
-	ctx := context.Background()
-	sa, err := e.client.CoreV1().ServiceAccounts("default").Create(ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: "kubeletcfg"}}, metav1.CreateOptions{})
-	check(t, err)
-	e.bind(readerRole, rbacv1.Subject{Kind: rbacv1.ServiceAccountKind, Name: sa.Name, Namespace: sa.Namespace})
-	e.waitAllowed("system:serviceaccount:default:kubeletcfg", "proxy")
-	tr, err := e.client.CoreV1().ServiceAccounts("default").CreateToken(ctx, sa.Name, &authenticationv1.TokenRequest{
+	tr, err := e.client.CoreV1().ServiceAccounts("kubeletcfg").CreateToken(context.Background(), "kubeletcfg", &authenticationv1.TokenRequest{
 		Spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: ptr(int64(3600))},
 	}, metav1.CreateOptions{})
 	check(t, err)
@@ -481,7 +474,7 @@ func (e *env) runInCluster(t *testing.T, args ...string) cmdResult {
 	src := t.TempDir()
 	check(t, os.WriteFile(filepath.Join(src, "token"), []byte(tr.Status.Token), 0o600))
 	check(t, os.WriteFile(filepath.Join(src, "ca.crt"), e.caPEM, 0o644))
-	check(t, os.WriteFile(filepath.Join(src, "namespace"), []byte("default"), 0o644))
+	check(t, os.WriteFile(filepath.Join(src, "namespace"), []byte("kubeletcfg"), 0o644))
 	hostPort := strings.TrimPrefix(e.host, "https://")
 	i := strings.LastIndex(hostPort, ":")
 	script := `set -e

@@ -28,6 +28,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 	kubeapiservertesting "k8s.io/kubernetes/cmd/kube-apiserver/app/testing"
+	"sigs.k8s.io/yaml"
 )
 
 // Users the API server knows (--token-auth-file). admin is in system:masters;
@@ -40,8 +41,9 @@ const (
 	// apiserverKubeletClient is the API server's client certificate's name
 	// towards kubelets, bound to system:kubelet-api-admin as kubeadm does.
 	apiserverKubeletClient = "kube-apiserver-kubelet-client"
-	// readerRole is the ClusterRole the README documents for kubeletcfg cluster.
-	readerRole  = "kubeletcfg-cluster-reader"
+	// readerRole is deploy/rbac.yaml's ClusterRole, bound there to deploySA.
+	readerRole  = "kubeletcfg-reader"
+	deploySA    = "system:serviceaccount:kubeletcfg:kubeletcfg"
 	kubeletPort = 10250
 )
 
@@ -146,17 +148,9 @@ func startEtcd(t testing.TB, dir string) string {
 }
 
 func (e *env) setUpRBAC() {
+	e.applyDeployRBAC()
 	ctx := context.Background()
-	rbac := e.client.RbacV1()
-	_, err := rbac.ClusterRoles().Create(ctx, &rbacv1.ClusterRole{
-		ObjectMeta: metav1.ObjectMeta{Name: readerRole},
-		Rules: []rbacv1.PolicyRule{
-			{APIGroups: []string{""}, Resources: []string{"nodes"}, Verbs: []string{"get", "list"}},
-			{APIGroups: []string{""}, Resources: []string{"nodes/proxy"}, Verbs: []string{"get"}},
-		},
-	}, metav1.CreateOptions{})
-	check(e.t, err)
-	_, err = rbac.ClusterRoles().Create(ctx, &rbacv1.ClusterRole{
+	_, err := e.client.RbacV1().ClusterRoles().Create(ctx, &rbacv1.ClusterRole{
 		ObjectMeta: metav1.ObjectMeta{Name: "nodes-only"},
 		Rules:      []rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"nodes"}, Verbs: []string{"get", "list"}}},
 	}, metav1.CreateOptions{})
@@ -167,8 +161,44 @@ func (e *env) setUpRBAC() {
 
 	// RBAC reads bindings through informers: wait until they are in effect.
 	e.waitAllowed(userReader, "proxy")
+	e.waitAllowed(deploySA, "proxy")
 	e.waitAllowed(userNodesOnly, "")
 	e.waitAllowed(apiserverKubeletClient, "configz")
+}
+
+// applyDeployRBAC creates what deploy/rbac.yaml ships (namespace, service
+// account, the reader ClusterRole and its binding), so the tests hold the
+// manifest users apply to what kubeletcfg cluster needs.
+func (e *env) applyDeployRBAC() {
+	data, err := os.ReadFile(filepath.Join("..", "deploy", "rbac.yaml"))
+	check(e.t, err)
+	ctx := context.Background()
+	for _, doc := range strings.Split(string(data), "\n---\n") {
+		var meta metav1.TypeMeta
+		check(e.t, yaml.Unmarshal([]byte(doc), &meta))
+		var err error
+		switch meta.Kind {
+		case "Namespace":
+			var o corev1.Namespace
+			check(e.t, yaml.UnmarshalStrict([]byte(doc), &o))
+			_, err = e.client.CoreV1().Namespaces().Create(ctx, &o, metav1.CreateOptions{})
+		case "ServiceAccount":
+			var o corev1.ServiceAccount
+			check(e.t, yaml.UnmarshalStrict([]byte(doc), &o))
+			_, err = e.client.CoreV1().ServiceAccounts(o.Namespace).Create(ctx, &o, metav1.CreateOptions{})
+		case "ClusterRole":
+			var o rbacv1.ClusterRole
+			check(e.t, yaml.UnmarshalStrict([]byte(doc), &o))
+			_, err = e.client.RbacV1().ClusterRoles().Create(ctx, &o, metav1.CreateOptions{})
+		case "ClusterRoleBinding":
+			var o rbacv1.ClusterRoleBinding
+			check(e.t, yaml.UnmarshalStrict([]byte(doc), &o))
+			_, err = e.client.RbacV1().ClusterRoleBindings().Create(ctx, &o, metav1.CreateOptions{})
+		default:
+			e.t.Fatalf("deploy/rbac.yaml: unexpected kind %q", meta.Kind)
+		}
+		check(e.t, err)
+	}
 }
 
 func (e *env) bind(role string, subject rbacv1.Subject) {
