@@ -7,7 +7,8 @@ BACKOFF := $(CURDIR)/testdata/conformance/backoff
 KUBEADM := $(CURDIR)/testdata/kubeadm
 
 .PHONY: test check harness harness-test generate conformance conformance-check \
-	harness-all generate-all conformance-all conformance-check-all harness-test-all fuzz-conformance
+	harness-all generate-all conformance-all conformance-check-all harness-test-all fuzz-conformance \
+	integration integration-scale
 
 test:
 	$(GO) test ./...
@@ -99,3 +100,13 @@ fuzz-conformance:
 # Every minor in turn (one k8s build at a time: 5-10 min each when cold).
 harness-all generate-all conformance-all conformance-check-all harness-test-all:
 	@for m in $(MINORS); do $(MAKE) --no-print-directory $(@:-all=) MINOR=$$m || exit 1; done
+
+# `kubeletcfg cluster` against a real kube-apiserver and etcd, in their own module
+# (integration/, linking k8s.io/kubernetes); root, as the suite runs in a network
+# namespace it creates. integration-scale adds the 2,000-node preflight.
+integration:
+	cd integration && $(GO) vet ./...
+	cd integration && $(GO) test -count=1 -timeout 15m ./...
+
+integration-scale:
+	cd integration && KUBELETCFG_IT_SCALE=1 $(GO) test -count=1 -timeout 30m -run 'TestScale' -v ./...

@@ -1,0 +1,489 @@
+package integration
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	authenticationv1 "k8s.io/api/authentication/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+)
+
+// eksPool is the test cluster's pool label (kubeletcfg takes the first of
+// its known pool labels present in the cluster).
+const eksPool = "eks.amazonaws.com/nodegroup"
+
+// kubeadmFlags is a kubelet command line as kubeadm's systemd drop-in writes it.
+var kubeadmFlags = []string{
+	"--bootstrap-kubeconfig=/etc/kubernetes/bootstrap-kubelet.conf",
+	"--kubeconfig=/etc/kubernetes/kubelet.conf",
+	"--config=/var/lib/kubelet/config.yaml",
+	"--container-runtime-endpoint=unix:///run/containerd/containerd.sock",
+}
+
+// clusterNodes is the functional test cluster:
+//   - ng-134: two 1.34 nodes (EKS's recorded configuration);
+//   - ng-136: three 1.36 nodes, one drifted (the EKS configuration with a
+//     drop-in setting enforceNodeAllocatable: one value differs);
+//   - pool-137: two 1.37 nodes (GKE's) and one whose kubelet does not answer
+//     (its address refuses connections);
+//   - legacy: one node on 1.29, a minor kubeletcfg does not know (its kubelet
+//     serves the oldest recorded configuration, 1.31's AKS one).
+func clusterNodes(t testing.TB) []node {
+	eks134, eks136, drift136 := config{"1.34", "396-real-eks"}, config{"1.36", "396-real-eks"}, config{"1.36", "398-real-eks-dropin-enforce-kube-reserved"}
+	gke137, aks131 := config{"1.37", "399-real-gke"}, config{"1.31", "402-real-aks"}
+	version := func(c config) string { _, v := golden(t, c); return v }
+	nodes := []node{
+		{Name: "ng-134-a", Labels: map[string]string{eksPool: "ng-134"}, Config: eks134},
+		{Name: "ng-134-b", Labels: map[string]string{eksPool: "ng-134"}, Config: eks134},
+		{Name: "ng-136-a", Labels: map[string]string{eksPool: "ng-136"}, Config: eks136},
+		{Name: "ng-136-b", Labels: map[string]string{eksPool: "ng-136"}, Config: eks136},
+		{Name: "ng-136-c", Labels: map[string]string{eksPool: "ng-136"}, Config: drift136},
+		{Name: "pool-137-a", Labels: map[string]string{eksPool: "pool-137"}, Config: gke137},
+		{Name: "pool-137-b", Labels: map[string]string{eksPool: "pool-137"}, Config: gke137},
+		{Name: "pool-137-down", Labels: map[string]string{eksPool: "pool-137"}, Config: gke137, Down: true},
+		{Name: "legacy-1", Labels: map[string]string{eksPool: "legacy"}, Config: aks131, Version: "v1.29.15"},
+	}
+	for i := range nodes {
+		nodes[i].IP = nodeIP(i)
+		nodes[i].Flags = kubeadmFlags
+		if nodes[i].Version == "" {
+			nodes[i].Version = version(nodes[i].Config)
+		}
+	}
+	return nodes
+}
+
+// report is the JSON contract of `kubeletcfg cluster lint|preflight -o json`.
+type report struct {
+	Nodes []struct {
+		Name           string `json:"name"`
+		Pool           string `json:"pool"`
+		KubeletVersion string `json:"kubeletVersion"`
+		Minor          string `json:"minor"`
+		Group          string `json:"group"`
+		Flags          string `json:"flags"`
+	} `json:"nodes"`
+	Groups []struct {
+		ID     string   `json:"id"`
+		Pool   string   `json:"pool"`
+		Minor  string   `json:"minor"`
+		Nodes  []string `json:"nodes"`
+		Starts *bool    `json:"starts"`
+	} `json:"groups"`
+	Pools []struct {
+		Name           string `json:"name"`
+		Nodes          int    `json:"nodes"`
+		Configurations int    `json:"configurations"`
+		Drift          bool   `json:"drift"`
+	} `json:"pools"`
+	Results  json.RawMessage `json:"results"`
+	Failures []struct {
+		Node    string `json:"node"`
+		Reason  string `json:"reason"`
+		Message string `json:"message"`
+	} `json:"failures"`
+}
+
+func TestCluster(t *testing.T) {
+	e := startEnv(t)
+	nodes := clusterNodes(t)
+	e.addNodes(nodes)
+
+	// The environment itself, through the API server as kubeletcfg sees it.
+	t.Run("environment", func(t *testing.T) { testEnvironment(t, e, nodes) })
+
+	admin := e.kubeconfig(userAdmin, e.tokens[userAdmin])
+	var adminOut []byte
+	t.Run("lint", func(t *testing.T) {
+		res := runKubeletcfg(t, nil, "cluster", "lint", "-o", "json", "--kubeconfig", admin)
+		adminOut = res.stdout
+		checkLintReport(t, res, nodes)
+	})
+
+	t.Run("least-privilege-user", func(t *testing.T) {
+		// get/list nodes and get nodes/proxy are all kubeletcfg needs.
+		res := runKubeletcfg(t, nil, "cluster", "lint", "-o", "json", "--kubeconfig", e.kubeconfig(userReader, e.tokens[userReader]))
+		sameOutput(t, res, adminOut, "the admin's")
+	})
+
+	t.Run("forbidden", func(t *testing.T) {
+		res := runKubeletcfg(t, nil, "cluster", "lint", "-o", "json", "--kubeconfig", e.kubeconfig(userNodesOnly, e.tokens[userNodesOnly]))
+		r := decodeReport(t, res)
+		if len(r.Nodes) != len(nodes) {
+			t.Errorf("nodes: %d, want %d (listing nodes is allowed)", len(r.Nodes), len(nodes))
+		}
+		failed := map[string]string{}
+		for _, f := range r.Failures {
+			failed[f.Node] = f.Reason
+			if f.Reason == "forbidden" && !strings.Contains(f.Message, "nodes/proxy") {
+				t.Errorf("%s: message %q should name the missing nodes/proxy permission", f.Node, f.Message)
+			}
+		}
+		for _, n := range nodes {
+			want := expectedFailure(n, "forbidden")
+			// A node on an unknown minor may be reported as such before or
+			// instead of the refused proxy request.
+			if failed[n.Name] != want && !(want == "unknown-minor" && failed[n.Name] == "forbidden") {
+				t.Errorf("%s: failure %q, want %q", n.Name, failed[n.Name], want)
+			}
+		}
+	})
+
+	t.Run("api-server-unreachable", func(t *testing.T) {
+		// Nothing listens on port 1 in the namespace: exit 2, one message, no JSON.
+		dead := e.kubeconfigFor("dead", "https://127.0.0.1:1", e.tokens[userAdmin])
+		res := runKubeletcfg(t, nil, "cluster", "lint", "-o", "json", "--kubeconfig", dead)
+		if res.code != 2 {
+			t.Fatalf("exit %d, want 2\nstderr: %s", res.code, res.stderr)
+		}
+		if !bytes.Contains(res.stderr, []byte("127.0.0.1:1")) || bytes.Contains(res.stderr, []byte("goroutine ")) {
+			t.Errorf("stderr should be one clear error naming the API server, got %q", res.stderr)
+		}
+	})
+
+	t.Run("in-cluster", func(t *testing.T) {
+		res := e.runInCluster(t, "cluster", "lint", "-o", "json")
+		sameOutput(t, res, adminOut, "the admin's")
+	})
+
+	t.Run("kubelet-hangs", func(t *testing.T) {
+		// A kubelet that accepts connections and never answers: the node's
+		// reads run out of --node-timeout.
+		hung := node{Name: "pool-137-hung", Labels: map[string]string{eksPool: "pool-137"}, Version: "v1.37.2", IP: nodeIP(len(nodes))}
+		ln, err := net.Listen("tcp", net.JoinHostPort(hung.IP, fmt.Sprint(kubeletPort)))
+		check(t, err)
+		defer ln.Close()
+		go func() {
+			var held []net.Conn
+			defer func() {
+				for _, c := range held {
+					c.Close()
+				}
+			}()
+			for {
+				c, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				held = append(held, c)
+			}
+		}()
+		check(t, e.createNode(context.Background(), hung))
+		defer func() { _ = e.client.CoreV1().Nodes().Delete(context.Background(), hung.Name, metav1.DeleteOptions{}) }()
+		res := runKubeletcfg(t, nil, "cluster", "lint", "-o", "json", "--kubeconfig", admin, "--node", hung.Name, "--node-timeout", "3s")
+		r := decodeReport(t, res)
+		if len(r.Failures) != 1 || r.Failures[0].Node != hung.Name || r.Failures[0].Reason != "timeout" {
+			t.Errorf("failures %+v, want %s: timeout", r.Failures, hung.Name)
+		}
+		if res.took > 30*time.Second {
+			t.Errorf("took %v with --node-timeout 3s", res.took)
+		}
+	})
+
+	t.Run("preflight", func(t *testing.T) {
+		res := runKubeletcfg(t, nil, "cluster", "preflight", "--to", "1.37", "-o", "json", "--kubeconfig", admin)
+		r := decodeReport(t, res)
+		byNode := map[string]node{}
+		for _, n := range nodes {
+			byNode[n.Name] = n
+		}
+		for _, g := range r.Groups {
+			if g.Starts == nil {
+				t.Errorf("group %s: no starts", g.ID)
+				continue
+			}
+			// The 1.37 kubelet started with the 1.37 pool's configuration
+			// (its golden says so): upgrading to 1.37 changes nothing.
+			if len(g.Nodes) > 0 && byNode[g.Nodes[0]].Config.Minor == "1.37" && !*g.Starts {
+				t.Errorf("group %s (%v): starts false at 1.37, but the 1.37 kubelet started with this configuration", g.ID, g.Nodes)
+			}
+		}
+		checkFailures(t, r, nodes, "")
+	})
+}
+
+// flagzLine is the command line's runtime endpoint in flagz's text form (its
+// separator is picked at random per response, against machine parsing).
+var flagzLine = regexp.MustCompile(`(?m)^container-runtime-endpoint(:|: |=| )unix:///run/containerd/containerd\.sock$`)
+
+// testEnvironment checks the test cluster itself: the API server proxies to
+// each node's kubelet, which serves the recorded configuration at /configz and
+// its flags at /flagz (1.36 and later); a user without nodes/proxy gets 403; the
+// down node does not answer.
+func testEnvironment(t *testing.T, e *env, nodes []node) {
+	ctx := context.Background()
+	rc := e.client.CoreV1().RESTClient()
+	for _, n := range nodes {
+		body, err := rc.Get().AbsPath("/api/v1/nodes", n.Name, "proxy", "configz").DoRaw(ctx)
+		if n.Down {
+			if err == nil {
+				t.Errorf("%s: configz answered, the node should be down", n.Name)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: configz through the API server: %v", n.Name, err)
+			continue
+		}
+		var served struct {
+			KubeletConfig map[string]any `json:"kubeletconfig"`
+		}
+		if err := json.Unmarshal(body, &served); err != nil {
+			t.Errorf("%s: configz: %v", n.Name, err)
+			continue
+		}
+		raw, _ := golden(t, n.Config)
+		var want map[string]any
+		check(t, json.Unmarshal(raw, &want))
+		if !reflect.DeepEqual(served.KubeletConfig, want) {
+			t.Errorf("%s: configz serves\n%s\nwant the recorded %s/%s configuration", n.Name, body, n.Config.Minor, n.Config.Case)
+		}
+
+		flags, err := rc.Get().AbsPath("/api/v1/nodes", n.Name, "proxy", "flagz").DoRaw(ctx)
+		switch {
+		case flagzServed(n.Config.Minor) && err != nil:
+			t.Errorf("%s: flagz: %v", n.Name, err)
+		case flagzServed(n.Config.Minor) && !flagzLine.Match(flags):
+			t.Errorf("%s: flagz does not report the command line:\n%s", n.Name, flags)
+		case !flagzServed(n.Config.Minor) && !apierrors.IsNotFound(err):
+			t.Errorf("%s: flagz on a %s kubelet: %v, want 404", n.Name, n.Config.Minor, err)
+		}
+	}
+
+	limited, err := kubernetes.NewForConfig(e.restConfig(e.tokens[userNodesOnly]))
+	check(t, err)
+	if _, err := limited.CoreV1().Nodes().List(ctx, metav1.ListOptions{}); err != nil {
+		t.Errorf("%s: listing nodes: %v", userNodesOnly, err)
+	}
+	_, err = limited.CoreV1().RESTClient().Get().AbsPath("/api/v1/nodes", nodes[0].Name, "proxy", "configz").DoRaw(ctx)
+	if !apierrors.IsForbidden(err) {
+		t.Errorf("%s: configz through the API server: %v, want 403", userNodesOnly, err)
+	}
+}
+
+// checkLintReport checks an administrator's `cluster lint` of clusterNodes.
+func checkLintReport(t *testing.T, res cmdResult, nodes []node) {
+	t.Helper()
+	if res.code != 0 && res.code != 1 {
+		t.Fatalf("exit %d, want 0 or 1 (findings)\nstderr: %s", res.code, res.stderr)
+	}
+	r := decodeReport(t, res)
+	if len(r.Nodes) != len(nodes) {
+		t.Fatalf("%d nodes, want %d", len(r.Nodes), len(nodes))
+	}
+	sorted := append([]node(nil), nodes...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
+	for i, n := range sorted {
+		got := r.Nodes[i]
+		wantMinor := n.Config.Minor
+		if !knownMinor(n.Version) {
+			wantMinor = ""
+		}
+		wantFlags := "unknown"
+		if !n.Down && knownMinor(n.Version) && flagzServed(n.Config.Minor) {
+			wantFlags = "known"
+		}
+		wantPool := ""
+		for _, v := range n.Labels {
+			wantPool = v
+		}
+		if got.Name != n.Name || got.Pool != wantPool || got.KubeletVersion != n.Version || got.Minor != wantMinor {
+			t.Errorf("node %d: %+v, want name %s pool %s kubeletVersion %s minor %q", i, got, n.Name, wantPool, n.Version, wantMinor)
+		}
+		if !n.Down && wantMinor != "" && got.Flags != wantFlags {
+			t.Errorf("%s: flags %q, want %q", n.Name, got.Flags, wantFlags)
+		}
+	}
+
+	// Drift in ng-136 only; one configuration per other pool.
+	wantPools := map[string]struct{ nodes, configurations int }{
+		"ng-134": {2, 1}, "ng-136": {3, 2}, "pool-137": {3, 1}, "legacy": {1, 0},
+	}
+	for _, p := range r.Pools {
+		w, ok := wantPools[p.Name]
+		if !ok {
+			t.Errorf("unexpected pool %q", p.Name)
+			continue
+		}
+		delete(wantPools, p.Name)
+		if p.Nodes != w.nodes || (p.Name != "legacy" && p.Configurations != w.configurations) || p.Drift != (p.Name == "ng-136") {
+			t.Errorf("pool %s: %+v, want %d nodes, %d configurations, drift %v", p.Name, p, w.nodes, w.configurations, p.Name == "ng-136")
+		}
+	}
+	for name := range wantPools {
+		t.Errorf("pool %s missing", name)
+	}
+
+	// The drifted node is in a group of its own; its pool mates share one.
+	groupOf := map[string]string{}
+	for _, n := range r.Nodes {
+		groupOf[n.Name] = n.Group
+	}
+	if groupOf["ng-136-a"] == "" || groupOf["ng-136-a"] != groupOf["ng-136-b"] || groupOf["ng-136-c"] == groupOf["ng-136-a"] {
+		t.Errorf("ng-136 groups: a=%q b=%q c=%q, want a and b together, c apart", groupOf["ng-136-a"], groupOf["ng-136-b"], groupOf["ng-136-c"])
+	}
+	if groupOf["ng-134-a"] == groupOf["ng-136-a"] {
+		t.Errorf("ng-134 and ng-136 share group %q: different minors and pools", groupOf["ng-134-a"])
+	}
+	checkFailures(t, r, nodes, "")
+	if len(r.Results) == 0 || string(r.Results) == "null" {
+		t.Errorf("no results")
+	}
+}
+
+// expectedFailure is the reason a node fails for (given the run's general
+// reason, "" when the user may reach kubelets).
+func expectedFailure(n node, general string) string {
+	switch {
+	case !knownMinor(n.Version):
+		return "unknown-minor"
+	case general != "":
+		return general
+	case n.Down:
+		return "unreachable"
+	}
+	return ""
+}
+
+func checkFailures(t *testing.T, r report, nodes []node, general string) {
+	t.Helper()
+	got := map[string]string{}
+	var order []string
+	for _, f := range r.Failures {
+		got[f.Node] = f.Reason
+		order = append(order, f.Node)
+		if f.Message == "" {
+			t.Errorf("%s: failure %s without a message", f.Node, f.Reason)
+		}
+	}
+	for i := 1; i < len(order); i++ {
+		if order[i-1] > order[i] {
+			t.Errorf("failures not sorted by node: %v", order)
+			break
+		}
+	}
+	for _, n := range nodes {
+		if want := expectedFailure(n, general); got[n.Name] != want {
+			t.Errorf("%s: failure %q, want %q", n.Name, got[n.Name], want)
+		}
+	}
+}
+
+// knownMinor: kubeletcfg knows 1.31 to 1.37.
+func knownMinor(version string) bool {
+	for m := 31; m <= 37; m++ {
+		if strings.HasPrefix(version, fmt.Sprintf("v1.%d.", m)) {
+			return true
+		}
+	}
+	return false
+}
+
+type cmdResult struct {
+	stdout, stderr []byte
+	code           int
+	took           time.Duration
+}
+
+// runKubeletcfg runs the binary TestMain built, with HOME empty so that no
+// ~/.kube/config is read.
+func runKubeletcfg(t testing.TB, env []string, args ...string) cmdResult {
+	t.Helper()
+	return runCommand(t, env, os.Getenv(binEnv), args...)
+}
+
+func runCommand(t testing.TB, env []string, name string, args ...string) cmdResult {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Env = append([]string{"HOME=" + t.TempDir(), "PATH=" + os.Getenv("PATH")}, env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err := cmd.Run()
+	res := cmdResult{stdout: stdout.Bytes(), stderr: stderr.Bytes(), took: time.Since(start)}
+	if ee, ok := err.(*exec.ExitError); ok {
+		res.code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("%s %v: %v", name, args, err)
+	}
+	t.Logf("%s %s: exit %d in %v", filepath.Base(name), strings.Join(args, " "), res.code, res.took.Round(time.Millisecond))
+	return res
+}
+
+func decodeReport(t testing.TB, res cmdResult) report {
+	t.Helper()
+	var r report
+	if err := json.Unmarshal(res.stdout, &r); err != nil {
+		t.Fatalf("output is not the JSON report: %v\nstdout: %s\nstderr: %s", err, res.stdout, res.stderr)
+	}
+	return r
+}
+
+func sameOutput(t *testing.T, res cmdResult, want []byte, what string) {
+	t.Helper()
+	if res.code != 0 && res.code != 1 {
+		t.Fatalf("exit %d\nstderr: %s", res.code, res.stderr)
+	}
+	if len(want) == 0 {
+		t.Skip("no reference output (lint failed)")
+	}
+	if !bytes.Equal(res.stdout, want) {
+		t.Errorf("output differs from %s:\n%s\nwant\n%s", what, res.stdout, want)
+	}
+}
+
+func (e *env) restConfig(token string) *rest.Config {
+	return &rest.Config{Host: e.host, BearerToken: token, TLSClientConfig: rest.TLSClientConfig{CAData: e.caPEM}}
+}
+
+func (e *env) kubeconfigFor(name, server, token string) string {
+	path := e.kubeconfig(name, token)
+	data, err := os.ReadFile(path)
+	check(e.t, err)
+	check(e.t, os.WriteFile(path, bytes.Replace(data, []byte(e.host), []byte(server), 1), 0o600))
+	return path
+}
+
+// runInCluster runs kubeletcfg as a pod would: deploy/rbac.yaml's
+// ServiceAccount, its token (TokenRequest) and the cluster CA at
+// /var/run/secrets/kubernetes.io/serviceaccount, KUBERNETES_SERVICE_HOST and
+// _PORT set, no kubeconfig. client-go reads that fixed path, so the command
+// runs in a mount namespace of its own (unshare --mount) with a tmpfs on /run
+// (/var/run's target) holding the files; the machine's /run is untouched.
+func (e *env) runInCluster(t *testing.T, args ...string) cmdResult {
+	tr, err := e.client.CoreV1().ServiceAccounts("kubeletcfg").CreateToken(context.Background(), "kubeletcfg", &authenticationv1.TokenRequest{
+		Spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: ptr(int64(3600))},
+	}, metav1.CreateOptions{})
+	check(t, err)
+
+	src := t.TempDir()
+	check(t, os.WriteFile(filepath.Join(src, "token"), []byte(tr.Status.Token), 0o600))
+	check(t, os.WriteFile(filepath.Join(src, "ca.crt"), e.caPEM, 0o644))
+	check(t, os.WriteFile(filepath.Join(src, "namespace"), []byte("kubeletcfg"), 0o644))
+	hostPort := strings.TrimPrefix(e.host, "https://")
+	i := strings.LastIndex(hostPort, ":")
+	script := `set -e
+mount -t tmpfs tmpfs /run
+mkdir -p /run/secrets/kubernetes.io/serviceaccount
+cp "$SRC"/token "$SRC"/ca.crt "$SRC"/namespace /run/secrets/kubernetes.io/serviceaccount/
+exec "$@"`
+	return runCommand(t, []string{"SRC=" + src, "KUBERNETES_SERVICE_HOST=" + hostPort[:i], "KUBERNETES_SERVICE_PORT=" + hostPort[i+1:]},
+		"unshare", append([]string{"--mount", "--propagation", "private", "sh", "-c", script, "sh", os.Getenv(binEnv)}, args...)...)
+}
+
+func ptr[T any](v T) *T { return &v }
