@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -161,10 +162,10 @@ func (sarifWriter) Write(w io.Writer, docs []Document, _ Options) error {
 			res.RuleIndex = i
 		}
 		file := f.File
-		if file == "" && len(docs) > 0 && len(docs[0].Files) > 0 {
+		if main := mainFile(docs, m.minors[0]); file == "" && main != "" {
 			// Code scanning shows only results with a location; a finding
 			// about the configuration as a whole belongs to the main file.
-			file = docs[0].Files[0]
+			file = main
 			res.Properties.Location = f.Position.String()
 		}
 		if file != "" {
@@ -186,8 +187,11 @@ func (sarifWriter) Write(w io.Writer, docs []Document, _ Options) error {
 	versions := make([]string, 0, len(docs))
 	starts := map[string]bool{}
 	for _, d := range docs {
-		versions = append(versions, d.KubeletVersion)
-		starts[d.KubeletVersion] = d.Starts && !d.Panics
+		if !slices.Contains(versions, d.KubeletVersion) {
+			versions = append(versions, d.KubeletVersion)
+		}
+		// Several inputs: whether each starts, by its subject.
+		starts[d.Label()] = d.Starts && !d.Panics
 	}
 	log := sarifLog{
 		Schema:  sarifSchema,
@@ -209,6 +213,20 @@ func (sarifWriter) Write(w io.Writer, docs []Document, _ Options) error {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(log)
+}
+
+// mainFile is the main file of the document labelled label (the first
+// document's when they are one input's minors).
+func mainFile(docs []Document, label string) string {
+	for _, d := range docs {
+		if d.Subject == "" || d.Label() == label {
+			if len(d.Files) > 0 {
+				return d.Files[0]
+			}
+			return ""
+		}
+	}
+	return ""
 }
 
 func sarifDescriptor(r *validate.Rule) sarifRule {

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"testing"
+)
+
+const inputsNodes = "../../testdata/inputs/nodes/"
+
+// TestLintPathIsConfig: `lint PATH` is `lint -c PATH`, byte for byte, in every
+// format and with drop-ins.
+func TestLintPathIsConfig(t *testing.T) {
+	for _, extra := range [][]string{
+		{},
+		{"-d", example + "/conf.d"},
+		{"-o", "json"},
+		{"-o", "sarif", "-d", example + "/conf.d"},
+		{"-o", "junit"},
+		{"-o", "github"},
+	} {
+		var a, b, ea, eb bytes.Buffer
+		ca := run(append([]string{"lint", example + "/config.yaml"}, extra...), &a, &ea)
+		cb := run(append([]string{"lint", "-c", example + "/config.yaml"}, extra...), &b, &eb)
+		if ca != cb || a.String() != b.String() || ea.String() != eb.String() {
+			t.Errorf("%v: lint PATH (exit %d) differs from lint -c PATH (exit %d):\n%s\n---\n%s", extra, ca, cb, a.String(), b.String())
+		}
+	}
+}
+
+// TestCLIPaths: several paths, each its own node; the usage errors.
+func TestCLIPaths(t *testing.T) {
+	several := []string{example + "/config.yaml", inputsNodes + "pool-a-1/config.yaml", inputsNodes + "pool-b-1.json"}
+	refused := inputsNodes + "pool-a-4/config.yaml"
+	tests := []struct {
+		name string
+		args []string
+		exit int
+	}{
+		{"paths-several", append([]string{"lint"}, several...), exitClean},
+		{"paths-several-warning", append([]string{"lint", "--fail-on", "warning"}, several...), exitFindings},
+		{"paths-several-quiet", append([]string{"lint", "-q"}, several...), exitClean},
+		{"paths-several-json", append([]string{"lint", "-o", "json"}, several...), exitClean},
+		{"paths-several-sarif", append([]string{"lint", "-o", "sarif"}, several...), exitClean},
+		{"paths-several-junit", append([]string{"lint", "-o", "junit"}, several...), exitClean},
+		{"paths-several-github", append([]string{"lint", "-o", "github"}, several...), exitClean},
+		{"paths-unreadable", []string{"lint", example + "/config.yaml", "no/such.yaml"}, exitUsage},
+		{"paths-unreadable-json", []string{"lint", "-o", "json", example + "/config.yaml", "no/such.yaml"}, exitUsage},
+		{"paths-folder", []string{"lint", example}, exitUsage},
+		{"paths-folder-among-files", []string{"lint", example + "/config.yaml", example}, exitUsage},
+		{"paths-and-config", []string{"lint", example + "/config.yaml", "-c", refused}, exitUsage},
+		{"paths-config-dir", []string{"lint", example + "/config.yaml", refused, "-d", example + "/conf.d"}, exitUsage},
+		{"paths-and-nodes", []string{"lint", example + "/config.yaml", "--nodes", inputsNodes}, exitUsage},
+		{"paths-stdin-twice", []string{"lint", "-", "-"}, exitUsage},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { runGolden(t, tt.name, tt.args, tt.exit) })
+	}
+}
+
+// TestCLIPathsStdin: `-` among the paths reads standard input once.
+func TestCLIPathsStdin(t *testing.T) {
+	data, err := os.ReadFile(inputsNodes + "pool-a-1/config.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	withStdin(t, data)
+	runGolden(t, "paths-stdin", []string{"lint", "-", example + "/config.yaml", "--fail-on", "warning"}, exitFindings)
+}
