@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -23,6 +24,18 @@ type githubWriter struct{}
 type merged struct {
 	validate.Finding
 	minors []string
+	// subjects are the inputs that report it, when the documents are of
+	// several inputs (Document.Subject).
+	subjects []string
+}
+
+func (m *merged) add(d Document) {
+	if !slices.Contains(m.minors, d.KubeletVersion) {
+		m.minors = append(m.minors, d.KubeletVersion)
+	}
+	if d.Subject != "" {
+		m.subjects = append(m.subjects, d.Subject)
+	}
 }
 
 // mergeFindings merges findings that several documents (minors) report alike
@@ -41,10 +54,11 @@ func mergeFindings(docs []Document) []*merged {
 				k.file = "\x00" + d.Subject // about one input's configuration: its own
 			}
 			if m, ok := at[k]; ok {
-				m.minors = append(m.minors, d.Label())
+				m.add(d)
 				continue
 			}
-			m := &merged{Finding: f, minors: []string{d.Label()}}
+			m := &merged{Finding: f}
+			m.add(d)
 			at[k] = m
 			list = append(list, m)
 		}

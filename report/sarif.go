@@ -104,9 +104,12 @@ type sarifResult struct {
 
 type sarifResultProps struct {
 	KubeletVersions []string `json:"kubeletVersions"`
-	Field           string   `json:"field,omitempty"`
-	Hint            string   `json:"hint,omitempty"`
-	Kubelet         string   `json:"kubelet,omitempty"`
+	// Subjects are the inputs (files, nodes) that report the finding, when
+	// one report covers several (lint a.yaml b.yaml, lint --nodes).
+	Subjects []string `json:"subjects,omitempty"`
+	Field    string   `json:"field,omitempty"`
+	Hint     string   `json:"hint,omitempty"`
+	Kubelet  string   `json:"kubelet,omitempty"`
 	// Location says where a finding without a file of its own belongs; it is
 	// then shown on the main file.
 	Location string `json:"location,omitempty"`
@@ -153,6 +156,7 @@ func (sarifWriter) Write(w io.Writer, docs []Document, _ Options) error {
 			Message:   sarifText{Text: sarifMessage(f)},
 			Properties: sarifResultProps{
 				KubeletVersions: m.minors,
+				Subjects:        m.subjects,
 				Field:           f.Path,
 				Hint:            f.Hint,
 				Kubelet:         f.Kubelet,
@@ -162,7 +166,11 @@ func (sarifWriter) Write(w io.Writer, docs []Document, _ Options) error {
 			res.RuleIndex = i
 		}
 		file := f.File
-		if main := mainFile(docs, m.minors[0]); file == "" && main != "" {
+		label := ""
+		if len(m.subjects) > 0 {
+			label = m.subjects[0]
+		}
+		if main := mainFile(docs, label); file == "" && main != "" {
 			// Code scanning shows only results with a location; a finding
 			// about the configuration as a whole belongs to the main file.
 			file = main

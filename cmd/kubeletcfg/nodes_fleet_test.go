@@ -66,7 +66,7 @@ func TestEvaluateNodesSameAsEachNode(t *testing.T) {
 	m := skew.Newest()
 	post := func(*pipeline.Result, string) {}
 	run := func(pathDependent bool) []*node {
-		nodes, err := findNodes(dir)
+		nodes, _, err := findNodes(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -137,7 +137,7 @@ func BenchmarkLintNodes(b *testing.B) {
 	}
 	b.ResetTimer()
 	for b.Loop() {
-		nodes, err := findNodes(dir)
+		nodes, _, err := findNodes(dir)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"os"
 	"testing"
+
+	"github.com/kubeletcfg/kubeletcfg/report"
 )
 
 const inputsNodes = "../../testdata/inputs/nodes/"
@@ -66,4 +68,15 @@ func TestCLIPathsStdin(t *testing.T) {
 	}
 	withStdin(t, data)
 	runGolden(t, "paths-stdin", []string{"lint", "-", example + "/config.yaml", "--fail-on", "warning"}, exitFindings)
+}
+
+// TestCLINodesFormats: lint --nodes on a pool with a README, the drop-in
+// folder names in use and a kubeadm-flags.env, in every output format.
+func TestCLINodesFormats(t *testing.T) {
+	pool := "../../testdata/inputs/pool"
+	for _, f := range report.Formats() {
+		runGolden(t, "nodes-pool-"+f, []string{"lint", "--nodes", pool, "-o", f}, exitFindings)
+	}
+	runGolden(t, "nodes-pool-sarif-versions", []string{"lint", "--nodes", pool, "-o", "sarif", "--versions", "1.36..1.37"}, exitFindings)
+	runGolden(t, "nodes-broken-junit", []string{"lint", "--nodes", inputsNodes, "-o", "junit"}, exitUsage)
 }
