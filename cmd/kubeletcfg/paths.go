@@ -41,7 +41,11 @@ func checkPaths(f *inputFlags, paths []string) error {
 			continue
 		}
 		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-			return fmt.Errorf("%s is a folder: lint takes files; a folder of nodes is lint --nodes %s, drop-ins of a main file are lint CONFIG -d %s", p, p, p)
+			name := "lint"
+			if f.cmd != nil {
+				name = f.cmd.Name()
+			}
+			return fmt.Errorf("%s is a folder: %s takes files; drop-ins of a main file are %s CONFIG -d %s, a folder of nodes is lint --nodes %s", p, name, name, p, p)
 		}
 	}
 	return nil
@@ -138,6 +142,26 @@ func lintPaths(cmd *cobra.Command, f *inputFlags, paths []string, w report.Write
 	}
 	if fails > 0 {
 		return &findingsError{n: fails}
+	}
+	return nil
+}
+
+// onePath is the positional argument of the commands that read one node's
+// files (effective, skew, preflight, backoff): `CMD PATH` is `CMD -c PATH`.
+func onePath(cmd *cobra.Command, args []string) error {
+	if len(args) > 1 {
+		return fmt.Errorf("%s reads one node's files: give one path (%d given; lint takes several)", cmd.Name(), len(args))
+	}
+	return nil
+}
+
+// takePath makes the one positional path --config, with lint's checks.
+func (f *inputFlags) takePath(args []string) error {
+	if err := checkPaths(f, args); err != nil {
+		return err
+	}
+	if len(args) == 1 {
+		f.config = args[0]
 	}
 	return nil
 }

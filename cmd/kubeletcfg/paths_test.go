@@ -80,3 +80,28 @@ func TestCLINodesFormats(t *testing.T) {
 	runGolden(t, "nodes-pool-sarif-versions", []string{"lint", "--nodes", pool, "-o", "sarif", "--versions", "1.36..1.37"}, exitFindings)
 	runGolden(t, "nodes-broken-junit", []string{"lint", "--nodes", inputsNodes, "-o", "junit"}, exitUsage)
 }
+
+// TestOnePathCommands: effective, skew, preflight and backoff take one path as
+// -c, byte for byte; more than one path or a folder is a usage error.
+func TestOnePathCommands(t *testing.T) {
+	cfg := example + "/config.yaml"
+	for _, args := range [][]string{
+		{"effective", "-o", "json"},
+		{"skew", "--versions", "1.33..1.37", "-d", example + "/conf.d"},
+		{"preflight", "--from", "1.33"},
+		{"backoff"},
+	} {
+		var a, b, ea, eb bytes.Buffer
+		ca := run(append(append([]string{}, args...), cfg), &a, &ea)
+		cb := run(append(append([]string{}, args...), "-c", cfg), &b, &eb)
+		if ca != cb || a.String() != b.String() || ea.String() != eb.String() {
+			t.Errorf("%v: PATH (exit %d) differs from -c PATH (exit %d):\n%s\n---\n%s", args, ca, cb, a.String(), b.String())
+		}
+		if a.Len() == 0 {
+			t.Errorf("%v: no output", args)
+		}
+	}
+	runGolden(t, "paths-effective-two", []string{"effective", cfg, cfg}, exitUsage)
+	runGolden(t, "paths-skew-folder", []string{"skew", example}, exitUsage)
+	runGolden(t, "paths-backoff-and-config", []string{"backoff", cfg, "-c", cfg}, exitUsage)
+}
