@@ -274,7 +274,11 @@ var dropinNames = []string{"conf.d", "config.d", "kubelet.conf.d", "config.json.
 // (kubeadm's kubeadm-flags.env, kubelet.env, /etc/default/kubelet saved as
 // kubelet, EKS's /etc/eks/kubelet/environment saved as environment), then a
 // saved command line (a /proc/PID/cmdline copy or a line from ps).
-var flagsNames = []string{"kubelet.service", "kubeadm-flags.env", "kubelet.env", "kubelet", "environment", "cmdline", "kubelet.cmdline", "kubelet-flags.txt"}
+// kubelet.service.d alone (kubeadm's 10-kubeadm.conf saved without the unit)
+// is read as the unit.
+var flagsNames = []string{"kubelet.service", unitDropIns, "kubeadm-flags.env", "kubelet.env", "kubelet", "environment", "cmdline", "kubelet.cmdline", "kubelet-flags.txt"}
+
+const unitDropIns = "kubelet.service.d"
 
 // nodeFiles finds a node folder's config file (the one configuration file, or
 // the first of mainNames among several), its drop-in folder (the one of
@@ -292,6 +296,9 @@ func nodeFiles(dir string) (config, configDir string, flags []string, err error)
 		case strings.HasPrefix(name, "."):
 		case e.IsDir():
 			dirs = append(dirs, name)
+			if name == unitDropIns && !slices.ContainsFunc(entries, func(e fs.DirEntry) bool { return e.Name() == "kubelet.service" }) {
+				flags = append(flags, filepath.Join(dir, name))
+			}
 		case slices.Contains(flagsNames, name):
 			flags = append(flags, filepath.Join(dir, name))
 		case configFile(name):
@@ -347,7 +354,13 @@ func (n *node) evaluate(m *skew.Minor, format input.Format, read input.Options, 
 	for _, file := range n.flags {
 		// Host paths a unit names (EnvironmentFile=) are read under the node
 		// folder, never from this machine.
-		args, err := kubeletcmd.ReadFile(n.base, file)
+		var args []kubeletcmd.Arg
+		var err error
+		if filepath.Base(file) == unitDropIns {
+			args, err = kubeletcmd.ReadDropIns(n.base, file)
+		} else {
+			args, err = kubeletcmd.ReadFile(n.base, file)
+		}
 		if err != nil {
 			n.err = unwrapPath(err, file)
 			return
@@ -568,7 +581,7 @@ func (n *node) contentKey(format input.Format, read input.Options, cgroup int) s
 		}
 	}
 	for _, file := range n.flags {
-		if filepath.Base(file) == "kubelet.service" {
+		if b := filepath.Base(file); b == "kubelet.service" || b == unitDropIns {
 			return "" // its drop-ins and env files are more files: evaluate alone
 		}
 		if hashFile(h.String(n.relative(file)), file) != nil {

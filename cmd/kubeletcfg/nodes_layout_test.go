@@ -53,6 +53,8 @@ func TestNodeFiles(t *testing.T) {
 		{"two main files", map[string]string{"a.yaml": goodConfig, "b.yaml": goodConfig}, "", "", nil, "2 config files (a.yaml, b.yaml)"},
 		{"README is not the main file", map[string]string{"config.yaml": goodConfig, "README.md": "# notes", "notes.txt": "x"}, "config.yaml", "", nil, ""},
 		{"flags files in order", map[string]string{"config.yaml": goodConfig, "cmdline": "--max-pods=3", "kubeadm-flags.env": "KUBELET_KUBEADM_ARGS=\"--max-pods=2\"", "kubelet.service": "[Service]\nExecStart=/usr/bin/kubelet\n"}, "config.yaml", "", []string{"kubelet.service", "kubeadm-flags.env", "cmdline"}, ""},
+		{"unit drop-ins alone", map[string]string{"config.yaml": goodConfig, "kubelet.service.d/10-kubeadm.conf": "[Service]\n", "kubeadm-flags.env": "KUBELET_KUBEADM_ARGS=\"\"\n"}, "config.yaml", "", []string{"kubelet.service.d", "kubeadm-flags.env"}, ""},
+		{"unit with its drop-ins", map[string]string{"config.yaml": goodConfig, "kubelet.service": "[Service]\n", "kubelet.service.d/10-kubeadm.conf": "[Service]\n"}, "config.yaml", "", []string{"kubelet.service"}, ""},
 		{"nothing", map[string]string{"README.md": "# notes"}, "", "", nil, "no config file"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -100,6 +102,10 @@ func TestLintNodesLayout(t *testing.T) {
 		"d/kubeadm-flags.env":          "KUBELET_KUBEADM_ARGS=\"--max-pods=-5\"\n",
 		"e/config.yaml":                goodConfig,
 		"e/cmdline":                    "/usr/bin/kubelet\x00--max-pods=70\x00",
+		"f/config.yaml":                goodConfig,
+		"f/kubelet.service.d/10-kubeadm.conf": "[Service]\nEnvironment=\"KUBELET_CONFIG_ARGS=--config=/var/lib/kubelet/config.yaml\"\n" +
+			"EnvironmentFile=-/var/lib/kubelet/kubeadm-flags.env\nExecStart=\nExecStart=/usr/bin/kubelet $KUBELET_CONFIG_ARGS $KUBELET_KUBEADM_ARGS\n",
+		"f/kubelet.service.d/20-pods.conf": "[Service]\nEnvironment=\"KUBELET_KUBEADM_ARGS=--max-pods=-2\"\n",
 	})
 	var out, errOut bytes.Buffer
 	code := run([]string{"lint", "--nodes", dir, "-o", "json"}, &out, &errOut)
@@ -110,7 +116,8 @@ func TestLintNodesLayout(t *testing.T) {
 		t.Errorf("stderr %q, want one line ending %q", errOut.String(), want)
 	}
 	s := out.String()
-	// The nodes that refuse: b and c (drop-ins), d (its flags). a and e start;
+	// The nodes that refuse: b and c (drop-ins), d and f (their flags: f's
+	// unit drop-ins read as one unit, 20-pods.conf setting what 10-kubeadm.conf uses). a and e start;
 	// e has other flags than a, so it is its own group.
 	var got struct {
 		Groups []struct {
@@ -130,7 +137,7 @@ func TestLintNodesLayout(t *testing.T) {
 			starts[n] = g.Document.Starts
 		}
 	}
-	want := map[string]bool{"a": true, "b": false, "c": false, "d": false, "e": true}
+	want := map[string]bool{"a": true, "b": false, "c": false, "d": false, "e": true, "f": false}
 	for n, w := range want {
 		if v, ok := starts[n]; !ok || v != w {
 			t.Errorf("node %s: starts=%v (listed %v), want %v\n%s", n, v, ok, w, s)
