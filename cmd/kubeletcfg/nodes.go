@@ -215,6 +215,12 @@ func findNodes(dir string) (nodes []*node, skipped []string, err error) {
 		}
 	}
 	for _, e := range entries {
+		if e.IsDir() && slices.Contains(dropinNames, e.Name()) {
+			// DIR is one node's folder, not a pool: its drop-ins would be a node.
+			return nil, nil, fmt.Errorf("--nodes %s: this is one node's folder (it has %s/): lint its config file with -d %s, or give --nodes the folder that holds it", dir, e.Name(), filepath.Join(dir, e.Name()))
+		}
+	}
+	for _, e := range entries {
 		name := e.Name()
 		if strings.HasPrefix(name, ".") {
 			continue
@@ -243,10 +249,18 @@ func findNodes(dir string) (nodes []*node, skipped []string, err error) {
 		nodes = append(nodes, n)
 	}
 	if len(nodes) == 0 {
-		return nil, skipped, fmt.Errorf("--nodes %s: no nodes (a folder per node with its config file and conf.d/, or a configz dump per node)", dir)
+		return nil, skipped, fmt.Errorf("--nodes %s: no nodes (a folder per node with its config file and drop-in folder, or a configz dump per node)%s", dir, skippedNote(skipped))
 	}
 	sort.Slice(nodes, func(i, j int) bool { return nodes[i].name < nodes[j].name })
 	return nodes, skipped, nil
+}
+
+// skippedNote says how many files findNodes skipped, for its "no nodes" error.
+func skippedNote(skipped []string) string {
+	if len(skipped) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %d %s skipped, not configuration (%s)", len(skipped), plural(len(skipped), "file", "files"), strings.Join(configExts, ", "))
 }
 
 // configExts are the names of configuration files: KubeletConfiguration YAML

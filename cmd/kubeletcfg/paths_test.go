@@ -78,6 +78,8 @@ func TestCLINodesFormats(t *testing.T) {
 		runGolden(t, "nodes-pool-"+f, []string{"lint", "--nodes", pool, "-o", f}, exitFindings)
 	}
 	runGolden(t, "nodes-pool-sarif-versions", []string{"lint", "--nodes", pool, "-o", "sarif", "--versions", "1.36..1.37"}, exitFindings)
+	runGolden(t, "nodes-one-node-folder", []string{"lint", "--nodes", pool + "/node-2"}, exitUsage)
+	runGolden(t, "nodes-no-config-files", []string{"lint", "--nodes", example + "/conf.d"}, exitUsage)
 	runGolden(t, "nodes-broken-junit", []string{"lint", "--nodes", inputsNodes, "-o", "junit"}, exitUsage)
 }
 
