@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -23,6 +24,18 @@ type githubWriter struct{}
 type merged struct {
 	validate.Finding
 	minors []string
+	// subjects are the inputs that report it, when the documents are of
+	// several inputs (Document.Subject).
+	subjects []string
+}
+
+func (m *merged) add(d Document) {
+	if !slices.Contains(m.minors, d.KubeletVersion) {
+		m.minors = append(m.minors, d.KubeletVersion)
+	}
+	if d.Subject != "" {
+		m.subjects = append(m.subjects, d.Subject)
+	}
 }
 
 // mergeFindings merges findings that several documents (minors) report alike
@@ -37,11 +50,15 @@ func mergeFindings(docs []Document) []*merged {
 	for _, d := range docs {
 		for _, f := range d.Findings {
 			k := key{f.Rule, f.File, f.Path, f.Message, f.Hint, f.Kubelet, f.Line, f.Column}
+			if f.File == "" && d.Subject != "" {
+				k.file = "\x00" + d.Subject // about one input's configuration: its own
+			}
 			if m, ok := at[k]; ok {
-				m.minors = append(m.minors, d.KubeletVersion)
+				m.add(d)
 				continue
 			}
-			m := &merged{Finding: f, minors: []string{d.KubeletVersion}}
+			m := &merged{Finding: f}
+			m.add(d)
 			at[k] = m
 			list = append(list, m)
 		}
@@ -87,7 +104,7 @@ func (githubWriter) Write(w io.Writer, docs []Document, _ Options) error {
 		if r, ok := validate.Lookup(f.Rule); ok {
 			title += " " + r.Name
 		}
-		if len(docs) > 1 {
+		if len(docs) > 1 && docs[0].Subject == "" {
 			title += " (kubelet " + strings.Join(a.minors, ", ") + ")"
 		}
 		props = append(props, "title="+githubProperty(title))
@@ -106,13 +123,17 @@ func (githubWriter) Write(w io.Writer, docs []Document, _ Options) error {
 
 	var verdicts []string
 	for _, d := range docs {
+		who := "kubelet " + d.KubeletVersion
+		if d.Subject != "" {
+			who = d.Subject + ": " + who
+		}
 		switch {
 		case d.Panics:
-			verdicts = append(verdicts, "kubelet "+d.KubeletVersion+" does NOT start (panics)")
+			verdicts = append(verdicts, who+" does NOT start (panics)")
 		case !d.Starts:
-			verdicts = append(verdicts, "kubelet "+d.KubeletVersion+" does NOT start")
+			verdicts = append(verdicts, who+" does NOT start")
 		default:
-			verdicts = append(verdicts, "kubelet "+d.KubeletVersion+" starts")
+			verdicts = append(verdicts, who+" starts")
 		}
 	}
 	fmt.Fprintf(&b, "kubeletcfg: %s; %d %s, %d %s, %d info%s\n", strings.Join(verdicts, ", "),

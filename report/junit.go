@@ -125,6 +125,9 @@ func xmlEscape(s string, attr bool) string {
 
 func junitSuiteOf(d Document, opt Options) junitSuite {
 	class := "kubelet " + d.KubeletVersion
+	if d.Subject != "" {
+		class = d.Subject + " (kubelet " + d.KubeletVersion + ")"
+	}
 	byFile := map[string][]validate.Finding{}
 	for _, f := range d.Findings {
 		byFile[f.File] = append(byFile[f.File], f)
@@ -159,6 +162,9 @@ func junitSuiteOf(d Document, opt Options) junitSuite {
 		verdict = "false"
 	}
 	s := junitSuite{Name: class, Properties: [][2]string{{"kubeletVersion", d.KubeletVersion}, {"starts", verdict}}}
+	if d.Subject != "" {
+		s.Properties = append([][2]string{{"subject", d.Subject}}, s.Properties...)
+	}
 	if d.CrashLoopBackOff != nil {
 		s.Properties = append(s.Properties, [2]string{"crashLoopBackOff", d.CrashLoopBackOff.Initial.String() + "/" + d.CrashLoopBackOff.Max.String()})
 	}

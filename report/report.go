@@ -21,6 +21,20 @@ type Document struct {
 	CrashLoopBackOff *pipeline.Backoff  `json:"crashLoopBackOff,omitempty"`
 	// Files are the files evaluated, in the kubelet's reading order.
 	Files []string `json:"files"`
+	// Subject names what was evaluated when the documents are of several
+	// inputs at one minor (lint a.yaml b.yaml, lint --nodes): a path or a node.
+	// Empty, the documents are one input's at several minors. Not in JSON:
+	// the commands that set it write their own JSON shape.
+	Subject string `json:"-"`
+}
+
+// Label is what tells d from the other documents of one report: its
+// subject, else its kubelet minor.
+func (d Document) Label() string {
+	if d.Subject != "" {
+		return d.Subject
+	}
+	return d.KubeletVersion
 }
 
 // FromResult builds the document of one evaluation. Findings repeated past

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -103,9 +104,12 @@ type sarifResult struct {
 
 type sarifResultProps struct {
 	KubeletVersions []string `json:"kubeletVersions"`
-	Field           string   `json:"field,omitempty"`
-	Hint            string   `json:"hint,omitempty"`
-	Kubelet         string   `json:"kubelet,omitempty"`
+	// Subjects are the inputs (files, nodes) that report the finding, when
+	// one report covers several (lint a.yaml b.yaml, lint --nodes).
+	Subjects []string `json:"subjects,omitempty"`
+	Field    string   `json:"field,omitempty"`
+	Hint     string   `json:"hint,omitempty"`
+	Kubelet  string   `json:"kubelet,omitempty"`
 	// Location says where a finding without a file of its own belongs; it is
 	// then shown on the main file.
 	Location string `json:"location,omitempty"`
@@ -152,6 +156,7 @@ func (sarifWriter) Write(w io.Writer, docs []Document, _ Options) error {
 			Message:   sarifText{Text: sarifMessage(f)},
 			Properties: sarifResultProps{
 				KubeletVersions: m.minors,
+				Subjects:        m.subjects,
 				Field:           f.Path,
 				Hint:            f.Hint,
 				Kubelet:         f.Kubelet,
@@ -161,10 +166,14 @@ func (sarifWriter) Write(w io.Writer, docs []Document, _ Options) error {
 			res.RuleIndex = i
 		}
 		file := f.File
-		if file == "" && len(docs) > 0 && len(docs[0].Files) > 0 {
+		label := ""
+		if len(m.subjects) > 0 {
+			label = m.subjects[0]
+		}
+		if main := mainFile(docs, label); file == "" && main != "" {
 			// Code scanning shows only results with a location; a finding
 			// about the configuration as a whole belongs to the main file.
-			file = docs[0].Files[0]
+			file = main
 			res.Properties.Location = f.Position.String()
 		}
 		if file != "" {
@@ -186,8 +195,11 @@ func (sarifWriter) Write(w io.Writer, docs []Document, _ Options) error {
 	versions := make([]string, 0, len(docs))
 	starts := map[string]bool{}
 	for _, d := range docs {
-		versions = append(versions, d.KubeletVersion)
-		starts[d.KubeletVersion] = d.Starts && !d.Panics
+		if !slices.Contains(versions, d.KubeletVersion) {
+			versions = append(versions, d.KubeletVersion)
+		}
+		// Several inputs: whether each starts, by its subject.
+		starts[d.Label()] = d.Starts && !d.Panics
 	}
 	log := sarifLog{
 		Schema:  sarifSchema,
@@ -209,6 +221,20 @@ func (sarifWriter) Write(w io.Writer, docs []Document, _ Options) error {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(log)
+}
+
+// mainFile is the main file of the document labelled label (the first
+// document's when they are one input's minors).
+func mainFile(docs []Document, label string) string {
+	for _, d := range docs {
+		if d.Subject == "" || d.Label() == label {
+			if len(d.Files) > 0 {
+				return d.Files[0]
+			}
+			return ""
+		}
+	}
+	return ""
 }
 
 func sarifDescriptor(r *validate.Rule) sarifRule {

@@ -34,7 +34,7 @@ func (textWriter) Write(w io.Writer, docs []Document, opt Options) error {
 	for _, d := range docs {
 		prefix := ""
 		if len(docs) > 1 {
-			prefix = "[" + d.KubeletVersion + "] "
+			prefix = "[" + d.Label() + "] "
 		}
 		for _, f := range d.Files {
 			files[f] = true
@@ -84,6 +84,9 @@ func (textWriter) Write(w io.Writer, docs []Document, opt Options) error {
 			verdict = paint(red+bold, "does NOT start: the kubelet panics at startup")
 		case !d.Starts:
 			verdict = paint(red+bold, "does NOT start: the kubelet refuses this configuration")
+		}
+		if d.Subject != "" {
+			fmt.Fprintf(&b, "%s: ", d.Subject)
 		}
 		fmt.Fprintf(&b, "kubelet %s: %s", d.KubeletVersion, verdict)
 		if d.CrashLoopBackOff != nil {

@@ -22,7 +22,7 @@ func newBackoffCommand() *cobra.Command {
 	var output, versions string
 	var compare []string
 	cmd := &cobra.Command{
-		Use:   "backoff",
+		Use:   "backoff [PATH]",
 		Short: "Show the crash-loop backoff curve: how long the kubelet waits before each restart",
 		Long: `Play out the crash-loop backoff the kubelet would apply with these files: the wait
 before each restart of a container that keeps crashing (the first restart is
@@ -60,8 +60,11 @@ curve then), 2 for usage and input errors.`,
 
   # machine-readable
   kubeletcfg backoff -c config.yaml -o json | jq '.curves[].curve.restartsIn1h'`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		Args: onePath,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := in.takePath(args); err != nil {
+				return err
+			}
 			if err := outputFormat(output); err != nil {
 				return err
 			}

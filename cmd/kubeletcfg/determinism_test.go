@@ -42,9 +42,14 @@ func determinismCommands() [][]string {
 			append([]string{"skew", "-o", f, "--versions", "1.31..1.37"}, lint...),
 		)
 	}
-	for _, f := range []string{"text", "json"} {
+	for _, f := range report.Formats() {
 		cmds = append(cmds,
 			[]string{"lint", "-o", f, "--nodes", det + "/nodes"},
+			[]string{"lint", "-o", f, det + "/config.yaml", det + "/nodes/node-a/config.yaml"},
+		)
+	}
+	for _, f := range []string{"text", "json"} {
+		cmds = append(cmds,
 			append([]string{"preflight", "-o", f, "--from", "1.31", "--to", "1.37"}, lint...),
 			[]string{"backoff", "-o", f, "-c", det + "/nodes/node-a/config.yaml", "--compare", det + "/config.yaml"},
 			[]string{"explain", "-o", f, "featureGates"},

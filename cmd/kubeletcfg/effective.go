@@ -18,7 +18,7 @@ func newEffectiveCommand() *cobra.Command {
 	var output string
 	var showOrigin bool
 	cmd := &cobra.Command{
-		Use:   "effective",
+		Use:   "effective [PATH]",
 		Short: "Print the configuration the kubelet would run with (merged and defaulted)",
 		Long: `Print the KubeletConfiguration the kubelet holds after reading --config, merging the
 --config-dir drop-ins and applying its defaults: every field, including the ones no
@@ -29,8 +29,11 @@ a note goes to stderr and the exit code is 1.`,
 		Example: `  kubeletcfg effective -c config.yaml -d conf.d
   kubeletcfg effective -c config.yaml -d conf.d --show-origin
   kubeletcfg effective -c config.yaml -o json | jq .crashLoopBackOff`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		Args: onePath,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := in.takePath(args); err != nil {
+				return err
+			}
 			if output != "yaml" && output != "json" {
 				return fmt.Errorf("unknown output format %q (want yaml or json)", output)
 			}

@@ -84,6 +84,8 @@ var readmeExits = map[string]int{
 	"explain ":                              exitClean,
 	"lint --profile cis ":                   exitClean,
 	"lint --nodes ":                         exitUsage, // one node of the example cannot be read
+	"lint --nodes testdata/inputs/pool ":    exitFindings,
+	"lint testdata/inputs/nodes/":           exitClean,
 	"lint -c testdata/inputs/kubeadm.yaml ": exitClean,
 	"lint -c testdata/inputs/kind.yaml ":    exitFindings,
 	"lint -c testdata/conformance/cases/475-flags-over-dropin/kubelet.yaml ": exitClean,

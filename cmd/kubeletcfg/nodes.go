@@ -19,6 +19,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/fleet"
 	"github.com/kubeletcfg/kubeletcfg/input"
+	"github.com/kubeletcfg/kubeletcfg/input/kubeletcmd"
 	"github.com/kubeletcfg/kubeletcfg/matrix"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/report"
@@ -39,7 +40,10 @@ type node struct {
 	base string
 	// config and configDir as --config and --config-dir would name them.
 	config, configDir string
-	err               error
+	// flags are the node's files with the kubelet's own flags (flagsNames),
+	// read as --kubelet-flags-file reads one.
+	flags []string
+	err   error
 	// single is a node that is one file (its name is the file's).
 	single bool
 	minor  *skew.Minor // the minor it is evaluated at
@@ -75,8 +79,9 @@ func lintNodes(cmd *cobra.Command, f *inputFlags, output string, threshold valid
 	if f.config != "" || f.configDir != "" {
 		return fmt.Errorf("--nodes reads each node's files from its folder; it cannot be combined with --config or --config-dir")
 	}
-	if output != "text" && output != "json" {
-		return fmt.Errorf("--nodes: unknown output format %q (want json or text)", output)
+	w, err := report.For(output)
+	if err != nil {
+		return err
 	}
 	format, err := input.ParseFormat(f.inputFormat)
 	if err != nil {
@@ -98,9 +103,18 @@ func lintNodes(cmd *cobra.Command, f *inputFlags, output string, threshold valid
 	if err != nil {
 		return err
 	}
-	nodes, err := findNodes(f.nodes)
+	nodes, skipped, err := findNodes(f.nodes)
 	if err != nil {
 		return err
+	}
+	if len(skipped) > 0 {
+		// One line on stderr, so that every output format stays what it is.
+		names, more := skipped, ""
+		if len(names) > nodeNames {
+			names, more = names[:nodeNames], fmt.Sprintf(" (+%d more)", len(skipped)-nodeNames)
+		}
+		fmt.Fprintf(cmd.ErrOrStderr(), "kubeletcfg: info: --nodes %s: skipped %d %s that %s not configuration (%s): %s%s\n",
+			f.nodes, len(skipped), plural(len(skipped), "file", "files"), plural(len(skipped), "is", "are"), strings.Join(configExts, ", "), strings.Join(names, ", "), more)
 	}
 	perMinor := evaluateNodes(nodes, minors, format, f.read, cgroup, threshold, post, pathDependent)
 
@@ -111,6 +125,7 @@ func lintNodes(cmd *cobra.Command, f *inputFlags, output string, threshold valid
 		Errors         []nodeError `json:"errors"`
 	}
 	var docs []minorDoc
+	var nodeDocs []report.Document // SARIF, JUnit, GitHub: one per node (and minor)
 	var errs []nodeError
 	fails := 0
 	for k, minor := range minors {
@@ -135,12 +150,28 @@ func lintNodes(cmd *cobra.Command, f *inputFlags, output string, threshold valid
 			docs = append(docs, minorDoc{minor.Version, groups, errs})
 			continue
 		}
+		if output != "text" {
+			for _, n := range nodes {
+				if n.err == nil {
+					nodeDocs = append(nodeDocs, n.asGiven(len(minors) > 1))
+				}
+			}
+			continue
+		}
 		if k > 0 {
 			if _, err := io.WriteString(out, "\n"); err != nil {
 				return err
 			}
 		}
 		if err := writeNodes(out, minor, groups, errs, len(nodes), refused, failedGroups, opt); err != nil {
+			return err
+		}
+	}
+	if output != "text" && output != "json" {
+		for _, e := range errs {
+			fmt.Fprintf(cmd.ErrOrStderr(), "kubeletcfg: %s: %s\n", e.Node, e.Error)
+		}
+		if err := w.Write(out, nodeDocs, opt); err != nil {
 			return err
 		}
 	}
@@ -168,19 +199,25 @@ func lintNodes(cmd *cobra.Command, f *inputFlags, output string, threshold valid
 }
 
 // findNodes lists the nodes of dir, sorted by name: each folder is a node
-// (its config file and conf.d/), each file a node without drop-ins. Hidden
-// entries are skipped. A node whose files cannot be told apart gets its
-// error here and is reported with the others.
-func findNodes(dir string) ([]*node, error) {
+// (nodeFiles), each configuration file (configFile) a node without drop-ins.
+// Hidden entries are skipped, and so are other files (a README, notes), which
+// skipped lists. A node whose files cannot be told apart gets its error here
+// and is reported with the others.
+func findNodes(dir string) (nodes []*node, skipped []string, err error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, &source.InputError{Path: dir, Err: unwrapPathError(err)}
+		return nil, nil, &source.InputError{Path: dir, Err: unwrapPathError(err)}
 	}
-	var nodes []*node
 	taken := map[string]bool{}
 	for _, e := range entries {
 		if !strings.HasPrefix(e.Name(), ".") {
 			taken[e.Name()] = true
+		}
+	}
+	for _, e := range entries {
+		if e.IsDir() && slices.Contains(dropinNames, e.Name()) {
+			// DIR is one node's folder, not a pool: its drop-ins would be a node.
+			return nil, nil, fmt.Errorf("--nodes %s: this is one node's folder (it has %s/): lint its config file with -d %s, or give --nodes the folder that holds it", dir, e.Name(), filepath.Join(dir, e.Name()))
 		}
 	}
 	for _, e := range entries {
@@ -195,6 +232,10 @@ func findNodes(dir string) ([]*node, error) {
 			continue
 		}
 		if !fi.IsDir() {
+			if !configFile(name) {
+				skipped = append(skipped, name)
+				continue
+			}
 			// node-1.json is node-1, unless a folder node-1 is there too.
 			short := strings.TrimSuffix(name, filepath.Ext(name))
 			if taken[short] || short == "" {
@@ -204,45 +245,106 @@ func findNodes(dir string) ([]*node, error) {
 			continue
 		}
 		n := &node{name: name, base: path}
-		n.config, n.configDir, n.err = nodeFiles(path)
+		n.config, n.configDir, n.flags, n.err = nodeFiles(path)
 		nodes = append(nodes, n)
 	}
 	if len(nodes) == 0 {
-		return nil, fmt.Errorf("--nodes %s: no nodes (a folder per node with its config file and conf.d/, or a configz dump per node)", dir)
+		return nil, skipped, fmt.Errorf("--nodes %s: no nodes (a folder per node with its config file and drop-in folder, or a configz dump per node)%s", dir, skippedNote(skipped))
 	}
 	sort.Slice(nodes, func(i, j int) bool { return nodes[i].name < nodes[j].name })
-	return nodes, nil
+	return nodes, skipped, nil
 }
 
-// nodeFiles finds a node folder's config file (the one .yaml, .yml or .json
-// file, or config.yaml among several) and its conf.d/ drop-in folder.
-func nodeFiles(dir string) (config, configDir string, err error) {
+// skippedNote says how many files findNodes skipped, for its "no nodes" error.
+func skippedNote(skipped []string) string {
+	if len(skipped) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %d %s skipped, not configuration (%s)", len(skipped), plural(len(skipped), "file", "files"), strings.Join(configExts, ", "))
+}
+
+// configExts are the names of configuration files: KubeletConfiguration YAML
+// or JSON, configz dumps (saved as .json, or .configz), kubeadm ConfigMaps.
+var configExts = []string{".yaml", ".yml", ".json", ".configz"}
+
+func configFile(name string) bool {
+	return slices.Contains(configExts, filepath.Ext(name))
+}
+
+// mainNames are the main file's names in use, preferred in this order when a
+// node folder holds several configuration files: kubeadm's and kind's
+// config.yaml, EKS nodeadm's config.json, and common renames.
+var mainNames = []string{"config.yaml", "config.yml", "config.json", "kubelet-config.yaml", "kubelet-config.yml", "kubelet-config.json"}
+
+// dropinNames are the drop-in folders' names in use: conf.d (the kubelet's
+// documentation), config.d, kubeadm's kubelet.conf.d (/etc/kubernetes/kubelet.conf.d)
+// and EKS nodeadm's config.json.d; a folder named after the main file plus .d
+// counts too (found by nodeFiles).
+var dropinNames = []string{"conf.d", "config.d", "kubelet.conf.d", "config.json.d"}
+
+// flagsNames are the files that hold the kubelet's own flags, in the order
+// they are applied (later flags win, as on one command line): the systemd unit
+// (kubelet.service with its kubelet.service.d/*.conf), the env files
+// (kubeadm's kubeadm-flags.env, kubelet.env, /etc/default/kubelet saved as
+// kubelet, EKS's /etc/eks/kubelet/environment saved as environment), then a
+// saved command line (a /proc/PID/cmdline copy or a line from ps).
+// kubelet.service.d alone (kubeadm's 10-kubeadm.conf saved without the unit)
+// is read as the unit.
+var flagsNames = []string{"kubelet.service", unitDropIns, "kubeadm-flags.env", "kubelet.env", "kubelet", "environment", "cmdline", "kubelet.cmdline", "kubelet-flags.txt"}
+
+const unitDropIns = "kubelet.service.d"
+
+// nodeFiles finds a node folder's config file (the one configuration file, or
+// the first of mainNames among several), its drop-in folder (the one of
+// dropinNames or <main file>.d; several are ambiguous: the kubelet reads one
+// --config-dir) and its flags files (flagsNames).
+func nodeFiles(dir string) (config, configDir string, flags []string, err error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return "", "", &source.InputError{Path: dir, Err: unwrapPathError(err)}
+		return "", "", nil, &source.InputError{Path: dir, Err: unwrapPathError(err)}
 	}
-	var candidates []string
+	var candidates, dirs []string
 	for _, e := range entries {
 		name := e.Name()
 		switch {
 		case strings.HasPrefix(name, "."):
-		case name == "conf.d" && e.IsDir():
-			configDir = filepath.Join(dir, name)
-		case !e.IsDir() && slices.Contains([]string{".yaml", ".yml", ".json"}, filepath.Ext(name)):
+		case e.IsDir():
+			dirs = append(dirs, name)
+			if name == unitDropIns && !slices.ContainsFunc(entries, func(e fs.DirEntry) bool { return e.Name() == "kubelet.service" }) {
+				flags = append(flags, filepath.Join(dir, name))
+			}
+		case slices.Contains(flagsNames, name):
+			flags = append(flags, filepath.Join(dir, name))
+		case configFile(name):
 			candidates = append(candidates, name)
 		}
 	}
-	switch {
+	switch i := slices.IndexFunc(mainNames, func(n string) bool { return slices.Contains(candidates, n) }); {
 	case len(candidates) == 1:
 		config = filepath.Join(dir, candidates[0])
-	case slices.Contains(candidates, "config.yaml"):
-		config = filepath.Join(dir, "config.yaml")
+	case i >= 0:
+		config = filepath.Join(dir, mainNames[i])
 	case len(candidates) > 1:
-		return "", "", &source.InputError{Path: dir, Err: fmt.Errorf("%d config files (%s): name the one the kubelet reads config.yaml", len(candidates), strings.Join(candidates, ", "))}
-	case configDir == "":
-		return "", "", &source.InputError{Path: dir, Err: errors.New("no config file (.yaml, .yml or .json) and no conf.d/")}
+		return "", "", nil, &source.InputError{Path: dir, Err: fmt.Errorf("%d config files (%s): name the one the kubelet reads config.yaml", len(candidates), strings.Join(candidates, ", "))}
 	}
-	return config, configDir, nil
+	var found []string
+	for _, d := range dirs {
+		if slices.Contains(dropinNames, d) || config != "" && d == filepath.Base(config)+".d" {
+			found = append(found, d)
+		}
+	}
+	switch {
+	case len(found) > 1:
+		return "", "", nil, &source.InputError{Path: dir, Err: fmt.Errorf("%d drop-in folders (%s): the kubelet reads one --config-dir; keep the one it is given", len(found), strings.Join(found, ", "))}
+	case len(found) == 1:
+		configDir = filepath.Join(dir, found[0])
+	case config == "":
+		return "", "", nil, &source.InputError{Path: dir, Err: fmt.Errorf("no config file (%s) and no drop-in folder (%s or <config file>.d)", strings.Join(configExts, ", "), strings.Join(dropinNames, ", "))}
+	}
+	slices.SortFunc(flags, func(a, b string) int {
+		return slices.Index(flagsNames, filepath.Base(a)) - slices.Index(flagsNames, filepath.Base(b))
+	})
+	return config, configDir, flags, nil
 }
 
 // evaluate runs the pipeline for n and keeps its report, paths relative to
@@ -262,6 +364,25 @@ func (n *node) evaluate(m *skew.Minor, format input.Format, read input.Options, 
 			return
 		}
 		src.Apply(&in)
+	}
+	for _, file := range n.flags {
+		// Host paths a unit names (EnvironmentFile=) are read under the node
+		// folder, never from this machine.
+		var args []kubeletcmd.Arg
+		var err error
+		if filepath.Base(file) == unitDropIns {
+			args, err = kubeletcmd.ReadDropIns(n.base, file)
+		} else {
+			args, err = kubeletcmd.ReadFile(n.base, file)
+		}
+		if err != nil {
+			n.err = unwrapPath(err, file)
+			return
+		}
+		for _, a := range args {
+			in.Flags = append(in.Flags, a.Text)
+			in.FlagPositions = append(in.FlagPositions, a.Pos)
+		}
 	}
 	res, err := pipeline.Evaluate(m, in)
 	if err != nil {
@@ -291,6 +412,33 @@ func (n *node) evaluate(m *skew.Minor, format input.Format, read input.Options, 
 	}
 	n.fails = countAtLeast(doc.Findings, threshold)
 	n.key, n.effective, n.err = groupKey(res, n.doc, rel(n.config))
+}
+
+// asGiven is n's report for the formats that annotate files (SARIF, JUnit,
+// GitHub): its paths as given on the command line (under --nodes), the node's
+// name its subject (with the minor when there are several).
+func (n *node) asGiven(perMinor bool) report.Document {
+	doc := n.doc.Document
+	doc.Subject = n.name
+	if perMinor {
+		doc.Subject += "@" + doc.KubeletVersion
+	}
+	given := func(p string) string {
+		if p == "" || filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(n.base, p)
+	}
+	doc.Files = make([]string, len(n.doc.Files))
+	for i, p := range n.doc.Files {
+		doc.Files[i] = given(p)
+	}
+	doc.Findings = make([]validate.Finding, len(n.doc.Findings))
+	for i, f := range n.doc.Findings {
+		f.File = given(f.File)
+		doc.Findings[i] = f
+	}
+	return doc
 }
 
 // relative is p relative to the node (p itself when outside it).
@@ -393,7 +541,7 @@ func evaluateNodes(nodes []*node, minors []*skew.Minor, format input.Format, rea
 	for k, m := range minors {
 		out[k] = make([]*node, len(nodes))
 		for i, n := range nodes {
-			c := &node{name: n.name, base: n.base, config: n.config, configDir: n.configDir, err: n.err, single: n.single, minor: m}
+			c := &node{name: n.name, base: n.base, config: n.config, configDir: n.configDir, flags: n.flags, err: n.err, single: n.single, minor: m}
 			out[k][i] = c
 			all = append(all, c)
 			switch {
@@ -443,6 +591,14 @@ func (n *node) contentKey(format input.Format, read input.Options, cgroup int) s
 			name = n.relative(n.config)
 		}
 		if hashFile(h.String(name), n.config) != nil {
+			return ""
+		}
+	}
+	for _, file := range n.flags {
+		if b := filepath.Base(file); b == "kubelet.service" || b == unitDropIns {
+			return "" // its drop-ins and env files are more files: evaluate alone
+		}
+		if hashFile(h.String(n.relative(file)), file) != nil {
 			return ""
 		}
 	}

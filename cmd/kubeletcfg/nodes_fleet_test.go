@@ -60,13 +60,16 @@ func TestEvaluateNodesSameAsEachNode(t *testing.T) {
 		write(t, filepath.Join(dir, fmt.Sprintf("folder-%d", i), "conf.d", "10-a.conf"), []byte("apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nmaxPods: 60\n"))
 		write(t, filepath.Join(dir, fmt.Sprintf("rel-%d", i), "config.yaml"), []byte(rel))
 		write(t, filepath.Join(dir, fmt.Sprintf("bad-%d.yaml", i)), []byte("apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nmaxPods: [\n"))
+		// The same config file, two different kubeadm-flags.env: two groups.
+		write(t, filepath.Join(dir, fmt.Sprintf("flags-%d", i), "config.yaml"), []byte(cfg))
+		write(t, filepath.Join(dir, fmt.Sprintf("flags-%d", i), "kubeadm-flags.env"), fmt.Appendf(nil, "KUBELET_KUBEADM_ARGS=\"--max-pods=%d\"\n", 70+10*(i/2)))
 	}
 	write(t, filepath.Join(dir, "empty", "readme.txt"), []byte("no config"))
 
 	m := skew.Newest()
 	post := func(*pipeline.Result, string) {}
 	run := func(pathDependent bool) []*node {
-		nodes, err := findNodes(dir)
+		nodes, _, err := findNodes(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -110,9 +113,10 @@ func TestEvaluateNodesSameAsEachNode(t *testing.T) {
 		t.Errorf("output differs:\n%s\nvs\n%s", a, b)
 	}
 	// 3 dump variants, 1 group of folders, each rel-N folder its own group, the
-	// bad files one group (the YAML error does not name the file).
-	if len(keys) != 3+1+4+1 {
-		t.Errorf("%d groups; want 9:\n%s", len(keys), render(merged))
+	// bad files one group (the YAML error does not name the file), the flags-N
+	// folders two (their flags files differ; the config files do not).
+	if len(keys) != 3+1+4+1+2 {
+		t.Errorf("%d groups; want 11:\n%s", len(keys), render(merged))
 	}
 	for _, n := range merged {
 		if strings.HasPrefix(n.name, "rel-") && n.err == nil && !strings.Contains(n.effective, n.name) {
@@ -137,7 +141,7 @@ func BenchmarkLintNodes(b *testing.B) {
 	}
 	b.ResetTimer()
 	for b.Loop() {
-		nodes, err := findNodes(dir)
+		nodes, _, err := findNodes(dir)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -15,7 +15,7 @@ func newPreflightCommand() *cobra.Command {
 	var output, from, to string
 	var vf verdictFlags
 	cmd := &cobra.Command{
-		Use:   "preflight",
+		Use:   "preflight [PATH]",
 		Short: "Report what changes for a node pool when its kubelets move to another minor",
 		Long: `Evaluate the same --config and --config-dir at the kubelet minor a node pool runs
 (--from) and the one it moves to (--to), and report, in this order:
@@ -36,8 +36,11 @@ The files are read once. Exit code 1 when the target has a finding at or above
 
   # to a given minor, for cgroup v1 hosts, machine-readable
   kubeletcfg preflight --from 1.33 --to 1.36 -c config.yaml --cgroup-version v1 -o json`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		Args: onePath,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := in.takePath(args); err != nil {
+				return err
+			}
 			if err := outputFormat(output); err != nil {
 				return err
 			}

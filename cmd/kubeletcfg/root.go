@@ -101,7 +101,7 @@ func newLintCommand() *cobra.Command {
 	var pol policyFlags
 	var prof profileFlag
 	cmd := &cobra.Command{
-		Use:   "lint",
+		Use:   "lint [PATH...]",
 		Short: "Report whether the kubelet starts with these files and what it ignores",
 		Example: `  # the main file and its drop-ins, as the newest kubelet sees them
   kubeletcfg lint --config /var/lib/kubelet/config.yaml --config-dir /etc/kubernetes/kubelet.conf.d
@@ -110,9 +110,12 @@ func newLintCommand() *cobra.Command {
   kubeletcfg lint -c config.yaml --cgroup-version v1 -o json
 
   # fail CI on warnings too (silently dropped keys, ...)
-  kubeletcfg lint -c config.yaml --fail-on warning`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+  kubeletcfg lint -c config.yaml --fail-on warning
+
+  # several files, each its own node: one report each, then a summary
+  kubeletcfg lint nodes/*.yaml`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
 			w, err := report.For(output)
 			if err != nil {
 				return err
@@ -125,6 +128,18 @@ func newLintCommand() *cobra.Command {
 				return fmt.Errorf("--versions evaluates --nodes at several minors, in place of --kubelet-version")
 			}
 			opt := vf.options(cmd.OutOrStdout(), threshold)
+			if err := checkPaths(&in, args); err != nil {
+				return err
+			}
+			if len(args) > 1 {
+				return lintPaths(cmd, &in, args, w, output, threshold, opt, func(res *pipeline.Result, mainFile string) {
+					prof.apply(res, mainFile)
+					pol.apply(res)
+				})
+			}
+			if len(args) == 1 {
+				in.config = args[0] // exactly as -c PATH
+			}
 			if in.nodes != "" {
 				return lintNodes(cmd, &in, output, threshold, opt, func(res *pipeline.Result, mainFile string) {
 					prof.apply(res, mainFile)
@@ -153,7 +168,7 @@ func newLintCommand() *cobra.Command {
 	prof.register(cmd)
 	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: "+strings.Join(report.Formats(), ", "))
 	vf.register(cmd, "print findings and the verdict only, no summary line")
-	cmd.Flags().StringVar(&in.nodes, "nodes", "", "lint many nodes at once: a folder with a folder per node (config file and conf.d/) or a configz dump per node; identical nodes are grouped")
+	cmd.Flags().StringVar(&in.nodes, "nodes", "", "lint many nodes at once: a folder with a folder per node (its config file, drop-in folder: conf.d, config.d, kubelet.conf.d, config.json.d or <config>.d, and kubelet flags files: kubeadm-flags.env, a systemd unit, a saved cmdline) or a configuration file (a configz dump) per node; identical nodes are grouped; any -o format")
 	cmd.Flags().StringVar(&in.versions, "versions", "", "with --nodes: evaluate the nodes at these minors, a range (1.31..1.37) or a list (1.33,1.37), each node's files read once")
 	_ = cmd.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return report.Formats(), cobra.ShellCompDirectiveNoFileComp

@@ -121,7 +121,7 @@ func newSkewCommand() *cobra.Command {
 	var pol policyFlags
 	var prof profileFlag
 	cmd := &cobra.Command{
-		Use:   "skew",
+		Use:   "skew [PATH]",
 		Short: "Compare what each kubelet minor of a version-skew window does with the same files",
 		Long: fmt.Sprintf(`Evaluate the same --config and --config-dir at several kubelet minors and compare
 them: whether each starts (and if not, the first error), the keys it silently
@@ -143,8 +143,11 @@ Exit code 1 when a minor in the window has a finding at or above --fail-on
   # a range, or a list of minors
   kubeletcfg skew -c config.yaml --versions 1.34..1.37
   kubeletcfg skew -c config.yaml --versions 1.33,1.37 -o json | jq '.versions[].dropped'`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		Args: onePath,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := in.takePath(args); err != nil {
+				return err
+			}
 			if err := skewOutputFormat(output); err != nil {
 				return err
 			}

@@ -127,6 +127,21 @@ func ReadFile(root, path string) ([]Arg, error) {
 // are other distributions' names.
 var EnvFileVars = []string{"KUBELET_KUBECONFIG_ARGS", "KUBELET_CONFIG_ARGS", "KUBELET_KUBEADM_ARGS", "KUBELET_EXTRA_ARGS", "NODEADM_KUBELET_ARGS", "KUBELET_ARGS", "KUBELET_OPTS"}
 
+// ReadDropIns reads the *.conf files of a unit's .d folder (kubelet.service.d
+// saved without its unit) as one unit, in name order, as systemd applies them;
+// the environment files they name are read under root.
+func ReadDropIns(root, dir string) ([]Arg, error) {
+	files, _ := filepath.Glob(filepath.Join(dir, "*.conf")) // Glob sorts
+	if len(files) == 0 {
+		return nil, fmt.Errorf("%s: no *.conf drop-ins", dir)
+	}
+	u, err := parseUnit(root, files, true)
+	if err != nil {
+		return nil, err
+	}
+	return u.Args, nil
+}
+
 // localDropIns are the *.conf files of the unit's .d folder, by name.
 func localDropIns(unit string) []string {
 	m, _ := filepath.Glob(filepath.Join(unit+".d", "*.conf"))
