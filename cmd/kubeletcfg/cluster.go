@@ -261,6 +261,7 @@ type clusterResult struct {
 }
 
 func runCluster(cmd *cobra.Command, f *clusterFlags, target *skew.Minor) error {
+	fleetMemoryLimit()
 	if f.output != "text" && f.output != "json" {
 		return fmt.Errorf("unknown output format %q (want json or text)", f.output)
 	}
