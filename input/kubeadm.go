@@ -22,7 +22,7 @@ func configMap(data []byte) (kubeadmMap, bool) {
 	// Without the name written out, kind cannot be ConfigMap unless an escape
 	// (a backslash) or another encoding (NUL bytes of UTF-16) spells it: skip
 	// the full parse of every large config file auto-detection sees.
-	if !bytes.Contains(data, []byte("ConfigMap")) && bytes.IndexAny(data, "\\\x00") < 0 {
+	if !bytes.Contains(data, []byte("ConfigMap")) && !bytes.ContainsAny(data, "\\\x00") {
 		return kubeadmMap{}, false
 	}
 	var doc yaml.Node
