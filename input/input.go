@@ -102,11 +102,11 @@ func OpenOptions(path string, r io.Reader, f Format, opt Options) (*Source, erro
 	if f == Config {
 		return &Source{Path: path, Format: Config}, nil
 	}
-	file, err := source.ReadFile(path)
+	data, err := source.ReadBytes(path)
 	if err != nil {
 		return nil, err
 	}
-	return ConvertOptions(path, file.Data, f, opt)
+	return ConvertOptions(path, data, f, opt)
 }
 
 // ReadLimited reads r to the end, refusing more than source.MaxFileSize bytes

@@ -63,6 +63,8 @@ func TestDetect(t *testing.T) {
 		{"kubeadm", kubeadmCM(config, 4), Kubeadm},
 		{"kubeadm json", `{"apiVersion":"v1","kind":"ConfigMap","data":{"kubelet":"kind: KubeletConfiguration\n"}}`, Kubeadm},
 		{"other configmap", "apiVersion: v1\nkind: ConfigMap\ndata:\n  x: y\n", Kubeadm}, // Convert says what is missing
+		{"configmap spelled with an escape", "apiVersion: v1\nkind: \"Config\\x4dap\"\ndata:\n  x: y\n", Kubeadm},
+		{"configmap in UTF-16", "\xff\xfek\x00i\x00n\x00d\x00:\x00 \x00C\x00o\x00n\x00f\x00i\x00g\x00M\x00a\x00p\x00\n\x00", Kubeadm},
 		{"not yaml", "a: [\n", Config},
 		{"empty", "", Config},
 	} {

@@ -19,6 +19,12 @@ type kubeadmMap struct {
 // configMap recognises a ConfigMap in the first YAML (or JSON) document of
 // data. ok is false for anything that is not a ConfigMap.
 func configMap(data []byte) (kubeadmMap, bool) {
+	// Without the name written out, kind cannot be ConfigMap unless an escape
+	// (a backslash) or another encoding (NUL bytes of UTF-16) spells it: skip
+	// the full parse of every large config file auto-detection sees.
+	if !bytes.Contains(data, []byte("ConfigMap")) && !bytes.ContainsAny(data, "\\\x00") {
+		return kubeadmMap{}, false
+	}
 	var doc yaml.Node
 	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&doc); err != nil || len(doc.Content) == 0 {
 		return kubeadmMap{}, false

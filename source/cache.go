@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/yaml"
 
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
@@ -22,6 +23,26 @@ type Cache struct {
 	walks   onceMap[walkKey, []Key]
 	// instances holds each file as the JSON value its schema validation sees.
 	instances onceMap[*File, cachedInstance]
+	// jsons holds each file's yaml.YAMLToJSON conversion, shared by the main
+	// decoding and the schema check.
+	jsons onceMap[*File, cachedJSON]
+}
+
+type cachedJSON struct {
+	data []byte
+	err  error
+}
+
+// yamlToJSON is yaml.YAMLToJSON of f.Data, once per file; the bytes are shared.
+func (c *Cache) yamlToJSON(f *File) ([]byte, error) {
+	if c == nil {
+		return yaml.YAMLToJSON(f.Data)
+	}
+	j := c.jsons.get(f, func() cachedJSON {
+		d, err := yaml.YAMLToJSON(f.Data)
+		return cachedJSON{d, err}
+	})
+	return j.data, j.err
 }
 
 // onceMap computes each key's value once; the lock is held only to find or add
@@ -92,7 +113,9 @@ func (c *Cache) DecodeMain(f *File) MainDecode {
 	if c == nil {
 		return DecodeMain(f.Data)
 	}
-	d := c.mains.get(f, func() MainDecode { return DecodeMain(f.Data) })
+	d := c.mains.get(f, func() MainDecode {
+		return decodeMainConverted(f.Data, func() ([]byte, error) { return c.yamlToJSON(f) })
+	})
 	if d.Config != nil {
 		d.Config = d.Config.DeepCopy()
 	}

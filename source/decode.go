@@ -1,6 +1,7 @@
 package source
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"sync"
@@ -9,7 +10,10 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
+	kjson "k8s.io/apimachinery/pkg/runtime/serializer/json"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
+	"sigs.k8s.io/yaml"
 )
 
 // The kubelet decodes with apimachinery's serializers over a scheme holding its
@@ -51,6 +55,76 @@ func DecodeMain(data []byte) MainDecode {
 		res.StrictErr = err
 		var lerr error
 		obj, gvk, lerr = lenient.UniversalDeserializer().Decode(data, nil, nil)
+		if lerr != nil {
+			res.Err = fmt.Errorf("failed lenient decoding: %v", err)
+			return res
+		}
+	}
+	kc, ok := obj.(*kubeletv1beta1.KubeletConfiguration)
+	if !ok {
+		res.Err = fmt.Errorf("failed to cast object to KubeletConfiguration, unexpected type: %v", gvk)
+		return res
+	}
+	res.Config = kc
+	return res
+}
+
+// jsonSerializers are the JSON serializers of the kubelet's codec factories:
+// its YAML serializer is one of them behind yaml.YAMLToJSON.
+var jsonSerializers = sync.OnceValues(func() (strict, lenient runtime.Decoder) {
+	scheme := runtime.NewScheme()
+	if err := kubeletv1beta1.AddToScheme(scheme); err != nil {
+		panic(err) // static registration; cannot fail
+	}
+	mk := func(strict bool) runtime.Decoder {
+		return kjson.NewSerializerWithOptions(kjson.DefaultMetaFactory, scheme, scheme, kjson.SerializerOptions{Strict: strict})
+	}
+	return mk(true), mk(false)
+})
+
+// protobufMagic starts the data the universal deserializer hands to protobuf.
+var protobufMagic = []byte{0x6b, 0x38, 0x73, 0x00}
+
+// decodeMainConverted is DecodeMain with the YAML-to-JSON conversion supplied
+// by the caller, so that one conversion of a large file serves the strict and
+// the lenient decoding and the schema check (each a full parse otherwise). It
+// does what the universal deserializer's YAML serializer does, step for step:
+// for YAML (not JSON, not protobuf) input that serializer is the only one that
+// decodes, and it is the JSON serializer run on yaml.YAMLToJSON(data), plus
+// yaml.YAMLToJSONStrict(data) as the first strict error. Errors quoting the
+// original data (missing kind or version) take the kubelet's own path.
+func decodeMainConverted(data []byte, convert func() ([]byte, error)) MainDecode {
+	if utilyaml.IsJSONBuffer(data) || bytes.HasPrefix(data, protobufMagic) {
+		return DecodeMain(data)
+	}
+	var res MainDecode
+	js, err := convert()
+	if err != nil {
+		res.Err = fmt.Errorf("failed to decode: %w", err)
+		return res
+	}
+	strict, lenient := jsonSerializers()
+	obj, gvk, err := strict.Decode(js, nil, nil)
+	var strictErrs []error
+	if err != nil {
+		se, ok := runtime.AsStrictDecodingError(err)
+		if !ok {
+			if runtime.IsMissingKind(err) || runtime.IsMissingVersion(err) {
+				return DecodeMain(data)
+			}
+			res.Err = fmt.Errorf("failed to decode: %w", err)
+			return res
+		}
+		strictErrs = se.Errors()
+	}
+	if _, yerr := yaml.YAMLToJSONStrict(data); yerr != nil {
+		strictErrs = append([]error{yerr}, strictErrs...)
+	}
+	if len(strictErrs) > 0 {
+		err = runtime.NewStrictDecodingError(strictErrs)
+		res.StrictErr = err
+		var lerr error
+		obj, gvk, lerr = lenient.Decode(js, nil, nil)
 		if lerr != nil {
 			res.Err = fmt.Errorf("failed lenient decoding: %v", err)
 			return res

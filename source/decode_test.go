@@ -2,10 +2,15 @@ package source
 
 import (
 	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/yaml"
 )
 
 func TestDecodeMain(t *testing.T) {
@@ -157,4 +162,52 @@ func TestDecodeDropIn(t *testing.T) {
 	if KubeletGVK.String() != "kubelet.config.k8s.io/v1beta1, Kind=KubeletConfiguration" {
 		t.Errorf("KubeletGVK = %s", KubeletGVK)
 	}
+}
+
+// TestDecodeMainConverted checks that decoding from a shared YAML-to-JSON
+// conversion gives the kubelet's own DecodeMain result, config and messages,
+// on every input file in testdata and on the hand-made cases of TestDecodeMain.
+func TestDecodeMainConverted(t *testing.T) {
+	var inputs [][]byte
+	err := filepath.WalkDir("../testdata", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !(strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".conf") || strings.HasSuffix(path, ".json")) {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		inputs = append(inputs, data)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{
+		header + "maxPods: 50\nmaxPods: 60\n",
+		header + "maxPods: 50\nmaxPods: 60\nfoo: 1\n",
+		header + "a: &a {cpu: 1}\nsystemReserved: {<<: *a, cpu: 2}\nfoo: 1\n",
+		"kind: KubeletConfiguration\nmaxPods: 1\n",
+		"apiVersion: kubelet.config.k8s.io/v1beta1\nmaxPods: 1\n",
+		"apiVersion: v1\nkind: Pod\n",
+		header + "maxPods: x\nmaxPods: 1\n",
+		header + "maxPods: [\n",
+		"",
+	} {
+		inputs = append(inputs, []byte(s))
+	}
+	if len(inputs) < 1000 {
+		t.Fatalf("only %d inputs", len(inputs))
+	}
+	for _, data := range inputs {
+		want := DecodeMain(data)
+		got := decodeMainConverted(data, func() ([]byte, error) { return yaml.YAMLToJSON(data) })
+		if errText(got.Err) != errText(want.Err) || errText(got.StrictErr) != errText(want.StrictErr) || !reflect.DeepEqual(got.Config, want.Config) {
+			t.Errorf("%q:\ngot  %v / %v / %+v\nwant %v / %v / %+v", data, got.Err, got.StrictErr, got.Config, want.Err, want.StrictErr, want.Config)
+		}
+	}
+}
+
+func errText(err error) string {
+	if err == nil {
+		return "<nil>"
+	}
+	return err.Error()
 }

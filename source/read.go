@@ -50,6 +50,16 @@ type File struct {
 // ReadFile reads and parses path. It returns an *InputError when the file cannot
 // be read as a regular file within MaxFileSize.
 func ReadFile(path string) (*File, error) {
+	data, err := ReadBytes(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, data), nil
+}
+
+// ReadBytes is ReadFile without the parse, for a caller that needs only the
+// bytes (a parse of a large file costs about a second).
+func ReadBytes(path string) ([]byte, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, &InputError{Path: path, Err: describe(err)}
@@ -75,7 +85,7 @@ func ReadFile(path string) (*File, error) {
 	if len(data) > MaxFileSize {
 		return nil, &InputError{Path: path, Err: fmt.Errorf("grew beyond %d bytes while reading", MaxFileSize)}
 	}
-	return Parse(path, data), nil
+	return data, nil
 }
 
 // Parse parses data read from path.

@@ -50,7 +50,7 @@ func (c *Cache) instance(f *File) (any, bool) {
 		return toInstance(f)
 	}
 	v := c.instances.get(f, func() cachedInstance {
-		v, ok := toInstance(f)
+		v, ok := toInstanceOf(f, c.yamlToJSON)
 		return cachedInstance{v, ok}
 	})
 	return v.v, v.ok
@@ -62,10 +62,14 @@ type cachedInstance struct {
 }
 
 func toInstance(f *File) (any, bool) {
+	return toInstanceOf(f, func(f *File) ([]byte, error) { return yaml.YAMLToJSON(f.Data) })
+}
+
+func toInstanceOf(f *File, convert func(*File) ([]byte, error)) (any, bool) {
 	if f.Doc == nil || f.SyntaxErr != nil {
 		return nil, false
 	}
-	raw, err := yaml.YAMLToJSON(f.Data)
+	raw, err := convert(f)
 	if err != nil {
 		return nil, false
 	}
