@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
 
+	"github.com/kubeletcfg/kubeletcfg/internal/jsonscan"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
 	"github.com/kubeletcfg/kubeletcfg/validate"
@@ -634,74 +635,26 @@ func lastWriters(merged []byte, tree *skew.Field, tops map[string]bool) (map[str
 // object data, in document order. data must be valid JSON; false (before any
 // call) when it is not an object.
 func scanMembers(data []byte, fn func(key string, val []byte)) bool {
-	i := skipSpace(data, 0)
+	i := jsonscan.Space(data, 0)
 	if i >= len(data) || data[i] != '{' {
 		return false
 	}
-	for i = skipSpace(data, i+1); i < len(data) && data[i] != '}'; {
-		end := skipJSON(data, i) // the key string
+	for i = jsonscan.Space(data, i+1); i < len(data) && data[i] != '}'; {
+		end := jsonscan.End(data, i) // the key string
 		key := string(data[i+1 : end-1])
 		if bytes.IndexByte(data[i:end], '\\') >= 0 {
 			_ = json.Unmarshal(data[i:end], &key)
 		}
-		i = skipSpace(data, end)
-		i = skipSpace(data, i+1) // ':'
-		end = skipJSON(data, i)
+		i = jsonscan.Space(data, end)
+		i = jsonscan.Space(data, i+1) // ':'
+		end = jsonscan.End(data, i)
 		fn(key, data[i:end])
-		i = skipSpace(data, end)
+		i = jsonscan.Space(data, end)
 		if i < len(data) && data[i] == ',' {
-			i = skipSpace(data, i+1)
+			i = jsonscan.Space(data, i+1)
 		}
 	}
 	return true
-}
-
-func skipSpace(data []byte, i int) int {
-	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// skipJSON returns the end of the valid JSON value starting at data[i].
-func skipJSON(data []byte, i int) int {
-	depth, inString, escaped := 0, false, false
-	for ; i < len(data); i++ {
-		c := data[i]
-		if inString {
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-				if depth == 0 {
-					return i + 1
-				}
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inString = true
-		case '{', '[':
-			depth++
-		case '}', ']':
-			if depth == 0 {
-				return i // the end of a scalar that closes its container
-			}
-			depth--
-			if depth == 0 {
-				return i + 1
-			}
-		case ',', ' ', '\t', '\n', '\r', ':':
-			if depth == 0 {
-				return i // the end of a number, true, false or null
-			}
-		}
-	}
-	return i
 }
 
 type jsonWalk struct {

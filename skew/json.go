@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+
+	"github.com/kubeletcfg/kubeletcfg/internal/jsonscan"
 )
 
 // KnownJSON returns the JSON object data without the keys this minor's
@@ -117,79 +119,32 @@ func jsonField(f *Field, rawName []byte) *Field {
 // and the quoted key) and raw value of a valid JSON object, in order,
 // duplicates included.
 func eachJSONMember(raw []byte, fn func(key, rawKey, value []byte)) {
-	i := jsonSpace(raw, 1)
+	i := jsonscan.Space(raw, 1)
 	for i < len(raw) && raw[i] == '"' {
-		end := jsonEnd(raw, i)
+		end := jsonscan.End(raw, i)
 		rawKey := raw[i:end]
-		i = jsonSpace(raw, end)
-		i = jsonSpace(raw, i+1) // ':'
-		end = jsonEnd(raw, i)
+		i = jsonscan.Space(raw, end)
+		i = jsonscan.Space(raw, i+1) // ':'
+		end = jsonscan.End(raw, i)
 		fn(rawKey[1:len(rawKey)-1], rawKey, raw[i:end])
-		i = jsonSpace(raw, end)
+		i = jsonscan.Space(raw, end)
 		if i < len(raw) && raw[i] == ',' {
-			i = jsonSpace(raw, i+1)
+			i = jsonscan.Space(raw, i+1)
 		}
 	}
 }
 
 // eachJSONItem calls fn with each raw item of a valid JSON list.
 func eachJSONItem(raw []byte, fn func(item []byte)) {
-	i := jsonSpace(raw, 1)
+	i := jsonscan.Space(raw, 1)
 	for i < len(raw) && raw[i] != ']' {
-		end := jsonEnd(raw, i)
+		end := jsonscan.End(raw, i)
 		fn(raw[i:end])
-		i = jsonSpace(raw, end)
+		i = jsonscan.Space(raw, end)
 		if i < len(raw) && raw[i] == ',' {
-			i = jsonSpace(raw, i+1)
+			i = jsonscan.Space(raw, i+1)
 		}
 	}
-}
-
-func jsonSpace(raw []byte, i int) int {
-	for i < len(raw) && (raw[i] == ' ' || raw[i] == '\t' || raw[i] == '\n' || raw[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// jsonEnd returns the end of the valid JSON value that starts at raw[i].
-func jsonEnd(raw []byte, i int) int {
-	depth, inString, escaped := 0, false, false
-	for ; i < len(raw); i++ {
-		c := raw[i]
-		if inString {
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-				if depth == 0 {
-					return i + 1
-				}
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inString = true
-		case '{', '[':
-			depth++
-		case '}', ']':
-			if depth == 0 {
-				return i // a number, true, false or null that ends its container
-			}
-			if depth--; depth == 0 {
-				return i + 1
-			}
-		case ',', ' ', '\t', '\n', '\r', ':':
-			if depth == 0 {
-				return i
-			}
-		}
-	}
-	return i
 }
 
 func nonASCII(s string) bool {
