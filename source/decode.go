@@ -60,6 +60,12 @@ func DecodeMain(data []byte) MainDecode {
 			return res
 		}
 	}
+	return res.cast(obj, gvk)
+}
+
+// cast is DecodeKubeletConfiguration's last step: the decoded object must be a
+// KubeletConfiguration.
+func (res MainDecode) cast(obj runtime.Object, gvk *schema.GroupVersionKind) MainDecode {
 	kc, ok := obj.(*kubeletv1beta1.KubeletConfiguration)
 	if !ok {
 		res.Err = fmt.Errorf("failed to cast object to KubeletConfiguration, unexpected type: %v", gvk)
@@ -130,13 +136,7 @@ func decodeMainConverted(data []byte, convert func() ([]byte, error)) MainDecode
 			return res
 		}
 	}
-	kc, ok := obj.(*kubeletv1beta1.KubeletConfiguration)
-	if !ok {
-		res.Err = fmt.Errorf("failed to cast object to KubeletConfiguration, unexpected type: %v", gvk)
-		return res
-	}
-	res.Config = kc
-	return res
+	return res.cast(obj, gvk)
 }
 
 // KubeletGVK is the only group/version/kind the kubelet accepts in drop-ins.
