@@ -164,16 +164,7 @@ func remaining(minors []*skew.Minor, results []*pipeline.Result) []Remaining {
 		if ra, rb := rank(a.File), rank(b.File); ra != rb {
 			return ra < rb
 		}
-		if a.File != b.File {
-			return a.File < b.File
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		if a.Column != b.Column {
-			return a.Column < b.Column
-		}
-		return a.Rule < b.Rule
+		return validate.Less(&a.Finding, &b.Finding)
 	})
 	return out
 }
