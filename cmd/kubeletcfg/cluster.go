@@ -718,13 +718,7 @@ func writeCluster(out io.Writer, nodes []*clusterNode, groups []clusterGroup, po
 					return err
 				}
 			}
-			for _, line := range strings.SplitAfter(strings.TrimSuffix(r.String(), "\n"), "\n") {
-				if strings.TrimSpace(line) == "" {
-					b.WriteString("\n")
-				} else {
-					b.WriteString("    " + strings.TrimSuffix(line, "\n") + "\n")
-				}
-			}
+			writeIndented(&b, r.String(), "    ")
 		}
 		var failed []fleet.Failure
 		for _, fl := range failures {

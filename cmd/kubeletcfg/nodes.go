@@ -686,13 +686,7 @@ func writeNodes(out io.Writer, m *skew.Minor, groups []nodeGroup, errs []nodeErr
 		if err := text.Write(&r, []report.Document{g.Document.Document}, quiet); err != nil {
 			return err
 		}
-		for _, line := range strings.SplitAfter(strings.TrimSuffix(r.String(), "\n"), "\n") {
-			if strings.TrimSpace(line) == "" {
-				b.WriteString("\n")
-			} else {
-				b.WriteString("  " + strings.TrimSuffix(line, "\n") + "\n")
-			}
-		}
+		writeIndented(&b, r.String(), "  ")
 	}
 	if len(errs) > 0 {
 		if len(groups) > 0 {
@@ -731,5 +725,17 @@ func plural(n int, one, many string) string {
 func fleetMemoryLimit() {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(56 << 20)
+	}
+}
+
+// writeIndented writes text to b with every non-blank line indented by prefix
+// (blank lines stay empty): a node's or group's report nested in a listing.
+func writeIndented(b *strings.Builder, text, prefix string) {
+	for _, line := range strings.SplitAfter(strings.TrimSuffix(text, "\n"), "\n") {
+		if strings.TrimSpace(line) == "" {
+			b.WriteString("\n")
+		} else {
+			b.WriteString(prefix + strings.TrimSuffix(line, "\n") + "\n")
+		}
 	}
 }
