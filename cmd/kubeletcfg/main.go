@@ -6,10 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
-	"runtime/debug"
 
+	"github.com/kubeletcfg/kubeletcfg/internal/oneshotgc"
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
@@ -21,40 +20,7 @@ const (
 )
 
 func main() {
-	oneShotGC()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
-}
-
-// oneShotMemoryLimit is the heap at which a one-shot run starts collecting.
-// lint and skew allocate a few tens of MB in all and exit, so below it the
-// garbage collector only costs (a third of skew's CPU at GOGC=100); a run that
-// reads thousands of drop-ins still stays bounded.
-const oneShotMemoryLimit = 512 << 20
-
-// gcTuned records that oneShotGC turned the proportional collector off.
-var gcTuned bool
-
-// oneShotGC turns the proportional garbage collector off for a one-shot run,
-// collecting only near oneShotMemoryLimit, unless GOGC or GOMEMLIMIT say
-// otherwise. The long-running modes (lint --nodes, cluster) call
-// longRunningGC first.
-func oneShotGC() {
-	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
-		return
-	}
-	debug.SetGCPercent(-1)
-	debug.SetMemoryLimit(oneShotMemoryLimit)
-	gcTuned = true
-}
-
-// longRunningGC undoes oneShotGC: a run over many nodes keeps thousands of
-// parsed configurations alive and needs the proportional collector back.
-func longRunningGC() {
-	if gcTuned {
-		debug.SetGCPercent(100)
-		debug.SetMemoryLimit(math.MaxInt64)
-		gcTuned = false
-	}
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -78,6 +44,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 }
+
+// longRunningGC gives the long-running modes (lint --nodes, cluster) the
+// proportional garbage collector back: a one-shot run has it off from the
+// start (internal/oneshotgc).
+func longRunningGC() { oneshotgc.Undo() }
 
 // findingsError reports that findings reached the --fail-on threshold; the
 // findings themselves are already printed.
