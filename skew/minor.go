@@ -18,7 +18,11 @@ import (
 	"k8s.io/component-base/featuregate"
 )
 
-//go:embed data
+// data holds what a run reads as JSON: the field doc comments (fields.json),
+// the JSON Schema and the round-trip zero values. gates.json, flags.json and
+// internalnames.json are generated into tables_gen.go instead.
+//
+//go:embed data/*/fields.json data/*/schema.json data/*/roundtrip.json
 var data embed.FS
 
 // Minor is one supported kubelet minor.
