@@ -11,6 +11,12 @@
 //
 // TestGeneratedIsFresh fails when skew/tables_gen.go differs from what this
 // program writes.
+//
+// It decodes the JSON through package skew's own types (GateTable, FieldInfo,
+// FlagTable), so skew must compile: a change that makes skew use a new
+// generated identifier regenerates with a temporary stub declaring it. Once
+// those types live in a dependency-free package, this program should import
+// that instead.
 package main
 
 import (
