@@ -55,14 +55,23 @@ type DiffReport struct {
 	Written bool
 }
 
+// Validate checks that the request names both sides, without reading them.
+// DropInDiff calls it first; a command may call it before parsing its own flags.
+func (req *DiffRequest) Validate() error {
+	if len(req.From) == 0 || req.To == "" {
+		return fmt.Errorf("give --from (the current files) and --to (the desired configuration)")
+	}
+	return nil
+}
+
 // DropInDiff computes the drop-in whose merge over From's effective
 // configuration gives To's (Diff, rendered by PatchYAML), checks it by merging
 // it back at every minor (Verify), in the From folder under Out's name or as
 // the last drop-in, and writes it to Out (internal/atomicfile) when every minor
 // ends up with the desired configuration. An error is a usage or input error.
 func DropInDiff(req DiffRequest) (*DiffReport, error) {
-	if len(req.From) == 0 || req.To == "" {
-		return nil, fmt.Errorf("give --from (the current files) and --to (the desired configuration)")
+	if err := req.Validate(); err != nil {
+		return nil, err
 	}
 	if len(req.Minors) == 0 {
 		return nil, fmt.Errorf("no kubelet minor to check")

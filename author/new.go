@@ -79,19 +79,29 @@ func CheckDropInName(name string) error {
 	return nil
 }
 
+// Validate checks what the request must have without reading anything: a
+// drop-in name (CheckDropInName), the folder, something to write. New calls it
+// first; a command may call it earlier, to report these before its own flags.
+func (req *NewRequest) Validate() error {
+	if err := CheckDropInName(req.Name); err != nil {
+		return err
+	}
+	if req.ConfigDir == "" {
+		return fmt.Errorf("--config-dir is required: the folder the drop-in goes into")
+	}
+	if len(req.Sets) == 0 && len(req.Gates) == 0 {
+		return fmt.Errorf("nothing to write: give --set PATH=VALUE or --feature-gate NAME=BOOL")
+	}
+	return nil
+}
+
 // New builds the drop-in req asks for, checks it with the existing files at
 // every minor (Check) and writes it (internal/atomicfile) unless a minor
 // refuses it or req.DryRun. An error is a usage or input error (nothing
 // checked); a refusal is a report with Refused set.
 func New(req NewRequest) (*NewReport, error) {
-	if err := CheckDropInName(req.Name); err != nil {
+	if err := req.Validate(); err != nil {
 		return nil, err
-	}
-	if req.ConfigDir == "" {
-		return nil, fmt.Errorf("--config-dir is required: the folder the drop-in goes into")
-	}
-	if len(req.Sets) == 0 && len(req.Gates) == 0 {
-		return nil, fmt.Errorf("nothing to write: give --set PATH=VALUE or --feature-gate NAME=BOOL")
 	}
 	if len(req.Minors) == 0 {
 		return nil, fmt.Errorf("no kubelet minor to check")

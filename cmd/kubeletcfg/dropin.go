@@ -101,23 +101,24 @@ rename), with mode 0644 unless --mode, and never over an existing file without
 			if err := outputFormat(output); err != nil {
 				return err
 			}
-			perm, err := parseMode(mode)
-			if err != nil {
-				return err
-			}
-			minors, err := mf.minors()
-			if err != nil {
-				return err
-			}
-			cgroupVersion, err := parseCgroup(cgroup)
-			if err != nil {
-				return err
-			}
-			rep, err := author.New(author.NewRequest{
+			req := author.NewRequest{
 				Name: args[0], ConfigDir: configDir, Config: configFile, Sets: sets, Gates: gates,
-				Minors: minors, CgroupVersion: cgroupVersion, Mode: perm,
 				DryRun: dryRun, Force: force, AllowOverride: allowOverride,
-			})
+			}
+			if err := req.Validate(); err != nil {
+				return err
+			}
+			var err error
+			if req.Mode, err = parseMode(mode); err != nil {
+				return err
+			}
+			if req.Minors, err = mf.minors(); err != nil {
+				return err
+			}
+			if req.CgroupVersion, err = parseCgroup(cgroup); err != nil {
+				return err
+			}
+			rep, err := author.New(req)
 			if err != nil {
 				return err
 			}

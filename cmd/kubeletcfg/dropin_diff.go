@@ -42,15 +42,18 @@ With no difference nothing is written and the exit code is 0.`,
   kubeletcfg dropin diff --from node-1.json --to golden.yaml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			minors, err := mf.minors()
-			if err != nil {
+			req := author.DiffRequest{From: from, To: to, Out: out, Force: force}
+			if err := req.Validate(); err != nil {
 				return err
 			}
-			cgroupVersion, err := parseCgroup(cgroup)
-			if err != nil {
+			var err error
+			if req.Minors, err = mf.minors(); err != nil {
 				return err
 			}
-			rep, err := author.DropInDiff(author.DiffRequest{From: from, To: to, Out: out, Minors: minors, CgroupVersion: cgroupVersion, Force: force})
+			if req.CgroupVersion, err = parseCgroup(cgroup); err != nil {
+				return err
+			}
+			rep, err := author.DropInDiff(req)
 			if err != nil {
 				return err
 			}
