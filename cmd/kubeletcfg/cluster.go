@@ -480,7 +480,7 @@ func evaluateClusterNode(n *clusterNode, target *skew.Minor, cgroup int, thresho
 			return e
 		}
 		doc := report.FromResult(res)
-		e.doc = lintDocument{Document: doc, Input: inputName(src)}
+		e.doc = lintDocument{Document: doc, Input: string(src.Format)} // configz
 		e.starts, e.findings = doc.Starts, doc.Findings
 		e.fails = countAtLeast(doc.Findings, threshold)
 		e.raw, e.err = json.Marshal(e.doc)

@@ -4,7 +4,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kubeletcfg/kubeletcfg/matrix"
-	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/policy"
 )
 
@@ -85,22 +84,4 @@ func (pf *policyFlags) load(cmd *cobra.Command) error {
 		*t = p.FailOn
 	}
 	return nil
-}
-
-// apply replaces the result's findings with what the policy reports; the
-// verdict (Starts, Panics) stays the kubelet's.
-func (pf *policyFlags) apply(res *pipeline.Result) {
-	res.Findings = policy.Apply(pf.policy, []*pipeline.Result{res}, policy.Options{})[0]
-}
-
-// applyMatrix is apply for every minor of a matrix. Severities stay the
-// rules' own: the matrix reads an error as "this minor does not start".
-func (pf *policyFlags) applyMatrix(mx *matrix.Matrix) {
-	results := make([]*pipeline.Result, len(mx.Columns))
-	for i, c := range mx.Columns {
-		results[i] = c.Result
-	}
-	for i, fs := range policy.Apply(pf.policy, results, policy.Options{KeepSeverity: true}) {
-		results[i].Findings = fs
-	}
 }
