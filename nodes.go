@@ -729,7 +729,7 @@ func writeNodes(out io.Writer, m *skew.Minor, groups []NodeGroup, errs []NodeErr
 		if err := text.Write(&r, []report.Document{g.Document.Document}, quiet); err != nil {
 			return err
 		}
-		writeIndented(&b, r.String(), "  ")
+		fleet.Indent(&b, r.String(), "  ")
 	}
 	if len(errs) > 0 {
 		if len(groups) > 0 {
@@ -751,18 +751,6 @@ func writeNodes(out io.Writer, m *skew.Minor, groups []NodeGroup, errs []NodeErr
 	}
 	_, err = io.WriteString(out, b.String())
 	return err
-}
-
-// writeIndented writes text to b with every non-blank line indented by prefix
-// (blank lines stay empty): a node's or group's report nested in a listing.
-func writeIndented(b *strings.Builder, text, prefix string) {
-	for _, line := range strings.SplitAfter(strings.TrimSuffix(text, "\n"), "\n") {
-		if strings.TrimSpace(line) == "" {
-			b.WriteString("\n")
-		} else {
-			b.WriteString(prefix + strings.TrimSuffix(line, "\n") + "\n")
-		}
-	}
 }
 
 // unwrapPathError drops the *fs.PathError wrapper, whose text repeats the path

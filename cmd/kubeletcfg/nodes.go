@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
-	"strings"
 
 	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/report"
@@ -51,17 +50,5 @@ func plural(n int, one, many string) string {
 func fleetMemoryLimit() {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(56 << 20)
-	}
-}
-
-// writeIndented writes text to b with every non-blank line indented by prefix
-// (blank lines stay empty): a node's or group's report nested in a listing.
-func writeIndented(b *strings.Builder, text, prefix string) {
-	for _, line := range strings.SplitAfter(strings.TrimSuffix(text, "\n"), "\n") {
-		if strings.TrimSpace(line) == "" {
-			b.WriteString("\n")
-		} else {
-			b.WriteString(prefix + strings.TrimSuffix(line, "\n") + "\n")
-		}
 	}
 }
