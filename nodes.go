@@ -27,7 +27,7 @@ import (
 )
 
 // NodeNames is how many node names a group lists before "(+K more)".
-const NodeNames = 5
+const NodeNames = fleet.NodeNames
 
 // NodesReport is the JSON document of `kubeletcfg lint --nodes DIR -o json`
 // at one minor (with --versions, {"versions": [...]} holds one per minor):

@@ -9,7 +9,6 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
-	"sort"
 	"strings"
 	"syscall"
 	"time"
@@ -23,7 +22,6 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/fleet"
-	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
@@ -223,156 +221,23 @@ func runCluster(cmd *cobra.Command, f *clusterFlags, target *skew.Minor) error {
 	evals := fleet.Run(fleet.Keys(nodes), 0, func(i int) *fleet.Eval {
 		return kubeletcfg.EvaluateClusterNode(nodes[i], target, cgroup)
 	})
-	groups, pools, results := fleet.Groups(nodes, evals, target)
-	sort.Slice(failures, func(i, j int) bool { return failures[i].Node < failures[j].Node })
-	if failures == nil {
-		failures = []fleet.Failure{}
-	}
-
+	run := fleet.NewReport(redactURL(cfg.Host), nodes, evals, failures, target)
 	out := cmd.OutOrStdout()
 	if f.output == "json" {
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
-		err = enc.Encode(struct {
-			Server   string          `json:"server"`
-			To       string          `json:"to,omitempty"`
-			Limits   []string        `json:"limits"`
-			Nodes    []*fleet.Node   `json:"nodes"`
-			Groups   []fleet.Group   `json:"groups"`
-			Pools    []fleet.Pool    `json:"pools"`
-			Results  []fleet.Result  `json:"results"`
-			Failures []fleet.Failure `json:"failures"`
-		}{redactURL(cfg.Host), versionOf(target), clusterLimits(target), nodes, groups, pools, results, failures})
+		err = enc.Encode(run)
 	} else {
-		err = writeCluster(out, nodes, groups, pools, results, failures, target)
+		err = run.WriteText(out)
 	}
 	if err != nil {
 		return err
 	}
-	fails := 0
-	for _, g := range groups {
-		if g.Eval != nil && g.Eval.Err == nil {
-			fails += countAtLeast(g.Eval.Findings, threshold) * len(g.Nodes)
-		}
-	}
+	fails := run.CountAtLeast(threshold)
 	if fails > 0 {
 		return &findingsError{n: fails}
 	}
 	return nil
-}
-
-// clusterLimits are what a report built from configz cannot know.
-func clusterLimits(target *skew.Minor) []string {
-	l := []string{"configz is the configuration each kubelet runs, merged and defaulted: it cannot show which values a file set and which are defaults, nor which drop-in set them (run 'kubeletcfg discover' on a node for file-level detail)"}
-	if target != nil {
-		l = append(l, "a value equal to the running minor's default is taken as not set: it follows the target's default")
-	}
-	return l
-}
-
-func versionOf(m *skew.Minor) string {
-	if m == nil {
-		return ""
-	}
-	return m.Version
-}
-
-// writeCluster prints the run grouped by pool: drift, then each group (its
-// nodes and its report), the pool's nodes that could not be read; then a
-// summary line.
-func writeCluster(out io.Writer, nodes []*fleet.Node, groups []fleet.Group, pools []fleet.Pool, results []fleet.Result, failures []fleet.Failure, target *skew.Minor) error {
-	text, err := report.For("text")
-	if err != nil {
-		return err
-	}
-	poolOf := map[string]string{}
-	for _, n := range nodes {
-		poolOf[n.Name] = n.Pool
-	}
-	var b strings.Builder
-	for _, l := range clusterLimits(target) {
-		fmt.Fprintf(&b, "note: %s\n", l)
-	}
-	for _, p := range pools {
-		b.WriteString("\n")
-		fmt.Fprintf(&b, "pool %s: %d %s", p.Name, p.Nodes, plural(p.Nodes, "node", "nodes"))
-		if p.Drift {
-			fmt.Fprintf(&b, ", drift: %d configurations among %d nodes", p.Configurations, p.Nodes)
-		}
-		b.WriteString("\n")
-		configs := map[string]int{} // drift: which configuration each group has
-		for _, g := range groups {
-			if g.Pool != p.Name {
-				continue
-			}
-			if _, ok := configs[g.Config]; !ok {
-				configs[g.Config] = len(configs) + 1
-			}
-			names, more := g.Nodes, ""
-			if len(names) > nodeNames {
-				names, more = names[:nodeNames], fmt.Sprintf(" (+%d more)", len(g.Nodes)-nodeNames)
-			}
-			fmt.Fprintf(&b, "\n  group %s, kubelet %s", g.ID, g.Minor)
-			if target != nil {
-				fmt.Fprintf(&b, " -> %s", target.Version)
-			}
-			if p.Drift {
-				fmt.Fprintf(&b, ", configuration %d of %d", configs[g.Config], p.Configurations)
-			}
-			fmt.Fprintf(&b, ", flags %s: %d %s: %s%s\n", g.Flags, len(g.Nodes), plural(len(g.Nodes), "node", "nodes"), strings.Join(names, ", "), more)
-			var r strings.Builder
-			switch {
-			case g.Eval.Err != nil:
-				fmt.Fprintf(&r, "error: %s\n", g.Error)
-			case g.Eval.Preflight != nil:
-				if err := g.Eval.Preflight.WriteText(&r); err != nil {
-					return err
-				}
-			default:
-				if err := text.Write(&r, []report.Document{*g.Eval.Lint}, report.Options{Quiet: true}); err != nil {
-					return err
-				}
-			}
-			fleet.Indent(&b, r.String(), "    ")
-		}
-		var failed []fleet.Failure
-		for _, fl := range failures {
-			if poolOf[fl.Node] == p.Name {
-				failed = append(failed, fl)
-			}
-		}
-		if len(failed) > 0 {
-			fmt.Fprintf(&b, "\n  %d %s could not be read:\n", len(failed), plural(len(failed), "node", "nodes"))
-			for _, fl := range failed {
-				fmt.Fprintf(&b, "    %s: %s: %s\n", fl.Node, fl.Reason, fl.Message)
-			}
-		}
-	}
-	var orphans []fleet.Failure // --node names that do not exist
-	for _, fl := range failures {
-		if _, ok := poolOf[fl.Node]; !ok {
-			orphans = append(orphans, fl)
-		}
-	}
-	if len(orphans) > 0 {
-		fmt.Fprintf(&b, "\n%d %s not found:\n", len(orphans), plural(len(orphans), "node", "nodes"))
-		for _, fl := range orphans {
-			fmt.Fprintf(&b, "  %s: %s\n", fl.Node, fl.Message)
-		}
-	}
-	refusing := 0
-	for _, r := range results {
-		refusing += len(r.Refusing)
-	}
-	at := "at the minor each runs"
-	if target != nil {
-		at = "at kubelet " + target.Version
-	}
-	fmt.Fprintf(&b, "\n%d %s in %d %s, %d %s %s: %d would not start, %d could not be read\n",
-		len(nodes), plural(len(nodes), "node", "nodes"), len(pools), plural(len(pools), "pool", "pools"),
-		len(groups), plural(len(groups), "group", "groups"), at, refusing, len(failures)-len(orphans))
-	_, err = io.WriteString(out, b.String())
-	return err
 }
 
 // apiServerError is the error of a run that could not list the nodes: the

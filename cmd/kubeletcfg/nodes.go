@@ -11,9 +11,6 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
-// nodeNames is how many node names a group lists before "(+K more)".
-const nodeNames = kubeletcfg.NodeNames
-
 // lintNodes is kubeletcfg lint --nodes DIR (kubeletcfg.Nodes): every node
 // evaluated at the --kubelet-version minor (or each of --versions), nodes
 // grouped by what the kubelet would do.
