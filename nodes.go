@@ -91,7 +91,7 @@ func Nodes(dir string, opt Options) (*LintedNodes, error) {
 	} else {
 		p := &Prepared{KubeletVersion: opt.KubeletVersion}
 		if p.KubeletVersion == "" && opt.Policy != nil {
-			if p.KubeletVersion, err = policyMinor(opt.Policy); err != nil {
+			if p.KubeletVersion, err = PolicyMinor(opt.Policy); err != nil {
 				return nil, err
 			}
 		}

@@ -126,7 +126,7 @@ func (o Options) Prepare() (*Prepared, error) {
 		return nil, &NothingToCheckError{Discover: true}
 	}
 	if p.KubeletVersion == "" && o.Policy != nil {
-		if p.KubeletVersion, err = policyMinor(o.Policy); err != nil {
+		if p.KubeletVersion, err = PolicyMinor(o.Policy); err != nil {
 			return nil, err
 		}
 	}
@@ -169,9 +169,9 @@ func (e *NothingToCheckError) Error() string {
 	return fmt.Sprintf("nothing to check: give --config and/or --config-dir, the kubelet's command line (--kubelet-flags, --kubelet-flags-file)%s", or)
 }
 
-// policyMinor is the one minor a policy names: its kubeletVersion, else the
+// PolicyMinor is the one minor a policy names: its kubeletVersion, else the
 // newest of its versions window.
-func policyMinor(p *policy.Policy) (string, error) {
+func PolicyMinor(p *policy.Policy) (string, error) {
 	switch {
 	case p.KubeletVersion != "":
 		return p.KubeletVersion, nil

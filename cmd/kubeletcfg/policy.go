@@ -3,7 +3,7 @@ package main
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/kubeletcfg/kubeletcfg/matrix"
+	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/policy"
 )
 
@@ -65,16 +65,13 @@ func (pf *policyFlags) load(cmd *cobra.Command) error {
 	pf.policy = p
 	changed := cmd.Flags().Changed
 	if t := pf.to.kubeletVersion; t != nil && !changed("kubelet-version") {
-		switch {
-		case p.KubeletVersion != "":
-			*t = p.KubeletVersion
-		case p.Versions != "":
-			// One minor for lint: the newest of the policy's window.
-			minors, err := matrix.Window(p.Versions, "")
-			if err != nil {
-				return err
-			}
-			*t = minors[len(minors)-1].Version
+		// One minor for lint: the policy's, or the newest of its window.
+		v, err := kubeletcfg.PolicyMinor(p)
+		if err != nil {
+			return err
+		}
+		if v != "" {
+			*t = v
 		}
 	}
 	if t := pf.to.versions; t != nil && p.Versions != "" && !changed("versions") && !changed("control-plane") {
