@@ -30,7 +30,9 @@ type Options struct {
 	ConfigDir string
 	// DropIns are drop-ins held in memory, by file name: each joins
 	// ConfigDir's walk where its name sorts, as if it were written there
-	// (one with the name of a file on disk replaces it).
+	// (one with the name of a file on disk replaces it). ConfigDir is still
+	// read from the disk, as the kubelet reads it: it must exist (it may be
+	// empty).
 	DropIns map[string][]byte
 	// Stdin is what Config "-" reads.
 	Stdin io.Reader
