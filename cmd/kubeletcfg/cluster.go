@@ -1,12 +1,10 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"os/signal"
 	"strings"
@@ -15,7 +13,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
@@ -198,7 +195,7 @@ func runCluster(cmd *cobra.Command, f *clusterFlags, target *skew.Minor) error {
 
 	list, missing, err := fleet.ListNodes(ctx, cs, f.selector, f.nodes)
 	if err != nil {
-		return apiServerError(cfg.Host, err)
+		return fleet.ListError(cfg.Host, err)
 	}
 	nodes, failures := fleet.NewNodes(list, missing, f.poolLabel)
 
@@ -221,7 +218,7 @@ func runCluster(cmd *cobra.Command, f *clusterFlags, target *skew.Minor) error {
 	evals := fleet.Run(fleet.Keys(nodes), 0, func(i int) *fleet.Eval {
 		return kubeletcfg.EvaluateClusterNode(nodes[i], target, cgroup)
 	})
-	run := fleet.NewReport(redactURL(cfg.Host), nodes, evals, failures, target)
+	run := fleet.NewReport(fleet.RedactURL(cfg.Host), nodes, evals, failures, target)
 	out := cmd.OutOrStdout()
 	if f.output == "json" {
 		enc := json.NewEncoder(out)
@@ -238,37 +235,6 @@ func runCluster(cmd *cobra.Command, f *clusterFlags, target *skew.Minor) error {
 		return &findingsError{n: fails}
 	}
 	return nil
-}
-
-// apiServerError is the error of a run that could not list the nodes: the
-// server named without credentials; exit code 2.
-func apiServerError(host string, err error) error {
-	server := redactURL(host)
-	msg := fleet.Redact(err.Error())
-	switch {
-	case apierrors.IsForbidden(err):
-		return fmt.Errorf("the API server at %s refused to list nodes: the user needs list and get on nodes and get on nodes/proxy (deploy/rbac.yaml): %s", server, msg)
-	case apierrors.IsUnauthorized(err):
-		return fmt.Errorf("the API server at %s did not accept the credentials: %s", server, msg)
-	}
-	var se apierrors.APIStatus
-	if errors.As(err, &se) {
-		return fmt.Errorf("the API server at %s could not list nodes: %s", server, msg)
-	}
-	if errors.Is(err, context.Canceled) {
-		return errors.New("interrupted")
-	}
-	return fmt.Errorf("cannot reach the API server at %s: %s", server, msg)
-}
-
-// redactURL is host without user information.
-func redactURL(host string) string {
-	u, err := url.Parse(host)
-	if err != nil || u.Host == "" {
-		return fleet.Redact(host)
-	}
-	u.User = nil
-	return u.String()
 }
 
 // progress prints "reading nodes: done/total, failed" on standard error while
