@@ -140,7 +140,7 @@ func (o Options) Prepare() (*Prepared, error) {
 		return nil, err
 	}
 	if p.Source, err = o.convert(&in, p.Config); err != nil {
-		return p, err // Source is kept: the caller may name what it read
+		return nil, err
 	}
 	for name, data := range o.DropIns {
 		if in.Virtual == nil {
@@ -329,7 +329,7 @@ func (o Options) convert(in *pipeline.Input, config string) (*input.Source, erro
 		return nil, err
 	}
 	if src.Format == input.Configz && in.ConfigDir != "" {
-		return src, fmt.Errorf("--config-dir %s: %s is a configz dump: a configz dump is already merged; drop-ins do not apply", in.ConfigDir, src.Path)
+		return nil, fmt.Errorf("--config-dir %s: %s is a configz dump: a configz dump is already merged; drop-ins do not apply", in.ConfigDir, src.Path)
 	}
 	src.Apply(in)
 	return src, nil
