@@ -48,7 +48,8 @@ really run with.`,
 	return root
 }
 
-// inputFlags are the flags every evaluating command shares.
+// inputFlags are the flags every evaluating command shares; options() makes
+// them the library's kubeletcfg.Options.
 type inputFlags struct {
 	config, configDir string
 	kubeletVersion    string
