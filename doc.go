@@ -19,7 +19,8 @@
 // as several nodes, and Nodes lints a folder of nodes, grouping the nodes the
 // kubelet treats alike. Their results are the JSON documents the kubeletcfg
 // command prints (LintReport, PathsReport, SkewReport, PreflightReport,
-// NodesReport) and carry Write methods that print them as the command does.
+// NodesReport; the cluster run's is fleet.Report) and carry Write methods
+// that print them in the command's -o formats (Effective: Render).
 //
 // Errors for bad input are the messages the command prints; they name the
 // command's flags (--config, --kubelet-version, ...), which are the Options
