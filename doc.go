@@ -20,7 +20,8 @@
 // kubelet treats alike. Their results are the JSON documents the kubeletcfg
 // command prints (LintReport, PathsReport, SkewReport, PreflightReport,
 // NodesReport; the cluster run's is fleet.Report) and carry Write methods
-// that print them in the command's -o formats (Effective: Render).
+// that print them in the command's -o formats (Preflight: WriteJSON and
+// WriteTextQuiet; Effective: Render).
 //
 // Errors for bad input are the messages the command prints; they name the
 // command's flags (--config, --kubelet-version, ...), which are the Options
