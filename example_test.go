@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"log"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/kubeletcfg/kubeletcfg"
@@ -127,38 +126,43 @@ func ExamplePreflight() {
 	// 1.37 starts: false
 }
 
-// Lint a folder of nodes (a folder per node, or a file per node), grouping
-// the nodes the kubelet treats alike.
+// Lint a folder of nodes (a folder per node, or a file per node: configz
+// dumps here), grouping the nodes the kubelet treats alike.
 func ExampleNodes() {
-	dir, err := os.MkdirTemp("", "pool")
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	const config = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"
-	for name, data := range map[string]string{
-		"node-a/config.yaml":         config + "maxPods: 50\n",
-		"node-b/config.yaml":         config + "maxPods: 50\n",
-		"node-c/config.yaml":         config,
-		"node-c/conf.d/10-pods.conf": config + "maxPods: -1\n",
-		"README.md":                  "skipped: not a configuration file",
-	} {
-		path := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			log.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-			log.Fatal(err)
-		}
-	}
-	l, err := kubeletcfg.Nodes(dir, kubeletcfg.Options{KubeletVersion: "1.37"})
+	l, err := kubeletcfg.Nodes("testdata/inputs/nodes", kubeletcfg.Options{KubeletVersion: "1.37"})
 	if err != nil {
 		log.Fatal(err)
 	}
 	for _, g := range l.Reports[0].Groups {
-		fmt.Println(strings.Join(g.Nodes, ", "), "starts:", g.Document.Starts)
+		fmt.Printf("%s: starts %v\n", strings.Join(g.Nodes, ", "), g.Document.Starts)
+	}
+	for _, e := range l.Reports[0].Errors {
+		fmt.Printf("%s: could not be read\n", e.Node)
 	}
 	// Output:
-	// node-a, node-b starts: true
-	// node-c starts: false
+	// pool-a-1, pool-a-2, pool-a-3: starts true
+	// pool-b-1, pool-b-2: starts true
+	// pool-a-4: starts false
+	// broken: could not be read
+}
+
+// Lint several main files, each as its own node, and print the summary
+// `kubeletcfg lint PATH PATH...` ends with.
+func ExampleLintPaths() {
+	l, err := kubeletcfg.LintPaths(kubeletcfg.Options{KubeletVersion: "1.37"}, []string{
+		"testdata/examples/node/config.yaml",
+		"testdata/no-such-node.yaml",
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, r := range l.Report.Reports {
+		fmt.Println(r.Path, "starts:", r.Starts)
+	}
+	for _, e := range l.Report.Errors {
+		fmt.Println(e.Path, "could not be read")
+	}
+	// Output:
+	// testdata/examples/node/config.yaml starts: true
+	// testdata/no-such-node.yaml could not be read
 }
