@@ -1,6 +1,7 @@
 package kubeletcfg
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -315,6 +316,7 @@ func (o Options) convert(in *pipeline.Input, config string) (*input.Source, erro
 		return nil, nil
 	}
 	var src *input.Source
+	var stdin bytes.Buffer // what standard input held, for a kind cluster of several nodes
 	if o.ConfigData != nil {
 		if config == "" {
 			config = MemoryName
@@ -325,7 +327,10 @@ func (o Options) convert(in *pipeline.Input, config string) (*input.Source, erro
 		if src.Data == nil {
 			src.Data = o.ConfigData
 		}
-	} else if src, err = input.OpenOptions(config, o.Stdin, format, o.Read); err != nil {
+	} else if src, err = input.OpenOptions(config, tee(o.Stdin, &stdin), format, o.Read); err != nil {
+		return nil, err
+	}
+	if err := o.kindNodes(config, src, stdin.Bytes()); err != nil {
 		return nil, err
 	}
 	if src.Format == input.Configz && in.ConfigDir != "" {

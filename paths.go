@@ -1,11 +1,14 @@
 package kubeletcfg
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/kubeletcfg/kubeletcfg/input"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
@@ -18,10 +21,27 @@ type PathsReport struct {
 	Errors  []PathError  `json:"errors"`
 }
 
-// PathReport is one path's lint report.
+// PathReport is one path's lint report; for a kind cluster configuration of
+// several nodes, one node's (or the nodes' that get the same configuration).
 type PathReport struct {
 	Path string `json:"path"`
+	// KindNodes are the kind nodes the report is for, by kind's names.
+	KindNodes []string `json:"kindNodes,omitempty"`
 	LintReport
+}
+
+// weight is how many files or nodes the report is for.
+func (r PathReport) weight() int { return max(1, len(r.KindNodes)) }
+
+// subject names the report: the path, and the kind nodes it is for.
+func (r PathReport) subject() string {
+	switch len(r.KindNodes) {
+	case 0:
+		return r.Path
+	case 1:
+		return r.Path + ": node " + r.KindNodes[0]
+	}
+	return r.Path + ": nodes " + strings.Join(r.KindNodes, ", ")
 }
 
 // PathError is a path that could not be read, and why.
@@ -35,32 +55,118 @@ type LintedPaths struct {
 	Report PathsReport
 	// Linted are the paths' results, in the order of Report.Reports.
 	Linted []*Linted
-	paths  []string
+	// nodes: some path was a kind cluster of several nodes, so the summary
+	// counts nodes rather than files.
+	nodes bool
+	// unread counts the files (or kind nodes) in Report.Errors.
+	unread int
 }
 
 // LintPaths lints each path as its own node: Lint with the path as
-// Options.Config and the other options as they are. A path that cannot be
-// read is listed in Report.Errors (and Options.Log) and the others go on.
+// Options.Config and the other options as they are. A kind cluster
+// configuration of several nodes is linted node by node (LintKindNodes). A
+// path that cannot be read is listed in Report.Errors (and Options.Log) and
+// the others go on.
 func LintPaths(opt Options, paths []string) (*LintedPaths, error) {
 	if err := opt.checkProfile(); err != nil {
 		return nil, err
 	}
-	out := &LintedPaths{Report: PathsReport{Reports: []PathReport{}, Errors: []PathError{}}, paths: paths}
+	out := &LintedPaths{Report: PathsReport{Reports: []PathReport{}, Errors: []PathError{}}}
 	for _, path := range paths {
 		one := opt
 		one.Config = path
 		l, err := Lint(one)
-		if err != nil {
-			if opt.Log != nil {
-				fmt.Fprintf(opt.Log, "kubeletcfg: %v\n", err)
-			}
-			out.Report.Errors = append(out.Report.Errors, PathError{Path: path, Error: err.Error()})
+		var several *KindNodesError
+		if errors.As(err, &several) {
+			out.lintKindNodes(opt, several)
 			continue
 		}
-		out.Linted = append(out.Linted, l)
-		out.Report.Reports = append(out.Report.Reports, PathReport{Path: path, LintReport: l.Report})
+		out.add(opt, path, nil, l, err)
 	}
 	return out, nil
+}
+
+// LintKindNodes lints the kind cluster configuration that Lint or Prepare
+// refused with e, node by node: one report per group of nodes that get the
+// same kubelet configuration (input.Source.KindNodes), Read.KindNode set to
+// the group's first node, as LintPaths reports several paths.
+func LintKindNodes(opt Options, e *KindNodesError) (*LintedPaths, error) {
+	if err := opt.checkProfile(); err != nil {
+		return nil, err
+	}
+	out := &LintedPaths{Report: PathsReport{Reports: []PathReport{}, Errors: []PathError{}}}
+	out.lintKindNodes(opt, e)
+	return out, nil
+}
+
+func (out *LintedPaths) lintKindNodes(opt Options, e *KindNodesError) {
+	out.nodes = true
+	for _, g := range e.Groups {
+		one := opt
+		one.Config, one.Read.KindNode = e.Path, g[0]
+		if e.Path == input.Stdin {
+			one.Stdin = bytes.NewReader(e.stdin)
+		}
+		l, err := Lint(one)
+		out.add(opt, e.Path, g, l, err)
+	}
+}
+
+// add records one report, or the error that stopped it.
+func (out *LintedPaths) add(opt Options, path string, nodes []string, l *Linted, err error) {
+	r := PathReport{Path: path, KindNodes: nodes}
+	if err != nil {
+		if opt.Log != nil {
+			fmt.Fprintf(opt.Log, "kubeletcfg: %v\n", err)
+		}
+		out.Report.Errors = append(out.Report.Errors, PathError{Path: r.subject(), Error: err.Error()})
+		out.unread += r.weight()
+		return
+	}
+	r.LintReport = l.Report
+	out.Linted = append(out.Linted, l)
+	out.Report.Reports = append(out.Report.Reports, r)
+}
+
+// KindNodesError is Prepare's error for a kind cluster configuration whose
+// nodes get different kubelet configurations when Read.KindNode picks none:
+// the commands that check one kubelet need one; LintPaths and LintKindNodes
+// check each.
+type KindNodesError struct {
+	// Path is the --config given; Name names it in findings.
+	Path, Name string
+	// Groups are the nodes by kind's names, grouped by the kubelet
+	// configuration they get (input.Source.KindNodes).
+	Groups [][]string
+	// stdin is what Path "-" read.
+	stdin []byte
+}
+
+func (e *KindNodesError) Error() string {
+	var names []string
+	for _, g := range e.Groups {
+		names = append(names, g...)
+	}
+	return fmt.Sprintf("%s is a kind cluster of %d nodes whose kubelets get different configurations (%s): pick one with --kind-node NAME (kubeletcfg lint checks each)",
+		e.Name, len(names), strings.Join(names, ", "))
+}
+
+// kindNodes refuses a kind cluster configuration of several different nodes
+// when Read.KindNode picks none (KindNodesError); stdin is what Config "-" read.
+func (o Options) kindNodes(config string, src *input.Source, stdin []byte) error {
+	if src.Format != input.Kind || len(src.KindNodes) < 2 || o.Read.KindNode != "" {
+		return nil
+	}
+	return &KindNodesError{Path: config, Name: src.Path, Groups: src.KindNodes, stdin: bytes.Clone(stdin)}
+}
+
+// tee is io.TeeReader, keeping a nil reader nil (input.ReadLimited's "nothing
+// to read").
+func tee(r io.Reader, b *bytes.Buffer) io.Reader {
+	if r == nil {
+		return nil
+	}
+	return io.TeeReader(r, b)
 }
 
 // CountAtLeast is the --fail-on count over every path's findings.
@@ -90,20 +196,21 @@ func (l *LintedPaths) Write(out io.Writer, format string, opt report.Options) er
 		docs := make([]report.Document, len(l.Report.Reports))
 		for i, r := range l.Report.Reports {
 			docs[i] = r.Document
-			docs[i].Subject = r.Path
+			docs[i].Subject = r.subject()
 		}
 		return w.Write(out, docs, opt)
 	}
 	var b strings.Builder
-	refused := 0
+	read, refused := 0, 0
 	for i, r := range l.Report.Reports {
+		read += r.weight()
 		if !r.Starts {
-			refused++
+			refused += r.weight()
 		}
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		fmt.Fprintf(&b, "==> %s <==\n", r.Path) // as head and tail name each file
+		fmt.Fprintf(&b, "==> %s <==\n", r.subject()) // as head and tail name each file
 		if err := l.Linted[i].Write(&b, format, opt); err != nil {
 			return err
 		}
@@ -112,16 +219,38 @@ func (l *LintedPaths) Write(out io.Writer, format string, opt report.Options) er
 		if b.Len() > 0 {
 			b.WriteString("\n")
 		}
-		total, read := len(l.paths), len(l.Report.Reports)
-		fmt.Fprintf(&b, "%d %s: %d %s, %d would not start", total, plural(total, "file", "files"),
+		total, unit := read+l.unread, l.unit()
+		fmt.Fprintf(&b, "%d %s: %d %s, %d would not start", total, plural(total, unit, unit+"s"),
 			read-refused, plural(read-refused, "starts", "start"), refused)
-		if len(l.Report.Errors) > 0 {
-			fmt.Fprintf(&b, ", %d could not be read", len(l.Report.Errors))
+		if l.unread > 0 {
+			fmt.Fprintf(&b, ", %d could not be read", l.unread)
 		}
 		b.WriteString("\n")
 	}
 	_, err = io.WriteString(out, b.String())
 	return err
+}
+
+// unit is what the reports are counted in: files, or nodes when a kind
+// cluster was linted node by node.
+func (l *LintedPaths) unit() string {
+	if l.nodes {
+		return "node"
+	}
+	return "file"
+}
+
+// Unread says how many files (or kind nodes) could not be read, of how
+// many: "2 of 3 files".
+func (l *LintedPaths) Unread() string {
+	if l.unread == 0 {
+		return ""
+	}
+	total := l.unread
+	for _, r := range l.Report.Reports {
+		total += r.weight()
+	}
+	return fmt.Sprintf("%d of %d %s", l.unread, total, plural(total, l.unit(), l.unit()+"s"))
 }
 
 func plural(n int, one, many string) string {

@@ -77,6 +77,9 @@ type Source struct {
 	written []byte
 	// nodeFile: Data is what kubeadm writes to the node, not the file as written.
 	nodeFile bool
+	// KindNodes are, for a kind cluster configuration, its nodes by kind's
+	// names, grouped by the kubelet configuration they get (input/kind.go).
+	KindNodes [][]string
 }
 
 // Open reads path (Stdin: r, once, within source.MaxFileSize) and converts it

@@ -87,29 +87,9 @@ func convertKind(path string, data []byte, opt Options) (*Source, error) {
 	if err != nil {
 		return nil, err
 	}
-	var nodes []kindNode
-	count := map[string]int{}
-	if ns := get(root, "nodes"); ns != nil && ns.Kind == yaml.SequenceNode {
-		for _, n := range ns.Content {
-			role := "control-plane"
-			if r := get(n, "role"); r != nil && r.Value != "" {
-				role = r.Value
-			}
-			count[role]++
-			// kind's container names: kind-control-plane, kind-worker, kind-worker2, ...
-			name := clusterName + "-" + role
-			if c := count[role]; c > 1 {
-				name += strconv.Itoa(c)
-			}
-			p, err := kindPatches(path, data, get(n, "kubeadmConfigPatches"), &budget)
-			if err != nil {
-				return nil, err
-			}
-			nodes = append(nodes, kindNode{name: name, patches: p})
-		}
-	}
-	if len(nodes) == 0 {
-		nodes = []kindNode{{name: clusterName + "-control-plane"}}
+	nodes, err := kindNodes(path, data, root, clusterName, &budget)
+	if err != nil {
+		return nil, err
 	}
 	node := nodes[0]
 	if opt.KindNode != "" {
@@ -175,17 +155,71 @@ func convertKind(path string, data []byte, opt Options) (*Source, error) {
 		return nil, &source.InputError{Path: path, Err: err}
 	}
 	what := fmt.Sprintf("kind cluster %s, node %s (of %s)", clusterName, node.name, nodeNames(nodes))
+	groups := kindGroups(nodes)
 	if opt.AsWritten {
-		return &Source{Path: path, Format: Kind, Data: doc, pos: pm,
+		return &Source{Path: path, Format: Kind, Data: doc, pos: pm, KindNodes: groups,
 			Note: fmt.Sprintf("%s: its KubeletConfiguration patches (%d) merged, as written (--as-written: without kind's template and kubeadm's defaulting)", what, len(written))}, nil
 	}
 	out, err := KubeadmKubeletConfig(doc, net, opt.Kubeadm)
 	if err != nil {
 		return nil, &source.InputError{Path: path, Err: fmt.Errorf("kubeadm cannot read the patched KubeletConfiguration of node %s: %v", node.name, err)}
 	}
-	return &Source{Path: path, Format: Kind, Data: out, pos: pm, written: plain, nodeFile: true,
+	return &Source{Path: path, Format: Kind, Data: out, pos: pm, written: plain, nodeFile: true, KindNodes: groups,
 		Note: fmt.Sprintf("%s: kind's kubelet settings, its KubeletConfiguration patches (%d) and kubeadm's defaults (%s) are the node's /var/lib/kubelet/config.yaml; findings on what kind or kubeadm set point at line %d; --kind-node picks another node",
 			what, len(written), kubeadmDefaultsNote(net, opt.Kubeadm), pm.anchor.Line)}, nil
+}
+
+// kindNodes lists the nodes of a kind cluster configuration with their own
+// KubeletConfiguration patches; a cluster without nodes has kind's one
+// control-plane node.
+func kindNodes(path string, data []byte, root *yaml.Node, clusterName string, budget *int) ([]kindNode, error) {
+	var nodes []kindNode
+	count := map[string]int{}
+	if ns := get(root, "nodes"); ns != nil && ns.Kind == yaml.SequenceNode {
+		for _, n := range ns.Content {
+			role := "control-plane"
+			if r := get(n, "role"); r != nil && r.Value != "" {
+				role = r.Value
+			}
+			count[role]++
+			// kind's container names: kind-control-plane, kind-worker, kind-worker2, ...
+			name := clusterName + "-" + role
+			if c := count[role]; c > 1 {
+				name += strconv.Itoa(c)
+			}
+			p, err := kindPatches(path, data, get(n, "kubeadmConfigPatches"), budget)
+			if err != nil {
+				return nil, err
+			}
+			nodes = append(nodes, kindNode{name: name, patches: p})
+		}
+	}
+	if len(nodes) == 0 {
+		nodes = []kindNode{{name: clusterName + "-control-plane"}}
+	}
+	return nodes, nil
+}
+
+// kindGroups groups the nodes that get the same kubelet configuration: kind's
+// template and the cluster's patches are every node's, so the nodes without
+// KubeletConfiguration patches of their own are one group (in the place of
+// the first of them); a node with patches is a group of its own, since its
+// findings point at its own lines.
+func kindGroups(nodes []kindNode) [][]string {
+	var groups [][]string
+	plain := -1
+	for _, n := range nodes {
+		switch {
+		case len(n.patches) > 0:
+			groups = append(groups, []string{n.name})
+		case plain < 0:
+			plain = len(groups)
+			groups = append(groups, []string{n.name})
+		default:
+			groups[plain] = append(groups[plain], n.name)
+		}
+	}
+	return groups
 }
 
 func nodeNames(nodes []kindNode) string {

@@ -47,6 +47,7 @@ func determinismCommands() [][]string {
 		cmds = append(cmds,
 			[]string{"lint", "-o", f, "--nodes", det + "/nodes"},
 			[]string{"lint", "-o", f, det + "/config.yaml", det + "/nodes/node-a/config.yaml"},
+			[]string{"lint", "-o", f, inputs + "kind.yaml"}, // a kind cluster: a report per node
 		)
 	}
 	for _, f := range []string{"text", "json"} {

@@ -35,10 +35,22 @@ func TestCLIInputs(t *testing.T) {
 		{"inputs-kubeadm-config-origin", []string{"effective", "-c", inputs + "kubeadm.yaml", "--show-origin", "--systemd-resolved"}, exitClean},
 		{"inputs-kubeadm-config-preflight", []string{"preflight", "-c", inputs + "kubeadm.yaml", "--from", "1.31", "--to", "1.32"}, exitClean},
 		{"inputs-kubeadm-config-skew", []string{"skew", "-c", inputs + "kubeadm.yaml", "--versions", "1.31,1.37"}, exitClean},
-		{"inputs-kind", []string{"lint", "-c", inputs + "kind.yaml"}, exitClean},
+		{"inputs-kind", []string{"lint", "-c", inputs + "kind.yaml"}, exitFindings},
 		{"inputs-kind-worker", []string{"lint", "-c", inputs + "kind.yaml", "--kind-node", "dev-worker"}, exitFindings},
 		{"inputs-kind-worker-as-written", []string{"lint", "-c", inputs + "kind.yaml", "--kind-node", "dev-worker", "--as-written"}, exitFindings},
 		{"inputs-kind-no-such-node", []string{"lint", "-c", inputs + "kind.yaml", "--kind-node", "kind-worker"}, exitUsage},
+		// Several nodes with different settings: lint checks each, by kind's names.
+		{"inputs-kind-nodes-json", []string{"lint", "-c", inputs + "kind.yaml", "-o", "json"}, exitFindings},
+		{"inputs-kind-nodes-sarif", []string{"lint", inputs + "kind.yaml", "-o", "sarif"}, exitFindings},
+		{"inputs-kind-nodes-junit", []string{"lint", inputs + "kind.yaml", "-o", "junit"}, exitFindings},
+		{"inputs-kind-nodes-github", []string{"lint", inputs + "kind.yaml", "-o", "github"}, exitFindings},
+		{"inputs-kind-nodes-quiet", []string{"lint", inputs + "kind.yaml", "-q"}, exitFindings},
+		{"inputs-kind-nodes-as-written", []string{"lint", inputs + "kind.yaml", "--as-written", "-q"}, exitFindings},
+		{"inputs-kind-nodes-among-paths", []string{"lint", inputs + "kubeadm.yaml", inputs + "kind.yaml"}, exitFindings},
+		// The commands that check one kubelet need --kind-node to pick it.
+		{"inputs-kind-nodes-skew", []string{"skew", "-c", inputs + "kind.yaml"}, exitUsage},
+		{"inputs-kind-nodes-effective", []string{"effective", inputs + "kind.yaml"}, exitUsage},
+		{"inputs-kind-worker-skew", []string{"skew", "-c", inputs + "kind.yaml", "--kind-node", "dev-worker2", "--versions", "1.33,1.37"}, exitClean},
 		{"inputs-forced-config", []string{"lint", "-c", inputs + "kubelet-config.yaml", "--input-format", "config", "-q"}, exitFindings},
 		{"inputs-forced-mismatch", []string{"lint", "-c", inputs + "kubelet-config.yaml", "--input-format", "configz"}, exitUsage},
 		{"inputs-bad-format", []string{"lint", "-c", inputs + "configz.json", "--input-format", "xml"}, exitUsage},
@@ -63,6 +75,10 @@ func TestCLIInputsStdin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	kind, err := os.ReadFile(inputs + "kind.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name  string
 		args  []string
@@ -73,6 +89,7 @@ func TestCLIInputsStdin(t *testing.T) {
 		{"inputs-stdin-config", []string{"effective", "-c", "-", "-o", "json"}, []byte("apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nmaxPods: 7\n"), exitClean},
 		{"inputs-stdin-too-large", []string{"lint", "-c", "-"}, make([]byte, 4<<20+1), exitUsage},
 		{"inputs-stdin-fix", []string{"fix", "-c", "-", "--diff"}, cm, exitUsage},
+		{"inputs-stdin-kind-nodes", []string{"lint", "-c", "-", "-q"}, kind, exitFindings},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

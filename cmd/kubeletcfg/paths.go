@@ -55,14 +55,19 @@ func checkPaths(f *inputFlags, paths []string) error {
 // read, else 1 when findings reach --fail-on.
 func lintPaths(out io.Writer, opt kubeletcfg.Options, paths []string, output string, threshold validate.Severity, ro report.Options) error {
 	l, err := kubeletcfg.LintPaths(opt, paths)
+	return writePaths(out, l, err, output, threshold, ro)
+}
+
+// writePaths writes what LintPaths or LintKindNodes found, with their exit code.
+func writePaths(out io.Writer, l *kubeletcfg.LintedPaths, err error, output string, threshold validate.Severity, ro report.Options) error {
 	if err != nil {
 		return err
 	}
 	if err := l.Write(out, output, ro); err != nil {
 		return err
 	}
-	if n := len(l.Report.Errors); n > 0 {
-		return fmt.Errorf("%d of %d files could not be read (above)", n, len(paths))
+	if u := l.Unread(); u != "" {
+		return fmt.Errorf("%s could not be read (above)", u)
 	}
 	if n := l.CountAtLeast(threshold); n > 0 {
 		return &findingsError{n: n}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -126,6 +127,10 @@ func newLintCommand() *cobra.Command {
 				return lintNodes(out, opt, in.nodes, output, threshold, ro)
 			}
 			l, err := kubeletcfg.Lint(opt)
+			if several := (*kubeletcfg.KindNodesError)(nil); errors.As(err, &several) {
+				l, err := kubeletcfg.LintKindNodes(opt, several) // a kind cluster: each node
+				return writePaths(out, l, err, output, threshold, ro)
+			}
 			if err != nil {
 				return err
 			}
