@@ -3,6 +3,7 @@ package input
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 
@@ -171,6 +172,21 @@ func convertKubeadmConfig(path string, data []byte, opt Options) (*Source, error
 	if kc != nil {
 		indexPaths(pm.byPath, path, kc.root, "")
 		from = fmt.Sprintf("the KubeletConfiguration document (lines %d-%d) with kubeadm's defaults", kc.first, kc.last)
+	}
+	patches, err := kubeadmPatchesOf(docs, opt.Kubeadm)
+	if err == nil && patches != nil {
+		out, err = patches.Apply(out)
+	}
+	if err != nil {
+		return nil, &source.InputError{Path: path, Err: fmt.Errorf("kubeadm init stops: %v", err)}
+	}
+	if patches != nil {
+		maps.Copy(pm.byPath, patches.positions())
+		pm.patchFiles = map[string]bool{}
+		for _, f := range patches.Files {
+			pm.patchFiles[f] = true
+		}
+		from += fmt.Sprintf(" and the patches of %s (%s)", patches.Dir, patchFilesNote(patches))
 	}
 	note := fmt.Sprintf("%s: %s is what kubeadm init writes to /var/lib/kubelet/config.yaml (%s); findings on what kubeadm sets point at line %d; --as-written reads the document alone",
 		what, from, kubeadmDefaultsNote(net, opt.Kubeadm), anchor.Line)

@@ -44,6 +44,9 @@ type KubeadmOptions struct {
 	// resolvConf at /run/systemd/resolve/resolv.conf (componentconfigs/kubelet_unix.go,
 	// mutateResolverConfig). kubeletcfg cannot see the node: false unless asked.
 	SystemdResolved bool
+	// Patches is kubeadm init's --patches folder, which overrides the
+	// InitConfiguration's patches.directory (input/kubeadmpatches.go).
+	Patches string
 }
 
 // KubeadmKubeletConfig reproduces what `kubeadm init` (1.31-1.37: the kubelet

@@ -30,6 +30,8 @@ type posMap struct {
 	// document the file does not have is a zero value kubeadm marshals, which the
 	// kubelet defaults as if it were absent: its origin is the default.
 	set []string
+	// patchFiles are the kubeadm patch files whose keys byPath holds.
+	patchFiles map[string]bool
 }
 
 // Position maps p, a position the pipeline reported, to the file the user
@@ -220,7 +222,8 @@ func (s *Source) addWritten(r *pipeline.Result) error {
 	}
 	kept := r.Findings[:0]
 	for _, f := range r.Findings {
-		if !writtenRules[f.Rule] || f.Rule == validate.DuplicateKey.ID {
+		// A key a kubeadm patch wrote (its finding in the patch file) is on the node.
+		if !writtenRules[f.Rule] || f.Rule == validate.DuplicateKey.ID || s.pos != nil && s.pos.patchFiles[f.File] {
 			kept = append(kept, f)
 		}
 	}

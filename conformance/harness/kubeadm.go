@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -17,6 +18,8 @@ import (
 	kubeadmscheme "k8s.io/kubernetes/cmd/kubeadm/app/apis/kubeadm/scheme"
 	kubeadmapiv1 "k8s.io/kubernetes/cmd/kubeadm/app/apis/kubeadm/v1beta4"
 	"k8s.io/kubernetes/cmd/kubeadm/app/componentconfigs"
+	// applyKubeletConfigPatches (below) is linked from here.
+	_ "k8s.io/kubernetes/cmd/kubeadm/app/phases/kubelet"
 )
 
 // kubeadm's resolver mutation (componentconfigs/kubelet_unix.go), which `kubeadm init
@@ -26,7 +29,16 @@ import (
 //go:linkname mutateResolverConfig k8s.io/kubernetes/cmd/kubeadm/app/componentconfigs.mutateResolverConfig
 func mutateResolverConfig(cfg *kubeletconfig.KubeletConfiguration, isServiceActiveFunc func(string) (bool, error)) error
 
-func init() { linkedFuncs = append(linkedFuncs, mutateResolverConfig) }
+// kubeadm's patches of the kubelet configuration (phases/kubelet/config.go), which
+// WriteConfigToDisk applies to the marshalled config when a patches folder is given
+// (kubeadm init --patches, or InitConfiguration's patches.directory): the files
+// kubeletconfiguration[suffix][+strategic|+merge|+json].{yaml,json}, through
+// util/patches (strategic merge patches against the v1beta1 KubeletConfiguration).
+//
+//go:linkname applyKubeletConfigPatches k8s.io/kubernetes/cmd/kubeadm/app/phases/kubelet.applyKubeletConfigPatches
+func applyKubeletConfigPatches(kubeletBytes []byte, patchesDir string, output io.Writer) ([]byte, error)
+
+func init() { linkedFuncs = append(linkedFuncs, mutateResolverConfig, applyKubeletConfigPatches) }
 
 // resolvedMarker, a file in a kubeadm case folder, records the case as on a host where
 // systemd-resolved is active.
@@ -71,7 +83,7 @@ func cmdKubeadm(args []string) error {
 		}
 		_, err = os.Stat(filepath.Join(dir, resolvedMarker))
 		resolved := err == nil
-		got, err := kubeadmKubeletConfig(data, resolved)
+		got, err := kubeadmKubeletConfig(data, resolved, dir)
 		if err != nil {
 			// A file kubeadm refuses is recorded as its error.
 			got = []byte("# kubeadm: " + err.Error() + "\n")
@@ -100,15 +112,27 @@ func cmdKubeadm(args []string) error {
 // defaults), the KubeletConfiguration document read (componentconfigs.FetchFromDocumentMap),
 // kubeadm's component-config defaulting (componentconfigs.Default, as
 // SetClusterDynamicDefaults calls it), the node-local mutation (Mutate) and the
-// marshalling phases/kubelet.WriteConfigToDisk writes.
-func kubeadmKubeletConfig(data []byte, resolved bool) ([]byte, error) {
+// marshalling phases/kubelet.WriteConfigToDisk writes, with the patches of the
+// InitConfiguration's patches.directory applied as WriteConfigToDisk applies them (a
+// relative folder is kubeadm's working folder's: the case folder's here).
+func kubeadmKubeletConfig(data []byte, resolved bool, dir string) ([]byte, error) {
 	docs, err := splitConfigDocuments(data)
 	if err != nil {
 		return nil, err
 	}
 	cluster := &kubeadmapi.ClusterConfiguration{}
 	found := false
+	patchesDir := ""
 	for gvk, doc := range docs {
+		if gvk.Kind == "InitConfiguration" {
+			init := &kubeadmapi.InitConfiguration{}
+			if err := runtime.DecodeInto(kubeadmscheme.Codecs.UniversalDecoder(), doc, init); err != nil {
+				return nil, err
+			}
+			if init.Patches != nil {
+				patchesDir = init.Patches.Directory
+			}
+		}
 		if gvk.Kind != "ClusterConfiguration" {
 			continue
 		}
@@ -136,5 +160,33 @@ func kubeadmKubeletConfig(data []byte, resolved bool) ([]byte, error) {
 	if err := mutateResolverConfig(local.Get().(*kubeletconfig.KubeletConfiguration), func(string) (bool, error) { return resolved, nil }); err != nil {
 		return nil, err
 	}
-	return local.Marshal()
+	out, err := local.Marshal()
+	if err != nil || patchesDir == "" {
+		return out, err
+	}
+	return applyPatchesIn(dir, patchesDir, out)
+}
+
+// applyPatchesIn runs applyKubeletConfigPatches with dir as the working folder.
+// util/patches caches a folder's patches by the path given, for the life of the
+// process: a relative folder is named from the cases folder (../NAME/patches), so that
+// two cases' folders are never the same path.
+func applyPatchesIn(dir, patchesDir string, kubeletBytes []byte) ([]byte, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	if err := os.Chdir(dir); err != nil {
+		return nil, err
+	}
+	defer func() { _ = os.Chdir(wd) }()
+	if !filepath.IsAbs(patchesDir) {
+		patchesDir = filepath.Join("..", filepath.Base(dir), patchesDir)
+	}
+	out, err := applyKubeletConfigPatches(kubeletBytes, patchesDir, io.Discard)
+	if err != nil {
+		// WriteConfigToDisk's errors.Wrap.
+		return nil, fmt.Errorf("could not apply patches to the KubeletConfiguration: %w", err)
+	}
+	return out, nil
 }

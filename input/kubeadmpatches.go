@@ -1,0 +1,304 @@
+package input
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+	jsonpatch "gopkg.in/evanphx/json-patch.v4"
+	"k8s.io/apimachinery/pkg/util/strategicpatch"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
+	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/kubeletcfg/kubeletcfg/validate"
+)
+
+// kubeadm's patches (cmd/kubeadm/app/util/patches/patches.go and
+// phases/kubelet/config.go, applyKubeletConfigPatches; the same in kubeadm
+// 1.31-1.37): given a patches folder (kubeadm init --patches, or the
+// InitConfiguration's patches.directory), WriteConfigToDisk patches the
+// marshalled KubeletConfiguration with the folder's files for the target
+// kubeletconfiguration, kubeletconfiguration[suffix][+strategic|+merge|+json].{yaml,json},
+// in filepath.Walk's order (sub-folders too), before it writes
+// /var/lib/kubelet/config.yaml. The harness's kubeadm goldens apply kubeadm's
+// own function; input.TestKubeadmGoldens compares.
+
+// kubeadmPatchTarget is patches.KubeletConfiguration.
+const kubeadmPatchTarget = "kubeletconfiguration"
+
+// kubeadmPatchTargets is patches.KnownTargets (1.37 added kubeproxydaemonset;
+// before, a file named for it is ignored as an unknown target).
+var kubeadmPatchTargets = []string{"etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler",
+	kubeadmPatchTarget, "corednsdeployment", "kubeproxydaemonset"}
+
+var (
+	kubeadmPatchExt  = regexp.MustCompile(`.+\.(json|yaml)$`)
+	kubeadmPatchName = regexp.MustCompile(`^(` + strings.Join(kubeadmPatchTargets, "|") + `)([^.+\n]*)?(\+)?(json|merge|strategic)?`)
+)
+
+// kubeadmPatch is one patch for the kubelet configuration: a document of a
+// patch file, as JSON, and where its keys are written.
+type kubeadmPatch struct {
+	file  string
+	typ   string // strategic, merge or json
+	patch []byte
+	// byPath: the patch's keys (strategic, merge) or operations' paths (json)
+	// by field path, at the file's lines.
+	byPath map[string]validate.Position
+}
+
+// KubeadmPatches are the kubelet configuration patches of a kubeadm patches
+// folder, in the order kubeadm applies them.
+type KubeadmPatches struct {
+	Dir     string
+	patches []kubeadmPatch
+	// Files are the patch files for the kubelet configuration, as read.
+	Files []string
+}
+
+// ReadKubeadmPatches reads a kubeadm patches folder as getPatchSetsFromPath
+// does: every file under it whose name is a known target's is split into
+// documents and converted to JSON (an error in any target's file stops
+// kubeadm); the kubeletconfiguration ones are kept.
+func ReadKubeadmPatches(dir string) (*KubeadmPatches, error) {
+	out := &KubeadmPatches{Dir: dir}
+	info, err := os.Lstat(dir)
+	if err == nil && !info.IsDir() {
+		err = &os.PathError{Op: "getPatchSetsFromPath", Path: info.Name(), Err: errors.New("not a directory")}
+	}
+	if err == nil {
+		err = filepath.Walk(dir, func(path string, info os.FileInfo, err error) error {
+			if err != nil || info.IsDir() {
+				return err
+			}
+			target, typ, ok, err := parseKubeadmPatchName(info.Name())
+			if err != nil || !ok {
+				return err
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return fmt.Errorf("could not read the file %q: %w", path, err)
+			}
+			if len(data) == 0 {
+				return nil // kubeadm: "Ignoring empty file"
+			}
+			patches, err := splitKubeadmPatches(path, data, typ)
+			if err != nil || target != kubeadmPatchTarget {
+				return err
+			}
+			out.patches = append(out.patches, patches...)
+			out.Files = append(out.Files, path)
+			return nil
+		})
+	}
+	if err != nil {
+		return nil, fmt.Errorf("could not list patch files for path %q: %w", dir, err)
+	}
+	return out, nil
+}
+
+// parseKubeadmPatchName is parseFilename: ok is false for a file kubeadm
+// ignores (another extension, an unknown target); a "+" without a known
+// patch type is an error.
+func parseKubeadmPatchName(name string) (target, typ string, ok bool, err error) {
+	if !kubeadmPatchExt.MatchString(name) {
+		return "", "", false, nil
+	}
+	sub := kubeadmPatchName.FindStringSubmatch(name)
+	if sub == nil {
+		return "", "", false, nil
+	}
+	if sub[3] != "" && sub[4] == "" {
+		return "", "", false, fmt.Errorf("unknown or missing patch type after '+', must be one of [json merge strategic]")
+	}
+	typ = sub[4]
+	if typ == "" {
+		typ = "strategic"
+	}
+	return sub[1], typ, true, nil
+}
+
+// splitKubeadmPatches is CreatePatchSet: the file split by the YAML reader,
+// each non-empty document converted to JSON, with its keys' positions.
+func splitKubeadmPatches(path string, data []byte, typ string) ([]kubeadmPatch, error) {
+	reader := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
+	var out []kubeadmPatch
+	for {
+		doc, err := reader.Read()
+		if err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, fmt.Errorf("could not split patches for data:\n%s\n: %w", data, err)
+		}
+		doc = bytes.TrimSpace(doc)
+		if len(doc) == 0 {
+			continue
+		}
+		j, err := sigsyaml.YAMLToJSON(doc)
+		if err != nil {
+			return nil, fmt.Errorf("could not convert patch to JSON:\n%s\n: %w", doc, err)
+		}
+		out = append(out, kubeadmPatch{file: path, typ: typ, patch: j, byPath: map[string]validate.Position{}})
+	}
+	// Positions: the documents as splitDocs finds them at the file's lines.
+	var docs []yamlDoc
+	for _, d := range splitDocs(data) {
+		if strings.TrimSpace(string(d.text)) != "" {
+			docs = append(docs, d)
+		}
+	}
+	for i := range out {
+		if i >= len(docs) || docs[i].root == nil && typ != "json" {
+			continue
+		}
+		if typ == "json" {
+			indexJSONPatch(out[i].byPath, path, docs[i].text, docs[i].first)
+			continue
+		}
+		indexPaths(out[i].byPath, path, docs[i].root, "")
+	}
+	return out, nil
+}
+
+// indexJSONPatch records, for each operation of a JSON patch (text, at the
+// file's line first), its path and the keys of its value at their positions.
+func indexJSONPatch(m map[string]validate.Position, file string, text []byte, first int) {
+	var n yaml.Node
+	if yaml.Unmarshal(text, &n) != nil || len(n.Content) != 1 || n.Content[0].Kind != yaml.SequenceNode {
+		return
+	}
+	shiftLines(&n, first-1)
+	for _, op := range n.Content[0].Content {
+		p := get(op, "path")
+		if op.Kind != yaml.MappingNode || p == nil || !strings.HasPrefix(p.Value, "/") {
+			continue
+		}
+		for _, fp := range pointerPaths(strings.Split(p.Value[1:], "/")) {
+			if _, dup := m[fp]; !dup {
+				m[fp] = validate.Position{File: file, Line: op.Line, Column: op.Column}
+			}
+			if v := get(op, "value"); v != nil {
+				indexPaths(m, file, v, fp)
+			}
+		}
+	}
+}
+
+// pointerPaths spells the field path of JSON pointer segments both ways
+// findings spell a level (a.b and a[b]), as indexPaths records keys.
+func pointerPaths(segs []string) []string {
+	unescape := strings.NewReplacer("~1", "/", "~0", "~")
+	out := []string{unescape.Replace(segs[0])}
+	for _, s := range segs[1:] {
+		if len(out) > 1<<maxPathDepth {
+			break
+		}
+		s = unescape.Replace(s)
+		var next []string
+		for _, p := range out {
+			next = append(next, p+"["+s+"]")
+			if _, err := strconv.Atoi(s); err != nil {
+				next = append(next, p+"."+s)
+			}
+		}
+		out = next
+	}
+	return out
+}
+
+// Apply patches doc, the marshalled KubeletConfiguration, as
+// ApplyPatchesToTarget and applyKubeletConfigPatches do: to its JSON, patch
+// by patch, then back to YAML. An error is kubeadm's, which stops kubeadm init.
+func (p *KubeadmPatches) Apply(doc []byte) ([]byte, error) {
+	data, err := sigsyaml.YAMLToJSON(doc)
+	if err != nil {
+		return nil, err
+	}
+	for _, patch := range p.patches {
+		switch patch.typ {
+		case "json":
+			var ops jsonpatch.Patch
+			if ops, err = jsonpatch.DecodePatch(patch.patch); err == nil {
+				data, err = ops.Apply(data)
+			}
+		case "merge":
+			data, err = jsonpatch.MergePatch(data, patch.patch)
+		default:
+			data, err = strategicpatch.StrategicMergePatch(data, patch.patch, kubeletv1beta1.KubeletConfiguration{})
+		}
+		if err != nil {
+			return nil, fmt.Errorf("could not apply patches to the KubeletConfiguration: could not apply the following patch of type %q to target %q:\n%s\n: %w",
+				patchType(patch.typ), kubeadmPatchTarget, patch.patch, err)
+		}
+	}
+	return sigsyaml.JSONToYAML(data)
+}
+
+// patchType is the types.PatchType kubeadm's errors quote.
+func patchType(typ string) string {
+	switch typ {
+	case "json":
+		return "application/json-patch+json"
+	case "merge":
+		return "application/merge-patch+json"
+	}
+	return "application/strategic-merge-patch+json"
+}
+
+// positions are the patches' keys by field path, a later patch's over an
+// earlier one's.
+func (p *KubeadmPatches) positions() map[string]validate.Position {
+	m := map[string]validate.Position{}
+	for _, patch := range p.patches {
+		maps.Copy(m, patch.byPath)
+	}
+	return m
+}
+
+// kubeadmPatchesOf reads the patches folder kubeadm init applies: the
+// --patches flag's (opt.Patches), else the InitConfiguration's
+// patches.directory (kubeadm's initData.PatchesDir). A relative folder is
+// kubeadm's working folder's, as os.Lstat reads it. nil: none.
+func kubeadmPatchesOf(docs []yamlDoc, opt KubeadmOptions) (*KubeadmPatches, error) {
+	dir := opt.Patches
+	for i := range docs {
+		d := &docs[i]
+		if dir != "" || d.kind != "InitConfiguration" || group(d.apiVersion) != "kubeadm.k8s.io" {
+			continue
+		}
+		if p := get(d.root, "patches"); p != nil {
+			if v := get(p, "directory"); v != nil {
+				dir = v.Value
+			}
+		}
+	}
+	if dir == "" {
+		return nil, nil
+	}
+	return ReadKubeadmPatches(dir)
+}
+
+// patchFilesNote names the kubelet configuration patch files for the note.
+func patchFilesNote(p *KubeadmPatches) string {
+	if len(p.Files) == 0 {
+		return "none for kubeletconfiguration"
+	}
+	var names []string
+	for _, f := range p.Files {
+		if rel, err := filepath.Rel(p.Dir, f); err == nil {
+			f = rel
+		}
+		names = append(names, f)
+	}
+	return strings.Join(names, ", ")
+}
