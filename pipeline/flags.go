@@ -369,7 +369,7 @@ func removedFlag(m *skew.Minor, name string) *minorFlag {
 	sup := skew.Supported()
 	for i := len(sup) - 1; i >= 0; i-- {
 		o, _ := skew.Lookup(sup[i])
-		if o == nil || o.Version >= m.Version { // "1.31" < "1.37": same length
+		if o == nil || !o.Before(m) {
 			continue
 		}
 		t, err := o.Flags()

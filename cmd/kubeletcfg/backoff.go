@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"time"
 
@@ -264,23 +263,13 @@ func backoffMinorList(ms []string) string {
 	if len(ms) > 2 {
 		consecutive := true
 		for i := 1; i < len(ms); i++ {
-			consecutive = consecutive && backoffMinorNumber(ms[i]) == backoffMinorNumber(ms[i-1])+1
+			consecutive = consecutive && skew.VersionOf(ms[i]) == skew.VersionOf(ms[i-1]).Add(1)
 		}
 		if consecutive {
 			return ms[0] + ".." + ms[len(ms)-1]
 		}
 	}
 	return strings.Join(ms, ", ")
-}
-
-// backoffMinorNumber is 37 for "1.37".
-func backoffMinorNumber(v string) int {
-	_, n, _ := strings.Cut(v, ".")
-	i, err := strconv.Atoi(n)
-	if err != nil {
-		return -1
-	}
-	return i
 }
 
 func (c *backoffColumn) values() string {

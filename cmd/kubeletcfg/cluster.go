@@ -397,13 +397,7 @@ func clusterLimits(target *skew.Minor) []string {
 
 // flagzByDefault: ComponentFlagz is on by default from 1.36; older kubelets
 // are not asked (a 404 per node would only cost requests).
-func flagzByDefault(m *skew.Minor) bool { return minorAtLeast(m.Version, 36) }
-
-func minorAtLeast(v string, minor int) bool {
-	var a, b int
-	_, err := fmt.Sscanf(v, "%d.%d", &a, &b)
-	return err == nil && (a > 1 || b >= minor)
-}
+func flagzByDefault(m *skew.Minor) bool { return m.AtLeast(skew.Version{Major: 1, Minor: 36}) }
 
 func versionOf(m *skew.Minor) string {
 	if m == nil {
@@ -486,7 +480,7 @@ func evaluateClusterNode(n *clusterNode, target *skew.Minor, cgroup int, thresho
 		e.raw, e.err = json.Marshal(e.doc)
 		return e
 	}
-	if !minorAtLeast(target.Version, minorNumber(n.minor.Version)) {
+	if target.Before(n.minor) {
 		e.err = fmt.Errorf("the nodes run kubelet %s, newer than --to %s", n.minor.Version, target.Version)
 		return e
 	}
@@ -514,12 +508,6 @@ func evaluateClusterNode(n *clusterNode, target *skew.Minor, cgroup int, thresho
 	}
 	e.raw = b.Bytes()
 	return e
-}
-
-func minorNumber(v string) int {
-	var a, b int
-	_, _ = fmt.Sscanf(v, "%d.%d", &a, &b)
-	return b
 }
 
 // defaultsObjects caches each minor's default configuration (the effective
@@ -625,7 +613,7 @@ func clusterGroups(nodes []*clusterNode, evals []*clusterEval, target *skew.Mino
 		case a.Pool != b.Pool:
 			return a.Pool < b.Pool
 		case a.Minor != b.Minor:
-			return minorNumber(a.Minor) < minorNumber(b.Minor)
+			return skew.VersionOf(a.Minor).Before(skew.VersionOf(b.Minor))
 		case len(a.Nodes) != len(b.Nodes):
 			return len(a.Nodes) > len(b.Nodes)
 		}
