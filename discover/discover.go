@@ -1,7 +1,3 @@
-// Package discover finds the kubelet running on a host, the kube-bench way but
-// exact: its process in /proc, its command line, the systemd unit and drop-ins
-// that wrote it, the files its --config and --config-dir name, its version and
-// the host's cgroup version, each with where it came from.
 package discover
 
 import (

@@ -1,6 +1,3 @@
-// Package skew holds what kubeletcfg knows about each supported kubelet minor
-// (field tree, feature gates), generated from the upstream code of that minor and
-// embedded; a run decodes only the minors it asks for.
 package skew
 
 import (

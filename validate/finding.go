@@ -1,7 +1,3 @@
-// Package validate holds the rule registry: every check kubeletcfg makes, from the
-// kubelet's own ValidateKubeletConfiguration to lint rules the kubelet does not have.
-// Each rule is a registered value (ID, doc, severity, check) so that the rules
-// reference, the SARIF rule table and the tests are all derived from one place.
 package validate
 
 import (
