@@ -370,10 +370,10 @@ type minorFlag struct {
 
 // removedFlag finds the newest older minor that still has the flag.
 func removedFlag(m *skew.Minor, name string) *minorFlag {
-	sup := skew.Supported()
-	for i := len(sup) - 1; i >= 0; i-- {
-		o, _ := skew.Lookup(sup[i])
-		if o == nil || !o.Before(m) {
+	all := skew.Minors()
+	for i := len(all) - 1; i >= 0; i-- {
+		o := all[i]
+		if !o.Before(m) {
 			continue
 		}
 		t, err := o.Flags()
