@@ -69,3 +69,14 @@ func TestGateTableAt(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkParseVersion: every Minor.Compare parses both minors' strings, so
+// parsing must stay a few nanoseconds (no regexp, no allocation).
+func BenchmarkParseVersion(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, ok := ParseVersion("v1.37.2"); !ok {
+			b.Fatal("no version")
+		}
+	}
+}
