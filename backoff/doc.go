@@ -7,8 +7,11 @@
 // calls NewBackOff) as the kubelet drives it in kuberuntime's doBackOff: when a
 // container has exited, IsInBackOffSince(key, finishedAt) makes it wait,
 // otherwise Next(key, finishedAt) moves the backoff on and the container is
-// restarted. The initial delay and the cap come from pipeline.Result (the
-// kubelet's newCrashLoopBackOff); this package only plays them out.
+// restarted. The initial delay and the cap, and where each comes from, are
+// pipeline.Result's (the kubelet's newCrashLoopBackOff, pipeline.Backoff); this
+// package plays them out (Compute), evaluates inputs at minors for
+// `kubeletcfg backoff` (Evaluate, whose Entry is the command's JSON) and renders
+// the curves as text with bar charts or as JSON (WriteText, WriteJSON).
 // testdata/conformance/backoff/<minor>.json, recorded by driving each minor's
 // real client-go Backoff (conformance/harness backoff), checks it.
 //

@@ -76,3 +76,10 @@ func (t *GateTable) At(g *Gate) GateSpec {
 	}
 	return GateSpec{Version: "0.0", PreRelease: PreAlpha}
 }
+
+// Lean is the gate as a run reads it (skew's generated tables): without
+// AtEmulationVersion, which GateTable.At computes.
+func (g Gate) Lean() Gate {
+	g.AtEmulationVersion = nil
+	return g
+}

@@ -90,3 +90,10 @@ type InternalNames struct {
 	Generated string            `json:"_generated"`
 	Fields    map[string]string `json:"fields"`
 }
+
+// Lean is the field as a run reads it (skew's generated tables): path, Go type,
+// kind and gates, without the doc comment and the details only the harness's own
+// checks use (JSON, GoName, Markers, OmitEmpty, Pointer).
+func (f FieldInfo) Lean() FieldInfo {
+	return FieldInfo{Path: f.Path, GoType: f.GoType, Kind: f.Kind, FeatureGates: f.FeatureGates}
+}
