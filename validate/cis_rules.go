@@ -15,7 +15,7 @@ import (
 // measure the node against an outside standard, not against what the files say.
 //
 // Their Check is nil so that Run (every lint) never evaluates them: RunProfile
-// does, with the checks below. They are registered all the same, for the rules
+// does, with the checks below. They are in the rule list all the same, for the rules
 // reference, `kubeletcfg rules` and `kubeletcfg explain`.
 //
 // The CIS checks read the *effective* configuration (merged drop-ins, defaults
@@ -331,10 +331,12 @@ var (
 		})
 )
 
-func init() {
-	for _, pcs := range profiles {
-		for _, pc := range pcs {
-			Register(pc.rule)
-		}
+// cisRules are the rules of the cis profile, which RunProfile runs.
+func cisRules() []*Rule {
+	var out []*Rule
+	for _, pc := range profiles["cis"] {
+		pc.rule.EmittedBy = "profile: cis (RunProfile)"
+		out = append(out, pc.rule)
 	}
+	return out
 }

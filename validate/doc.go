@@ -19,6 +19,9 @@ type MarkdownOptions struct {
 	// Example returns markdown placed in a rule's section after its doc and fix;
 	// "" places nothing.
 	Example func(*Rule) string
+	// EmittedBy shows, for a rule without a Check, the step that emits it
+	// (docs/rules.md does; `kubeletcfg rules -o markdown` keeps its output).
+	EmittedBy bool
 }
 
 // WriteMarkdown writes the rules reference from the registry alone.
@@ -72,6 +75,9 @@ func WriteMarkdownOptions(w io.Writer, opts MarkdownOptions) error {
 			}
 			if r.Kubelet != "" {
 				fmt.Fprintf(&b, "Mirrors: `%s` (kubernetes %s)\n\n", r.Kubelet, r.Releases())
+			}
+			if opts.EmittedBy && r.EmittedBy != "" {
+				fmt.Fprintf(&b, "Emitted by: %s\n\n", r.EmittedBy)
 			}
 		}
 	}

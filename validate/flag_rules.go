@@ -32,6 +32,6 @@ var (
 		Kubelet: kubeletServer + " NewKubeletCommand (help, verflag.PrintAndExitIfRequested)"}
 )
 
-func init() {
-	Register(FlagUnknown, FlagDeprecated, FlagOverridesFile, FlagInvalid, FlagNodeLabels, FlagExits)
-}
+// flagRules are emitted while the kubelet's command line is parsed and applied.
+var flagRules = emittedBy("pipeline: command-line flags", FlagUnknown, FlagDeprecated, FlagOverridesFile,
+	FlagInvalid, FlagNodeLabels, FlagExits)

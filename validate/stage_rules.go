@@ -135,14 +135,26 @@ var (
 	DraftCrashLoopField = &Rule{ID: "KC6001", Name: "kep4603-draft-field", Severity: Warning, Stage: StageLint,
 		Summary: "The KEP-4603 draft name crashloopbackoff.maxSeconds is dropped by every kubelet.",
 		Doc:     "The crash-loop backoff proposal drafted `crashloopbackoff.maxSeconds`; what shipped is `crashLoopBackOff.maxContainerRestartPeriod`, a duration between 1s and 300s behind the KubeletCrashLoopBackOffMax gate. No kubelet knows the draft name, so the setting silently has no effect.",
-		Kubelet: ""}
+		Kubelet: "", EmittedBy: "pipeline: key walk of the files (DraftCrashLoop)"}
 )
 
-func init() {
-	Register(ConfigEmpty, ConfigTypeMeta, ConfigSyntax, ConfigDecode, UnknownField, CaseMismatch, DuplicateKey,
-		ExtraDocument, RelativePathResolved,
-		DropInIgnored, DropInEmpty, DropInTypeMeta, DropInDecode, DropInUnknownField, DropInCaseOnly,
-		DropInCaseShadowed, DropInRelativePath, DropInMerged, DropInNullKept, DropInOverridden, SplitStreamReset,
-		GateUnknown, GateLocked, GatePreAlpha, GateDependency, GateGA, GateDeprecated,
-		DraftCrashLoopField)
+// readRules are emitted while the main --config file is read and decoded.
+var readRules = emittedBy("pipeline: read", ConfigEmpty, ConfigTypeMeta, ConfigSyntax, ConfigDecode, UnknownField,
+	CaseMismatch, DuplicateKey, ExtraDocument, RelativePathResolved)
+
+// dropInRules are emitted while the --config-dir drop-ins are walked and merged.
+var dropInRules = emittedBy("pipeline: drop-in merge", DropInIgnored, DropInEmpty, DropInTypeMeta, DropInDecode,
+	DropInUnknownField, DropInCaseOnly, DropInCaseShadowed, DropInRelativePath, DropInMerged, DropInNullKept,
+	DropInOverridden, SplitStreamReset)
+
+// gateRules are emitted while the feature gates are resolved.
+var gateRules = emittedBy("pipeline: feature gates", GateUnknown, GateLocked, GatePreAlpha, GateDependency, GateGA,
+	GateDeprecated)
+
+// emittedBy sets EmittedBy on rules that have no Check and returns them.
+func emittedBy(step string, rules ...*Rule) []*Rule {
+	for _, r := range rules {
+		r.EmittedBy = step
+	}
+	return rules
 }

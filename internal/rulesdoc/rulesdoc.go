@@ -494,6 +494,7 @@ func Write(w io.Writer, root string) (missing []string, err error) {
 	err = validate.WriteMarkdownOptions(w, validate.MarkdownOptions{
 		Generator: Generator,
 		Preamble:  Preamble(),
+		EmittedBy: true,
 		Example: func(r *validate.Rule) string {
 			if e, ok := examples[r.ID]; ok {
 				return e.Markdown()

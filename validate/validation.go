@@ -473,3 +473,42 @@ func kvSortedKeys[V any](m map[string]V) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// validationRules are this file's rules, in the kubelet's order of checks.
+var validationRules = []*Rule{
+	kvNodeLeaseDuration,
+	kvSystemCgroupsNeedsRoot,
+	kvEventBurst,
+	kvEventRecordQPS,
+	kvHealthzPort,
+	kvCPUCFSQuotaPeriodGate,
+	kvCPUCFSQuotaPeriodRange,
+	kvImageGCHigh,
+	kvImageGCLow,
+	kvImageGCLowBelowHigh,
+	kvImageMaximumGCAgeGate,
+	kvDefaultPodSysctlsGate,
+	kvDefaultPodSysctlName,
+	kvDefaultPodSysctlNamespaced,
+	kvDefaultPodSysctlDuplicate,
+	kvImageMinimumGCAgeNegative,
+	kvImageMaximumGCAgeNegative,
+	kvImageMaximumAboveMinimum,
+	kvIPTablesDropBit,
+	kvIPTablesMasqueradeBit,
+	kvKubeAPIBurst,
+	kvKubeAPIQPS,
+	kvNodeStatusMaxImages,
+	kvMaxOpenFiles,
+	kvMaxPods,
+	kvOOMScoreAdj,
+	kvPodsPerCore,
+	kvPort,
+	kvReadOnlyPort,
+	kvRegistryBurst,
+	kvRegistryPullQPS,
+	kvMaxParallelImagePullsPositive,
+	kvMaxParallelImagePullsSerialized,
+	kvServerTLSBootstrapGate,
+	kvRunOnce,
+}
