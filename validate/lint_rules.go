@@ -13,7 +13,7 @@ import (
 // Lint rules: the kubelet accepts the configuration, but it does not do what the
 // files say. Each has a Check over the evaluated configuration.
 
-var GatedFieldIgnored = &Rule{ID: "KC6002", Name: "gated-field-ignored", Severity: Warning, Stage: StageLint,
+var GatedFieldIgnored = &Rule{ID: "KC6002", AnyField: true, Name: "gated-field-ignored", Severity: Warning, Stage: StageLint,
 	Summary: "A field is set while the feature gate it belongs to is off: the kubelet starts and ignores it.",
 	Doc: "Fields marked +featureGate in the KubeletConfiguration types only act when their gate is on. " +
 		"Where the kubelet's validation refuses such a field with its gate off, that refusal is reported " +

@@ -51,6 +51,11 @@ type Rule struct {
 	// a field through these; TestRuleFields checks that each path exists at some
 	// minor and that every finding's path in the corpus is declared by its rule.
 	Fields []string
+	// AnyField marks a rule about how any key is written, merged or gated (its
+	// case, a duplicate, a drop-in overriding another, a gated field with its gate
+	// off) rather than about particular fields: its findings may name any path,
+	// and explain does not list it under each field.
+	AnyField bool
 	// EmittedBy names the step outside Run that produces the findings of a rule
 	// with no Check ("pipeline: drop-in merge", "policy"); empty for a rule with a
 	// Check. Grep the rule's ID to find the exact place.
@@ -58,6 +63,50 @@ type Rule struct {
 	// Check produces the findings; nil for a rule whose findings a pipeline step,
 	// the policy or a profile emits (EmittedBy says which).
 	Check func(*Context) []Finding
+}
+
+// Checks reports whether the rule declares path (a finding's path, in explain's
+// syntax: "evictionHard[memory.available]", "reservedMemory[0].limits[memory]"):
+// path is one of Fields, with "[*]" standing for any map key or list index, or
+// lies below one. An AnyField rule checks every path.
+func (r *Rule) Checks(path string) bool {
+	if r.AnyField {
+		return true
+	}
+	for _, f := range r.Fields {
+		if WithinPattern(path, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// WithinPattern reports whether path is pattern or lies below it, "[*]" in
+// pattern matching one bracketed key or index of path:
+// reservedMemory[0].limits[memory] is within reservedMemory[*].limits.
+func WithinPattern(path, pattern string) bool {
+	for pattern != "" {
+		if rest, ok := strings.CutPrefix(pattern, "[*]"); ok {
+			if path == "" || path[0] != '[' {
+				return false
+			}
+			end := strings.IndexByte(path, ']')
+			if end < 0 {
+				return false
+			}
+			path, pattern = path[end+1:], rest
+			continue
+		}
+		n := strings.Index(pattern, "[*]")
+		if n < 0 {
+			n = len(pattern)
+		}
+		if !strings.HasPrefix(path, pattern[:n]) {
+			return false
+		}
+		path, pattern = path[n:], pattern[n:]
+	}
+	return path == "" || path[0] == '.' || path[0] == '['
 }
 
 // At builds a finding of this rule at a position.

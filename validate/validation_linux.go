@@ -63,6 +63,7 @@ var kvFailCgroupV1Message = byMinor[string]{
 var (
 	kvFailCgroupV1 = kvRule(&Rule{
 		ID:      "KC5001",
+		Fields:  []string{"failCgroupV1"},
 		Name:    "fail-cgroup-v1",
 		Stage:   StageHost,
 		Summary: "host check (--cgroup-version): failCgroupV1 refuses to start on a cgroup v1 host",
@@ -88,6 +89,7 @@ var (
 
 	kvSingleProcessOOMKillV1 = kvRule(&Rule{
 		ID:      "KC5002",
+		Fields:  []string{"singleProcessOOMKill"},
 		Since:   "1.32",
 		Name:    "single-process-oom-kill-cgroup-v1",
 		Stage:   StageHost,
@@ -108,6 +110,7 @@ var (
 
 	kvIDsPerPodMin = kvRule(&Rule{
 		ID:      "KC4070",
+		Fields:  []string{"userNamespaces.idsPerPod"},
 		Since:   "1.33",
 		Name:    "user-namespaces-ids-per-pod-min",
 		Summary: "userNamespaces.idsPerPod must be at least 65536",
@@ -126,6 +129,7 @@ var (
 
 	kvIDsPerPodMultiple = kvRule(&Rule{
 		ID:      "KC4071",
+		Fields:  []string{"userNamespaces.idsPerPod"},
 		Since:   "1.33",
 		Name:    "user-namespaces-ids-per-pod-multiple",
 		Summary: "userNamespaces.idsPerPod must be a multiple of 65536",
@@ -144,6 +148,7 @@ var (
 
 	kvIDsPerPodMax = kvRule(&Rule{
 		ID:      "KC4072",
+		Fields:  []string{"userNamespaces.idsPerPod"},
 		Since:   "1.33",
 		Name:    "user-namespaces-ids-per-pod-max",
 		Summary: "userNamespaces.idsPerPod must not exceed 4294967295",

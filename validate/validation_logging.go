@@ -90,16 +90,16 @@ func kvFieldRuleAt(r *Rule, validate func(c *Context, k *kvConfig) field.ErrorLi
 }
 
 // kvVModuleRule is kvLoggingRule for errors on a logging.vmodule entry's field.
-func kvVModuleRule(id, name, summary, doc, sub string, match func(fe *field.Error) bool, msg func(k *kvConfig, fe *field.Error) (string, string)) *Rule {
-	return kvFieldRuleAt(&Rule{ID: id, Name: name, Summary: summary, Doc: doc + kvLoggingStop, Kubelet: kvLoggingFunc}, kvLogging, match, msg, sub)
+func kvVModuleRule(id string, fields []string, name, summary, doc, sub string, match func(fe *field.Error) bool, msg func(k *kvConfig, fe *field.Error) (string, string)) *Rule {
+	return kvFieldRuleAt(&Rule{ID: id, Fields: fields, Name: name, Summary: summary, Doc: doc + kvLoggingStop, Kubelet: kvLoggingFunc}, kvLogging, match, msg, sub)
 }
 
 func kvLogging(c *Context, k *kvConfig) field.ErrorList {
 	return logsapi.Validate(&k.Logging, c.Gates, field.NewPath("logging"))
 }
 
-func kvLoggingRule(id, name, summary, doc string, match func(fe *field.Error) bool, msg func(k *kvConfig, fe *field.Error) (string, string)) *Rule {
-	return kvFieldRule(&Rule{ID: id, Name: name, Summary: summary, Doc: doc + kvLoggingStop, Kubelet: kvLoggingFunc}, kvLogging, match, msg)
+func kvLoggingRule(id string, fields []string, name, summary, doc string, match func(fe *field.Error) bool, msg func(k *kvConfig, fe *field.Error) (string, string)) *Rule {
+	return kvFieldRule(&Rule{ID: id, Fields: fields, Name: name, Summary: summary, Doc: doc + kvLoggingStop, Kubelet: kvLoggingFunc}, kvLogging, match, msg)
 }
 
 func kvIsVModuleItem(f string) bool { return strings.HasPrefix(f, "logging.vmodule[") }
@@ -139,6 +139,7 @@ var kvLogFlush = byMinor[kvCheck]{
 var (
 	kvLogFlushFrequency = kvRule(&Rule{
 		ID:      "KC4074",
+		Fields:  []string{"logging.flushFrequency"},
 		Name:    "logging-flush-frequency-positive",
 		Summary: "logging.flushFrequency must be greater than zero",
 		Doc: "logging.flushFrequency is the interval between log flushes; defaulting turns 0 into 5s, so this " +
@@ -151,6 +152,7 @@ var (
 
 	kvLogFormatFlags = kvRule(&Rule{
 		ID:      "KC4075",
+		Fields:  []string{"logging.format"},
 		Name:    "logging-format-flags",
 		Summary: "a non-text logging.format ignores klog command-line flags",
 		Doc: "With a logging.format other than text, the kubelet refuses klog command-line flags that " +
@@ -161,7 +163,7 @@ var (
 		Kubelet: kvLoggingFunc,
 	}, func(*Context, *kvConfig, kvEmit) {})
 
-	kvLogFormatUnknown = kvLoggingRule("KC4076", "logging-format-known",
+	kvLogFormatUnknown = kvLoggingRule("KC4076", []string{"logging.format"}, "logging-format-known",
 		"logging.format must be text or json",
 		"The kubelet registers two log formats, text and json (case-sensitive); any other format is refused.",
 		func(fe *field.Error) bool {
@@ -172,7 +174,7 @@ var (
 				"use text (default) or json"
 		})
 
-	kvLogFormatGate = kvLoggingRule("KC4077", "logging-format-needs-gate",
+	kvLogFormatGate = kvLoggingRule("KC4077", []string{"logging.format"}, "logging-format-needs-gate",
 		"logging.format json requires the LoggingBetaOptions gate",
 		"The json log format is gated by LoggingBetaOptions (beta, on by default); with the gate off it is refused. Fix: enable the gate or use text.",
 		func(fe *field.Error) bool {
@@ -183,7 +185,7 @@ var (
 				"enable featureGates.LoggingBetaOptions, or use logging.format: text"
 		})
 
-	kvLogVerbosity = kvLoggingRule("KC4078", "logging-verbosity-max",
+	kvLogVerbosity = kvLoggingRule("KC4078", []string{"logging.verbosity"}, "logging-verbosity-max",
 		"logging.verbosity must be at most 2147483647",
 		"klog only accepts positive int32 verbosities, so logging.verbosity above 2147483647 is refused. Up to 1.33 the kubelet's message prints the value in hex (0x80000000). Fix: use a small verbosity such as 0 to 10.",
 		func(fe *field.Error) bool { return fe.Field == "logging.verbosity" },
@@ -192,7 +194,7 @@ var (
 				"use a verbosity from 0 to 10"
 		})
 
-	kvLogVModuleText = kvLoggingRule("KC4079", "logging-vmodule-text-only",
+	kvLogVModuleText = kvLoggingRule("KC4079", []string{"logging.vmodule"}, "logging-vmodule-text-only",
 		"logging.vmodule is only supported with the text format",
 		"Per-file verbosity (logging.vmodule) is implemented by the text logger only; with another format it is refused. Fix: remove vmodule or use logging.format: text.",
 		func(fe *field.Error) bool { return fe.Field == "logging.vmodule" },
@@ -201,7 +203,7 @@ var (
 				"remove logging.vmodule, or use logging.format: text"
 		})
 
-	kvLogVModuleEmpty = kvVModuleRule("KC4080", "logging-vmodule-pattern-required",
+	kvLogVModuleEmpty = kvVModuleRule("KC4080", []string{"logging.vmodule"}, "logging-vmodule-pattern-required",
 		"logging.vmodule entries need a file pattern",
 		"Each logging.vmodule entry must name a file pattern (filePattern). Fix: fill it in or remove the entry.", "filePattern",
 		func(fe *field.Error) bool { return kvIsVModuleItem(fe.Field) && fe.Type == field.ErrorTypeRequired },
@@ -209,7 +211,7 @@ var (
 			return fmt.Sprintf("%s has an empty filePattern", fe.Field), "set filePattern (for example \"kubelet*\") or remove the entry"
 		})
 
-	kvLogVModuleChars = kvVModuleRule("KC4081", "logging-vmodule-pattern-chars",
+	kvLogVModuleChars = kvVModuleRule("KC4081", []string{"logging.vmodule"}, "logging-vmodule-pattern-chars",
 		"logging.vmodule file patterns must not contain '=' or ','",
 		"vmodule entries are serialized as pattern=N,pattern=N for klog, so a pattern containing '=' or ',' is refused. Fix: remove those characters.", "filePattern",
 		func(fe *field.Error) bool {
@@ -219,7 +221,7 @@ var (
 			return fmt.Sprintf("%s file pattern %v contains '=' or ','", fe.Field, fe.BadValue), "remove '=' and ',' from the file pattern"
 		})
 
-	kvLogVModuleVerbosity = kvVModuleRule("KC4082", "logging-vmodule-verbosity-max",
+	kvLogVModuleVerbosity = kvVModuleRule("KC4082", []string{"logging.vmodule"}, "logging-vmodule-verbosity-max",
 		"logging.vmodule verbosities must be at most 2147483647",
 		"klog only accepts positive int32 verbosities, so a vmodule verbosity above 2147483647 is refused. Up to 1.33 the kubelet's message prints the value in hex (0xffffffff). Fix: use a small verbosity.", "verbosity",
 		func(fe *field.Error) bool {
@@ -229,7 +231,7 @@ var (
 			return fmt.Sprintf("%s verbosity %v is above the maximum 2147483647", fe.Field, fe.BadValue), "use a verbosity from 0 to 10"
 		})
 
-	kvLogSplitStream = kvLoggingRule("KC4083", "logging-split-stream-needs-gate",
+	kvLogSplitStream = kvLoggingRule("KC4083", []string{"logging.options.json.splitStream", "logging.options.text.splitStream"}, "logging-split-stream-needs-gate",
 		"logging.options.*.splitStream requires the LoggingAlphaOptions gate",
 		"splitStream (info messages to stdout, errors to stderr) is alpha and needs the LoggingAlphaOptions feature gate, off by default. Fix: enable the gate or remove splitStream.",
 		func(fe *field.Error) bool { return strings.HasSuffix(fe.Field, ".splitStream") },
@@ -238,7 +240,7 @@ var (
 				"set featureGates.LoggingAlphaOptions: true (alpha), or remove " + fe.Field
 		})
 
-	kvLogInfoBufferSize = kvLoggingRule("KC4084", "logging-info-buffer-size-needs-gate",
+	kvLogInfoBufferSize = kvLoggingRule("KC4084", []string{"logging.options.json.infoBufferSize", "logging.options.text.infoBufferSize"}, "logging-info-buffer-size-needs-gate",
 		"logging.options.*.infoBufferSize requires the LoggingAlphaOptions gate",
 		"infoBufferSize (buffering of info messages when splitting streams) is alpha and needs the LoggingAlphaOptions feature gate, off by default. Fix: enable the gate or remove infoBufferSize (or set it to 0).",
 		func(fe *field.Error) bool { return strings.HasSuffix(fe.Field, ".infoBufferSize") },

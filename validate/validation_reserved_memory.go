@@ -38,6 +38,7 @@ func kvReservedMemoryWalk(k *kvConfig, fn func(i int, numa int32, name v1.Resour
 var (
 	kvReservedMemoryType = kvRule(&Rule{
 		ID:      "KC4067",
+		Fields:  []string{"reservedMemory"},
 		Name:    "reserved-memory-limit-type",
 		Summary: "reservedMemory limits may only name memory or hugepages-<size>",
 		Doc: "reservedMemory reserves memory per NUMA node for the memory manager; its limits accept only " +
@@ -57,6 +58,7 @@ var (
 
 	kvReservedMemoryZero = kvRule(&Rule{
 		ID:      "KC4068",
+		Fields:  []string{"reservedMemory"},
 		Name:    "reserved-memory-non-zero",
 		Summary: "reservedMemory limits must not be zero",
 		Doc: "A zero reservation for a NUMA node and resource is refused. Fix: remove the entry or give " +
@@ -75,6 +77,7 @@ var (
 
 	kvReservedMemoryDuplicate = kvRule(&Rule{
 		ID:      "KC4069",
+		Fields:  []string{"reservedMemory"},
 		Name:    "reserved-memory-duplicate",
 		Summary: "reservedMemory must not reserve one resource twice on a NUMA node",
 		Doc: "Two reservedMemory entries for the same numaNode must not both set the same resource. " +

@@ -45,6 +45,7 @@ var kvShowHiddenMetricsValidate = byMinor[func(semver.Version, string) error]{
 
 var kvShowHiddenMetrics = kvRule(&Rule{
 	ID:      "KC4073",
+	Fields:  []string{"showHiddenMetricsForVersion"},
 	Name:    "show-hidden-metrics-previous-minor",
 	Summary: "showHiddenMetricsForVersion must be empty or the previous minor version",
 	Doc: "showHiddenMetricsForVersion re-enables metrics hidden (deprecated) in the previous release; " +
@@ -82,6 +83,7 @@ const kvPreviousDefaultMemoryThrottlingFactor = 0.9
 var (
 	kvMemoryThrottlingRequired = kvRule(&Rule{
 		ID:      "KC4104",
+		Fields:  []string{"memoryThrottlingFactor"},
 		Name:    "memory-throttling-factor-required",
 		Until:   "1.36",
 		Summary: "memoryThrottlingFactor must be set when the MemoryQoS gate is on",
@@ -100,6 +102,7 @@ var (
 
 	kvMemoryThrottlingGate = kvRule(&Rule{
 		ID:      "KC4089",
+		Fields:  []string{"memoryThrottlingFactor"},
 		Name:    "memory-throttling-factor-needs-gate",
 		Since:   "1.37",
 		Summary: "memoryThrottlingFactor requires the MemoryQoS gate (unless it is 0.9)",
@@ -118,6 +121,7 @@ var (
 
 	kvMemoryThrottlingRange = kvRule(&Rule{
 		ID:      "KC4090",
+		Fields:  []string{"memoryThrottlingFactor"},
 		Name:    "memory-throttling-factor-range",
 		Summary: "memoryThrottlingFactor must be in (0, 1]",
 		Doc: "memoryThrottlingFactor multiplies the memory limit to set memory.high; it must be greater " +
@@ -133,6 +137,7 @@ var (
 
 	kvMemoryReservationGate = kvRule(&Rule{
 		ID:      "KC4091",
+		Fields:  []string{"memoryReservationPolicy"},
 		Since:   "1.36",
 		Name:    "memory-reservation-policy-needs-gate",
 		Summary: "memoryReservationPolicy TieredReservation requires the MemoryQoS gate",
@@ -150,6 +155,7 @@ var (
 
 	kvMemoryReservationValid = kvRule(&Rule{
 		ID:      "KC4092",
+		Fields:  []string{"memoryReservationPolicy"},
 		Since:   "1.36",
 		Name:    "memory-reservation-policy-valid",
 		Summary: "memoryReservationPolicy must be None or TieredReservation",
@@ -168,6 +174,7 @@ var (
 
 	kvRuntimeEndpoint = kvRule(&Rule{
 		ID:      "KC4093",
+		Fields:  []string{"containerRuntimeEndpoint"},
 		Name:    "container-runtime-endpoint-required",
 		Summary: "containerRuntimeEndpoint must not be empty",
 		Doc: "The kubelet needs the CRI socket of the container runtime. Defaulting fills in " +
@@ -185,6 +192,7 @@ var (
 
 	kvLogQueryGate = kvRule(&Rule{
 		ID:      "KC4094",
+		Fields:  []string{"enableSystemLogQuery"},
 		Name:    "system-log-query-needs-gate",
 		Summary: "enableSystemLogQuery requires the NodeLogQuery gate",
 		Doc: "Node log query (/logs/?query=) needs the NodeLogQuery feature gate. The gate is beta but off " +
@@ -202,6 +210,7 @@ var (
 
 	kvLogQueryHandler = kvRule(&Rule{
 		ID:      "KC4095",
+		Fields:  []string{"enableSystemLogQuery", "enableSystemLogHandler"},
 		Name:    "system-log-query-needs-handler",
 		Summary: "enableSystemLogQuery requires enableSystemLogHandler",
 		Doc: "Log query is served by the system log handler (/logs), so enableSystemLogQuery: true needs " +
@@ -217,6 +226,7 @@ var (
 
 	kvLogMaxWorkers = kvRule(&Rule{
 		ID:      "KC4096",
+		Fields:  []string{"containerLogMaxWorkers"},
 		Name:    "container-log-max-workers-min",
 		Summary: "containerLogMaxWorkers must be at least 1",
 		Doc: "containerLogMaxWorkers is the number of workers rotating container logs; at least one is " +
@@ -232,6 +242,7 @@ var (
 
 	kvLogMonitorInterval = kvRule(&Rule{
 		ID:      "KC4097",
+		Fields:  []string{"containerLogMonitorInterval"},
 		Name:    "container-log-monitor-interval-min",
 		Summary: "containerLogMonitorInterval must be at least 3s",
 		Doc: "containerLogMonitorInterval is how often container logs are checked for rotation; it must " +
@@ -247,6 +258,7 @@ var (
 
 	kvLogMaxFiles = kvRule(&Rule{
 		ID:      "KC4098",
+		Fields:  []string{"containerLogMaxFiles"},
 		Since:   "1.33",
 		Name:    "container-log-max-files-min",
 		Summary: "containerLogMaxFiles must be greater than 1",
@@ -263,6 +275,7 @@ var (
 
 	kvPodLogsDirRequired = kvRule(&Rule{
 		ID:      "KC4099",
+		Fields:  []string{"podLogsDir"},
 		Name:    "pod-logs-dir-required",
 		Summary: "podLogsDir must not be empty",
 		Doc: "podLogsDir is where the kubelet keeps pod logs. Defaulting sets /var/log/pods, so this fires " +
@@ -277,6 +290,7 @@ var (
 
 	kvPodLogsDirAbs = kvRule(&Rule{
 		ID:      "KC4100",
+		Fields:  []string{"podLogsDir"},
 		Name:    "pod-logs-dir-absolute",
 		Summary: "podLogsDir must be an absolute path",
 		Doc:     "podLogsDir must start with '/'. Fix: use an absolute path such as /var/log/pods.",
@@ -291,6 +305,7 @@ var (
 
 	kvPodLogsDirClean = kvRule(&Rule{
 		ID:      "KC4101",
+		Fields:  []string{"podLogsDir"},
 		Name:    "pod-logs-dir-normalized",
 		Summary: "podLogsDir must be a normalized path",
 		Doc: "podLogsDir must equal its cleaned form: no trailing slash, no double slashes, no . or .. " +
@@ -306,6 +321,7 @@ var (
 
 	kvPodLogsDirASCII = kvRule(&Rule{
 		ID:      "KC4102",
+		Fields:  []string{"podLogsDir"},
 		Name:    "pod-logs-dir-ascii",
 		Summary: "podLogsDir must contain only ASCII characters",
 		Doc: "The pod logs path appears in metrics labels, so it must be ASCII only (the kubelet's message " +

@@ -24,6 +24,7 @@ func kvTracing(c *Context, k *kvConfig) field.ErrorList {
 
 var kvTracingGate = kvRule(&Rule{
 	ID:      "KC4103",
+	Fields:  []string{"tracing"},
 	Name:    "tracing-needs-gate",
 	Until:   "1.33",
 	Summary: "tracing requires the KubeletTracing gate",
@@ -39,12 +40,12 @@ var kvTracingGate = kvRule(&Rule{
 	}
 })
 
-func kvTracingRule(id, name, summary, doc string, match func(fe *field.Error) bool, msg func(k *kvConfig, fe *field.Error) (string, string)) *Rule {
-	return kvFieldRule(&Rule{ID: id, Name: name, Summary: summary, Doc: doc, Kubelet: kvTracingFunc}, kvTracing, match, msg)
+func kvTracingRule(id string, fields []string, name, summary, doc string, match func(fe *field.Error) bool, msg func(k *kvConfig, fe *field.Error) (string, string)) *Rule {
+	return kvFieldRule(&Rule{ID: id, Fields: fields, Name: name, Summary: summary, Doc: doc, Kubelet: kvTracingFunc}, kvTracing, match, msg)
 }
 
 var (
-	kvTracingRateNegative = kvTracingRule("KC4085", "tracing-sampling-rate-non-negative",
+	kvTracingRateNegative = kvTracingRule("KC4085", []string{"tracing.samplingRatePerMillion"}, "tracing-sampling-rate-non-negative",
 		"tracing.samplingRatePerMillion must not be negative",
 		"samplingRatePerMillion is how many spans per million are sampled; a negative rate is refused. Fix: use 0 to 1000000.",
 		func(fe *field.Error) bool {
@@ -54,7 +55,7 @@ var (
 			return fmt.Sprintf("tracing.samplingRatePerMillion is %v; it must not be negative", fe.BadValue), "use a rate from 0 to 1000000"
 		})
 
-	kvTracingRateMax = kvTracingRule("KC4086", "tracing-sampling-rate-max",
+	kvTracingRateMax = kvTracingRule("KC4086", []string{"tracing.samplingRatePerMillion"}, "tracing-sampling-rate-max",
 		"tracing.samplingRatePerMillion must be at most 1000000",
 		"samplingRatePerMillion is per million, so values above 1000000 are refused. Fix: use 0 to 1000000 (1000000 samples everything).",
 		func(fe *field.Error) bool {
@@ -64,7 +65,7 @@ var (
 			return fmt.Sprintf("tracing.samplingRatePerMillion is %v, more than one million", fe.BadValue), "use a rate from 0 to 1000000"
 		})
 
-	kvTracingEndpointParse = kvTracingRule("KC4087", "tracing-endpoint-parse",
+	kvTracingEndpointParse = kvTracingRule("KC4087", []string{"tracing.endpoint"}, "tracing-endpoint-parse",
 		"tracing.endpoint must be a valid URL",
 		"tracing.endpoint is the OpenTelemetry collector address (host:port, or a dns://, unix:// or unix-abstract: URL); a value that does not parse as a URL is refused. Fix: correct the address.",
 		func(fe *field.Error) bool {
@@ -74,7 +75,7 @@ var (
 			return fmt.Sprintf("tracing.endpoint %v does not parse: %s", fe.BadValue, fe.Detail), "use host:port (for example localhost:4317) or a unix:///path socket"
 		})
 
-	kvTracingEndpointScheme = kvTracingRule("KC4088", "tracing-endpoint-scheme",
+	kvTracingEndpointScheme = kvTracingRule("KC4088", []string{"tracing.endpoint"}, "tracing-endpoint-scheme",
 		"tracing.endpoint scheme must be dns, unix or unix-abstract",
 		"The OpenTelemetry gRPC exporter only dials dns, unix and unix-abstract targets; an http:// or https:// URL is refused. A bare host:port is taken as dns. Fix: drop the http(s):// prefix.",
 		func(fe *field.Error) bool {
