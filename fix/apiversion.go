@@ -52,9 +52,9 @@ func (e *env) typeMeta(pf *parsedFile) {
 		entry := quote(kindKey.Style, "apiVersion") + ": " + quote(valueStyle(kindValue.Style), apiVersion) + ","
 		indent := string(t.data[ls:at])
 		if strings.Trim(indent, " \t") == "" {
-			ed = edit{at, at, entry + t.newline() + indent}
+			ed = edit{Pos: at, End: at, NewText: entry + t.newline() + indent}
 		} else {
-			ed = edit{at, at, entry + " "}
+			ed = edit{Pos: at, End: at, NewText: entry + " "}
 		}
 	default:
 		indent := string(t.data[ls:at])
@@ -62,7 +62,7 @@ func (e *env) typeMeta(pf *parsedFile) {
 			reason = "the kind key shares its line with other text"
 			break
 		}
-		ed = edit{ls, ls, indent + quote(kindKey.Style, "apiVersion") + ": " + quote(valueStyle(kindValue.Style), apiVersion) + t.newline()}
+		ed = edit{Pos: ls, End: ls, NewText: indent + quote(kindKey.Style, "apiVersion") + ": " + quote(valueStyle(kindValue.Style), apiVersion) + t.newline()}
 	}
 	what := "kind: KubeletConfiguration without apiVersion"
 	if reason != "" {

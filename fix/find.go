@@ -32,8 +32,10 @@ type env struct {
 	// gates maps a lower-cased gate name to its spellings registered by any
 	// supported minor (a gate the targets do not register is still recognised).
 	gates map[string][]string
-	// rules holds the rule of the case findings of the original files, by position.
-	rules map[validate.Position]string
+	// rules holds the rule of the case findings of the original files, by
+	// position, and renames the edit those findings carry (validate.SuggestedFix).
+	rules   map[validate.Position]string
+	renames map[validate.Position]edit
 	// versions and all are every supported minor and its gate table, oldest
 	// first (a gate a target no longer registers is looked up in older
 	// minors); index finds a version in them.
@@ -47,7 +49,7 @@ type env struct {
 
 func newEnv(minors []*skew.Minor, before []*pipeline.Result) (*env, error) {
 	e := &env{minors: minors, gates: map[string][]string{}, rules: map[validate.Position]string{},
-		index: map[string]int{}, gateRules: map[validate.Position]string{}}
+		renames: map[validate.Position]edit{}, index: map[string]int{}, gateRules: map[validate.Position]string{}}
 	for _, m := range minors {
 		e.trees = append(e.trees, m.Fields())
 		t, err := m.Gates()
@@ -82,6 +84,9 @@ func newEnv(minors []*skew.Minor, before []*pipeline.Result) (*env, error) {
 			switch f.Rule {
 			case validate.CaseMismatch.ID, validate.DropInCaseOnly.ID, validate.DropInCaseShadowed.ID:
 				e.rules[f.Position] = f.Rule
+				if len(f.Fixes) == 1 && len(f.Fixes[0].Edits) == 1 {
+					e.renames[f.Position] = f.Fixes[0].Edits[0]
+				}
 			case validate.GateUnknown.ID, validate.GateGA.ID, validate.GateDeprecated.ID:
 				if e.gateRules[f.Position] != validate.GateUnknown.ID {
 					e.gateRules[f.Position] = f.Rule
@@ -335,7 +340,13 @@ func (e *env) renameField(pf *parsedFile, p pair, same []*yaml.Node, wpath, kpat
 			others(pf, same, p.k), kpath))
 		return
 	}
-	ed, ok := pf.t.rename(p.k, p.canonical)
+	// The edit is the one the finding carries; a key no target minor's
+	// linter reached (under a key the main file drops, in a drop-in after an
+	// error that stops the kubelet) is respelled the same way here.
+	ed, ok := e.renames[pf.pos(p.k)]
+	if !ok {
+		ed, ok = pf.t.rename(p.k, p.canonical)
+	}
 	if !ok {
 		pf.skip(rule, p.k, kwpath, "the key is written with escapes, a tag or across lines: rename it by hand")
 		return

@@ -38,7 +38,8 @@ func keyFindings(files *source.Cache, f *source.File, keys []source.Key, m *skew
 			out = append(out, validate.UnknownFieldIn(validate.UnknownField, k.Pos, k.Path, k.Written, hint))
 		case source.KeyCase:
 			out = append(out, validate.CaseMismatch.Atf(k.Pos, k.Path, fmt.Sprintf("spell it %q", k.Suggest),
-				"%q differs from the field %q only in case: the kubelet drops it in the main file and keeps the default", k.Written, k.Suggest))
+				"%q differs from the field %q only in case: the kubelet drops it in the main file and keeps the default", k.Written, k.Suggest).
+				Renaming(f.Data, k.Written, k.Suggest))
 		case source.KeyDuplicate:
 			if merged.in(keys, k) {
 				// The dropped occurrence was merged in with <<: report where the
