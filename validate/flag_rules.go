@@ -6,6 +6,13 @@ package validate
 // that flags win (cmd/kubelet/app/server.go). The pipeline (pipeline/flags.go)
 // reports them; the flags of each minor are generated (skew/data/<minor>/flags.json).
 var (
+	// --- flag precedence (KC25xx) ---
+
+	SplitStreamReset = &Rule{ID: "KC2501", Fields: []string{"logging.options.json.splitStream", "logging.options.text.splitStream"}, Name: "splitstream-reset-by-flags", Severity: Warning, Stage: StageFlags,
+		Summary: "logging.options.*.splitStream from a file is reset to false by the kubelet's flag re-parsing.",
+		Doc:     "After loading the files the kubelet re-registers its command-line flags over the loaded configuration so that flags win. The --log-text-split-stream and --log-json-split-stream flags are registered with a literal default of false, which overwrites the file's value: splitStream: true in a config file never takes effect (and so never trips the LoggingAlphaOptions check). Use the flag instead.",
+		Kubelet: kubeletServer + " kubeletConfigFlagPrecedence; k8s.io/component-base/logs/api/v1 addFlags"}
+
 	FlagUnknown = &Rule{ID: "KC2502", Name: "flag-unknown", Severity: Error, Stage: StageFlags,
 		Summary: "A command-line flag this kubelet does not have; the kubelet refuses to start.",
 		Doc:     "RunE parses the command line with pflag before anything else and stops on the first flag its flag set does not register (\"failed to parse kubelet flag: unknown flag: --foo\"). Flags are removed after their deprecation period, so a flag an older kubelet accepted can stop a newer one; the configuration field named by the old flag's deprecation message is the replacement. Names are normalized as the kubelet does (underscores become dashes).",

@@ -90,3 +90,12 @@ func refusedAt(prior []Finding, path string) bool {
 	}
 	return false
 }
+
+var (
+	// --- beyond the kubelet (KC6xxx) ---
+
+	DraftCrashLoopField = &Rule{ID: "KC6001", Name: "kep4603-draft-field", Severity: Warning, Stage: StageLint,
+		Summary: "The KEP-4603 draft name crashloopbackoff.maxSeconds is dropped by every kubelet.",
+		Doc:     "The crash-loop backoff proposal drafted `crashloopbackoff.maxSeconds`; what shipped is `crashLoopBackOff.maxContainerRestartPeriod`, a duration between 1s and 300s behind the KubeletCrashLoopBackOffMax gate. No kubelet knows the draft name, so the setting silently has no effect.",
+		Kubelet: "", EmittedBy: "pipeline: key walk of the files (DraftCrashLoop)"}
+)

@@ -65,6 +65,14 @@ type Rule struct {
 	Check func(*Context) []Finding
 }
 
+// emittedBy sets EmittedBy on rules that have no Check and returns them.
+func emittedBy(step string, rules ...*Rule) []*Rule {
+	for _, r := range rules {
+		r.EmittedBy = step
+	}
+	return rules
+}
+
 // Checks reports whether the rule declares path (a finding's path, in explain's
 // syntax: "evictionHard[memory.available]", "reservedMemory[0].limits[memory]"):
 // path is one of Fields, with "[*]" standing for any map key or list index, or
