@@ -36,6 +36,9 @@ type env struct {
 	// position, and renames the edit those findings carry (validate.SuggestedFix).
 	rules   map[validate.Position]string
 	renames map[validate.Position]edit
+	// typeMetaFixes holds the apiVersion repair the KC1002/KC2003 findings
+	// carry, by file.
+	typeMetaFixes map[string]validate.SuggestedFix
 	// versions and all are every supported minor and its gate table, oldest
 	// first (a gate a target no longer registers is looked up in older
 	// minors); index finds a version in them.
@@ -49,7 +52,8 @@ type env struct {
 
 func newEnv(minors []*skew.Minor, before []*pipeline.Result) (*env, error) {
 	e := &env{minors: minors, gates: map[string][]string{}, rules: map[validate.Position]string{},
-		renames: map[validate.Position]edit{}, index: map[string]int{}, gateRules: map[validate.Position]string{}}
+		renames: map[validate.Position]edit{}, typeMetaFixes: map[string]validate.SuggestedFix{},
+		index: map[string]int{}, gateRules: map[validate.Position]string{}}
 	for _, m := range minors {
 		e.trees = append(e.trees, m.Fields())
 		t, err := m.Gates()
@@ -86,6 +90,10 @@ func newEnv(minors []*skew.Minor, before []*pipeline.Result) (*env, error) {
 				e.rules[f.Position] = f.Rule
 				if len(f.Fixes) == 1 && len(f.Fixes[0].Edits) == 1 {
 					e.renames[f.Position] = f.Fixes[0].Edits[0]
+				}
+			case validate.ConfigTypeMeta.ID, validate.DropInTypeMeta.ID:
+				if len(f.Fixes) == 1 {
+					e.typeMetaFixes[f.File] = f.Fixes[0]
 				}
 			case validate.GateUnknown.ID, validate.GateGA.ID, validate.GateDeprecated.ID:
 				if e.gateRules[f.Position] != validate.GateUnknown.ID {

@@ -104,3 +104,44 @@ func lastName(path string) string {
 	}
 	return path
 }
+
+// The missing apiVersion findings of cases 007 (main file, KC1002) and 131
+// (drop-in, KC2003) carry the repair, and it is the one fix writes.
+func TestTypeMetaFindingCarriesTheRepair(t *testing.T) {
+	for _, name := range []string{"007-missing-apiversion", "131-dropin-missing-apiversion"} {
+		c, err := testcorpus.Read("../testdata/conformance/cases/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := pipeline.Input{Config: c.Config, ConfigDir: c.ConfigDir, CgroupVersion: c.CgroupVersion}
+		res, err := pipeline.Evaluate(skew.Newest(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var carried *validate.Finding
+		for i, f := range res.Findings {
+			if f.Rule == validate.ConfigTypeMeta.ID || f.Rule == validate.DropInTypeMeta.ID {
+				carried = &res.Findings[i]
+			}
+		}
+		if carried == nil || len(carried.Fixes) != 1 {
+			t.Fatalf("%s: no type meta finding with a fix: %+v", name, carried)
+		}
+		data, err := os.ReadFile(carried.File)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := validate.ApplyEdits(data, carried.Fixes[0].Edits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := Make(in, []*skew.Minor{skew.Newest()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		changed := p.Changed()
+		if len(changed) != 1 || changed[0].Path != carried.File || string(changed[0].Fixed) != string(want) {
+			t.Errorf("%s: fix writes %d files, the finding's repair gives %q", name, len(changed), want)
+		}
+	}
+}
