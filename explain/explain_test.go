@@ -40,7 +40,7 @@ func TestExplainRules(t *testing.T) {
 	}{
 		{"readOnlyPort", []string{"KC4029", "KC8004"}},
 		{"logging.options.text.splitStream", []string{"KC2501", "KC4083"}},
-		{"featureGates[RotateKubeletServerCertificate]", []string{"KC3001", "KC3002", "KC3003", "KC3004", "KC3005", "KC3006"}},
+		{"featureGates[RotateKubeletServerCertificate]", []string{"KC3001", "KC3002", "KC3003", "KC3004", "KC3005", "KC3006", "KC8011"}},
 		{"featureGates[KubeletCrashLoopBackOffMax]", []string{"KC3001", "KC3002", "KC3003", "KC3004", "KC3005", "KC3006", "KC4050"}},
 		{"reservedMemory[0].limits", []string{"KC4067", "KC4068", "KC4069"}},
 		{"maxPods", []string{"KC4025"}},

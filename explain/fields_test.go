@@ -9,13 +9,14 @@ import (
 
 	testcorpus "github.com/kubeletcfg/kubeletcfg/internal/corpus"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"github.com/kubeletcfg/kubeletcfg/profile"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // TestRuleFieldsCoverCorpus evaluates every case of the conformance corpus at
 // every supported minor and checks that each finding naming a field the minor
-// has (not an unknown key) is one its rule declares (validate.Rule.Checks), so
+// has (not an unknown key), with the cis profile applied, is one its rule declares (validate.Rule.Checks), so
 // that explain lists every rule that can report on a field.
 // validate's TestRuleFieldsExist checks the other direction.
 func TestRuleFieldsCoverCorpus(t *testing.T) {
@@ -45,7 +46,12 @@ func TestRuleFieldsCoverCorpus(t *testing.T) {
 			if err != nil {
 				continue
 			}
-			for _, f := range res.Findings {
+			// The cis profile's findings too: its rules declare fields as well.
+			cis, err := profile.Findings("cis", res, c.Config)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range append(res.Findings, cis...) {
 				if f.Path == "" || m.Fields().AtExact(f.Path) == nil {
 					continue
 				}

@@ -248,7 +248,7 @@ var (
 			}
 		})
 
-	CISRotateServerCertificate = cisRule("KC8011", []string{"serverTLSBootstrap", "tlsCertFile"}, "4.2.11", "cis-4.2.11-rotate-server-certificate",
+	CISRotateServerCertificate = cisRule("KC8011", []string{"serverTLSBootstrap", "tlsCertFile", "featureGates[RotateKubeletServerCertificate]"}, "4.2.11", "cis-4.2.11-rotate-server-certificate",
 		"The RotateKubeletServerCertificate gate must be on, with serverTLSBootstrap unless tlsCertFile is provided.",
 		"The kubelet requests and renews its serving certificate only when the RotateKubeletServerCertificate gate is on (beta, on by default in every supported minor) and serverTLSBootstrap is true. "+
 			"kube-bench checks only that {.featureGates.RotateKubeletServerCertificate} is not false. kubeletcfg checks the gate's effective value at the minor, and, with the gate on, flags serverTLSBootstrap: false when no tlsCertFile is provided either "+
