@@ -50,7 +50,10 @@ func (e *env) repairDraft(pf *parsedFile, d draft, merged map[string]gateEntry) 
 		need, reason = e.gateNeeded(merged)
 	}
 	var edits []edit
-	if reason == "" {
+	if carried, ok := e.draftFixes[pf.pos(d.key)]; ok && reason == "" {
+		// The rename and the value the KC6001 finding carries.
+		edits = append(edits, carried.Edits...)
+	} else if reason == "" {
 		keyEdit, ok := pf.t.rename(d.key, "maxContainerRestartPeriod")
 		start, end, vok := pf.t.scalarSpan(d.value)
 		if !ok || !vok {

@@ -39,6 +39,8 @@ type env struct {
 	// typeMetaFixes holds the apiVersion repair the KC1002/KC2003 findings
 	// carry, by file.
 	typeMetaFixes map[string]validate.SuggestedFix
+	// draftFixes holds the repair the KC6001 findings carry, by position.
+	draftFixes map[validate.Position]validate.SuggestedFix
 	// versions and all are every supported minor and its gate table, oldest
 	// first (a gate a target no longer registers is looked up in older
 	// minors); index finds a version in them.
@@ -53,7 +55,8 @@ type env struct {
 func newEnv(minors []*skew.Minor, before []*pipeline.Result) (*env, error) {
 	e := &env{minors: minors, gates: map[string][]string{}, rules: map[validate.Position]string{},
 		renames: map[validate.Position]edit{}, typeMetaFixes: map[string]validate.SuggestedFix{},
-		index: map[string]int{}, gateRules: map[validate.Position]string{}}
+		draftFixes: map[validate.Position]validate.SuggestedFix{},
+		index:      map[string]int{}, gateRules: map[validate.Position]string{}}
 	for _, m := range minors {
 		e.trees = append(e.trees, m.Fields())
 		t, err := m.Gates()
@@ -94,6 +97,10 @@ func newEnv(minors []*skew.Minor, before []*pipeline.Result) (*env, error) {
 			case validate.ConfigTypeMeta.ID, validate.DropInTypeMeta.ID:
 				if len(f.Fixes) == 1 {
 					e.typeMetaFixes[f.File] = f.Fixes[0]
+				}
+			case validate.DraftCrashLoopField.ID:
+				if len(f.Fixes) == 1 {
+					e.draftFixes[f.Position] = f.Fixes[0]
 				}
 			case validate.GateUnknown.ID, validate.GateGA.ID, validate.GateDeprecated.ID:
 				if e.gateRules[f.Position] != validate.GateUnknown.ID {

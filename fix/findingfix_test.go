@@ -3,6 +3,8 @@ package fix
 import (
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -15,6 +17,7 @@ import (
 )
 
 // TestFindingRenamesAreTheWalks checks that the rename a case finding carries
+// (and the repair a KC6001 finding carries)
 // (KC1102, KC2006, KC2007: validate.Finding.Fixes, set where the pipeline
 // detects the key) is the edit the fixer's own walk makes of that key, and that
 // a finding carries none where the walk refuses (escapes, tags, anchors), over
@@ -22,7 +25,7 @@ import (
 func TestFindingRenamesAreTheWalks(t *testing.T) {
 	dirs, _ := filepath.Glob("../testdata/conformance/cases/*")
 	fixDirs, _ := filepath.Glob("../testdata/fix/*")
-	checked := 0
+	checked, drafts := 0, 0
 	for _, dir := range append(dirs, fixDirs...) {
 		in := pipeline.Input{}
 		if c, err := testcorpus.Read(dir); err == nil && c.Config+c.ConfigDir != "" {
@@ -49,6 +52,9 @@ func TestFindingRenamesAreTheWalks(t *testing.T) {
 			for _, f := range res.Findings {
 				switch f.Rule {
 				case validate.CaseMismatch.ID, validate.DropInCaseOnly.ID, validate.DropInCaseShadowed.ID:
+				case validate.DraftCrashLoopField.ID:
+					drafts += checkDraftFix(t, v, f)
+					continue
 				default:
 					continue
 				}
@@ -56,7 +62,7 @@ func TestFindingRenamesAreTheWalks(t *testing.T) {
 				if err != nil || sf.Doc == nil {
 					continue
 				}
-				k := keyAt(sf.Doc, f.Line, f.Column)
+				k, _ := keyValueAt(sf.Doc, f.Line, f.Column)
 				if k == nil {
 					t.Errorf("%s at %s: no key at %s", f.Rule, v, f.Position)
 					continue
@@ -75,24 +81,10 @@ func TestFindingRenamesAreTheWalks(t *testing.T) {
 	if checked == 0 {
 		t.Fatal("no case finding checked")
 	}
-	t.Logf("%d case findings checked", checked)
-}
-
-// keyAt is the mapping key at a line and column of the document.
-func keyAt(n *yaml.Node, line, col int) *yaml.Node {
-	if n.Kind == yaml.MappingNode {
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if k := n.Content[i]; k.Line == line && k.Column == col {
-				return k
-			}
-		}
+	if drafts == 0 {
+		t.Fatal("no KC6001 finding with a repair checked")
 	}
-	for _, c := range n.Content {
-		if k := keyAt(c, line, col); k != nil {
-			return k
-		}
-	}
-	return nil
+	t.Logf("%d case findings and %d draft repairs checked", checked, drafts)
 }
 
 // lastName is the last field name of a path: crashLoopBackOff.maxContainerRestartPeriod -> maxContainerRestartPeriod.
@@ -144,4 +136,50 @@ func TestTypeMetaFindingCarriesTheRepair(t *testing.T) {
 			t.Errorf("%s: fix writes %d files, the finding's repair gives %q", name, len(changed), want)
 		}
 	}
+}
+
+// checkDraftFix compares the repair a KC6001 finding carries with the edits
+// the walk makes of the same key and value; 1 when there was one to compare.
+func checkDraftFix(t *testing.T, minor string, f validate.Finding) int {
+	t.Helper()
+	if len(f.Fixes) == 0 {
+		return 0
+	}
+	sf, err := source.ReadFile(f.File)
+	if err != nil || sf.Doc == nil {
+		t.Errorf("KC6001 at %s, %s: %v", minor, f.Position, err)
+		return 0
+	}
+	k, v := keyValueAt(sf.Doc, f.Line, f.Column)
+	tx := newText(sf.Data)
+	keyEdit, kok := tx.rename(k, "maxContainerRestartPeriod")
+	start, end, vok := tx.scalarSpan(v)
+	n, reason := draftSeconds(v)
+	if !kok || !vok || reason != "" {
+		t.Errorf("KC6001 at %s, %s: the finding repairs what the walk leaves alone: %+v", minor, f.Position, f.Fixes)
+		return 0
+	}
+	got := f.Fixes[0].Edits
+	if len(f.Fixes) != 1 || len(got) != 2 || got[0] != keyEdit || got[1].Pos != start || got[1].End != end ||
+		strings.Trim(got[1].NewText, `"`) != strconv.Itoa(n)+"s" {
+		t.Errorf("KC6001 at %s, %s: finding fixes %+v, the walk's key edit %+v and value %d..%d %ds", minor, f.Position, f.Fixes, keyEdit, start, end, n)
+	}
+	return 1
+}
+
+// keyValueAt is the mapping key at a line and column and its value.
+func keyValueAt(n *yaml.Node, line, col int) (*yaml.Node, *yaml.Node) {
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k := n.Content[i]; k.Line == line && k.Column == col {
+				return k, n.Content[i+1]
+			}
+		}
+	}
+	for _, c := range n.Content {
+		if k, v := keyValueAt(c, line, col); k != nil {
+			return k, v
+		}
+	}
+	return nil, nil
 }

@@ -57,7 +57,7 @@ func keyFindings(files *source.Cache, f *source.File, keys []source.Key, m *skew
 	for _, k := range files.Walk(f, m.Fields(), source.Fold) {
 		if k.Kind == source.KeyUnknown {
 			if fd, ok := validate.DraftCrashLoop(k.Pos, k.Path, k.Value); ok {
-				out = append(out, fd)
+				out = append(out, fd.ReplacingDraft(f.Data, f.Doc))
 			}
 		}
 	}

@@ -1,6 +1,10 @@
 package validate
 
-import "testing"
+import (
+	"testing"
+
+	yaml "go.yaml.in/yaml/v3"
+)
 
 func TestRenameKey(t *testing.T) {
 	for _, tc := range []struct {
@@ -51,5 +55,45 @@ func TestApplyEdits(t *testing.T) {
 	}
 	if _, err := ApplyEdits(data, []TextEdit{{Pos: 0, End: 5}, {Pos: 3, End: 6}}); err == nil {
 		t.Error("overlapping edits must fail")
+	}
+}
+
+func TestReplacingDraft(t *testing.T) {
+	for _, tc := range []struct {
+		name, data string
+		want       string // the file once repaired; "" when no repair
+	}{
+		{"block", "crashLoopBackOff:\n  maxSeconds: 30 # cap\n", "crashLoopBackOff:\n  maxContainerRestartPeriod: 30s # cap\n"},
+		{"any case, quoted key", "crashloopbackoff:\n  'MaxSeconds': 60\n", "crashloopbackoff:\n  'maxContainerRestartPeriod': 60s\n"},
+		{"flow", `{"crashLoopBackOff": {"maxSeconds": 300}}`, `{"crashLoopBackOff": {"maxContainerRestartPeriod": "300s"}}`},
+		{"out of range", "crashLoopBackOff:\n  maxSeconds: 301\n", ""},
+		{"not a whole number", "crashLoopBackOff:\n  maxSeconds: 1.5\n", ""},
+		{"string", "crashLoopBackOff:\n  maxSeconds: \"30\"\n", ""},
+		{"cap beside it", "crashLoopBackOff:\n  maxSeconds: 30\n  maxContainerRestartPeriod: 1m\n", ""},
+		{"under an anchor", "crashLoopBackOff: &c\n  maxSeconds: 30\n", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var doc yaml.Node
+			if err := yaml.Unmarshal([]byte(tc.data), &doc); err != nil {
+				t.Fatal(err)
+			}
+			root := doc.Content[0]
+			parent := root.Content[1]
+			key := parent.Content[0]
+			f := DraftCrashLoopField.At(Position{Line: key.Line, Column: key.Column}, "crashLoopBackOff.maxSeconds", "", "").ReplacingDraft([]byte(tc.data), root)
+			if len(f.Fixes) == 0 {
+				if tc.want != "" {
+					t.Fatalf("no repair, want %q", tc.want)
+				}
+				return
+			}
+			if tc.want == "" {
+				t.Fatalf("repair %+v, want none", f.Fixes)
+			}
+			got, err := ApplyEdits([]byte(tc.data), f.Fixes[0].Edits)
+			if err != nil || string(got) != tc.want {
+				t.Errorf("got %q (%v), want %q", got, err, tc.want)
+			}
+		})
 	}
 }
