@@ -64,6 +64,7 @@ generate: harness
 	$(HARNESS) schema -out skew/data/$(MINOR)/schema.json
 	$(HARNESS) flags -out skew/data/$(MINOR)/flags.json
 	$(if $(filter $(MINOR),$(INTERNALNAMES_MINORS)),$(HARNESS) internalnames -out skew/data/$(MINOR)/internalnames.json)
+	$(GO) generate ./skew
 
 # Re-record the goldens with the real kubelet code (and its crash-loop backoff curves).
 conformance: harness

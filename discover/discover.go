@@ -1,7 +1,3 @@
-// Package discover finds the kubelet running on a host, the kube-bench way but
-// exact: its process in /proc, its command line, the systemd unit and drop-ins
-// that wrote it, the files its --config and --config-dir name, its version and
-// the host's cgroup version, each with where it came from.
 package discover
 
 import (
@@ -40,8 +36,10 @@ type Options struct {
 }
 
 // Kubelet is what was found, with where each piece came from (paths are the
-// host's; Read* paths are where they were read, under the host root).
+// host's; Read* paths are where they were read, under the host root). It is
+// the JSON that `kubeletcfg discover -o json` prints.
 type Kubelet struct {
+	// PID is the kubelet's process id and Exe its binary (/proc/PID/exe).
 	PID  int    `json:"pid"`
 	Exe  string `json:"exe"`
 	Proc string `json:"proc"` // the /proc/PID folder read
@@ -56,16 +54,23 @@ type Kubelet struct {
 	Flags []Flag `json:"flags"`
 	Unit  *Unit  `json:"unit,omitempty"`
 	// UnitNote says why the unit was not used or how it was found.
-	UnitNote  string `json:"unitNote,omitempty"`
-	Config    *File  `json:"config,omitempty"`
-	ConfigDir *File  `json:"configDir,omitempty"`
-	Version   string `json:"version,omitempty"`
-	Minor     string `json:"minor,omitempty"`
+	UnitNote string `json:"unitNote,omitempty"`
+	// Config and ConfigDir are the files --config and --config-dir name (nil:
+	// not given).
+	Config    *File `json:"config,omitempty"`
+	ConfigDir *File `json:"configDir,omitempty"`
+	// Version is the kubelet's release ("v1.37.2") and Minor its minor
+	// ("1.37", supported or not: --kubelet-version defaults to it); both empty
+	// when the version could not be read.
+	Version string `json:"version,omitempty"`
+	Minor   string `json:"minor,omitempty"`
 	// VersionFrom says how the version was read.
 	VersionFrom string `json:"versionFrom"`
-	Cgroup      int    `json:"cgroup"`
-	CgroupFrom  string `json:"cgroupFrom"`
-	HostRoot    string `json:"hostRoot,omitempty"`
+	// Cgroup is the host's cgroup version (1 or 2) and CgroupFrom how it was told.
+	Cgroup     int    `json:"cgroup"`
+	CgroupFrom string `json:"cgroupFrom"`
+	// HostRoot is Options.HostRoot when it is not the machine's /.
+	HostRoot string `json:"hostRoot,omitempty"`
 }
 
 // Flag is one argument and where it was written (file:line).

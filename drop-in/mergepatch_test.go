@@ -22,6 +22,16 @@ func TestPatcherIsMergePatch(t *testing.T) {
 		{`null`},
 		{`{"a":1}`, `"str"`, `{"b":2}`},
 		{`{bad`},
+		// What the parser and writer must treat as encoding/json does: white
+		// space, escapes, HTML characters, U+2028, duplicate keys, invalid
+		// UTF-8 in a key, exact numbers, nulls in lists.
+		{" { \"a\" : [ 1 , { \"b\" : null } ] ,\n\t\"c\": \"x y\" } ", `{"a":{"c":null}}`},
+		{`{"k\u00e9y":"v\u00e9","<k>":"a&b"}`, `{"l":"\u2028  ","q":"\"\\"}`},
+		{`{"d":1,"d":2,"d":null}`, `{"e":{"f":1,"f":{"g":null}}}`},
+		{"{\"\xff\":1}", `{"\ufffd":2}`},
+		{`{"n":12345678901234567890,"f":-0.0e-0}`, `{"n":{"x":9223372036854775807}}`},
+		{`{"l":[null,{"a":null},[null]]}`, `{"l":{"a":null}}`, `{"m":[null]}`},
+		{`{}`, ` {} `, `{"a":{}}`, `{"a":{"b":{}}}`},
 	}
 	r := rand.New(rand.NewPCG(1, 2))
 	for range 300 {
@@ -31,7 +41,7 @@ func TestPatcherIsMergePatch(t *testing.T) {
 		}
 		seqs = append(seqs, seq)
 	}
-	for _, base := range []string{`{"maxPods":110,"featureGates":{"A":true},"evictionHard":{"memory.available":"100Mi"},"list":[{"a":1}]}`, `{}`} {
+	for _, base := range []string{`{"maxPods":110,"featureGates":{"A":true},"evictionHard":{"memory.available":"100Mi"},"list":[{"a":1}]}`, `{}`, " {\"a\" : [1, {\"b\": \"<\"}], \"s\": {\"t\" : 1.0} } "} {
 		for i, seq := range seqs {
 			want, wantErr := []byte(base), error(nil)
 			for _, p := range seq {

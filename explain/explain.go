@@ -275,9 +275,9 @@ func Field(m *skew.Minor, query string) (*Result, error) {
 			if near := didyoumean.Nearest(g, gates.Names()); near != "" {
 				hint = fmt.Sprintf("; did you mean %q?", near)
 			}
-			if !RegisteredAnywhere(g) {
+			if !registeredAnywhere(g) {
 				// Like an unknown field: no supported kubelet knows it.
-				msg := fmt.Sprintf("no feature gate %q at any kubelet minor kubeletcfg knows (%s)", g, MinorRanges(skew.Supported()))
+				msg := fmt.Sprintf("no feature gate %q at any kubelet minor kubeletcfg knows (%s)", g, minorRanges(skew.Supported()))
 				if near := didyoumean.Nearest(g, gates.Names()); near != "" {
 					msg += fmt.Sprintf("; did you mean %q?", "featureGates["+near+"]")
 				}
@@ -315,8 +315,8 @@ func Field(m *skew.Minor, query string) (*Result, error) {
 	return doc, nil
 }
 
-// RegisteredAnywhere reports whether a supported minor registers the gate.
-func RegisteredAnywhere(gate string) bool {
+// registeredAnywhere reports whether a supported minor registers the gate.
+func registeredAnywhere(gate string) bool {
 	for _, v := range skew.Supported() {
 		if m, _ := skew.Lookup(v); m.Registers(gate) {
 			return true
@@ -592,7 +592,7 @@ func (d *Result) WriteText(w io.Writer) error {
 		b.WriteString("DEFAULT: every field's: kubeletcfg effective -c FILE\n")
 	} else {
 		fmt.Fprintf(&b, "DEFAULT:%s\n", formatDefault(d))
-		fmt.Fprintf(&b, "MINORS:  %s\n", MinorRanges(d.Minors))
+		fmt.Fprintf(&b, "MINORS:  %s\n", minorRanges(d.Minors))
 	}
 	if len(d.FeatureGates) > 0 {
 		b.WriteString("\nFEATURE GATES (at " + d.KubeletVersion + "):\n")
@@ -680,8 +680,8 @@ func stageName(s string) string {
 	return s
 }
 
-// MinorRanges prints consecutive supported minors as a range: "1.32–1.37".
-func MinorRanges(minors []string) string {
+// minorRanges prints consecutive supported minors as a range: "1.32–1.37".
+func minorRanges(minors []string) string {
 	if len(minors) == 0 {
 		return "none"
 	}

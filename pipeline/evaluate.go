@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"time"
 
 	"github.com/go-logr/logr"
 	"k8s.io/component-base/featuregate"
@@ -46,17 +45,6 @@ type Input struct {
 	// FlagPositions says where each of Flags was written (a flags file's line);
 	// a missing or empty entry is the command line.
 	FlagPositions []validate.Position
-}
-
-// Backoff is the crash-loop backoff the kubelet applies to restarting containers.
-type Backoff struct {
-	Initial time.Duration
-	Max     time.Duration
-}
-
-// MarshalJSON prints durations the way Go and the kubelet print them ("10s", "5m0s").
-func (b Backoff) MarshalJSON() ([]byte, error) {
-	return json.Marshal(map[string]string{"initial": b.Initial.String(), "max": b.Max.String()})
 }
 
 // Result is what the kubelet would do with the input.

@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"strings"
-	"time"
 
 	"k8s.io/component-base/featuregate"
 	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
@@ -95,35 +94,4 @@ func parentPath(p string) string {
 		return ""
 	}
 	return p[:i]
-}
-
-// Crash-loop backoff constants of pkg/kubelet/kubelet.go.
-const (
-	initialCrashLoopBackOff        = 10 * time.Second
-	maxCrashLoopBackOff            = 300 * time.Second
-	reducedInitialCrashLoopBackOff = 1 * time.Second
-	reducedMaxCrashLoopBackOff     = 60 * time.Second
-)
-
-// crashLoopBackOff mirrors newCrashLoopBackOff in pkg/kubelet/kubelet.go (1.33+)
-// and the inline code it replaced in NewMainKubelet (1.32: the same without
-// ReduceDefaultCrashLoopBackOffDecay; 1.31: fixed 10s and 300s). A gate the
-// minor does not register is off, so one function covers every minor.
-func crashLoopBackOff(m *skew.Minor, gates featuregate.FeatureGate, kc *kubeletv1beta1.KubeletConfiguration) Backoff {
-	b := Backoff{Initial: initialCrashLoopBackOff, Max: maxCrashLoopBackOff}
-	if gateOn(m, gates, "ReduceDefaultCrashLoopBackOffDecay") {
-		b = Backoff{Initial: reducedInitialCrashLoopBackOff, Max: reducedMaxCrashLoopBackOff}
-	}
-	if gateOn(m, gates, "KubeletCrashLoopBackOffMax") {
-		// Operator configuration wins when the gate is on (validation guarantees it is set).
-		if kc.CrashLoopBackOff.MaxContainerRestartPeriod != nil {
-			b.Max = kc.CrashLoopBackOff.MaxContainerRestartPeriod.Duration
-		} else {
-			b.Max = 0
-		}
-		if b.Max < b.Initial {
-			b.Initial = b.Max
-		}
-	}
-	return b
 }

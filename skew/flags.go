@@ -1,8 +1,6 @@
 package skew
 
 import (
-	"encoding/json"
-	"fmt"
 	"sort"
 	"sync"
 )
@@ -72,16 +70,12 @@ func (t *FlagTable) Names() []string {
 
 var flagTables sync.Map // minor -> func() (*FlagTable, error)
 
-// Flags is the minor's command-line flag table, decoded on first use.
+// Flags is the minor's command-line flag table (generated: tables_gen.go), indexed on first use.
 func (m *Minor) Flags() (*FlagTable, error) {
 	f, _ := flagTables.LoadOrStore(m.Version, sync.OnceValues(func() (*FlagTable, error) {
-		raw, err := data.ReadFile("data/" + m.Version + "/flags.json")
+		t, err := m.flagTable()
 		if err != nil {
 			return nil, err
-		}
-		t := &FlagTable{}
-		if err := json.Unmarshal(raw, t); err != nil {
-			return nil, fmt.Errorf("skew: flags of %s: %w", m.Version, err)
 		}
 		t.byName = make(map[string]*Flag, len(t.Flags))
 		t.byShort = map[string]*Flag{}

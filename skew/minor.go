@@ -18,7 +18,11 @@ import (
 	"k8s.io/component-base/featuregate"
 )
 
-//go:embed data
+// data holds what a run reads as JSON: the field doc comments (fields.json),
+// the JSON Schema and the round-trip zero values. gates.json, flags.json and
+// internalnames.json are generated into tables_gen.go instead.
+//
+//go:embed data/*/fields.json data/*/schema.json data/*/roundtrip.json
 var data embed.FS
 
 // Minor is one supported kubelet minor.
@@ -119,24 +123,9 @@ type GateTable struct {
 	Gates                   map[string]*Gate `json:"gates"`
 }
 
-// Gates returns the minor's gate table, decoding it on first use.
+// Gates returns the minor's gate table (generated: tables_gen.go), built on first use.
 func (m *Minor) Gates() (*GateTable, error) {
-	m.gates.Do(func() {
-		raw, err := data.ReadFile("data/" + m.Version + "/gates.json")
-		if err != nil {
-			m.err = err
-			return
-		}
-		t := &GateTable{}
-		if err := json.Unmarshal(raw, t); err != nil {
-			m.err = fmt.Errorf("skew: gates of %s: %w", m.Version, err)
-			return
-		}
-		for name, g := range t.Gates {
-			g.Name = name
-		}
-		m.table = t
-	})
+	m.gates.Do(func() { m.table, m.err = m.gateTable() })
 	return m.table, m.err
 }
 
@@ -320,7 +309,7 @@ func (m *Minor) FieldInfos() ([]FieldInfo, error) {
 
 // FieldGates maps each field path that carries a +featureGate marker to its gates.
 func (m *Minor) FieldGates() (map[string][]string, error) {
-	infos, err := m.FieldInfos()
+	infos, err := m.fieldInfosNoDoc()
 	if err != nil {
 		return nil, err
 	}
@@ -367,19 +356,7 @@ var internalNames sync.Map // minor -> func() (map[string]string, error)
 // encoding/json marshals the kubelet's internal type (mostly Go field names):
 // the 1.31 drop-in merge patches that JSON (data/<minor>/internalnames.json).
 func (m *Minor) InternalNames() (map[string]string, error) {
-	f, _ := internalNames.LoadOrStore(m.Version, sync.OnceValues(func() (map[string]string, error) {
-		raw, err := data.ReadFile("data/" + m.Version + "/internalnames.json")
-		if err != nil {
-			return nil, err
-		}
-		var t struct {
-			Fields map[string]string `json:"fields"`
-		}
-		if err := json.Unmarshal(raw, &t); err != nil {
-			return nil, fmt.Errorf("skew: internal names of %s: %w", m.Version, err)
-		}
-		return t.Fields, nil
-	}))
+	f, _ := internalNames.LoadOrStore(m.Version, sync.OnceValues(m.internalNameTable))
 	return f.(func() (map[string]string, error))()
 }
 

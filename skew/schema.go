@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
@@ -57,67 +58,35 @@ func (m *Minor) CompiledSchema() (*jsonschema.Schema, error) {
 	return f.(func() (*jsonschema.Schema, error))()
 }
 
-var keySchemas sync.Map // minor -> func() (*jsonschema.Schema, error)
+var keySchemas [len(genKeySchemas)]struct {
+	once   sync.Once
+	schema *jsonschema.Schema
+	err    error
+}
 
 // KeySchema is the minor's schema reduced to the keywords that decide which keys
 // exist (properties, additionalProperties, items, $ref, $defs), compiled as
 // draft-07, which reads them the same way. It gives the full schema's verdict on
 // unknown keys (pipeline/schema_test.go checks both on the corpus) at an eighth
-// of the compile cost, which matters to a run over seven minors.
+// of the compile cost, which matters to a run over seven minors. The reduction
+// is done at generation time (skew/internal/keyschema, tables_gen.go), and
+// minors with the same key structure (1.33..1.35) share one compiled schema;
+// only its verdicts are read, never its URL.
 func (m *Minor) KeySchema() (*jsonschema.Schema, error) {
-	f, _ := keySchemas.LoadOrStore(m.Version, sync.OnceValues(func() (*jsonschema.Schema, error) {
-		raw, err := m.Schema()
-		if err != nil {
-			return nil, err
-		}
-		var doc any
-		if err := json.Unmarshal(raw, &doc); err != nil {
-			return nil, fmt.Errorf("skew: schema of %s: %w", m.Version, err)
-		}
-		keys, err := json.Marshal(keyStructure(doc))
-		if err != nil {
-			return nil, err
-		}
-		// Minors with the same key structure (1.33..1.35) share one compiled
-		// schema; only its verdicts are read, never its URL.
-		g, _ := keySchemasByContent.LoadOrStore(string(keys), sync.OnceValues(func() (*jsonschema.Schema, error) {
-			const url = "kubeletcfg:keys.json"
-			c := jsonschema.NewCompiler()
-			c.Draft = jsonschema.Draft7
-			if err := c.AddResource(url, bytes.NewReader(keys)); err != nil {
-				return nil, fmt.Errorf("skew: key schema: %w", err)
-			}
-			return c.Compile(url)
-		}))
-		return g.(func() (*jsonschema.Schema, error))()
-	}))
-	return f.(func() (*jsonschema.Schema, error))()
-}
-
-var keySchemasByContent sync.Map // key structure JSON -> func() (*jsonschema.Schema, error)
-
-// keyStructure keeps the keywords of a schema that say which keys exist.
-func keyStructure(v any) any {
-	s, ok := v.(map[string]any)
-	if !ok {
-		return v // true/false schemas
+	g := m.generated()
+	if g == nil {
+		return nil, fmt.Errorf("skew: no schema for kubelet %s (run make generate): %w", m.Version, m.missing("schema.json"))
 	}
-	out := map[string]any{}
-	for k, c := range s {
-		switch k {
-		case "properties", "$defs", "definitions":
-			if props, ok := c.(map[string]any); ok {
-				m := make(map[string]any, len(props))
-				for n, p := range props {
-					m[n] = keyStructure(p)
-				}
-				out[k] = m
-			}
-		case "additionalProperties", "items":
-			out[k] = keyStructure(c)
-		case "$ref":
-			out[k] = c
+	e := &keySchemas[g.KeySchema]
+	e.once.Do(func() {
+		const url = "kubeletcfg:keys.json"
+		c := jsonschema.NewCompiler()
+		c.Draft = jsonschema.Draft7
+		if err := c.AddResource(url, strings.NewReader(genKeySchemas[g.KeySchema])); err != nil {
+			e.err = fmt.Errorf("skew: key schema: %w", err)
+			return
 		}
-	}
-	return out
+		e.schema, e.err = c.Compile(url)
+	})
+	return e.schema, e.err
 }

@@ -20,39 +20,12 @@ var fieldTrees sync.Map // minor -> func() (*Field, error)
 
 // FieldTree returns the minor's KubeletConfiguration field tree. Minors whose
 // trees are identical share one *Field, so what is cached per tree (the walk of
-// a file, source.Cache) is computed once for all of them.
+// a file, source.Cache) is computed once for all of them; which minors share
+// a tree is decided by the generator (genTable.Tree; TestTreesShared checks it
+// against treeSignature).
 func (m *Minor) FieldTree() (*Field, error) {
-	f, _ := fieldTrees.LoadOrStore(m.Version, sync.OnceValues(func() (*Field, error) {
-		infos, err := m.FieldInfos()
-		if err != nil {
-			return nil, err
-		}
-		t, err := treeFromInfos(infos)
-		if err != nil {
-			return nil, err
-		}
-		return internTree(t), nil
-	}))
+	f, _ := fieldTrees.LoadOrStore(m.Version, sync.OnceValues(m.groupTree))
 	return f.(func() (*Field, error))()
-}
-
-var (
-	internMu sync.Mutex
-	interned = map[string]*Field{} // signature -> tree
-)
-
-// internTree returns the first tree built with t's signature, or t.
-func internTree(t *Field) *Field {
-	var b strings.Builder
-	treeSignature(&b, t)
-	sig := b.String()
-	internMu.Lock()
-	defer internMu.Unlock()
-	if prev, ok := interned[sig]; ok {
-		return prev
-	}
-	interned[sig] = t
-	return t
 }
 
 // treeSignature writes everything a Field holds (names, kinds, Go types, the

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/kubeletcfg/kubeletcfg/author"
 	"github.com/kubeletcfg/kubeletcfg/matrix"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
@@ -52,7 +53,7 @@ func TestAuthoredCases(t *testing.T) {
 				t.Fatalf("%v: exit %d: %s%s", args, code, stdout.String(), stderr.String())
 			}
 			content := stdout.Bytes()
-			var rep newDropinReport
+			var rep author.NewReport
 			if args[1] == "new" {
 				if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
 					t.Fatal(err)

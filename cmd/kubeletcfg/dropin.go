@@ -5,17 +5,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/kubeletcfg/kubeletcfg/author"
-	"github.com/kubeletcfg/kubeletcfg/internal/atomicfile"
-	"github.com/kubeletcfg/kubeletcfg/internal/didyoumean"
 	"github.com/kubeletcfg/kubeletcfg/matrix"
-	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
@@ -52,30 +48,6 @@ func (f *minorsFlags) minors() ([]*skew.Minor, error) {
 		return matrix.Window(f.versions, "")
 	}
 	return []*skew.Minor{skew.Newest()}, nil
-}
-
-func checkedMinors(ms []*skew.Minor) string {
-	vs := make([]string, len(ms))
-	for i, m := range ms {
-		vs[i] = m.Version
-	}
-	return strings.Join(vs, ", ")
-}
-
-// checkDropInName enforces what makes a name safe and merged: it ends in .conf
-// (the kubelet skips anything else) and stays inside the folder.
-func checkDropInName(name string) error {
-	switch {
-	case name == "" || name == "." || name == "..":
-		return fmt.Errorf("drop-in name %q: give a file name such as 50-crashloop.conf", name)
-	case strings.ContainsAny(name, `/\`) || strings.Contains(name, ".."):
-		return fmt.Errorf("drop-in name %q: a name, not a path (no /, \\ or ..); the folder is --config-dir", name)
-	case filepath.Ext(name) != ".conf" || name == ".conf":
-		return fmt.Errorf("drop-in name %q: the kubelet merges only files ending in .conf", name)
-	case strings.ContainsRune(name, 0):
-		return fmt.Errorf("drop-in name %q: contains a NUL byte", name)
-	}
-	return nil
 }
 
 func parseMode(s string) (os.FileMode, error) {
@@ -123,117 +95,42 @@ rename), with mode 0644 unless --mode, and never over an existing file without
   kubeletcfg dropin new 60-eviction.conf -d conf.d --set 'evictionHard[memory.available]=200Mi' --dry-run`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			name := args[0]
-			if err := checkDropInName(name); err != nil {
+			if err := author.CheckDropInName(args[0]); err != nil {
 				return err
 			}
 			if err := outputFormat(output); err != nil {
 				return err
 			}
-			if configDir == "" {
-				return fmt.Errorf("--config-dir is required: the folder the drop-in goes into")
+			req := author.NewRequest{
+				Name: args[0], ConfigDir: configDir, Config: configFile, Sets: sets, Gates: gates,
+				DryRun: dryRun, Force: force, AllowOverride: allowOverride,
 			}
-			if len(sets) == 0 && len(gates) == 0 {
-				return fmt.Errorf("nothing to write: give --set PATH=VALUE or --feature-gate NAME=BOOL")
+			if err := req.Validate(); err != nil {
+				return err
 			}
-			perm, err := parseMode(mode)
+			var err error
+			if req.Mode, err = parseMode(mode); err != nil {
+				return err
+			}
+			if req.Minors, err = mf.minors(); err != nil {
+				return err
+			}
+			if req.CgroupVersion, err = parseCgroup(cgroup); err != nil {
+				return err
+			}
+			rep, err := author.New(req)
 			if err != nil {
 				return err
-			}
-			minors, err := mf.minors()
-			if err != nil {
-				return err
-			}
-			fi, err := os.Stat(configDir)
-			if err != nil {
-				return fmt.Errorf("--config-dir %s: %w", configDir, unwrapPathError(err))
-			}
-			if !fi.IsDir() {
-				return fmt.Errorf("--config-dir %s: not a folder", configDir)
-			}
-			target := filepath.Join(configDir, name)
-			exists := false
-			if fi, err := os.Lstat(target); err == nil {
-				if fi.IsDir() {
-					return fmt.Errorf("%s: is a folder", target)
-				}
-				exists = true
-				if !force && !dryRun {
-					return fmt.Errorf("%s: exists; use --force to replace it (kubeletcfg lint shows what it does now)", target)
-				}
-			}
-			// Field names and types come from the newest minor named: an older
-			// minor that lacks a field is then reported as dropping it.
-			schema, err := author.SchemaOf(minors[len(minors)-1])
-			if err != nil {
-				return err
-			}
-			var settings []author.Setting
-			for _, s := range sets {
-				st, err := schema.ParseSet(s)
-				if err != nil {
-					return err
-				}
-				settings = append(settings, st)
-			}
-			for _, g := range gates {
-				st, err := author.FeatureGate(g)
-				if err != nil {
-					return err
-				}
-				settings = append(settings, st)
-			}
-			if err := knownGates(settings); err != nil {
-				return err
-			}
-			doc, err := author.NewDocument(settings)
-			if err != nil {
-				return err
-			}
-			doc.Header = []string{
-				"Written by kubeletcfg dropin new; checked against kubelet " + checkedMinors(minors) + ".",
-				"Drop-ins merge in lexical order of their paths: a later file overrides these keys.",
-			}
-			content, err := doc.YAML()
-			if err != nil {
-				return err
-			}
-			in := pipeline.Input{Config: configFile, ConfigDir: configDir, Virtual: map[string][]byte{target: content}}
-			if in.CgroupVersion, err = parseCgroup(cgroup); err != nil {
-				return err
-			}
-			verdicts, err := author.Check(in, target, doc, minors)
-			if err != nil {
-				return err
-			}
-			refused := refusedMinors(verdicts, allowOverride)
-			if refused == nil {
-				refused = []string{}
-			}
-			written := false
-			if len(refused) == 0 && !dryRun {
-				err := atomicfile.Write(target, content, atomicfile.Options{Mode: perm, Overwrite: force})
-				if err != nil {
-					return err
-				}
-				written = true
-			}
-			rep := newDropinReport{File: target, Content: string(content), Exists: exists, DryRun: dryRun, Written: written, Refused: refused, Verdicts: verdicts}
-			for _, s := range settings {
-				rep.Notes = append(rep.Notes, s.Notes...)
-			}
-			if len(verdicts) > 0 {
-				rep.MergeOrder = mergeOrder(verdicts[len(verdicts)-1], configFile, target)
 			}
 			if output == "json" {
 				if err := writeJSONValue(cmd.OutOrStdout(), rep); err != nil {
 					return err
 				}
 			} else {
-				rep.writeText(cmd.OutOrStdout(), cmd.ErrOrStderr())
+				rep.WriteText(cmd.OutOrStdout())
 			}
-			if len(refused) > 0 {
-				return &findingsError{n: len(refused)}
+			if len(rep.Refused) > 0 {
+				return &findingsError{n: len(rep.Refused)}
 			}
 			return nil
 		},
@@ -273,182 +170,8 @@ func completeSetPath(_ *cobra.Command, _ []string, toComplete string) ([]string,
 	return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
 }
 
-// refusedMinors lists the minors at which the new file does not do what it says.
-func refusedMinors(vs []author.Verdict, allowOverride bool) []string {
-	var out []string
-	for _, v := range vs {
-		bad := !v.Starts || len(v.Problems) > 0
-		for _, a := range v.Applied {
-			if a.OverriddenBy != "" {
-				bad = bad || !allowOverride
-			} else if !a.Holds() {
-				bad = true
-			}
-		}
-		if bad {
-			out = append(out, v.Minor)
-		}
-	}
-	return out
-}
-
-// mergeOrder lists the main file, then every merged drop-in, the new one included.
-func mergeOrder(v author.Verdict, configFile, target string) []string {
-	var out []string
-	if configFile != "" {
-		out = append(out, configFile)
-	}
-	out = append(out, v.Before...)
-	out = append(out, target)
-	return append(out, v.After...)
-}
-
-type newDropinReport struct {
-	File       string           `json:"file"`
-	Content    string           `json:"content"`
-	Exists     bool             `json:"exists"`
-	DryRun     bool             `json:"dryRun"`
-	Written    bool             `json:"written"`
-	Refused    []string         `json:"refusedBy"`
-	Notes      []string         `json:"notes,omitempty"`
-	MergeOrder []string         `json:"mergeOrder"`
-	Verdicts   []author.Verdict `json:"verdicts"`
-}
-
-func (r *newDropinReport) writeText(w, errw io.Writer) {
-	fmt.Fprintf(w, "--- %s\n%s", r.File, r.Content)
-	fmt.Fprintln(w, "---")
-	for _, n := range r.Notes {
-		fmt.Fprintf(w, "note: %s\n", n)
-	}
-	fmt.Fprintln(w, "merge order (main file, then drop-ins by path):")
-	for _, f := range r.MergeOrder {
-		mark := ""
-		if f == r.File {
-			mark = "   <- this file"
-		}
-		fmt.Fprintf(w, "  %s%s\n", f, mark)
-	}
-	// Minors that say the same thing are printed once.
-	var prev, prevBody string
-	var group []string
-	flush := func() {
-		if len(group) > 0 {
-			fmt.Fprintf(w, "kubelet %s: %s", strings.Join(group, ", "), prevBody)
-		}
-	}
-	for _, v := range r.Verdicts {
-		var b strings.Builder
-		writeVerdict(&b, v)
-		if body := b.String(); body == prevBody && prev != "" {
-			group = append(group, v.Minor)
-			continue
-		} else {
-			flush()
-			group, prevBody = []string{v.Minor}, body
-		}
-		prev = v.Minor
-	}
-	flush()
-	switch {
-	case len(r.Refused) > 0:
-		fmt.Fprintf(w, "not written: kubelet %s would not do what the file says\n", strings.Join(r.Refused, ", "))
-		if last := lastOverrider(r.Verdicts); last != "" {
-			fmt.Fprintf(w, "hint: %s is merged after this file and sets the same keys: choose a name that sorts after %s, change that file, or pass --allow-override\n", last, filepath.Base(last))
-		}
-	case r.DryRun && r.Exists:
-		fmt.Fprintf(w, "dry run: %s exists; --force would replace it\n", r.File)
-	case r.DryRun:
-		fmt.Fprintln(w, "dry run: nothing written")
-	case r.Written:
-		fmt.Fprintf(w, "wrote %s\n", r.File)
-	}
-}
-
-// writeVerdict writes one minor's verdict; the caller prefixes "kubelet 1.xx: ".
-func writeVerdict(w io.Writer, v author.Verdict) {
-	status := "applies every key"
-	switch {
-	case v.Panics:
-		status = "PANICS at startup"
-	case !v.Starts && v.StartsWithout:
-		status = "REFUSES to start because of this file"
-	case !v.Starts:
-		status = "REFUSES to start (already without this file)"
-	case len(v.Problems) > 0:
-		status = "starts, but not with this file as written"
-	}
-	if v.Starts && len(v.Problems) == 0 {
-		for _, a := range v.Applied {
-			switch {
-			case a.OverriddenBy == "" && !a.Holds():
-				status = "starts, but not with this file as written"
-			case a.OverriddenBy != "" && status == "applies every key":
-				status = "starts; a later drop-in overrides some of these keys"
-			}
-		}
-	}
-	fmt.Fprintf(w, "%s\n", status)
-	for _, f := range v.Problems {
-		fmt.Fprintf(w, "  %s %s %s: %s\n", f.Position, f.Severity, f.Rule, f.Message)
-		if f.Hint != "" {
-			fmt.Fprintf(w, "      hint: %s\n", f.Hint)
-		}
-	}
-	if !v.Starts {
-		return
-	}
-	for _, a := range v.Applied {
-		switch {
-		case a.OverriddenBy != "":
-			fmt.Fprintf(w, "  %s = %s   overridden by %s (the kubelet runs with %s)\n", a.Path, matrix.Format(a.Want), a.OverriddenBy, matrix.Format(a.Got))
-		case a.Delete && a.Got == nil:
-			fmt.Fprintf(w, "  %s = null   removed\n", a.Path)
-		case a.Delete:
-			fmt.Fprintf(w, "  %s = null   the kubelet runs with %s\n", a.Path, matrix.Format(a.Got))
-		case !a.Holds():
-			fmt.Fprintf(w, "  %s = %s   NOT applied: the kubelet runs with %s\n", a.Path, matrix.Format(a.Want), matrix.Format(a.Got))
-		default:
-			fmt.Fprintf(w, "  %s = %s\n", a.Path, matrix.Format(a.Got))
-		}
-	}
-}
-
 func writeJSONValue(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
-}
-
-// lastOverrider is the last-merged file that overrides a key of the new one.
-func lastOverrider(vs []author.Verdict) string {
-	last := ""
-	for _, v := range vs {
-		for _, a := range v.Overridden() {
-			if a.OverriddenBy > last {
-				last = a.OverriddenBy
-			}
-		}
-	}
-	return last
-}
-
-// knownGates refuses, as a usage error like an unknown field, a gate that no
-// supported minor registers; a gate some minors lack is the check's to report.
-func knownGates(settings []author.Setting) error {
-	for _, st := range settings {
-		name, ok := strings.CutPrefix(st.Path, "featureGates[")
-		if !ok || registeredAnywhere(strings.TrimSuffix(name, "]")) {
-			continue
-		}
-		name = strings.TrimSuffix(name, "]")
-		msg := fmt.Sprintf("no feature gate %q at any kubelet minor kubeletcfg knows (%s)", name, minorRanges(skew.Supported()))
-		if g, err := skew.Newest().Gates(); err == nil {
-			if near := didyoumean.Nearest(name, g.Names()); near != "" {
-				msg += fmt.Sprintf("; did you mean %q?", near)
-			}
-		}
-		return fmt.Errorf("%s", msg)
-	}
-	return nil
 }

@@ -65,8 +65,3 @@ under it or an object it is part of, plus gated-field-ignored for gated fields.`
 	})
 	return cmd
 }
-
-// registeredAnywhere and minorRanges are explain's, for the dropin command.
-func registeredAnywhere(gate string) bool { return explain.RegisteredAnywhere(gate) }
-
-func minorRanges(minors []string) string { return explain.MinorRanges(minors) }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/kubeletcfg/kubeletcfg/internal/oneshotgc"
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
@@ -43,6 +44,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 }
+
+// longRunningGC gives the long-running modes (lint --nodes, cluster) the
+// proportional garbage collector back: a one-shot run has it off from the
+// start (internal/oneshotgc).
+func longRunningGC() { oneshotgc.Undo() }
 
 // findingsError reports that findings reached the --fail-on threshold; the
 // findings themselves are already printed.

@@ -143,7 +143,7 @@ func TestSchemaKubeconformLayout(t *testing.T) {
 	if code, _, stderr := runSchema(t, "schema", "--kubeconform", dir); code != exitClean {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	tpl := filepath.ToSlash(dir) + "/" + kubeconformTemplate
+	tpl := filepath.ToSlash(dir) + "/" + skew.KubeconformTemplate
 	versions := map[string]*skew.Minor{"master": skew.Newest()}
 	for _, v := range skew.Supported() {
 		m, _ := skew.Lookup(v)
@@ -223,8 +223,8 @@ func TestSchemaKubeconformNoClobber(t *testing.T) {
 	if code, _, stderr := runSchema(t, "schema", "--kubeconform", dir); code != exitClean {
 		t.Fatalf("rerun: exit %d: %s", code, stderr)
 	}
-	strict := filepath.Join(dir, "master-standalone-strict", kubeconformFile)
-	loose := filepath.Join(dir, "master-standalone", kubeconformFile)
+	strict := filepath.Join(dir, "master-standalone-strict", skew.KubeconformFileName)
+	loose := filepath.Join(dir, "master-standalone", skew.KubeconformFileName)
 	mine := []byte(`{"my": "schema"}`)
 	if err := os.WriteFile(loose, mine, 0o644); err != nil {
 		t.Fatal(err)
@@ -251,29 +251,5 @@ func TestSchemaKubeconformNoClobber(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(loose); bytes.Equal(got, mine) {
 		t.Error("--force did not overwrite")
-	}
-}
-
-// writeFileAtomic without overwrite refuses a file that appeared after the check.
-func TestWriteFileAtomicNoClobber(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "sub", "f.json")
-	if err := writeFileAtomic(path, []byte("one"), false); err != nil {
-		t.Fatal(err)
-	}
-	if err := writeFileAtomic(path, []byte("two"), false); err == nil || !strings.Contains(err.Error(), path) {
-		t.Errorf("second write: %v", err)
-	}
-	if got, _ := os.ReadFile(path); string(got) != "one" {
-		t.Errorf("clobbered: %q", got)
-	}
-	if err := writeFileAtomic(path, []byte("three"), true); err != nil {
-		t.Fatal(err)
-	}
-	if got, _ := os.ReadFile(path); string(got) != "three" {
-		t.Errorf("overwrite: %q", got)
-	}
-	entries, _ := os.ReadDir(filepath.Dir(path))
-	if len(entries) != 1 {
-		t.Errorf("temporary files left: %v", entries)
 	}
 }

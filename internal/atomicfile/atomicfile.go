@@ -1,5 +1,7 @@
 // Package atomicfile writes files so that a reader (or a kubelet starting on the
 // node) sees either the old content or the new one, never a half-written file.
+// It is the one writer of the commands that create files: dropin new and diff,
+// fix, schema --kubeconform and the rules reference.
 package atomicfile
 
 import (
@@ -22,11 +24,17 @@ type Options struct {
 	Overwrite bool
 	// KeepMode keeps an overwritten file's permission bits (kubeletcfg fix edits in place).
 	KeepMode bool
+	// MakeDirs creates the target's folder and its parents (mode 0755) when
+	// they are missing; without it a missing folder is an error.
+	MakeDirs bool
 }
 
 // Write writes data to path through a temporary file in the same folder: write,
-// fsync, chmod, rename, fsync the folder. On any error the target is untouched
-// and the temporary file is removed.
+// fsync, chmod, move into place, fsync the folder. Without Overwrite the move is
+// a hard link, which fails if path appeared after the first check, so a file
+// created meanwhile is never clobbered (a file system without hard links falls
+// back to the check). On any error the target is untouched and the temporary
+// file is removed.
 func Write(path string, data []byte, opt Options) (err error) {
 	mode := opt.Mode
 	if mode == 0 {
@@ -37,22 +45,29 @@ func Write(path string, data []byte, opt Options) (err error) {
 	case statErr == nil && fi.IsDir():
 		return &fs.PathError{Op: "write", Path: path, Err: errors.New("is a directory")}
 	case statErr == nil && !opt.Overwrite:
-		return &fs.PathError{Op: "write", Path: path, Err: ErrExists}
+		return exists(path)
 	case statErr == nil && fi.Mode().IsRegular() && opt.KeepMode:
 		mode = fi.Mode().Perm()
 	case statErr != nil && !errors.Is(statErr, fs.ErrNotExist):
 		return statErr
 	}
 	dir := filepath.Dir(path)
+	if opt.MakeDirs {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return err
 	}
+	// The temporary name goes in every case: renamed, it is already gone;
+	// linked, the target holds the content.
 	defer func() {
 		if err != nil {
 			tmp.Close()
-			os.Remove(tmp.Name())
 		}
+		os.Remove(tmp.Name())
 	}()
 	if _, err = tmp.Write(data); err != nil {
 		return err
@@ -66,10 +81,10 @@ func Write(path string, data []byte, opt Options) (err error) {
 	if err = tmp.Close(); err != nil {
 		return err
 	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
+	if err = place(tmp.Name(), path, opt.Overwrite); err != nil {
 		return err
 	}
-	// The rename is durable only once the folder's entry is on disk.
+	// The new entry is durable only once the folder is on disk.
 	if d, derr := os.Open(dir); derr == nil {
 		if serr := d.Sync(); serr != nil && !errors.Is(serr, errors.ErrUnsupported) {
 			d.Close()
@@ -78,4 +93,27 @@ func Write(path string, data []byte, opt Options) (err error) {
 		d.Close()
 	}
 	return nil
+}
+
+// place moves the written temporary file to path: a rename when overwriting is
+// allowed, else a hard link, which refuses an existing path atomically.
+func place(tmp, path string, overwrite bool) error {
+	if !overwrite {
+		err := os.Link(tmp, path)
+		switch {
+		case err == nil:
+			return nil
+		case errors.Is(err, fs.ErrExist):
+			return exists(path)
+		}
+		// No hard links on this file system: the check Write made has to do.
+		if _, serr := os.Lstat(path); serr == nil {
+			return exists(path)
+		}
+	}
+	return os.Rename(tmp, path)
+}
+
+func exists(path string) error {
+	return &fs.PathError{Op: "write", Path: path, Err: ErrExists}
 }

@@ -76,3 +76,32 @@ func TestWriteMissingFolder(t *testing.T) {
 		t.Error("want an error for a missing folder")
 	}
 }
+
+// MakeDirs creates the folder; without Overwrite a second write is refused (by
+// the hard link when the file appears after the first check), with it the file
+// is replaced; no temporary file is left.
+func TestWriteMakeDirsNoClobber(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sub", "f.json")
+	if err := Write(path, []byte("one"), Options{MakeDirs: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(path, []byte("two"), Options{MakeDirs: true}); !errors.Is(err, ErrExists) {
+		t.Errorf("second write: %v, want ErrExists", err)
+	}
+	if err := place(path, path, false); !errors.Is(err, ErrExists) {
+		t.Errorf("link over an existing file: %v, want ErrExists", err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != "one" {
+		t.Errorf("clobbered: %q", got)
+	}
+	if err := Write(path, []byte("three"), Options{Overwrite: true}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != "three" {
+		t.Errorf("overwrite: %q", got)
+	}
+	entries, _ := os.ReadDir(filepath.Dir(path))
+	if len(entries) != 1 {
+		t.Errorf("temporary files left: %v", entries)
+	}
+}

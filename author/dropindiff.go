@@ -1,0 +1,245 @@
+package author
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/kubeletcfg/kubeletcfg/internal/atomicfile"
+	"github.com/kubeletcfg/kubeletcfg/matrix"
+	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/validate"
+)
+
+// lastName sorts after every name made of ASCII letters, digits and punctuation
+// ('~' is the highest printable ASCII byte): the diff is checked as the last
+// drop-in when Out does not put it in the folder.
+const lastName = "~kubeletcfg-diff.conf"
+
+// DiffRequest is what `kubeletcfg dropin diff` is asked: the drop-in that turns
+// the configuration From into To.
+type DiffRequest struct {
+	// From names what the node runs today: the main --config file and/or the
+	// --config-dir folder, or a configz dump (read as the main file).
+	From []string
+	// To is the desired full configuration (a kubelet config file or a configz dump).
+	To string
+	// Out is where to write the drop-in (a NAME.conf path); empty: nowhere,
+	// the caller prints DiffReport.Content.
+	Out string
+	// Minors are the kubelet minors to check, oldest first; the two sides are
+	// compared at the newest.
+	Minors        []*skew.Minor
+	CgroupVersion int
+	// Force replaces an existing Out.
+	Force bool
+}
+
+// DiffReport is what DropInDiff found and did.
+type DiffReport struct {
+	// Minor is the newest minor, at which the effective configurations were compared.
+	Minor string
+	// Checked are the minors the drop-in is checked at (DiffRequest.Minors).
+	Checked []string
+	// Content is the drop-in; nil when there is no difference (nothing written).
+	Content []byte
+	// Keys counts the top-level keys the drop-in sets.
+	Keys int
+	// Failures say, per minor, why merging the drop-in does not give the desired
+	// configuration there ("kubelet 1.31: maxPods would be 110, not 50"); not
+	// empty: nothing was written.
+	Failures []string
+	// Written: the drop-in was written to DiffRequest.Out.
+	Written bool
+}
+
+// Validate checks that the request names both sides, without reading them.
+// DropInDiff calls it first; a command may call it before parsing its own flags.
+func (req *DiffRequest) Validate() error {
+	if len(req.From) == 0 || req.To == "" {
+		return fmt.Errorf("give --from (the current files) and --to (the desired configuration)")
+	}
+	return nil
+}
+
+// DropInDiff computes the drop-in whose merge over From's effective
+// configuration gives To's (Diff, rendered by PatchYAML), checks it by merging
+// it back at every minor (Verify), in the From folder under Out's name or as
+// the last drop-in, and writes it to Out (internal/atomicfile) when every minor
+// ends up with the desired configuration. An error is a usage or input error.
+func DropInDiff(req DiffRequest) (*DiffReport, error) {
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	if len(req.Minors) == 0 {
+		return nil, fmt.Errorf("no kubelet minor to check")
+	}
+	cur := pipeline.Input{Virtual: map[string][]byte{}, CgroupVersion: req.CgroupVersion}
+	for _, p := range req.From {
+		if err := addFrom(&cur, p); err != nil {
+			return nil, err
+		}
+	}
+	want := pipeline.Input{Config: req.To, Virtual: map[string][]byte{}, CgroupVersion: req.CgroupVersion}
+	if err := addConfigz(&want, req.To); err != nil {
+		return nil, err
+	}
+	out := req.Out
+	if out != "" {
+		if err := CheckDropInName(filepath.Base(out)); err != nil {
+			return nil, err
+		}
+		if fi, err := os.Lstat(out); err == nil && !req.Force {
+			if fi.IsDir() {
+				return nil, fmt.Errorf("%s: is a folder", out)
+			}
+			return nil, fmt.Errorf("%s: exists; use --force to replace it", out)
+		}
+	}
+	newest := req.Minors[len(req.Minors)-1]
+	rep := &DiffReport{Minor: newest.Version}
+	for _, m := range req.Minors {
+		rep.Checked = append(rep.Checked, m.Version)
+	}
+	curL, err := pipeline.Load(cur)
+	if err != nil {
+		return nil, err
+	}
+	wantL, err := pipeline.Load(want)
+	if err != nil {
+		return nil, err
+	}
+	current, err := effectiveAt(curL, newest, "--from")
+	if err != nil {
+		return nil, err
+	}
+	desired, err := effectiveAt(wantL, newest, "--to")
+	if err != nil {
+		return nil, err
+	}
+	patch, err := Diff(current, desired)
+	if err != nil {
+		return nil, err
+	}
+	if len(patch) == 0 {
+		return rep, nil
+	}
+	content, err := PatchYAML(patch, []string{
+		"Written by kubeletcfg dropin diff: merged after the current files, it gives " + req.To + ".",
+		"Checked against kubelet " + strings.Join(rep.Checked, ", ") + ".",
+	})
+	if err != nil {
+		return nil, err
+	}
+	rep.Content, rep.Keys = content, len(patch)
+	// Check it where it will sit: in the --from folder under its own
+	// name, else as the last drop-in (in a scratch folder if there is none).
+	check := cur
+	check.Virtual = map[string][]byte{}
+	for k, v := range cur.Virtual {
+		check.Virtual[k] = v
+	}
+	switch {
+	case out != "" && cur.ConfigDir != "" && filepath.Clean(filepath.Dir(out)) == filepath.Clean(cur.ConfigDir):
+		check.Virtual[out] = content
+	case cur.ConfigDir != "":
+		check.Virtual[filepath.Join(cur.ConfigDir, lastName)] = content
+	default:
+		tmp, err := os.MkdirTemp("", "kubeletcfg-diff-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(tmp)
+		check.ConfigDir = tmp
+		check.Virtual[filepath.Join(tmp, lastName)] = content
+	}
+	checkL, err := pipeline.Load(check)
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range req.Minors {
+		d := desired
+		if m != newest {
+			if d, err = effectiveAt(wantL, m, "--to"); err != nil {
+				rep.Failures = append(rep.Failures, fmt.Sprintf("kubelet %s: %v", m.Version, err))
+				continue
+			}
+		}
+		r, mismatches, err := Verify(checkL, m, d)
+		if err != nil {
+			return nil, err
+		}
+		if !r.Starts {
+			rep.Failures = append(rep.Failures, fmt.Sprintf("kubelet %s: would not start with the drop-in: %s", m.Version, firstErrorText(r)))
+			continue
+		}
+		for _, c := range mismatches {
+			rep.Failures = append(rep.Failures, fmt.Sprintf("kubelet %s: %s would be %s, not %s", m.Version, c.Path, matrix.Format(c.From), matrix.Format(c.To)))
+		}
+	}
+	if len(rep.Failures) > 0 || out == "" {
+		return rep, nil
+	}
+	if err := atomicfile.Write(out, content, atomicfile.Options{Overwrite: req.Force}); err != nil {
+		return nil, err
+	}
+	rep.Written = true
+	return rep, nil
+}
+
+// addFrom adds one --from path to the input: a folder is --config-dir, a file
+// is --config (a configz dump is converted in memory).
+func addFrom(in *pipeline.Input, p string) error {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return fmt.Errorf("--from %s: %w", p, unwrapPathError(err))
+	}
+	if fi.IsDir() {
+		if in.ConfigDir != "" {
+			return fmt.Errorf("--from %s: a second folder (already %s); the kubelet has one --config-dir", p, in.ConfigDir)
+		}
+		in.ConfigDir = p
+		return nil
+	}
+	if in.Config != "" {
+		return fmt.Errorf("--from %s: a second file (already %s); the kubelet has one --config", p, in.Config)
+	}
+	in.Config = p
+	return addConfigz(in, p)
+}
+
+// addConfigz reads in.Config from memory when path is a configz dump.
+func addConfigz(in *pipeline.Input, path string) error {
+	doc, ok, err := ReadConfigz(path)
+	if err != nil {
+		return err
+	}
+	if ok {
+		in.Virtual[path] = doc
+	}
+	return nil
+}
+
+// effectiveAt is the effective configuration of l at m, or an error saying
+// that the kubelet would not get that far.
+func effectiveAt(l *pipeline.Loaded, m *skew.Minor, flag string) (map[string]any, error) {
+	r, err := l.Evaluate(m)
+	if err != nil {
+		return nil, err
+	}
+	if !r.Starts {
+		return nil, fmt.Errorf("%s: kubelet %s would not start with it (%s); kubeletcfg lint shows why", flag, m.Version, firstErrorText(r))
+	}
+	return r.EffectiveObject()
+}
+
+func firstErrorText(r *pipeline.Result) string {
+	for _, f := range r.Findings {
+		if f.Severity == validate.Error {
+			return strings.TrimSpace(f.Position.String() + " " + f.Rule + ": " + f.Message)
+		}
+	}
+	return "no finding"
+}

@@ -1,0 +1,398 @@
+package author
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/kubeletcfg/kubeletcfg/internal/atomicfile"
+	"github.com/kubeletcfg/kubeletcfg/internal/didyoumean"
+	"github.com/kubeletcfg/kubeletcfg/matrix"
+	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"github.com/kubeletcfg/kubeletcfg/skew"
+)
+
+// NewRequest is what `kubeletcfg dropin new` is asked: a drop-in NAME.conf in
+// the --config-dir folder, with --set and --feature-gate values, checked at
+// Minors.
+type NewRequest struct {
+	// Name is the drop-in's file name (it must end in .conf), inside ConfigDir.
+	Name      string
+	ConfigDir string
+	// Config is the main --config file, so that the check sees what the node
+	// sees; empty: none.
+	Config string
+	// Sets are PATH=VALUE (ParseSet) and Gates NAME=BOOL (FeatureGate), in the
+	// order the file lists them.
+	Sets, Gates []string
+	// Minors are the kubelet minors to check, oldest first; field names and
+	// types come from the newest, so an older minor that lacks a field is
+	// reported as dropping it.
+	Minors        []*skew.Minor
+	CgroupVersion int
+	// Mode of the new file (0: 0644).
+	Mode fs.FileMode
+	// DryRun checks and reports without writing; Force replaces an existing
+	// file; AllowOverride writes even when a later drop-in overrides some keys.
+	DryRun, Force, AllowOverride bool
+}
+
+// NewReport is what `kubeletcfg dropin new` did and found; its JSON is what
+// `-o json` prints.
+type NewReport struct {
+	// File is the drop-in's path and Content its bytes.
+	File    string `json:"file"`
+	Content string `json:"content"`
+	// Exists says that File was there before.
+	Exists  bool `json:"exists"`
+	DryRun  bool `json:"dryRun"`
+	Written bool `json:"written"`
+	// Refused lists the minors at which the file would not do what it says
+	// (not empty: nothing is written).
+	Refused []string `json:"refusedBy"`
+	// Notes are the remarks of ParseSet on the values (Setting.Notes).
+	Notes []string `json:"notes,omitempty"`
+	// MergeOrder is the main file, then every merged drop-in, the new one
+	// included, at the newest minor.
+	MergeOrder []string  `json:"mergeOrder"`
+	Verdicts   []Verdict `json:"verdicts"`
+}
+
+// CheckDropInName enforces what makes a name safe and merged: it ends in .conf
+// (the kubelet skips anything else) and stays inside the folder.
+func CheckDropInName(name string) error {
+	switch {
+	case name == "" || name == "." || name == "..":
+		return fmt.Errorf("drop-in name %q: give a file name such as 50-crashloop.conf", name)
+	case strings.ContainsAny(name, `/\`) || strings.Contains(name, ".."):
+		return fmt.Errorf("drop-in name %q: a name, not a path (no /, \\ or ..); the folder is --config-dir", name)
+	case filepath.Ext(name) != ".conf" || name == ".conf":
+		return fmt.Errorf("drop-in name %q: the kubelet merges only files ending in .conf", name)
+	case strings.ContainsRune(name, 0):
+		return fmt.Errorf("drop-in name %q: contains a NUL byte", name)
+	}
+	return nil
+}
+
+// Validate checks what the request must have without reading anything: a
+// drop-in name (CheckDropInName), the folder, something to write. New calls it
+// first; a command may call it earlier, to report these before its own flags.
+func (req *NewRequest) Validate() error {
+	if err := CheckDropInName(req.Name); err != nil {
+		return err
+	}
+	if req.ConfigDir == "" {
+		return fmt.Errorf("--config-dir is required: the folder the drop-in goes into")
+	}
+	if len(req.Sets) == 0 && len(req.Gates) == 0 {
+		return fmt.Errorf("nothing to write: give --set PATH=VALUE or --feature-gate NAME=BOOL")
+	}
+	return nil
+}
+
+// New builds the drop-in req asks for, checks it with the existing files at
+// every minor (Check) and writes it (internal/atomicfile) unless a minor
+// refuses it or req.DryRun. An error is a usage or input error (nothing
+// checked); a refusal is a report with Refused set.
+func New(req NewRequest) (*NewReport, error) {
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	if len(req.Minors) == 0 {
+		return nil, fmt.Errorf("no kubelet minor to check")
+	}
+	fi, err := os.Stat(req.ConfigDir)
+	if err != nil {
+		return nil, fmt.Errorf("--config-dir %s: %w", req.ConfigDir, unwrapPathError(err))
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("--config-dir %s: not a folder", req.ConfigDir)
+	}
+	target := filepath.Join(req.ConfigDir, req.Name)
+	exists := false
+	if fi, err := os.Lstat(target); err == nil {
+		if fi.IsDir() {
+			return nil, fmt.Errorf("%s: is a folder", target)
+		}
+		exists = true
+		if !req.Force && !req.DryRun {
+			return nil, fmt.Errorf("%s: exists; use --force to replace it (kubeletcfg lint shows what it does now)", target)
+		}
+	}
+	schema, err := SchemaOf(req.Minors[len(req.Minors)-1])
+	if err != nil {
+		return nil, err
+	}
+	var settings []Setting
+	for _, s := range req.Sets {
+		st, err := schema.ParseSet(s)
+		if err != nil {
+			return nil, err
+		}
+		settings = append(settings, st)
+	}
+	for _, g := range req.Gates {
+		st, err := FeatureGate(g)
+		if err != nil {
+			return nil, err
+		}
+		settings = append(settings, st)
+	}
+	if err := knownGates(settings); err != nil {
+		return nil, err
+	}
+	doc, err := NewDocument(settings)
+	if err != nil {
+		return nil, err
+	}
+	doc.Header = []string{
+		"Written by kubeletcfg dropin new; checked against kubelet " + minorList(req.Minors) + ".",
+		"Drop-ins merge in lexical order of their paths: a later file overrides these keys.",
+	}
+	content, err := doc.YAML()
+	if err != nil {
+		return nil, err
+	}
+	in := pipeline.Input{Config: req.Config, ConfigDir: req.ConfigDir, Virtual: map[string][]byte{target: content}, CgroupVersion: req.CgroupVersion}
+	verdicts, err := Check(in, target, doc, req.Minors)
+	if err != nil {
+		return nil, err
+	}
+	refused := refusedMinors(verdicts, req.AllowOverride)
+	if refused == nil {
+		refused = []string{}
+	}
+	written := false
+	if len(refused) == 0 && !req.DryRun {
+		if err := atomicfile.Write(target, content, atomicfile.Options{Mode: req.Mode, Overwrite: req.Force}); err != nil {
+			return nil, err
+		}
+		written = true
+	}
+	rep := &NewReport{File: target, Content: string(content), Exists: exists, DryRun: req.DryRun, Written: written, Refused: refused, Verdicts: verdicts}
+	for _, s := range settings {
+		rep.Notes = append(rep.Notes, s.Notes...)
+	}
+	if len(verdicts) > 0 {
+		rep.MergeOrder = mergeOrder(verdicts[len(verdicts)-1], req.Config, target)
+	}
+	return rep, nil
+}
+
+// minorList is "1.32, 1.33": the minors a file was checked against.
+func minorList(ms []*skew.Minor) string {
+	vs := make([]string, len(ms))
+	for i, m := range ms {
+		vs[i] = m.Version
+	}
+	return strings.Join(vs, ", ")
+}
+
+// refusedMinors lists the minors at which the new file does not do what it says.
+func refusedMinors(vs []Verdict, allowOverride bool) []string {
+	var out []string
+	for _, v := range vs {
+		bad := !v.Starts || len(v.Problems) > 0
+		for _, a := range v.Applied {
+			if a.OverriddenBy != "" {
+				bad = bad || !allowOverride
+			} else if !a.Holds() {
+				bad = true
+			}
+		}
+		if bad {
+			out = append(out, v.Minor)
+		}
+	}
+	return out
+}
+
+// mergeOrder lists the main file, then every merged drop-in, the new one included.
+func mergeOrder(v Verdict, configFile, target string) []string {
+	var out []string
+	if configFile != "" {
+		out = append(out, configFile)
+	}
+	out = append(out, v.Before...)
+	out = append(out, target)
+	return append(out, v.After...)
+}
+
+// knownGates refuses, as a usage error like an unknown field, a gate that no
+// supported minor registers; a gate some minors lack is the check's to report.
+func knownGates(settings []Setting) error {
+	for _, st := range settings {
+		name, ok := strings.CutPrefix(st.Path, "featureGates[")
+		if !ok {
+			continue
+		}
+		name = strings.TrimSuffix(name, "]")
+		if registeredAnywhere(name) {
+			continue
+		}
+		msg := fmt.Sprintf("no feature gate %q at any kubelet minor kubeletcfg knows (%s)", name, supportedRange())
+		if g, err := skew.Newest().Gates(); err == nil {
+			if near := didyoumean.Nearest(name, g.Names()); near != "" {
+				msg += fmt.Sprintf("; did you mean %q?", near)
+			}
+		}
+		return errors.New(msg)
+	}
+	return nil
+}
+
+// registeredAnywhere reports whether a supported minor registers the gate.
+func registeredAnywhere(gate string) bool {
+	for _, v := range skew.Supported() {
+		if m, _ := skew.Lookup(v); m != nil && m.Registers(gate) {
+			return true
+		}
+	}
+	return false
+}
+
+// supportedRange is "1.31–1.37": the supported minors, which are consecutive.
+func supportedRange() string {
+	s := skew.Supported()
+	if len(s) == 1 {
+		return s[0]
+	}
+	return s[0] + "–" + s[len(s)-1]
+}
+
+// WriteJSON writes the report as `dropin new -o json` prints it, indented.
+func (r *NewReport) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// WriteText writes the report as `dropin new` prints it: the file, the notes,
+// the merge order, each minor's verdict (minors that say the same once) and
+// what was done.
+func (r *NewReport) WriteText(w io.Writer) {
+	fmt.Fprintf(w, "--- %s\n%s", r.File, r.Content)
+	fmt.Fprintln(w, "---")
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
+	fmt.Fprintln(w, "merge order (main file, then drop-ins by path):")
+	for _, f := range r.MergeOrder {
+		mark := ""
+		if f == r.File {
+			mark = "   <- this file"
+		}
+		fmt.Fprintf(w, "  %s%s\n", f, mark)
+	}
+	// Minors that say the same thing are printed once.
+	var prev, prevBody string
+	var group []string
+	flush := func() {
+		if len(group) > 0 {
+			fmt.Fprintf(w, "kubelet %s: %s", strings.Join(group, ", "), prevBody)
+		}
+	}
+	for _, v := range r.Verdicts {
+		var b strings.Builder
+		writeVerdict(&b, v)
+		if body := b.String(); body == prevBody && prev != "" {
+			group = append(group, v.Minor)
+			continue
+		} else {
+			flush()
+			group, prevBody = []string{v.Minor}, body
+		}
+		prev = v.Minor
+	}
+	flush()
+	switch {
+	case len(r.Refused) > 0:
+		fmt.Fprintf(w, "not written: kubelet %s would not do what the file says\n", strings.Join(r.Refused, ", "))
+		if last := lastOverrider(r.Verdicts); last != "" {
+			fmt.Fprintf(w, "hint: %s is merged after this file and sets the same keys: choose a name that sorts after %s, change that file, or pass --allow-override\n", last, filepath.Base(last))
+		}
+	case r.DryRun && r.Exists:
+		fmt.Fprintf(w, "dry run: %s exists; --force would replace it\n", r.File)
+	case r.DryRun:
+		fmt.Fprintln(w, "dry run: nothing written")
+	case r.Written:
+		fmt.Fprintf(w, "wrote %s\n", r.File)
+	}
+}
+
+// writeVerdict writes one minor's verdict; the caller prefixes "kubelet 1.xx: ".
+func writeVerdict(w io.Writer, v Verdict) {
+	status := "applies every key"
+	switch {
+	case v.Panics:
+		status = "PANICS at startup"
+	case !v.Starts && v.StartsWithout:
+		status = "REFUSES to start because of this file"
+	case !v.Starts:
+		status = "REFUSES to start (already without this file)"
+	case len(v.Problems) > 0:
+		status = "starts, but not with this file as written"
+	}
+	if v.Starts && len(v.Problems) == 0 {
+		for _, a := range v.Applied {
+			switch {
+			case a.OverriddenBy == "" && !a.Holds():
+				status = "starts, but not with this file as written"
+			case a.OverriddenBy != "" && status == "applies every key":
+				status = "starts; a later drop-in overrides some of these keys"
+			}
+		}
+	}
+	fmt.Fprintf(w, "%s\n", status)
+	for _, f := range v.Problems {
+		fmt.Fprintf(w, "  %s %s %s: %s\n", f.Position, f.Severity, f.Rule, f.Message)
+		if f.Hint != "" {
+			fmt.Fprintf(w, "      hint: %s\n", f.Hint)
+		}
+	}
+	if !v.Starts {
+		return
+	}
+	for _, a := range v.Applied {
+		switch {
+		case a.OverriddenBy != "":
+			fmt.Fprintf(w, "  %s = %s   overridden by %s (the kubelet runs with %s)\n", a.Path, matrix.Format(a.Want), a.OverriddenBy, matrix.Format(a.Got))
+		case a.Delete && a.Got == nil:
+			fmt.Fprintf(w, "  %s = null   removed\n", a.Path)
+		case a.Delete:
+			fmt.Fprintf(w, "  %s = null   the kubelet runs with %s\n", a.Path, matrix.Format(a.Got))
+		case !a.Holds():
+			fmt.Fprintf(w, "  %s = %s   NOT applied: the kubelet runs with %s\n", a.Path, matrix.Format(a.Want), matrix.Format(a.Got))
+		default:
+			fmt.Fprintf(w, "  %s = %s\n", a.Path, matrix.Format(a.Got))
+		}
+	}
+}
+
+// lastOverrider is the last-merged file that overrides a key of the new one.
+func lastOverrider(vs []Verdict) string {
+	last := ""
+	for _, v := range vs {
+		for _, a := range v.Overridden() {
+			if a.OverriddenBy > last {
+				last = a.OverriddenBy
+			}
+		}
+	}
+	return last
+}
+
+// unwrapPathError drops the *fs.PathError wrapper, whose text repeats the path
+// the message already names.
+func unwrapPathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

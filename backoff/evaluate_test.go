@@ -1,0 +1,76 @@
+package backoff
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"github.com/kubeletcfg/kubeletcfg/skew"
+)
+
+// Evaluate names where each duration comes from, as the pipeline recorded it,
+// and gives no curve to a configuration the kubelet refuses.
+func TestEvaluateSources(t *testing.T) {
+	const dir = "../testdata/backoff/"
+	tests := []struct {
+		file, minor          string
+		starts               bool
+		initialFrom, maxFrom string
+	}{
+		{"default.yaml", "1.31", true, "kubelet default", "kubelet default"},
+		{"default.yaml", "1.37", true, "kubelet default", "crashLoopBackOff.maxContainerRestartPeriod, defaulted"},
+		{"reduced.yaml", "1.34", true, "ReduceDefaultCrashLoopBackOffDecay", "ReduceDefaultCrashLoopBackOffDecay"},
+		{"cap30s.yaml", "1.37", true, "kubelet default", "crashLoopBackOff.maxContainerRestartPeriod, " + dir + "cap30s.yaml:8:3"},
+		{"cap1s.yaml", "1.37", true, "= the cap", "crashLoopBackOff.maxContainerRestartPeriod, " + dir + "cap1s.yaml:7:3"},
+		{"cap10m.yaml", "1.37", false, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file+"@"+tt.minor, func(t *testing.T) {
+			m, err := skew.Lookup(tt.minor)
+			if err != nil {
+				t.Fatal(err)
+			}
+			es, err := Evaluate([]pipeline.Input{{Config: dir + tt.file}}, []*skew.Minor{m}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := es[0]
+			if e.Starts != tt.starts || e.InitialFrom != tt.initialFrom || e.MaxFrom != tt.maxFrom {
+				t.Errorf("starts %v, initial from %q, cap from %q; want %v, %q, %q", e.Starts, e.InitialFrom, e.MaxFrom, tt.starts, tt.initialFrom, tt.maxFrom)
+			}
+			if (e.Curve != nil) != tt.starts || (e.Stop != nil) == tt.starts {
+				t.Errorf("curve %v, stop %v", e.Curve, e.Stop)
+			}
+		})
+	}
+}
+
+// Entries that differ only in their minor share a column, titled with the
+// minors as a range when they are consecutive.
+func TestWriteTextGroupsMinors(t *testing.T) {
+	var minors []*skew.Minor
+	for _, v := range []string{"1.32", "1.33", "1.34", "1.36"} {
+		m, err := skew.Lookup(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		minors = append(minors, m)
+	}
+	es, err := Evaluate([]pipeline.Input{{Config: "../testdata/backoff/default.yaml"}}, minors, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WriteText(&b, es); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"A  kubelet 1.32..1.34 with ", "B  kubelet 1.36 with "} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("no %q in\n%s", want, b.String())
+		}
+	}
+	if got := minorList([]string{"1.33", "1.37"}); got != "1.33, 1.37" {
+		t.Errorf("minorList: %q", got)
+	}
+}
