@@ -1,15 +1,11 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
-	yaml "go.yaml.in/yaml/v3"
 
-	"github.com/kubeletcfg/kubeletcfg/pipeline"
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
@@ -40,19 +36,18 @@ a note goes to stderr and the exit code is 1.`,
 			if showOrigin && output == "json" {
 				return fmt.Errorf("--show-origin needs -o yaml (JSON has no comments)")
 			}
-			res, err := in.evaluate()
+			e, err := kubeletcfg.Effective(in.options())
 			if err != nil {
 				return err
 			}
-			if res.Effective != nil {
-				out, err := renderEffective(res, output, showOrigin)
-				if err != nil {
-					return err
-				}
-				if _, err := cmd.OutOrStdout().Write(out); err != nil {
-					return err
-				}
+			out, err := e.Render(output, showOrigin)
+			if err != nil {
+				return err
 			}
+			if _, err := cmd.OutOrStdout().Write(out); err != nil {
+				return err
+			}
+			res := e.Result
 			if !res.Starts {
 				n := countAtLeast(res.Findings, validate.Error)
 				fmt.Fprintf(cmd.ErrOrStderr(), "kubeletcfg: kubelet %s would not start with this configuration (%d %s); run kubeletcfg lint for details\n", res.Minor.Version, n, plural(n, "error", "errors"))
@@ -69,69 +64,4 @@ a note goes to stderr and the exit code is 1.`,
 		return []string{"yaml", "json"}, cobra.ShellCompDirectiveNoFileComp
 	})
 	return cmd
-}
-
-// renderEffective prints the effective config with apiVersion and kind, keys sorted
-// as the kubelet's own "Effective KubeletConfiguration" log prints them.
-func renderEffective(res *pipeline.Result, output string, showOrigin bool) ([]byte, error) {
-	generic, err := res.EffectiveObject()
-	if err != nil {
-		return nil, err
-	}
-	if output == "json" {
-		out, err := json.MarshalIndent(generic, "", "  ")
-		return append(out, '\n'), err
-	}
-	var doc yaml.Node
-	if err := doc.Encode(generic); err != nil {
-		return nil, err
-	}
-	if showOrigin {
-		annotate(&doc, "", res)
-	}
-	var b strings.Builder
-	enc := yaml.NewEncoder(&b)
-	enc.SetIndent(2)
-	if err := enc.Encode(&doc); err != nil {
-		return nil, err
-	}
-	return []byte(b.String()), nil
-}
-
-// annotate sets a line comment on every key naming the origin of its value.
-func annotate(n *yaml.Node, path string, res *pipeline.Result) {
-	if n.Kind != yaml.MappingNode {
-		return
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		p := k.Value
-		switch {
-		case strings.HasPrefix(path, "map:"):
-			p = strings.TrimPrefix(path, "map:") + "[" + k.Value + "]"
-		case path != "":
-			p = path + "." + k.Value
-		}
-		if p == "apiVersion" || p == "kind" {
-			continue
-		}
-		if pos, ok := res.Origins[p]; ok && pos.File != "" {
-			k.LineComment = "from " + pos.String()
-		} else if v.Kind != yaml.MappingNode || isMapField(res.Minor.Fields(), p) {
-			k.LineComment = "default"
-		}
-		if v.Kind == yaml.MappingNode {
-			child := p
-			if isMapField(res.Minor.Fields(), p) {
-				child = "map:" + p
-			}
-			annotate(v, child, res)
-		}
-	}
-}
-
-// isMapField reports whether a path holds a free-form map (its keys are data).
-func isMapField(tree *skew.Field, path string) bool {
-	f := tree.At(path)
-	return f != nil && f.Kind == skew.Map
 }

@@ -1,16 +1,15 @@
 package main
 
 import (
-	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/spf13/cobra"
 
+	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/input"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
-	"github.com/kubeletcfg/kubeletcfg/report"
 )
 
 // registerInput registers --input-format and remembers the command, whose
@@ -26,38 +25,54 @@ func (f *inputFlags) registerInput(cmd *cobra.Command) {
 	})
 }
 
-// convert recognises --config (a file or `-`), converts it and makes in read
-// the result under its own name. Standard input is read once, however often
-// the command asks for its input.
-func (f *inputFlags) convert(in *pipeline.Input) error {
-	format, err := input.ParseFormat(f.inputFormat)
-	if err != nil {
-		return err
+// options are the library's options for the flags; --kubelet-version and
+// --cgroup-version are left to the discovered kubelet under --discover
+// unless given.
+func (f *inputFlags) options() kubeletcfg.Options {
+	changed := func(name string) bool { return f.cmd != nil && f.cmd.Flags().Changed(name) }
+	o := kubeletcfg.Options{
+		Config: f.config, ConfigDir: f.configDir,
+		Format: input.Format(f.inputFormat), Read: f.read,
+		KubeletFlags: f.kubeletFlags, KubeletFlagsFile: f.kubeletFlagsFile,
+		Discover: f.kc.discover, Host: f.kc.discoverOptions(),
+		Stdin: os.Stdin,
 	}
-	if f.config == "" {
-		if format != input.Auto && format != input.Config {
-			return fmt.Errorf("--input-format %s needs --config", format)
-		}
-		return nil
+	if f.cmd != nil {
+		o.Stdin, o.Log = f.cmd.InOrStdin(), f.cmd.ErrOrStderr()
 	}
-	if f.src == nil {
-		var r io.Reader = os.Stdin
-		if f.cmd != nil {
-			r = f.cmd.InOrStdin()
-		}
-		if f.src, err = input.OpenOptions(f.config, r, format, f.read); err != nil {
-			return err
-		}
+	if !f.kc.discover || changed("kubelet-version") {
+		o.KubeletVersion = f.kubeletVersion
 	}
-	if f.src.Format == input.Configz && f.configDir != "" {
-		return fmt.Errorf("--config-dir %s: %s is a configz dump: a configz dump is already merged; drop-ins do not apply", f.configDir, f.src.Path)
+	if !f.kc.discover || changed("cgroup-version") {
+		o.CgroupVersion = f.cgroupVersion
+	}
+	return o
+}
+
+// input resolves the flags into the pipeline's input (once: standard input
+// is read once, however often the command asks for its input); the
+// discovered kubelet's minor becomes --kubelet-version's default.
+func (f *inputFlags) input() (pipeline.Input, error) {
+	if f.prepared == nil {
+		p, err := f.options().Prepare()
+		var nothing *kubeletcfg.NothingToCheckError
+		if errors.As(err, &nothing) {
+			nothing.Discover = f.cmd != nil && f.cmd.Flags().Lookup("discover") != nil
+		}
+		if err != nil {
+			return pipeline.Input{}, err
+		}
+		f.prepared, f.src = p, p.Source
+		f.config, f.configDir = p.Config, p.ConfigDir
+		if p.Discovered != nil && p.KubeletVersion != "" {
+			f.kubeletVersion = p.KubeletVersion
+		}
 	}
 	// fix writes back what it read: never a conversion over the original.
-	if f.src.Data != nil && f.cmd != nil && f.cmd.Name() == "fix" {
-		return fmt.Errorf("--config %s: fix edits KubeletConfiguration files in place; this is %s", f.src.Path, describeSource(f.src))
+	if f.src != nil && f.src.Data != nil && f.cmd != nil && f.cmd.Name() == "fix" {
+		return pipeline.Input{}, fmt.Errorf("--config %s: fix edits KubeletConfiguration files in place; this is %s", f.src.Path, describeSource(f.src))
 	}
-	f.src.Apply(in)
-	return nil
+	return f.prepared.Input, nil
 }
 
 func describeSource(s *input.Source) string {
@@ -74,36 +89,5 @@ func describeSource(s *input.Source) string {
 	return "standard input"
 }
 
-// lintDocument is lint's JSON document with the input format added when
-// --config was not a plain config file; the existing names stay as they are.
-type lintDocument struct {
-	report.Document
-	Input string `json:"input,omitempty"`
-}
-
-// inputName is the "input" JSON value of s: empty for a plain config file.
-func inputName(s *input.Source) string {
-	if s == nil || s.Format == input.Config {
-		return ""
-	}
-	return string(s.Format)
-}
-
-// writeLint writes lint's report of doc: with a note line saying what was
-// read (text) or the input field (JSON) when --config was converted; the
-// JSON encoding is report's (indented, one document).
-func (f *inputFlags) writeLint(out io.Writer, w report.Writer, output string, doc report.Document, opt report.Options) error {
-	// Other formats (SARIF, JUnit, ...) have schemas of their own: unchanged.
-	switch name := inputName(f.src); {
-	case name == "":
-	case output == "json":
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(lintDocument{Document: doc, Input: name})
-	case output == "text":
-		if _, err := fmt.Fprintf(out, "%s: note: %s\n", f.src.Path, f.src.Note); err != nil {
-			return err
-		}
-	}
-	return w.Write(out, []report.Document{doc}, opt)
-}
+// lintDocument is lint's JSON document (kubeletcfg.LintReport).
+type lintDocument = kubeletcfg.LintReport

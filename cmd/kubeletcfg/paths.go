@@ -1,14 +1,13 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
+	"io"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
@@ -51,97 +50,22 @@ func checkPaths(f *inputFlags, paths []string) error {
 	return nil
 }
 
-// pathsJSON is lint's JSON for several paths: one lint document per path, in
-// the order given, each with its path; the paths that could not be read.
-type pathsJSON struct {
-	Reports []pathReport `json:"reports"`
-	Errors  []pathError  `json:"errors"`
-}
-
-type pathReport struct {
-	Path string `json:"path"`
-	lintDocument
-}
-
-type pathError struct {
-	Path  string `json:"path"`
-	Error string `json:"error"`
-}
-
-// lintPaths lints each path as its own node (its own --config, the same
-// other flags): text is each report as lint -c PATH prints it under a
-// ==> PATH <== line (head's), then a summary
-// line; JSON is pathsJSON; SARIF, JUnit and GitHub get one document per path.
-// The exit code is the worst: 2 when a path could not be read, else 1 when
-// findings reach --fail-on.
-func lintPaths(cmd *cobra.Command, f *inputFlags, paths []string, w report.Writer, output string, threshold validate.Severity, opt report.Options, post func(*pipeline.Result, string)) error {
-	out := cmd.OutOrStdout()
-	all := pathsJSON{Reports: []pathReport{}, Errors: []pathError{}}
-	var docs []report.Document
-	fails, refused := 0, 0
-	var b strings.Builder
-	for _, p := range paths {
-		one := *f // a fresh input per path: its own --config and source
-		one.config, one.src = p, nil
-		one.kc.done, one.kc.args, one.kc.discovered, one.kc.fromCmdline = false, nil, nil, false
-		res, err := one.evaluate()
-		if err != nil {
-			fmt.Fprintf(cmd.ErrOrStderr(), "kubeletcfg: %v\n", err)
-			all.Errors = append(all.Errors, pathError{Path: p, Error: err.Error()})
-			continue
-		}
-		post(res, one.config)
-		doc := report.FromResult(res)
-		fails += countAtLeast(doc.Findings, threshold)
-		if !doc.Starts {
-			refused++
-		}
-		switch output {
-		case "text":
-			if len(all.Reports) > 0 {
-				b.WriteString("\n")
-			}
-			fmt.Fprintf(&b, "==> %s <==\n", p) // as head and tail name each file
-			if err := one.writeLint(&b, w, output, doc, opt); err != nil {
-				return err
-			}
-		case "json":
-		default:
-			doc.Subject = p
-			docs = append(docs, doc)
-		}
-		all.Reports = append(all.Reports, pathReport{Path: p, lintDocument: lintDocument{Document: doc, Input: inputName(one.src)}})
-	}
-	var err error
-	switch output {
-	case "text":
-		if !opt.Quiet {
-			if b.Len() > 0 {
-				b.WriteString("\n")
-			}
-			fmt.Fprintf(&b, "%d %s: %d %s, %d would not start", len(paths), plural(len(paths), "file", "files"),
-				len(all.Reports)-refused, plural(len(all.Reports)-refused, "starts", "start"), refused)
-			if len(all.Errors) > 0 {
-				fmt.Fprintf(&b, ", %d could not be read", len(all.Errors))
-			}
-			b.WriteString("\n")
-		}
-		_, err = out.Write([]byte(b.String()))
-	case "json":
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		err = enc.Encode(all)
-	default:
-		err = w.Write(out, docs, opt)
-	}
+// lintPaths lints each path as its own node (kubeletcfg.LintPaths) and
+// writes the reports. The exit code is the worst: 2 when a path could not be
+// read, else 1 when findings reach --fail-on.
+func lintPaths(out io.Writer, opt kubeletcfg.Options, paths []string, output string, threshold validate.Severity, ro report.Options) error {
+	l, err := kubeletcfg.LintPaths(opt, paths)
 	if err != nil {
 		return err
 	}
-	if len(all.Errors) > 0 {
-		return fmt.Errorf("%d of %d files could not be read (above)", len(all.Errors), len(paths))
+	if err := l.Write(out, output, ro); err != nil {
+		return err
 	}
-	if fails > 0 {
-		return &findingsError{n: fails}
+	if n := len(l.Report.Errors); n > 0 {
+		return fmt.Errorf("%d of %d files could not be read (above)", n, len(paths))
+	}
+	if n := l.CountAtLeast(threshold); n > 0 {
+		return &findingsError{n: n}
 	}
 	return nil
 }

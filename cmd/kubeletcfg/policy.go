@@ -3,8 +3,7 @@ package main
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/kubeletcfg/kubeletcfg/matrix"
-	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/policy"
 )
 
@@ -66,16 +65,13 @@ func (pf *policyFlags) load(cmd *cobra.Command) error {
 	pf.policy = p
 	changed := cmd.Flags().Changed
 	if t := pf.to.kubeletVersion; t != nil && !changed("kubelet-version") {
-		switch {
-		case p.KubeletVersion != "":
-			*t = p.KubeletVersion
-		case p.Versions != "":
-			// One minor for lint: the newest of the policy's window.
-			minors, err := matrix.Window(p.Versions, "")
-			if err != nil {
-				return err
-			}
-			*t = minors[len(minors)-1].Version
+		// One minor for lint: the policy's, or the newest of its window.
+		v, err := kubeletcfg.PolicyMinor(p)
+		if err != nil {
+			return err
+		}
+		if v != "" {
+			*t = v
 		}
 	}
 	if t := pf.to.versions; t != nil && p.Versions != "" && !changed("versions") && !changed("control-plane") {
@@ -85,22 +81,4 @@ func (pf *policyFlags) load(cmd *cobra.Command) error {
 		*t = p.FailOn
 	}
 	return nil
-}
-
-// apply replaces the result's findings with what the policy reports; the
-// verdict (Starts, Panics) stays the kubelet's.
-func (pf *policyFlags) apply(res *pipeline.Result) {
-	res.Findings = policy.Apply(pf.policy, []*pipeline.Result{res}, policy.Options{})[0]
-}
-
-// applyMatrix is apply for every minor of a matrix. Severities stay the
-// rules' own: the matrix reads an error as "this minor does not start".
-func (pf *policyFlags) applyMatrix(mx *matrix.Matrix) {
-	results := make([]*pipeline.Result, len(mx.Columns))
-	for i, c := range mx.Columns {
-		results[i] = c.Result
-	}
-	for i, fs := range policy.Apply(pf.policy, results, policy.Options{KeepSeverity: true}) {
-		results[i].Findings = fs
-	}
 }

@@ -1,12 +1,11 @@
 package main
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/kubeletcfg/kubeletcfg/matrix"
+	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
@@ -48,25 +47,9 @@ The files are read once. Exit code 1 when the target has a finding at or above
 			if err != nil {
 				return err
 			}
-			input, err := in.input()
-			if err != nil {
-				return err
-			}
-			if from == "" && in.kc.discovered != nil {
-				from = in.kc.discovered.Minor
-			}
-			if from == "" {
-				return fmt.Errorf("--from is required: the kubelet minor the node pool runs now (--discover reads it from the running kubelet)")
-			}
-			src, err := skew.Lookup(from)
-			if err != nil {
-				return fmt.Errorf("--from: %w", err)
-			}
-			tgt, err := skew.Lookup(to)
-			if err != nil {
-				return fmt.Errorf("--to: %w", err)
-			}
-			p, err := matrix.NewPreflightSettled(input, src, tgt, in.src.Settle)
+			opt := in.options()
+			opt.From, opt.To = from, to
+			p, err := kubeletcfg.Preflight(opt)
 			if err != nil {
 				return err
 			}

@@ -9,8 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/input"
-	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
@@ -48,7 +48,8 @@ really run with.`,
 	return root
 }
 
-// inputFlags are the flags every evaluating command shares.
+// inputFlags are the flags every evaluating command shares; options() makes
+// them the library's kubeletcfg.Options.
 type inputFlags struct {
 	config, configDir string
 	kubeletVersion    string
@@ -58,6 +59,8 @@ type inputFlags struct {
 	inputFormat, nodes string
 	src                *input.Source
 	cmd                *cobra.Command
+	// prepared is the flags resolved by input(), once.
+	prepared *kubeletcfg.Prepared
 	// read is --as-written, --kind-node and --systemd-resolved (inputs.go).
 	read input.Options
 	// kubeletFlags and kubeletFlagsFile are --kubelet-flags and
@@ -72,26 +75,6 @@ func (f *inputFlags) register(cmd *cobra.Command) {
 	f.registerFiles(cmd)
 	cmd.Flags().StringVar(&f.kubeletVersion, "kubelet-version", skew.Newest().Version, "kubelet minor to evaluate ("+strings.Join(skew.Supported(), ", ")+"); v1.37.2 is accepted")
 	_ = cmd.RegisterFlagCompletionFunc("kubelet-version", completeMinor)
-}
-
-// evaluate validates the flags and runs the pipeline.
-func (f *inputFlags) evaluate() (*pipeline.Result, error) {
-	in, err := f.input()
-	if err != nil {
-		return nil, err
-	}
-	minor, err := lookupMinor(f.kubeletVersion, "compare several minors with kubeletcfg skew --versions %s")
-	if err != nil {
-		return nil, err
-	}
-	res, err := pipeline.Evaluate(minor, in)
-	if err != nil {
-		return nil, err
-	}
-	if err := f.src.Settle(res); err != nil {
-		return nil, err
-	}
-	return res, nil
 }
 
 func newLintCommand() *cobra.Command {
@@ -116,8 +99,7 @@ func newLintCommand() *cobra.Command {
   kubeletcfg lint nodes/*.yaml`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			w, err := report.For(output)
-			if err != nil {
+			if _, err := report.For(output); err != nil {
 				return err
 			}
 			threshold, err := vf.threshold()
@@ -127,36 +109,30 @@ func newLintCommand() *cobra.Command {
 			if in.versions != "" && (in.nodes == "" || cmd.Flags().Changed("kubelet-version")) {
 				return fmt.Errorf("--versions evaluates --nodes at several minors, in place of --kubelet-version")
 			}
-			opt := vf.options(cmd.OutOrStdout(), threshold)
 			if err := checkPaths(&in, args); err != nil {
 				return err
-			}
-			if len(args) > 1 {
-				return lintPaths(cmd, &in, args, w, output, threshold, opt, func(res *pipeline.Result, mainFile string) {
-					prof.apply(res, mainFile)
-					pol.apply(res)
-				})
 			}
 			if len(args) == 1 {
 				in.config = args[0] // exactly as -c PATH
 			}
-			if in.nodes != "" {
-				return lintNodes(cmd, &in, output, threshold, opt, func(res *pipeline.Result, mainFile string) {
-					prof.apply(res, mainFile)
-					pol.apply(res)
-				}, pol.policy != nil && len(pol.policy.Exclude) > 0)
+			opt := in.options()
+			opt.Profile, opt.Policy = prof.name, pol.policy
+			out, ro := cmd.OutOrStdout(), vf.options(cmd.OutOrStdout(), threshold)
+			switch {
+			case len(args) > 1:
+				return lintPaths(out, opt, args, output, threshold, ro)
+			case in.nodes != "":
+				opt.Versions = in.versions
+				return lintNodes(out, opt, in.nodes, output, threshold, ro)
 			}
-			res, err := in.evaluate()
+			l, err := kubeletcfg.Lint(opt)
 			if err != nil {
 				return err
 			}
-			prof.apply(res, in.config) // profile findings first, so policy covers them too
-			pol.apply(res)
-			doc := report.FromResult(res)
-			if err := in.writeLint(cmd.OutOrStdout(), w, output, doc, opt); err != nil {
+			if err := l.Write(out, output, ro); err != nil {
 				return err
 			}
-			if n := countAtLeast(doc.Findings, threshold); n > 0 {
+			if n := countAtLeast(l.Report.Findings, threshold); n > 0 {
 				return &findingsError{n: n}
 			}
 			return nil
@@ -188,17 +164,9 @@ func parseFailOn(s string) (validate.Severity, error) {
 	return sev, nil
 }
 
+// countAtLeast is kubeletcfg.CountAtLeast: the --fail-on count.
 func countAtLeast(fs []validate.Finding, threshold validate.Severity) int {
-	if threshold < 0 {
-		return 0
-	}
-	n := 0
-	for _, f := range fs {
-		if f.Severity >= threshold {
-			n += f.Count() // a folded summary counts every finding it stands for
-		}
-	}
-	return n
+	return kubeletcfg.CountAtLeast(fs, threshold)
 }
 
 // colorEnv reports whether the environment allows colour: NO_COLOR unset

@@ -2,13 +2,12 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/matrix"
-	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
@@ -31,44 +30,8 @@ func (f *inputFlags) registerFiles(cmd *cobra.Command) {
 	f.registerKubeletFlags(cmd)
 }
 
-// input validates the flags registered by registerFiles.
-func (f *inputFlags) input() (pipeline.Input, error) {
-	args, err := f.kubeletArgs()
-	if err != nil {
-		return pipeline.Input{}, err
-	}
-	if err := f.commandLineConfig(args); err != nil {
-		return pipeline.Input{}, err
-	}
-	// A command line without --config is a kubelet configured by flags alone.
-	if f.config == "" && f.configDir == "" && len(args) == 0 {
-		or := ""
-		if f.cmd != nil && f.cmd.Flags().Lookup("discover") != nil {
-			or = " or --discover"
-		}
-		return pipeline.Input{}, fmt.Errorf("nothing to check: give --config and/or --config-dir, the kubelet's command line (--kubelet-flags, --kubelet-flags-file)%s", or)
-	}
-	in := pipeline.Input{Config: f.config, ConfigDir: f.configDir}
-	if in.CgroupVersion, err = parseCgroup(f.cgroupVersion); err != nil {
-		return pipeline.Input{}, err
-	}
-	if err := f.convert(&in); err != nil {
-		return pipeline.Input{}, err
-	}
-	f.applyKubeletFlags(&in, args)
-	return in, nil
-}
-
-// parseCgroup reads --cgroup-version.
-func parseCgroup(s string) (int, error) {
-	switch s {
-	case "v1", "1":
-		return 1, nil
-	case "v2", "2":
-		return 2, nil
-	}
-	return 0, fmt.Errorf("--cgroup-version must be v1 or v2, not %q", s)
-}
+// parseCgroup reads --cgroup-version (kubeletcfg.ParseCgroup).
+func parseCgroup(s string) (int, error) { return kubeletcfg.ParseCgroup(s) }
 
 // completeMinor completes one supported minor.
 func completeMinor(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
@@ -155,35 +118,19 @@ Exit code 1 when a minor in the window has a finding at or above --fail-on
 			if err != nil {
 				return err
 			}
-			input, err := in.input()
+			opt := in.options()
+			opt.Versions, opt.ControlPlane = versions, controlPlane
+			opt.Profile, opt.Policy = prof.name, pol.policy
+			s, err := kubeletcfg.Skew(opt)
 			if err != nil {
 				return err
 			}
-			minors, err := matrix.Window(versions, controlPlane)
-			if err != nil {
-				return err
-			}
-			mx, err := matrix.Evaluate(input, minors)
-			if err != nil {
-				return err
-			}
-			for _, c := range mx.Columns {
-				if err := in.src.Settle(c.Result); err != nil {
-					return err
-				}
-			}
-			prof.applyMatrix(mx, in.config)
-			pol.applyMatrix(mx)
-			if err := prof.writeMatrix(cmd.OutOrStdout(), mx, output, vf.options(cmd.OutOrStdout(), threshold)); err != nil {
+			if err := s.Write(cmd.OutOrStdout(), output, vf.options(cmd.OutOrStdout(), threshold)); err != nil {
 				return err
 			}
 			// A minor that does not start has an error finding; --fail-on none
 			// is the only way to exit 0 then.
-			n := 0
-			for _, c := range mx.Columns {
-				n += countAtLeast(c.Result.Findings, threshold)
-			}
-			if n > 0 {
+			if n := s.CountAtLeast(threshold); n > 0 {
 				return &findingsError{n: n}
 			}
 			return nil
@@ -211,22 +158,4 @@ Exit code 1 when a minor in the window has a finding at or above --fail-on
 func skewOutputFormat(output string) error {
 	_, err := report.For(output)
 	return err
-}
-
-func writeMatrix(w io.Writer, mx *matrix.Matrix, output string, opt report.Options) error {
-	switch {
-	case output == "json":
-		return mx.WriteJSON(w)
-	case output != "text":
-		rw, err := report.For(output)
-		if err != nil {
-			return err
-		}
-		docs := make([]report.Document, 0, len(mx.Columns))
-		for _, c := range mx.Columns {
-			docs = append(docs, report.FromResult(c.Result))
-		}
-		return rw.Write(w, docs, opt)
-	}
-	return mx.WriteTextQuiet(w, opt.Quiet)
 }

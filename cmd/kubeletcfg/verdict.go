@@ -1,12 +1,11 @@
 package main
 
 import (
-	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
@@ -36,16 +35,6 @@ func (v *verdictFlags) options(out io.Writer, threshold validate.Severity) repor
 	return report.Options{Color: !v.noColor && isTerminal(out), Quiet: v.quiet, FailOn: &threshold}
 }
 
-// lookupMinor parses --kubelet-version where one minor is expected: 1.37,
-// v1.37, 1.37.2 or v1.37.2, as everywhere. A list or range gets hint, which
-// names what takes several ("%s" is replaced by the value).
-func lookupMinor(v, hint string) (*skew.Minor, error) {
-	m, err := skew.Lookup(v)
-	switch {
-	case err != nil && (strings.Contains(v, ",") || strings.Contains(v, "..")):
-		return nil, fmt.Errorf("--kubelet-version takes one minor, not %q: %s", v, strings.ReplaceAll(hint, "%s", v))
-	case err != nil:
-		return nil, fmt.Errorf("--kubelet-version: %w", err)
-	}
-	return m, nil
-}
+// lookupMinor parses --kubelet-version where one minor is expected
+// (kubeletcfg.LookupMinor): a list or range gets hint ("%s": the value).
+func lookupMinor(v, hint string) (*skew.Minor, error) { return kubeletcfg.LookupMinor(v, hint) }

@@ -1,4 +1,4 @@
-package main
+package kubeletcfg
 
 import (
 	"bytes"
@@ -21,7 +21,7 @@ import (
 // maxPods set to 100+i: one distinct configuration per i.
 func configzVariant(t testing.TB, i int) []byte {
 	t.Helper()
-	data, err := os.ReadFile("../../testdata/dropin/configz.json")
+	data, err := os.ReadFile("testdata/dropin/configz.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestEvaluateNodesSameAsEachNode(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return evaluateNodes(nodes, []*skew.Minor{m}, input.Auto, input.Options{}, 2, validate.Warning, post, pathDependent)[0]
+		return evaluateNodes(nodes, []*skew.Minor{m}, input.Auto, input.Options{}, 2, post, pathDependent)[0]
 	}
 	merged, alone := run(false), run(true)
 	if len(merged) != len(alone) {
@@ -82,8 +82,9 @@ func TestEvaluateNodesSameAsEachNode(t *testing.T) {
 	keys := map[string]bool{}
 	for i := range merged {
 		a, b := merged[i], alone[i]
-		if fmt.Sprint(a.err) != fmt.Sprint(b.err) || a.key != b.key || a.fails != b.fails || a.note != b.note {
-			t.Errorf("node %s: merged (%v, %s, %d) vs alone (%v, %s, %d)", a.name, a.err, a.key, a.fails, b.err, b.key, b.fails)
+		af, bf := CountAtLeast(a.doc.Findings, validate.Warning), CountAtLeast(b.doc.Findings, validate.Warning)
+		if fmt.Sprint(a.err) != fmt.Sprint(b.err) || a.key != b.key || af != bf || a.note != b.note {
+			t.Errorf("node %s: merged (%v, %s, %d) vs alone (%v, %s, %d)", a.name, a.err, a.key, af, b.err, b.key, bf)
 		}
 		if a.err == nil {
 			keys[a.key] = true
@@ -92,12 +93,7 @@ func TestEvaluateNodesSameAsEachNode(t *testing.T) {
 	// What is printed is each group's first node's report: the same both ways.
 	render := func(nodes []*node) string {
 		groups, failed := groupNodes(nodes)
-		var errs []nodeError
-		for _, n := range nodes {
-			if n.err != nil {
-				errs = append(errs, nodeError{Node: n.name, Error: n.err.Error()})
-			}
-		}
+		errs := nodeErrors(nodes)
 		var b strings.Builder
 		if err := writeNodes(&b, m, groups, errs, len(nodes), 0, failed, report.Options{}); err != nil {
 			t.Fatal(err)
@@ -145,7 +141,7 @@ func BenchmarkLintNodes(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		for k, nodes := range evaluateNodes(nodes, minors, input.Auto, input.Options{}, 2, validate.Error, post, false) {
+		for k, nodes := range evaluateNodes(nodes, minors, input.Auto, input.Options{}, 2, post, false) {
 			if groups, _ := groupNodes(nodes); len(groups) != 50 {
 				b.Fatalf("%s: %d groups, want 50", minors[k].Version, len(groups))
 			}
@@ -154,4 +150,80 @@ func BenchmarkLintNodes(b *testing.B) {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	b.ReportMetric(float64(ms.HeapSys)/(1<<20), "heap-MB")
+}
+
+const (
+	goodConfig = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nmaxPods: 50\n"
+	// badDropin makes the kubelet refuse: a negative maxPods.
+	badDropin = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nmaxPods: -1\n"
+)
+
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, data := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestNodeFiles: the main file, drop-in folder and flags files of a node
+// folder, by the names in use; the ambiguous layouts are errors.
+func TestNodeFiles(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		files     map[string]string
+		config    string // base names; "" none
+		configDir string
+		flags     []string
+		err       string
+	}{
+		{"conf.d", map[string]string{"config.yaml": goodConfig, "conf.d/10.conf": badDropin}, "config.yaml", "conf.d", nil, ""},
+		{"config.d", map[string]string{"config.yaml": goodConfig, "config.d/10.conf": badDropin}, "config.yaml", "config.d", nil, ""},
+		{"kubelet.conf.d", map[string]string{"config.yaml": goodConfig, "kubelet.conf.d/10.conf": badDropin}, "config.yaml", "kubelet.conf.d", nil, ""},
+		{"nodeadm config.json.d", map[string]string{"config.json": "{}", "config.json.d/10.conf": badDropin}, "config.json", "config.json.d", nil, ""},
+		{"named after the main file", map[string]string{"kubelet-config.yaml": goodConfig, "kubelet-config.yaml.d/10.conf": badDropin}, "kubelet-config.yaml", "kubelet-config.yaml.d", nil, ""},
+		{"another folder is not drop-ins", map[string]string{"config.yaml": goodConfig, "backup/10.conf": badDropin}, "config.yaml", "", nil, ""},
+		{"two drop-in folders", map[string]string{"config.yaml": goodConfig, "conf.d/10.conf": "", "config.d/10.conf": ""}, "", "", nil, "2 drop-in folders (conf.d, config.d)"},
+		{"preferred main file", map[string]string{"config.json": "{}", "config.yaml": goodConfig, "kubelet-config.yaml": goodConfig}, "config.yaml", "", nil, ""},
+		{"two main files", map[string]string{"a.yaml": goodConfig, "b.yaml": goodConfig}, "", "", nil, "2 config files (a.yaml, b.yaml)"},
+		{"README is not the main file", map[string]string{"config.yaml": goodConfig, "README.md": "# notes", "notes.txt": "x"}, "config.yaml", "", nil, ""},
+		{"flags files in order", map[string]string{"config.yaml": goodConfig, "cmdline": "--max-pods=3", "kubeadm-flags.env": "KUBELET_KUBEADM_ARGS=\"--max-pods=2\"", "kubelet.service": "[Service]\nExecStart=/usr/bin/kubelet\n"}, "config.yaml", "", []string{"kubelet.service", "kubeadm-flags.env", "cmdline"}, ""},
+		{"unit drop-ins alone", map[string]string{"config.yaml": goodConfig, "kubelet.service.d/10-kubeadm.conf": "[Service]\n", "kubeadm-flags.env": "KUBELET_KUBEADM_ARGS=\"\"\n"}, "config.yaml", "", []string{"kubelet.service.d", "kubeadm-flags.env"}, ""},
+		{"unit with its drop-ins", map[string]string{"config.yaml": goodConfig, "kubelet.service": "[Service]\n", "kubelet.service.d/10-kubeadm.conf": "[Service]\n"}, "config.yaml", "", []string{"kubelet.service"}, ""},
+		{"nothing", map[string]string{"README.md": "# notes"}, "", "", nil, "no config file"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := writeTree(t, tt.files)
+			config, configDir, flags, err := nodeFiles(dir)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("error %v, want %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			base := func(p string) string {
+				if p == "" {
+					return ""
+				}
+				return filepath.Base(p)
+			}
+			var got []string
+			for _, f := range flags {
+				got = append(got, base(f))
+			}
+			if base(config) != tt.config || base(configDir) != tt.configDir || strings.Join(got, ",") != strings.Join(tt.flags, ",") {
+				t.Errorf("got %q %q %v, want %q %q %v", base(config), base(configDir), got, tt.config, tt.configDir, tt.flags)
+			}
+		})
+	}
 }

@@ -1,0 +1,29 @@
+// Package kubeletcfg is kubeletcfg as a library: what a kubelet minor
+// (1.31..1.37) will do with a KubeletConfiguration file, its --config-dir
+// drop-ins and its command line, for a Go program (a controller, a kubectl
+// plugin, a CI check) that wants the analysis without the command.
+//
+// One Options value says what to read and how; the verbs run the steps in
+// the kubelet's order, which lives here once:
+//
+//	input conversion (configz, kubeadm, kind, stdin)
+//	  -> the kubelet's command line and its --config/--config-dir
+//	  -> pipeline evaluation at each minor (package pipeline)
+//	  -> Settle (positions of converted inputs)
+//	  -> security profile (package profile)
+//	  -> policy (package policy: suppressions, re-grades, excludes)
+//
+// Lint evaluates at one minor, Effective returns the configuration the
+// kubelet would run with, Skew compares minors, Preflight compares the minor a
+// node pool runs with the one it moves to, LintPaths lints several main files
+// as several nodes, and Nodes lints a folder of nodes, grouping the nodes the
+// kubelet treats alike. Their results are the JSON documents the kubeletcfg
+// command prints (LintReport, PathsReport, SkewReport, PreflightReport,
+// NodesReport; the cluster run's is fleet.Report) and carry Write methods
+// that print them in the command's -o formats (Preflight: WriteJSON and
+// WriteTextQuiet; Effective: Render).
+//
+// Errors for bad input are the messages the command prints; they name the
+// command's flags (--config, --kubelet-version, ...), which are the Options
+// fields of the same names.
+package kubeletcfg

@@ -1,0 +1,168 @@
+package kubeletcfg_test
+
+import (
+	"fmt"
+	"log"
+	"os"
+	"strings"
+
+	"github.com/kubeletcfg/kubeletcfg"
+	"github.com/kubeletcfg/kubeletcfg/report"
+)
+
+// Lint a main file and its drop-ins at one kubelet minor, and print the
+// findings as `kubeletcfg lint` does.
+func ExampleLint() {
+	l, err := kubeletcfg.Lint(kubeletcfg.Options{
+		Config:         "testdata/examples/node/config.yaml",
+		ConfigDir:      "testdata/examples/node/conf.d",
+		KubeletVersion: "1.37",
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("starts:", l.Report.Starts)
+	for _, f := range l.Report.Findings {
+		fmt.Printf("%s %s %s\n", f.Rule, f.Severity, f.Position)
+	}
+	// Output:
+	// starts: false
+	// KC4050 error testdata/examples/node/conf.d/50-crashloop.conf:7:3
+	// KC2007 warning testdata/examples/node/conf.d/90-local.conf:3:1
+	// KC2001 info testdata/examples/node/conf.d/README.txt
+	// KC1101 warning testdata/examples/node/config.yaml:19:1
+	// KC1102 warning testdata/examples/node/config.yaml:20:1
+	// KC6001 warning testdata/examples/node/config.yaml:21:3
+}
+
+// Lint a configuration held in memory, with the kubelet's own command line:
+// the flags win over the file as the kubelet applies them.
+func ExampleLint_inMemory() {
+	l, err := kubeletcfg.Lint(kubeletcfg.Options{
+		Config:       "node.yaml",
+		ConfigData:   []byte("apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nmaxPods: 50\n"),
+		KubeletFlags: "--max-pods=-1",
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := l.Write(os.Stdout, "text", report.Options{Quiet: true}); err != nil {
+		log.Fatal(err)
+	}
+	// Output:
+	// (command line)
+	// (command line): warning: --max-pods is deprecated: the config-file field is maxPods [KC2503]
+	//     field: maxPods
+	//     hint:  set maxPods in the --config file or a drop-in instead
+	//     kubelet: Flag --max-pods has been deprecated, This parameter should be set via the config file specified by the Kubelet's --config flag. See https://kubernetes.io/docs/tasks/administer-cluster/kubelet-config-file/ for more information.
+	// (command line): info: --max-pods=-1 overrides maxPods: 50 from node.yaml:3:1 [KC2504]
+	//     field: maxPods
+	// (command line): error: maxPods is -1; it must not be negative [KC4025]
+	//     field: maxPods
+	//     hint:  set maxPods to 0 or more, or remove it to use the default
+	//     kubelet: invalid configuration: maxPods (--max-pods) -1 must not be a negative number
+	//
+	// kubelet 1.37: does NOT start: the kubelet refuses this configuration
+}
+
+// Print the configuration the kubelet would run with.
+func ExampleEffective() {
+	e, err := kubeletcfg.Effective(kubeletcfg.Options{
+		Config:         "testdata/examples/node/config.yaml",
+		KubeletVersion: "1.36",
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	out, err := e.Render("yaml", false)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if strings.HasPrefix(line, "maxPods:") || strings.HasPrefix(line, "staticPodPath:") {
+			fmt.Println(line)
+		}
+	}
+	// Output:
+	// maxPods: 110
+	// staticPodPath: /etc/kubernetes/manifests
+}
+
+// Compare what several kubelet minors do with the same files.
+func ExampleSkew() {
+	s, err := kubeletcfg.Skew(kubeletcfg.Options{
+		Config:    "testdata/examples/node/config.yaml",
+		ConfigDir: "testdata/examples/node/conf.d",
+		Versions:  "1.34..1.37",
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, c := range s.Matrix.Columns {
+		fmt.Println(c.Minor.Version, "starts:", c.Result.Starts)
+	}
+	// Output:
+	// 1.34 starts: true
+	// 1.35 starts: false
+	// 1.36 starts: false
+	// 1.37 starts: false
+}
+
+// What changes for a node pool moving from kubelet 1.33 to 1.37.
+func ExamplePreflight() {
+	p, err := kubeletcfg.Preflight(kubeletcfg.Options{
+		Config:    "testdata/examples/node/config.yaml",
+		ConfigDir: "testdata/examples/node/conf.d",
+		From:      "1.33",
+		To:        "1.37",
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("1.33 starts:", p.From.Result.Starts)
+	fmt.Println("1.37 starts:", p.To.Result.Starts)
+	// Output:
+	// 1.33 starts: true
+	// 1.37 starts: false
+}
+
+// Lint a folder of nodes (a folder per node, or a file per node: configz
+// dumps here), grouping the nodes the kubelet treats alike.
+func ExampleNodes() {
+	l, err := kubeletcfg.Nodes("testdata/inputs/nodes", kubeletcfg.Options{KubeletVersion: "1.37"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, g := range l.Reports[0].Groups {
+		fmt.Printf("%s: starts %v\n", strings.Join(g.Nodes, ", "), g.Document.Starts)
+	}
+	for _, e := range l.Reports[0].Errors {
+		fmt.Printf("%s: could not be read\n", e.Node)
+	}
+	// Output:
+	// pool-a-1, pool-a-2, pool-a-3: starts true
+	// pool-b-1, pool-b-2: starts true
+	// pool-a-4: starts false
+	// broken: could not be read
+}
+
+// Lint several main files, each as its own node, and print the summary
+// `kubeletcfg lint PATH PATH...` ends with.
+func ExampleLintPaths() {
+	l, err := kubeletcfg.LintPaths(kubeletcfg.Options{KubeletVersion: "1.37"}, []string{
+		"testdata/examples/node/config.yaml",
+		"testdata/no-such-node.yaml",
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, r := range l.Report.Reports {
+		fmt.Println(r.Path, "starts:", r.Starts)
+	}
+	for _, e := range l.Report.Errors {
+		fmt.Println(e.Path, "could not be read")
+	}
+	// Output:
+	// testdata/examples/node/config.yaml starts: true
+	// testdata/no-such-node.yaml could not be read
+}

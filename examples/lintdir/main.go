@@ -1,0 +1,52 @@
+// Command lintdir lints a folder of nodes with the kubeletcfg library and
+// prints a one-line verdict per node:
+//
+//	go run ./examples/lintdir [-kubelet-version 1.37] DIR
+//
+// DIR holds a folder per node (its config file, drop-in folder and kubelet
+// flags files) or a configuration file per node (a configz dump), as
+// `kubeletcfg lint --nodes DIR` reads it. The exit code is 1 when a node's
+// kubelet would not start or a node could not be read.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/kubeletcfg/kubeletcfg"
+	"github.com/kubeletcfg/kubeletcfg/validate"
+)
+
+func main() {
+	version := flag.String("kubelet-version", "", "the kubelet minor (default the newest kubeletcfg knows)")
+	flag.Parse()
+	if flag.NArg() != 1 {
+		fmt.Fprintln(os.Stderr, "usage: lintdir [-kubelet-version 1.37] DIR")
+		os.Exit(2)
+	}
+	nodes, err := kubeletcfg.Nodes(flag.Arg(0), kubeletcfg.Options{KubeletVersion: *version, Log: os.Stderr})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "lintdir:", err)
+		os.Exit(2)
+	}
+	report := nodes.Reports[0]
+	failed := false
+	for _, g := range report.Groups {
+		verdict := "starts"
+		if !g.Document.Starts {
+			verdict, failed = "does NOT start", true
+		}
+		warnings := kubeletcfg.CountAtLeast(g.Document.Findings, validate.Warning)
+		for _, name := range g.Nodes {
+			fmt.Printf("%s: kubelet %s %s, %d findings at warning or above\n", name, report.KubeletVersion, verdict, warnings)
+		}
+	}
+	for _, e := range report.Errors {
+		fmt.Printf("%s: could not be read: %s\n", e.Node, e.Error)
+		failed = true
+	}
+	if failed {
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,392 @@
+package fleet
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+	"sync"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/kubeletcfg/kubeletcfg/matrix"
+	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"github.com/kubeletcfg/kubeletcfg/report"
+	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/validate"
+)
+
+// Node is one node of a cluster run (kubeletcfg cluster): what the API says
+// of it, what was read from it, and the group it falls in. Its JSON is an
+// entry of the run's "nodes".
+type Node struct {
+	Name           string `json:"name"`
+	Pool           string `json:"pool"`
+	KubeletVersion string `json:"kubeletVersion"`
+	Minor          string `json:"minor"`
+	Group          string `json:"group"`
+	Flags          string `json:"flags"`
+
+	// Kubelet is the minor it runs; nil when it is not evaluated (a minor
+	// kubeletcfg does not know, a node that could not be read).
+	Kubelet *skew.Minor `json:"-"`
+	// Configz is its /configz body, Args its command line from /flagz.
+	Configz []byte   `json:"-"`
+	Args    []string `json:"-"`
+	// FlagzMissing says why its flags are unknown.
+	FlagzMissing string `json:"-"`
+	// Key is what is evaluated (configuration, flags, minor, cgroup
+	// version), Config the configuration and flags alone (drift).
+	Key, Config string `json:"-"`
+}
+
+// NewNodes turns the API's nodes into the run's, with their pool (the
+// poolLabel's value, default PoolLabel's) and minor; nodes whose minor
+// kubeletcfg does not know, and the names in missing, are failures.
+func NewNodes(list []corev1.Node, missing []string, poolLabel string) ([]*Node, []Failure) {
+	if poolLabel == "" {
+		poolLabel = PoolLabel(list)
+	}
+	var failures []Failure
+	nodes := make([]*Node, 0, len(list))
+	for i := range list {
+		n := &list[i]
+		cn := &Node{Name: n.Name, Pool: PoolOf(n, poolLabel), KubeletVersion: n.Status.NodeInfo.KubeletVersion, Flags: "unknown"}
+		cn.Minor = MinorOf(cn.KubeletVersion)
+		m, err := skew.Lookup(cn.Minor)
+		if cn.Minor == "" || err != nil {
+			cn.Minor = ""
+			failures = append(failures, Failure{Node: n.Name, Reason: ReasonUnknownMinor,
+				Message: fmt.Sprintf("kubelet %q: kubeletcfg knows %s", cn.KubeletVersion, strings.Join(skew.Supported(), ", "))})
+		} else {
+			cn.Kubelet = m
+		}
+		nodes = append(nodes, cn)
+	}
+	for _, name := range missing {
+		failures = append(failures, Failure{Node: name, Reason: ReasonUnreachable, Message: "no such node"})
+	}
+	return nodes, failures
+}
+
+// Requests are the reads of the nodes that are evaluated: configz, and flagz
+// where the minor serves it by default (FlagzByDefault).
+func Requests(nodes []*Node) (reqs []Request, reading []*Node) {
+	for _, n := range nodes {
+		if n.Kubelet != nil {
+			reqs = append(reqs, Request{Name: n.Name, Flagz: FlagzByDefault(n.Kubelet)})
+			reading = append(reading, n)
+		}
+	}
+	return reqs, reading
+}
+
+// FlagzByDefault: ComponentFlagz is on by default from 1.36; older kubelets
+// are not asked (a 404 per node would only cost requests).
+func FlagzByDefault(m *skew.Minor) bool { return minorAtLeast(m.Version, 36) }
+
+func minorAtLeast(v string, minor int) bool {
+	var a, b int
+	_, err := fmt.Sscanf(v, "%d.%d", &a, &b)
+	return err == nil && (a > 1 || b >= minor)
+}
+
+func minorNumber(v string) int {
+	var a, b int
+	_, _ = fmt.Sscanf(v, "%d.%d", &a, &b)
+	return b
+}
+
+// Take records what was read from n and computes its keys; a node that
+// could not be read, or whose body is not configz, is a failure and is not
+// evaluated.
+func (n *Node) Take(d NodeData, cgroup int) *Failure {
+	if d.Failure != nil {
+		n.Kubelet = nil
+		return d.Failure
+	}
+	n.Configz = d.Configz
+	n.Flags, n.FlagzMissing = "unknown", d.FlagzMissing
+	if d.Flagz != nil {
+		args, err := ParseFlagz(d.Flagz, n.Kubelet)
+		if err != nil {
+			n.FlagzMissing = "flagz: " + err.Error()
+		} else {
+			n.Flags, n.Args = "known", args
+		}
+	}
+	if err := configzLike(d.Configz); err != nil {
+		n.Kubelet = nil
+		return &Failure{Node: n.Name, Reason: ReasonNotServed, Message: "configz: " + err.Error()}
+	}
+	n.Config = NewHasher().Bytes(d.Configz).String(n.Flags).Strings(n.Args).Sum()
+	n.Key = NewHasher().String(n.Config).String(n.Kubelet.Version).String(fmt.Sprint(cgroup)).Sum()
+	return nil
+}
+
+// configzLike tells a configz body from something else a proxy may answer
+// with (an HTML error page): {"kubeletconfig": ...}. The body is hashed as it
+// is: the kubelet writes it with encoding/json from its own struct, so the
+// same configuration at the same minor is the same bytes.
+func configzLike(body []byte) error {
+	trimmed := bytes.TrimLeft(body, " \t\r\n")
+	if !bytes.HasPrefix(trimmed, []byte("{")) || !bytes.Contains(trimmed[:min(len(trimmed), 64)], []byte(`"kubeletconfig"`)) {
+		return errors.New(`the body is not a configz document ({"kubeletconfig": {...}})`)
+	}
+	return nil
+}
+
+// Keys are the nodes' keys for Run: "" for a node that is not evaluated.
+func Keys(nodes []*Node) []string {
+	keys := make([]string, len(nodes))
+	for i, n := range nodes {
+		if n.Kubelet != nil {
+			keys[i] = n.Key
+		}
+	}
+	return keys
+}
+
+// Eval is the evaluation of one distinct key: lint at the node's minor, or
+// preflight from it to a target.
+type Eval struct {
+	Err    error
+	Starts bool
+	// Lint is the lint report (lint), Preflight the comparison (preflight).
+	Lint      *report.Document
+	Preflight *matrix.Preflight
+	// Raw is the report as JSON, spread into the group's JSON.
+	Raw json.RawMessage
+	// Findings are the lint findings, or the target's (preflight).
+	Findings []validate.Finding
+}
+
+// CheckTarget refuses a preflight to an older minor than the node's.
+func CheckTarget(n *Node, target *skew.Minor) error {
+	if !minorAtLeast(target.Version, minorNumber(n.Kubelet.Version)) {
+		return fmt.Errorf("the nodes run kubelet %s, newer than --to %s", n.Kubelet.Version, target.Version)
+	}
+	return nil
+}
+
+// Group is the nodes of one pool with one key; its JSON is its fields and
+// its report's.
+type Group struct {
+	ID     string   `json:"id"`
+	Pool   string   `json:"pool"`
+	Minor  string   `json:"minor"`
+	Nodes  []string `json:"nodes"`
+	Starts bool     `json:"starts"`
+	Flags  string   `json:"flags"`
+	Error  string   `json:"error,omitempty"`
+
+	Eval   *Eval  `json:"-"`
+	Config string `json:"-"`
+}
+
+// MarshalJSON spreads the group's report next to its own fields.
+func (g Group) MarshalJSON() ([]byte, error) {
+	type plain Group
+	head, err := json.Marshal(plain(g))
+	if err != nil {
+		return nil, err
+	}
+	merged := map[string]json.RawMessage{}
+	if g.Eval != nil && g.Eval.Raw != nil {
+		if err := json.Unmarshal(g.Eval.Raw, &merged); err != nil {
+			return nil, err
+		}
+	}
+	var own map[string]json.RawMessage
+	if err := json.Unmarshal(head, &own); err != nil {
+		return nil, err
+	}
+	for k, v := range own {
+		merged[k] = v
+	}
+	return json.Marshal(merged)
+}
+
+// Pool is one pool of the run: its nodes and how many configurations they
+// have (more than one: drift).
+type Pool struct {
+	Name           string `json:"name"`
+	Nodes          int    `json:"nodes"`
+	Configurations int    `json:"configurations"`
+	Drift          bool   `json:"drift"`
+}
+
+// Result is the verdict for one pool at one running minor.
+type Result struct {
+	Pool   string `json:"pool"`
+	Minor  string `json:"minor"`
+	To     string `json:"to,omitempty"`
+	Nodes  int    `json:"nodes"`
+	Groups int    `json:"groups"`
+	// Starts is true when every group's kubelet (the target's, for preflight)
+	// starts; Refusing are the nodes whose kubelet would not.
+	Starts   bool     `json:"starts"`
+	Refusing []string `json:"refusing"`
+}
+
+// Groups groups the nodes by pool and key (sorted by pool, minor, then most
+// nodes first), counts each pool's configurations, and sums up each pool at
+// each minor; evals are Run's, one per node. The nodes get their Group.
+func Groups(nodes []*Node, evals []*Eval, target *skew.Minor) ([]Group, []Pool, []Result) {
+	at := map[string]int{}
+	var groups []Group
+	poolNodes := map[string]int{}
+	poolConfigs := map[string]map[string]bool{}
+	for i, n := range nodes {
+		poolNodes[n.Pool]++
+		if n.Kubelet == nil {
+			continue
+		}
+		if poolConfigs[n.Pool] == nil {
+			poolConfigs[n.Pool] = map[string]bool{}
+		}
+		poolConfigs[n.Pool][n.Config] = true
+		id := n.Pool + "/" + n.Key[:12]
+		j, ok := at[id]
+		if !ok {
+			j = len(groups)
+			at[id] = j
+			g := Group{ID: id, Pool: n.Pool, Minor: n.Minor, Flags: n.Flags, Eval: evals[i], Config: n.Config}
+			if evals[i].Err != nil {
+				g.Error = evals[i].Err.Error()
+			} else {
+				g.Starts = evals[i].Starts
+			}
+			groups = append(groups, g)
+		}
+		groups[j].Nodes = append(groups[j].Nodes, n.Name)
+		n.Group = id
+	}
+	sort.SliceStable(groups, func(i, j int) bool {
+		a, b := groups[i], groups[j]
+		switch {
+		case a.Pool != b.Pool:
+			return a.Pool < b.Pool
+		case a.Minor != b.Minor:
+			return minorNumber(a.Minor) < minorNumber(b.Minor)
+		case len(a.Nodes) != len(b.Nodes):
+			return len(a.Nodes) > len(b.Nodes)
+		}
+		return a.Nodes[0] < b.Nodes[0]
+	})
+	if groups == nil {
+		groups = []Group{}
+	}
+	var pools []Pool
+	for name, n := range poolNodes {
+		k := len(poolConfigs[name])
+		pools = append(pools, Pool{Name: name, Nodes: n, Configurations: k, Drift: k > 1})
+	}
+	sort.Slice(pools, func(i, j int) bool { return pools[i].Name < pools[j].Name })
+	if pools == nil {
+		pools = []Pool{}
+	}
+	to := ""
+	if target != nil {
+		to = target.Version
+	}
+	results := []Result{}
+	for _, g := range groups {
+		if len(results) == 0 || results[len(results)-1].Pool != g.Pool || results[len(results)-1].Minor != g.Minor {
+			results = append(results, Result{Pool: g.Pool, Minor: g.Minor, To: to, Starts: true, Refusing: []string{}})
+		}
+		r := &results[len(results)-1]
+		r.Nodes += len(g.Nodes)
+		r.Groups++
+		if !g.Starts && g.Error == "" { // an error is not a verdict (a node newer than --to)
+			r.Starts = false
+			r.Refusing = append(r.Refusing, g.Nodes...)
+		}
+	}
+	for i := range results {
+		sort.Strings(results[i].Refusing)
+	}
+	return groups, pools, results
+}
+
+// defaultsObjects caches each minor's default configuration (the effective
+// object of an empty file).
+var defaultsObjects sync.Map // *skew.Minor -> func() (map[string]any, error)
+
+func defaultsObject(m *skew.Minor) (map[string]any, error) {
+	f, _ := defaultsObjects.LoadOrStore(m, sync.OnceValues(func() (map[string]any, error) {
+		const empty = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"
+		path := "(defaults of kubelet " + m.Version + ")"
+		r, err := pipeline.Evaluate(m, pipeline.Input{Config: path, Virtual: map[string][]byte{path: []byte(empty)}})
+		if err != nil {
+			return nil, err
+		}
+		return r.EffectiveObject()
+	}))
+	return f.(func() (map[string]any, error))()
+}
+
+// WithoutDefaults is the configuration document doc (configz's, merged and
+// defaulted) without the values equal to m's defaults (a map is pruned key by
+// key, a list compared whole): what a preflight takes as set, so that the
+// rest follows the target's defaults.
+func WithoutDefaults(doc []byte, m *skew.Minor) ([]byte, error) {
+	defaults, err := defaultsObject(m)
+	if err != nil {
+		return nil, err
+	}
+	var obj map[string]any
+	if err := json.Unmarshal(doc, &obj); err != nil {
+		return nil, err
+	}
+	// The defaults object went through JSON too: numbers are float64 on both sides.
+	raw, err := json.Marshal(defaults)
+	if err != nil {
+		return nil, err
+	}
+	var def map[string]any
+	if err := json.Unmarshal(raw, &def); err != nil {
+		return nil, err
+	}
+	for _, k := range []string{"apiVersion", "kind"} {
+		delete(def, k)
+	}
+	prune(obj, def)
+	return json.MarshalIndent(obj, "", "  ")
+}
+
+func prune(obj, def map[string]any) {
+	for k, v := range obj {
+		d, ok := def[k]
+		if !ok {
+			continue
+		}
+		vm, vIsMap := v.(map[string]any)
+		dm, dIsMap := d.(map[string]any)
+		switch {
+		case vIsMap && dIsMap:
+			prune(vm, dm)
+			if len(vm) == 0 {
+				delete(obj, k)
+			}
+		case reflect.DeepEqual(v, d):
+			delete(obj, k)
+		}
+	}
+}
+
+// Indent writes text to b with every non-blank line indented by prefix
+// (blank lines stay empty): a node's or group's report nested in a listing
+// (lint --nodes, kubeletcfg cluster).
+func Indent(b *strings.Builder, text, prefix string) {
+	for _, line := range strings.SplitAfter(strings.TrimSuffix(text, "\n"), "\n") {
+		if strings.TrimSpace(line) == "" {
+			b.WriteString("\n")
+		} else {
+			b.WriteString(prefix + strings.TrimSuffix(line, "\n") + "\n")
+		}
+	}
+}

@@ -1,0 +1,92 @@
+package fleet
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/kubeletcfg/kubeletcfg/skew"
+)
+
+// TestTake: a node's read is a failure (passed on, or a body that is not
+// configz) or gives it keys: the same body at the same minor is the same
+// key, another cgroup version another.
+func TestTake(t *testing.T) {
+	m := skew.Newest()
+	body := []byte(`{"kubeletconfig":{"maxPods":50}}`)
+	for _, tt := range []struct {
+		name   string
+		data   NodeData
+		reason string
+	}{
+		{"configz", NodeData{Configz: body}, ""},
+		{"an HTML page", NodeData{Configz: []byte("<html>502</html>")}, ReasonNotServed},
+		{"not read", NodeData{Failure: &Failure{Node: "n", Reason: ReasonTimeout}}, ReasonTimeout},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			n := &Node{Name: "n", Kubelet: m}
+			f := n.Take(tt.data, 2)
+			switch {
+			case tt.reason == "" && (f != nil || n.Key == "" || n.Kubelet == nil):
+				t.Errorf("failure %v, key %q: want the node evaluated", f, n.Key)
+			case tt.reason != "" && (f == nil || f.Reason != tt.reason || n.Kubelet != nil):
+				t.Errorf("failure %v, want %s and the node not evaluated", f, tt.reason)
+			}
+		})
+	}
+	a, b, c := &Node{Kubelet: m}, &Node{Kubelet: m}, &Node{Kubelet: m}
+	a.Take(NodeData{Configz: body}, 2)
+	b.Take(NodeData{Configz: body}, 2)
+	c.Take(NodeData{Configz: body}, 1)
+	if a.Key != b.Key || a.Key == c.Key || a.Config != c.Config {
+		t.Errorf("keys %s %s %s (configs %s %s): want the same configuration, one key per cgroup version", a.Key, b.Key, c.Key, a.Config, c.Config)
+	}
+}
+
+// TestGroupsDrift: nodes of one pool with two configurations are two groups
+// and drift; a pool with one configuration is not.
+func TestGroupsDrift(t *testing.T) {
+	m := skew.Newest()
+	node := func(name, pool, configz string) *Node {
+		n := &Node{Name: name, Pool: pool, Minor: m.Version, Kubelet: m}
+		n.Take(NodeData{Configz: []byte(`{"kubeletconfig":` + configz + `}`)}, 2)
+		return n
+	}
+	nodes := []*Node{node("a1", "a", `{"maxPods":50}`), node("a2", "a", `{"maxPods":60}`), node("b1", "b", `{}`), node("b2", "b", `{}`)}
+	evals := []*Eval{{Starts: true}, {Starts: false}, {Starts: true}, {Starts: true}}
+	groups, pools, results := Groups(nodes, evals, nil)
+	if len(groups) != 3 {
+		t.Fatalf("%d groups, want 3", len(groups))
+	}
+	want := map[string]bool{"a": true, "b": false}
+	for _, p := range pools {
+		if p.Drift != want[p.Name] {
+			t.Errorf("pool %s: drift %v, want %v", p.Name, p.Drift, want[p.Name])
+		}
+	}
+	if len(results) != 2 || results[0].Starts || len(results[0].Refusing) != 1 || results[0].Refusing[0] != "a2" || !results[1].Starts {
+		t.Errorf("results %+v: want pool a refused by a2, pool b starting", results)
+	}
+}
+
+// TestWithoutDefaults: the values equal to the minor's defaults go, the
+// others stay (a map key by key).
+func TestWithoutDefaults(t *testing.T) {
+	doc := []byte(`{"maxPods":110,"podPidsLimit":4096,"evictionHard":{"memory.available":"100Mi","nodefs.available":"5%"}}`)
+	out, err := WithoutDefaults(doc, skew.Newest())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := got["maxPods"]; ok {
+		t.Errorf("maxPods 110 (the default) kept: %s", out)
+	}
+	if got["podPidsLimit"] != float64(4096) {
+		t.Errorf("podPidsLimit dropped: %s", out)
+	}
+	if eh, _ := got["evictionHard"].(map[string]any); len(eh) != 1 || eh["nodefs.available"] != "5%" {
+		t.Errorf("evictionHard %v, want nodefs.available alone", got["evictionHard"])
+	}
+}

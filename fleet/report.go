@@ -1,0 +1,182 @@
+package fleet
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/kubeletcfg/kubeletcfg/report"
+	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/validate"
+)
+
+// NodeNames is how many node names a group lists before "(+K more)".
+const NodeNames = 5
+
+// Report is a cluster run (kubeletcfg cluster lint and preflight); its JSON
+// is what -o json prints.
+type Report struct {
+	// Server is the API server, without credentials.
+	Server string `json:"server"`
+	// To is preflight's target minor.
+	To       string    `json:"to,omitempty"`
+	Limits   []string  `json:"limits"`
+	Nodes    []*Node   `json:"nodes"`
+	Groups   []Group   `json:"groups"`
+	Pools    []Pool    `json:"pools"`
+	Results  []Result  `json:"results"`
+	Failures []Failure `json:"failures"`
+
+	target *skew.Minor
+}
+
+// NewReport groups the evaluated nodes (Groups: evals are Run's, one per
+// node) and lists the failures by node name.
+func NewReport(server string, nodes []*Node, evals []*Eval, failures []Failure, target *skew.Minor) *Report {
+	r := &Report{Server: server, Limits: Limits(target), Nodes: nodes, Failures: failures, target: target}
+	if target != nil {
+		r.To = target.Version
+	}
+	r.Groups, r.Pools, r.Results = Groups(nodes, evals, target)
+	sort.Slice(r.Failures, func(i, j int) bool { return r.Failures[i].Node < r.Failures[j].Node })
+	if r.Failures == nil {
+		r.Failures = []Failure{}
+	}
+	return r
+}
+
+// CountAtLeast is the --fail-on count: each group's findings (the target's,
+// for preflight) once per node.
+func (r *Report) CountAtLeast(threshold validate.Severity) int {
+	if threshold < 0 {
+		return 0
+	}
+	n := 0
+	for _, g := range r.Groups {
+		if g.Eval == nil || g.Eval.Err != nil {
+			continue
+		}
+		for _, f := range g.Eval.Findings {
+			if f.Severity >= threshold {
+				n += f.Count() * len(g.Nodes)
+			}
+		}
+	}
+	return n
+}
+
+// Limits are what a report built from configz cannot know.
+func Limits(target *skew.Minor) []string {
+	l := []string{"configz is the configuration each kubelet runs, merged and defaulted: it cannot show which values a file set and which are defaults, nor which drop-in set them (run 'kubeletcfg discover' on a node for file-level detail)"}
+	if target != nil {
+		l = append(l, "a value equal to the running minor's default is taken as not set: it follows the target's default")
+	}
+	return l
+}
+
+// WriteText prints the run grouped by pool: drift, then each group (its
+// nodes and its report), the pool's nodes that could not be read; then a
+// summary line.
+func (r *Report) WriteText(out io.Writer) error {
+	nodes, groups, pools, results, failures, target := r.Nodes, r.Groups, r.Pools, r.Results, r.Failures, r.target
+	text, err := report.For("text")
+	if err != nil {
+		return err
+	}
+	poolOf := map[string]string{}
+	for _, n := range nodes {
+		poolOf[n.Name] = n.Pool
+	}
+	var b strings.Builder
+	for _, l := range Limits(target) {
+		fmt.Fprintf(&b, "note: %s\n", l)
+	}
+	for _, p := range pools {
+		b.WriteString("\n")
+		fmt.Fprintf(&b, "pool %s: %d %s", p.Name, p.Nodes, plural(p.Nodes, "node", "nodes"))
+		if p.Drift {
+			fmt.Fprintf(&b, ", drift: %d configurations among %d nodes", p.Configurations, p.Nodes)
+		}
+		b.WriteString("\n")
+		configs := map[string]int{} // drift: which configuration each group has
+		for _, g := range groups {
+			if g.Pool != p.Name {
+				continue
+			}
+			if _, ok := configs[g.Config]; !ok {
+				configs[g.Config] = len(configs) + 1
+			}
+			names, more := g.Nodes, ""
+			if len(names) > NodeNames {
+				names, more = names[:NodeNames], fmt.Sprintf(" (+%d more)", len(g.Nodes)-NodeNames)
+			}
+			fmt.Fprintf(&b, "\n  group %s, kubelet %s", g.ID, g.Minor)
+			if target != nil {
+				fmt.Fprintf(&b, " -> %s", target.Version)
+			}
+			if p.Drift {
+				fmt.Fprintf(&b, ", configuration %d of %d", configs[g.Config], p.Configurations)
+			}
+			fmt.Fprintf(&b, ", flags %s: %d %s: %s%s\n", g.Flags, len(g.Nodes), plural(len(g.Nodes), "node", "nodes"), strings.Join(names, ", "), more)
+			var r strings.Builder
+			switch {
+			case g.Eval.Err != nil:
+				fmt.Fprintf(&r, "error: %s\n", g.Error)
+			case g.Eval.Preflight != nil:
+				if err := g.Eval.Preflight.WriteText(&r); err != nil {
+					return err
+				}
+			default:
+				if err := text.Write(&r, []report.Document{*g.Eval.Lint}, report.Options{Quiet: true}); err != nil {
+					return err
+				}
+			}
+			Indent(&b, r.String(), "    ")
+		}
+		var failed []Failure
+		for _, fl := range failures {
+			if poolOf[fl.Node] == p.Name {
+				failed = append(failed, fl)
+			}
+		}
+		if len(failed) > 0 {
+			fmt.Fprintf(&b, "\n  %d %s could not be read:\n", len(failed), plural(len(failed), "node", "nodes"))
+			for _, fl := range failed {
+				fmt.Fprintf(&b, "    %s: %s: %s\n", fl.Node, fl.Reason, fl.Message)
+			}
+		}
+	}
+	var orphans []Failure // --node names that do not exist
+	for _, fl := range failures {
+		if _, ok := poolOf[fl.Node]; !ok {
+			orphans = append(orphans, fl)
+		}
+	}
+	if len(orphans) > 0 {
+		fmt.Fprintf(&b, "\n%d %s not found:\n", len(orphans), plural(len(orphans), "node", "nodes"))
+		for _, fl := range orphans {
+			fmt.Fprintf(&b, "  %s: %s\n", fl.Node, fl.Message)
+		}
+	}
+	refusing := 0
+	for _, r := range results {
+		refusing += len(r.Refusing)
+	}
+	at := "at the minor each runs"
+	if target != nil {
+		at = "at kubelet " + target.Version
+	}
+	fmt.Fprintf(&b, "\n%d %s in %d %s, %d %s %s: %d would not start, %d could not be read\n",
+		len(nodes), plural(len(nodes), "node", "nodes"), len(pools), plural(len(pools), "pool", "pools"),
+		len(groups), plural(len(groups), "group", "groups"), at, refusing, len(failures)-len(orphans))
+	_, err = io.WriteString(out, b.String())
+	return err
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -1,0 +1,101 @@
+package kubeletcfg
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/kubeletcfg/kubeletcfg/input"
+	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"github.com/kubeletcfg/kubeletcfg/report"
+)
+
+// LintReport is the JSON document of `kubeletcfg lint -o json`: the report
+// of one evaluation (report.Document: the minor, whether the kubelet starts,
+// the files read, the findings) and, when the main file was converted, what
+// it was.
+type LintReport struct {
+	report.Document
+	// Input is the main file's format when it was not a plain
+	// KubeletConfiguration file (configz, kubeadm, kubeadm-config, kind).
+	Input string `json:"input,omitempty"`
+}
+
+// Linted is what Lint found: the report, and the evaluation it came from.
+type Linted struct {
+	Report LintReport
+	// Result is the pipeline's result, the profile's and the policy's
+	// findings included.
+	Result *pipeline.Result
+	// Source is the main file as recognised; nil without one.
+	Source *input.Source
+}
+
+// lintHint is what a list of minors given to Lint is told to use.
+const lintHint = "compare several minors with kubeletcfg skew --versions %s"
+
+// Lint evaluates the options at one kubelet minor (Options.KubeletVersion):
+// whether the kubelet starts, what it ignores, and the profile's findings,
+// as the policy reports them.
+func Lint(opt Options) (*Linted, error) {
+	if err := opt.checkProfile(); err != nil {
+		return nil, err
+	}
+	p, res, err := evaluate(opt, lintHint)
+	if err != nil {
+		return nil, err
+	}
+	opt.report(res, p.Config)
+	return &Linted{Report: LintReport{Document: report.FromResult(res), Input: inputName(p.Source)}, Result: res, Source: p.Source}, nil
+}
+
+// evaluate prepares the options and runs the pipeline at their one minor.
+func evaluate(opt Options, hint string) (*Prepared, *pipeline.Result, error) {
+	p, err := opt.Prepare()
+	if err != nil {
+		return nil, nil, err
+	}
+	minor, err := p.minor(hint)
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := pipeline.Evaluate(minor, p.Input)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := p.Settle(res); err != nil {
+		return nil, nil, err
+	}
+	return p, res, nil
+}
+
+// inputName is the "input" JSON value of s: empty for a plain config file.
+func inputName(s *input.Source) string {
+	if s == nil || s.Format == input.Config {
+		return ""
+	}
+	return string(s.Format)
+}
+
+// Write prints the report in a report format (report.Formats) as lint does:
+// for a converted input, with a note line saying what was read (text) or the
+// input field (JSON); the CI formats, which have schemas of their own, as
+// report writes them.
+func (l *Linted) Write(out io.Writer, format string, opt report.Options) error {
+	w, err := report.For(format)
+	if err != nil {
+		return err
+	}
+	switch name := l.Report.Input; {
+	case name == "":
+	case format == "json":
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(l.Report)
+	case format == "text":
+		if _, err := fmt.Fprintf(out, "%s: note: %s\n", l.Source.Path, l.Source.Note); err != nil {
+			return err
+		}
+	}
+	return w.Write(out, []report.Document{l.Report.Document}, opt)
+}

@@ -1,0 +1,764 @@
+package kubeletcfg
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/kubeletcfg/kubeletcfg/fleet"
+	"github.com/kubeletcfg/kubeletcfg/input"
+	"github.com/kubeletcfg/kubeletcfg/input/kubeletcmd"
+	"github.com/kubeletcfg/kubeletcfg/matrix"
+	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"github.com/kubeletcfg/kubeletcfg/report"
+	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/source"
+	"github.com/kubeletcfg/kubeletcfg/validate"
+)
+
+// NodeNames is how many node names a group lists before "(+K more)".
+const NodeNames = fleet.NodeNames
+
+// NodesReport is the JSON document of `kubeletcfg lint --nodes DIR -o json`
+// at one minor (with --versions, {"versions": [...]} holds one per minor):
+// the groups of nodes the kubelet treats alike, the largest first, and the
+// nodes that could not be read.
+type NodesReport struct {
+	KubeletVersion string      `json:"kubeletVersion"`
+	Groups         []NodeGroup `json:"groups"`
+	Errors         []NodeError `json:"errors"`
+}
+
+// NodeGroup is the nodes whose effective configuration and findings are the
+// same; Document is its first node's report, paths relative to the node.
+type NodeGroup struct {
+	Nodes    []string   `json:"nodes"`
+	Document LintReport `json:"document"`
+	// Note says what was read when the input was converted (text only).
+	Note string `json:"-"`
+}
+
+// NodeError is a node that could not be read, and why.
+type NodeError struct {
+	Node  string `json:"node"`
+	Error string `json:"error"`
+}
+
+// LintedNodes is what Nodes found.
+type LintedNodes struct {
+	// Reports are one per minor, in the order evaluated.
+	Reports []NodesReport
+	minors  []*skew.Minor
+	// perMinor are the nodes as evaluated at each minor.
+	perMinor [][]*node
+	several  bool
+	log      io.Writer
+}
+
+// Nodes lints many nodes at once, as `kubeletcfg lint --nodes DIR`: every
+// folder of dir is a node (its config file, drop-in folder and kubelet flags
+// files found by the names in use), every configuration file a node without
+// drop-ins (a configz dump). Each node is evaluated at Options.KubeletVersion,
+// or at each of Options.Versions, each node's files read once and nodes with
+// the same bytes evaluated once; nodes are grouped by what the kubelet would
+// do. Config, ConfigDir and the kubelet command line options do not apply.
+func Nodes(dir string, opt Options) (*LintedNodes, error) {
+	if opt.Config != "" || opt.ConfigDir != "" {
+		return nil, fmt.Errorf("--nodes reads each node's files from its folder; it cannot be combined with --config or --config-dir")
+	}
+	if err := opt.checkProfile(); err != nil {
+		return nil, err
+	}
+	format, err := input.ParseFormat(string(opt.Format))
+	if err != nil {
+		return nil, err
+	}
+	minors := []*skew.Minor{}
+	if opt.Versions != "" {
+		if minors, err = matrix.Window(opt.Versions, ""); err != nil {
+			return nil, err
+		}
+	} else {
+		p := &Prepared{KubeletVersion: opt.KubeletVersion}
+		if p.KubeletVersion == "" && opt.Policy != nil {
+			if p.KubeletVersion, err = PolicyMinor(opt.Policy); err != nil {
+				return nil, err
+			}
+		}
+		minor, err := p.minor("compare several minors with kubeletcfg skew --versions %s, or lint --nodes --versions %s")
+		if err != nil {
+			return nil, err
+		}
+		minors = append(minors, minor)
+	}
+	cgroupVersion := opt.CgroupVersion
+	if cgroupVersion == "" {
+		cgroupVersion = "v2"
+	}
+	cgroup, err := ParseCgroup(cgroupVersion)
+	if err != nil {
+		return nil, err
+	}
+	nodes, skipped, err := findNodes(dir)
+	if err != nil {
+		return nil, err
+	}
+	if len(skipped) > 0 && opt.Log != nil {
+		// One line on stderr, so that every output format stays what it is.
+		names, more := skipped, ""
+		if len(names) > NodeNames {
+			names, more = names[:NodeNames], fmt.Sprintf(" (+%d more)", len(skipped)-NodeNames)
+		}
+		fmt.Fprintf(opt.Log, "kubeletcfg: info: --nodes %s: skipped %d %s that %s not configuration (%s): %s%s\n",
+			dir, len(skipped), plural(len(skipped), "file", "files"), plural(len(skipped), "is", "are"), strings.Join(configExts, ", "), strings.Join(names, ", "), more)
+	}
+	pathDependent := opt.Policy != nil && len(opt.Policy.Exclude) > 0
+	out := &LintedNodes{minors: minors, several: opt.Versions != "", log: opt.Log}
+	out.perMinor = evaluateNodes(nodes, minors, format, opt.Read, cgroup, opt.report, pathDependent)
+	for k, m := range minors {
+		groups, _ := groupNodes(out.perMinor[k])
+		out.Reports = append(out.Reports, NodesReport{KubeletVersion: m.Version, Groups: groups, Errors: nodeErrors(out.perMinor[k])})
+	}
+	return out, nil
+}
+
+// nodeErrors lists the nodes that could not be read.
+func nodeErrors(nodes []*node) []NodeError {
+	errs := []NodeError{}
+	for _, n := range nodes {
+		if n.err != nil {
+			errs = append(errs, NodeError{Node: n.name, Error: n.err.Error()})
+		}
+	}
+	return errs
+}
+
+// Total is the number of nodes found.
+func (l *LintedNodes) Total() int { return len(l.perMinor[0]) }
+
+// Unread is the number of nodes that could not be read (at the last minor).
+func (l *LintedNodes) Unread() int { return len(l.Reports[len(l.Reports)-1].Errors) }
+
+// CountAtLeast is the --fail-on count: every node's findings at every minor.
+func (l *LintedNodes) CountAtLeast(threshold validate.Severity) int {
+	n := 0
+	for _, nodes := range l.perMinor {
+		for _, nd := range nodes {
+			if nd.err == nil {
+				n += CountAtLeast(nd.doc.Findings, threshold)
+			}
+		}
+	}
+	return n
+}
+
+// Write prints the groups: text lists each group's nodes and its first
+// node's report, the nodes that could not be read and a summary line per
+// minor; JSON is NodesReport (several minors: {"versions": [...]}); SARIF,
+// JUnit and GitHub get one document per node (and minor), its paths as
+// given, the node's name its Subject, and the nodes that could not be read go
+// to Options.Log.
+func (l *LintedNodes) Write(out io.Writer, format string, opt report.Options) error {
+	w, err := report.For(format)
+	if err != nil {
+		return err
+	}
+	switch format {
+	case "json":
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		if !l.several {
+			return enc.Encode(l.Reports[0])
+		}
+		return enc.Encode(struct {
+			Versions []NodesReport `json:"versions"`
+		}{l.Reports})
+	case "text":
+		for k, m := range l.minors {
+			nodes := l.perMinor[k]
+			groups, failedGroups := groupNodes(nodes)
+			refused := 0
+			for _, n := range nodes {
+				if n.err == nil && !n.doc.Starts {
+					refused++
+				}
+			}
+			if k > 0 {
+				if _, err := io.WriteString(out, "\n"); err != nil {
+					return err
+				}
+			}
+			if err := writeNodes(out, m, groups, l.Reports[k].Errors, len(nodes), refused, failedGroups, opt); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	var docs []report.Document
+	for _, nodes := range l.perMinor {
+		for _, n := range nodes {
+			if n.err == nil {
+				docs = append(docs, n.asGiven(len(l.minors) > 1))
+			}
+		}
+	}
+	if l.log != nil {
+		for _, e := range l.Reports[len(l.Reports)-1].Errors {
+			fmt.Fprintf(l.log, "kubeletcfg: %s: %s\n", e.Node, e.Error)
+		}
+	}
+	return w.Write(out, docs, opt)
+}
+
+// node is one node of Nodes: a folder (a config file and conf.d/) or a
+// single file (a configz dump, or any config file without drop-ins).
+type node struct {
+	name string
+	// base is what paths in the node's report are relative to: the node's
+	// folder, or the nodes folder for a single file.
+	base string
+	// config and configDir as --config and --config-dir would name them.
+	config, configDir string
+	// flags are the node's files with the kubelet's own flags (flagsNames),
+	// read as --kubelet-flags-file reads one.
+	flags []string
+	err   error
+	// single is a node that is one file (its name is the file's).
+	single bool
+	minor  *skew.Minor // the minor it is evaluated at
+
+	doc  LintReport
+	note string // the input's note, when it was converted
+	key  string
+	// effective is the effective object as JSON, kept for namedIn.
+	effective string
+}
+
+// findNodes lists the nodes of dir, sorted by name: each folder is a node
+// (nodeFiles), each configuration file (configFile) a node without drop-ins.
+// Hidden entries are skipped, and so are other files (a README, notes), which
+// skipped lists. A node whose files cannot be told apart gets its error here
+// and is reported with the others.
+func findNodes(dir string) (nodes []*node, skipped []string, err error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, nil, &source.InputError{Path: dir, Err: unwrapPathError(err)}
+	}
+	taken := map[string]bool{}
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), ".") {
+			taken[e.Name()] = true
+		}
+	}
+	for _, e := range entries {
+		if e.IsDir() && slices.Contains(dropinNames, e.Name()) {
+			// DIR is one node's folder, not a pool: its drop-ins would be a node.
+			return nil, nil, fmt.Errorf("--nodes %s: this is one node's folder (it has %s/): lint its config file with -d %s, or give --nodes the folder that holds it", dir, e.Name(), filepath.Join(dir, e.Name()))
+		}
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if strings.HasPrefix(name, ".") {
+			continue
+		}
+		path := filepath.Join(dir, name)
+		fi, err := os.Stat(path)
+		if err != nil {
+			nodes = append(nodes, &node{name: name, base: dir, err: &source.InputError{Path: path, Err: unwrapPathError(err)}})
+			continue
+		}
+		if !fi.IsDir() {
+			if !configFile(name) {
+				skipped = append(skipped, name)
+				continue
+			}
+			// node-1.json is node-1, unless a folder node-1 is there too.
+			short := strings.TrimSuffix(name, filepath.Ext(name))
+			if taken[short] || short == "" {
+				short = name
+			}
+			nodes = append(nodes, &node{name: short, base: dir, config: path, single: true})
+			continue
+		}
+		n := &node{name: name, base: path}
+		n.config, n.configDir, n.flags, n.err = nodeFiles(path)
+		nodes = append(nodes, n)
+	}
+	if len(nodes) == 0 {
+		return nil, skipped, fmt.Errorf("--nodes %s: no nodes (a folder per node with its config file and drop-in folder, or a configz dump per node)%s", dir, skippedNote(skipped))
+	}
+	sort.Slice(nodes, func(i, j int) bool { return nodes[i].name < nodes[j].name })
+	return nodes, skipped, nil
+}
+
+// skippedNote says how many files findNodes skipped, for its "no nodes" error.
+func skippedNote(skipped []string) string {
+	if len(skipped) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %d %s skipped, not configuration (%s)", len(skipped), plural(len(skipped), "file", "files"), strings.Join(configExts, ", "))
+}
+
+// configExts are the names of configuration files: KubeletConfiguration YAML
+// or JSON, configz dumps (saved as .json, or .configz), kubeadm ConfigMaps.
+var configExts = []string{".yaml", ".yml", ".json", ".configz"}
+
+func configFile(name string) bool {
+	return slices.Contains(configExts, filepath.Ext(name))
+}
+
+// mainNames are the main file's names in use, preferred in this order when a
+// node folder holds several configuration files: kubeadm's and kind's
+// config.yaml, EKS nodeadm's config.json, and common renames.
+var mainNames = []string{"config.yaml", "config.yml", "config.json", "kubelet-config.yaml", "kubelet-config.yml", "kubelet-config.json"}
+
+// dropinNames are the drop-in folders' names in use: conf.d (the kubelet's
+// documentation), config.d, kubeadm's kubelet.conf.d (/etc/kubernetes/kubelet.conf.d)
+// and EKS nodeadm's config.json.d; a folder named after the main file plus .d
+// counts too (found by nodeFiles).
+var dropinNames = []string{"conf.d", "config.d", "kubelet.conf.d", "config.json.d"}
+
+// flagsNames are the files that hold the kubelet's own flags, in the order
+// they are applied (later flags win, as on one command line): the systemd unit
+// (kubelet.service with its kubelet.service.d/*.conf), the env files
+// (kubeadm's kubeadm-flags.env, kubelet.env, /etc/default/kubelet saved as
+// kubelet, EKS's /etc/eks/kubelet/environment saved as environment), then a
+// saved command line (a /proc/PID/cmdline copy or a line from ps).
+// kubelet.service.d alone (kubeadm's 10-kubeadm.conf saved without the unit)
+// is read as the unit.
+var flagsNames = []string{"kubelet.service", unitDropIns, "kubeadm-flags.env", "kubelet.env", "kubelet", "environment", "cmdline", "kubelet.cmdline", "kubelet-flags.txt"}
+
+const unitDropIns = "kubelet.service.d"
+
+// nodeFiles finds a node folder's config file (the one configuration file, or
+// the first of mainNames among several), its drop-in folder (the one of
+// dropinNames or <main file>.d; several are ambiguous: the kubelet reads one
+// --config-dir) and its flags files (flagsNames).
+func nodeFiles(dir string) (config, configDir string, flags []string, err error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return "", "", nil, &source.InputError{Path: dir, Err: unwrapPathError(err)}
+	}
+	var candidates, dirs []string
+	for _, e := range entries {
+		name := e.Name()
+		switch {
+		case strings.HasPrefix(name, "."):
+		case e.IsDir():
+			dirs = append(dirs, name)
+			if name == unitDropIns && !slices.ContainsFunc(entries, func(e fs.DirEntry) bool { return e.Name() == "kubelet.service" }) {
+				flags = append(flags, filepath.Join(dir, name))
+			}
+		case slices.Contains(flagsNames, name):
+			flags = append(flags, filepath.Join(dir, name))
+		case configFile(name):
+			candidates = append(candidates, name)
+		}
+	}
+	switch i := slices.IndexFunc(mainNames, func(n string) bool { return slices.Contains(candidates, n) }); {
+	case len(candidates) == 1:
+		config = filepath.Join(dir, candidates[0])
+	case i >= 0:
+		config = filepath.Join(dir, mainNames[i])
+	case len(candidates) > 1:
+		return "", "", nil, &source.InputError{Path: dir, Err: fmt.Errorf("%d config files (%s): name the one the kubelet reads config.yaml", len(candidates), strings.Join(candidates, ", "))}
+	}
+	var found []string
+	for _, d := range dirs {
+		if slices.Contains(dropinNames, d) || config != "" && d == filepath.Base(config)+".d" {
+			found = append(found, d)
+		}
+	}
+	switch {
+	case len(found) > 1:
+		return "", "", nil, &source.InputError{Path: dir, Err: fmt.Errorf("%d drop-in folders (%s): the kubelet reads one --config-dir; keep the one it is given", len(found), strings.Join(found, ", "))}
+	case len(found) == 1:
+		configDir = filepath.Join(dir, found[0])
+	case config == "":
+		return "", "", nil, &source.InputError{Path: dir, Err: fmt.Errorf("no config file (%s) and no drop-in folder (%s or <config file>.d)", strings.Join(configExts, ", "), strings.Join(dropinNames, ", "))}
+	}
+	slices.SortFunc(flags, func(a, b string) int {
+		return slices.Index(flagsNames, filepath.Base(a)) - slices.Index(flagsNames, filepath.Base(b))
+	})
+	return config, configDir, flags, nil
+}
+
+// evaluate runs the pipeline for n and keeps its report, paths relative to
+// the node, and the key of its group.
+func (n *node) evaluate(m *skew.Minor, format input.Format, read input.Options, cgroup int, post func(*pipeline.Result, string)) {
+	if n.err != nil {
+		return
+	}
+	in := pipeline.Input{ConfigDir: n.configDir, CgroupVersion: cgroup}
+	var src *input.Source
+	if n.config != "" {
+		if src, n.err = input.OpenOptions(n.config, nil, format, read); n.err != nil {
+			return
+		}
+		if src.Format == input.Configz && n.configDir != "" {
+			n.err = fmt.Errorf("%s: a configz dump is already merged; drop-ins do not apply (remove %s)", n.config, n.configDir)
+			return
+		}
+		src.Apply(&in)
+	}
+	for _, file := range n.flags {
+		// Host paths a unit names (EnvironmentFile=) are read under the node
+		// folder, never from this machine.
+		var args []kubeletcmd.Arg
+		var err error
+		if filepath.Base(file) == unitDropIns {
+			args, err = kubeletcmd.ReadDropIns(n.base, file)
+		} else {
+			args, err = kubeletcmd.ReadFile(n.base, file)
+		}
+		if err != nil {
+			n.err = unwrapPath(err, file)
+			return
+		}
+		for _, a := range args {
+			in.Flags = append(in.Flags, a.Text)
+			in.FlagPositions = append(in.FlagPositions, a.Pos)
+		}
+	}
+	res, err := pipeline.Evaluate(m, in)
+	if err != nil {
+		n.err = err
+		return
+	}
+	if n.err = src.Settle(res); n.err != nil {
+		return
+	}
+	post(res, n.config)
+	doc := report.FromResult(res)
+	rel := n.relative
+	doc.Files = make([]string, len(res.Files))
+	for i, p := range res.Files {
+		doc.Files[i] = rel(p)
+	}
+	folded := doc.Findings
+	doc.Findings = make([]validate.Finding, len(folded))
+	for i, fd := range folded {
+		fd.File = rel(fd.File)
+		fd.Message, fd.Hint, fd.Kubelet = n.strip(fd.Message), n.strip(fd.Hint), n.strip(fd.Kubelet)
+		doc.Findings[i] = fd
+	}
+	n.doc = LintReport{Document: doc, Input: inputName(src)}
+	if n.doc.Input != "" {
+		n.note = n.strip(src.Note)
+	}
+	n.key, n.effective, n.err = groupKey(res, n.doc, rel(n.config))
+}
+
+// asGiven is n's report for the formats that annotate files (SARIF, JUnit,
+// GitHub): its paths as given on the command line (under --nodes), the node's
+// name its subject (with the minor when there are several).
+func (n *node) asGiven(perMinor bool) report.Document {
+	doc := n.doc.Document
+	doc.Subject = n.name
+	if perMinor {
+		doc.Subject += "@" + doc.KubeletVersion
+	}
+	given := func(p string) string {
+		if p == "" || filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(n.base, p)
+	}
+	doc.Files = make([]string, len(n.doc.Files))
+	for i, p := range n.doc.Files {
+		doc.Files[i] = given(p)
+	}
+	doc.Findings = make([]validate.Finding, len(n.doc.Findings))
+	for i, f := range n.doc.Findings {
+		f.File = given(f.File)
+		doc.Findings[i] = f
+	}
+	return doc
+}
+
+// relative is p relative to the node (p itself when outside it).
+func (n *node) relative(p string) string {
+	if p == "" {
+		return p
+	}
+	if r, err := filepath.Rel(n.base, p); err == nil && !strings.HasPrefix(r, "..") {
+		return r
+	}
+	return p
+}
+
+// strip removes the node's folder from the paths a message names.
+func (n *node) strip(s string) string {
+	return strings.ReplaceAll(s, n.base+string(filepath.Separator), "")
+}
+
+// groupKey hashes what makes two nodes the same: the effective object (JSON
+// with sorted keys) and the findings without their lines (a comment more in
+// one file moves lines, not what the kubelet does), with node-relative paths
+// and the main file, config, under one name (node-1.json, node-2.json).
+func groupKey(res *pipeline.Result, doc LintReport, config string) (key, effective string, err error) {
+	eff, err := res.EffectiveObject()
+	if err != nil {
+		return "", "", err
+	}
+	type finding struct{ Rule, Severity, File, Path, Message string }
+	fs := make([]finding, len(doc.Findings))
+	for i, f := range doc.Findings {
+		file := f.File
+		if file == config && config != "" {
+			file = "--config"
+		}
+		fs[i] = finding{f.Rule, f.Severity.String(), file, f.Path, f.Message}
+	}
+	raw, err := json.Marshal(struct {
+		Input     string
+		Effective map[string]any
+		Findings  []finding
+	}{doc.Input, eff, fs})
+	if err != nil {
+		return "", "", err
+	}
+	effJSON, err := json.Marshal(eff)
+	if err != nil {
+		return "", "", err
+	}
+	sum := sha256.Sum256(raw)
+	return hex.EncodeToString(sum[:]), string(effJSON), nil
+}
+
+// groupNodes groups the nodes that were read by key, the largest group
+// first, and counts the nodes of groups whose kubelet would not start.
+func groupNodes(nodes []*node) (groups []NodeGroup, failedGroups int) {
+	at := map[string]int{}
+	for _, n := range nodes {
+		if n.err != nil {
+			continue
+		}
+		i, ok := at[n.key]
+		if !ok {
+			i = len(groups)
+			at[n.key] = i
+			groups = append(groups, NodeGroup{Document: n.doc, Note: n.note})
+		}
+		groups[i].Nodes = append(groups[i].Nodes, n.name)
+	}
+	sort.SliceStable(groups, func(i, j int) bool { return len(groups[i].Nodes) > len(groups[j].Nodes) })
+	if groups == nil {
+		groups = []NodeGroup{}
+	}
+	for _, g := range groups {
+		if !g.Document.Starts {
+			failedGroups++
+		}
+	}
+	return groups, failedGroups
+}
+
+// evaluateNodes evaluates every node at each minor on the fleet engine and
+// returns, per minor, a copy of the nodes with their results. Each node's
+// files are read and hashed once; nodes whose files have the same bytes (and
+// the same names inside a node folder) are evaluated once per minor, by their
+// first node, and share its report; what differs between them (their names
+// and paths) is what the report relativises. A group whose result still names
+// its node (a path resolved from the node's folder, a message quoting the file
+// name) or that failed is evaluated node by node, so the output is exactly
+// what evaluating every node gives.
+func evaluateNodes(nodes []*node, minors []*skew.Minor, format input.Format, read input.Options, cgroup int, post func(*pipeline.Result, string), pathDependent bool) [][]*node {
+	content := make([]string, len(nodes))
+	fleet.Each(len(nodes), 0, func(i int) {
+		if n := nodes[i]; n.err == nil && !pathDependent {
+			content[i] = n.contentKey(format, read, cgroup)
+		}
+	})
+	out := make([][]*node, len(minors))
+	keys := make([]string, 0, len(nodes)*len(minors))
+	all := make([]*node, 0, len(nodes)*len(minors))
+	for k, m := range minors {
+		out[k] = make([]*node, len(nodes))
+		for i, n := range nodes {
+			c := &node{name: n.name, base: n.base, config: n.config, configDir: n.configDir, flags: n.flags, err: n.err, single: n.single, minor: m}
+			out[k][i] = c
+			all = append(all, c)
+			switch {
+			case n.err != nil:
+				keys = append(keys, "")
+			case content[i] == "":
+				keys = append(keys, m.Version+"\x00node\x00"+n.name) // evaluated on its own
+			default:
+				keys = append(keys, m.Version+"\x00"+content[i])
+			}
+		}
+	}
+	plan := fleet.Dedup(keys)
+	alone := make([]bool, len(plan.Reps))
+	fleet.Each(len(plan.Reps), 0, func(j int) {
+		rep := all[plan.Reps[j]]
+		rep.evaluate(rep.minor, format, read, cgroup, post)
+		alone[j] = rep.err != nil || rep.namedIn()
+	})
+	var rest []*node
+	for i, n := range all {
+		j := plan.Of[i]
+		if j < 0 || plan.Reps[j] == i {
+			continue
+		}
+		if alone[j] {
+			rest = append(rest, n)
+			continue
+		}
+		rep := all[plan.Reps[j]]
+		n.doc, n.note, n.key = rep.doc, rep.note, rep.key
+	}
+	fleet.Each(len(rest), 0, func(i int) { rest[i].evaluate(rest[i].minor, format, read, cgroup, post) })
+	return out
+}
+
+// contentKey hashes what the pipeline reads for n, without the node's own
+// names: the config file's bytes (and its name inside a node folder), every
+// entry of conf.d/ with its relative path and bytes, and the evaluation's
+// settings. "" when a file cannot be read: the node is then evaluated alone and
+// reports the error itself.
+func (n *node) contentKey(format input.Format, read input.Options, cgroup int) string {
+	h := fleet.NewHasher().String(string(format)).String(fmt.Sprintf("%+v", read)).String(strconv.Itoa(cgroup))
+	if n.config != "" {
+		name := ""
+		if !n.single {
+			name = n.relative(n.config)
+		}
+		if hashFile(h.String(name), n.config) != nil {
+			return ""
+		}
+	}
+	for _, file := range n.flags {
+		if b := filepath.Base(file); b == "kubelet.service" || b == unitDropIns {
+			return "" // its drop-ins and env files are more files: evaluate alone
+		}
+		if hashFile(h.String(n.relative(file)), file) != nil {
+			return ""
+		}
+	}
+	h.String("conf.d")
+	if n.configDir != "" {
+		err := filepath.WalkDir(n.configDir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			h.String(n.relative(p)).String(d.Type().String())
+			if d.Type().IsRegular() {
+				if err := hashFile(h, p); err != nil {
+					return err
+				}
+			} else if !d.IsDir() {
+				return errors.New("not a regular file") // a symlink: evaluate alone
+			}
+			return nil
+		})
+		if err != nil {
+			return ""
+		}
+	}
+	return h.Sum()
+}
+
+// hashFile adds a file's bytes to h, within source.MaxFileSize (larger: an
+// error, and the node is evaluated alone to report it as the pipeline does).
+func hashFile(h *fleet.Hasher, path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return h.Reader(f, source.MaxFileSize)
+}
+
+// namedIn reports whether n's evaluated report names the node itself (its
+// folder, or its file's name for a single-file node) anywhere but in the file
+// fields that are relativised: then a node with the same bytes would not get
+// the same report.
+func (n *node) namedIn() bool {
+	token := n.base
+	if n.single {
+		token = filepath.Base(n.config)
+	}
+	if n.note != "" && strings.Contains(n.note, token) {
+		return true
+	}
+	for _, f := range n.doc.Findings {
+		if strings.Contains(f.Message, token) || strings.Contains(f.Hint, token) || strings.Contains(f.Kubelet, token) {
+			return true
+		}
+	}
+	return strings.Contains(n.effective, token)
+}
+
+// writeNodes prints one entry per group: its nodes, then the report of its
+// first node with node-relative paths; the nodes that could not be read; a
+// summary line.
+func writeNodes(out io.Writer, m *skew.Minor, groups []NodeGroup, errs []NodeError, total, refused, failedGroups int, opt report.Options) error {
+	text, err := report.For("text")
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	quiet := opt
+	quiet.Quiet = true
+	for i, g := range groups {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		names := g.Nodes
+		more := ""
+		if len(names) > NodeNames {
+			names, more = names[:NodeNames], fmt.Sprintf(" (+%d more)", len(g.Nodes)-NodeNames)
+		}
+		fmt.Fprintf(&b, "%d %s: %s%s\n", len(g.Nodes), plural(len(g.Nodes), "node", "nodes"), strings.Join(names, ", "), more)
+		var r strings.Builder
+		if g.Note != "" {
+			fmt.Fprintf(&r, "note: %s\n", g.Note)
+		}
+		if err := text.Write(&r, []report.Document{g.Document.Document}, quiet); err != nil {
+			return err
+		}
+		fleet.Indent(&b, r.String(), "  ")
+	}
+	if len(errs) > 0 {
+		if len(groups) > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "%d %s could not be read:\n", len(errs), plural(len(errs), "node", "nodes"))
+		for _, e := range errs {
+			fmt.Fprintf(&b, "  %s: %s\n", e.Node, e.Error)
+		}
+	}
+	if !opt.Quiet {
+		fmt.Fprintf(&b, "\n%d %s in %d %s at kubelet %s: %d would not start (%d %s)",
+			total, plural(total, "node", "nodes"), len(groups), plural(len(groups), "group", "groups"), m.Version,
+			refused, failedGroups, plural(failedGroups, "group", "groups"))
+		if len(errs) > 0 {
+			fmt.Fprintf(&b, ", %d could not be read", len(errs))
+		}
+		b.WriteString("\n")
+	}
+	_, err = io.WriteString(out, b.String())
+	return err
+}
+
+// unwrapPathError drops the *fs.PathError wrapper, whose text repeats the path
+// the message already names.
+func unwrapPathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

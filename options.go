@@ -1,0 +1,424 @@
+package kubeletcfg
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/kubeletcfg/kubeletcfg/discover"
+	"github.com/kubeletcfg/kubeletcfg/input"
+	"github.com/kubeletcfg/kubeletcfg/input/kubeletcmd"
+	"github.com/kubeletcfg/kubeletcfg/matrix"
+	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"github.com/kubeletcfg/kubeletcfg/policy"
+	"github.com/kubeletcfg/kubeletcfg/profile"
+	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/validate"
+)
+
+// Options say what to evaluate and how. The zero value of a field is the
+// kubeletcfg command's default for the flag of the same name.
+type Options struct {
+	// Config is the kubelet's --config file; input.Stdin ("-") reads Stdin.
+	Config string
+	// ConfigData, when not nil, is the main file's content, read instead of
+	// the disk; Config names it in findings (MemoryName when empty).
+	ConfigData []byte
+	// ConfigDir is the kubelet's --config-dir drop-in folder.
+	ConfigDir string
+	// DropIns are drop-ins held in memory, by file name: each joins
+	// ConfigDir's walk where its name sorts, as if it were written there
+	// (one with the name of a file on disk replaces it). ConfigDir is still
+	// read from the disk, as the kubelet reads it: it must exist (it may be
+	// empty).
+	DropIns map[string][]byte
+	// Stdin is what Config "-" reads.
+	Stdin io.Reader
+
+	// Format is what Config is (input.Auto when empty: by content), and Read
+	// the options of its conversion (--as-written, --kind-node,
+	// --systemd-resolved).
+	Format input.Format
+	Read   input.Options
+
+	// The kubelet's own command line, applied in this order (later flags
+	// win, as on one command line): the discovered kubelet's, the flags file
+	// (an env file, a systemd unit or drop-in, a /proc/PID/cmdline copy, a
+	// line from ps), the line, then Args one argument each. Its --config and
+	// --config-dir name the files (under Host.HostRoot) when Config and
+	// ConfigDir do not.
+	KubeletFlagsFile string
+	KubeletFlags     string
+	KubeletArgs      []string
+	// Discover evaluates the kubelet running on the host Host describes:
+	// its command line, unit and files; KubeletVersion and CgroupVersion
+	// default to what it runs with.
+	Discover bool
+	Host     discover.Options
+
+	// KubeletVersion is the minor of the one-minor verbs (1.37, v1.37.2);
+	// default the discovered kubelet's, else the policy's, else the newest.
+	KubeletVersion string
+	// Versions are the minors of Skew and Nodes: a range (1.34..1.37) or a
+	// list (1.33,1.37); ControlPlane (Skew) the minor whose skew window to
+	// use. Skew's default is the newest minor's window, Nodes' KubeletVersion.
+	Versions, ControlPlane string
+	// From and To are Preflight's minors: From defaults to the discovered
+	// kubelet's, To to the newest.
+	From, To string
+	// CgroupVersion of the host: v1 or v2 (default the discovered host's, else v2).
+	CgroupVersion string
+
+	// Profile names a security profile checked on the effective
+	// configuration (validate.Profiles); empty for none.
+	Profile string
+	// Policy decides what is reported (nil: only the files' inline
+	// kubeletcfg:ignore comments apply); its kubeletVersion and versions
+	// are defaults of KubeletVersion and Versions.
+	Policy *policy.Policy
+
+	// Log receives the notes the command prints on standard error (the
+	// discovered kubelet, files skipped, inputs that could not be read);
+	// nil discards them.
+	Log io.Writer
+}
+
+// MemoryName names ConfigData in findings when Config is empty.
+const MemoryName = "<memory>"
+
+// Prepared is Options resolved into what the pipeline reads: the files (the
+// options' or the kubelet command line's), the converted main file and the
+// kubelet's arguments.
+type Prepared struct {
+	// Input is what pipeline.Evaluate reads.
+	Input pipeline.Input
+	// Source is the main file as recognised; nil without one.
+	Source *input.Source
+	// Discovered is the running kubelet found by Options.Discover.
+	Discovered *discover.Kubelet
+	// Config and ConfigDir are the files read: the options' or the
+	// kubelet command line's.
+	Config, ConfigDir string
+	// KubeletVersion and CgroupVersion are the options' with the discovered
+	// kubelet's and the policy's defaults applied (KubeletVersion may be
+	// empty: the newest).
+	KubeletVersion, CgroupVersion string
+}
+
+// Settle maps what the pipeline reported for a converted input back to the
+// file as written (input.Source.Settle); every result of Input needs it.
+func (p *Prepared) Settle(res *pipeline.Result) error { return p.Source.Settle(res) }
+
+// Prepare resolves the options: the kubelet's command line is read (and the
+// running kubelet discovered), its --config/--config-dir honoured, the main
+// file recognised and converted.
+func (o Options) Prepare() (*Prepared, error) {
+	p := &Prepared{Config: o.Config, ConfigDir: o.ConfigDir, KubeletVersion: o.KubeletVersion, CgroupVersion: o.CgroupVersion}
+	args, err := o.kubeletArgs(p)
+	if err != nil {
+		return nil, err
+	}
+	if err := o.commandLineConfig(p, args); err != nil {
+		return nil, err
+	}
+	// A command line without --config is a kubelet configured by flags alone.
+	if p.Config == "" && p.ConfigDir == "" && len(args) == 0 && o.ConfigData == nil {
+		return nil, &NothingToCheckError{Discover: true}
+	}
+	if p.KubeletVersion == "" && o.Policy != nil {
+		if p.KubeletVersion, err = PolicyMinor(o.Policy); err != nil {
+			return nil, err
+		}
+	}
+	if p.CgroupVersion == "" {
+		p.CgroupVersion = "v2"
+	}
+	in := pipeline.Input{Config: p.Config, ConfigDir: p.ConfigDir}
+	if in.CgroupVersion, err = ParseCgroup(p.CgroupVersion); err != nil {
+		return nil, err
+	}
+	if p.Source, err = o.convert(&in, p.Config); err != nil {
+		return nil, err
+	}
+	for name, data := range o.DropIns {
+		if in.Virtual == nil {
+			in.Virtual = map[string][]byte{}
+		}
+		in.Virtual[filepath.Join(p.ConfigDir, name)] = data
+	}
+	for _, a := range args {
+		in.Flags = append(in.Flags, a.Text)
+		in.FlagPositions = append(in.FlagPositions, a.Pos)
+	}
+	p.Input = in
+	return p, nil
+}
+
+// NothingToCheckError is Prepare's error when the options name no file and
+// no command line.
+type NothingToCheckError struct {
+	// Discover adds --discover to what may be given.
+	Discover bool
+}
+
+func (e *NothingToCheckError) Error() string {
+	or := ""
+	if e.Discover {
+		or = " or --discover"
+	}
+	return fmt.Sprintf("nothing to check: give --config and/or --config-dir, the kubelet's command line (--kubelet-flags, --kubelet-flags-file)%s", or)
+}
+
+// PolicyMinor is the one minor a policy names: its kubeletVersion, else the
+// newest of its versions window.
+func PolicyMinor(p *policy.Policy) (string, error) {
+	switch {
+	case p.KubeletVersion != "":
+		return p.KubeletVersion, nil
+	case p.Versions != "":
+		minors, err := matrix.Window(p.Versions, "")
+		if err != nil {
+			return "", err
+		}
+		return minors[len(minors)-1].Version, nil
+	}
+	return "", nil
+}
+
+// kubeletArgs reads the kubelet's command line: the discovered kubelet's, then
+// the flags file's, then the line's, then Args.
+func (o Options) kubeletArgs(p *Prepared) ([]kubeletcmd.Arg, error) {
+	var args []kubeletcmd.Arg
+	if o.Discover {
+		d, err := discover.Discover(o.Host)
+		if err != nil {
+			return nil, err
+		}
+		p.Discovered = d
+		args = append(args, d.Args...)
+		if d.Minor != "" && o.KubeletVersion == "" {
+			p.KubeletVersion = d.Minor
+		}
+		if o.CgroupVersion == "" {
+			p.CgroupVersion = fmt.Sprintf("v%d", d.Cgroup)
+		}
+		if o.Log != nil {
+			v := d.Version
+			if v == "" {
+				v = "version unknown"
+			}
+			fmt.Fprintf(o.Log, "kubeletcfg: discovered kubelet pid %d (%s, cgroup v%d); kubeletcfg discover shows where each piece came from\n", d.PID, v, d.Cgroup)
+		}
+	} else if o.Host.PID != 0 || o.Host.Unit != "" {
+		return nil, errors.New("--pid and --unit choose what --discover reads; add --discover")
+	}
+	if o.KubeletFlagsFile != "" {
+		a, err := kubeletcmd.ReadFile(o.hostRoot(), o.KubeletFlagsFile)
+		if err != nil {
+			return nil, fmt.Errorf("--kubelet-flags-file: %w", unwrapPath(err, o.KubeletFlagsFile))
+		}
+		args = append(args, a...)
+	}
+	if o.KubeletFlags != "" {
+		a, err := kubeletcmd.FromLine(o.KubeletFlags, validate.Position{File: pipeline.CommandLine})
+		if err != nil {
+			return nil, fmt.Errorf("--kubelet-flags: %w", err)
+		}
+		args = append(args, a...)
+	}
+	for _, a := range o.KubeletArgs {
+		args = append(args, kubeletcmd.Arg{Text: a, Pos: validate.Position{File: pipeline.CommandLine}})
+	}
+	return args, nil
+}
+
+// unwrapPath makes "open x: no such file" errors name the file once.
+func unwrapPath(err error, path string) error {
+	if strings.Contains(err.Error(), path) {
+		return err
+	}
+	return fmt.Errorf("%s: %w", path, err)
+}
+
+// hostRoot is Host.HostRoot, "" for this machine's /.
+func (o Options) hostRoot() string {
+	if o.Host.HostRoot == "/" {
+		return ""
+	}
+	return o.Host.HostRoot
+}
+
+// hostPath is a path of the kubelet's under the host root (a relative one is
+// relative to /, systemd's working folder for services).
+func (o Options) hostPath(path string) string {
+	if o.hostRoot() == "" || path == "" {
+		return path
+	}
+	return filepath.Join(o.hostRoot(), "/", path)
+}
+
+// commandLineConfig honours --config and --config-dir on the kubelet's command
+// line: the files it names are read (under the host root), unless Config or
+// ConfigDir name files too, which is a usage error naming both.
+func (o Options) commandLineConfig(p *Prepared, args []kubeletcmd.Arg) error {
+	cfg, dir := kubeletcmd.ConfigFlags(args)
+	if cfg == nil && dir == nil {
+		return nil
+	}
+	if p.Config != "" || p.ConfigDir != "" {
+		given := "--config " + p.Config
+		if p.Config == "" {
+			given = "--config-dir " + p.ConfigDir
+		}
+		theirs, flag := cfg, "--config"
+		if theirs == nil {
+			theirs, flag = dir, "--config-dir"
+		}
+		at := theirs.Pos.String()
+		if theirs.Pos.File == pipeline.CommandLine {
+			at = "in --kubelet-flags"
+		}
+		return fmt.Errorf("%s and the kubelet's own %s=%s (%s) both name the kubelet's files: give one of them", given, flag, theirs.Text, at)
+	}
+	// discover resolved them against the process's working folder and checked them.
+	if d := p.Discovered; d != nil && (d.Config != nil || d.ConfigDir != nil) {
+		if d.Config != nil {
+			p.Config = d.Config.Read
+		}
+		if d.ConfigDir != nil {
+			p.ConfigDir = d.ConfigDir.Read
+		}
+		return nil
+	}
+	if cfg != nil {
+		p.Config = o.hostPath(cfg.Text)
+	}
+	if dir != nil {
+		p.ConfigDir = o.hostPath(dir.Text)
+	}
+	return nil
+}
+
+// convert recognises the main file (a file, `-` or ConfigData), converts it
+// and makes in read the result under its own name.
+func (o Options) convert(in *pipeline.Input, config string) (*input.Source, error) {
+	format, err := input.ParseFormat(string(o.Format))
+	if err != nil {
+		return nil, err
+	}
+	if config == "" && o.ConfigData == nil {
+		if format != input.Auto && format != input.Config {
+			return nil, fmt.Errorf("--input-format %s needs --config", format)
+		}
+		return nil, nil
+	}
+	var src *input.Source
+	if o.ConfigData != nil {
+		if config == "" {
+			config = MemoryName
+		}
+		if src, err = input.ConvertOptions(config, o.ConfigData, format, o.Read); err != nil {
+			return nil, err
+		}
+		if src.Data == nil {
+			src.Data = o.ConfigData
+		}
+	} else if src, err = input.OpenOptions(config, o.Stdin, format, o.Read); err != nil {
+		return nil, err
+	}
+	if src.Format == input.Configz && in.ConfigDir != "" {
+		return nil, fmt.Errorf("--config-dir %s: %s is a configz dump: a configz dump is already merged; drop-ins do not apply", in.ConfigDir, src.Path)
+	}
+	src.Apply(in)
+	return src, nil
+}
+
+// ParseCgroup reads a cgroup version: v1, v2, 1 or 2.
+func ParseCgroup(s string) (int, error) {
+	switch s {
+	case "v1", "1":
+		return 1, nil
+	case "v2", "2":
+		return 2, nil
+	}
+	return 0, fmt.Errorf("--cgroup-version must be v1 or v2, not %q", s)
+}
+
+// LookupMinor parses a --kubelet-version where one minor is expected: 1.37,
+// v1.37, 1.37.2 or v1.37.2. A list or range gets hint, which names what takes
+// several ("%s" is replaced by the value).
+func LookupMinor(v, hint string) (*skew.Minor, error) {
+	m, err := skew.Lookup(v)
+	switch {
+	case err != nil && (strings.Contains(v, ",") || strings.Contains(v, "..")):
+		return nil, fmt.Errorf("--kubelet-version takes one minor, not %q: %s", v, strings.ReplaceAll(hint, "%s", v))
+	case err != nil:
+		return nil, fmt.Errorf("--kubelet-version: %w", err)
+	}
+	return m, nil
+}
+
+// minor is the one minor the prepared options evaluate at.
+func (p *Prepared) minor(hint string) (*skew.Minor, error) {
+	v := p.KubeletVersion
+	if v == "" {
+		v = skew.Newest().Version
+	}
+	return LookupMinor(v, hint)
+}
+
+// CountAtLeast counts the findings at or above threshold (negative: none),
+// a folded summary as every finding it stands for: the --fail-on count.
+func CountAtLeast(fs []validate.Finding, threshold validate.Severity) int {
+	if threshold < 0 {
+		return 0
+	}
+	n := 0
+	for _, f := range fs {
+		if f.Severity >= threshold {
+			n += f.Count()
+		}
+	}
+	return n
+}
+
+// checkProfile validates Options.Profile (lower-cased, as --profile CIS is cis).
+func (o *Options) checkProfile() error {
+	if o.Profile == "" {
+		return nil
+	}
+	o.Profile = strings.ToLower(o.Profile)
+	if _, ok := validate.ProfileRules(o.Profile); !ok {
+		return fmt.Errorf("unknown profile %q (want one of %s)", o.Profile, strings.Join(validate.Profiles(), ", "))
+	}
+	return nil
+}
+
+// report runs the steps after the pipeline on one result: the profile's
+// findings first, so that the policy covers them too, then the policy.
+func (o Options) report(res *pipeline.Result, mainFile string) {
+	if o.Profile != "" {
+		// The name was checked (checkProfile): another error is a build defect.
+		if err := profile.Apply(o.Profile, res, mainFile); err != nil {
+			panic(err)
+		}
+	}
+	res.Findings = policy.Apply(o.Policy, []*pipeline.Result{res}, policy.Options{})[0]
+}
+
+// reportMatrix is report for every minor of a comparison; severities stay
+// the rules' own, since a matrix reads an error as "this minor does not start".
+func (o Options) reportMatrix(results []*pipeline.Result, mainFile string) {
+	if o.Profile != "" {
+		for _, res := range results {
+			if err := profile.Apply(o.Profile, res, mainFile); err != nil {
+				panic(err)
+			}
+		}
+	}
+	for i, fs := range policy.Apply(o.Policy, results, policy.Options{KeepSeverity: true}) {
+		results[i].Findings = fs
+	}
+}

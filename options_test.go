@@ -1,0 +1,105 @@
+package kubeletcfg
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kubeletcfg/kubeletcfg/discover"
+	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"github.com/kubeletcfg/kubeletcfg/validate"
+)
+
+const testConfig = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"
+
+// TestPrepare: the files come from the options or from the kubelet's own
+// command line (under the host root), never from both; the command line's
+// arguments keep their order and positions; bad options are the command's
+// usage errors.
+func TestPrepare(t *testing.T) {
+	for _, tt := range []struct {
+		name              string
+		opt               Options
+		config, configDir string
+		flags             []string
+		err               string
+	}{
+		{name: "files", opt: Options{Config: "a.yaml", ConfigDir: "conf.d", Format: "config"}, config: "a.yaml", configDir: "conf.d"},
+		{name: "command line names the files", opt: Options{KubeletFlags: "/usr/bin/kubelet --config=/etc/k/config.yaml --config-dir=/etc/k/conf.d --max-pods=5", Format: "config", Host: discover.Options{HostRoot: "/host"}},
+			config: "/host/etc/k/config.yaml", configDir: "/host/etc/k/conf.d", flags: []string{"--config=/etc/k/config.yaml", "--config-dir=/etc/k/conf.d", "--max-pods=5"}},
+		{name: "line then args", opt: Options{Config: "a.yaml", Format: "config", KubeletFlags: "--max-pods=5", KubeletArgs: []string{"--max-pods=6"}}, config: "a.yaml", flags: []string{"--max-pods=5", "--max-pods=6"}},
+		{name: "both name the files", opt: Options{Config: "a.yaml", KubeletFlags: "--config=b.yaml"},
+			err: "--config a.yaml and the kubelet's own --config=b.yaml (in --kubelet-flags) both name the kubelet's files: give one of them"},
+		{name: "nothing", opt: Options{}, err: "nothing to check: give --config and/or --config-dir, the kubelet's command line (--kubelet-flags, --kubelet-flags-file) or --discover"},
+		{name: "pid without discover", opt: Options{Config: "a.yaml", Host: discover.Options{PID: 1}}, err: "--pid and --unit choose what --discover reads; add --discover"},
+		{name: "cgroup", opt: Options{Config: "a.yaml", CgroupVersion: "v3"}, err: `--cgroup-version must be v1 or v2, not "v3"`},
+		{name: "format without config", opt: Options{ConfigDir: "conf.d", Format: "configz"}, err: "--input-format configz needs --config"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := tt.opt.Prepare()
+			if tt.err != "" {
+				if err == nil || err.Error() != tt.err {
+					t.Fatalf("error %v, want %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Input.Config != tt.config || p.Input.ConfigDir != tt.configDir || strings.Join(p.Input.Flags, " ") != strings.Join(tt.flags, " ") {
+				t.Errorf("config %q, config-dir %q, flags %q; want %q, %q, %q", p.Input.Config, p.Input.ConfigDir, p.Input.Flags, tt.config, tt.configDir, tt.flags)
+			}
+			for i, pos := range p.Input.FlagPositions {
+				if pos.File != pipeline.CommandLine {
+					t.Errorf("flag %d at %v, want the command line", i, pos)
+				}
+			}
+		})
+	}
+	var nothing *NothingToCheckError
+	if _, err := (Options{}).Prepare(); !errors.As(err, &nothing) {
+		t.Errorf("error %T, want a *NothingToCheckError", err)
+	}
+}
+
+// TestInMemory: a main file and a drop-in held in memory are read as if they
+// were on disk, under their names; a drop-in joins the folder's walk where its
+// name sorts.
+func TestInMemory(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		dropin string
+		starts bool
+		rule   string
+	}{
+		{"a drop-in that keeps it starting", testConfig + "maxPods: 60\n", true, ""},
+		{"a drop-in the kubelet refuses", testConfig + "maxPods: -1\n", false, "KC4025"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			l, err := Lint(Options{
+				Config: "node.yaml", ConfigData: []byte(testConfig + "maxPods: 50\n"),
+				ConfigDir: dir, DropIns: map[string][]byte{"10-pods.conf": []byte(tt.dropin)},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l.Report.Starts != tt.starts {
+				t.Errorf("starts %v, want %v: %v", l.Report.Starts, tt.starts, l.Report.Findings)
+			}
+			var at []validate.Finding
+			for _, f := range l.Report.Findings {
+				if f.Rule == tt.rule {
+					at = append(at, f)
+				}
+			}
+			if tt.rule != "" && (len(at) != 1 || at[0].File != filepath.Join(dir, "10-pods.conf")) {
+				t.Errorf("%s findings %v, want one in the in-memory drop-in", tt.rule, at)
+			}
+			if got := l.Result.Origins["maxPods"].File; tt.starts && got != filepath.Join(dir, "10-pods.conf") {
+				t.Errorf("maxPods from %q, want the in-memory drop-in", got)
+			}
+		})
+	}
+}

@@ -1,0 +1,42 @@
+package kubeletcfg
+
+import (
+	"fmt"
+
+	"github.com/kubeletcfg/kubeletcfg/matrix"
+	"github.com/kubeletcfg/kubeletcfg/skew"
+)
+
+// PreflightReport is what `kubeletcfg preflight` prints: blockers, behaviour
+// changes and notes of a move from one minor to another (WriteJSON,
+// WriteTextQuiet).
+type PreflightReport = matrix.Preflight
+
+// Preflight evaluates the same files at the minor a node pool runs
+// (Options.From; default the discovered kubelet's) and the one it moves to
+// (Options.To; default the newest), and compares them. The files are read once.
+func Preflight(opt Options) (*PreflightReport, error) {
+	p, err := opt.Prepare()
+	if err != nil {
+		return nil, err
+	}
+	from, to := opt.From, opt.To
+	if from == "" && p.Discovered != nil {
+		from = p.Discovered.Minor
+	}
+	if from == "" {
+		return nil, fmt.Errorf("--from is required: the kubelet minor the node pool runs now (--discover reads it from the running kubelet)")
+	}
+	if to == "" {
+		to = skew.Newest().Version
+	}
+	src, err := skew.Lookup(from)
+	if err != nil {
+		return nil, fmt.Errorf("--from: %w", err)
+	}
+	tgt, err := skew.Lookup(to)
+	if err != nil {
+		return nil, fmt.Errorf("--to: %w", err)
+	}
+	return matrix.NewPreflightSettled(p.Input, src, tgt, p.Settle)
+}

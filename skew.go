@@ -1,0 +1,147 @@
+package kubeletcfg
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/kubeletcfg/kubeletcfg/matrix"
+	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"github.com/kubeletcfg/kubeletcfg/report"
+	"github.com/kubeletcfg/kubeletcfg/validate"
+)
+
+// SkewReport is the comparison of minors `kubeletcfg skew` prints; its JSON
+// (WriteJSON) embeds each minor's report.Document.
+type SkewReport = matrix.Matrix
+
+// Skewed is what Skew found.
+type Skewed struct {
+	Matrix  *SkewReport
+	profile string
+}
+
+// Skew evaluates the same files at several minors (Options.Versions, or the
+// window of Options.ControlPlane, or the newest minor's; the policy's
+// versions by default) and compares them. The files are read once.
+func Skew(opt Options) (*Skewed, error) {
+	if err := opt.checkProfile(); err != nil {
+		return nil, err
+	}
+	p, err := opt.Prepare()
+	if err != nil {
+		return nil, err
+	}
+	versions := opt.Versions
+	if versions == "" && opt.ControlPlane == "" && opt.Policy != nil {
+		versions = opt.Policy.Versions
+	}
+	minors, err := matrix.Window(versions, opt.ControlPlane)
+	if err != nil {
+		return nil, err
+	}
+	mx, err := matrix.Evaluate(p.Input, minors)
+	if err != nil {
+		return nil, err
+	}
+	results := make([]*pipeline.Result, len(mx.Columns))
+	for i, c := range mx.Columns {
+		if err := p.Settle(c.Result); err != nil {
+			return nil, err
+		}
+		results[i] = c.Result
+	}
+	opt.reportMatrix(results, p.Config)
+	return &Skewed{Matrix: mx, profile: opt.Profile}, nil
+}
+
+// CountAtLeast is the --fail-on count over every minor's findings: a minor
+// that does not start has an error finding.
+func (s *Skewed) CountAtLeast(threshold validate.Severity) int {
+	n := 0
+	for _, c := range s.Matrix.Columns {
+		n += CountAtLeast(c.Result.Findings, threshold)
+	}
+	return n
+}
+
+// Write prints the comparison: text and json as the matrix, the CI formats
+// (sarif, junit, github) from each minor's lint document. In text, the
+// profile's findings (what the policy left of them) follow the matrix in a
+// section of their own, minors with the same findings shown once.
+func (s *Skewed) Write(w io.Writer, format string, opt report.Options) error {
+	mx := s.Matrix
+	switch {
+	case format == "json":
+		return mx.WriteJSON(w)
+	case format != "text":
+		rw, err := report.For(format)
+		if err != nil {
+			return err
+		}
+		docs := make([]report.Document, 0, len(mx.Columns))
+		for _, c := range mx.Columns {
+			docs = append(docs, report.FromResult(c.Result))
+		}
+		return rw.Write(w, docs, opt)
+	}
+	if err := mx.WriteTextQuiet(w, opt.Quiet); err != nil || s.profile == "" {
+		return err
+	}
+	return s.writeProfile(w)
+}
+
+func (s *Skewed) writeProfile(w io.Writer) error {
+	mx := s.Matrix
+	rules, _ := validate.ProfileRules(s.profile)
+	ofProfile := map[string]bool{}
+	for _, r := range rules {
+		ofProfile[r.ID] = true
+	}
+	perMinor := make([][]validate.Finding, len(mx.Columns))
+	for i, c := range mx.Columns {
+		for _, f := range c.Result.Findings {
+			if ofProfile[f.Rule] {
+				perMinor[i] = append(perMinor[i], f)
+			}
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n--profile %s: findings on the effective configuration of each minor\n", s.profile)
+	for i := 0; i < len(mx.Columns); {
+		j := i + 1
+		for j < len(mx.Columns) && sameFindings(perMinor[i], perMinor[j]) &&
+			(mx.Columns[i].Result.Effective == nil) == (mx.Columns[j].Result.Effective == nil) {
+			j++
+		}
+		var names []string
+		for _, c := range mx.Columns[i:j] {
+			names = append(names, c.Minor.Version)
+		}
+		fmt.Fprintf(&b, "\nkubelet %s\n", strings.Join(names, ", "))
+		switch {
+		case mx.Columns[i].Result.Effective == nil:
+			b.WriteString("  not checked: the kubelet stops before it has a configuration\n")
+		case len(perMinor[i]) == 0:
+			b.WriteString("  no findings\n")
+		}
+		for _, f := range perMinor[i] {
+			fmt.Fprintf(&b, "  %s: %s [%s]\n", f.Position, f.Message, f.Rule)
+		}
+		i = j
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func sameFindings(a, b []validate.Finding) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Rule != b[i].Rule || a[i].Position != b[i].Position || a[i].Message != b[i].Message {
+			return false
+		}
+	}
+	return true
+}
