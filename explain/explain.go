@@ -614,7 +614,7 @@ func (d *Result) WriteText(w io.Writer) error {
 	}
 	if d.Path != "" {
 		if d.Known {
-			b.WriteString("\nRULES (whose summary names this field):\n")
+			b.WriteString("\nRULES (that check this field):\n")
 		} else {
 			fmt.Fprintf(&b, "\nRULES (kubelet %s drops the key):\n", d.KubeletVersion)
 		}
