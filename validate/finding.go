@@ -79,6 +79,9 @@ type Finding struct {
 	// Folded is set on the one finding that stands for many of one rule in one
 	// file (see Fold): how many it stands for, all not shown.
 	Folded int `json:"folded,omitempty"`
+	// Fixes are the repairs that need no guess, set where the mistake is
+	// detected; kubeletcfg fix applies them. They are not part of the output.
+	Fixes []SuggestedFix `json:"-"`
 }
 
 // SortFindings orders findings by file, line, column, then rule.

@@ -483,8 +483,9 @@ func Write(w io.Writer, root string) (missing []string, err error) {
 		}
 	}
 	err = validate.WriteMarkdownOptions(w, validate.MarkdownOptions{
-		Generator: Generator,
-		Preamble:  Preamble(),
+		Generator:    Generator,
+		Preamble:     Preamble(),
+		Declarations: true,
 		Example: func(r *validate.Rule) string {
 			if e, ok := examples[r.ID]; ok {
 				return e.Markdown()
