@@ -18,6 +18,7 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/fleet"
 	"github.com/kubeletcfg/kubeletcfg/input"
 	"github.com/kubeletcfg/kubeletcfg/input/kubeletcmd"
+	"github.com/kubeletcfg/kubeletcfg/internal/fserr"
 	"github.com/kubeletcfg/kubeletcfg/matrix"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/report"
@@ -252,7 +253,7 @@ type node struct {
 func findNodes(dir string) (nodes []*node, skipped []string, err error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, nil, &source.InputError{Path: dir, Err: unwrapPathError(err)}
+		return nil, nil, &source.InputError{Path: dir, Err: fserr.Unwrap(err)}
 	}
 	taken := map[string]bool{}
 	for _, e := range entries {
@@ -274,7 +275,7 @@ func findNodes(dir string) (nodes []*node, skipped []string, err error) {
 		path := filepath.Join(dir, name)
 		fi, err := os.Stat(path)
 		if err != nil {
-			nodes = append(nodes, &node{name: name, base: dir, err: &source.InputError{Path: path, Err: unwrapPathError(err)}})
+			nodes = append(nodes, &node{name: name, base: dir, err: &source.InputError{Path: path, Err: fserr.Unwrap(err)}})
 			continue
 		}
 		if !fi.IsDir() {
@@ -347,7 +348,7 @@ const unitDropIns = "kubelet.service.d"
 func nodeFiles(dir string) (config, configDir string, flags []string, err error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return "", "", nil, &source.InputError{Path: dir, Err: unwrapPathError(err)}
+		return "", "", nil, &source.InputError{Path: dir, Err: fserr.Unwrap(err)}
 	}
 	var candidates, dirs []string
 	for _, e := range entries {
@@ -750,15 +751,5 @@ func writeNodes(out io.Writer, m *skew.Minor, groups []NodeGroup, errs []NodeErr
 		b.WriteString("\n")
 	}
 	_, err = io.WriteString(out, b.String())
-	return err
-}
-
-// unwrapPathError drops the *fs.PathError wrapper, whose text repeats the path
-// the message already names.
-func unwrapPathError(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
 	return err
 }

@@ -2,9 +2,9 @@ package backoff
 
 import (
 	"fmt"
-	"regexp"
-	"strconv"
 	"time"
+
+	"github.com/kubeletcfg/kubeletcfg/internal/kubeletdata"
 )
 
 // Windows the restarts are counted in.
@@ -105,14 +105,13 @@ var resetRules = map[int]resetRule{
 	37: {fixed: 600 * time.Second, text: textFixed},
 }
 
-var minorRE = regexp.MustCompile(`^v?1\.(\d+)(\.\d+)?$`)
-
+// minorNumber is 37 for "1.37", "v1.37" or "v1.37.2": the key of resetRules.
 func minorNumber(minor string) (int, error) {
-	m := minorRE.FindStringSubmatch(minor)
-	if m == nil {
+	v, ok := kubeletdata.ParseVersion(minor)
+	if !ok || v.Major != 1 {
 		return 0, fmt.Errorf("backoff: %q is not a kubelet version", minor)
 	}
-	n, _ := strconv.Atoi(m[1])
+	n := v.Minor
 	if _, ok := resetRules[n]; !ok {
 		return 0, fmt.Errorf("backoff: no reset rule for kubelet 1.%d", n)
 	}

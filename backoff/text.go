@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kubeletcfg/kubeletcfg/internal/kubeletdata"
 	"github.com/kubeletcfg/kubeletcfg/matrix"
 )
 
@@ -41,9 +42,9 @@ func minorList(ms []string) string {
 	if len(ms) > 2 {
 		consecutive := true
 		for i := 1; i < len(ms); i++ {
-			a, _ := minorNumber(ms[i-1])
-			b, _ := minorNumber(ms[i])
-			consecutive = consecutive && b == a+1
+			a, _ := kubeletdata.ParseVersion(ms[i-1])
+			b, _ := kubeletdata.ParseVersion(ms[i])
+			consecutive = consecutive && b == a.Add(1)
 		}
 		if consecutive {
 			return ms[0] + ".." + ms[len(ms)-1]

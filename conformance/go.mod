@@ -3,6 +3,7 @@ module github.com/kubeletcfg/kubeletcfg/conformance
 go 1.26.0
 
 require (
+	github.com/kubeletcfg/kubeletcfg v0.0.0
 	github.com/spf13/pflag v1.0.10
 	k8s.io/apimachinery v0.37.2
 	k8s.io/apiserver v0.37.2
@@ -187,3 +188,8 @@ replace (
 	k8s.io/sample-controller => k8s.io/sample-controller v0.37.2
 	k8s.io/streaming => k8s.io/streaming v0.37.2
 )
+
+// The harness writes the files the main module reads; their types are declared once,
+// in the main module's internal/kubeletdata (standard library only). kubeletdatamod is
+// that package alone, without the main module's requirements (see its go.mod).
+replace github.com/kubeletcfg/kubeletcfg => ./kubeletdatamod

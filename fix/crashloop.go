@@ -50,7 +50,10 @@ func (e *env) repairDraft(pf *parsedFile, d draft, merged map[string]gateEntry) 
 		need, reason = e.gateNeeded(merged)
 	}
 	var edits []edit
-	if reason == "" {
+	if carried, ok := e.draftFixes[pf.pos(d.key)]; ok && reason == "" {
+		// The rename and the value the KC6001 finding carries.
+		edits = append(edits, carried.Edits...)
+	} else if reason == "" {
 		keyEdit, ok := pf.t.rename(d.key, "maxContainerRestartPeriod")
 		start, end, vok := pf.t.scalarSpan(d.value)
 		if !ok || !vok {
@@ -60,7 +63,7 @@ func (e *env) repairDraft(pf *parsedFile, d draft, merged map[string]gateEntry) 
 			if d.parent.Style&yaml.FlowStyle != 0 {
 				value = `"` + value + `"` // JSON, or a YAML {...}
 			}
-			edits = []edit{keyEdit, {start, end, value}}
+			edits = []edit{keyEdit, {Pos: start, End: end, NewText: value}}
 		}
 	}
 	var also string
@@ -206,7 +209,7 @@ func (pf *parsedFile) addGate() (edit, string) {
 			// "featureGates:" with nothing under it.
 			indent := strings.Repeat(" ", pf.gatesKey.Column-1+indentStep(root))
 			at := t.lineEnd(pf.gatesKey.Line)
-			return edit{at, at, lineBreakBefore(t, at, nl) + indent + crashLoopGate + ": true" + nl}, ""
+			return edit{Pos: at, End: at, NewText: lineBreakBefore(t, at, nl) + indent + crashLoopGate + ": true" + nl}, ""
 		}
 		return edit{}, "featureGates is not a mapping: add " + crashLoopGate + ": true by hand"
 	}
@@ -218,7 +221,7 @@ func (pf *parsedFile) addGate() (edit, string) {
 	at := t.documentEnd(root)
 	text := lineBreakBefore(t, at, nl) + indent + "featureGates:" + nl +
 		indent + strings.Repeat(" ", indentStep(root)) + crashLoopGate + ": true" + nl
-	return edit{at, at, text}, ""
+	return edit{Pos: at, End: at, NewText: text}, ""
 }
 
 // lineBreakBefore is the line break needed before text inserted at offset at:
@@ -244,7 +247,7 @@ func (t *text) blockAppend(m *yaml.Node, line, nl string) (edit, string) {
 	}
 	indent := string(t.data[t.lines[first.Line-1]:start])
 	at := t.lineEnd(lastValue.Line)
-	return edit{at, at, lineBreakBefore(t, at, nl) + indent + line + nl}, ""
+	return edit{Pos: at, End: at, NewText: lineBreakBefore(t, at, nl) + indent + line + nl}, ""
 }
 
 // flowInsert adds key: value as the first entry of a flow mapping ({...}, as
@@ -256,7 +259,7 @@ func (t *text) flowInsert(m *yaml.Node, key, value string) (edit, string) {
 		if at < 0 || t.data[at] != '{' {
 			return edit{}, "cannot find where the {} mapping opens: add " + crashLoopGate + ": true by hand"
 		}
-		return edit{at + 1, at + 1, key + ": " + value}, ""
+		return edit{Pos: at + 1, End: at + 1, NewText: key + ": " + value}, ""
 	}
 	first := m.Content[0]
 	at := t.offset(first.Line, first.Column)
@@ -272,7 +275,7 @@ func (t *text) flowInsert(m *yaml.Node, key, value string) (edit, string) {
 		}
 		sep = t.newline() + indent
 	}
-	return edit{at, at, quoteLike(m, key) + ": " + value + "," + sep}, ""
+	return edit{Pos: at, End: at, NewText: quoteLike(m, key) + ": " + value + "," + sep}, ""
 }
 
 // quoteLike quotes s as the first key of mapping m is quoted.

@@ -1,22 +1,19 @@
 package fix
 
 import (
-	"fmt"
-	"sort"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/kubeletcfg/kubeletcfg/validate"
 	yaml "go.yaml.in/yaml/v3"
 )
 
-// An edit replaces the bytes [start, end) of the original file with text; an
-// insertion has start == end. Edits are computed from node positions and
-// applied to the original bytes, so every byte they do not cover (comments,
-// quoting, indentation, key order) stays as it was.
-type edit struct {
-	start, end int
-	text       string
-}
+// An edit replaces the bytes [Pos, End) of the original file with NewText;
+// an insertion has Pos == End. Edits are computed from node positions (or
+// carried by the findings, validate.SuggestedFix) and applied to the original
+// bytes, so every byte they do not cover (comments, quoting, indentation, key
+// order) stays as it was.
+type edit = validate.TextEdit
 
 // text is one file's bytes with its line starts, to turn the parser's 1-based
 // line and column (counted in characters) into byte offsets.
@@ -110,7 +107,7 @@ func (t *text) rename(k *yaml.Node, name string) (edit, bool) {
 	if !ok {
 		return edit{}, false
 	}
-	return edit{start, end, quote(k.Style, name)}, true
+	return edit{Pos: start, End: end, NewText: quote(k.Style, name)}, true
 }
 
 func quote(style yaml.Style, s string) string {
@@ -123,28 +120,5 @@ func quote(style yaml.Style, s string) string {
 	return s
 }
 
-// apply applies edits to data. Edits must not overlap; two insertions at the
-// same offset keep their order.
-func apply(data []byte, edits []edit) ([]byte, error) {
-	sorted := append([]edit(nil), edits...)
-	// An insertion goes before a replacement that starts at the same offset
-	// (a line added before a key that is renamed).
-	sort.SliceStable(sorted, func(i, j int) bool {
-		a, b := sorted[i], sorted[j]
-		if a.start != b.start {
-			return a.start < b.start
-		}
-		return a.end == a.start && b.end != b.start
-	})
-	var out []byte
-	at := 0
-	for _, e := range sorted {
-		if e.start < at || e.end < e.start || e.end > len(data) {
-			return nil, fmt.Errorf("overlapping or out-of-range edit at byte %d", e.start)
-		}
-		out = append(out, data[at:e.start]...)
-		out = append(out, e.text...)
-		at = e.end
-	}
-	return append(out, data[at:]...), nil
-}
+// apply applies edits to data (validate.ApplyEdits).
+func apply(data []byte, edits []edit) ([]byte, error) { return validate.ApplyEdits(data, edits) }

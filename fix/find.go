@@ -32,8 +32,15 @@ type env struct {
 	// gates maps a lower-cased gate name to its spellings registered by any
 	// supported minor (a gate the targets do not register is still recognised).
 	gates map[string][]string
-	// rules holds the rule of the case findings of the original files, by position.
-	rules map[validate.Position]string
+	// rules holds the rule of the case findings of the original files, by
+	// position, and renames the edit those findings carry (validate.SuggestedFix).
+	rules   map[validate.Position]string
+	renames map[validate.Position]edit
+	// typeMetaFixes holds the apiVersion repair the KC1002/KC2003 findings
+	// carry, by file.
+	typeMetaFixes map[string]validate.SuggestedFix
+	// draftFixes holds the repair the KC6001 findings carry, by position.
+	draftFixes map[validate.Position]validate.SuggestedFix
 	// versions and all are every supported minor and its gate table, oldest
 	// first (a gate a target no longer registers is looked up in older
 	// minors); index finds a version in them.
@@ -47,7 +54,9 @@ type env struct {
 
 func newEnv(minors []*skew.Minor, before []*pipeline.Result) (*env, error) {
 	e := &env{minors: minors, gates: map[string][]string{}, rules: map[validate.Position]string{},
-		index: map[string]int{}, gateRules: map[validate.Position]string{}}
+		renames: map[validate.Position]edit{}, typeMetaFixes: map[string]validate.SuggestedFix{},
+		draftFixes: map[validate.Position]validate.SuggestedFix{},
+		index:      map[string]int{}, gateRules: map[validate.Position]string{}}
 	for _, m := range minors {
 		e.trees = append(e.trees, m.Fields())
 		t, err := m.Gates()
@@ -82,6 +91,17 @@ func newEnv(minors []*skew.Minor, before []*pipeline.Result) (*env, error) {
 			switch f.Rule {
 			case validate.CaseMismatch.ID, validate.DropInCaseOnly.ID, validate.DropInCaseShadowed.ID:
 				e.rules[f.Position] = f.Rule
+				if len(f.Fixes) == 1 && len(f.Fixes[0].Edits) == 1 {
+					e.renames[f.Position] = f.Fixes[0].Edits[0]
+				}
+			case validate.ConfigTypeMeta.ID, validate.DropInTypeMeta.ID:
+				if len(f.Fixes) == 1 {
+					e.typeMetaFixes[f.File] = f.Fixes[0]
+				}
+			case validate.DraftCrashLoopField.ID:
+				if len(f.Fixes) == 1 {
+					e.draftFixes[f.Position] = f.Fixes[0]
+				}
 			case validate.GateUnknown.ID, validate.GateGA.ID, validate.GateDeprecated.ID:
 				if e.gateRules[f.Position] != validate.GateUnknown.ID {
 					e.gateRules[f.Position] = f.Rule
@@ -335,7 +355,13 @@ func (e *env) renameField(pf *parsedFile, p pair, same []*yaml.Node, wpath, kpat
 			others(pf, same, p.k), kpath))
 		return
 	}
-	ed, ok := pf.t.rename(p.k, p.canonical)
+	// The edit is the one the finding carries; a key no target minor's
+	// linter reached (under a key the main file drops, in a drop-in after an
+	// error that stops the kubelet) is respelled the same way here.
+	ed, ok := e.renames[pf.pos(p.k)]
+	if !ok {
+		ed, ok = pf.t.rename(p.k, p.canonical)
+	}
 	if !ok {
 		pf.skip(rule, p.k, kwpath, "the key is written with escapes, a tag or across lines: rename it by hand")
 		return

@@ -174,14 +174,14 @@ func (pf *parsedFile) blockRemove(v *yaml.Node, removed map[*yaml.Node]*Fix, all
 		if !ok || !vok || val.Line != k.Line || (i+2 < len(v.Content) && v.Content[i+2].Line == k.Line) {
 			return "the entry shares its line with other text: remove it by hand"
 		}
-		edits = append(edits, edit{ls, t.lineEnd(k.Line), ""})
+		edits = append(edits, edit{Pos: ls, End: t.lineEnd(k.Line), NewText: ""})
 		owners = append(owners, fx)
 	}
 	key := pf.gatesKey
 	if all && !pf.gateAdded && key.Value == "featureGates" {
 		if ls, ok := startsLine(key); ok && v.Content[0].Line > key.Line {
 			last := v.Content[len(v.Content)-1]
-			owners[0].edits = []edit{{ls, t.lineEnd(last.Line), ""}}
+			owners[0].edits = []edit{{Pos: ls, End: t.lineEnd(last.Line)}}
 			return ""
 		}
 	}
@@ -215,7 +215,7 @@ func (pf *parsedFile) flowRemove(v *yaml.Node, removed map[*yaml.Node]*Fix, all 
 		if s < 0 || e < 0 {
 			return hand
 		}
-		removed[v.Content[0]].edits = []edit{{s, e, ""}}
+		removed[v.Content[0]].edits = []edit{{Pos: s, End: e}}
 		return ""
 	}
 	for i := 0; i < n; {
@@ -237,7 +237,7 @@ func (pf *parsedFile) flowRemove(v *yaml.Node, removed map[*yaml.Node]*Fix, all 
 		if s < 0 || e < 0 || e < s {
 			return hand
 		}
-		fx.edits = []edit{{s, e, ""}}
+		fx.edits = []edit{{Pos: s, End: e}}
 		i = j + 1
 	}
 	return ""

@@ -8,7 +8,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/rest"
 )
 
 // PoolLabels are the labels that name a node's pool on the managed
@@ -64,8 +65,11 @@ func MinorOf(kubeletVersion string) string {
 
 // ListNodes lists the nodes matching selector, a page of 500 at a time, or
 // gets the named ones (names not found are returned in missing). Sorted by
-// name.
-func ListNodes(ctx context.Context, cs kubernetes.Interface, selector string, names []string) (nodes []corev1.Node, missing []string, err error) {
+// name. c is NewClient's; the requests are the typed clientset's
+// (CoreV1().Nodes().Get and List: protobuf preferred, the options as query
+// parameters).
+func ListNodes(ctx context.Context, c rest.Interface, selector string, names []string) (nodes []corev1.Node, missing []string, err error) {
+	codec := runtime.NewParameterCodec(nodeScheme())
 	if len(names) > 0 {
 		seen := map[string]bool{}
 		for _, name := range names {
@@ -73,10 +77,12 @@ func ListNodes(ctx context.Context, cs kubernetes.Interface, selector string, na
 				continue
 			}
 			seen[name] = true
-			n, err := cs.CoreV1().Nodes().Get(ctx, name, metav1.GetOptions{})
+			var n corev1.Node
+			err := c.Get().UseProtobufAsDefault().Resource("nodes").Name(name).
+				VersionedParams(&metav1.GetOptions{}, codec).Do(ctx).Into(&n)
 			switch {
 			case err == nil:
-				nodes = append(nodes, *n)
+				nodes = append(nodes, n)
 			case apierrors.IsNotFound(err):
 				missing = append(missing, name)
 			default:
@@ -86,7 +92,9 @@ func ListNodes(ctx context.Context, cs kubernetes.Interface, selector string, na
 	} else {
 		opts := metav1.ListOptions{LabelSelector: selector, Limit: 500}
 		for {
-			list, err := cs.CoreV1().Nodes().List(ctx, opts)
+			var list corev1.NodeList
+			err := c.Get().UseProtobufAsDefault().Resource("nodes").
+				VersionedParams(&opts, codec).Do(ctx).Into(&list)
 			if err != nil {
 				return nil, nil, err
 			}

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 )
 
@@ -60,11 +59,11 @@ func client(t *testing.T, h http.Handler) rest.Interface {
 	t.Helper()
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
-	cs, err := kubernetes.NewForConfig(&rest.Config{Host: srv.URL, QPS: 1000, Burst: 1000})
+	c, err := NewClient(&rest.Config{Host: srv.URL, QPS: 1000, Burst: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return cs.CoreV1().RESTClient()
+	return c
 }
 
 func TestFetch(t *testing.T) {

@@ -86,19 +86,7 @@ func Requests(nodes []*Node) (reqs []Request, reading []*Node) {
 
 // FlagzByDefault: ComponentFlagz is on by default from 1.36; older kubelets
 // are not asked (a 404 per node would only cost requests).
-func FlagzByDefault(m *skew.Minor) bool { return minorAtLeast(m.Version, 36) }
-
-func minorAtLeast(v string, minor int) bool {
-	var a, b int
-	_, err := fmt.Sscanf(v, "%d.%d", &a, &b)
-	return err == nil && (a > 1 || b >= minor)
-}
-
-func minorNumber(v string) int {
-	var a, b int
-	_, _ = fmt.Sscanf(v, "%d.%d", &a, &b)
-	return b
-}
+func FlagzByDefault(m *skew.Minor) bool { return m.AtLeast(skew.Version{Major: 1, Minor: 36}) }
 
 // Take records what was read from n and computes its keys; a node that
 // could not be read, or whose body is not configz, is a failure and is not
@@ -166,7 +154,7 @@ type Eval struct {
 
 // CheckTarget refuses a preflight to an older minor than the node's.
 func CheckTarget(n *Node, target *skew.Minor) error {
-	if !minorAtLeast(target.Version, minorNumber(n.Kubelet.Version)) {
+	if target.Before(n.Kubelet) {
 		return fmt.Errorf("the nodes run kubelet %s, newer than --to %s", n.Kubelet.Version, target.Version)
 	}
 	return nil
@@ -271,7 +259,7 @@ func Groups(nodes []*Node, evals []*Eval, target *skew.Minor) ([]Group, []Pool, 
 		case a.Pool != b.Pool:
 			return a.Pool < b.Pool
 		case a.Minor != b.Minor:
-			return minorNumber(a.Minor) < minorNumber(b.Minor)
+			return skew.VersionOf(a.Minor).Before(skew.VersionOf(b.Minor))
 		case len(a.Nodes) != len(b.Nodes):
 			return len(a.Nodes) > len(b.Nodes)
 		}

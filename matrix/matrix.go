@@ -1,17 +1,11 @@
-// Package matrix evaluates one set of files at several kubelet minors and compares
-// the verdicts: the version-skew matrix (kubeletcfg skew) and the upgrade
-// preflight of a node pool (kubeletcfg preflight). The files are read, parsed
-// and decoded once (pipeline.Load); each minor then runs the pipeline over them.
 package matrix
 
 import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"regexp"
 	"runtime"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -50,10 +44,10 @@ func window(supported []string, lookup func(string) (*skew.Minor, error), versio
 	if len(all) == 0 {
 		return nil, fmt.Errorf("no supported kubelet minors")
 	}
-	between := func(lo, hi int) []*skew.Minor {
+	between := func(lo, hi skew.Version) []*skew.Minor {
 		var out []*skew.Minor
 		for _, m := range all {
-			if n := minorNumber(m.Version); n >= lo && n <= hi {
+			if m.AtLeast(lo) && hi.AtLeast(m.MajorMinor()) {
 				out = append(out, m)
 			}
 		}
@@ -65,8 +59,8 @@ func window(supported []string, lookup func(string) (*skew.Minor, error), versio
 		if err != nil {
 			return nil, fmt.Errorf("--control-plane: %w", err)
 		}
-		n := minorNumber(cp.Version)
-		return between(n-Skew, n), nil
+		n := cp.MajorMinor()
+		return between(n.Add(-Skew), n), nil
 	case strings.Contains(versions, ".."):
 		lo, hi, _ := strings.Cut(versions, "..")
 		a, err := lookup(lo)
@@ -77,10 +71,10 @@ func window(supported []string, lookup func(string) (*skew.Minor, error), versio
 		if err != nil {
 			return nil, fmt.Errorf("--versions: %w", err)
 		}
-		if minorNumber(a.Version) > minorNumber(b.Version) {
+		if b.Before(a) {
 			return nil, fmt.Errorf("--versions %s: %s is newer than %s (write the older minor first)", versions, a.Version, b.Version)
 		}
-		return between(minorNumber(a.Version), minorNumber(b.Version)), nil
+		return between(a.MajorMinor(), b.MajorMinor()), nil
 	case versions != "":
 		seen := map[*skew.Minor]bool{}
 		var out []*skew.Minor
@@ -94,24 +88,12 @@ func window(supported []string, lookup func(string) (*skew.Minor, error), versio
 				out = append(out, m)
 			}
 		}
-		sort.SliceStable(out, func(i, j int) bool { return minorNumber(out[i].Version) < minorNumber(out[j].Version) })
+		sort.SliceStable(out, func(i, j int) bool { return out[i].Before(out[j]) })
 		return out, nil
 	}
 	newest := all[len(all)-1]
-	n := minorNumber(newest.Version)
-	return between(n-Skew, n), nil
-}
-
-var minorRE = regexp.MustCompile(`^v?1\.(\d+)`)
-
-// minorNumber is 37 for "1.37" (-1 if it is not a version).
-func minorNumber(v string) int {
-	m := minorRE.FindStringSubmatch(v)
-	if m == nil {
-		return -1
-	}
-	n, _ := strconv.Atoi(m[1])
-	return n
+	n := newest.MajorMinor()
+	return between(n.Add(-Skew), n), nil
 }
 
 // Column is the verdict of one kubelet minor.

@@ -102,7 +102,7 @@ func NewPreflight(in pipeline.Input, from, to *skew.Minor) (*Preflight, error) {
 // NewPreflightSettled is NewPreflight with settle applied to each minor's result
 // before the comparison (input.Source.Settle: positions of a converted --config).
 func NewPreflightSettled(in pipeline.Input, from, to *skew.Minor, settle func(*pipeline.Result) error) (*Preflight, error) {
-	if minorNumber(from.Version) > minorNumber(to.Version) {
+	if to.Before(from) {
 		return nil, fmt.Errorf("--from %s is newer than --to %s: a preflight goes from the running minor to a newer one (or the same)", from.Version, to.Version)
 	}
 	l, err := pipeline.Load(in)

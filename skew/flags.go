@@ -3,37 +3,19 @@ package skew
 import (
 	"sort"
 	"sync"
+
+	"github.com/kubeletcfg/kubeletcfg/internal/kubeletdata"
 )
 
 // Flag is one flag of a kubelet minor's command line, from the generated
 // data/<minor>/flags.json (conformance/harness flags: NewKubeletCommand's flag set,
 // cmd/kubelet/app/server.go).
-type Flag struct {
-	Name      string `json:"name"`
-	Shorthand string `json:"shorthand,omitempty"`
-	// Type is pflag's Value.Type(), as --help prints it.
-	Type string `json:"type"`
-	// Value names the parser: a pflag built-in type (bool, int32, duration,
-	// stringSlice, ...) or the kubelet's Value (langleSeparatedMapStringString,
-	// reservedMemory, taints, ip, verbosity, vmodule, quantity, ...).
-	Value string `json:"value"`
-	// NoOptDefVal is the value of the flag written without "=value".
-	NoOptDefVal string `json:"noOptDefVal,omitempty"`
-	// Deprecated is pflag's deprecation message ("" when not deprecated).
-	Deprecated string `json:"deprecated,omitempty"`
-	Hidden     bool   `json:"hidden,omitempty"`
-	// Path is the v1beta1 field the flag sets; "" for flags that are not
-	// KubeletConfiguration fields (--kubeconfig, --node-ip, ...).
-	Path string `json:"path,omitempty"`
-	// Special: featureGates (merged with the files' gates), map or list (the
-	// flag's value replaces the files' whole value).
-	Special string `json:"special,omitempty"`
-}
+type Flag = kubeletdata.Flag
 
-// FlagTable is a minor's command line.
+// FlagTable is a minor's command line: the generated file, indexed by long name,
+// shorthand and field path.
 type FlagTable struct {
-	Kubelet string `json:"kubelet"`
-	Flags   []Flag `json:"flags"`
+	kubeletdata.FlagTable
 
 	byName  map[string]*Flag
 	byShort map[string]*Flag

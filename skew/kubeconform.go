@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/kubeletcfg/kubeletcfg/internal/atomicfile"
+	"github.com/kubeletcfg/kubeletcfg/internal/fserr"
 )
 
 // KubeconformTemplate is kubeconform's default -schema-location layout
@@ -139,7 +140,7 @@ func WriteKubeconform(dir string, force bool) (*KubeconformWrite, error) {
 		case errors.Is(err, fs.ErrNotExist):
 			todo = append(todo, f)
 		case err != nil:
-			return nil, fmt.Errorf("%s: %w", path, unwrapPathError(err))
+			return nil, fmt.Errorf("%s: %w", path, fserr.Unwrap(err))
 		case bytes.Equal(old, f.Data):
 			// Already there: nothing to do.
 		case !force:
@@ -156,19 +157,9 @@ func WriteKubeconform(dir string, force bool) (*KubeconformWrite, error) {
 			// It appeared after the check above.
 			return nil, fmt.Errorf("%s already exists; pass --force to overwrite it", path)
 		case err != nil:
-			return nil, fmt.Errorf("%s: %w", path, unwrapPathError(err))
+			return nil, fmt.Errorf("%s: %w", path, fserr.Unwrap(err))
 		}
 		res.Written++
 	}
 	return res, nil
-}
-
-// unwrapPathError drops the *fs.PathError wrapper, whose text repeats a path
-// the message already names.
-func unwrapPathError(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }

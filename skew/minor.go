@@ -1,14 +1,9 @@
-// Package skew holds what kubeletcfg knows about each supported kubelet minor
-// (field tree, feature gates), generated from the upstream code of that minor and
-// embedded; a run decodes only the minors it asks for.
 package skew
 
 import (
 	"embed"
 	"encoding/json"
 	"fmt"
-	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,6 +11,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/version"
 	"k8s.io/component-base/featuregate"
+
+	"github.com/kubeletcfg/kubeletcfg/internal/kubeletdata"
 )
 
 // data holds what a run reads as JSON: the field doc comments (fields.json),
@@ -80,15 +77,12 @@ func (m *Minor) KubeletText(s string) string {
 // Newest is the newest supported minor.
 func Newest() *Minor { return minors[len(minors)-1] }
 
-var versionRE = regexp.MustCompile(`^v?(1\.\d+)(\.\d+)?$`)
-
 // Lookup accepts "1.37", "v1.37" or "v1.37.2" and returns the minor, or an error
 // that lists the supported ones.
 func Lookup(v string) (*Minor, error) {
-	m := versionRE.FindStringSubmatch(strings.TrimSpace(v))
-	if m != nil {
+	if want, ok := ParseVersion(v); ok {
 		for _, mi := range minors {
-			if mi.Version == m[1] {
+			if mi.MajorMinor() == want {
 				return mi, nil
 			}
 		}
@@ -97,71 +91,19 @@ func Lookup(v string) (*Minor, error) {
 }
 
 // GateSpec is one versioned spec of a feature gate, as registered upstream.
-type GateSpec struct {
-	Version                 string `json:"version"`
-	Default                 bool   `json:"default"`
-	PreRelease              string `json:"preRelease"`
-	LockToDefault           bool   `json:"lockToDefault"`
-	MinCompatibilityVersion string `json:"minCompatibilityVersion,omitempty"`
-}
+type GateSpec = kubeletdata.GateSpec
 
 // Gate is one feature gate the kubelet binary registers.
-type Gate struct {
-	Name string `json:"-"`
-	// Special marks AllAlpha and AllBeta, which featuregate pre-registers.
-	Special      bool       `json:"special,omitempty"`
-	Specs        []GateSpec `json:"specs"`
-	Dependencies []string   `json:"dependencies"`
-}
+type Gate = kubeletdata.Gate
 
-// GateTable is the generated gate data of one minor.
-type GateTable struct {
-	Generated               string           `json:"_generated"`
-	Kubelet                 string           `json:"kubelet"`
-	EmulationVersion        string           `json:"emulationVersion"`
-	MinCompatibilityVersion string           `json:"minCompatibilityVersion"`
-	Gates                   map[string]*Gate `json:"gates"`
-}
+// GateTable is the generated gate data of one minor (data/<minor>/gates.json);
+// its Lookup, Names and At are kubeletdata's.
+type GateTable = kubeletdata.GateTable
 
 // Gates returns the minor's gate table (generated: tables_gen.go), built on first use.
 func (m *Minor) Gates() (*GateTable, error) {
 	m.gates.Do(func() { m.table, m.err = m.gateTable() })
 	return m.table, m.err
-}
-
-// Lookup finds a gate by exact (case-sensitive) name.
-func (t *GateTable) Lookup(name string) (*Gate, bool) {
-	g, ok := t.Gates[name]
-	return g, ok
-}
-
-// Names lists every gate name, sorted.
-func (t *GateTable) Names() []string {
-	out := make([]string, 0, len(t.Gates))
-	for name := range t.Gates {
-		out = append(out, name)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// At returns the spec in force at the table's emulation version, as
-// featuregate's featureSpecAtEmulationAndMinCompatVersion picks it; a gate with no
-// spec yet in force is PreAlpha.
-func (t *GateTable) At(g *Gate) GateSpec {
-	emu := mustParseVersion(t.EmulationVersion)
-	minCompat := mustParseVersion(t.MinCompatibilityVersion)
-	for i := len(g.Specs) - 1; i >= 0; i-- {
-		s := g.Specs[i]
-		if mustParseVersion(s.Version).GreaterThan(emu) {
-			continue
-		}
-		if s.MinCompatibilityVersion != "" && !minCompat.AtLeast(mustParseVersion(s.MinCompatibilityVersion)) {
-			continue
-		}
-		return s
-	}
-	return GateSpec{Version: "0.0", PreRelease: string(featuregate.PreAlpha)}
 }
 
 // NewFeatureGate builds a fresh feature gate exactly as the kubelet binary of this
@@ -276,17 +218,10 @@ func setPreRelease(fs *featuregate.FeatureSpec, stage string) error {
 }
 
 // FieldInfo is one field of the generated field table (data/<minor>/fields.json).
-type FieldInfo struct {
-	Path         string   `json:"path"`
-	Kind         string   `json:"kind"`
-	GoType       string   `json:"goType"`
-	FeatureGates []string `json:"featureGates,omitempty"`
-	Doc          string   `json:"doc"`
-}
+type FieldInfo = kubeletdata.FieldInfo
 
-type fieldTable struct {
-	Fields []FieldInfo `json:"fields"`
-}
+// fieldTable is the whole file; FieldInfos keeps its Fields.
+type fieldTable = kubeletdata.FieldTable
 
 var fieldTables sync.Map // minor -> func() ([]FieldInfo, error)
 
@@ -338,17 +273,8 @@ func (m *Minor) FirstNewerWith(path string) *Minor {
 	return nil
 }
 
-// Older reports whether m is an older minor than o.
-func (m *Minor) Older(o *Minor) bool { return m.index() < o.index() }
-
-func (m *Minor) index() int {
-	for i, o := range minors {
-		if o == m {
-			return i
-		}
-	}
-	return -1
-}
+// Older reports whether m is an older minor than o (Before).
+func (m *Minor) Older(o *Minor) bool { return m.Before(o) }
 
 var internalNames sync.Map // minor -> func() (map[string]string, error)
 

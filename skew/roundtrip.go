@@ -15,6 +15,8 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
+
+	"github.com/kubeletcfg/kubeletcfg/internal/kubeletdata"
 )
 
 // The kubelet holds its configuration in an internal type where many v1beta1
@@ -31,10 +33,6 @@ import (
 // UTF-8, a shape the plan does not support) falls back to the JSON, and a test
 // compares the two on the conformance corpus and random objects.
 
-type roundTripData struct {
-	Zero map[string]any `json:"zero"`
-}
-
 var roundTrips sync.Map // minor -> func() (map[string]any, error)
 
 func (m *Minor) roundTripZero() (map[string]any, error) {
@@ -43,11 +41,15 @@ func (m *Minor) roundTripZero() (map[string]any, error) {
 		if err != nil {
 			return nil, err
 		}
-		var d roundTripData
-		if err := json.Unmarshal(raw, &d); err != nil {
+		var d kubeletdata.RoundTrip
+		var zero map[string]any
+		if err = json.Unmarshal(raw, &d); err == nil {
+			err = json.Unmarshal(d.Zero, &zero)
+		}
+		if err != nil {
 			return nil, fmt.Errorf("skew: roundtrip of %s: %w", m.Version, err)
 		}
-		return d.Zero, nil
+		return zero, nil
 	}))
 	return f.(func() (map[string]any, error))()
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io/fs"
 	"sync"
+
+	"github.com/kubeletcfg/kubeletcfg/internal/kubeletdata"
 )
 
 //go:generate sh -c "cd .. && go run ./skew/internal/gen"
@@ -59,6 +61,7 @@ func (m *Minor) gateTable() (*GateTable, error) {
 		Kubelet:                 g.Kubelet,
 		EmulationVersion:        g.EmulationVersion,
 		MinCompatibilityVersion: g.MinCompatibilityVersion,
+		Count:                   len(g.Gates),
 		Gates:                   make(map[string]*Gate, len(g.Gates)),
 	}
 	gates := make([]Gate, len(g.Gates))
@@ -123,7 +126,7 @@ func (m *Minor) flagTable() (*FlagTable, error) {
 	if g == nil {
 		return nil, m.missing("flags.json")
 	}
-	t := &FlagTable{Kubelet: g.FlagsKubelet, Flags: make([]Flag, len(g.Flags))}
+	t := &FlagTable{FlagTable: kubeletdata.FlagTable{Kubelet: g.FlagsKubelet, Flags: make([]Flag, len(g.Flags))}}
 	for i, idx := range g.Flags {
 		t.Flags[i] = genFlags[idx]
 	}

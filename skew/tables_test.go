@@ -17,8 +17,11 @@ func TestGeneratedTablesMatchJSON(t *testing.T) {
 		t.Run(m.Version, func(t *testing.T) {
 			var gates GateTable
 			decodeData(t, m, "gates.json", &gates)
+			gates.Count = len(gates.Gates)
 			for name, g := range gates.Gates {
 				g.Name = name
+				lean := g.Lean()
+				gates.Gates[name] = &lean
 			}
 			got, err := m.Gates()
 			if err != nil {
@@ -50,8 +53,7 @@ func TestGeneratedTablesMatchJSON(t *testing.T) {
 				t.Fatalf("%d fields, %d generated", len(withDoc), len(noDoc))
 			}
 			for i, f := range withDoc {
-				f.Doc = ""
-				if !reflect.DeepEqual(f, noDoc[i]) {
+				if !reflect.DeepEqual(f.Lean(), noDoc[i]) {
 					t.Errorf("field %d: %+v, generated %+v", i, f, noDoc[i])
 				}
 			}

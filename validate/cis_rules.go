@@ -15,7 +15,7 @@ import (
 // measure the node against an outside standard, not against what the files say.
 //
 // Their Check is nil so that Run (every lint) never evaluates them: RunProfile
-// does, with the checks below. They are registered all the same, for the rules
+// does, with the checks below. They are in the rule list all the same, for the rules
 // reference, `kubeletcfg rules` and `kubeletcfg explain`.
 //
 // The CIS checks read the *effective* configuration (merged drop-ins, defaults
@@ -57,8 +57,8 @@ var profiles = map[string][]profileCheck{}
 
 // cisRule registers a rule of the cis profile; cisID is the benchmark's
 // recommendation number, name the rule's name.
-func cisRule(id, cisID, name, summary, doc string, check func(*Context, *kubeletv1beta1.KubeletConfiguration, cisEmit)) *Rule {
-	r := &Rule{ID: id, Name: name, Severity: Warning, Stage: StageLint,
+func cisRule(id string, fields []string, cisID, name, summary, doc string, check func(*Context, *kubeletv1beta1.KubeletConfiguration, cisEmit)) *Rule {
+	r := &Rule{ID: id, Fields: fields, Name: name, Severity: Warning, Stage: StageLint,
 		Summary: "--profile cis, CIS " + cisID + ": " + summary,
 		Doc:     doc + " Runs only with --profile cis. " + cisSource + "."}
 	profiles["cis"] = append(profiles["cis"], profileCheck{rule: r, check: check})
@@ -125,7 +125,7 @@ func cisDefault(c *Context, path string) string {
 }
 
 var (
-	CISAnonymousAuth = cisRule("KC8001", "4.2.1", "cis-4.2.1-anonymous-auth",
+	CISAnonymousAuth = cisRule("KC8001", []string{"authentication.anonymous.enabled"}, "4.2.1", "cis-4.2.1-anonymous-auth",
 		"authentication.anonymous.enabled must be false.",
 		"With anonymous authentication on, a request without credentials reaches the kubelet API (pods, exec, logs, metrics) as system:anonymous, and only the authorizer stands between it and the node. "+
 			"The v1beta1 default is false, so a finding means a file turned it on. kube-bench: {.authentication.anonymous.enabled} eq false.",
@@ -137,7 +137,7 @@ var (
 			}
 		})
 
-	CISAuthorizationMode = cisRule("KC8002", "4.2.2", "cis-4.2.2-authorization-mode",
+	CISAuthorizationMode = cisRule("KC8002", []string{"authorization.mode"}, "4.2.2", "cis-4.2.2-authorization-mode",
 		"authorization.mode must not be AlwaysAllow.",
 		"AlwaysAllow lets every request that authenticates (and every anonymous one, if anonymous authentication is on) do anything on the kubelet API. "+
 			"The v1beta1 default is Webhook (SubjectAccessReview against the API server). kube-bench: {.authorization.mode} nothave AlwaysAllow.",
@@ -149,7 +149,7 @@ var (
 			}
 		})
 
-	CISClientCAFile = cisRule("KC8003", "4.2.3", "cis-4.2.3-client-ca-file",
+	CISClientCAFile = cisRule("KC8003", []string{"authentication.x509.clientCAFile"}, "4.2.3", "cis-4.2.3-client-ca-file",
 		"authentication.x509.clientCAFile must be set.",
 		"Without a client CA bundle the kubelet cannot authenticate client certificates, including the API server's when it calls the kubelet for logs, exec and port-forward. "+
 			"There is no default. kube-bench: {.authentication.x509.clientCAFile} is set.",
@@ -161,7 +161,7 @@ var (
 			}
 		})
 
-	CISReadOnlyPort = cisRule("KC8004", "4.2.4", "cis-4.2.4-read-only-port",
+	CISReadOnlyPort = cisRule("KC8004", []string{"readOnlyPort"}, "4.2.4", "cis-4.2.4-read-only-port",
 		"readOnlyPort must be 0.",
 		"The read-only port serves pod and node information (/pods, /stats, /metrics) with neither authentication nor authorization. "+
 			"The v1beta1 default is 0 (disabled). kube-bench: {.readOnlyPort} eq 0, or unset.",
@@ -172,7 +172,7 @@ var (
 			}
 		})
 
-	CISStreamingIdleTimeout = cisRule("KC8005", "4.2.5", "cis-4.2.5-streaming-idle-timeout",
+	CISStreamingIdleTimeout = cisRule("KC8005", []string{"streamingConnectionIdleTimeout"}, "4.2.5", "cis-4.2.5-streaming-idle-timeout",
 		"streamingConnectionIdleTimeout must not be 0.",
 		"A timeout of 0 lets idle exec, attach and port-forward streams stay open forever, holding kubelet resources and an authenticated channel into the node. "+
 			"kube-bench: {.streamingConnectionIdleTimeout} noteq 0, or unset. The v1beta1 defaulting replaces 0 with 4h0m0s in the main file and, from 1.32, again after the drop-in merge: kube-bench flags the 0s kubeadm writes, while the kubelet runs with 4h0m0s and this check passes. "+
@@ -185,7 +185,7 @@ var (
 			}
 		})
 
-	CISMakeIPTablesUtilChains = cisRule("KC8006", "4.2.6", "cis-4.2.6-make-iptables-util-chains",
+	CISMakeIPTablesUtilChains = cisRule("KC8006", []string{"makeIPTablesUtilChains"}, "4.2.6", "cis-4.2.6-make-iptables-util-chains",
 		"makeIPTablesUtilChains must be true.",
 		"With it on, the kubelet creates and keeps its iptables utility chains; with it off, the node's iptables rules are left to whatever else manages them and can drift from what pod networking expects. "+
 			"The v1beta1 default is true. kube-bench: {.makeIPTablesUtilChains} eq true, or unset.",
@@ -197,7 +197,7 @@ var (
 			}
 		})
 
-	CISEventRecordQPS = cisRule("KC8008", "4.2.8", "cis-4.2.8-event-record-qps",
+	CISEventRecordQPS = cisRule("KC8008", []string{"eventRecordQPS"}, "4.2.8", "cis-4.2.8-event-record-qps",
 		"eventRecordQPS must ensure appropriate event capture: 0 (no limit) or at least the kubelet default 50.",
 		"The benchmark asks for \"a level which ensures appropriate event capture\" and names 0 (no limit) as a way to capture every event. "+
 			"kube-bench checks only {.eventRecordQPS} gte 0 (or unset), which every configuration the kubelet accepts passes (the kubelet refuses a negative value itself: KC4004). "+
@@ -209,7 +209,7 @@ var (
 			}
 		})
 
-	CISTLSCertFile = cisRule("KC8009", "4.2.9", "cis-4.2.9-tls-cert-file",
+	CISTLSCertFile = cisRule("KC8009", []string{"tlsCertFile", "tlsPrivateKeyFile", "serverTLSBootstrap"}, "4.2.9", "cis-4.2.9-tls-cert-file",
 		"tlsCertFile and tlsPrivateKeyFile must be set (or serverTLSBootstrap true).",
 		"Without a serving certificate the kubelet generates a self-signed one, which clients (the API server among them) cannot verify. "+
 			"kube-bench requires {.tlsCertFile} and {.tlsPrivateKeyFile} to be set; kubeletcfg also accepts serverTLSBootstrap: true, where the kubelet requests a serving certificate signed by the cluster CA (see KC8011), which meets the benchmark's intent. "+
@@ -236,7 +236,7 @@ var (
 			}
 		})
 
-	CISRotateCertificates = cisRule("KC8010", "4.2.10", "cis-4.2.10-rotate-certificates",
+	CISRotateCertificates = cisRule("KC8010", []string{"rotateCertificates"}, "4.2.10", "cis-4.2.10-rotate-certificates",
 		"rotateCertificates must be true.",
 		"Without client certificate rotation the kubelet's certificate for talking to the API server expires and the node goes NotReady, or a long-lived certificate is used instead. "+
 			"The v1beta1 default is false: kube-bench passes an unset key ({.rotateCertificates} eq true, or unset), but the kubelet then does not rotate; kubeletcfg flags the effective value.",
@@ -248,7 +248,7 @@ var (
 			}
 		})
 
-	CISRotateServerCertificate = cisRule("KC8011", "4.2.11", "cis-4.2.11-rotate-server-certificate",
+	CISRotateServerCertificate = cisRule("KC8011", []string{"serverTLSBootstrap", "tlsCertFile", "featureGates[RotateKubeletServerCertificate]"}, "4.2.11", "cis-4.2.11-rotate-server-certificate",
 		"The RotateKubeletServerCertificate gate must be on, with serverTLSBootstrap unless tlsCertFile is provided.",
 		"The kubelet requests and renews its serving certificate only when the RotateKubeletServerCertificate gate is on (beta, on by default in every supported minor) and serverTLSBootstrap is true. "+
 			"kube-bench checks only that {.featureGates.RotateKubeletServerCertificate} is not false. kubeletcfg checks the gate's effective value at the minor, and, with the gate on, flags serverTLSBootstrap: false when no tlsCertFile is provided either "+
@@ -266,7 +266,7 @@ var (
 			}
 		})
 
-	CISStrongCiphers = cisRule("KC8012", "4.2.12", "cis-4.2.12-strong-ciphers",
+	CISStrongCiphers = cisRule("KC8012", []string{"tlsCipherSuites"}, "4.2.12", "cis-4.2.12-strong-ciphers",
 		"tlsCipherSuites must be set, to strong cipher suites only.",
 		"Unset, the kubelet's server accepts Go's default TLS 1.2 cipher suites, which the benchmark does not limit to its strong list. "+
 			"kube-bench: every element of {.tlsCipherSuites} is one of "+strings.Join(cisStrongCiphers, ", ")+". "+
@@ -289,7 +289,7 @@ var (
 			}
 		})
 
-	CISPodPidsLimit = cisRule("KC8013", "4.2.13", "cis-4.2.13-pod-pids-limit",
+	CISPodPidsLimit = cisRule("KC8013", []string{"podPidsLimit"}, "4.2.13", "cis-4.2.13-pod-pids-limit",
 		"podPidsLimit must be set to a positive limit.",
 		"Without a per-pod PID limit one pod can fork until the node runs out of PIDs and starves the kubelet and every other pod. "+
 			"The v1beta1 default is -1 (no limit); 0 is no limit too. kube-bench checks only that {.podPidsLimit} is set; kubeletcfg flags an effective value of 0 or less.",
@@ -305,7 +305,7 @@ var (
 			}
 		})
 
-	CISSeccompDefault = cisRule("KC8014", "4.2.14", "cis-4.2.14-seccomp-default",
+	CISSeccompDefault = cisRule("KC8014", []string{"seccompDefault"}, "4.2.14", "cis-4.2.14-seccomp-default",
 		"seccompDefault must be true.",
 		"With seccompDefault on, a container that asks for no seccomp profile runs with the container runtime's RuntimeDefault profile instead of Unconfined. "+
 			"The v1beta1 default is false. kube-bench checks only that {.seccompDefault} is set; the benchmark's title asks for true, which kubeletcfg checks.",
@@ -317,7 +317,7 @@ var (
 			}
 		})
 
-	CISProtectKernelDefaults = cisRule("KC8101", "4.2.6 (benchmark v1.24)", "cis-1.24-4.2.6-protect-kernel-defaults",
+	CISProtectKernelDefaults = cisRule("KC8101", []string{"protectKernelDefaults"}, "4.2.6 (benchmark v1.24)", "cis-1.24-4.2.6-protect-kernel-defaults",
 		"protectKernelDefaults must be true (benchmark v1.24 and older).",
 		"Older benchmarks (v1.24 and before, 4.2.6; aquasecurity/kube-bench cfg/cis-1.24/node.yaml, commit 1d41c7c3) require the kubelet to fail when kernel tunables differ from its expectations instead of changing them. "+
 			"Later benchmarks dropped the check; it is kept for nodes still audited against them. The v1beta1 default is false. kube-bench: {.protectKernelDefaults} eq true. "+
@@ -331,10 +331,12 @@ var (
 		})
 )
 
-func init() {
-	for _, pcs := range profiles {
-		for _, pc := range pcs {
-			Register(pc.rule)
-		}
+// cisRules are the rules of the cis profile, which RunProfile runs.
+func cisRules() []*Rule {
+	var out []*Rule
+	for _, pc := range profiles["cis"] {
+		pc.rule.EmittedBy = "profile: cis (RunProfile)"
+		out = append(out, pc.rule)
 	}
+	return out
 }

@@ -1,3 +1,7 @@
+// Package validate holds the rule registry: every check kubeletcfg makes, from the
+// kubelet's own ValidateKubeletConfiguration to lint rules the kubelet does not have.
+// Each rule is a registered value (ID, doc, severity, check) so that the rules
+// reference, the SARIF rule table and the tests are all derived from one place.
 package validate
 
 import (
@@ -19,6 +23,10 @@ type MarkdownOptions struct {
 	// Example returns markdown placed in a rule's section after its doc and fix;
 	// "" places nothing.
 	Example func(*Rule) string
+	// Declarations shows what each rule declares beyond its text: the fields
+	// it checks and, for a rule without a Check, the step that emits it
+	// (docs/rules.md does; `kubeletcfg rules -o markdown` keeps its output).
+	Declarations bool
 }
 
 // WriteMarkdown writes the rules reference from the registry alone.
@@ -72,6 +80,17 @@ func WriteMarkdownOptions(w io.Writer, opts MarkdownOptions) error {
 			}
 			if r.Kubelet != "" {
 				fmt.Fprintf(&b, "Mirrors: `%s` (kubernetes %s)\n\n", r.Kubelet, r.Releases())
+			}
+			if opts.Declarations {
+				switch {
+				case r.AnyField:
+					b.WriteString("Fields: any\n\n")
+				case len(r.Fields) > 0:
+					fmt.Fprintf(&b, "Fields: `%s`\n\n", strings.Join(r.Fields, "`, `"))
+				}
+				if r.EmittedBy != "" {
+					fmt.Fprintf(&b, "Emitted by: %s\n\n", r.EmittedBy)
+				}
 			}
 		}
 	}

@@ -1,7 +1,3 @@
-// Package validate holds the rule registry: every check kubeletcfg makes, from the
-// kubelet's own ValidateKubeletConfiguration to lint rules the kubelet does not have.
-// Each rule is a registered value (ID, doc, severity, check) so that the rules
-// reference, the SARIF rule table and the tests are all derived from one place.
 package validate
 
 import (
@@ -83,6 +79,9 @@ type Finding struct {
 	// Folded is set on the one finding that stands for many of one rule in one
 	// file (see Fold): how many it stands for, all not shown.
 	Folded int `json:"folded,omitempty"`
+	// Fixes are the repairs that need no guess, set where the mistake is
+	// detected; kubeletcfg fix applies them. They are not part of the output.
+	Fixes []SuggestedFix `json:"-"`
 }
 
 // SortFindings orders findings by file, line, column, then rule.

@@ -3,18 +3,25 @@ package validate
 // Rules of the kubelet's own command line (--kubelet-flags, --kubelet-flags-file):
 // NewKubeletCommand's RunE parses it before it reads any file, and
 // kubeletConfigFlagPrecedence parses it again over the loaded configuration so
-// that flags win (cmd/kubelet/app/server.go). The pipeline (pipeline/flags.go)
+// that flags win (cmd/kubelet/app/server.go). The pipeline (pipeline/commandline.go)
 // reports them; the flags of each minor are generated (skew/data/<minor>/flags.json).
 var (
+	// --- flag precedence (KC25xx) ---
+
+	SplitStreamReset = &Rule{ID: "KC2501", Fields: []string{"logging.options.json.splitStream", "logging.options.text.splitStream"}, Name: "splitstream-reset-by-flags", Severity: Warning, Stage: StageFlags,
+		Summary: "logging.options.*.splitStream from a file is reset to false by the kubelet's flag re-parsing.",
+		Doc:     "After loading the files the kubelet re-registers its command-line flags over the loaded configuration so that flags win. The --log-text-split-stream and --log-json-split-stream flags are registered with a literal default of false, which overwrites the file's value: splitStream: true in a config file never takes effect (and so never trips the LoggingAlphaOptions check). Use the flag instead.",
+		Kubelet: kubeletServer + " kubeletConfigFlagPrecedence; k8s.io/component-base/logs/api/v1 addFlags"}
+
 	FlagUnknown = &Rule{ID: "KC2502", Name: "flag-unknown", Severity: Error, Stage: StageFlags,
 		Summary: "A command-line flag this kubelet does not have; the kubelet refuses to start.",
 		Doc:     "RunE parses the command line with pflag before anything else and stops on the first flag its flag set does not register (\"failed to parse kubelet flag: unknown flag: --foo\"). Flags are removed after their deprecation period, so a flag an older kubelet accepted can stop a newer one; the configuration field named by the old flag's deprecation message is the replacement. Names are normalized as the kubelet does (underscores become dashes).",
 		Kubelet: kubeletServer + " NewKubeletCommand (cleanFlagSet.Parse)"}
-	FlagDeprecated = &Rule{ID: "KC2503", Name: "flag-deprecated", Severity: Warning, Stage: StageFlags,
+	FlagDeprecated = &Rule{ID: "KC2503", AnyField: true, Name: "flag-deprecated", Severity: Warning, Stage: StageFlags,
 		Summary: "A deprecated command-line flag: it still works, but the config-file field is the supported way.",
 		Doc:     "Nearly every flag bound to a KubeletConfiguration field is deprecated (AddKubeletConfigFlags marks them all but v, vmodule, log-flush-frequency, provider-id and fail-cgroupv1) and will be removed; the kubelet prints pflag's deprecation notice and applies the value. Move the value into the --config file or a drop-in under the field the finding names.",
 		Kubelet: "cmd/kubelet/app/options/options.go AddKubeletConfigFlags"}
-	FlagOverridesFile = &Rule{ID: "KC2504", Name: "flag-overrides-file", Severity: Info, Stage: StageFlags,
+	FlagOverridesFile = &Rule{ID: "KC2504", AnyField: true, Name: "flag-overrides-file", Severity: Info, Stage: StageFlags,
 		Summary: "A command-line flag overrides a value the configuration files set.",
 		Doc:     "kubeletConfigFlagPrecedence re-parses the command line over the loaded and merged configuration, so a flag wins over the --config file and every drop-in. A map flag (--eviction-hard, --kube-reserved, ...) or a list flag replaces the files' whole map or list; --feature-gates replaces the map too, then the files' gates the flag does not name come back.",
 		Kubelet: kubeletServer + " kubeletConfigFlagPrecedence"}
@@ -32,6 +39,6 @@ var (
 		Kubelet: kubeletServer + " NewKubeletCommand (help, verflag.PrintAndExitIfRequested)"}
 )
 
-func init() {
-	Register(FlagUnknown, FlagDeprecated, FlagOverridesFile, FlagInvalid, FlagNodeLabels, FlagExits)
-}
+// flagRules are emitted while the kubelet's command line is parsed and applied.
+var flagRules = emittedBy("pipeline: command-line flags", SplitStreamReset, FlagUnknown, FlagDeprecated,
+	FlagOverridesFile, FlagInvalid, FlagNodeLabels, FlagExits)

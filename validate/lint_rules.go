@@ -13,7 +13,7 @@ import (
 // Lint rules: the kubelet accepts the configuration, but it does not do what the
 // files say. Each has a Check over the evaluated configuration.
 
-var GatedFieldIgnored = &Rule{ID: "KC6002", Name: "gated-field-ignored", Severity: Warning, Stage: StageLint,
+var GatedFieldIgnored = &Rule{ID: "KC6002", AnyField: true, Name: "gated-field-ignored", Severity: Warning, Stage: StageLint,
 	Summary: "A field is set while the feature gate it belongs to is off: the kubelet starts and ignores it.",
 	Doc: "Fields marked +featureGate in the KubeletConfiguration types only act when their gate is on. " +
 		"Where the kubelet's validation refuses such a field with its gate off, that refusal is reported " +
@@ -21,9 +21,14 @@ var GatedFieldIgnored = &Rule{ID: "KC6002", Name: "gated-field-ignored", Severit
 		"silently does nothing. Enable the gate or remove the field.",
 }
 
+// lintRules go beyond the kubelet. KC6001 is emitted by the key walk of the
+// files (DraftCrashLoop), the others run in Run.
+var lintRules = []*Rule{GatedFieldIgnored, DraftCrashLoopField}
+
 func init() {
+	// Set here, not in the literal: checkGatedFields builds findings of
+	// GatedFieldIgnored, which would be an initialisation cycle.
 	GatedFieldIgnored.Check = checkGatedFields
-	Register(GatedFieldIgnored)
 }
 
 func checkGatedFields(c *Context) []Finding {
@@ -85,3 +90,12 @@ func refusedAt(prior []Finding, path string) bool {
 	}
 	return false
 }
+
+var (
+	// --- beyond the kubelet (KC6xxx) ---
+
+	DraftCrashLoopField = &Rule{ID: "KC6001", Name: "kep4603-draft-field", Severity: Warning, Stage: StageLint,
+		Summary: "The KEP-4603 draft name crashloopbackoff.maxSeconds is dropped by every kubelet.",
+		Doc:     "The crash-loop backoff proposal drafted `crashloopbackoff.maxSeconds`; what shipped is `crashLoopBackOff.maxContainerRestartPeriod`, a duration between 1s and 300s behind the KubeletCrashLoopBackOffMax gate. No kubelet knows the draft name, so the setting silently has no effect.",
+		Kubelet: "", EmittedBy: "pipeline: key walk of the files (DraftCrashLoop)"}
+)

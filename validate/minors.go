@@ -1,68 +1,33 @@
 package validate
 
-import (
-	"strconv"
-	"strings"
-)
+import "github.com/kubeletcfg/kubeletcfg/skew"
 
-// Kubelet minors. The rules mirror the kubelet of every minor from the oldest to
-// the newest of releases. A rule that exists in some minors only declares them
+// Kubelet minors. The rules mirror the kubelet of every minor skew supports, from
+// the oldest to the newest. A rule that exists in some minors only declares them
 // (Rule.Since, Rule.Until); a message or condition that changed between minors is
 // declared as a byMinor value next to the rule and picked with at(c.Minor).
 
-// releases are the upstream releases the rules were read from, one per kubelet
-// minor, oldest first (pkg/kubelet/apis/config/validation and the component-base
-// validators each release links).
-var releases = []string{"v1.31.0", "v1.32.13", "v1.33.13", "v1.34.4", "v1.35.4", "v1.36.3", "v1.37.2"}
+// oldestMinor and newestMinor bound the minors the rules mirror: skew's list,
+// whose Patch releases the rules were read from (pkg/kubelet/apis/config/validation
+// and the component-base validators each release links).
+func oldestMinor() string { return skew.Minors()[0].Version }
+func newestMinor() string { return skew.Newest().Version }
 
-// releaseMinor is "1.33" for "v1.33.13".
-func releaseMinor(release string) string {
-	maj, mnr, _ := parseMinor(release)
-	return strconv.Itoa(maj) + "." + strconv.Itoa(mnr)
-}
-
-// oldestMinor and newestMinor bound the minors the rules mirror.
-func oldestMinor() string { return releaseMinor(releases[0]) }
-func newestMinor() string { return releaseMinor(releases[len(releases)-1]) }
-
-// parseMinor accepts "1.33", "v1.33" or "v1.33.13".
+// parseMinor accepts "1.33", "v1.33" or "v1.33.13" (skew.ParseVersion).
 func parseMinor(s string) (major, minor int, ok bool) {
-	maj, rest, found := strings.Cut(strings.TrimPrefix(strings.TrimSpace(s), "v"), ".")
-	if !found {
-		return 0, 0, false
-	}
-	if i := strings.IndexByte(rest, '.'); i >= 0 {
-		rest = rest[:i]
-	}
-	a, err1 := strconv.Atoi(maj)
-	b, err2 := strconv.Atoi(rest)
-	if err1 != nil || err2 != nil || a < 0 || b < 0 {
-		return 0, 0, false
-	}
-	return a, b, true
+	v, ok := skew.ParseVersion(s)
+	return v.Major, v.Minor, ok
 }
 
 // compareMinors orders two minors like strings.Compare; ok is false when either
 // does not parse.
 func compareMinors(a, b string) (cmp int, ok bool) {
-	amaj, amin, ok1 := parseMinor(a)
-	bmaj, bmin, ok2 := parseMinor(b)
+	av, ok1 := skew.ParseVersion(a)
+	bv, ok2 := skew.ParseVersion(b)
 	if !ok1 || !ok2 {
 		return 0, false
 	}
-	switch {
-	case amaj != bmaj:
-		cmp = amaj - bmaj
-	default:
-		cmp = amin - bmin
-	}
-	switch {
-	case cmp < 0:
-		return -1, true
-	case cmp > 0:
-		return 1, true
-	}
-	return 0, true
+	return av.Compare(bv), true
 }
 
 // In reports whether the kubelet of minor ("1.33") has the rule: minor lies in
@@ -102,9 +67,9 @@ func (r *Rule) Minors() string {
 // was read from: "v1.33.13 to v1.37.2".
 func (r *Rule) Releases() string {
 	var in []string
-	for _, rel := range releases {
-		if r.In(releaseMinor(rel)) {
-			in = append(in, rel)
+	for _, m := range skew.Minors() {
+		if r.In(m.Version) {
+			in = append(in, m.Patch)
 		}
 	}
 	switch len(in) {

@@ -65,8 +65,8 @@ func TestByMinorAt(t *testing.T) {
 func checkByMinor[T any](t *testing.T, name string, b byMinor[T]) {
 	t.Helper()
 	known := map[string]bool{}
-	for _, rel := range releases {
-		known[releaseMinor(rel)] = true
+	for _, m := range skew.Minors() {
+		known[m.Version] = true
 	}
 	if len(b) < 2 {
 		t.Errorf("%s: a variant table needs two entries or more", name)
@@ -95,7 +95,7 @@ func TestVariantTables(t *testing.T) {
 
 // TestDeclaredMinors lists every rule that does not exist in every minor; all
 // the others must be open. Read against validation.go and component-base of each
-// release (see releases).
+// release (skew.Minor.Patch).
 func TestDeclaredMinors(t *testing.T) {
 	want := map[string]string{
 		"KC3004": "1.35–1.37", // feature gate dependencies (component-base v0.35)
@@ -128,8 +128,8 @@ func TestDeclaredMinors(t *testing.T) {
 		"KC2010": "1.31",      // drop-in null keeps the main value
 	}
 	known := map[string]bool{"": true}
-	for _, rel := range releases {
-		known[releaseMinor(rel)] = true
+	for _, m := range skew.Minors() {
+		known[m.Version] = true
 	}
 	for _, r := range Rules() {
 		if !known[r.Since] || !known[r.Until] {
@@ -288,8 +288,8 @@ func TestKubeletRulesWithEachMinorsGates(t *testing.T) {
 			{name: "MemoryQoS on by default, no memoryThrottlingFactor: no longer checked"},
 		},
 	}
-	for _, rel := range releases {
-		minor := releaseMinor(rel)
+	for _, sm := range skew.Minors() {
+		minor := sm.Version
 		t.Run(minor, func(t *testing.T) {
 			m, err := skew.Lookup(minor)
 			if err != nil {

@@ -27,6 +27,5 @@ var (
 	}
 )
 
-func init() {
-	Register(SuppressionUnused, SuppressionNoReason, SuppressionNotAllowed)
-}
+// policyRules are emitted by package policy after the pipeline.
+var policyRules = emittedBy("policy", SuppressionUnused, SuppressionNoReason, SuppressionNotAllowed)

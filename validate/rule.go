@@ -44,9 +44,77 @@ type Rule struct {
 	// the rules reference shows it. A rule that exists in every minor but whose
 	// message or condition changed declares the variants next to itself (byMinor).
 	Since, Until string
-	// Check produces the findings. Rules that only document findings produced by a
-	// pipeline stage (read, drop-in) report through Context facts too.
+	// Fields are the field paths the rule checks, in the syntax of explain and of
+	// Finding.Path: dotted names, "[*]" for any map key or list item
+	// (evictionHard[*], featureGates[*], reservedMemory[*].limits); empty for a rule
+	// about a whole file, a flag or a comment. kubeletcfg explain lists a rule under
+	// a field through these; TestRuleFields checks that each path exists at some
+	// minor and that every finding's path in the corpus is declared by its rule.
+	Fields []string
+	// AnyField marks a rule about how any key is written, merged or gated (its
+	// case, a duplicate, a drop-in overriding another, a gated field with its gate
+	// off) rather than about particular fields: its findings may name any path,
+	// and explain does not list it under each field.
+	AnyField bool
+	// EmittedBy names the step outside Run that produces the findings of a rule
+	// with no Check ("pipeline: drop-in merge", "policy"); empty for a rule with a
+	// Check. Grep the rule's ID to find the exact place.
+	EmittedBy string
+	// Check produces the findings; nil for a rule whose findings a pipeline step,
+	// the policy or a profile emits (EmittedBy says which).
 	Check func(*Context) []Finding
+}
+
+// emittedBy sets EmittedBy on rules that have no Check and returns them.
+func emittedBy(step string, rules ...*Rule) []*Rule {
+	for _, r := range rules {
+		r.EmittedBy = step
+	}
+	return rules
+}
+
+// Checks reports whether the rule declares path (a finding's path, in explain's
+// syntax: "evictionHard[memory.available]", "reservedMemory[0].limits[memory]"):
+// path is one of Fields, with "[*]" standing for any map key or list index, or
+// lies below one. An AnyField rule checks every path.
+func (r *Rule) Checks(path string) bool {
+	if r.AnyField {
+		return true
+	}
+	for _, f := range r.Fields {
+		if WithinPattern(path, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// WithinPattern reports whether path is pattern or lies below it, "[*]" in
+// pattern matching one bracketed key or index of path:
+// reservedMemory[0].limits[memory] is within reservedMemory[*].limits.
+func WithinPattern(path, pattern string) bool {
+	for pattern != "" {
+		if rest, ok := strings.CutPrefix(pattern, "[*]"); ok {
+			if path == "" || path[0] != '[' {
+				return false
+			}
+			end := strings.IndexByte(path, ']')
+			if end < 0 {
+				return false
+			}
+			path, pattern = path[end+1:], rest
+			continue
+		}
+		n := strings.Index(pattern, "[*]")
+		if n < 0 {
+			n = len(pattern)
+		}
+		if !strings.HasPrefix(path, pattern[:n]) {
+			return false
+		}
+		path, pattern = path[n:], pattern[n:]
+	}
+	return path == "" || path[0] == '.' || path[0] == '['
 }
 
 // At builds a finding of this rule at a position.
@@ -59,52 +127,62 @@ func (r *Rule) Atf(pos Position, path, hint, format string, args ...any) Finding
 	return r.At(pos, path, fmt.Sprintf(format, args...), hint)
 }
 
+// allRules is every rule kubeletcfg has: one explicit list per file, joined
+// here once. Nothing registers itself; a rule missing from this list is missing
+// from Run, the rules reference and SARIF alike (docs/rules.md's test notices).
+func allRules() [][]*Rule {
+	return [][]*Rule{
+		readRules, dropInRules, flagRules, gateRules, // emitted by pipeline steps
+		validationRules, validationNodeRules, reservedMemoryRules, // validation.go
+		linuxRules, loggingRules, tracingRules, validationTailRules,
+		lintRules, policyRules, cisRules(),
+	}
+}
+
 var (
-	registryMu sync.Mutex
-	registry   = map[string]*Rule{}
-	// sorted is the registry ordered by ID, built by the first Rules after a
-	// Register: Run asks for it at every evaluation.
+	registryOnce sync.Once
+	registry     map[string]*Rule
+	// sorted is every rule ordered by ID: Run asks for it at every evaluation.
 	sorted []*Rule
 )
 
-// Register adds rules to the registry; it panics on a duplicate ID, which is a
-// programming error caught by every test run.
-func Register(rules ...*Rule) {
-	registryMu.Lock()
-	defer registryMu.Unlock()
-	for _, r := range rules {
-		if _, dup := registry[r.ID]; dup {
-			panic("validate: duplicate rule ID " + r.ID)
-		}
-		if r.Name == "" || r.Summary == "" {
-			panic("validate: rule " + r.ID + " needs a name and a summary")
-		}
-		if r.Releases() == "" {
-			panic("validate: rule " + r.ID + " exists in no minor (Since " + r.Since + ", Until " + r.Until + ")")
-		}
-		registry[r.ID] = r
-	}
-	sorted = nil
-}
-
-// Rules returns every registered rule ordered by ID.
-func Rules() []*Rule {
-	registryMu.Lock()
-	defer registryMu.Unlock()
-	if sorted == nil {
-		sorted = make([]*Rule, 0, len(registry))
-		for _, r := range registry {
-			sorted = append(sorted, r)
+// load builds the registry from allRules on first use (package variables are
+// all initialised by then, whatever the file order); it panics on a duplicate
+// ID or an incomplete rule, programming errors that every test run catches.
+func load() {
+	registryOnce.Do(func() {
+		registry = map[string]*Rule{}
+		for _, list := range allRules() {
+			for _, r := range list {
+				if _, dup := registry[r.ID]; dup {
+					panic("validate: duplicate rule ID " + r.ID)
+				}
+				if r.Name == "" || r.Summary == "" {
+					panic("validate: rule " + r.ID + " needs a name and a summary")
+				}
+				if r.Releases() == "" {
+					panic("validate: rule " + r.ID + " exists in no minor (Since " + r.Since + ", Until " + r.Until + ")")
+				}
+				if (r.Check == nil) != (r.EmittedBy != "") {
+					panic("validate: rule " + r.ID + " needs a Check or EmittedBy, not both")
+				}
+				registry[r.ID] = r
+				sorted = append(sorted, r)
+			}
 		}
 		sort.Slice(sorted, func(i, j int) bool { return sorted[i].ID < sorted[j].ID })
-	}
+	})
+}
+
+// Rules returns every rule ordered by ID.
+func Rules() []*Rule {
+	load()
 	return append([]*Rule(nil), sorted...) // callers may reorder their copy
 }
 
 // Lookup finds a rule by ID (case-insensitive).
 func Lookup(id string) (*Rule, bool) {
-	registryMu.Lock()
-	defer registryMu.Unlock()
+	load()
 	r, ok := registry[strings.ToUpper(id)]
 	return r, ok
 }
@@ -114,7 +192,8 @@ func Lookup(id string) (*Rule, bool) {
 // first; lint rules then see their findings in ctx.Prior.
 func Run(ctx *Context) []Finding {
 	var out []Finding
-	rules := Rules()
+	load()
+	rules := sorted
 	for _, r := range rules {
 		if r.Stage != StageLint {
 			out = append(out, r.run(ctx)...)

@@ -13,7 +13,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
@@ -186,14 +185,14 @@ func runCluster(cmd *cobra.Command, f *clusterFlags, target *skew.Minor) error {
 	}
 	cfg.QPS, cfg.Burst = f.qps, f.burst
 	cfg.UserAgent = "kubeletcfg/" + rest.DefaultKubernetesUserAgent()
-	cs, err := kubernetes.NewForConfig(cfg)
+	client, err := fleet.NewClient(cfg)
 	if err != nil {
 		return fmt.Errorf("kubeconfig: %s", fleet.Redact(err.Error()))
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	list, missing, err := fleet.ListNodes(ctx, cs, f.selector, f.nodes)
+	list, missing, err := fleet.ListNodes(ctx, client, f.selector, f.nodes)
 	if err != nil {
 		return fleet.ListError(cfg.Host, err)
 	}
@@ -202,7 +201,7 @@ func runCluster(cmd *cobra.Command, f *clusterFlags, target *skew.Minor) error {
 	// Read configz (and flagz where the minor serves it by default).
 	reqs, reading := fleet.Requests(nodes)
 	progress := newProgress(cmd.ErrOrStderr())
-	data := fleet.Fetch(ctx, cs.CoreV1().RESTClient(), reqs, fleet.FetchOptions{
+	data := fleet.Fetch(ctx, client, reqs, fleet.FetchOptions{
 		Concurrency: f.concurrency, NodeTimeout: f.nodeTimeout, Progress: progress.update,
 	})
 	progress.done()

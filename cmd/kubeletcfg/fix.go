@@ -1,16 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/kubeletcfg/kubeletcfg/fix"
-	"github.com/kubeletcfg/kubeletcfg/internal/atomicfile"
 	"github.com/kubeletcfg/kubeletcfg/matrix"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
@@ -83,7 +79,14 @@ Exit codes (with or without --diff):
 			if err != nil {
 				return err
 			}
-			return runFix(cmd.OutOrStdout(), cmd.ErrOrStderr(), plan, diff)
+			failures, err := plan.Run(cmd.OutOrStdout(), cmd.ErrOrStderr(), diff)
+			if err != nil {
+				return err
+			}
+			if failures > 0 {
+				return &findingsError{n: failures}
+			}
+			return nil
 		},
 	}
 	in.registerFiles(cmd)
@@ -107,118 +110,4 @@ func fixMinors(kubeletVersion, versions string) ([]*skew.Minor, error) {
 		return []*skew.Minor{m}, nil
 	}
 	return matrix.Window(versions, "")
-}
-
-func runFix(stdout, stderr io.Writer, plan *fix.Plan, diff bool) error {
-	report := stdout
-	if diff {
-		report = stderr
-		// A diff that lints worse is not printed: it would be applied.
-		if plan.Worse == nil {
-			if _, err := io.WriteString(stdout, plan.Diff()); err != nil {
-				return err
-			}
-		}
-	}
-	if err := plan.WriteText(report); err != nil {
-		return err
-	}
-	at := "at kubelet " + fixMinorSpan(plan.Minors)
-	errs, warns := plan.Left()
-	left := "nothing left"
-	if errs+warns > 0 {
-		left = fmt.Sprintf("%s and %s left", fixPlural(errs, "error"), fixPlural(warns, "warning"))
-	}
-	// An error left at any target minor, a mistake found and not repaired,
-	// or repairs refused: exit code 1.
-	fail := errs > 0 || plan.Skipped() > 0 || plan.Worse != nil
-	var summary string
-	switch {
-	case plan.Fixed() == 0 && plan.Skipped() == 0 && errs+warns == 0:
-		fmt.Fprintf(report, "nothing to fix %s\n", at)
-		return nil
-	case plan.Worse != nil:
-		fmt.Fprintf(report, "nothing written: the repairs would make things worse %s\n", at)
-		return &findingsError{n: 1}
-	case plan.Fixed() == 0 && plan.Skipped() == 0:
-		fmt.Fprintf(report, "nothing fix can repair; %s %s\n", left, at)
-	default:
-		summary = fmt.Sprintf("%d fixed", plan.Fixed())
-		if plan.Skipped() > 0 {
-			summary += fmt.Sprintf(", %d skipped", plan.Skipped())
-		}
-		summary += "; " + left + " " + at
-	}
-	switch {
-	case summary == "":
-	case diff:
-		fmt.Fprintf(report, "%s; nothing written (--diff)\n", summary)
-	case len(plan.Changed()) > 0:
-		if err := writeFixedFiles(plan); err != nil {
-			return err
-		}
-		var names []string
-		for _, f := range plan.Changed() {
-			names = append(names, f.Path)
-		}
-		fmt.Fprintf(report, "%s; wrote %s\n", summary, strings.Join(names, ", "))
-	default:
-		fmt.Fprintf(report, "%s\n", summary)
-	}
-	if fail {
-		return &findingsError{n: errs + plan.Skipped()}
-	}
-	return nil
-}
-
-func fixPlural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
-}
-
-// writeFixedFiles writes every changed file, after checking that none changed on
-// disk since it was read: the repairs were computed from those bytes.
-func writeFixedFiles(plan *fix.Plan) error {
-	for _, f := range plan.Changed() {
-		now, err := os.ReadFile(f.Path)
-		if err != nil {
-			return fmt.Errorf("%s: %w; nothing written", f.Path, fixUnwrapPath(err))
-		}
-		if !bytes.Equal(now, f.Original) {
-			return fmt.Errorf("%s: changed on disk while kubeletcfg was fixing it; nothing written", f.Path)
-		}
-	}
-	for _, f := range plan.Changed() {
-		if err := atomicfile.Write(f.Path, f.Fixed, atomicfile.Options{Overwrite: true, KeepMode: true}); err != nil {
-			return fmt.Errorf("%s: %w", f.Path, fixUnwrapPath(err))
-		}
-	}
-	return nil
-}
-
-// fixUnwrapPath drops the path an *os.PathError repeats.
-func fixUnwrapPath(err error) error {
-	if pe, ok := err.(*os.PathError); ok {
-		return pe.Err
-	}
-	return err
-}
-
-// fixMinorSpan prints minors as 1.34..1.37 when they are consecutive, else as a list.
-func fixMinorSpan(ms []*skew.Minor) string {
-	vs := make([]string, len(ms))
-	for i, m := range ms {
-		vs[i] = m.Version
-	}
-	if len(vs) > 2 {
-		supported := skew.Supported()
-		for i, v := range supported {
-			if v == vs[0] && i+len(vs) <= len(supported) && strings.Join(supported[i:i+len(vs)], ",") == strings.Join(vs, ",") {
-				return vs[0] + ".." + vs[len(vs)-1]
-			}
-		}
-	}
-	return strings.Join(vs, ", ")
 }

@@ -1,10 +1,7 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -95,18 +92,4 @@ func writeKubeconform(cmd *cobra.Command, dir string, force, verbose bool) error
 	fmt.Fprintf(out, "%s: %d %s for kubelet %s..%s (%d written, %d unchanged)\n", dir, n, plural(n, "schema file", "schema files"),
 		minors[0], minors[len(minors)-1], res.Written, n-res.Written)
 	return nil
-}
-
-// unwrapPathError drops the *fs.PathError wrapper, whose text repeats the path
-// the message already names.
-func unwrapPathError(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	var le *os.LinkError
-	if errors.As(err, &le) {
-		return le.Err
-	}
-	return err
 }

@@ -11,6 +11,8 @@ import (
 
 	"k8s.io/client-go/util/flowcontrol"
 	testingclock "k8s.io/utils/clock/testing"
+
+	"github.com/kubeletcfg/kubeletcfg/internal/kubeletdata"
 )
 
 // harness backoff drives this minor's real client-go flowcontrol.Backoff, built as
@@ -56,44 +58,13 @@ const (
 // early (delay still growing) and late (at the cap for every pair).
 var backoffAfterRestarts = []int{2, 12}
 
-type backoffFile struct {
-	Generated      string        `json:"_generated"`
-	Kubelet        string        `json:"kubelet"`
-	HasExpiredFunc string        `json:"hasExpiredFunc"`
-	PollEvery      string        `json:"pollEvery"`
-	Window         string        `json:"window"`
-	Pairs          []backoffPair `json:"pairs"`
-}
-
-type backoffPair struct {
-	Initial string `json:"initial"`
-	Max     string `json:"max"`
-	// Delays are the waits before each restart in [0, window) after the first
-	// crash, run-length encoded.
-	Delays        []delayRun `json:"delays"`
-	RestartsIn10m int        `json:"restartsIn10m"`
-	RestartsIn1h  int        `json:"restartsIn1h"`
-	// ResetAfter is the longest clean run (to the nanosecond) after which a crash
-	// still waits; ForgetAfter the longest time since the last restart for which
-	// Backoff.GC (the kubelet's housekeeping) keeps the entry.
-	ResetAfter  string     `json:"resetAfter"`
-	ForgetAfter string     `json:"forgetAfter"`
-	CleanRuns   []cleanRun `json:"cleanRuns"`
-}
-
-type delayRun struct {
-	Delay string `json:"delay"`
-	Count int    `json:"count"`
-}
-
-// cleanRun: restart AfterRestart's container ran cleanly for Run, then crashed;
-// Next is the wait until it restarts, Following the wait after it exits again at once.
-type cleanRun struct {
-	AfterRestart int    `json:"afterRestart"`
-	Run          string `json:"run"`
-	Next         string `json:"next"`
-	Following    string `json:"following"`
-}
+// The recording's types are kubeletdata's, shared with backoff's conformance test.
+type (
+	backoffFile = kubeletdata.BackoffRecording
+	backoffPair = kubeletdata.BackoffPair
+	delayRun    = kubeletdata.BackoffDelays
+	cleanRun    = kubeletdata.BackoffCleanRun
+)
 
 func cmdBackoff(args []string) error {
 	fs := flag.NewFlagSet("backoff", flag.ContinueOnError)

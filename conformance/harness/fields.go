@@ -16,6 +16,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/kubeletcfg/kubeletcfg/internal/kubeletdata"
 )
 
 const (
@@ -23,37 +25,12 @@ const (
 	kubeletConfigType = "KubeletConfiguration"
 )
 
-// FieldTable is skew/data/<minor>/fields.json.
-type FieldTable struct {
-	Generated string      `json:"_generated"`
-	Module    string      `json:"module"` // k8s.io/kubelet@version
-	Source    string      `json:"source"` // package path and type
-	Count     int         `json:"count"`
-	Fields    []FieldInfo `json:"fields"`
-}
-
-// FieldInfo is one JSON field path of KubeletConfiguration, in source order.
-type FieldInfo struct {
-	// Path is dotted; list items of structs are name[], map values of structs name[*].
-	Path string `json:"path"`
-	// JSON is the field's own JSON name.
-	JSON string `json:"json"`
-	// GoName is the Go field name.
-	GoName string `json:"goName"`
-	// GoType is the type as written in the source (package-qualified as there).
-	GoType string `json:"goType"`
-	// Kind: scalar (including Duration, Quantity, Time and other types that decode
-	// themselves), object, list or map.
-	Kind string `json:"kind"`
-	// FeatureGates are the values of +featureGate= markers.
-	FeatureGates []string `json:"featureGates,omitempty"`
-	// Markers are all +marker lines of the doc comment.
-	Markers   []string `json:"markers,omitempty"`
-	OmitEmpty bool     `json:"omitempty"`
-	Pointer   bool     `json:"pointer"`
-	// Doc is the doc comment without marker lines.
-	Doc string `json:"doc"`
-}
+// FieldTable is skew/data/<minor>/fields.json (kubeletdata's type, shared with
+// skew, which reads it).
+type (
+	FieldTable = kubeletdata.FieldTable
+	FieldInfo  = kubeletdata.FieldInfo
+)
 
 func cmdFields(args []string) error {
 	fs := flag.NewFlagSet("fields", flag.ContinueOnError)

@@ -17,39 +17,16 @@ import (
 	"k8s.io/kubernetes/cmd/kubelet/app/options"
 	kubeletconfiginternal "k8s.io/kubernetes/pkg/kubelet/apis/config"
 	kubeletconfigv1beta1conversion "k8s.io/kubernetes/pkg/kubelet/apis/config/v1beta1"
+
+	"github.com/kubeletcfg/kubeletcfg/internal/kubeletdata"
 )
 
-// FlagTable is skew/data/<minor>/flags.json: every flag of the kubelet's command
-// line (NewKubeletCommand's cleanFlagSet) and, for the flags AddKubeletConfigFlags
-// binds to the KubeletConfiguration, the v1beta1 field each one sets.
-type FlagTable struct {
-	Generated string     `json:"_generated"`
-	Kubelet   string     `json:"kubelet"`
-	Count     int        `json:"count"`
-	Flags     []FlagInfo `json:"flags"`
-}
-
-// FlagInfo is one flag of the kubelet's command line.
-type FlagInfo struct {
-	Name      string `json:"name"`
-	Shorthand string `json:"shorthand,omitempty"`
-	// Type is the flag's pflag Value.Type() (what --help prints).
-	Type string `json:"type"`
-	// Value names how the value is parsed: the pflag built-in type, or the
-	// Value implementation (langleSeparatedMapStringString, reservedMemory, ...).
-	Value string `json:"value"`
-	// NoOptDefVal is the value of the flag written without "=value" (bool flags).
-	NoOptDefVal string `json:"noOptDefVal,omitempty"`
-	Deprecated  string `json:"deprecated,omitempty"`
-	Hidden      bool   `json:"hidden,omitempty"`
-	// Path is the v1beta1 KubeletConfiguration field the flag sets ("" for the
-	// flags that are not configuration fields: --kubeconfig, --node-ip, ...).
-	Path string `json:"path,omitempty"`
-	// Special says how the value meets the files' value: featureGates (the flag's
-	// map replaces the files', then the files' gates the flag does not name come
-	// back), map (replaces the whole map), list (replaces the whole list).
-	Special string `json:"special,omitempty"`
-}
+// FlagTable is skew/data/<minor>/flags.json (kubeletdata's type, shared with
+// skew, which reads it).
+type (
+	FlagTable = kubeletdata.FlagTable
+	FlagInfo  = kubeletdata.Flag
+)
 
 func cmdFlags(args []string) error {
 	fs := flag.NewFlagSet("flags", flag.ContinueOnError)

@@ -11,39 +11,16 @@ import (
 
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/component-base/featuregate"
+
+	"github.com/kubeletcfg/kubeletcfg/internal/kubeletdata"
 )
 
-// GateTable is skew/data/<minor>/gates.json.
-type GateTable struct {
-	Generated               string               `json:"_generated"`
-	Kubelet                 string               `json:"kubelet"`
-	EmulationVersion        string               `json:"emulationVersion"`
-	MinCompatibilityVersion string               `json:"minCompatibilityVersion"`
-	Count                   int                  `json:"count"`
-	Gates                   map[string]*GateInfo `json:"gates"`
-}
-
-// GateInfo is one registered gate.
-type GateInfo struct {
-	// Special is true for AllAlpha and AllBeta, which toggle every alpha/beta gate.
-	Special bool `json:"special,omitempty"`
-	// Specs are all versioned specs, as registered (sorted by version).
-	Specs []GateSpec `json:"specs"`
-	// Dependencies are the gates this gate needs enabled (Dependencies()).
-	Dependencies []string `json:"dependencies"`
-	// AtEmulationVersion is the spec in force at the gate's emulation and minimum
-	// compatibility versions (what the kubelet binary uses by default).
-	AtEmulationVersion *GateSpec `json:"atEmulationVersion"`
-}
-
-// GateSpec is one featuregate.FeatureSpec.
-type GateSpec struct {
-	Version                 string `json:"version"`
-	Default                 bool   `json:"default"`
-	PreRelease              string `json:"preRelease"`
-	LockToDefault           bool   `json:"lockToDefault"`
-	MinCompatibilityVersion string `json:"minCompatibilityVersion,omitempty"`
-}
+// The file's types are kubeletdata's, shared with skew, which reads it.
+type (
+	GateTable = kubeletdata.GateTable
+	GateInfo  = kubeletdata.Gate
+	GateSpec  = kubeletdata.GateSpec
+)
 
 func specOf(s featuregate.FeatureSpec) GateSpec {
 	g := GateSpec{Default: s.Default, PreRelease: string(s.PreRelease), LockToDefault: s.LockToDefault}

@@ -11,40 +11,26 @@ import (
 	"strings"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/kubeletcfg/kubeletcfg/internal/kubeletdata"
 )
 
-// Result is one golden file (see testdata/conformance/README.md). Field order is the
-// key order of the golden JSON.
-type Result struct {
-	Case             string           `json:"case"`
-	Kubelet          string           `json:"kubelet"`
-	Cgroup           string           `json:"cgroup"`
-	Flags            []string         `json:"flags,omitempty"`
-	Starts           bool             `json:"starts"`
-	Panic            bool             `json:"panic"`
-	Stage            string           `json:"stage"`
-	Error            string           `json:"error"`
-	Lenient          bool             `json:"lenient"`
-	StrictError      string           `json:"strictError"`
-	Effective        json.RawMessage  `json:"effective,omitempty"`
-	CrashLoopBackOff *CrashLoopResult `json:"crashLoopBackOff,omitempty"`
-}
-
-// CrashLoopResult is what newCrashLoopBackOff returned.
-type CrashLoopResult struct {
-	Initial string `json:"initial"`
-	Max     string `json:"max"`
-}
+// Result is one golden file (see testdata/conformance/README.md), kubeletdata's
+// type, shared with internal/corpus, which compares kubeletcfg with it.
+type (
+	Result          = kubeletdata.Golden
+	CrashLoopResult = kubeletdata.CrashLoopBackOff
+)
 
 // Stages, in the order RunE reaches them.
 const (
-	StageLoad         = "load"
-	StageMerge        = "merge"
-	StageFlags        = "flags"
-	StageFeatureGates = "featuregates"
-	StageLogging      = "logging"
-	StageValidate     = "validate"
-	StageOK           = "ok"
+	StageLoad         = kubeletdata.StageLoad
+	StageMerge        = kubeletdata.StageMerge
+	StageFlags        = kubeletdata.StageFlags
+	StageFeatureGates = kubeletdata.StageFeatureGates
+	StageLogging      = kubeletdata.StageLogging
+	StageValidate     = kubeletdata.StageValidate
+	StageOK           = kubeletdata.StageOK
 )
 
 // caseMeta is case.yaml. Pointers distinguish "absent" from "".

@@ -11,18 +11,13 @@ import (
 
 	kubeletconfigv1beta1 "k8s.io/kubelet/config/v1beta1"
 	kubeletconfiginternal "k8s.io/kubernetes/pkg/kubelet/apis/config"
+
+	"github.com/kubeletcfg/kubeletcfg/internal/kubeletdata"
 )
 
-// InternalNames is skew/data/<minor>/internalnames.json: for every v1beta1
-// KubeletConfiguration field path (fields.json's notation), the key path under which
-// encoding/json marshals the same field (same Go field name) of the kubelet's internal
-// type k8s.io/kubernetes/pkg/kubelet/apis/config.KubeletConfiguration. The internal
-// type mostly has no json tags, so its keys are mostly Go field names. 1.31's drop-in
-// merge patches that JSON (json.Marshal of the internal struct).
-type InternalNames struct {
-	Generated string            `json:"_generated"`
-	Fields    map[string]string `json:"fields"`
-}
+// InternalNames is skew/data/<minor>/internalnames.json (kubeletdata's type,
+// shared with skew, which reads it).
+type InternalNames = kubeletdata.InternalNames
 
 func cmdInternalNames(args []string) error {
 	fs := flag.NewFlagSet("internalnames", flag.ContinueOnError)

@@ -8,17 +8,13 @@ import (
 	kubeletconfigv1beta1 "k8s.io/kubelet/config/v1beta1"
 	kubeletconfiginternal "k8s.io/kubernetes/pkg/kubelet/apis/config"
 	kubeletconfigv1beta1conversion "k8s.io/kubernetes/pkg/kubelet/apis/config/v1beta1"
+
+	"github.com/kubeletcfg/kubeletcfg/internal/kubeletdata"
 )
 
-// RoundTripData is skew/data/<minor>/roundtrip.json: what the kubelet's conversion
-// of an empty v1beta1 KubeletConfiguration to its internal type and back fills in.
-// Many v1beta1 pointers are plain values internally, so every round trip turns nil
-// into a pointer to the zero value; kubeletcfg replays that from this table.
-type RoundTripData struct {
-	Generated string          `json:"_generated"`
-	Doc       string          `json:"_doc"`
-	Zero      json.RawMessage `json:"zero"`
-}
+// RoundTripData is skew/data/<minor>/roundtrip.json (kubeletdata's type, shared
+// with skew, which reads it).
+type RoundTripData = kubeletdata.RoundTrip
 
 func cmdRoundTrip(args []string) error {
 	fs := flag.NewFlagSet("roundtrip", flag.ContinueOnError)

@@ -12,12 +12,13 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
 	kubeletconfigv1beta1 "k8s.io/kubelet/config/v1beta1"
+
+	"github.com/kubeletcfg/kubeletcfg/internal/kubeletdata"
 )
 
 // The JSON Schema (draft 2020-12) of KubeletConfiguration as compiled into this
@@ -90,11 +91,11 @@ func cmdSchema(args []string) error {
 // schemaMinor is "1.37" for a harness linking k8s.io/kubernetes v1.37.x.
 func schemaMinor() (string, error) {
 	v := kubeletVersion()
-	m := regexp.MustCompile(`^v(1\.\d+)\.\d+`).FindStringSubmatch(v)
-	if m == nil {
+	m, ok := kubeletdata.ParseVersion(v)
+	if !ok || !strings.HasPrefix(v, "v") {
 		return "", fmt.Errorf("cannot tell the kubelet minor from k8s.io/kubernetes version %q", v)
 	}
-	return m[1], nil
+	return m.String(), nil
 }
 
 func buildSchema() (Schema, error) {

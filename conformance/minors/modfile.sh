@@ -4,6 +4,10 @@
 #   minors/modfile.sh 1.34     (run from conformance/)
 # k8s.io/kubernetes replaces its staging modules with ./staging paths, which do not apply
 # to a dependent module; the replace block pins each to its published v0.MINOR.PATCH twin.
+# The main module is required for internal/kubeletdata, as in conformance/go.mod, through
+# kubeletdatamod/ (that package alone, no requirements), so that it adds nothing to the
+# release's module graph: the harness links exactly what that kubelet links. Relative
+# replace paths are resolved from conformance/, the module root, not from minors/MINOR/.
 set -eu
 minor=$1
 kube=$(awk -v m="$minor" '$1 == m {print $2}' minors/versions.txt)
@@ -19,7 +23,14 @@ mkdir -p "$dir"
 	echo
 	echo "go 1.26.0"
 	echo
-	echo "require k8s.io/kubernetes $kube"
+	echo "require ("
+	echo "	github.com/kubeletcfg/kubeletcfg v0.0.0"
+	echo "	k8s.io/kubernetes $kube"
+	echo ")"
+	echo
+	echo "// internal/kubeletdata of the main module alone, without its requirements (see"
+	echo "// conformance/go.mod); a relative path is resolved from conformance/."
+	echo "replace github.com/kubeletcfg/kubeletcfg => ./kubeletdatamod"
 	echo
 	echo "replace ("
 	for m in api apiextensions-apiserver apimachinery apiserver cli-runtime client-go cloud-provider \

@@ -7,26 +7,16 @@ import (
 	"os"
 	"reflect"
 	"sort"
+
+	"github.com/kubeletcfg/kubeletcfg/internal/kubeletdata"
 )
 
 // Golden is one golden file: what the real kubelet did with a case
-// (testdata/conformance/README.md), the parts kubeletcfg is compared on.
-type Golden struct {
-	Case             string          `json:"case"`
-	Starts           bool            `json:"starts"`
-	Panic            bool            `json:"panic"`
-	Stage            string          `json:"stage"`
-	Error            string          `json:"error"`
-	Lenient          bool            `json:"lenient"`
-	Effective        json.RawMessage `json:"effective"`
-	CrashLoopBackOff *Backoff        `json:"crashLoopBackOff"`
-}
+// (testdata/conformance/README.md), as the harness writes it.
+type Golden = kubeletdata.Golden
 
 // Backoff is newCrashLoopBackOff's initial delay and cap, as time.Duration strings.
-type Backoff struct {
-	Initial string `json:"initial"`
-	Max     string `json:"max"`
-}
+type Backoff = kubeletdata.CrashLoopBackOff
 
 // ReadGolden reads a golden file.
 func ReadGolden(path string) (Golden, error) {
@@ -76,7 +66,7 @@ func (d Disagreement) String() string { return d.Class + ": " + d.Detail }
 // when they agree.
 func Compare(want Golden, got Outcome) []Disagreement {
 	if got.InputError != nil {
-		if !want.Starts && (want.Stage == "load" || want.Stage == "merge") {
+		if !want.Starts && (want.Stage == kubeletdata.StageLoad || want.Stage == kubeletdata.StageMerge) {
 			// kubeletcfg stops with an input error where the kubelet stops reading: both refuse.
 			return nil
 		}

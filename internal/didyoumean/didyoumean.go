@@ -1,4 +1,3 @@
-// Package didyoumean finds the known name a user most likely meant.
 package didyoumean
 
 import "strings"

@@ -1,12 +1,3 @@
-// Package rulesdoc writes docs/rules.md: the registry's rules reference
-// (validate.WriteMarkdownOptions) with, for each rule, an example taken from the
-// conformance corpus and what the real kubelet did with it. The binary carries
-// no corpus, so this runs from the source tree: `go run ./internal/rulesdoc/cmd`.
-//
-// Every example is a line a case marks with `# want KCxxxx`, which
-// pipeline/want_test.go checks kubeletcfg reports at the newest minor, and the
-// verdict is the case's golden at that minor, recorded from the kubelet itself:
-// nothing here is written by hand.
 package rulesdoc
 
 import (
@@ -492,8 +483,9 @@ func Write(w io.Writer, root string) (missing []string, err error) {
 		}
 	}
 	err = validate.WriteMarkdownOptions(w, validate.MarkdownOptions{
-		Generator: Generator,
-		Preamble:  Preamble(),
+		Generator:    Generator,
+		Preamble:     Preamble(),
+		Declarations: true,
 		Example: func(r *validate.Rule) string {
 			if e, ok := examples[r.ID]; ok {
 				return e.Markdown()

@@ -6,6 +6,7 @@ module github.com/kubeletcfg/kubeletcfg/conformance
 go 1.26.0
 
 require (
+	github.com/kubeletcfg/kubeletcfg v0.0.0
 	github.com/spf13/pflag v1.0.5
 	k8s.io/apimachinery v0.32.13
 	k8s.io/apiserver v0.32.13
@@ -151,6 +152,10 @@ require (
 	sigs.k8s.io/json v0.0.0-20241010143419-9aa6b5e7a4b3 // indirect
 	sigs.k8s.io/structured-merge-diff/v4 v4.4.2 // indirect
 )
+
+// internal/kubeletdata of the main module alone, without its requirements (see
+// conformance/go.mod); a relative path is resolved from conformance/.
+replace github.com/kubeletcfg/kubeletcfg => ./kubeletdatamod
 
 replace (
 	k8s.io/api => k8s.io/api v0.32.13

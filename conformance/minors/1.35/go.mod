@@ -6,6 +6,7 @@ module github.com/kubeletcfg/kubeletcfg/conformance
 go 1.26.0
 
 require (
+	github.com/kubeletcfg/kubeletcfg v0.0.0
 	github.com/spf13/pflag v1.0.9
 	k8s.io/apimachinery v0.35.4
 	k8s.io/apiserver v0.35.4
@@ -155,6 +156,10 @@ require (
 	sigs.k8s.io/json v0.0.0-20250730193827-2d320260d730 // indirect
 	sigs.k8s.io/structured-merge-diff/v6 v6.3.0 // indirect
 )
+
+// internal/kubeletdata of the main module alone, without its requirements (see
+// conformance/go.mod); a relative path is resolved from conformance/.
+replace github.com/kubeletcfg/kubeletcfg => ./kubeletdatamod
 
 replace (
 	k8s.io/api => k8s.io/api v0.35.4

@@ -1,22 +1,3 @@
-// Command gen writes skew/tables_gen.go: the per-minor tables that the harness
-// writes as JSON into skew/data/<minor>/ (gates.json, fields.json without the
-// doc comments, flags.json, internalnames.json, and the key structure of
-// schema.json) as Go literals, so that a run
-// decodes no JSON at start-up, and the field-tree groups (minors whose trees
-// are equal share one) computed here instead of at run time.
-//
-// Run it from the module root after the harness rewrites skew/data:
-//
-//	go generate ./skew   (or: go run ./skew/internal/gen)
-//
-// TestGeneratedIsFresh fails when skew/tables_gen.go differs from what this
-// program writes.
-//
-// It decodes the JSON through package skew's own types (GateTable, FieldInfo,
-// FlagTable), so skew must compile: a change that makes skew use a new
-// generated identifier regenerates with a temporary stub declaring it. Once
-// those types live in a dependency-free package, this program should import
-// that instead.
 package main
 
 import (
@@ -27,12 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/internal/kubeletdata"
 	"github.com/kubeletcfg/kubeletcfg/skew/internal/keyschema"
 )
 
@@ -48,15 +28,13 @@ func main() {
 	}
 }
 
-// minorDir matches the folders of skew/data: one per supported minor.
-var minorDir = regexp.MustCompile(`^1\.(\d+)$`)
-
 // minorData is what the harness wrote for one minor.
 type minorData struct {
 	version  string
-	gates    skew.GateTable
-	fields   []skew.FieldInfo
-	flags    skew.FlagTable
+	vers     kubeletdata.Version
+	gates    kubeletdata.GateTable
+	fields   []kubeletdata.FieldInfo
+	flags    kubeletdata.FlagTable
 	internal map[string]string // nil when the minor has no internalnames.json
 	keys     string            // schema.json's key structure
 }
@@ -68,10 +46,12 @@ func readMinors(dataDir string) ([]*minorData, error) {
 	}
 	var out []*minorData
 	for _, e := range entries {
-		if !e.IsDir() || !minorDir.MatchString(e.Name()) {
+		// The folders of skew/data: one per supported minor, spelled "1.37".
+		v, ok := kubeletdata.ParseVersion(e.Name())
+		if !e.IsDir() || !ok || v.Major != 1 || v.String() != e.Name() {
 			continue
 		}
-		m := &minorData{version: e.Name()}
+		m := &minorData{version: e.Name(), vers: v}
 		dir := filepath.Join(dataDir, e.Name())
 		if err := readJSON(filepath.Join(dir, "gates.json"), &m.gates); err != nil {
 			return nil, err
@@ -79,9 +59,7 @@ func readMinors(dataDir string) ([]*minorData, error) {
 		for name, g := range m.gates.Gates {
 			g.Name = name
 		}
-		var fields struct {
-			Fields []skew.FieldInfo `json:"fields"`
-		}
+		var fields kubeletdata.FieldTable
 		if err := readJSON(filepath.Join(dir, "fields.json"), &fields); err != nil {
 			return nil, err
 		}
@@ -89,9 +67,7 @@ func readMinors(dataDir string) ([]*minorData, error) {
 		if err := readJSON(filepath.Join(dir, "flags.json"), &m.flags); err != nil {
 			return nil, err
 		}
-		var internal struct {
-			Fields map[string]string `json:"fields"`
-		}
+		var internal kubeletdata.InternalNames
 		switch err := readJSON(filepath.Join(dir, "internalnames.json"), &internal); {
 		case err == nil:
 			m.internal = internal.Fields
@@ -112,16 +88,11 @@ func readMinors(dataDir string) ([]*minorData, error) {
 		m.keys = string(keys)
 		out = append(out, m)
 	}
-	sort.Slice(out, func(i, j int) bool { return minorNumber(out[i].version) < minorNumber(out[j].version) })
+	sort.Slice(out, func(i, j int) bool { return out[i].vers.Before(out[j].vers) })
 	if len(out) == 0 {
 		return nil, fmt.Errorf("no minor folders in %s", dataDir)
 	}
 	return out, nil
-}
-
-func minorNumber(v string) int {
-	n, _ := strconv.Atoi(minorDir.FindStringSubmatch(v)[1])
-	return n
 }
 
 func readJSON(path string, v any) error {
@@ -176,13 +147,13 @@ func generate(dataDir string) ([]byte, error) {
 		sort.Strings(names)
 		var gateIdx, fieldIdx, flagIdx []int
 		for _, n := range names {
-			gateIdx = append(gateIdx, gates.add(literal(reflect.ValueOf(*m.gates.Gates[n]))))
+			gateIdx = append(gateIdx, gates.add(literal(reflect.ValueOf(m.gates.Gates[n].Lean()))))
 		}
 		var shape strings.Builder
 		for _, f := range m.fields {
 			fmt.Fprintf(&shape, "%q %q %q\n", f.Path, f.Kind, f.GoType)
-			f.Doc = "" // loaded from fields.json only by the commands that print it
-			fieldIdx = append(fieldIdx, fields.add(literal(reflect.ValueOf(f))))
+			// The doc comment is loaded from fields.json only by the commands that print it.
+			fieldIdx = append(fieldIdx, fields.add(literal(reflect.ValueOf(f.Lean()))))
 		}
 		tree, ok := trees[shape.String()]
 		if !ok {

@@ -26,6 +26,7 @@ func kvNegativeRule(id, name, field, flag, about string, get func(*kvConfig) int
 	return kvRule(&Rule{
 		ID:      id,
 		Name:    name,
+		Fields:  []string{field},
 		Summary: field + " must not be negative",
 		Doc: fmt.Sprintf("The kubelet refuses a negative %s (--%s). %s "+
 			"Fix: use zero or a positive value, or remove the field to get the default.", field, flag, about),
@@ -51,6 +52,7 @@ func kvRangeRule(id, name, field, flag, about string, lo, hi, msgLo int, skipZer
 	return kvRule(&Rule{
 		ID:      id,
 		Name:    name,
+		Fields:  []string{field},
 		Summary: summary,
 		Doc: fmt.Sprintf("The kubelet refuses a %s (--%s) outside %d..%d inclusive.%s %s "+
 			"Fix: pick a value in range.", field, flag, lo, hi, zero, about),
@@ -77,6 +79,7 @@ var kvDefaultCFSQuota = 100 * time.Millisecond
 var (
 	kvNodeLeaseDuration = kvRule(&Rule{
 		ID:      "KC4001",
+		Fields:  []string{"nodeLeaseDurationSeconds"},
 		Name:    "node-lease-duration-positive",
 		Summary: "nodeLeaseDurationSeconds must be greater than 0",
 		Doc: "The node lease duration is how long the control plane waits for a lease renewal before " +
@@ -94,6 +97,7 @@ var (
 
 	kvSystemCgroupsNeedsRoot = kvRule(&Rule{
 		ID:      "KC4002",
+		Fields:  []string{"systemCgroups", "cgroupRoot"},
 		Name:    "system-cgroups-needs-cgroup-root",
 		Summary: "systemCgroups requires cgroupRoot",
 		Doc: "systemCgroups places non-kernel system processes in a cgroup, which the kubelet resolves " +
@@ -122,6 +126,7 @@ var (
 
 	kvCPUCFSQuotaPeriodGate = kvRule(&Rule{
 		ID:      "KC4006",
+		Fields:  []string{"cpuCFSQuotaPeriod"},
 		Name:    "cpu-cfs-quota-period-needs-gate",
 		Summary: "cpuCFSQuotaPeriod other than 100ms requires the CustomCPUCFSQuotaPeriod gate",
 		Doc: "With the CustomCPUCFSQuotaPeriod feature gate off, the kubelet only accepts the default " +
@@ -141,6 +146,7 @@ var (
 
 	kvCPUCFSQuotaPeriodRange = kvRule(&Rule{
 		ID:      "KC4007",
+		Fields:  []string{"cpuCFSQuotaPeriod"},
 		Name:    "cpu-cfs-quota-period-range",
 		Summary: "cpuCFSQuotaPeriod must be between 1ms and 1s",
 		Doc: "With the CustomCPUCFSQuotaPeriod gate on, the CFS quota period must lie between 1ms and " +
@@ -165,6 +171,7 @@ var (
 
 	kvImageGCLowBelowHigh = kvRule(&Rule{
 		ID:      "KC4010",
+		Fields:  []string{"imageGCLowThresholdPercent", "imageGCHighThresholdPercent"},
 		Name:    "image-gc-low-below-high",
 		Summary: "imageGCLowThresholdPercent must be less than imageGCHighThresholdPercent",
 		Doc: "Image garbage collection starts above the high threshold and frees space down to the low " +
@@ -182,6 +189,7 @@ var (
 
 	kvImageMaximumGCAgeGate = kvRule(&Rule{
 		ID:      "KC4011",
+		Fields:  []string{"imageMaximumGCAge"},
 		Name:    "image-maximum-gc-age-needs-gate",
 		Summary: "imageMaximumGCAge requires the ImageMaximumGCAge gate",
 		Doc: "imageMaximumGCAge (remove images unused for this long) needs the ImageMaximumGCAge feature " +
@@ -199,6 +207,7 @@ var (
 
 	kvDefaultPodSysctlsGate = kvRule(&Rule{
 		ID:      "KC4012",
+		Fields:  []string{"defaultPodSysctls"},
 		Since:   "1.37",
 		Name:    "default-pod-sysctls-needs-gate",
 		Summary: "defaultPodSysctls requires the DefaultPodSysctls gate",
@@ -216,6 +225,7 @@ var (
 
 	kvDefaultPodSysctlName = kvRule(&Rule{
 		ID:      "KC4013",
+		Fields:  []string{"defaultPodSysctls"},
 		Since:   "1.37",
 		Name:    "default-pod-sysctl-name",
 		Summary: "defaultPodSysctls keys must be valid sysctl names",
@@ -238,6 +248,7 @@ var (
 
 	kvDefaultPodSysctlNamespaced = kvRule(&Rule{
 		ID:      "KC4014",
+		Fields:  []string{"defaultPodSysctls"},
 		Since:   "1.37",
 		Name:    "default-pod-sysctl-namespaced",
 		Summary: "defaultPodSysctls may only hold namespaced sysctls",
@@ -260,6 +271,7 @@ var (
 
 	kvDefaultPodSysctlDuplicate = kvRule(&Rule{
 		ID:      "KC4015",
+		Fields:  []string{"defaultPodSysctls"},
 		Since:   "1.37",
 		Name:    "default-pod-sysctl-duplicate",
 		Summary: "defaultPodSysctls must not name one sysctl twice",
@@ -289,6 +301,7 @@ var (
 
 	kvImageMinimumGCAgeNegative = kvRule(&Rule{
 		ID:      "KC4016",
+		Fields:  []string{"imageMinimumGCAge"},
 		Since:   "1.36",
 		Name:    "image-minimum-gc-age-non-negative",
 		Summary: "imageMinimumGCAge must not be negative",
@@ -305,6 +318,7 @@ var (
 
 	kvImageMaximumGCAgeNegative = kvRule(&Rule{
 		ID:      "KC4017",
+		Fields:  []string{"imageMaximumGCAge"},
 		Name:    "image-maximum-gc-age-non-negative",
 		Summary: "imageMaximumGCAge must not be negative",
 		Doc: "imageMaximumGCAge removes images unused for longer than it; 0 disables it and a negative " +
@@ -320,6 +334,7 @@ var (
 
 	kvImageMaximumAboveMinimum = kvRule(&Rule{
 		ID:      "KC4018",
+		Fields:  []string{"imageMaximumGCAge", "imageMinimumGCAge"},
 		Name:    "image-maximum-gc-age-above-minimum",
 		Summary: "imageMaximumGCAge must be greater than imageMinimumGCAge",
 		Doc: "When imageMaximumGCAge is set (non-zero) it must exceed imageMinimumGCAge, otherwise images " +
@@ -353,6 +368,7 @@ var (
 
 	kvNodeStatusMaxImages = kvRule(&Rule{
 		ID:      "KC4023",
+		Fields:  []string{"nodeStatusMaxImages"},
 		Name:    "node-status-max-images-range",
 		Summary: "nodeStatusMaxImages must be -1 or greater",
 		Doc: "nodeStatusMaxImages caps the images reported in Node.status.images; -1 means no cap and " +
@@ -400,6 +416,7 @@ var (
 
 	kvMaxParallelImagePullsPositive = kvRule(&Rule{
 		ID:      "KC4032",
+		Fields:  []string{"maxParallelImagePulls"},
 		Name:    "max-parallel-image-pulls-positive",
 		Summary: "maxParallelImagePulls must be at least 1",
 		Doc: "maxParallelImagePulls caps concurrent image pulls; when set it must be 1 or more. Fix: use " +
@@ -415,6 +432,7 @@ var (
 
 	kvMaxParallelImagePullsSerialized = kvRule(&Rule{
 		ID:      "KC4033",
+		Fields:  []string{"maxParallelImagePulls", "serializeImagePulls"},
 		Name:    "max-parallel-image-pulls-needs-parallel",
 		Summary: "maxParallelImagePulls above 1 requires serializeImagePulls: false",
 		Doc: "With serializeImagePulls true the kubelet pulls one image at a time, so a " +
@@ -432,6 +450,7 @@ var (
 
 	kvServerTLSBootstrapGate = kvRule(&Rule{
 		ID:      "KC4034",
+		Fields:  []string{"serverTLSBootstrap"},
 		Name:    "server-tls-bootstrap-needs-gate",
 		Summary: "serverTLSBootstrap requires the RotateKubeletServerCertificate gate",
 		Doc: "serverTLSBootstrap requests the kubelet serving certificate from the certificates API, " +
@@ -448,6 +467,7 @@ var (
 
 	kvRunOnce = kvRule(&Rule{
 		ID:      "KC4035",
+		Fields:  []string{"runOnce"},
 		Since:   "1.32",
 		Name:    "run-once-deprecated",
 		Summary: "runOnce must not be set",
@@ -472,4 +492,43 @@ func kvSortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// validationRules are this file's rules, in the kubelet's order of checks.
+var validationRules = []*Rule{
+	kvNodeLeaseDuration,
+	kvSystemCgroupsNeedsRoot,
+	kvEventBurst,
+	kvEventRecordQPS,
+	kvHealthzPort,
+	kvCPUCFSQuotaPeriodGate,
+	kvCPUCFSQuotaPeriodRange,
+	kvImageGCHigh,
+	kvImageGCLow,
+	kvImageGCLowBelowHigh,
+	kvImageMaximumGCAgeGate,
+	kvDefaultPodSysctlsGate,
+	kvDefaultPodSysctlName,
+	kvDefaultPodSysctlNamespaced,
+	kvDefaultPodSysctlDuplicate,
+	kvImageMinimumGCAgeNegative,
+	kvImageMaximumGCAgeNegative,
+	kvImageMaximumAboveMinimum,
+	kvIPTablesDropBit,
+	kvIPTablesMasqueradeBit,
+	kvKubeAPIBurst,
+	kvKubeAPIQPS,
+	kvNodeStatusMaxImages,
+	kvMaxOpenFiles,
+	kvMaxPods,
+	kvOOMScoreAdj,
+	kvPodsPerCore,
+	kvPort,
+	kvReadOnlyPort,
+	kvRegistryBurst,
+	kvRegistryPullQPS,
+	kvMaxParallelImagePullsPositive,
+	kvMaxParallelImagePullsSerialized,
+	kvServerTLSBootstrapGate,
+	kvRunOnce,
 }

@@ -3,6 +3,7 @@ package validate
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	imageref "github.com/distribution/reference"
@@ -12,7 +13,7 @@ import (
 )
 
 // This file holds the plumbing shared by the ValidateKubeletConfiguration rules
-// (kubelet_rules*.go) and small, verbatim ports of upstream helpers that live in
+// (validation*.go) and small, verbatim ports of upstream helpers that live in
 // k8s.io/kubernetes or k8s.io/component-helpers, which this module must not import.
 
 // kvValidationFunc is the upstream code the KC4xxx rules mirror.
@@ -24,9 +25,10 @@ const kvValidationLinuxFunc = "pkg/kubelet/apis/config/validation/validation_lin
 // kvReservedMemoryFunc is the upstream code the reserved memory rules mirror.
 const kvReservedMemoryFunc = "pkg/kubelet/apis/config/validation/validation_reserved_memory.go validateReservedMemoryConfiguration"
 
-// kvRules lists, in the kubelet's order of checks, every rule defined by the
-// kubelet_rules*.go files; init registers them.
-var kvRules []*Rule
+// kvRules are the rules of the validation*.go files, in the kubelet's order of
+// checks: ValidateKubeletConfiguration and what it calls.
+var kvRules = slices.Concat(validationRules, validationNodeRules, reservedMemoryRules,
+	linuxRules, loggingRules, tracingRules, validationTailRules)
 
 // kvPanicPrefix marks a kubelet text passed to kvEmit as a panic message: the
 // kubelet panics at startup rather than returning an error.
@@ -64,12 +66,7 @@ func kvRule(r *Rule, check kvCheck) *Rule {
 		})
 		return out
 	}
-	kvRules = append(kvRules, r)
 	return r
-}
-
-func init() {
-	Register(kvRules...)
 }
 
 // kvEnabled reports whether the named gate is on in the gate the kubelet validates

@@ -3,7 +3,6 @@ package validate
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -125,6 +124,7 @@ func kvEnforcementBoth(id, name, full, compr string) *Rule {
 	return kvRule(&Rule{
 		ID:      id,
 		Name:    name,
+		Fields:  []string{"enforceNodeAllocatable"},
 		Since:   "1.32", // the -compressible keys
 		Summary: fmt.Sprintf("enforceNodeAllocatable must not list both %s and %s", full, compr),
 		Doc: fmt.Sprintf("%q enforces the whole reservation on the reserved cgroup while %q enforces only its "+
@@ -148,6 +148,7 @@ func kvEnforcementCgroup(id, name, cgroupField, cgroupFlag, full, compr string, 
 	return kvRule(&Rule{
 		ID:      id,
 		Name:    name,
+		Fields:  []string{"enforceNodeAllocatable", cgroupField},
 		Summary: fmt.Sprintf("%s or %s in enforceNodeAllocatable requires %s", full, compr, cgroupField),
 		Doc: fmt.Sprintf("Enforcing %q or %q means putting a limit on the cgroup that holds those daemons, "+
 			"so the kubelet needs %s (--%s) to name it. Fix: set %s to the existing cgroup (for example "+
@@ -169,6 +170,7 @@ func kvEnforcementCgroup(id, name, cgroupField, cgroupFlag, full, compr string, 
 var (
 	kvTaintInvalid = kvRule(&Rule{
 		ID:      "KC4036",
+		Fields:  []string{"registerWithTaints"},
 		Name:    "register-with-taints-valid",
 		Summary: "registerWithTaints entries must be valid taints",
 		Doc: "Each taint in registerWithTaints needs a qualified-name key (optional DNS prefix and a name " +
@@ -188,6 +190,7 @@ var (
 
 	kvTaintTimeAdded = kvRule(&Rule{
 		ID:      "KC4037",
+		Fields:  []string{"registerWithTaints"},
 		Name:    "register-with-taints-no-time-added",
 		Summary: "registerWithTaints entries must not set timeAdded",
 		Doc: "timeAdded is set by the control plane for NoExecute taints; a taint the kubelet registers " +
@@ -205,6 +208,7 @@ var (
 
 	kvTopologyManagerPolicy = kvRule(&Rule{
 		ID:      "KC4038",
+		Fields:  []string{"topologyManagerPolicy"},
 		Name:    "topology-manager-policy-valid",
 		Summary: "topologyManagerPolicy must be none, best-effort, restricted or single-numa-node",
 		Doc: "The topology manager policy decides how NUMA alignment hints are enforced; the kubelet " +
@@ -223,6 +227,7 @@ var (
 
 	kvTopologyManagerScope = kvRule(&Rule{
 		ID:      "KC4039",
+		Fields:  []string{"topologyManagerScope"},
 		Name:    "topology-manager-scope-valid",
 		Summary: "topologyManagerScope must be container or pod",
 		Doc: "The topology manager aligns resources per container or per pod; no other scope exists. " +
@@ -240,6 +245,7 @@ var (
 
 	kvShutdownCriticalNotAbovePeriod = kvRule(&Rule{
 		ID:      "KC4040",
+		Fields:  []string{"shutdownGracePeriodCriticalPods", "shutdownGracePeriod"},
 		Name:    "shutdown-critical-within-period",
 		Summary: "shutdownGracePeriodCriticalPods must not exceed shutdownGracePeriod",
 		Doc: "With GracefulNodeShutdown on, shutdownGracePeriod is the total shutdown delay and " +
@@ -256,6 +262,7 @@ var (
 
 	kvShutdownPeriodMin = kvRule(&Rule{
 		ID:      "KC4041",
+		Fields:  []string{"shutdownGracePeriod"},
 		Name:    "shutdown-grace-period-min",
 		Summary: "shutdownGracePeriod must be 0 or at least 1s",
 		Doc: "With GracefulNodeShutdown on, shutdownGracePeriod must be zero (graceful shutdown disabled) " +
@@ -272,6 +279,7 @@ var (
 
 	kvShutdownCriticalMin = kvRule(&Rule{
 		ID:      "KC4042",
+		Fields:  []string{"shutdownGracePeriodCriticalPods"},
 		Name:    "shutdown-grace-period-critical-min",
 		Summary: "shutdownGracePeriodCriticalPods must be 0 or at least 1s",
 		Doc: "With GracefulNodeShutdown on, shutdownGracePeriodCriticalPods must be zero or at least one " +
@@ -288,6 +296,7 @@ var (
 
 	kvShutdownNeedsGate = kvRule(&Rule{
 		ID:      "KC4043",
+		Fields:  []string{"shutdownGracePeriod", "shutdownGracePeriodCriticalPods"},
 		Name:    "shutdown-grace-period-needs-gate",
 		Summary: "shutdownGracePeriod and shutdownGracePeriodCriticalPods require the GracefulNodeShutdown gate",
 		Doc: "Graceful node shutdown (beta, on by default) must be enabled for a positive " +
@@ -308,6 +317,7 @@ var (
 
 	kvShutdownByPriorityExclusive = kvRule(&Rule{
 		ID:      "KC4044",
+		Fields:  []string{"shutdownGracePeriodByPodPriority", "shutdownGracePeriod"},
 		Name:    "shutdown-by-priority-exclusive",
 		Summary: "shutdownGracePeriodByPodPriority excludes shutdownGracePeriod",
 		Doc: "With GracefulNodeShutdownBasedOnPodPriority on, the per-priority grace periods replace " +
@@ -325,6 +335,7 @@ var (
 
 	kvShutdownByPriorityGate = kvRule(&Rule{
 		ID:      "KC4045",
+		Fields:  []string{"shutdownGracePeriodByPodPriority"},
 		Name:    "shutdown-by-priority-needs-gate",
 		Summary: "shutdownGracePeriodByPodPriority requires the GracefulNodeShutdownBasedOnPodPriority gate",
 		Doc: "Per-priority shutdown grace periods need the GracefulNodeShutdownBasedOnPodPriority " +
@@ -341,6 +352,7 @@ var (
 
 	kvSwapBehavior = kvRule(&Rule{
 		ID:      "KC4046",
+		Fields:  []string{"memorySwap.swapBehavior"},
 		Name:    "swap-behavior-valid",
 		Summary: "memorySwap.swapBehavior must be empty, NoSwap or LimitedSwap",
 		Doc: "With NodeSwap on (beta and on by default up to 1.33, GA and locked on from 1.34), memorySwap.swapBehavior selects how workloads may " +
@@ -362,6 +374,7 @@ var (
 
 	kvSwapNeedsGate = kvRule(&Rule{
 		ID:      "KC4047",
+		Fields:  []string{"memorySwap"},
 		Name:    "memory-swap-needs-gate",
 		Summary: "memorySwap requires the NodeSwap gate",
 		Doc: "memorySwap may only be set with the NodeSwap feature gate on. NodeSwap is beta and on by " +
@@ -378,6 +391,7 @@ var (
 
 	kvCrashLoopMaxRequired = kvRule(&Rule{
 		ID:      "KC4048",
+		Fields:  []string{"crashLoopBackOff.maxContainerRestartPeriod"},
 		Since:   "1.32",
 		Name:    "crash-loop-max-required",
 		Summary: "crashLoopBackOff.maxContainerRestartPeriod must be set when KubeletCrashLoopBackOffMax is on",
@@ -396,6 +410,7 @@ var (
 
 	kvCrashLoopMaxRange = kvRule(&Rule{
 		ID:      "KC4049",
+		Fields:  []string{"crashLoopBackOff.maxContainerRestartPeriod"},
 		Since:   "1.32",
 		Name:    "crash-loop-max-range",
 		Summary: "crashLoopBackOff.maxContainerRestartPeriod must be between 1s and 300s",
@@ -414,6 +429,7 @@ var (
 
 	kvCrashLoopMaxGate = kvRule(&Rule{
 		ID:      "KC4050",
+		Fields:  []string{"crashLoopBackOff.maxContainerRestartPeriod", "featureGates[KubeletCrashLoopBackOffMax]"},
 		Since:   "1.32",
 		Name:    "crash-loop-max-needs-gate",
 		Summary: "crashLoopBackOff.maxContainerRestartPeriod requires the KubeletCrashLoopBackOffMax gate",
@@ -441,6 +457,7 @@ var (
 
 	kvEnforceDuplicate = kvRule(&Rule{
 		ID:      "KC4053",
+		Fields:  []string{"enforceNodeAllocatable"},
 		Name:    "enforce-node-allocatable-duplicate",
 		Summary: "enforceNodeAllocatable must not repeat an entry",
 		Doc: "Each enforcement may appear once in enforceNodeAllocatable; the kubelet refuses a " +
@@ -464,6 +481,7 @@ var (
 
 	kvEnforceNoneAlone = kvRule(&Rule{
 		ID:      "KC4056",
+		Fields:  []string{"enforceNodeAllocatable"},
 		Name:    "enforce-node-allocatable-none-alone",
 		Summary: "enforceNodeAllocatable \"none\" must be the only entry",
 		Doc: "\"none\" turns node allocatable enforcement off, so it cannot be combined with other " +
@@ -481,6 +499,7 @@ var (
 
 	kvEnforceUnknown = kvRule(&Rule{
 		ID:      "KC4057",
+		Fields:  []string{"enforceNodeAllocatable"},
 		Name:    "enforce-node-allocatable-known",
 		Summary: "enforceNodeAllocatable entries must be known enforcements",
 		Doc: "enforceNodeAllocatable accepts pods, system-reserved, system-reserved-compressible, " +
@@ -500,6 +519,7 @@ var (
 
 	kvEnforceNeedsQOS = kvRule(&Rule{
 		ID:      "KC4058",
+		Fields:  []string{"enforceNodeAllocatable", "cgroupsPerQOS"},
 		Name:    "enforce-node-allocatable-needs-cgroups-per-qos",
 		Summary: "enforceNodeAllocatable requires cgroupsPerQOS: true",
 		Doc: "Node allocatable is enforced on the QoS cgroup hierarchy, which exists only with " +
@@ -527,6 +547,7 @@ var (
 
 	kvHairpinMode = kvRule(&Rule{
 		ID:      "KC4059",
+		Fields:  []string{"hairpinMode"},
 		Name:    "hairpin-mode-valid",
 		Summary: "hairpinMode must be none, hairpin-veth or promiscuous-bridge",
 		Doc: "hairpinMode says how the kubelet sets up hairpin NAT for services; it knows only none, " +
@@ -545,6 +566,7 @@ var (
 
 	kvPullPolicyValid = kvRule(&Rule{
 		ID:      "KC4060",
+		Fields:  []string{"imagePullCredentialsVerificationPolicy"},
 		Since:   "1.33",
 		Name:    "image-pull-credentials-policy-valid",
 		Summary: "imagePullCredentialsVerificationPolicy must be a known policy",
@@ -569,6 +591,7 @@ var (
 
 	kvAllowlistNeedsPolicy = kvRule(&Rule{
 		ID:      "KC4061",
+		Fields:  []string{"preloadedImagesVerificationAllowlist"},
 		Since:   "1.33",
 		Name:    "preloaded-images-allowlist-needs-policy",
 		Summary: "preloadedImagesVerificationAllowlist requires policy NeverVerifyAllowlistedImages",
@@ -588,6 +611,7 @@ var (
 
 	kvAllowlistPattern = kvRule(&Rule{
 		ID:      "KC4062",
+		Fields:  []string{"preloadedImagesVerificationAllowlist"},
 		Since:   "1.33",
 		Name:    "preloaded-images-allowlist-pattern",
 		Summary: "preloadedImagesVerificationAllowlist entries must be valid image patterns",
@@ -616,6 +640,7 @@ var (
 
 	kvPullPolicyNeedsGate = kvRule(&Rule{
 		ID:      "KC4063",
+		Fields:  []string{"imagePullCredentialsVerificationPolicy", "featureGates[KubeletEnsureSecretPulledImages]"},
 		Since:   "1.33",
 		Name:    "image-pull-credentials-policy-needs-gate",
 		Summary: "imagePullCredentialsVerificationPolicy requires the KubeletEnsureSecretPulledImages gate",
@@ -638,6 +663,7 @@ var (
 
 	kvAllowlistNeedsGate = kvRule(&Rule{
 		ID:      "KC4064",
+		Fields:  []string{"preloadedImagesVerificationAllowlist"},
 		Since:   "1.33",
 		Name:    "preloaded-images-allowlist-needs-gate",
 		Summary: "preloadedImagesVerificationAllowlist requires the KubeletEnsureSecretPulledImages gate",
@@ -654,6 +680,7 @@ var (
 
 	kvReservedCPUsExclusive = kvRule(&Rule{
 		ID:      "KC4065",
+		Fields:  []string{"reservedSystemCPUs", "systemReservedCgroup", "kubeReservedCgroup"},
 		Name:    "reserved-cpus-excludes-reserved-cgroups",
 		Summary: "reservedSystemCPUs cannot be combined with systemReservedCgroup or kubeReservedCgroup",
 		Doc: "reservedSystemCPUs sets aside an explicit CPU list for system daemons; it is not supported " +
@@ -670,6 +697,7 @@ var (
 
 	kvReservedCPUsParse = kvRule(&Rule{
 		ID:      "KC4066",
+		Fields:  []string{"reservedSystemCPUs"},
 		Name:    "reserved-cpus-parse",
 		Summary: "reservedSystemCPUs must be a CPU list",
 		Doc: "reservedSystemCPUs is a Linux CPU list such as \"0-3\" or \"0,2,4-7\" (ranges must not be " +
@@ -687,83 +715,37 @@ var (
 	})
 )
 
-// kvReservedMemoryWalk walks reservedMemory like validateReservedMemoryConfiguration,
-// limits in name order, reporting for each limit whether its NUMA node and
-// resource were already seen.
-func kvReservedMemoryWalk(k *kvConfig, fn func(i int, numa int32, name v1.ResourceName, path string, zero, dup bool)) {
-	seen := map[int32]map[v1.ResourceName]bool{}
-	for i, rm := range k.ReservedMemory {
-		if seen[rm.NumaNode] == nil {
-			seen[rm.NumaNode] = map[v1.ResourceName]bool{}
-		}
-		names := make([]string, 0, len(rm.Limits))
-		for n := range rm.Limits {
-			names = append(names, string(n))
-		}
-		sort.Strings(names)
-		for _, n := range names {
-			name := v1.ResourceName(n)
-			q := rm.Limits[name]
-			dup := seen[rm.NumaNode][name]
-			seen[rm.NumaNode][name] = true
-			fn(i, rm.NumaNode, name, fmt.Sprintf("reservedMemory[%d].limits[%s]", i, n), q.IsZero(), dup)
-		}
-	}
+// validationNodeRules are this file's rules, in the kubelet's order of checks.
+var validationNodeRules = []*Rule{
+	kvTaintInvalid,
+	kvTaintTimeAdded,
+	kvTopologyManagerPolicy,
+	kvTopologyManagerScope,
+	kvShutdownCriticalNotAbovePeriod,
+	kvShutdownPeriodMin,
+	kvShutdownCriticalMin,
+	kvShutdownNeedsGate,
+	kvShutdownByPriorityExclusive,
+	kvShutdownByPriorityGate,
+	kvSwapBehavior,
+	kvSwapNeedsGate,
+	kvCrashLoopMaxRequired,
+	kvCrashLoopMaxRange,
+	kvCrashLoopMaxGate,
+	kvEnforceSystemBoth,
+	kvEnforceKubeBoth,
+	kvEnforceDuplicate,
+	kvEnforceSystemCgroup,
+	kvEnforceKubeCgroup,
+	kvEnforceNoneAlone,
+	kvEnforceUnknown,
+	kvEnforceNeedsQOS,
+	kvHairpinMode,
+	kvPullPolicyValid,
+	kvAllowlistNeedsPolicy,
+	kvAllowlistPattern,
+	kvPullPolicyNeedsGate,
+	kvAllowlistNeedsGate,
+	kvReservedCPUsExclusive,
+	kvReservedCPUsParse,
 }
-
-var (
-	kvReservedMemoryType = kvRule(&Rule{
-		ID:      "KC4067",
-		Name:    "reserved-memory-limit-type",
-		Summary: "reservedMemory limits may only name memory or hugepages-<size>",
-		Doc: "reservedMemory reserves memory per NUMA node for the memory manager; its limits accept only " +
-			"memory and hugepages-<size> (for example hugepages-2Mi). Fix: remove other resources.",
-		Kubelet: kvReservedMemoryFunc,
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
-		kvReservedMemoryWalk(k, func(i int, numa int32, name v1.ResourceName, path string, zero, dup bool) {
-			if name == v1.ResourceMemory || strings.HasPrefix(string(name), v1.ResourceHugePagesPrefix) {
-				return
-			}
-			emit(path,
-				fmt.Sprintf("reservedMemory for NUMA node %d names %q, which is not memory or hugepages-<size>", numa, name),
-				"use memory or hugepages-<size> (for example hugepages-2Mi)",
-				fmt.Sprintf("invalid configuration: the limit type %q for NUMA node %d is not supported, only %v is accepted", name, numa, []v1.ResourceName{v1.ResourceMemory, v1.ResourceHugePagesPrefix + "<HugePageSize>"}))
-		})
-	})
-
-	kvReservedMemoryZero = kvRule(&Rule{
-		ID:      "KC4068",
-		Name:    "reserved-memory-non-zero",
-		Summary: "reservedMemory limits must not be zero",
-		Doc: "A zero reservation for a NUMA node and resource is refused. Fix: remove the entry or give " +
-			"it a positive quantity.",
-		Kubelet: kvReservedMemoryFunc,
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
-		kvReservedMemoryWalk(k, func(i int, numa int32, name v1.ResourceName, path string, zero, dup bool) {
-			if zero {
-				emit(path,
-					fmt.Sprintf("reservedMemory for NUMA node %d and %q is zero", numa, name),
-					"remove the limit or set a positive quantity such as 1Gi",
-					fmt.Sprintf("invalid configuration: reserved memory may not be zero for NUMA node %d and resource %q", numa, name))
-			}
-		})
-	})
-
-	kvReservedMemoryDuplicate = kvRule(&Rule{
-		ID:      "KC4069",
-		Name:    "reserved-memory-duplicate",
-		Summary: "reservedMemory must not reserve one resource twice on a NUMA node",
-		Doc: "Two reservedMemory entries for the same numaNode must not both set the same resource. " +
-			"Fix: merge them into one entry per NUMA node.",
-		Kubelet: kvReservedMemoryFunc,
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
-		kvReservedMemoryWalk(k, func(i int, numa int32, name v1.ResourceName, path string, zero, dup bool) {
-			if dup {
-				emit(path,
-					fmt.Sprintf("NUMA node %d reserves %q in more than one reservedMemory entry", numa, name),
-					"keep one entry per NUMA node and resource",
-					fmt.Sprintf("invalid configuration: the reserved memory has a duplicate value for NUMA node %d and resource %q", numa, name))
-			}
-		})
-	})
-)

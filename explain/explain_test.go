@@ -1,0 +1,78 @@
+package explain
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/kubeletcfg/kubeletcfg/skew"
+)
+
+// The default explain reports is the pipeline's: gated defaults follow the
+// gate's default at each minor.
+func TestExplainDefaults(t *testing.T) {
+	for _, tt := range []struct{ path, minor, want string }{
+		{"crashLoopBackOff.maxContainerRestartPeriod", "1.34", "null"},
+		{"crashLoopBackOff.maxContainerRestartPeriod", "1.35", `"5m0s"`},
+		{"maxPods", "1.31", "110"},
+		{"evictionHard[nodefs.available]", "1.37", `"10%"`},
+		{"memoryThrottlingFactor", "1.36", "0.9"},
+		{"memoryThrottlingFactor", "1.37", "null"},
+		{"featureGates[NodeSwap]", "1.33", "true"},
+		{"readOnlyPort", "1.37", "0"},
+	} {
+		m := mustMinor(t, tt.minor)
+		doc, err := Field(m, tt.path)
+		if err != nil {
+			t.Fatalf("%s at %s: %v", tt.path, tt.minor, err)
+		}
+		got, _ := json.Marshal(doc.Default)
+		if string(got) != tt.want {
+			t.Errorf("%s at %s: default %s, want %s", tt.path, tt.minor, got, tt.want)
+		}
+	}
+}
+
+// Rules are found by the paths they declare (Rule.Fields).
+func TestExplainRules(t *testing.T) {
+	for _, tt := range []struct {
+		path string
+		want []string
+	}{
+		{"readOnlyPort", []string{"KC4029", "KC8004"}},
+		{"logging.options.text.splitStream", []string{"KC2501", "KC4083"}},
+		{"featureGates[RotateKubeletServerCertificate]", []string{"KC3001", "KC3002", "KC3003", "KC3004", "KC3005", "KC3006", "KC8011"}},
+		{"featureGates[KubeletCrashLoopBackOffMax]", []string{"KC3001", "KC3002", "KC3003", "KC3004", "KC3005", "KC3006", "KC4050"}},
+		{"reservedMemory[0].limits", []string{"KC4067", "KC4068", "KC4069"}},
+		{"maxPods", []string{"KC4025"}},
+		{"serverTLSBootstrap", []string{"KC4034", "KC8009", "KC8011"}},
+		{"memorySwap.swapBehavior", []string{"KC4046", "KC4047", "KC6002"}},
+	} {
+		doc, err := Field(mustMinor(t, "1.37"), tt.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range doc.Rules {
+			got = append(got, r.ID)
+		}
+		if len(got) != len(tt.want) {
+			t.Errorf("%s: rules %v, want %v", tt.path, got, tt.want)
+			continue
+		}
+		for i := range got {
+			if got[i] != tt.want[i] {
+				t.Errorf("%s: rules %v, want %v", tt.path, got, tt.want)
+				break
+			}
+		}
+	}
+}
+
+func mustMinor(t *testing.T, v string) *skew.Minor {
+	t.Helper()
+	m, err := skew.Lookup(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}

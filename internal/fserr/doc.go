@@ -1,0 +1,2 @@
+// Package fserr trims file-system errors for messages that already name the path.
+package fserr

@@ -1,0 +1,50 @@
+package skew
+
+import (
+	"testing"
+
+	"k8s.io/component-base/featuregate"
+
+	"github.com/kubeletcfg/kubeletcfg/internal/kubeletdata"
+)
+
+// TestPreAlphaIsFeaturegates: GateTable.At (kubeletdata, which cannot import
+// component-base) names the stage as featuregate does.
+func TestPreAlphaIsFeaturegates(t *testing.T) {
+	if kubeletdata.PreAlpha != string(featuregate.PreAlpha) {
+		t.Fatalf("kubeletdata.PreAlpha = %q, featuregate.PreAlpha = %q", kubeletdata.PreAlpha, featuregate.PreAlpha)
+	}
+}
+
+func TestMinorOrder(t *testing.T) {
+	all := Minors()
+	for i := 1; i < len(all); i++ {
+		a, b := all[i-1], all[i]
+		if !a.Before(b) || b.Before(a) || a.Compare(b) != -1 || !b.AtLeast(a.MajorMinor()) || a.AtLeast(b.MajorMinor()) {
+			t.Errorf("%s and %s are out of order", a.Version, b.Version)
+		}
+		if a.Older(b) != a.Before(b) {
+			t.Errorf("Older and Before disagree on %s, %s", a.Version, b.Version)
+		}
+	}
+	if got := Newest().MajorMinor().String(); got != Newest().Version {
+		t.Errorf("MajorMinor().String() = %q, want %q", got, Newest().Version)
+	}
+}
+
+func TestLookup(t *testing.T) {
+	for _, tc := range []struct {
+		in, want string
+	}{
+		{"1.37", "1.37"}, {"v1.33", "1.33"}, {"v1.31.0", "1.31"}, {" 1.35 ", "1.35"},
+		{"1.30", ""}, {"2.37", ""}, {"1.037", ""}, {"v1.37.2-eks", ""}, {"", ""},
+	} {
+		m, err := Lookup(tc.in)
+		switch {
+		case tc.want == "" && err == nil:
+			t.Errorf("Lookup(%q) = %s, want an error", tc.in, m.Version)
+		case tc.want != "" && (err != nil || m.Version != tc.want):
+			t.Errorf("Lookup(%q) = %v, %v; want %s", tc.in, m, err, tc.want)
+		}
+	}
+}

@@ -1,0 +1,90 @@
+package validate
+
+import (
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// KubeletAPIVersion is the only apiVersion of kind KubeletConfiguration.
+const KubeletAPIVersion = "kubelet.config.k8s.io/v1beta1"
+
+// AddAPIVersion is the repair of a document that leaves apiVersion out while
+// its kind says KubeletConfiguration: only one apiVersion serves that kind, so
+// adding it is no guess (KC1002, KC2003). The line goes right above kind,
+// indented and quoted like it. ok is false when the repair does not apply: no
+// such kind, a key spelled like apiVersion in another case, a merge key (<<,
+// which may bring one), kind twice, an anchored document. When it applies but
+// cannot be written (kind shares its line with other text), reason says why
+// and the fix is empty. kind is the kind key.
+func AddAPIVersion(data []byte, doc *yaml.Node) (fix SuggestedFix, kind *yaml.Node, reason string, ok bool) {
+	if doc == nil || doc.Kind != yaml.MappingNode || doc.Anchor != "" {
+		return SuggestedFix{}, nil, "", false
+	}
+	var kindValue *yaml.Node
+	for i := 0; i+1 < len(doc.Content); i += 2 {
+		k, v := doc.Content[i], doc.Content[i+1]
+		if k.Kind != yaml.ScalarNode || k.Tag == "!!merge" || strings.EqualFold(k.Value, "apiVersion") {
+			return SuggestedFix{}, nil, "", false
+		}
+		if k.Value == "kind" {
+			if kind != nil {
+				return SuggestedFix{}, nil, "", false // twice: the linter reports the duplicate
+			}
+			kind, kindValue = k, v
+		}
+	}
+	if kind == nil || kindValue.Kind != yaml.ScalarNode || kindValue.Value != "KubeletConfiguration" || kindValue.Tag != "!!str" {
+		return SuggestedFix{}, nil, "", false
+	}
+	at := Offset(data, kind.Line, kind.Column)
+	ls := Offset(data, kind.Line, 1)
+	if at < 0 || ls < 0 {
+		return SuggestedFix{}, kind, "cannot find the kind key in the file", true
+	}
+	entry := quoteLike(kind.Style, "apiVersion") + ": " + quoteLike(kindValue.Style, KubeletAPIVersion)
+	indent := string(data[ls:at])
+	var ed TextEdit
+	switch {
+	case doc.Style&yaml.FlowStyle != 0:
+		if strings.Trim(indent, " \t") == "" {
+			ed = TextEdit{Pos: at, End: at, NewText: entry + "," + newline(data) + indent}
+		} else {
+			ed = TextEdit{Pos: at, End: at, NewText: entry + ", "}
+		}
+	case strings.Trim(indent, " ") != "":
+		return SuggestedFix{}, kind, "the kind key shares its line with other text", true
+	default:
+		ed = TextEdit{Pos: ls, End: ls, NewText: indent + entry + newline(data)}
+	}
+	return SuggestedFix{Message: "add apiVersion: " + KubeletAPIVersion + " above kind", Edits: []TextEdit{ed}}, kind, "", true
+}
+
+// AddingAPIVersion is f with the AddAPIVersion repair of its file (data, the
+// document doc), when there is one that can be written.
+func (f Finding) AddingAPIVersion(data []byte, doc *yaml.Node) Finding {
+	if fix, _, reason, ok := AddAPIVersion(data, doc); ok && reason == "" {
+		f.Fixes = append(f.Fixes[:len(f.Fixes):len(f.Fixes)], fix)
+	}
+	return f
+}
+
+// quoteLike writes s in the quoting of a plain or quoted scalar's style
+// (plain for any other).
+func quoteLike(style yaml.Style, s string) string {
+	switch style {
+	case yaml.DoubleQuotedStyle:
+		return `"` + s + `"`
+	case yaml.SingleQuotedStyle:
+		return "'" + s + "'"
+	}
+	return s
+}
+
+// newline is the file's line ending: "\r\n" when its first line ends so.
+func newline(data []byte) string {
+	if i := strings.IndexByte(string(data), '\n'); i >= 1 && data[i-1] == '\r' {
+		return "\r\n"
+	}
+	return "\n"
+}
