@@ -19,6 +19,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/util/validation"
+	utilversion "k8s.io/apimachinery/pkg/util/version"
 	cliflag "k8s.io/component-base/cli/flag"
 	logsapi "k8s.io/component-base/logs/api/v1"
 	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
@@ -123,12 +124,27 @@ func (v *anyValue) Set(s string) error { v.val = s; return nil }
 func (v *anyValue) String() string     { return v.val }
 func (v *anyValue) Type() string       { return v.typ }
 
-// versionValue is component-base verflag's --version: true, false, raw, or a
-// vX.Y.Z that overrides the reported version (not exiting).
-type versionValue struct{ val string }
+// versionValue is component-base verflag's --version (version/verflag/verflag.go,
+// the same at 1.31-1.37): raw, a boolean, or a value starting with v, which
+// version.SetDynamicVersion takes as the version to report instead of the
+// binary's (not exiting) and refuses unless it is semantic and has the binary's
+// own major, minor and patch (dynamic.go, validateDynamicVersion). Anything else
+// is a parse error.
+type versionValue struct {
+	val string
+	// release is the binary's gitVersion: the minor's release (skew.Minor.Patch),
+	// the one the conformance harness stamps and checks.
+	release string
+}
 
 func (v *versionValue) Set(s string) error {
-	if s != "raw" && !strings.HasPrefix(s, "v") {
+	switch {
+	case s == "raw":
+	case strings.HasPrefix(s, "v"):
+		if err := validateDynamicVersion(s, v.release); err != nil {
+			return err
+		}
+	default:
 		if _, err := strconv.ParseBool(s); err != nil {
 			return err
 		}
@@ -138,6 +154,26 @@ func (v *versionValue) Set(s string) error {
 }
 func (v *versionValue) String() string { return v.val }
 func (v *versionValue) Type() string   { return "version" }
+
+// validateDynamicVersion is component-base/version's: a version other than the
+// binary's own must parse as semantic and match its major, minor and patch.
+func validateDynamicVersion(dynamic, release string) error {
+	if dynamic == release {
+		return nil
+	}
+	got, err := utilversion.ParseSemantic(dynamic)
+	if err != nil {
+		return err
+	}
+	own, err := utilversion.ParseSemantic(release)
+	if err != nil {
+		return err
+	}
+	if got.Major() != own.Major() || got.Minor() != own.Minor() || got.Patch() != own.Patch() {
+		return fmt.Errorf("version %q must match major/minor/patch of default version %q", dynamic, release)
+	}
+	return nil
+}
 
 // ipValue is pkg/util/flag IPVar: an IP address, "" leaves the value alone.
 type ipValue struct {
