@@ -397,7 +397,7 @@ func convertMinikube(path string, data []byte, opt Options) (*Source, error) {
 	if p.dnsDomain != "" {
 		net.DNSDomain = p.dnsDomain
 	}
-	pm := &posMap{path: path, anchor: p.anchor, byPath: map[string]validate.Position{},
+	pm := &posMap{path: path, anchor: p.anchor, byPath: map[string]validate.Position{}, flagAt: map[validate.Position][]string{},
 		set: append([]string{"authentication.x509.clientCAFile", "cgroupDriver", "clusterDomain", "imageGCHighThresholdPercent", "evictionHard", "failSwapOn", "staticPodPath"}, kubeadmSets...)}
 	for k := range opts {
 		pm.set = append(pm.set, k)
@@ -423,11 +423,13 @@ func convertMinikube(path string, data []byte, opt Options) (*Source, error) {
 		}
 		args = append(args, "--"+f.name+"="+f.value)
 		argPos = append(argPos, f.pos)
+		fp := ""
 		if tf, ok := table.Lookup(f.name); ok && tf.Path != "" {
-			// A flag's value is an origin by field path (Translate).
-			pm.byPath[tf.Path] = f.pos
+			fp = tf.Path
+			// The flag's value is an origin Translate keeps.
 			pm.set = append(pm.set, tf.Path)
 		}
+		pm.flagAt[f.pos] = append(pm.flagAt[f.pos], fp)
 	}
 	what := fmt.Sprintf("minikube profile %s (Kubernetes %s, %s runtime, cgroupDriver %s)", p.name, orUnknown(p.version), orDefault(p.runtime, "docker"), cg)
 	if _, err := skew.Lookup(fmt.Sprintf("1.%d", p.minor)); err == nil {

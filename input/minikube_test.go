@@ -269,3 +269,80 @@ func TestMinikubeProfile(t *testing.T) {
 		})
 	}
 }
+
+func TestDetectMinikube(t *testing.T) {
+	for _, tt := range []struct {
+		name, data string
+		want       Format
+	}{
+		{"profile", mkProfileJSON, Minikube},
+		{"profile, compact", `{"Name":"minikube","KubernetesConfig":{"KubernetesVersion":"v1.35.0"},"Nodes":[]}`, Minikube},
+		{"profile without nodes, with a driver", `{"Driver":"kvm2","KubernetesConfig":{}}`, Minikube},
+		{"KubernetesConfig alone", `{"KubernetesConfig":{}}`, Config},
+		{"KubernetesConfig not an object", `{"KubernetesConfig":"x","Nodes":[]}`, Config},
+		{"a kubelet config in JSON naming it", `{"apiVersion":"kubelet.config.k8s.io/v1beta1","kind":"KubeletConfiguration","staticPodPath":"/KubernetesConfig"}`, Config},
+		{"YAML", "KubernetesConfig: {}\nNodes: []\n", Config},
+		{"configz", `{"kubeletconfig":{"maxPods":10}}`, Configz},
+	} {
+		if got := Detect([]byte(tt.data)); got != tt.want {
+			t.Errorf("%s: Detect = %s, want %s", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestMinikubeOrigins: a value's origin is the profile entry that caused it, a
+// value minikube or kubeadm sets on its own is at the KubernetesConfig key, and a
+// kubelet default has none in the profile.
+func TestMinikubeOrigins(t *testing.T) {
+	s, err := ConvertOptions("config.json", []byte(mkProfileJSON), Auto, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := settle(t, s)
+	for path, want := range map[string]int{
+		"maxPods":                  12, // --max-pods: the extra-config Key
+		"runtimeRequestTimeout":    17, // extra-config, into the config file
+		"clusterDomain":            6,  // DNSDomain
+		"clusterDNS":               8,  // ServiceCIDR
+		"containerRuntimeEndpoint": 7,  // ContainerRuntime
+		"hairpinMode":              4,  // minikube's own: KubernetesConfig
+		"rotateCertificates":       4,  // kubeadm's
+		"syncFrequency":            0,  // the kubelet's default
+	} {
+		got, ok := r.Origins[path]
+		if want == 0 {
+			if ok && got.File == "config.json" {
+				t.Errorf("%s: origin %s, want the kubelet's default", path, got)
+			}
+			continue
+		}
+		if !ok || got.File != "config.json" || got.Line != want {
+			t.Errorf("%s: origin %v, want config.json:%d", path, got, want)
+		}
+	}
+}
+
+// TestMinikubeFlagOverride: a flag that overrides minikube's template is reported
+// at its extra-config entry, and the message names where the overridden value came
+// from in the profile (the KubernetesConfig key: minikube's template), not a line of
+// the converted document.
+func TestMinikubeFlagOverride(t *testing.T) {
+	data := strings.Replace(mkProfileJSON, `"Key": "max-pods",
+				"Value": "-1"`, `"Key": "image-gc-high-threshold",
+				"Value": "90"`, 1)
+	s, err := ConvertOptions("config.json", []byte(data), Minikube, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := settle(t, s)
+	f := finding(r, validate.FlagOverridesFile.ID, "imageGCHighThresholdPercent")
+	if f == nil {
+		t.Fatalf("no KC2504: %v", r.Findings)
+	}
+	if f.Line != 12 || !strings.HasSuffix(f.Message, "from config.json:4:2") {
+		t.Errorf("%s: %s, want at line 12, from config.json:4:2", f.Position, f.Message)
+	}
+	if got := r.Origins["imageGCHighThresholdPercent"]; got.Line != 12 {
+		t.Errorf("origin %s, want the flag's line 12", got)
+	}
+}
