@@ -35,6 +35,9 @@ type MinikubeOptions struct {
 	// CgroupVersion of the host (1 or 2; 0: 2). A container driver's cgroup driver
 	// follows it (node/start.go cgroupDriver: detect.CgroupDriver).
 	CgroupVersion int
+	// Node is the node to read, by minikube's machine name (minikube, minikube-m02,
+	// ...); empty: the first, the control plane kubeadm init runs on.
+	Node string
 }
 
 // mkConfigParams is bsutil's kubeletConfigParams, with container-runtime-endpoint,
@@ -58,6 +61,8 @@ type mkProfile struct {
 	version, dnsDomain, serviceCIDR, runtime string
 	criSocket, networkPlugin, featureGates   string
 	nodeIP, nodeName                         string
+	nodes                                    []string // every node, by machine name
+	worker                                   bool     // nodeName is not the first node (kubeadm join)
 	extra                                    []mkOption
 	at                                       map[string]validate.Position // a field's key ("DNSDomain", "Nodes.IP", ...)
 	anchor                                   validate.Position            // the KubernetesConfig key
@@ -106,7 +111,7 @@ func keyOf(m *yaml.Node, name string) *yaml.Node {
 }
 
 // readMinikubeProfile reads the fields minikube's kubelet generation uses.
-func readMinikubeProfile(path string, data []byte) (*mkProfile, error) {
+func readMinikubeProfile(path string, data []byte, node string) (*mkProfile, error) {
 	root := jsonRoot(data)
 	k := get(root, "KubernetesConfig")
 	if root == nil || k == nil || k.Kind != yaml.MappingNode {
@@ -139,18 +144,27 @@ func readMinikubeProfile(path string, data []byte) (*mkProfile, error) {
 			p.minor, _ = strconv.Atoi(parts[1])
 		}
 	}
+	p.nodeName = p.name
 	if ns := get(root, "Nodes"); ns != nil && ns.Kind == yaml.SequenceNode && len(ns.Content) > 0 {
-		// The primary control-plane node: the one kubeadm init runs on.
-		n := ns.Content[0]
-		p.nodeIP = str(n, "IP", "Nodes.IP")
-		name := str(n, "Name", "Nodes.Name")
-		// config.MachineName
-		p.nodeName = p.name
-		if !(len(ns.Content) == 1 || name == "") {
-			p.nodeName = p.name + "-" + name
+		var n *yaml.Node
+		for i, c := range ns.Content {
+			// config.MachineName: the profile's name for a single node or one without a name.
+			machine := p.name
+			if v := get(c, "Name"); v != nil && v.Value != "" && len(ns.Content) > 1 {
+				machine = p.name + "-" + v.Value
+			}
+			p.nodes = append(p.nodes, machine)
+			if node == machine || node == "" && i == 0 {
+				n, p.nodeName, p.worker = c, machine, i > 0
+			}
 		}
-	} else {
-		p.nodeName = p.name
+		if n == nil {
+			return nil, &source.InputError{Path: path, Err: fmt.Errorf("has no node %q (%s)", node, strings.Join(p.nodes, ", "))}
+		}
+		p.nodeIP = str(n, "IP", "Nodes.IP")
+		str(n, "Name", "Nodes.Name")
+	} else if node != "" && node != p.name {
+		return nil, &source.InputError{Path: path, Err: fmt.Errorf("has no node %q (%s)", node, p.name)}
 	}
 	if eo := get(k, "ExtraOptions"); eo != nil && eo.Kind == yaml.SequenceNode {
 		for _, e := range eo.Content {
@@ -331,7 +345,11 @@ func (p *mkProfile) kubeletFlags() ([]mkFlag, error) {
 		flags["node-ip"] = mkFlag{value: p.nodeIP, pos: from("Nodes.IP")}
 	}
 	if _, ok := flags["hostname-override"]; !ok {
-		flags["hostname-override"] = mkFlag{value: p.nodeName, pos: from("Name")}
+		at := "Name"
+		if p.worker {
+			at = "Nodes.Name"
+		}
+		flags["hostname-override"] = mkFlag{value: p.nodeName, pos: from(at)}
 	}
 	if gates := componentGates(p.featureGates); gates != "" {
 		flags["feature-gates"] = mkFlag{value: gates, pos: from("FeatureGates")}
@@ -371,7 +389,7 @@ func convertMinikube(path string, data []byte, opt Options) (*Source, error) {
 	if !isMinikubeProfile(data) {
 		return nil, &source.InputError{Path: path, Err: fmt.Errorf(`is not a minikube profile (~/.minikube/profiles/NAME/config.json with a "KubernetesConfig" object)`)}
 	}
-	p, err := readMinikubeProfile(path, data)
+	p, err := readMinikubeProfile(path, data, opt.Minikube.Node)
 	if err != nil {
 		return nil, err
 	}
@@ -432,6 +450,15 @@ func convertMinikube(path string, data []byte, opt Options) (*Source, error) {
 		pm.flagAt[f.pos] = append(pm.flagAt[f.pos], fp)
 	}
 	what := fmt.Sprintf("minikube profile %s (Kubernetes %s, %s runtime, cgroupDriver %s)", p.name, orUnknown(p.version), orDefault(p.runtime, "docker"), cg)
+	if len(p.nodes) > 1 {
+		what += fmt.Sprintf(", node %s (of %s)", p.nodeName, strings.Join(p.nodes, ", "))
+		if p.worker {
+			// kubeadm join writes the cluster's kubelet-config ConfigMap, which kubeadm
+			// init uploaded from the control plane's config; minikube writes each
+			// node's 10-kubeadm.conf (NewKubeletConfig with that node).
+			what += ", which kubeadm join gives the control plane's config.yaml"
+		}
+	}
 	if _, err := skew.Lookup(fmt.Sprintf("1.%d", p.minor)); err == nil {
 		// The profile names the kubelet's minor; the command's --kubelet-version is the user's.
 		what += fmt.Sprintf("; --kubelet-version 1.%d checks its kubelet", p.minor)

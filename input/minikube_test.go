@@ -69,7 +69,7 @@ func TestMinikubeKubeadmYAML(t *testing.T) {
 				if got := Detect(data); got != Minikube {
 					t.Fatalf("Detect = %s, want minikube", got)
 				}
-				p, err := readMinikubeProfile("config.json", data)
+				p, err := readMinikubeProfile("config.json", data, "")
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -126,7 +126,7 @@ func TestMinikubeKubeletFlags(t *testing.T) {
 				t.Fatal("no ExecStart with the kubelet")
 			}
 			want := regexp.MustCompile(` --container-runtime=\S+`).ReplaceAllString(string(m[1]), "")
-			p, err := readMinikubeProfile("config.json", data)
+			p, err := readMinikubeProfile("config.json", data, "")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -344,5 +344,59 @@ func TestMinikubeFlagOverride(t *testing.T) {
 	}
 	if got := r.Origins["imageGCHighThresholdPercent"]; got.Line != 12 {
 		t.Errorf("origin %s, want the flag's line 12", got)
+	}
+}
+
+const mkTwoNodes = `{
+	"Name": "dev",
+	"Driver": "kvm2",
+	"KubernetesConfig": {
+		"KubernetesVersion": "v1.35.0",
+		"ContainerRuntime": "crio"
+	},
+	"Nodes": [
+		{"Name": "", "IP": "192.168.39.10", "ControlPlane": true, "Worker": true},
+		{"Name": "m02", "IP": "192.168.39.11", "ControlPlane": false, "Worker": true}
+	]
+}
+`
+
+// TestMinikubeNodes: each node of a multi-node profile gets the control plane's
+// config.yaml and its own flags, by minikube's machine names.
+func TestMinikubeNodes(t *testing.T) {
+	for _, tt := range []struct {
+		node, err string
+		flags     []string
+		line      int // of --node-ip
+	}{
+		{node: "", flags: []string{"--hostname-override=dev", "--node-ip=192.168.39.10"}, line: 9},
+		{node: "dev", flags: []string{"--hostname-override=dev", "--node-ip=192.168.39.10"}, line: 9},
+		{node: "dev-m02", flags: []string{"--hostname-override=dev-m02", "--node-ip=192.168.39.11"}, line: 10},
+		{node: "dev-m03", err: `has no node "dev-m03" (dev, dev-m02)`},
+	} {
+		s, err := ConvertOptions("config.json", []byte(mkTwoNodes), Auto, Options{Minikube: MinikubeOptions{Node: tt.node}})
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%q: err %v, want %q", tt.node, err, tt.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Join(s.Flags, " ")
+		for _, f := range tt.flags {
+			if !strings.Contains(got, f) {
+				t.Errorf("%q: flags %s lack %s", tt.node, got, f)
+			}
+		}
+		for i, f := range s.Flags {
+			if strings.HasPrefix(f, "--node-ip=") && s.FlagPositions[i].Line != tt.line {
+				t.Errorf("%q: --node-ip at %s, want line %d", tt.node, s.FlagPositions[i], tt.line)
+			}
+		}
+		if !strings.Contains(s.Note, "(of dev, dev-m02)") {
+			t.Errorf("%q: note %s", tt.node, s.Note)
+		}
 	}
 }

@@ -20,6 +20,8 @@ func TestCLIMinikube(t *testing.T) {
 		{"minikube-skew", []string{"skew", "-c", minikubeProfile, "--versions", "1.31,1.37"}, exitClean},
 		{"minikube-forced-mismatch", []string{"lint", "-c", inputs + "kubeadm.yaml", "--input-format", "minikube"}, exitUsage},
 		{"minikube-fix", []string{"fix", "-c", minikubeProfile, "--diff"}, exitUsage},
+		{"minikube-no-such-node", []string{"lint", "-c", minikubeProfile, "--minikube-node", "dev-m02"}, exitUsage},
+		{"minikube-cgroup-v1", []string{"lint", "-c", minikubeProfile, "--cgroup-version", "v1", "--kubelet-version", "1.35", "-q"}, exitFindings},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			runGolden(t, tt.name, tt.args, tt.exit)
