@@ -40,8 +40,13 @@ type MinikubeOptions struct {
 	Node string
 }
 
-// mkConfigParams is bsutil's kubeletConfigParams, with container-runtime-endpoint,
-// which extraKubeletOpts adds to it for Kubernetes 1.27+ (every supported minor).
+// mkConfigParams is bsutil's kubeletConfigParams: the extra-config kubelet keys
+// GenerateKubeadmYAML writes into the KubeletConfiguration as given (key included).
+// extraKubeletOpts appends container-runtime-endpoint to that package variable for
+// Kubernetes 1.27+ (every supported minor) before it drops those keys from the
+// flags; whether GenerateKubeadmYAML then also writes it as given depends on which
+// ran first in the process, and kubeadm drops that key either way, so the port
+// leaves it out of the document (its value is containerRuntimeEndpoint's).
 var mkConfigParams = []string{"localStorageCapacityIsolation", "runtime-request-timeout", "hairpin-mode", "FailCgroupV1"}
 
 // mkKubeadmGates are the gates of kubeadm's InitFeatureGates (minikube's
