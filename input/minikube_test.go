@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
@@ -398,5 +400,32 @@ func TestMinikubeNodes(t *testing.T) {
 		if !strings.Contains(s.Note, "(of dev, dev-m02)") {
 			t.Errorf("%q: note %s", tt.node, s.Note)
 		}
+	}
+}
+
+// TestFlagOverrideMessageKubeadm: for a kubeadm file too, the KC2504 message names
+// where the user's file sets the overridden value.
+func TestFlagOverrideMessageKubeadm(t *testing.T) {
+	data := initDoc + "---\n" + "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nmaxPods: 20\n"
+	s, err := ConvertOptions("kubeadm.yaml", []byte(data), Auto, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var in pipeline.Input
+	s.Apply(&in)
+	in.Flags = []string{"--max-pods=30"}
+	r, err := pipeline.Evaluate(skew.Newest(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Settle(r); err != nil {
+		t.Fatal(err)
+	}
+	f := finding(r, validate.FlagOverridesFile.ID, "maxPods")
+	if f == nil {
+		t.Fatalf("no KC2504: %v", r.Findings)
+	}
+	if !strings.HasSuffix(f.Message, "from kubeadm.yaml:6:1") {
+		t.Errorf("message %q, want the maxPods line of the file (6:1)", f.Message)
 	}
 }
