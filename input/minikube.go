@@ -426,6 +426,14 @@ func convertMinikube(path string, data []byte, opt Options) (*Source, error) {
 		pm.set = append(pm.set, k)
 	}
 	maps.Copy(pm.byPath, optAt)
+	for k, q := range optAt {
+		// A key written in another case (FailCgroupV1) is reported on its field's path.
+		if f := strings.ToLower(k[:1]) + k[1:]; f != k {
+			if _, ok := pm.byPath[f]; !ok {
+				pm.byPath[f] = q
+			}
+		}
+	}
 	if q, ok := p.at["DNSDomain"]; ok {
 		pm.byPath["clusterDomain"] = q
 	}

@@ -429,3 +429,29 @@ func TestFlagOverrideMessageKubeadm(t *testing.T) {
 		t.Errorf("message %q, want the maxPods line of the file (6:1)", f.Message)
 	}
 }
+
+// TestMinikubeMiscased: minikube writes the extra-config key FailCgroupV1 as given,
+// which kubeadm drops (field names are case-sensitive); the finding is at the entry.
+func TestMinikubeMiscased(t *testing.T) {
+	data := strings.Replace(mkProfileJSON, `"Key": "max-pods",
+				"Value": "-1"`, `"Key": "FailCgroupV1",
+				"Value": "false"`, 1)
+	s, err := ConvertOptions("config.json", []byte(data), Minikube, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(s.written), "\nFailCgroupV1: false\n") {
+		t.Errorf("minikube's document lacks FailCgroupV1 as given:\n%s", s.written)
+	}
+	r := settle(t, s)
+	f := finding(r, validate.CaseMismatch.ID, "")
+	if f == nil {
+		t.Fatalf("no %s: %v", validate.CaseMismatch.ID, r.Findings)
+	}
+	if f.Line != 12 {
+		t.Errorf("%s at %s, want line 12", f.Rule, f.Position)
+	}
+	if got := r.Effective.FailCgroupV1; got == nil || !*got {
+		t.Errorf("failCgroupV1 %v, want the default true", got)
+	}
+}
