@@ -39,7 +39,7 @@ func keyFindings(files *source.Cache, f *source.File, keys []source.Key, m *skew
 		case source.KeyCase:
 			out = append(out, validate.CaseMismatch.Atf(k.Pos, k.Path, fmt.Sprintf("spell it %q", k.Suggest),
 				"%q differs from the field %q only in case: the kubelet drops it in the main file and keeps the default", k.Written, k.Suggest).
-				Renaming(f.Data, k.Written, k.Suggest))
+				Renaming(f.Text(), k.Written, k.Suggest))
 		case source.KeyDuplicate:
 			if merged.in(keys, k) {
 				// The dropped occurrence was merged in with <<: report where the
@@ -57,7 +57,7 @@ func keyFindings(files *source.Cache, f *source.File, keys []source.Key, m *skew
 	for _, k := range files.Walk(f, m.Fields(), source.Fold) {
 		if k.Kind == source.KeyUnknown {
 			if fd, ok := validate.DraftCrashLoop(k.Pos, k.Path, k.Value); ok {
-				out = append(out, fd.ReplacingDraft(f.Data, f.Doc))
+				out = append(out, fd.ReplacingDraft(f.Text(), f.Doc))
 			}
 		}
 	}
@@ -112,7 +112,7 @@ func mainDecodeFinding(f *source.File, err error, keys []source.Key) validate.Fi
 		fd = validate.ConfigSyntax.At(pos, "", "the config file is not valid YAML, the kubelet refuses to start: "+f.SyntaxErr.Error(), syntaxHint(f.Data))
 	case isTypeMetaError(err):
 		fd = validate.ConfigTypeMeta.At(typeMetaPos(keys, top), "", "the config file is not a kubelet.config.k8s.io/v1beta1 KubeletConfiguration, the kubelet refuses to start",
-			"start the file with apiVersion: kubelet.config.k8s.io/v1beta1 and kind: KubeletConfiguration").AddingAPIVersion(f.Data, f.Doc)
+			"start the file with apiVersion: kubelet.config.k8s.io/v1beta1 and kind: KubeletConfiguration").AddingAPIVersion(f.Text(), f.Doc)
 	default:
 		pos, path := top, ""
 		named := ""
