@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/kubeletcfg/kubeletcfg/skew"
@@ -18,8 +19,20 @@ import (
 // the two walks or the merged-key index differ from their shortcuts' premise:
 // a key written in another case with the KEP-4603 draft name below it, and
 // duplicates merged in with <<.
+// The inputs are parsed once for both tests.
 func walkInputs(t *testing.T) []*source.File {
 	t.Helper()
+	files, err := parsedInputs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 1000 {
+		t.Fatalf("only %d inputs", len(files))
+	}
+	return files
+}
+
+var parsedInputs = sync.OnceValues(func() ([]*source.File, error) {
 	var files []*source.File
 	err := filepath.WalkDir("../testdata", func(path string, d fs.DirEntry, err error) error {
 		if err == nil && d.IsDir() && d.Name() == "golden" {
@@ -35,7 +48,7 @@ func walkInputs(t *testing.T) []*source.File {
 		return err
 	})
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	const header = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"
 	for i, s := range []string{
@@ -48,11 +61,8 @@ func walkInputs(t *testing.T) []*source.File {
 	} {
 		files = append(files, source.Parse("extra"+string(rune('a'+i))+".yaml", []byte(s)))
 	}
-	if len(files) < 1000 {
-		t.Fatalf("only %d inputs", len(files))
-	}
-	return files
-}
+	return files, nil
+})
 
 // TestFoldUnknownWalk: foldUnknownWalk gives the unknown keys of the
 // case-insensitive walk, in its order, on every input at every minor.
