@@ -188,7 +188,7 @@ func gateFindings(m *skew.Minor, gates map[string]bool, origins map[string]valid
 	}
 	var out []validate.Finding
 	var items []string // the kubelet's error item for out[i]'s gate
-	var names []string
+	var names *didyoumean.Index
 	suggested, unknown, perGate := 0, 0, 0
 	for _, name := range sortedKeys(gates) {
 		v := gates[name]
@@ -203,12 +203,13 @@ func gateFindings(m *skew.Minor, gates map[string]bool, origins map[string]valid
 			if hint == "" {
 				hint = "remove it: gate names are case-sensitive and this kubelet does not register it"
 				if names == nil {
-					names = table.Names()
+					// the gate names lowercased once for all the searches
+					names = didyoumean.NewIndex(table.Names())
 				}
 				// Suggestions are bounded so that a hostile file with huge gate maps stays cheap.
 				if suggested++; suggested > maxGateSuggestions {
 					// no hint beyond the bound
-				} else if s := didyoumean.Nearest(name, names); s != "" {
+				} else if s := names.Nearest(name); s != "" {
 					hint = fmt.Sprintf("did you mean %q?", s)
 				}
 			}
