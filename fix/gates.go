@@ -7,6 +7,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 	"k8s.io/component-base/featuregate"
 
+	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
@@ -75,11 +76,11 @@ func (e *env) lockedTo(name string, value bool) (why string, unregistered bool, 
 	}
 	var parts []string
 	if len(locked) > 0 {
-		parts = append(parts, fmt.Sprintf("%s is locked to %t at kubelet %s", name, value, span(locked)))
+		parts = append(parts, fmt.Sprintf("%s is locked to %t at kubelet %s", name, value, skew.Span(locked)))
 	}
 	if len(gone) > 0 {
 		parts = append(parts, fmt.Sprintf("kubelet %s no longer %s it (locked to %t at %s, the last minor that registered it)",
-			span(gone), verb(len(gone), "registers", "register"), value, versionList(lastAt)))
+			skew.Span(gone), verb(len(gone), "registers", "register"), value, versionList(lastAt)))
 	}
 	return strings.Join(parts, "; ") + ": removing the entry changes nothing", len(gone) > 0, true
 }
