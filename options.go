@@ -316,6 +316,10 @@ func (o Options) convert(in *pipeline.Input, config string) (*input.Source, erro
 		return nil, nil
 	}
 	var src *input.Source
+	if o.Read.Minikube.CgroupVersion == 0 {
+		// A minikube container driver's cgroup driver follows the host's cgroups.
+		o.Read.Minikube.CgroupVersion = in.CgroupVersion
+	}
 	var stdin bytes.Buffer // what standard input held, for a kind cluster of several nodes
 	if o.ConfigData != nil {
 		if config == "" {

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kubeletcfg/kubeletcfg/internal/kubeletdata"
 	"github.com/kubeletcfg/kubeletcfg/matrix"
+	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 // WriteJSON writes the entries as `kubeletcfg backoff -o json` prints them:
@@ -33,24 +33,7 @@ type column struct {
 }
 
 func (c *column) title() string {
-	return "kubelet " + minorList(c.minors) + " with " + c.e.Input()
-}
-
-// minorList is "1.32..1.37" for consecutive minors (as --versions writes it),
-// else "1.33, 1.37".
-func minorList(ms []string) string {
-	if len(ms) > 2 {
-		consecutive := true
-		for i := 1; i < len(ms); i++ {
-			a, _ := kubeletdata.ParseVersion(ms[i-1])
-			b, _ := kubeletdata.ParseVersion(ms[i])
-			consecutive = consecutive && b == a.Add(1)
-		}
-		if consecutive {
-			return ms[0] + ".." + ms[len(ms)-1]
-		}
-	}
-	return strings.Join(ms, ", ")
+	return "kubelet " + skew.Span(c.minors) + " with " + c.e.Input()
 }
 
 func (c *column) values() string {

@@ -216,7 +216,7 @@ func readPatch(path string, opt Options) (*Patch, *validate.Finding, error) {
 		// The decoder stops at the missing kind before anything else; a drop-in of
 		// whitespace or comments only has no kind either.
 		fd := validate.DropInTypeMeta.At(typeMetaPos(f, runtime.IsMissingVersion(err)), "", "the drop-in has no apiVersion/kind: the kubelet refuses to start",
-			"add apiVersion: kubelet.config.k8s.io/v1beta1 and kind: KubeletConfiguration").AddingAPIVersion(f.Data, f.Doc)
+			"add apiVersion: kubelet.config.k8s.io/v1beta1 and kind: KubeletConfiguration").AddingAPIVersion(f.Text(), f.Doc)
 		fd.Kubelet = err.Error()
 		return nil, &fd, nil
 	}
@@ -232,7 +232,7 @@ func readPatch(path string, opt Options) (*Patch, *validate.Finding, error) {
 	if *gvk != source.KubeletGVK && opt.Legacy == nil {
 		// 1.31 decodes drop-ins into Unstructured without checking the kind.
 		fd := validate.DropInTypeMeta.At(typeMetaPos(f, gvk.GroupVersion() != source.KubeletGVK.GroupVersion()), "", fmt.Sprintf("the drop-in is %s, not kubelet.config.k8s.io/v1beta1 KubeletConfiguration: the kubelet refuses to start", gvkString(gvk.GroupVersion().String(), gvk.Kind)),
-			"use apiVersion: kubelet.config.k8s.io/v1beta1 and kind: KubeletConfiguration").AddingAPIVersion(f.Data, f.Doc)
+			"use apiVersion: kubelet.config.k8s.io/v1beta1 and kind: KubeletConfiguration").AddingAPIVersion(f.Text(), f.Doc)
 		return nil, &fd, nil
 	}
 	return &Patch{Path: path, File: f, Keys: opt.Files.Walk(f, opt.Tree, source.Fold), JSON: data}, nil, nil

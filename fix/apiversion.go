@@ -12,7 +12,7 @@ const apiVersion = validate.KubeletAPIVersion
 // target minor's linter reached (after an error that stops the kubelet) gets
 // the same one here.
 func (e *env) typeMeta(pf *parsedFile) {
-	fix, kindKey, reason, ok := validate.AddAPIVersion(pf.file.Data, pf.file.Doc)
+	fix, kindKey, reason, ok := validate.AddAPIVersion(pf.t, pf.file.Doc)
 	if !ok {
 		return
 	}

@@ -54,8 +54,8 @@ func (e *env) repairDraft(pf *parsedFile, d draft, merged map[string]gateEntry) 
 		// The rename and the value the KC6001 finding carries.
 		edits = append(edits, carried.Edits...)
 	} else if reason == "" {
-		keyEdit, ok := pf.t.rename(d.key, "maxContainerRestartPeriod")
-		start, end, vok := pf.t.scalarSpan(d.value)
+		keyEdit, ok := rename(pf.t, d.key, "maxContainerRestartPeriod")
+		start, end, vok := pf.t.ScalarSpan(d.value)
 		if !ok || !vok {
 			reason = "the key or value is written with escapes, a tag or across lines: rewrite it by hand"
 		} else {
@@ -192,7 +192,7 @@ func (pf *parsedFile) dropLoneParent(d draft) {
 // (JSON) mappings, quoting.
 func (pf *parsedFile) addGate() (edit, string) {
 	t, root := pf.t, pf.file.Doc
-	nl := t.newline()
+	nl := t.Newline()
 	if pf.gatesKey != nil {
 		if pf.main && !pf.gatesApply() {
 			return edit{}, fmt.Sprintf("the key %q (line %d) is not repaired, so %s cannot be added under it", pf.gatesKey.Value, pf.gatesKey.Line, crashLoopGate)
@@ -202,23 +202,23 @@ func (pf *parsedFile) addGate() (edit, string) {
 		case v.Kind == yaml.AliasNode || v.Anchor != "":
 			return edit{}, "featureGates is a YAML anchor or alias: add " + crashLoopGate + ": true by hand"
 		case v.Kind == yaml.MappingNode && v.Style&yaml.FlowStyle != 0:
-			return t.flowInsert(v, crashLoopGate, "true")
+			return flowInsert(t, v, crashLoopGate, "true")
 		case v.Kind == yaml.MappingNode && len(v.Content) > 0:
-			return t.blockAppend(v, crashLoopGate+": true", nl)
+			return blockAppend(t, v, crashLoopGate+": true", nl)
 		case v.Kind == yaml.ScalarNode && v.Tag == "!!null" && v.Value == "":
 			// "featureGates:" with nothing under it.
 			indent := strings.Repeat(" ", pf.gatesKey.Column-1+indentStep(root))
-			at := t.lineEnd(pf.gatesKey.Line)
+			at := t.LineEnd(pf.gatesKey.Line)
 			return edit{Pos: at, End: at, NewText: lineBreakBefore(t, at, nl) + indent + crashLoopGate + ": true" + nl}, ""
 		}
 		return edit{}, "featureGates is not a mapping: add " + crashLoopGate + ": true by hand"
 	}
 	if root.Style&yaml.FlowStyle != 0 {
 		entry := quoteLike(root, crashLoopGate) + ": true"
-		return t.flowInsert(root, "featureGates", "{"+entry+"}")
+		return flowInsert(t, root, "featureGates", "{"+entry+"}")
 	}
 	indent := strings.Repeat(" ", root.Column-1)
-	at := t.documentEnd(root)
+	at := documentEnd(t, root)
 	text := lineBreakBefore(t, at, nl) + indent + "featureGates:" + nl +
 		indent + strings.Repeat(" ", indentStep(root)) + crashLoopGate + ": true" + nl
 	return edit{Pos: at, End: at, NewText: text}, ""
@@ -226,8 +226,8 @@ func (pf *parsedFile) addGate() (edit, string) {
 
 // lineBreakBefore is the line break needed before text inserted at offset at:
 // none at the start of a line.
-func lineBreakBefore(t *text, at int, nl string) string {
-	if at == 0 || t.data[at-1] == '\n' {
+func lineBreakBefore(t *validate.Text, at int, nl string) string {
+	if at == 0 || t.Data[at-1] == '\n' {
 		return ""
 	}
 	return nl
@@ -235,45 +235,45 @@ func lineBreakBefore(t *text, at int, nl string) string {
 
 // blockAppend adds a line after the last entry of a block mapping, indented
 // like its first entry.
-func (t *text) blockAppend(m *yaml.Node, line, nl string) (edit, string) {
+func blockAppend(t *validate.Text, m *yaml.Node, line, nl string) (edit, string) {
 	first := m.Content[0]
 	lastKey, lastValue := m.Content[len(m.Content)-2], m.Content[len(m.Content)-1]
-	if _, _, ok := t.scalarSpan(lastValue); !ok || lastValue.Line != lastKey.Line {
+	if _, _, ok := t.ScalarSpan(lastValue); !ok || lastValue.Line != lastKey.Line {
 		return edit{}, "the last entry of featureGates is not a one-line value: add " + crashLoopGate + ": true by hand"
 	}
-	start := t.offset(first.Line, first.Column)
-	if start < 0 || strings.Trim(string(t.data[t.lines[first.Line-1]:start]), " ") != "" {
+	start := t.Offset(first.Line, first.Column)
+	if start < 0 || strings.Trim(string(t.Data[t.LineStart(first.Line):start]), " ") != "" {
 		return edit{}, "featureGates is not indented with spaces only: add " + crashLoopGate + ": true by hand"
 	}
-	indent := string(t.data[t.lines[first.Line-1]:start])
-	at := t.lineEnd(lastValue.Line)
+	indent := string(t.Data[t.LineStart(first.Line):start])
+	at := t.LineEnd(lastValue.Line)
 	return edit{Pos: at, End: at, NewText: lineBreakBefore(t, at, nl) + indent + line + nl}, ""
 }
 
 // flowInsert adds key: value as the first entry of a flow mapping ({...}, as
 // in JSON), quoted like the mapping's first key, on a line of its own when
 // the first key has one.
-func (t *text) flowInsert(m *yaml.Node, key, value string) (edit, string) {
+func flowInsert(t *validate.Text, m *yaml.Node, key, value string) (edit, string) {
 	if len(m.Content) == 0 {
-		at := t.offset(m.Line, m.Column)
-		if at < 0 || t.data[at] != '{' {
+		at := t.Offset(m.Line, m.Column)
+		if at < 0 || t.Data[at] != '{' {
 			return edit{}, "cannot find where the {} mapping opens: add " + crashLoopGate + ": true by hand"
 		}
 		return edit{Pos: at + 1, End: at + 1, NewText: key + ": " + value}, ""
 	}
 	first := m.Content[0]
-	at := t.offset(first.Line, first.Column)
+	at := t.Offset(first.Line, first.Column)
 	if at < 0 {
 		return edit{}, "cannot find the first key of the mapping: add " + crashLoopGate + ": true by hand"
 	}
 	sep := " "
 	if first.Line != m.Line {
-		lineStart := t.lines[first.Line-1]
-		indent := string(t.data[lineStart:at])
+		lineStart := t.LineStart(first.Line)
+		indent := string(t.Data[lineStart:at])
 		if strings.Trim(indent, " \t") != "" {
 			return edit{}, "the mapping's entries share lines: add " + crashLoopGate + ": true by hand"
 		}
-		sep = t.newline() + indent
+		sep = t.Newline() + indent
 	}
 	return edit{Pos: at, End: at, NewText: quoteLike(m, key) + ": " + value + "," + sep}, ""
 }
@@ -281,7 +281,7 @@ func (t *text) flowInsert(m *yaml.Node, key, value string) (edit, string) {
 // quoteLike quotes s as the first key of mapping m is quoted.
 func quoteLike(m *yaml.Node, s string) string {
 	if len(m.Content) > 0 {
-		return quote(m.Content[0].Style, s)
+		return validate.QuoteLike(m.Content[0].Style, s)
 	}
 	return s
 }
@@ -300,16 +300,16 @@ func indentStep(root *yaml.Node) int {
 
 // documentEnd is where the first document ends: the line of the next
 // document's "---" (or an end marker "..."), or the end of the file.
-func (t *text) documentEnd(root *yaml.Node) int {
-	for line := root.Line + 1; line <= len(t.lines); line++ {
-		start := t.lines[line-1]
-		end := t.lineEnd(line)
-		s := strings.TrimRight(string(t.data[start:end]), "\r\n")
+func documentEnd(t *validate.Text, root *yaml.Node) int {
+	for line := root.Line + 1; line <= t.Lines(); line++ {
+		start := t.LineStart(line)
+		end := t.LineEnd(line)
+		s := strings.TrimRight(string(t.Data[start:end]), "\r\n")
 		for _, marker := range []string{"---", "..."} {
 			if s == marker || strings.HasPrefix(s, marker+" ") || strings.HasPrefix(s, marker+"\t") {
 				return start
 			}
 		}
 	}
-	return len(t.data)
+	return len(t.Data)
 }

@@ -125,7 +125,7 @@ func contains(list []string, s string) bool {
 type parsedFile struct {
 	file    *source.File
 	main    bool
-	t       *text
+	t       *validate.Text
 	symlink bool
 	fixes   []Fix
 	skips   []Skip
@@ -360,7 +360,7 @@ func (e *env) renameField(pf *parsedFile, p pair, same []*yaml.Node, wpath, kpat
 	// error that stops the kubelet) is respelled the same way here.
 	ed, ok := e.renames[pf.pos(p.k)]
 	if !ok {
-		ed, ok = pf.t.rename(p.k, p.canonical)
+		ed, ok = rename(pf.t, p.k, p.canonical)
 	}
 	if !ok {
 		pf.skip(rule, p.k, kwpath, "the key is written with escapes, a tag or across lines: rename it by hand")
@@ -455,7 +455,7 @@ func (e *env) featureGates(pf *parsedFile, n *yaml.Node, shared string) {
 		var ed edit
 		if reason == "" {
 			var ok bool
-			if ed, ok = pf.t.rename(en.k, en.name); !ok {
+			if ed, ok = rename(pf.t, en.k, en.name); !ok {
 				reason = "the gate name is written with escapes, a tag or across lines: rename it by hand"
 			}
 		}

@@ -67,7 +67,7 @@ func TestFindingRenamesAreTheWalks(t *testing.T) {
 					t.Errorf("%s at %s: no key at %s", f.Rule, v, f.Position)
 					continue
 				}
-				want, ok := newText(sf.Data).rename(k, lastName(f.Path))
+				want, ok := rename(validate.NewText(sf.Data), k, lastName(f.Path))
 				switch {
 				case !ok && len(f.Fixes) > 0:
 					t.Errorf("%s at %s, %s: the finding renames a key the walk leaves alone: %+v", f.Rule, v, f.Position, f.Fixes)
@@ -151,9 +151,9 @@ func checkDraftFix(t *testing.T, minor string, f validate.Finding) int {
 		return 0
 	}
 	k, v := keyValueAt(sf.Doc, f.Line, f.Column)
-	tx := newText(sf.Data)
-	keyEdit, kok := tx.rename(k, "maxContainerRestartPeriod")
-	start, end, vok := tx.scalarSpan(v)
+	tx := validate.NewText(sf.Data)
+	keyEdit, kok := rename(tx, k, "maxContainerRestartPeriod")
+	start, end, vok := tx.ScalarSpan(v)
 	n, reason := draftSeconds(v)
 	if !kok || !vok || reason != "" {
 		t.Errorf("KC6001 at %s, %s: the finding repairs what the walk leaves alone: %+v", minor, f.Position, f.Fixes)

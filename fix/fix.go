@@ -286,7 +286,7 @@ func readInput(path string, main bool) *parsedFile {
 	if err != nil || f.SyntaxErr != nil || f.Doc == nil {
 		return nil
 	}
-	pf := &parsedFile{file: f, main: main, t: newText(f.Data)}
+	pf := &parsedFile{file: f, main: main, t: validate.NewText(f.Data)}
 	if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeSymlink != 0 {
 		pf.symlink = true
 	}

@@ -7,6 +7,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 	"k8s.io/component-base/featuregate"
 
+	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
@@ -75,11 +76,11 @@ func (e *env) lockedTo(name string, value bool) (why string, unregistered bool, 
 	}
 	var parts []string
 	if len(locked) > 0 {
-		parts = append(parts, fmt.Sprintf("%s is locked to %t at kubelet %s", name, value, span(locked)))
+		parts = append(parts, fmt.Sprintf("%s is locked to %t at kubelet %s", name, value, skew.Span(locked)))
 	}
 	if len(gone) > 0 {
 		parts = append(parts, fmt.Sprintf("kubelet %s no longer %s it (locked to %t at %s, the last minor that registered it)",
-			span(gone), verb(len(gone), "registers", "register"), value, versionList(lastAt)))
+			skew.Span(gone), verb(len(gone), "registers", "register"), value, versionList(lastAt)))
 	}
 	return strings.Join(parts, "; ") + ": removing the entry changes nothing", len(gone) > 0, true
 }
@@ -154,9 +155,9 @@ func (e *env) lockedGates(pf *parsedFile) {
 func (pf *parsedFile) blockRemove(v *yaml.Node, removed map[*yaml.Node]*Fix, all bool) string {
 	t := pf.t
 	startsLine := func(n *yaml.Node) (int, bool) {
-		at := t.offset(n.Line, n.Column)
-		ls := t.offset(n.Line, 1)
-		if at < 0 || ls < 0 || strings.Trim(string(t.data[ls:at]), " ") != "" {
+		at := t.Offset(n.Line, n.Column)
+		ls := t.Offset(n.Line, 1)
+		if at < 0 || ls < 0 || strings.Trim(string(t.Data[ls:at]), " ") != "" {
 			return 0, false
 		}
 		return ls, true
@@ -170,18 +171,18 @@ func (pf *parsedFile) blockRemove(v *yaml.Node, removed map[*yaml.Node]*Fix, all
 			continue
 		}
 		ls, ok := startsLine(k)
-		_, _, vok := t.scalarSpan(val)
+		_, _, vok := t.ScalarSpan(val)
 		if !ok || !vok || val.Line != k.Line || (i+2 < len(v.Content) && v.Content[i+2].Line == k.Line) {
 			return "the entry shares its line with other text: remove it by hand"
 		}
-		edits = append(edits, edit{Pos: ls, End: t.lineEnd(k.Line), NewText: ""})
+		edits = append(edits, edit{Pos: ls, End: t.LineEnd(k.Line), NewText: ""})
 		owners = append(owners, fx)
 	}
 	key := pf.gatesKey
 	if all && !pf.gateAdded && key.Value == "featureGates" {
 		if ls, ok := startsLine(key); ok && v.Content[0].Line > key.Line {
 			last := v.Content[len(v.Content)-1]
-			owners[0].edits = []edit{{Pos: ls, End: t.lineEnd(last.Line)}}
+			owners[0].edits = []edit{{Pos: ls, End: t.LineEnd(last.Line)}}
 			return ""
 		}
 	}
@@ -201,9 +202,9 @@ func (pf *parsedFile) blockRemove(v *yaml.Node, removed map[*yaml.Node]*Fix, all
 func (pf *parsedFile) flowRemove(v *yaml.Node, removed map[*yaml.Node]*Fix, all bool) string {
 	t := pf.t
 	n := len(v.Content) / 2
-	start := func(i int) int { k := v.Content[2*i]; return t.offset(k.Line, k.Column) }
+	start := func(i int) int { k := v.Content[2*i]; return t.Offset(k.Line, k.Column) }
 	end := func(i int) int {
-		_, e, ok := t.scalarSpan(v.Content[2*i+1])
+		_, e, ok := t.ScalarSpan(v.Content[2*i+1])
 		if !ok {
 			return -1
 		}

@@ -63,7 +63,7 @@ func (p *Plan) WriteText(w io.Writer) error {
 		}
 		fmt.Fprintf(&sb, "%s\n", head)
 		for _, r := range p.Remaining {
-			fmt.Fprintf(&sb, "%s: %s: %s [%s] at kubelet %s\n", r.Position, r.Severity, r.Message, r.Rule, span(r.Minors))
+			fmt.Fprintf(&sb, "%s: %s: %s [%s] at kubelet %s\n", r.Position, r.Severity, r.Message, r.Rule, skew.Span(r.Minors))
 			if r.Hint != "" {
 				fmt.Fprintf(&sb, "    hint: %s\n", r.Hint)
 			}
@@ -71,20 +71,6 @@ func (p *Plan) WriteText(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, sb.String())
 	return err
-}
-
-// span prints versions as 1.34..1.37 when they are consecutive supported
-// minors, else as a list.
-func span(vs []string) string {
-	if len(vs) > 2 {
-		supported := skew.Supported()
-		for i, v := range supported {
-			if v == vs[0] && i+len(vs) <= len(supported) && strings.Join(supported[i:i+len(vs)], ",") == strings.Join(vs, ",") {
-				return vs[0] + ".." + vs[len(vs)-1]
-			}
-		}
-	}
-	return strings.Join(vs, ", ")
 }
 
 // String prints a count as "starts, 0 errors, 1 warning".

@@ -115,13 +115,5 @@ func minorSpan(ms []*skew.Minor) string {
 	for i, m := range ms {
 		vs[i] = m.Version
 	}
-	if len(vs) > 2 {
-		supported := skew.Supported()
-		for i, v := range supported {
-			if v == vs[0] && i+len(vs) <= len(supported) && strings.Join(supported[i:i+len(vs)], ",") == strings.Join(vs, ",") {
-				return vs[0] + ".." + vs[len(vs)-1]
-			}
-		}
-	}
-	return strings.Join(vs, ", ")
+	return skew.Span(vs)
 }

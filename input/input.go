@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/source"
+	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // Format is the form of a --config input.
@@ -22,22 +24,24 @@ const (
 	KubeadmConfig Format = "kubeadm-config"
 	// Kind is a kind cluster configuration (kind create cluster --config).
 	Kind Format = "kind"
+	// Minikube is a minikube profile (~/.minikube/profiles/NAME/config.json).
+	Minikube Format = "minikube"
 )
 
 // Formats lists the names --input-format takes.
 func Formats() []string {
-	return []string{string(Auto), string(Config), string(Configz), string(Kubeadm), string(KubeadmConfig), string(Kind)}
+	return []string{string(Auto), string(Config), string(Configz), string(Kubeadm), string(KubeadmConfig), string(Kind), string(Minikube)}
 }
 
 // ParseFormat parses an --input-format value.
 func ParseFormat(s string) (Format, error) {
 	switch f := Format(s); f {
-	case Auto, Config, Configz, Kubeadm, KubeadmConfig, Kind:
+	case Auto, Config, Configz, Kubeadm, KubeadmConfig, Kind, Minikube:
 		return f, nil
 	case "":
 		return Auto, nil
 	}
-	return "", fmt.Errorf("--input-format must be one of auto, config, configz, kubeadm, kubeadm-config or kind, not %q", s)
+	return "", fmt.Errorf("--input-format must be one of auto, config, configz, kubeadm, kubeadm-config, kind or minikube, not %q", s)
 }
 
 // Stdin is the --config value that reads standard input; StdinName is how
@@ -70,6 +74,10 @@ type Source struct {
 	// KindNodes are, for a kind cluster configuration, its nodes by kind's
 	// names, grouped by the kubelet configuration they get (input/kind.go).
 	KindNodes [][]string
+	// Flags are kubelet command-line arguments the input names (minikube's
+	// 10-kubeadm.conf), with their positions in Path; Apply puts them first.
+	Flags         []string
+	FlagPositions []validate.Position
 }
 
 // Open reads path (Stdin: r, once, within source.MaxFileSize) and converts it
@@ -134,6 +142,9 @@ func Detect(data []byte) Format {
 	if isKindConfig(data) {
 		return Kind
 	}
+	if isMinikubeProfile(data) {
+		return Minikube
+	}
 	return Config
 }
 
@@ -168,6 +179,8 @@ func ConvertOptions(path string, data []byte, f Format, opt Options) (*Source, e
 		return convertKubeadmConfig(path, data, opt)
 	case Kind:
 		return convertKind(path, data, opt)
+	case Minikube:
+		return convertMinikube(path, data, opt)
 	case Config:
 		return &Source{Path: path, Format: Config}, nil
 	}
@@ -177,6 +190,13 @@ func ConvertOptions(path string, data []byte, f Format, opt Options) (*Source, e
 // Apply makes in read the source as its --config file.
 func (s *Source) Apply(in *pipeline.Input) {
 	in.Config = s.Path
+	if len(s.Flags) > 0 {
+		pos := append(slices.Clone(s.FlagPositions), make([]validate.Position, len(s.Flags)-len(s.FlagPositions))...)
+		pos = append(pos, in.FlagPositions...)
+		pos = append(pos, make([]validate.Position, max(0, len(in.Flags)-len(in.FlagPositions)))...)
+		in.Flags = append(slices.Clone(s.Flags), in.Flags...)
+		in.FlagPositions = pos
+	}
 	if s.Data == nil {
 		return
 	}

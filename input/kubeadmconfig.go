@@ -106,6 +106,7 @@ type Options struct {
 	// KindNode names the node of a kind file to read (kind's container name,
 	// e.g. kind-worker2); empty: the first.
 	KindNode string
+	Minikube MinikubeOptions
 }
 
 // convertKubeadmConfig reads a kubeadm configuration file (InitConfiguration,

@@ -2,6 +2,8 @@ package input
 
 import (
 	"reflect"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -32,6 +34,10 @@ type posMap struct {
 	set []string
 	// patchFiles are the kubeadm patch files whose keys byPath holds.
 	patchFiles map[string]bool
+	// flagAt: positions in the file of the kubelet flags the input itself names
+	// (minikube's), by the field path each flag sets: a finding or origin there
+	// on that path is the flag's and keeps its position.
+	flagAt map[validate.Position][]string
 }
 
 // Position maps p, a position the pipeline reported, to the file the user
@@ -42,11 +48,23 @@ func (s *Source) Position(p validate.Position) validate.Position {
 
 // positionAt is Position for the value at field path (empty: unknown).
 func (s *Source) positionAt(p validate.Position, path string) validate.Position {
+	return s.mapPosition(p, path, true)
+}
+
+// mapPosition is positionAt; flags keeps the positions of the input's own flags.
+func (s *Source) mapPosition(p validate.Position, path string, flags bool) validate.Position {
 	m := s.pos
 	if m == nil || p.File != m.path {
 		return p
 	}
 	if m.byPath != nil {
+		if fps, ok := m.flagAt[p]; ok && flags {
+			for _, fp := range fps {
+				if path == "" || fp != "" && skew.Within(path, fp) {
+					return p
+				}
+			}
+		}
 		for path != "" {
 			if q, ok := m.byPath[path]; ok {
 				return q
@@ -90,7 +108,12 @@ func (s *Source) Translate(r *pipeline.Result) {
 		return
 	}
 	for i := range r.Findings {
-		r.Findings[i].Position = s.positionAt(r.Findings[i].Position, r.Findings[i].Path)
+		f := &r.Findings[i]
+		if f.Rule == validate.FlagOverridesFile.ID && s.pos.byPath != nil {
+			// The message names where the file set the value: a position in the converted document.
+			f.Message = s.mapMessage(f.Message, f.Path)
+		}
+		f.Position = s.positionAt(f.Position, f.Path)
 	}
 	for k, p := range r.Origins {
 		if m := s.pos; m.byPath != nil && p.File == m.path {
@@ -105,6 +128,19 @@ func (s *Source) Translate(r *pipeline.Result) {
 		// Positions by path do not keep the converted document's order.
 		validate.SortFindings(r.Findings)
 	}
+}
+
+// mapMessage maps the positions of the converted document a message quotes
+// ("from PATH:LINE:COLUMN") as the position of the value at field path.
+func (s *Source) mapMessage(msg, path string) string {
+	re := regexp.MustCompile(`from ` + regexp.QuoteMeta(s.pos.path) + `:(\d+):(\d+)`)
+	return re.ReplaceAllStringFunc(msg, func(q string) string {
+		m := re.FindStringSubmatch(q)
+		line, _ := strconv.Atoi(m[1])
+		col, _ := strconv.Atoi(m[2])
+		// The file's value, not the flag's: never kept as a flag position.
+		return "from " + s.mapPosition(validate.Position{File: s.pos.path, Line: line, Column: col}, path, false).String()
+	})
 }
 
 // setsPath reports whether p is, is within or holds a path kubeadm sets.

@@ -71,6 +71,17 @@ func hostileShapes() []shape {
 			fill(&b, size, func(int) string { return "  memory.available: 1Gi\n" })
 			return []byte(b.String()), nil
 		}},
+		// Keys that differ from a field only in case, each a finding carrying
+		// its rename (KC1102 in the main file, the drop-in rules in a drop-in):
+		// turning each position into a byte offset must not rescan the file.
+		{"case-only keys", func(size int) ([]byte, map[string][]byte) {
+			var main, drop strings.Builder
+			main.WriteString(hostileHeader + "reservedMemory:\n")
+			fill(&main, size/2, func(i int) string { return fmt.Sprintf("- NumaNode: %d\n", i) })
+			drop.WriteString(hostileHeader + "reservedMemory:\n")
+			fill(&drop, size/2, func(i int) string { return fmt.Sprintf("- NUMANode: %d\n", i) })
+			return []byte(main.String()), map[string][]byte{"50-case.conf": []byte(drop.String())}
+		}},
 		// Deep nesting: flow mappings under a map field.
 		{"deep nesting", func(size int) ([]byte, map[string][]byte) {
 			levels := (size - len(hostileHeader) - 20) / 5

@@ -1,6 +1,10 @@
 package skew
 
-import "github.com/kubeletcfg/kubeletcfg/internal/kubeletdata"
+import (
+	"strings"
+
+	"github.com/kubeletcfg/kubeletcfg/internal/kubeletdata"
+)
 
 // Version is a kubelet minor as two numbers, {Major: 1, Minor: 37}: what every
 // package compares minors with (Before, AtLeast, Compare), instead of parsing
@@ -33,3 +37,20 @@ func (m *Minor) Before(o *Minor) bool { return m.Compare(o) < 0 }
 
 // AtLeast reports whether m is the minor v or a newer one.
 func (m *Minor) AtLeast(v Version) bool { return m.MajorMinor().AtLeast(v) }
+
+// Span writes minors as --versions does: "1.34..1.37" for three or more
+// consecutive minors, else a list, "1.33, 1.37".
+func Span(vs []string) string {
+	if len(vs) > 2 {
+		consecutive := true
+		for i := 1; i < len(vs); i++ {
+			a, okA := ParseVersion(vs[i-1])
+			b, okB := ParseVersion(vs[i])
+			consecutive = consecutive && okA && okB && b == a.Add(1)
+		}
+		if consecutive {
+			return vs[0] + ".." + vs[len(vs)-1]
+		}
+	}
+	return strings.Join(vs, ", ")
+}

@@ -48,3 +48,21 @@ func TestLookup(t *testing.T) {
 		}
 	}
 }
+
+func TestSpan(t *testing.T) {
+	for _, tc := range []struct {
+		in   []string
+		want string
+	}{
+		{[]string{"1.34", "1.35", "1.36", "1.37"}, "1.34..1.37"},
+		{[]string{"1.33", "1.37"}, "1.33, 1.37"},
+		{[]string{"1.35", "1.36"}, "1.35, 1.36"},
+		{[]string{"1.32", "1.33", "1.35"}, "1.32, 1.33, 1.35"},
+		{[]string{"1.37"}, "1.37"},
+		{nil, ""},
+	} {
+		if got := Span(tc.in); got != tc.want {
+			t.Errorf("Span(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

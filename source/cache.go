@@ -114,7 +114,7 @@ func (c *Cache) DecodeMain(f *File) MainDecode {
 		return DecodeMain(f.Data)
 	}
 	d := c.mains.get(f, func() MainDecode {
-		return decodeMainConverted(f.Data, func() ([]byte, error) { return c.yamlToJSON(f) })
+		return decodeMainConverted(f.Data, f.Doc, func() ([]byte, error) { return c.yamlToJSON(f) })
 	})
 	if d.Config != nil {
 		d.Config = d.Config.DeepCopy()

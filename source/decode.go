@@ -14,6 +14,8 @@ import (
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
 	"sigs.k8s.io/yaml"
+
+	yamlv3 "go.yaml.in/yaml/v3"
 )
 
 // The kubelet decodes with apimachinery's serializers over a scheme holding its
@@ -99,7 +101,12 @@ var protobufMagic = []byte{0x6b, 0x38, 0x73, 0x00}
 // decodes, and it is the JSON serializer run on yaml.YAMLToJSON(data), plus
 // yaml.YAMLToJSONStrict(data) as the first strict error. Errors quoting the
 // original data (missing kind or version) take the kubelet's own path.
-func decodeMainConverted(data []byte, convert func() ([]byte, error)) MainDecode {
+//
+// doc is data's first YAML document as Parse reads it (nil when unknown):
+// where it proves whether yaml.YAMLToJSONStrict reports a duplicate key
+// (duplicateKeys), that second full parse is skipped, or deferred until its
+// message is read.
+func decodeMainConverted(data []byte, doc *yamlv3.Node, convert func() ([]byte, error)) MainDecode {
 	if utilyaml.IsJSONBuffer(data) || bytes.HasPrefix(data, protobufMagic) {
 		return DecodeMain(data)
 	}
@@ -123,8 +130,15 @@ func decodeMainConverted(data []byte, convert func() ([]byte, error)) MainDecode
 		}
 		strictErrs = se.Errors()
 	}
-	if _, yerr := yaml.YAMLToJSONStrict(data); yerr != nil {
-		strictErrs = append([]error{yerr}, strictErrs...)
+	switch duplicateKeys(doc) {
+	case dupNone:
+		// The node tree proves the strict conversion finds no duplicate.
+	case dupSome:
+		strictErrs = append([]error{&yamlStrictError{data: data}}, strictErrs...)
+	default:
+		if _, yerr := yaml.YAMLToJSONStrict(data); yerr != nil {
+			strictErrs = append([]error{yerr}, strictErrs...)
+		}
 	}
 	if len(strictErrs) > 0 {
 		err = runtime.NewStrictDecodingError(strictErrs)

@@ -7,7 +7,9 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"sync/atomic"
 
+	"github.com/kubeletcfg/kubeletcfg/validate"
 	yaml "go.yaml.in/yaml/v3"
 )
 
@@ -41,6 +43,19 @@ type File struct {
 	// ExtraDocs holds the line of each document after the first: the kubelet
 	// reads only the first.
 	ExtraDocs []int
+
+	text atomic.Pointer[validate.Text]
+}
+
+// Text is Data with its lines indexed, built on first use (files are shared by
+// the minors evaluated in parallel): the findings that carry edits turn
+// positions into offsets through it.
+func (f *File) Text() *validate.Text {
+	if t := f.text.Load(); t != nil {
+		return t
+	}
+	f.text.CompareAndSwap(nil, validate.NewText(f.Data))
+	return f.text.Load()
 }
 
 // ReadFile reads and parses path. It returns an *InputError when the file cannot

@@ -3,6 +3,7 @@ package source
 import (
 	"strconv"
 	"strings"
+	"sync"
 
 	yaml "go.yaml.in/yaml/v3"
 
@@ -79,8 +80,8 @@ type walker struct {
 	// merge key; aliased counts the nodes and pairs visited there.
 	aliasDepth int
 	aliased    int
-	// names caches each Object's sorted field names; suggested counts the
-	// did-you-mean searches made.
+	// names caches each Object's sorted field names (for the Unicode case
+	// folding of field); suggested counts the did-you-mean searches made.
 	names     map[*skew.Field][]string
 	suggested int
 	// walked holds the keys met through an alias or a merge key: the same key
@@ -145,7 +146,22 @@ func (w *walker) suggest(name string, f *skew.Field) string {
 		return ""
 	}
 	w.suggested++
-	return didyoumean.Nearest(name, w.childNames(f))
+	return suggestIndex(f).Nearest(name)
+}
+
+// suggestIndexes holds each Object's child names lowercased for did-you-mean,
+// shared by every walk: the bound above is per file, and ten thousand drop-ins
+// with an unknown key each search the top-level names once per file (a third
+// of such a run's CPU when every search lowercased every name). Field trees
+// are built whole once per minor (skew.Minor.Fields) and never change.
+var suggestIndexes sync.Map // *skew.Field -> *didyoumean.Index
+
+func suggestIndex(f *skew.Field) *didyoumean.Index {
+	if x, ok := suggestIndexes.Load(f); ok {
+		return x.(*didyoumean.Index)
+	}
+	x, _ := suggestIndexes.LoadOrStore(f, didyoumean.NewIndex(f.ChildNames()))
+	return x.(*didyoumean.Index)
 }
 
 func (w *walker) childNames(f *skew.Field) []string {

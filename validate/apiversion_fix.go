@@ -17,7 +17,7 @@ const KubeletAPIVersion = "kubelet.config.k8s.io/v1beta1"
 // which may bring one), kind twice, an anchored document. When it applies but
 // cannot be written (kind shares its line with other text), reason says why
 // and the fix is empty. kind is the kind key.
-func AddAPIVersion(data []byte, doc *yaml.Node) (fix SuggestedFix, kind *yaml.Node, reason string, ok bool) {
+func AddAPIVersion(t *Text, doc *yaml.Node) (fix SuggestedFix, kind *yaml.Node, reason string, ok bool) {
 	if doc == nil || doc.Kind != yaml.MappingNode || doc.Anchor != "" {
 		return SuggestedFix{}, nil, "", false
 	}
@@ -37,54 +37,34 @@ func AddAPIVersion(data []byte, doc *yaml.Node) (fix SuggestedFix, kind *yaml.No
 	if kind == nil || kindValue.Kind != yaml.ScalarNode || kindValue.Value != "KubeletConfiguration" || kindValue.Tag != "!!str" {
 		return SuggestedFix{}, nil, "", false
 	}
-	at := Offset(data, kind.Line, kind.Column)
-	ls := Offset(data, kind.Line, 1)
+	at := t.Offset(kind.Line, kind.Column)
+	ls := t.Offset(kind.Line, 1)
 	if at < 0 || ls < 0 {
 		return SuggestedFix{}, kind, "cannot find the kind key in the file", true
 	}
-	entry := quoteLike(kind.Style, "apiVersion") + ": " + quoteLike(kindValue.Style, KubeletAPIVersion)
-	indent := string(data[ls:at])
+	entry := QuoteLike(kind.Style, "apiVersion") + ": " + QuoteLike(kindValue.Style, KubeletAPIVersion)
+	indent := string(t.Data[ls:at])
 	var ed TextEdit
 	switch {
 	case doc.Style&yaml.FlowStyle != 0:
 		if strings.Trim(indent, " \t") == "" {
-			ed = TextEdit{Pos: at, End: at, NewText: entry + "," + newline(data) + indent}
+			ed = TextEdit{Pos: at, End: at, NewText: entry + "," + t.Newline() + indent}
 		} else {
 			ed = TextEdit{Pos: at, End: at, NewText: entry + ", "}
 		}
 	case strings.Trim(indent, " ") != "":
 		return SuggestedFix{}, kind, "the kind key shares its line with other text", true
 	default:
-		ed = TextEdit{Pos: ls, End: ls, NewText: indent + entry + newline(data)}
+		ed = TextEdit{Pos: ls, End: ls, NewText: indent + entry + t.Newline()}
 	}
 	return SuggestedFix{Message: "add apiVersion: " + KubeletAPIVersion + " above kind", Edits: []TextEdit{ed}}, kind, "", true
 }
 
-// AddingAPIVersion is f with the AddAPIVersion repair of its file (data, the
+// AddingAPIVersion is f with the AddAPIVersion repair of its file (t, the
 // document doc), when there is one that can be written.
-func (f Finding) AddingAPIVersion(data []byte, doc *yaml.Node) Finding {
-	if fix, _, reason, ok := AddAPIVersion(data, doc); ok && reason == "" {
+func (f Finding) AddingAPIVersion(t *Text, doc *yaml.Node) Finding {
+	if fix, _, reason, ok := AddAPIVersion(t, doc); ok && reason == "" {
 		f.Fixes = append(f.Fixes[:len(f.Fixes):len(f.Fixes)], fix)
 	}
 	return f
-}
-
-// quoteLike writes s in the quoting of a plain or quoted scalar's style
-// (plain for any other).
-func quoteLike(style yaml.Style, s string) string {
-	switch style {
-	case yaml.DoubleQuotedStyle:
-		return `"` + s + `"`
-	case yaml.SingleQuotedStyle:
-		return "'" + s + "'"
-	}
-	return s
-}
-
-// newline is the file's line ending: "\r\n" when its first line ends so.
-func newline(data []byte) string {
-	if i := strings.IndexByte(string(data), '\n'); i >= 1 && data[i-1] == '\r' {
-		return "\r\n"
-	}
-	return "\n"
 }

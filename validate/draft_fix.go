@@ -13,10 +13,10 @@ import (
 // guess: N a whole number of seconds the kubelet accepts (1..300), key and
 // value written plainly or quoted without escapes, no twin key or cap beside
 // it, no anchor or merge key above it (the text would serve other places too).
-// data and doc are f's file. The gate the shipped field needs is not part of
+// t and doc are f's file. The gate the shipped field needs is not part of
 // the repair: whether it is on depends on the minor and on every file, which
 // kubeletcfg fix weighs.
-func (f Finding) ReplacingDraft(data []byte, doc *yaml.Node) Finding {
+func (f Finding) ReplacingDraft(t *Text, doc *yaml.Node) Finding {
 	parent, i := keyIn(doc, f.Line, f.Column, false)
 	if parent == nil {
 		return f
@@ -31,8 +31,8 @@ func (f Finding) ReplacingDraft(data []byte, doc *yaml.Node) Finding {
 	if value.Kind != yaml.ScalarNode || value.Tag != "!!int" || err != nil || n < 1 || n > 300 {
 		return f
 	}
-	ks, ke, kok := scalarSpan(data, key)
-	vs, ve, vok := scalarSpan(data, value)
+	ks, ke, kok := t.ScalarSpan(key)
+	vs, ve, vok := t.ScalarSpan(value)
 	if !kok || !vok {
 		return f
 	}
@@ -43,7 +43,7 @@ func (f Finding) ReplacingDraft(data []byte, doc *yaml.Node) Finding {
 	f.Fixes = append(f.Fixes[:len(f.Fixes):len(f.Fixes)], SuggestedFix{
 		Message: "write crashLoopBackOff.maxContainerRestartPeriod: " + strconv.Itoa(n) + "s",
 		Edits: []TextEdit{
-			{Pos: ks, End: ke, NewText: quoteLike(key.Style, "maxContainerRestartPeriod")},
+			{Pos: ks, End: ke, NewText: QuoteLike(key.Style, "maxContainerRestartPeriod")},
 			{Pos: vs, End: ve, NewText: seconds},
 		},
 	})
@@ -79,36 +79,4 @@ func keyIn(n *yaml.Node, line, col int, shared bool) (*yaml.Node, int) {
 		}
 	}
 	return nil, 0
-}
-
-// scalarSpan finds the bytes of a one-line scalar node as written: plain, or
-// quoted without escapes; ok is false for any other form (an escape, a line
-// break, a tag, an anchor).
-func scalarSpan(data []byte, n *yaml.Node) (start, end int, ok bool) {
-	if n == nil || n.Kind != yaml.ScalarNode || n.Anchor != "" || strings.ContainsAny(n.Value, "\n\r\\") {
-		return 0, 0, false
-	}
-	start = Offset(data, n.Line, n.Column)
-	if start < 0 {
-		return 0, 0, false
-	}
-	var written string
-	switch n.Style {
-	case 0:
-		written = n.Value
-	case yaml.DoubleQuotedStyle:
-		written = `"` + n.Value + `"`
-	case yaml.SingleQuotedStyle:
-		if strings.Contains(n.Value, "'") {
-			return 0, 0, false
-		}
-		written = "'" + n.Value + "'"
-	default:
-		return 0, 0, false
-	}
-	end = start + len(written)
-	if end > len(data) || string(data[start:end]) != written {
-		return 0, 0, false
-	}
-	return start, end, true
 }

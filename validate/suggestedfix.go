@@ -1,10 +1,10 @@
 package validate
 
 import (
+	"bytes"
 	"fmt"
 	"sort"
 	"strings"
-	"unicode/utf8"
 )
 
 // SuggestedFix is a repair that needs no guess, carried by the finding whose
@@ -23,54 +23,27 @@ type TextEdit struct {
 	NewText  string
 }
 
-// Offset is the byte offset of the parser's 1-based line and column (counted
-// in characters, a leading byte order mark not counted), or -1.
-func Offset(data []byte, line, col int) int {
-	if line < 1 || col < 1 {
-		return -1
-	}
-	off := 0
-	for l := 1; l < line; l++ {
-		i := strings.IndexByte(string(data[off:]), '\n')
-		if i < 0 {
-			return -1
-		}
-		off += i + 1
-	}
-	if line == 1 && strings.HasPrefix(string(data), "\ufeff") {
-		off += len("\ufeff")
-	}
-	for i := 1; i < col; i++ {
-		if off >= len(data) || data[off] == '\n' {
-			return -1
-		}
-		_, n := utf8.DecodeRune(data[off:])
-		off += n
-	}
-	return off
-}
-
 // RenameKey is the fix that respells the key written at pos as name, in the
 // key's own quoting: plain, or quoted without escapes. ok is false when the key
 // is written any other way (an escape, a line break, a tag, an anchor), which
 // is renamed by hand.
-func RenameKey(data []byte, pos Position, written, name string) (SuggestedFix, bool) {
+func RenameKey(t *Text, pos Position, written, name string) (SuggestedFix, bool) {
 	if strings.ContainsAny(written, "\n\r\\") {
 		return SuggestedFix{}, false
 	}
-	start := Offset(data, pos.Line, pos.Column)
+	start := t.Offset(pos.Line, pos.Column)
 	if start < 0 {
 		return SuggestedFix{}, false
 	}
-	rest := string(data[start:])
+	rest := t.Data[start:]
 	var span int
 	var newText string
 	switch {
-	case strings.HasPrefix(rest, `"`+written+`"`):
+	case bytes.HasPrefix(rest, []byte(`"`+written+`"`)):
 		span, newText = len(written)+2, `"`+name+`"`
-	case strings.HasPrefix(rest, "'"+written+"'") && !strings.Contains(written, "'"):
+	case bytes.HasPrefix(rest, []byte("'"+written+"'")) && !strings.Contains(written, "'"):
 		span, newText = len(written)+2, "'"+name+"'"
-	case strings.HasPrefix(rest, written) && written != "" && !strings.ContainsAny(written[:1], `"'&*!`):
+	case bytes.HasPrefix(rest, []byte(written)) && written != "" && !strings.ContainsAny(written[:1], `"'&*!`):
 		span, newText = len(written), name
 	default:
 		return SuggestedFix{}, false
@@ -107,11 +80,11 @@ func ApplyEdits(data []byte, edits []TextEdit) ([]byte, error) {
 }
 
 // Renaming is f with the fix that respells the key written at f's position
-// (written, in data, the bytes of f's file) as name, when that needs no guess
+// (written, in t, f's file) as name, when that needs no guess
 // (RenameKey); f unchanged otherwise. The case rules (KC1102, KC2006, KC2007)
 // set it where they detect the key.
-func (f Finding) Renaming(data []byte, written, name string) Finding {
-	if fix, ok := RenameKey(data, f.Position, written, name); ok {
+func (f Finding) Renaming(t *Text, written, name string) Finding {
+	if fix, ok := RenameKey(t, f.Position, written, name); ok {
 		f.Fixes = append(f.Fixes[:len(f.Fixes):len(f.Fixes)], fix)
 	}
 	return f

@@ -26,7 +26,7 @@ func TestRenameKey(t *testing.T) {
 		{"other text", "maxpods: 3", 1, 1, "MaxPods", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fix, ok := RenameKey([]byte(tc.data), Position{Line: tc.line, Column: tc.col}, tc.written, "maxPods")
+			fix, ok := RenameKey(NewText([]byte(tc.data)), Position{Line: tc.line, Column: tc.col}, tc.written, "maxPods")
 			if !ok {
 				if tc.want != "" {
 					t.Fatalf("no fix, want %q", tc.want)
@@ -80,7 +80,7 @@ func TestReplacingDraft(t *testing.T) {
 			root := doc.Content[0]
 			parent := root.Content[1]
 			key := parent.Content[0]
-			f := DraftCrashLoopField.At(Position{Line: key.Line, Column: key.Column}, "crashLoopBackOff.maxSeconds", "", "").ReplacingDraft([]byte(tc.data), root)
+			f := DraftCrashLoopField.At(Position{Line: key.Line, Column: key.Column}, "crashLoopBackOff.maxSeconds", "", "").ReplacingDraft(NewText([]byte(tc.data)), root)
 			if len(f.Fixes) == 0 {
 				if tc.want != "" {
 					t.Fatalf("no repair, want %q", tc.want)

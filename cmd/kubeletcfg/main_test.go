@@ -90,6 +90,7 @@ var readmeExits = map[string]int{
 	"lint -c testdata/inputs/kind.yaml ":    exitFindings,
 	"lint -c testdata/conformance/cases/475-flags-over-dropin/kubelet.yaml ": exitClean,
 	"lint --kubelet-flags-file testdata/hosts/kubeadm-rpm/":                  exitClean,
+	"lint -c testdata/minikube/config.json ":                                 exitClean,
 }
 
 // TestREADMEBlocks keeps the README's example outputs true: every block that

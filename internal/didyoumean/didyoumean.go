@@ -6,21 +6,41 @@ import "strings"
 // first, then the smallest edit distance (case-insensitive) within a budget that
 // grows with the name's length. It returns "" when nothing is close enough.
 func Nearest(name string, candidates []string) string {
+	return NewIndex(candidates).Nearest(name)
+}
+
+// Index is a list of candidates lowercased once, for callers that search the
+// same names many times (a walk of thousands of drop-ins, each with an unknown
+// key). It is safe for concurrent use.
+type Index struct {
+	names, lower []string
+}
+
+// NewIndex indexes candidates; Nearest then answers as Nearest(name, candidates).
+func NewIndex(candidates []string) *Index {
+	x := &Index{names: candidates, lower: make([]string, len(candidates))}
+	for i, c := range candidates {
+		x.lower[i] = strings.ToLower(c)
+	}
+	return x
+}
+
+// Nearest is Nearest(name, candidates) for the indexed candidates.
+func (x *Index) Nearest(name string) string {
 	lname := strings.ToLower(name)
-	for _, c := range candidates {
-		if strings.ToLower(c) == lname {
-			return c
+	for i, lc := range x.lower {
+		if lc == lname {
+			return x.names[i]
 		}
 	}
 	budget := 2 + len(name)/6
 	best, bestD := "", budget+1
-	for _, c := range candidates {
-		lc := strings.ToLower(c)
+	for i, lc := range x.lower {
 		if abs(len(lc)-len(lname)) > budget {
 			continue
 		}
 		if d := distance(lname, lc, budget); d < bestD {
-			best, bestD = c, d
+			best, bestD = x.names[i], d
 		}
 	}
 	return best

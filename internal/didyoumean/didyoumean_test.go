@@ -24,6 +24,9 @@ func TestNearest(t *testing.T) {
 		if got := Nearest(tt.name, tt.candidates); got != tt.want {
 			t.Errorf("Nearest(%q) = %q, want %q", tt.name, got, tt.want)
 		}
+		if got := NewIndex(tt.candidates).Nearest(tt.name); got != tt.want {
+			t.Errorf("Index.Nearest(%q) = %q, want %q", tt.name, got, tt.want)
+		}
 	}
 }
 
