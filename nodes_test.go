@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/kubeletcfg/kubeletcfg/input"
+	"github.com/kubeletcfg/kubeletcfg/internal/testtree"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
@@ -152,27 +153,6 @@ func BenchmarkLintNodes(b *testing.B) {
 	b.ReportMetric(float64(ms.HeapSys)/(1<<20), "heap-MB")
 }
 
-const (
-	goodConfig = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nmaxPods: 50\n"
-	// badDropin makes the kubelet refuse: a negative maxPods.
-	badDropin = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nmaxPods: -1\n"
-)
-
-func writeTree(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, data := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
 // TestNodeFiles: the main file, drop-in folder and flags files of a node
 // folder, by the names in use; the ambiguous layouts are errors.
 func TestNodeFiles(t *testing.T) {
@@ -184,23 +164,23 @@ func TestNodeFiles(t *testing.T) {
 		flags     []string
 		err       string
 	}{
-		{"conf.d", map[string]string{"config.yaml": goodConfig, "conf.d/10.conf": badDropin}, "config.yaml", "conf.d", nil, ""},
-		{"config.d", map[string]string{"config.yaml": goodConfig, "config.d/10.conf": badDropin}, "config.yaml", "config.d", nil, ""},
-		{"kubelet.conf.d", map[string]string{"config.yaml": goodConfig, "kubelet.conf.d/10.conf": badDropin}, "config.yaml", "kubelet.conf.d", nil, ""},
-		{"nodeadm config.json.d", map[string]string{"config.json": "{}", "config.json.d/10.conf": badDropin}, "config.json", "config.json.d", nil, ""},
-		{"named after the main file", map[string]string{"kubelet-config.yaml": goodConfig, "kubelet-config.yaml.d/10.conf": badDropin}, "kubelet-config.yaml", "kubelet-config.yaml.d", nil, ""},
-		{"another folder is not drop-ins", map[string]string{"config.yaml": goodConfig, "backup/10.conf": badDropin}, "config.yaml", "", nil, ""},
-		{"two drop-in folders", map[string]string{"config.yaml": goodConfig, "conf.d/10.conf": "", "config.d/10.conf": ""}, "", "", nil, "2 drop-in folders (conf.d, config.d)"},
-		{"preferred main file", map[string]string{"config.json": "{}", "config.yaml": goodConfig, "kubelet-config.yaml": goodConfig}, "config.yaml", "", nil, ""},
-		{"two main files", map[string]string{"a.yaml": goodConfig, "b.yaml": goodConfig}, "", "", nil, "2 config files (a.yaml, b.yaml)"},
-		{"README is not the main file", map[string]string{"config.yaml": goodConfig, "README.md": "# notes", "notes.txt": "x"}, "config.yaml", "", nil, ""},
-		{"flags files in order", map[string]string{"config.yaml": goodConfig, "cmdline": "--max-pods=3", "kubeadm-flags.env": "KUBELET_KUBEADM_ARGS=\"--max-pods=2\"", "kubelet.service": "[Service]\nExecStart=/usr/bin/kubelet\n"}, "config.yaml", "", []string{"kubelet.service", "kubeadm-flags.env", "cmdline"}, ""},
-		{"unit drop-ins alone", map[string]string{"config.yaml": goodConfig, "kubelet.service.d/10-kubeadm.conf": "[Service]\n", "kubeadm-flags.env": "KUBELET_KUBEADM_ARGS=\"\"\n"}, "config.yaml", "", []string{"kubelet.service.d", "kubeadm-flags.env"}, ""},
-		{"unit with its drop-ins", map[string]string{"config.yaml": goodConfig, "kubelet.service": "[Service]\n", "kubelet.service.d/10-kubeadm.conf": "[Service]\n"}, "config.yaml", "", []string{"kubelet.service"}, ""},
+		{"conf.d", map[string]string{"config.yaml": testtree.GoodConfig, "conf.d/10.conf": testtree.BadDropin}, "config.yaml", "conf.d", nil, ""},
+		{"config.d", map[string]string{"config.yaml": testtree.GoodConfig, "config.d/10.conf": testtree.BadDropin}, "config.yaml", "config.d", nil, ""},
+		{"kubelet.conf.d", map[string]string{"config.yaml": testtree.GoodConfig, "kubelet.conf.d/10.conf": testtree.BadDropin}, "config.yaml", "kubelet.conf.d", nil, ""},
+		{"nodeadm config.json.d", map[string]string{"config.json": "{}", "config.json.d/10.conf": testtree.BadDropin}, "config.json", "config.json.d", nil, ""},
+		{"named after the main file", map[string]string{"kubelet-config.yaml": testtree.GoodConfig, "kubelet-config.yaml.d/10.conf": testtree.BadDropin}, "kubelet-config.yaml", "kubelet-config.yaml.d", nil, ""},
+		{"another folder is not drop-ins", map[string]string{"config.yaml": testtree.GoodConfig, "backup/10.conf": testtree.BadDropin}, "config.yaml", "", nil, ""},
+		{"two drop-in folders", map[string]string{"config.yaml": testtree.GoodConfig, "conf.d/10.conf": "", "config.d/10.conf": ""}, "", "", nil, "2 drop-in folders (conf.d, config.d)"},
+		{"preferred main file", map[string]string{"config.json": "{}", "config.yaml": testtree.GoodConfig, "kubelet-config.yaml": testtree.GoodConfig}, "config.yaml", "", nil, ""},
+		{"two main files", map[string]string{"a.yaml": testtree.GoodConfig, "b.yaml": testtree.GoodConfig}, "", "", nil, "2 config files (a.yaml, b.yaml)"},
+		{"README is not the main file", map[string]string{"config.yaml": testtree.GoodConfig, "README.md": "# notes", "notes.txt": "x"}, "config.yaml", "", nil, ""},
+		{"flags files in order", map[string]string{"config.yaml": testtree.GoodConfig, "cmdline": "--max-pods=3", "kubeadm-flags.env": "KUBELET_KUBEADM_ARGS=\"--max-pods=2\"", "kubelet.service": "[Service]\nExecStart=/usr/bin/kubelet\n"}, "config.yaml", "", []string{"kubelet.service", "kubeadm-flags.env", "cmdline"}, ""},
+		{"unit drop-ins alone", map[string]string{"config.yaml": testtree.GoodConfig, "kubelet.service.d/10-kubeadm.conf": "[Service]\n", "kubeadm-flags.env": "KUBELET_KUBEADM_ARGS=\"\"\n"}, "config.yaml", "", []string{"kubelet.service.d", "kubeadm-flags.env"}, ""},
+		{"unit with its drop-ins", map[string]string{"config.yaml": testtree.GoodConfig, "kubelet.service": "[Service]\n", "kubelet.service.d/10-kubeadm.conf": "[Service]\n"}, "config.yaml", "", []string{"kubelet.service"}, ""},
 		{"nothing", map[string]string{"README.md": "# notes"}, "", "", nil, "no config file"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := writeTree(t, tt.files)
+			dir := testtree.Write(t, tt.files)
 			config, configDir, flags, err := nodeFiles(dir)
 			if tt.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {

@@ -3,51 +3,30 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-)
 
-const (
-	goodConfig = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nmaxPods: 50\n"
-	// badDropin makes the kubelet refuse: a negative maxPods.
-	badDropin = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nmaxPods: -1\n"
+	"github.com/kubeletcfg/kubeletcfg/internal/testtree"
 )
-
-func writeTree(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, data := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
 
 // TestLintNodesLayout runs lint --nodes on real pool layouts: a README is
 // skipped with one info line, each drop-in folder name is read (the node that
 // refuses says so, as lint -d does), flags files are applied.
 func TestLintNodesLayout(t *testing.T) {
-	dir := writeTree(t, map[string]string{
+	dir := testtree.Write(t, map[string]string{
 		"README.md":                    "# pool",
 		"notes.txt":                    "x",
-		"a/config.yaml":                goodConfig,
-		"b/config.yaml":                goodConfig,
-		"b/kubelet.conf.d/10-bad.conf": badDropin,
-		"c/config.json":                goodConfig,
-		"c/config.json.d/10-bad.conf":  badDropin,
-		"d/config.yaml":                goodConfig,
+		"a/config.yaml":                testtree.GoodConfig,
+		"b/config.yaml":                testtree.GoodConfig,
+		"b/kubelet.conf.d/10-bad.conf": testtree.BadDropin,
+		"c/config.json":                testtree.GoodConfig,
+		"c/config.json.d/10-bad.conf":  testtree.BadDropin,
+		"d/config.yaml":                testtree.GoodConfig,
 		"d/kubeadm-flags.env":          "KUBELET_KUBEADM_ARGS=\"--max-pods=-5\"\n",
-		"e/config.yaml":                goodConfig,
+		"e/config.yaml":                testtree.GoodConfig,
 		"e/cmdline":                    "/usr/bin/kubelet\x00--max-pods=70\x00",
-		"f/config.yaml":                goodConfig,
+		"f/config.yaml":                testtree.GoodConfig,
 		"f/kubelet.service.d/10-kubeadm.conf": "[Service]\nEnvironment=\"KUBELET_CONFIG_ARGS=--config=/var/lib/kubelet/config.yaml\"\n" +
 			"EnvironmentFile=-/var/lib/kubelet/kubeadm-flags.env\nExecStart=\nExecStart=/usr/bin/kubelet $KUBELET_CONFIG_ARGS $KUBELET_KUBEADM_ARGS\n",
 		"f/kubelet.service.d/20-pods.conf": "[Service]\nEnvironment=\"KUBELET_KUBEADM_ARGS=--max-pods=-2\"\n",
