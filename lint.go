@@ -1,7 +1,6 @@
 package kubeletcfg
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 
@@ -89,9 +88,7 @@ func (l *Linted) Write(out io.Writer, format string, opt report.Options) error {
 	switch name := l.Report.Input; {
 	case name == "":
 	case format == "json":
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(l.Report)
+		return report.WriteJSON(out, l.Report)
 	case format == "text":
 		if _, err := fmt.Fprintf(out, "%s: note: %s\n", l.Source.Path, l.Source.Note); err != nil {
 			return err

@@ -176,12 +176,10 @@ func (l *LintedNodes) Write(out io.Writer, format string, opt report.Options) er
 	}
 	switch format {
 	case "json":
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
 		if !l.several {
-			return enc.Encode(l.Reports[0])
+			return report.WriteJSON(out, l.Reports[0])
 		}
-		return enc.Encode(struct {
+		return report.WriteJSON(out, struct {
 			Versions []NodesReport `json:"versions"`
 		}{l.Reports})
 	case "text":

@@ -2,7 +2,6 @@ package kubeletcfg
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -188,9 +187,7 @@ func (l *LintedPaths) Write(out io.Writer, format string, opt report.Options) er
 	}
 	switch format {
 	case "json":
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(l.Report)
+		return report.WriteJSON(out, l.Report)
 	case "text":
 	default:
 		docs := make([]report.Document, len(l.Report.Reports))

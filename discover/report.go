@@ -1,18 +1,17 @@
 package discover
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/kubeletcfg/kubeletcfg/report"
 )
 
 // WriteJSON writes k as one indented JSON document.
 func (k *Kubelet) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(k)
+	return report.WriteJSON(w, k)
 }
 
 // WriteText writes what was found and where each piece came from.

@@ -1,7 +1,6 @@
 package matrix
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -32,7 +31,7 @@ func (mx *Matrix) WriteJSON(w io.Writer) error {
 	for _, c := range mx.Columns {
 		docs = append(docs, versionDoc(c))
 	}
-	return writeJSON(w, map[string][]VersionDoc{"versions": docs})
+	return report.WriteJSON(w, map[string][]VersionDoc{"versions": docs})
 }
 
 // WriteText prints the matrix (rows are aspects, columns minors), then the
@@ -189,12 +188,6 @@ func nonNil(s []string) []string {
 	return s
 }
 
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
-
 // preflightDoc is the JSON document of kubeletcfg preflight -o json.
 type preflightDoc struct {
 	From             string             `json:"from"`
@@ -239,7 +232,7 @@ func (p *Preflight) WriteJSON(w io.Writer) error {
 	d.CrashLoopBackOff.To = p.To.Result.CrashLoopBackOff
 	d.Rollback.Document = report.FromResult(p.From.Result)
 	d.Rollback.Dropped = nonNil(p.From.Result.Dropped)
-	return writeJSON(w, d)
+	return report.WriteJSON(w, d)
 }
 
 // WriteText prints the preflight: blockers, then behaviour changes, then notes.

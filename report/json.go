@@ -10,10 +10,16 @@ type jsonWriter struct{}
 // Write prints one document for one minor, as the lint contract says; several
 // minors print as {"versions":[...]}.
 func (jsonWriter) Write(w io.Writer, docs []Document, _ Options) error {
+	if len(docs) == 1 {
+		return WriteJSON(w, docs[0])
+	}
+	return WriteJSON(w, map[string][]Document{"versions": docs})
+}
+
+// WriteJSON writes v as every -o json document is written: one value,
+// indented by two spaces, then a newline.
+func WriteJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	if len(docs) == 1 {
-		return enc.Encode(docs[0])
-	}
-	return enc.Encode(map[string][]Document{"versions": docs})
+	return enc.Encode(v)
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/fleet"
+	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
@@ -220,9 +220,7 @@ func runCluster(cmd *cobra.Command, f *clusterFlags, target *skew.Minor) error {
 	run := fleet.NewReport(fleet.RedactURL(cfg.Host), nodes, evals, failures, target)
 	out := cmd.OutOrStdout()
 	if f.output == "json" {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		err = enc.Encode(run)
+		err = report.WriteJSON(out, run)
 	} else {
 		err = run.WriteText(out)
 	}

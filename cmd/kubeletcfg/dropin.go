@@ -1,9 +1,7 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -12,6 +10,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/author"
 	"github.com/kubeletcfg/kubeletcfg/matrix"
+	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
@@ -123,7 +122,7 @@ rename), with mode 0644 unless --mode, and never over an existing file without
 				return err
 			}
 			if output == "json" {
-				if err := writeJSONValue(cmd.OutOrStdout(), rep); err != nil {
+				if err := report.WriteJSON(cmd.OutOrStdout(), rep); err != nil {
 					return err
 				}
 			} else {
@@ -168,10 +167,4 @@ func completeSetPath(_ *cobra.Command, _ []string, toComplete string) ([]string,
 		}
 	}
 	return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
-}
-
-func writeJSONValue(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }

@@ -1,12 +1,12 @@
 package main
 
 import (
-	"encoding/json"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/kubeletcfg/kubeletcfg/explain"
+	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
@@ -50,9 +50,7 @@ under it or an object it is part of, plus gated-field-ignored for gated fields.`
 				return err
 			}
 			if output == "json" {
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetIndent("", "  ")
-				return enc.Encode(doc)
+				return report.WriteJSON(cmd.OutOrStdout(), doc)
 			}
 			return doc.WriteText(cmd.OutOrStdout())
 		},

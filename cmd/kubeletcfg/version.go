@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"runtime"
 	"runtime/debug"
@@ -66,9 +65,7 @@ minor it reproduces with the Kubernetes release its knowledge was generated from
 			}
 			out := cmd.OutOrStdout()
 			if output == "json" {
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				return enc.Encode(v)
+				return report.WriteJSON(out, v)
 			}
 			fmt.Fprintf(out, "kubeletcfg %s\n", v.Version)
 			if v.Commit != "" {
