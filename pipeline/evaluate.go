@@ -344,24 +344,20 @@ func unknownPaths(keys []source.Key) []string {
 }
 
 // strictKeys walks the main file for positions, names and duplicates; which keys
-// the minor's kubelet does not know is decided by the minor's generated JSON
-// Schema (additionalProperties: false everywhere, like strict decoding). A key
-// the walk thought unknown but the schema accepts is kept as matched.
+// the minor's kubelet does not know is decided on the document as the kubelet's
+// serializer converts it (source.Unknown: last duplicate wins, merge keys
+// resolved), against the same field tree. A key the walk thought unknown but the
+// converted document does not have as unknown is kept as matched.
 //
-// Compiling even the key structure of a schema (skew.Minor.KeySchema) costs
-// about 1 ms, a third of a run, so it is compiled only when the walk (over the field tree generated from the same
-// types) has candidates: TestSchemaAgreesWithWalk checks on the whole corpus,
-// at every minor, that the walk and the schema name the same keys.
+// The conversion is only needed when the walk has candidates: TestUnknownAgreesWithSchema
+// checks on the whole corpus, at every minor, that the walk, the converted
+// document and the minor's JSON Schema name the same keys.
 func (r *Result) strictKeys(m *skew.Minor, f *source.File) []source.Key {
 	keys := r.files.Walk(f, m.Fields(), source.Strict)
 	if !hasUnknown(keys) {
 		return keys
 	}
-	schema, err := m.KeySchema()
-	if err != nil {
-		panic(err) // embedded, generated data: a failure is a build defect
-	}
-	unknown, ok := r.files.SchemaUnknown(f, schema, m.Fields())
+	unknown, ok := r.files.Unknown(f, m.Fields())
 	if !ok {
 		return keys
 	}

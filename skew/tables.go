@@ -30,7 +30,6 @@ type genTable struct {
 	FlagsKubelet  string   // flags.json's kubelet
 	Flags         []uint16 // into genFlags, in flags.json's order
 	InternalNames []string // internalnames.json's pairs (path, internal path); nil when absent
-	KeySchema     int      // into genKeySchemas: schema.json's key structure (skew/internal/keyschema)
 }
 
 // generated returns the minor's generated tables, or nil.

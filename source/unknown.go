@@ -1,0 +1,181 @@
+package source
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/kubeletcfg/kubeletcfg/skew"
+)
+
+// Unknown returns the written paths of the main file's keys that the minor's
+// kubelet does not have: the keys its strict decoding fails on and its lenient
+// decoding drops. They are read off the document as the kubelet's serializer
+// sees it, converted to JSON with sigs.k8s.io/yaml (last duplicate wins, merge
+// keys resolved, non-string keys turned into strings), against the minor's
+// field tree. ok is false when the file is not a YAML/JSON object; the walk's
+// own verdict stands then.
+//
+// The field tree and the minor's JSON Schema (skew/data/<minor>/schema.json,
+// every object closed as strict decoding is) are generated from the same types;
+// pipeline's TestUnknownAgreesWithSchema checks on the corpus and on random
+// documents that this walk names exactly the keys the schema rejects as
+// additional properties. Validating with the schema at run time would link a
+// JSON Schema validator whose initialisation alone costs a quarter of a run.
+func Unknown(f *File, tree *skew.Field) (unknown map[string]bool, ok bool) {
+	return unknownIn(f, tree, nil)
+}
+
+// Unknown is Unknown with the document's conversion done once.
+func (c *Cache) Unknown(f *File, tree *skew.Field) (map[string]bool, bool) {
+	return unknownIn(f, tree, c)
+}
+
+func unknownIn(f *File, tree *skew.Field, c *Cache) (map[string]bool, bool) {
+	doc, ok := c.instance(f)
+	if !ok {
+		return nil, false
+	}
+	out := map[string]bool{}
+	UnknownKeys(doc, tree, func(path string) { out[path] = true })
+	return out, true
+}
+
+// UnknownKeys calls unknown with the written path (a.b, m[key], l[0].x) of
+// every key of doc, a decoded JSON value, that tree does not have: a key of an
+// object that is not one of its fields, spelled exactly. It descends as a
+// closed JSON Schema's properties, additionalProperties and items do: into the
+// known fields of an object, every value of a map and every item of a list;
+// never into an unknown key, nor into a value of the wrong shape (a list where
+// an object belongs has no keys to check).
+func UnknownKeys(doc any, tree *skew.Field, unknown func(path string)) {
+	unknownKeys(doc, tree, "", unknown)
+}
+
+func unknownKeys(v any, f *skew.Field, path string, unknown func(string)) {
+	if f == nil {
+		return
+	}
+	switch v := v.(type) {
+	case map[string]any:
+		switch f.Kind {
+		case skew.Object:
+			for k, child := range v {
+				field, ok := f.Children[k]
+				if !ok {
+					unknown(skew.JoinPath(path, k))
+					continue
+				}
+				unknownKeys(child, field, skew.JoinPath(path, k), unknown)
+			}
+		case skew.Map:
+			for k, child := range v {
+				unknownKeys(child, f.Elem, path+"["+k+"]", unknown)
+			}
+		}
+	case []any:
+		if f.Kind == skew.List {
+			for i, item := range v {
+				unknownKeys(item, f.Elem, path+"["+strconv.Itoa(i)+"]", unknown)
+			}
+		}
+	}
+}
+
+// instance is the file as the JSON value the schema validates, once per file.
+func (c *Cache) instance(f *File) (any, bool) {
+	if c == nil {
+		return toInstance(f)
+	}
+	v := c.instances.get(f, func() cachedInstance {
+		v, ok := toInstanceOf(f, c.yamlToJSON)
+		return cachedInstance{v, ok}
+	})
+	return v.v, v.ok
+}
+
+type cachedInstance struct {
+	v  any
+	ok bool
+}
+
+func toInstance(f *File) (any, bool) {
+	return toInstanceOf(f, func(f *File) ([]byte, error) { return yaml.YAMLToJSON(f.Data) })
+}
+
+func toInstanceOf(f *File, convert func(*File) ([]byte, error)) (any, bool) {
+	if f.Doc == nil || f.SyntaxErr != nil {
+		return nil, false
+	}
+	raw, err := convert(f)
+	if err != nil {
+		return nil, false
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, false
+	}
+	if _, isObject := v.(map[string]any); !isObject {
+		return nil, false
+	}
+	return v, true
+}
+
+// WithoutKeys returns the file's document as JSON without the keys at the given
+// written paths (a.b, l[0].x): what an older kubelet's lenient decoding sees of a
+// file whose keys it does not have. ok is false when the file is not an object.
+func WithoutKeys(f *File, paths []string) ([]byte, bool) {
+	doc, ok := toInstance(f)
+	if !ok {
+		return nil, false
+	}
+	for _, p := range paths {
+		deletePath(doc, p)
+	}
+	out, err := json.Marshal(doc)
+	return out, err == nil
+}
+
+func deletePath(cur any, path string) {
+	for path != "" {
+		var seg string
+		if path[0] == '[' {
+			end := strings.IndexByte(path, ']')
+			if end < 0 {
+				return
+			}
+			seg, path = path[1:end], strings.TrimPrefix(path[end+1:], ".")
+			list, ok := cur.([]any)
+			i, err := strconv.Atoi(seg)
+			if !ok || err != nil || i < 0 || i >= len(list) {
+				if m, isMap := cur.(map[string]any); isMap && path == "" {
+					delete(m, seg)
+				} else if isMap {
+					cur = m[seg]
+				}
+				continue
+			}
+			cur = list[i]
+			continue
+		}
+		end := strings.IndexAny(path, ".[")
+		if end < 0 {
+			end = len(path)
+		}
+		seg, path = path[:end], strings.TrimPrefix(path[end:], ".")
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return
+		}
+		if path == "" {
+			delete(m, seg)
+			return
+		}
+		cur = m[seg]
+	}
+}
