@@ -114,6 +114,7 @@ func Nodes(dir string, opt Options) (*LintedNodes, error) {
 	if err != nil {
 		return nil, err
 	}
+	nodes = expandKindNodes(nodes, format, opt.Read)
 	if len(skipped) > 0 && opt.Log != nil {
 		// One line on stderr, so that every output format stays what it is.
 		names, more := skipped, ""
@@ -234,7 +235,10 @@ type node struct {
 	err   error
 	// single is a node that is one file (its name is the file's).
 	single bool
-	minor  *skew.Minor // the minor it is evaluated at
+	// kindNode is, for a node of a kind cluster configuration, the kind node
+	// whose kubelet configuration it gets (the first of its group).
+	kindNode string
+	minor    *skew.Minor // the minor it is evaluated at
 
 	doc  LintReport
 	note string // the input's note, when it was converted
@@ -298,6 +302,37 @@ func findNodes(dir string) (nodes []*node, skipped []string, err error) {
 	}
 	sort.Slice(nodes, func(i, j int) bool { return nodes[i].name < nodes[j].name })
 	return nodes, skipped, nil
+}
+
+// expandKindNodes replaces each file of nodes that is a kind cluster
+// configuration of several nodes by one node per kind node, named FILE/NODE
+// (dev/kind-worker2), each read as --kind-node NODE reads it; the nodes of one
+// group (input.KindNodeGroups) read the same configuration, so they are
+// evaluated once. With --kind-node given, every kind file gives that node.
+func expandKindNodes(nodes []*node, format input.Format, read input.Options) []*node {
+	if read.KindNode != "" || (format != input.Auto && format != input.Kind) {
+		return nodes
+	}
+	out := make([]*node, 0, len(nodes))
+	for _, n := range nodes {
+		var groups [][]string
+		if n.single && n.err == nil {
+			if data, err := source.ReadBytes(n.config); err == nil {
+				groups = input.KindNodeGroups(n.config, data, format, read)
+			}
+		}
+		if groups == nil {
+			out = append(out, n)
+			continue
+		}
+		for _, g := range groups {
+			for _, name := range g {
+				out = append(out, &node{name: n.name + "/" + name, base: n.base, config: n.config, single: true, kindNode: g[0]})
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
 }
 
 // skippedNote says how many files findNodes skipped, for its "no nodes" error.
@@ -395,6 +430,7 @@ func nodeFiles(dir string) (config, configDir string, flags []string, err error)
 // evaluate runs the pipeline for n and keeps its report, paths relative to
 // the node, and the key of its group.
 func (n *node) evaluate(m *skew.Minor, format input.Format, read input.Options, cgroup int, post func(*pipeline.Result, string)) {
+	read = n.readOptions(read)
 	if n.err != nil {
 		return
 	}
@@ -456,6 +492,15 @@ func (n *node) evaluate(m *skew.Minor, format input.Format, read input.Options, 
 		n.note = n.strip(src.Note)
 	}
 	n.key, n.effective, n.err = groupKey(res, n.doc, rel(n.config))
+}
+
+// readOptions are the reading options of n: a kind cluster's node reads its
+// own kind node.
+func (n *node) readOptions(read input.Options) input.Options {
+	if n.kindNode != "" {
+		read.KindNode = n.kindNode
+	}
+	return read
 }
 
 // asGiven is n's report for the formats that annotate files (SARIF, JUnit,
@@ -585,7 +630,7 @@ func evaluateNodes(nodes []*node, minors []*skew.Minor, format input.Format, rea
 	for k, m := range minors {
 		out[k] = make([]*node, len(nodes))
 		for i, n := range nodes {
-			c := &node{name: n.name, base: n.base, config: n.config, configDir: n.configDir, flags: n.flags, err: n.err, single: n.single, minor: m}
+			c := &node{name: n.name, base: n.base, config: n.config, configDir: n.configDir, flags: n.flags, err: n.err, single: n.single, kindNode: n.kindNode, minor: m}
 			out[k][i] = c
 			all = append(all, c)
 			switch {
@@ -628,6 +673,7 @@ func evaluateNodes(nodes []*node, minors []*skew.Minor, format input.Format, rea
 // settings. "" when a file cannot be read: the node is then evaluated alone and
 // reports the error itself.
 func (n *node) contentKey(format input.Format, read input.Options, cgroup int) string {
+	read = n.readOptions(read)
 	h := fleet.NewHasher().String(string(format)).String(fmt.Sprintf("%+v", read)).String(strconv.Itoa(cgroup))
 	if n.config != "" {
 		name := ""

@@ -207,3 +207,77 @@ func TestNodeFiles(t *testing.T) {
 		})
 	}
 }
+
+// TestNodesKindCluster: a kind cluster configuration of several nodes in a
+// --nodes folder is one node per kind node, each with exactly the report that
+// `lint --kind-node NODE` gives it; --kind-node, a one-node cluster and a
+// forced format other than kind keep one node per file.
+func TestNodesKindCluster(t *testing.T) {
+	dir := t.TempDir()
+	kind, err := os.ReadFile("testdata/inputs/kind.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(dir, "dev.yaml"), kind)
+	write(t, filepath.Join(dir, "one.yaml"), []byte("kind: Cluster\napiVersion: kind.x-k8s.io/v1alpha4\n"))
+	write(t, filepath.Join(dir, "plain.yaml"), []byte("apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nmaxPods: 50\n"))
+
+	names := func(r NodesReport) (out []string) {
+		for _, g := range r.Groups {
+			out = append(out, strings.Join(g.Nodes, "+"))
+		}
+		for _, e := range r.Errors {
+			out = append(out, "error:"+e.Node)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name string
+		opt  Options
+		want string
+	}{
+		{"each kind node", Options{}, "dev/dev-control-plane dev/dev-worker dev/dev-worker2 one plain"},
+		{"--kind-node", Options{Read: input.Options{KindNode: "dev-worker2"}}, "dev one plain"},
+		{"forced config format", Options{Format: "config"}, "dev one plain"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l, err := Nodes(dir, tc.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var all []string
+			for _, n := range l.perMinor[0] {
+				all = append(all, n.name)
+			}
+			if got := strings.Join(all, " "); got != tc.want {
+				t.Fatalf("nodes %q, want %q (groups %q)", got, tc.want, names(l.Reports[0]))
+			}
+		})
+	}
+
+	l, err := Nodes(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range l.perMinor[0] {
+		kindNode, ok := strings.CutPrefix(n.name, "dev/")
+		if !ok {
+			continue
+		}
+		alone, err := Lint(Options{Config: filepath.Join(dir, "dev.yaml"), Read: input.Options{KindNode: kindNode}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := CountAtLeast(n.doc.Findings, validate.Info), CountAtLeast(alone.Report.Findings, validate.Info); got != want || n.doc.Starts != alone.Report.Starts {
+			t.Errorf("%s: %d findings, starts %v; lint --kind-node %s: %d, %v", n.name, got, n.doc.Starts, kindNode, want, alone.Report.Starts)
+		}
+		for i, f := range n.doc.Findings {
+			if w := alone.Report.Findings[i]; f.Rule != w.Rule || f.Path != w.Path || f.Line != w.Line {
+				t.Errorf("%s finding %d: %s %s:%d; alone %s %s:%d", n.name, i, f.Rule, f.Path, f.Line, w.Rule, w.Path, w.Line)
+			}
+		}
+	}
+	if g := names(l.Reports[0]); len(g) != 5 || !strings.Contains(strings.Join(g, " "), "dev/dev-control-plane") {
+		t.Errorf("groups %q", g)
+	}
+}

@@ -333,3 +333,26 @@ func mergePatch(target, patch any) any {
 	}
 	return t
 }
+
+// KindNodeGroups returns, when data read from path is a kind cluster
+// configuration of several nodes (f is Kind, or Auto and Detect says Kind),
+// its nodes by kind's names, grouped by the kubelet configuration they get
+// (Source.KindNodes); nil for anything else, a one-node cluster, or a file
+// that does not convert (reading it as one node reports why).
+func KindNodeGroups(path string, data []byte, f Format, opt Options) [][]string {
+	if f != Kind && (f != Auto || !isKindConfig(data) || Detect(data) != Kind) {
+		return nil
+	}
+	src, err := ConvertOptions(path, data, Kind, opt)
+	if err != nil {
+		return nil
+	}
+	n := 0
+	for _, g := range src.KindNodes {
+		n += len(g)
+	}
+	if n < 2 {
+		return nil
+	}
+	return src.KindNodes
+}
