@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	utilversion "k8s.io/apimachinery/pkg/util/version"
+
 	"github.com/kubeletcfg/kubeletcfg/discover"
 	"github.com/kubeletcfg/kubeletcfg/input"
 	"github.com/kubeletcfg/kubeletcfg/input/kubeletcmd"
@@ -153,8 +155,25 @@ func (o Options) Prepare() (*Prepared, error) {
 		in.Flags = append(in.Flags, a.Text)
 		in.FlagPositions = append(in.FlagPositions, a.Pos)
 	}
+	if p.Discovered != nil {
+		in.Release = p.Discovered.Version
+	}
+	if r := release(o.KubeletVersion); r != "" {
+		in.Release = r
+	}
 	p.Input = in
 	return p, nil
+}
+
+// release is the kubelet binary's version that --kubelet-version names with
+// its patch (1.37.3, v1.37.3-eks-1), as its --version flag checks it; "" for a
+// minor alone.
+func release(kubeletVersion string) string {
+	v := strings.TrimPrefix(strings.TrimSpace(kubeletVersion), "v")
+	if _, err := utilversion.ParseSemantic(v); err != nil {
+		return ""
+	}
+	return "v" + v
 }
 
 // NothingToCheckError is Prepare's error when the options name no file and

@@ -103,3 +103,29 @@ func TestInMemory(t *testing.T) {
 		})
 	}
 }
+
+// TestPrepareRelease: a --kubelet-version with its patch is the binary's
+// release the --version flag is checked against; a minor alone is none.
+func TestPrepareRelease(t *testing.T) {
+	for _, tc := range []struct{ version, want string }{
+		{"1.37.3", "v1.37.3"},
+		{"v1.36.4", "v1.36.4"},
+		{"1.37", ""},
+		{"", ""},
+	} {
+		p, err := Options{Config: "testdata/bench/kubeadm-3dropins/kubelet.yaml", KubeletVersion: tc.version}.Prepare()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Input.Release != tc.want {
+			t.Errorf("--kubelet-version %q: release %q, want %q", tc.version, p.Input.Release, tc.want)
+		}
+	}
+	l, err := Lint(Options{Config: "testdata/bench/kubeadm-3dropins/kubelet.yaml", KubeletVersion: "1.37.9", KubeletFlags: "--version=v1.37.9"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !l.Report.Starts {
+		t.Errorf("a v1.37.9 kubelet refuses --version=v1.37.9: %v", l.Report.Findings)
+	}
+}

@@ -89,7 +89,7 @@ func (r *Result) parseFlags(m *skew.Minor, in *Input) (*commandLine, bool) {
 		f := &table.Flags[i]
 		v, ptr := newFlagValue(f)
 		if vv, ok := v.(*versionValue); ok {
-			vv.release = m.Patch // --version=vX.Y.Z must name the binary's own release
+			vv.release = in.release(m) // --version=vX.Y.Z must name the binary's own release
 		}
 		fl := fs.VarPF(v, f.Name, f.Shorthand, "")
 		fl.NoOptDefVal = f.NoOptDefVal

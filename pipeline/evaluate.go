@@ -41,6 +41,11 @@ type Input struct {
 	// FlagPositions says where each of Flags was written (a flags file's line);
 	// a missing or empty entry is the command line.
 	FlagPositions []validate.Position
+	// Release is the kubelet binary's own version (v1.37.3, v1.37.3-eks-1)
+	// when known: --version=vX.Y.Z must name its major, minor and patch. Empty,
+	// or of another minor than the one evaluated: the minor's recorded release
+	// (skew.Minor.Patch).
+	Release string
 }
 
 // Result is what the kubelet would do with the input.

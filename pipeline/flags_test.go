@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -114,6 +115,36 @@ func TestFlagChecks(t *testing.T) {
 			if r.Starts != tt.starts || !reflect.DeepEqual(rules, want) {
 				t.Errorf("%s %s %q: starts %v, errors %v; want %v, %v", v, tt.name, tt.flags, r.Starts, rules, tt.starts, want)
 			}
+		}
+	}
+}
+
+// TestVersionFlagRelease: --version=vX.Y.Z must name the binary's own major,
+// minor and patch (component-base's validateDynamicVersion). The binary is
+// Input.Release when it is of the minor evaluated, else the release the
+// minor's data was recorded from.
+func TestVersionFlagRelease(t *testing.T) {
+	m := skew.Newest()
+	mm := m.MajorMinor()
+	patch := func(p int) string { return fmt.Sprintf("v%d.%d.%d", mm.Major, mm.Minor, p) }
+	older := fmt.Sprintf("v%d.%d.4", mm.Major, mm.Minor-1)
+	for _, tt := range []struct {
+		name, release, flag string
+		starts              bool
+	}{
+		{"recorded release", "", "--version=" + m.Patch, true},
+		{"another patch, binary unknown", "", "--version=" + patch(99), false},
+		{"another patch, the binary's", patch(99), "--version=" + patch(99), true},
+		{"the binary's, with a build suffix", patch(99) + "-eks-1", "--version=" + patch(99) + "-custom", true},
+		{"not the binary's patch", patch(99), "--version=" + m.Patch, false},
+		{"a release of another minor is not this binary", older, "--version=" + older, false},
+	} {
+		r, err := Evaluate(m, Input{Flags: []string{tt.flag}, Release: tt.release})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Starts != tt.starts {
+			t.Errorf("%s: %s with release %q: starts %v, want %v (%v)", tt.name, tt.flag, tt.release, r.Starts, tt.starts, r.Findings)
 		}
 	}
 }

@@ -155,6 +155,18 @@ func (v *versionValue) Set(s string) error {
 func (v *versionValue) String() string { return v.val }
 func (v *versionValue) Type() string   { return "version" }
 
+// release is the binary's version --version is checked against: Release when
+// it is a semantic version of m's minor, else the release m's data was recorded
+// from.
+func (in *Input) release(m *skew.Minor) string {
+	if v, err := utilversion.ParseSemantic(in.Release); err == nil {
+		if mm := m.MajorMinor(); int(v.Major()) == mm.Major && int(v.Minor()) == mm.Minor {
+			return in.Release
+		}
+	}
+	return m.Patch
+}
+
 // validateDynamicVersion is component-base/version's: a version other than the
 // binary's own must parse as semantic and match its major, minor and patch.
 func validateDynamicVersion(dynamic, release string) error {

@@ -74,7 +74,7 @@ type inputFlags struct {
 
 func (f *inputFlags) register(cmd *cobra.Command) {
 	f.registerFiles(cmd)
-	cmd.Flags().StringVar(&f.kubeletVersion, "kubelet-version", skew.Newest().Version, "kubelet minor to evaluate ("+strings.Join(skew.Supported(), ", ")+"); v1.37.2 is accepted")
+	cmd.Flags().StringVar(&f.kubeletVersion, "kubelet-version", skew.Newest().Version, "kubelet minor to evaluate ("+strings.Join(skew.Supported(), ", ")+"); a release (v1.37.3) is accepted, and is the binary --version=vX.Y.Z must match")
 	_ = cmd.RegisterFlagCompletionFunc("kubelet-version", completeMinor)
 }
 
