@@ -7,7 +7,7 @@ BACKOFF := $(CURDIR)/testdata/conformance/backoff
 KUBEADM := $(CURDIR)/testdata/kubeadm
 
 .PHONY: test check harness harness-test generate conformance conformance-check \
-	harness-all generate-all conformance-all conformance-check-all harness-test-all fuzz-conformance \
+	harness-all generate-all conformance-all conformance-check-all harness-test-all fuzz-conformance release-check \
 	integration integration-scale
 
 test:
@@ -50,6 +50,15 @@ INTERNALNAMES_MINORS := 1.31
 
 harness:
 	cd conformance && $(HARNESS_ENV) $(GO) build -ldflags="$(HARNESS_LDFLAGS)" -o $(HARNESS) ./harness
+
+# The --version flag on a kubelet of another patch release than the recorded one:
+# the harness linked again with gitVersion v<MINOR>.99 (only the link step runs),
+# kubeletcfg told the binary with --kubelet-version (conformance/release/check.sh).
+RELEASE_CHECK := v$(MINOR).99
+release-check:
+	cd conformance && $(HARNESS_ENV) $(GO) build -ldflags="$(subst $(KUBE_VERSION),$(RELEASE_CHECK),$(HARNESS_LDFLAGS))" -o $(CURDIR)/bin/harness-release ./harness
+	$(GO) build -o $(CURDIR)/bin/kubeletcfg ./cmd/kubeletcfg
+	conformance/release/check.sh $(CURDIR)/bin/harness-release $(CURDIR)/bin/kubeletcfg $(RELEASE_CHECK) $(KUBE_VERSION)
 
 # vet and test the harness against MINOR.
 harness-test:
