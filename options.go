@@ -130,11 +130,6 @@ func (o Options) Prepare() (*Prepared, error) {
 	if p.Config == "" && p.ConfigDir == "" && len(args) == 0 && o.ConfigData == nil {
 		return nil, &NothingToCheckError{Discover: true}
 	}
-	if p.KubeletVersion == "" && o.Policy != nil {
-		if p.KubeletVersion, err = PolicyMinor(o.Policy); err != nil {
-			return nil, err
-		}
-	}
 	if p.CgroupVersion == "" {
 		p.CgroupVersion = "v2"
 	}
@@ -144,6 +139,19 @@ func (o Options) Prepare() (*Prepared, error) {
 	}
 	if p.Source, err = o.convert(&in, p.Config); err != nil {
 		return nil, err
+	}
+	if p.Source != nil && p.Source.KubeletVersion != "" && p.KubeletVersion == "" {
+		v := p.Source.KubeletVersion
+		// The input names the kubelet the node runs (a minikube profile).
+		if _, err := LookupMinor(v, ""); err != nil {
+			return nil, fmt.Errorf("%s: a %s profile of Kubernetes %s, a kubelet kubeletcfg does not know (%s): give --kubelet-version", p.Config, inputName(p.Source), v, skew.Span(skew.Supported()))
+		}
+		p.KubeletVersion, in.Release = v, release(v)
+	}
+	if p.KubeletVersion == "" && o.Policy != nil {
+		if p.KubeletVersion, err = PolicyMinor(o.Policy); err != nil {
+			return nil, err
+		}
 	}
 	for name, data := range o.DropIns {
 		if in.Virtual == nil {

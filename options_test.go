@@ -1,7 +1,9 @@
 package kubeletcfg
 
 import (
+	"bytes"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -127,5 +129,44 @@ func TestPrepareRelease(t *testing.T) {
 	}
 	if !l.Report.Starts {
 		t.Errorf("a v1.37.9 kubelet refuses --version=v1.37.9: %v", l.Report.Findings)
+	}
+}
+
+// TestPrepareInputVersion: a minikube profile names the kubelet it installs:
+// it is --kubelet-version's default (and the binary --version is checked
+// against), below an explicit --kubelet-version and a policy's minor; a
+// version kubeletcfg does not know is an error.
+func TestPrepareInputVersion(t *testing.T) {
+	profile := "testdata/minikube/config.json"
+	data, err := os.ReadFile(profile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	future := filepath.Join(t.TempDir(), "config.json")
+	if err := os.WriteFile(future, bytes.Replace(data, []byte(`"KubernetesVersion": "v1.34.1"`), []byte(`"KubernetesVersion": "v1.99.0"`), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name                   string
+		opt                    Options
+		wantMinor, wantRelease string
+	}{
+		{"the profile's", Options{Config: profile}, "v1.34.1", "v1.34.1"},
+		{"given", Options{Config: profile, KubeletVersion: "1.36"}, "1.36", ""},
+		{"a plain file names none", Options{Config: "testdata/bench/kubeadm-3dropins/kubelet.yaml"}, "", ""},
+	} {
+		p, err := tc.opt.Prepare()
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if p.KubeletVersion != tc.wantMinor || p.Input.Release != tc.wantRelease {
+			t.Errorf("%s: kubelet %q release %q, want %q %q", tc.name, p.KubeletVersion, p.Input.Release, tc.wantMinor, tc.wantRelease)
+		}
+	}
+	if _, err := (Options{Config: future}).Prepare(); err == nil || !strings.Contains(err.Error(), "v1.99.0") || !strings.Contains(err.Error(), "--kubelet-version") {
+		t.Errorf("a profile of v1.99.0: %v", err)
+	}
+	if _, err := (Options{Config: future, KubeletVersion: "1.37"}).Prepare(); err != nil {
+		t.Errorf("a profile of v1.99.0 with --kubelet-version 1.37: %v", err)
 	}
 }

@@ -71,6 +71,9 @@ type Source struct {
 	written []byte
 	// nodeFile: Data is what kubeadm writes to the node, not the file as written.
 	nodeFile bool
+	// KubeletVersion is the kubelet release the input says the node runs (a
+	// minikube profile's KubernetesVersion, v1.34.1); empty when it names none.
+	KubeletVersion string
 	// KindNodes are, for a kind cluster configuration, its nodes by kind's
 	// names, grouped by the kubelet configuration they get (input/kind.go).
 	KindNodes [][]string

@@ -472,19 +472,15 @@ func convertMinikube(path string, data []byte, opt Options) (*Source, error) {
 			what += ", which kubeadm join gives the control plane's config.yaml"
 		}
 	}
-	if _, err := skew.Lookup(fmt.Sprintf("1.%d", p.minor)); err == nil {
-		// The profile names the kubelet's minor; the command's --kubelet-version is the user's.
-		what += fmt.Sprintf("; --kubelet-version 1.%d checks its kubelet", p.minor)
-	}
 	if opt.AsWritten {
-		return &Source{Path: path, Format: Minikube, Data: written, pos: pm, Flags: args, FlagPositions: argPos,
+		return &Source{Path: path, Format: Minikube, Data: written, pos: pm, Flags: args, FlagPositions: argPos, KubeletVersion: p.version,
 			Note: what + ": the KubeletConfiguration minikube writes into /var/tmp/minikube/kubeadm.yaml, as written (--as-written: without kubeadm's defaulting), and minikube's kubelet flags"}, nil
 	}
 	out, err := KubeadmKubeletConfig(written, net, opt.Kubeadm)
 	if err != nil {
 		return nil, &source.InputError{Path: path, Err: fmt.Errorf("kubeadm cannot read minikube's KubeletConfiguration: %v", err)}
 	}
-	return &Source{Path: path, Format: Minikube, Data: out, pos: pm, written: written, nodeFile: true, Flags: args, FlagPositions: argPos,
+	return &Source{Path: path, Format: Minikube, Data: out, pos: pm, written: written, nodeFile: true, Flags: args, FlagPositions: argPos, KubeletVersion: p.version,
 		Note: fmt.Sprintf("%s: minikube's KubeletConfiguration (/var/tmp/minikube/kubeadm.yaml) with kubeadm's defaults (%s) is the node's /var/lib/kubelet/config.yaml, and its 10-kubeadm.conf starts the kubelet with %s; findings on what minikube or kubeadm set point at line %d",
 			what, kubeadmDefaultsNote(net, opt.Kubeadm), strings.Join(line, " "), p.anchor.Line)}, nil
 }

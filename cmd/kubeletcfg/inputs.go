@@ -29,7 +29,8 @@ func (f *inputFlags) registerInput(cmd *cobra.Command) {
 
 // options are the library's options for the flags; --kubelet-version and
 // --cgroup-version are left to the discovered kubelet under --discover
-// unless given.
+// unless given, and --kubelet-version to the input (a minikube profile's
+// Kubernetes version) unless given or set by the policy.
 func (f *inputFlags) options() kubeletcfg.Options {
 	changed := func(name string) bool { return f.cmd != nil && f.cmd.Flags().Changed(name) }
 	o := kubeletcfg.Options{
@@ -42,7 +43,7 @@ func (f *inputFlags) options() kubeletcfg.Options {
 	if f.cmd != nil {
 		o.Stdin, o.Log = f.cmd.InOrStdin(), f.cmd.ErrOrStderr()
 	}
-	if !f.kc.discover || changed("kubelet-version") {
+	if changed("kubelet-version") || !f.kc.discover && (f.cmd == nil || f.policyVersion) {
 		o.KubeletVersion = f.kubeletVersion
 	}
 	if !f.kc.discover || changed("cgroup-version") {
@@ -53,7 +54,7 @@ func (f *inputFlags) options() kubeletcfg.Options {
 
 // input resolves the flags into the pipeline's input (once: standard input
 // is read once, however often the command asks for its input); the
-// discovered kubelet's minor becomes --kubelet-version's default.
+// discovered kubelet's minor, or the input's, becomes --kubelet-version's default.
 func (f *inputFlags) input() (pipeline.Input, error) {
 	if f.prepared == nil {
 		p, err := f.options().Prepare()
@@ -66,7 +67,7 @@ func (f *inputFlags) input() (pipeline.Input, error) {
 		}
 		f.prepared, f.src = p, p.Source
 		f.config, f.configDir = p.Config, p.ConfigDir
-		if p.Discovered != nil && p.KubeletVersion != "" {
+		if p.KubeletVersion != "" {
 			f.kubeletVersion = p.KubeletVersion
 		}
 	}

@@ -14,6 +14,8 @@ func TestCLIMinikube(t *testing.T) {
 		exit int
 	}{
 		{"minikube-lint", []string{"lint", "-c", minikubeProfile, "--kubelet-version", "1.34"}, exitClean},
+		// --kubelet-version defaults to the profile's KubernetesVersion (v1.34.1).
+		{"minikube-lint-profile-version", []string{"lint", "-c", minikubeProfile, "-q"}, exitClean},
 		{"minikube-lint-json", []string{"lint", "-c", minikubeProfile, "--kubelet-version", "1.34", "-o", "json"}, exitClean},
 		{"minikube-as-written", []string{"lint", "-c", minikubeProfile, "--input-format", "minikube", "--as-written", "--kubelet-version", "1.34"}, exitClean},
 		{"minikube-origin", []string{"effective", "-c", minikubeProfile, "--show-origin", "--kubelet-version", "1.34"}, exitClean},

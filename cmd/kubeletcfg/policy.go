@@ -21,8 +21,10 @@ type policyFlags struct {
 // the command does not have.
 type policyTargets struct {
 	kubeletVersion *string // lint's --kubelet-version
-	versions       *string // skew's --versions (unless --control-plane is given)
-	failOn         *string // --fail-on
+	// kubeletVersionSet is set when the policy gave kubeletVersion.
+	kubeletVersionSet *bool
+	versions          *string // skew's --versions (unless --control-plane is given)
+	failOn            *string // --fail-on
 }
 
 // register adds the flags and loads the policy before the command runs (a
@@ -72,6 +74,9 @@ func (pf *policyFlags) load(cmd *cobra.Command) error {
 		}
 		if v != "" {
 			*t = v
+			if pf.to.kubeletVersionSet != nil {
+				*pf.to.kubeletVersionSet = true
+			}
 		}
 	}
 	if t := pf.to.versions; t != nil && p.Versions != "" && !changed("versions") && !changed("control-plane") {

@@ -54,7 +54,9 @@ really run with.`,
 type inputFlags struct {
 	config, configDir string
 	kubeletVersion    string
-	cgroupVersion     string
+	// policyVersion: the policy file set kubeletVersion (policyTargets).
+	policyVersion bool
+	cgroupVersion string
 	// inputFormat and nodes are --input-format and lint's --nodes; src is
 	// --config as recognised (inputs.go), cmd the command registered with.
 	inputFormat, nodes string
@@ -145,7 +147,7 @@ func newLintCommand() *cobra.Command {
 	}
 	in.register(cmd)
 	in.registerDiscover(cmd)
-	pol.register(cmd, policyTargets{kubeletVersion: &in.kubeletVersion, failOn: &vf.failOn})
+	pol.register(cmd, policyTargets{kubeletVersion: &in.kubeletVersion, kubeletVersionSet: &in.policyVersion, failOn: &vf.failOn})
 	prof.register(cmd)
 	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: "+strings.Join(report.Formats(), ", "))
 	vf.register(cmd, "print findings and the verdict only, no summary line")
