@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,8 +11,10 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/cobra/doc"
 
 	"github.com/kubeletcfg/kubeletcfg/report"
 )
@@ -217,5 +220,75 @@ func TestDocsMan(t *testing.T) {
 	run([]string{"--help"}, &stdout, &stderr)
 	if strings.Contains(stdout.String(), "docs") || !strings.Contains(stdout.String(), "version") {
 		t.Errorf("kubeletcfg --help lists docs or misses version:\n%s", stdout.String())
+	}
+}
+
+// TestManPagesFresh: the embedded man pages (cmd/kubeletcfg/man) are what
+// cobra/doc generates from the command tree, with the placeholders docs man
+// fills in; -update rewrites them. docs man writes them with the date and
+// source cobra/doc itself would put there.
+func TestManPagesFresh(t *testing.T) {
+	dir := t.TempDir()
+	root := newRootCommand()
+	root.InitDefaultCompletionCmd()                        // as Execute adds it
+	root.DisableAutoGenTag = true                          // the generated-by footer would carry the date again
+	date := time.Date(1970, 1, 15, 0, 0, 0, 0, time.Local) // mid-month: Jan 1970 in every time zone
+	header := &doc.GenManHeader{Section: "1", Source: manSource, Manual: "kubeletcfg manual", Date: &date}
+	if got := date.Format("Jan 2006"); got != manDate {
+		t.Fatalf("the placeholder date formats as %q here, not %q", got, manDate)
+	}
+	if err := doc.GenManTree(root, header, dir); err != nil {
+		t.Fatal(err)
+	}
+	generated, _ := filepath.Glob(filepath.Join(dir, "*.1"))
+	embedded, _ := fs.Glob(manPages, "man/*.1")
+	if *update {
+		old, _ := filepath.Glob("man/*.1")
+		for _, p := range old {
+			os.Remove(p)
+		}
+		for _, p := range generated {
+			data, _ := os.ReadFile(p)
+			if err := os.WriteFile(filepath.Join("man", filepath.Base(p)), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return
+	}
+	names := func(paths []string) string {
+		var out []string
+		for _, p := range paths {
+			out = append(out, filepath.Base(p))
+		}
+		return strings.Join(out, " ")
+	}
+	if names(generated) != names(embedded) {
+		t.Fatalf("man pages %s, embedded %s (go test ./cmd/kubeletcfg -run TestManPagesFresh -update)", names(generated), names(embedded))
+	}
+	for _, p := range generated {
+		want, _ := os.ReadFile(p)
+		got, _ := manPages.ReadFile("man/" + filepath.Base(p))
+		if !bytes.Equal(got, want) {
+			t.Errorf("man/%s is stale (go test ./cmd/kubeletcfg -run TestManPagesFresh -update)", filepath.Base(p))
+		}
+	}
+
+	// What docs man writes is what cobra/doc writes with the real header.
+	when := time.Date(2026, 3, 4, 5, 6, 7, 0, time.Local)
+	real := &doc.GenManHeader{Section: "1", Source: "kubeletcfg v9.9.9", Manual: "kubeletcfg manual", Date: &when}
+	direct, written := filepath.Join(t.TempDir(), "direct"), filepath.Join(t.TempDir(), "written")
+	os.MkdirAll(direct, 0o755)
+	if err := doc.GenManTree(root, real, direct); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeManPages(written, when, "kubeletcfg v9.9.9"); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range generated {
+		want, _ := os.ReadFile(filepath.Join(direct, filepath.Base(p)))
+		got, err := os.ReadFile(filepath.Join(written, filepath.Base(p)))
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("docs man's %s differs from cobra/doc's (%v)", filepath.Base(p), err)
+		}
 	}
 }
