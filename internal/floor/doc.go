@@ -5,4 +5,7 @@
 // Whatever kubeletcfg spends beyond this is its own analysis.
 //
 //	go build -o /tmp/floor ./internal/floor && /tmp/floor testdata/bench/kubeadm-3dropins/kubelet.yaml
+//
+// With -tags upstream (upstream.go) it also links the upstream packages that
+// kubeletcfg must link to reproduce them exactly.
 package main
