@@ -33,20 +33,42 @@ import (
 // UTF-8, a shape the plan does not support) falls back to the JSON, and a test
 // compares the two on the conformance corpus and random objects.
 
-var roundTrips sync.Map // minor -> func() (map[string]any, error)
+var roundTripRaws sync.Map // minor -> func() (string, error)
 
-func (m *Minor) roundTripZero() (map[string]any, error) {
-	f, _ := roundTrips.LoadOrStore(m.Version, sync.OnceValues(func() (map[string]any, error) {
+// roundTripZeroRaw is the minor's zero values as generated (the "zero" member of
+// data/<minor>/roundtrip.json, byte for byte). The generator writes every
+// minor's file the same way, so minors whose kubelets fill in the same zero
+// values (1.33 to 1.37 today) have the same bytes; equal bytes are equal
+// values, so what is derived from the zero values alone (their decoded form,
+// the round-trip plan) is built once per distinct bytes, not once per minor.
+func (m *Minor) roundTripZeroRaw() (string, error) {
+	f, _ := roundTripRaws.LoadOrStore(m.Version, sync.OnceValues(func() (string, error) {
 		raw, err := data.ReadFile("data/" + m.Version + "/roundtrip.json")
 		if err != nil {
-			return nil, err
+			return "", err
 		}
 		var d kubeletdata.RoundTrip
-		var zero map[string]any
-		if err = json.Unmarshal(raw, &d); err == nil {
-			err = json.Unmarshal(d.Zero, &zero)
+		if err := json.Unmarshal(raw, &d); err != nil {
+			return "", fmt.Errorf("skew: roundtrip of %s: %w", m.Version, err)
 		}
-		if err != nil {
+		return string(d.Zero), nil
+	}))
+	return f.(func() (string, error))()
+}
+
+var roundTripZeros sync.Map // zero values' bytes -> func() (map[string]any, error)
+
+// roundTripZero is the minor's zero values, decoded. The map is shared between
+// minors and calls: it is only read (fillMissing copies its entries into an
+// object of its own).
+func (m *Minor) roundTripZero() (map[string]any, error) {
+	raw, err := m.roundTripZeroRaw()
+	if err != nil {
+		return nil, err
+	}
+	f, _ := roundTripZeros.LoadOrStore(raw, sync.OnceValues(func() (map[string]any, error) {
+		var zero map[string]any
+		if err := json.Unmarshal([]byte(raw), &zero); err != nil {
 			return nil, fmt.Errorf("skew: roundtrip of %s: %w", m.Version, err)
 		}
 		return zero, nil
@@ -109,17 +131,30 @@ func fillMissing(obj, zero map[string]any) {
 	}
 }
 
-var roundTripPlans sync.Map // minor -> func() (*rtPlan, error)
+var (
+	roundTripPlans  sync.Map // minor -> func() (*rtPlan, error)
+	plansByZeroRaws sync.Map // zero values' bytes -> func() (*rtPlan, error)
+)
 
-// roundTripPlan compiles the minor's zero values against the compiled types once.
-// An error means the plan cannot replay the JSON exactly: RoundTrip then uses it.
+// roundTripPlan compiles the minor's zero values against the compiled types. The
+// Go type is one for every minor (k8s.io/kubelet's, linked once) and compileRT
+// depends on nothing but the type and the zero values, so minors with the same
+// zero values share one plan (TestRoundTripPlanShared). An error means the plan
+// cannot replay the JSON exactly: RoundTrip then uses it.
 func (m *Minor) roundTripPlan() (*rtPlan, error) {
 	f, _ := roundTripPlans.LoadOrStore(m.Version, sync.OnceValues(func() (*rtPlan, error) {
-		zero, err := m.roundTripZero()
+		raw, err := m.roundTripZeroRaw()
 		if err != nil {
 			return nil, err
 		}
-		return compileRT(reflect.TypeFor[kubeletv1beta1.KubeletConfiguration](), zero, 0)
+		g, _ := plansByZeroRaws.LoadOrStore(raw, sync.OnceValues(func() (*rtPlan, error) {
+			zero, err := m.roundTripZero()
+			if err != nil {
+				return nil, err
+			}
+			return compileRT(reflect.TypeFor[kubeletv1beta1.KubeletConfiguration](), zero, 0)
+		}))
+		return g.(func() (*rtPlan, error))()
 	}))
 	return f.(func() (*rtPlan, error))()
 }
