@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"testing"
 
+	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
+
 	"github.com/kubeletcfg/kubeletcfg/internal/kubeletdata"
 )
 
@@ -55,5 +57,39 @@ func TestRoundTripPlanShared(t *testing.T) {
 	}
 	if len(plans) == len(minors) {
 		t.Errorf("every minor has a plan of its own (%d): no zero values are shared", len(plans))
+	}
+}
+
+// BenchmarkRoundTripPlans is what a process pays for the round-trip plans of
+// every supported minor: each distinct zero value set compiled from empty caches.
+func BenchmarkRoundTripPlans(b *testing.B) {
+	var zeros []map[string]any
+	seen := map[string]bool{}
+	for _, m := range minors {
+		raw, err := m.roundTripZeroRaw()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if seen[raw] {
+			continue
+		}
+		seen[raw] = true
+		z, err := m.roundTripZero()
+		if err != nil {
+			b.Fatal(err)
+		}
+		zeros = append(zeros, z)
+	}
+	typ := reflect.TypeFor[kubeletv1beta1.KubeletConfiguration]()
+	b.ReportAllocs()
+	for b.Loop() {
+		typePlans.Clear()
+		fieldZeros.Clear()
+		structNames.Clear()
+		for _, z := range zeros {
+			if _, err := compileRT(typ, z, 0); err != nil {
+				b.Fatal(err)
+			}
+		}
 	}
 }
