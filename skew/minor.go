@@ -322,13 +322,3 @@ func (m *Minor) Registers(gate string) bool {
 	_, ok := t.Lookup(gate)
 	return ok
 }
-
-var baseGates sync.Map // minor -> func() (featuregate.MutableVersionedFeatureGate, error)
-
-// BaseFeatureGate is NewFeatureGate built once per minor. It is shared: callers
-// must DeepCopy it before setting anything, as the kubelet's defaulting and
-// validation copy the global gate.
-func (m *Minor) BaseFeatureGate() (featuregate.MutableVersionedFeatureGate, error) {
-	f, _ := baseGates.LoadOrStore(m.Version, sync.OnceValues(m.NewFeatureGate))
-	return f.(func() (featuregate.MutableVersionedFeatureGate, error))()
-}
