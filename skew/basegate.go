@@ -19,16 +19,19 @@ import (
 // featuregate's featureSpecAtEmulationAndMinCompatVersion);
 // TestBaseGateAnswersAsFeatureGate checks it for every gate of every minor.
 //
-// DeepCopy, the way to set gates, is a fresh registration (NewFeatureGate: what
-// a copy of a gate with nothing set holds) until the registration itself has
-// been built, then a copy of it. The other reading methods are featuregate's
+// DeepCopy, the way to set gates, is a fresh registration the first time
+// (NewFeatureGate: what a copy of a gate with nothing set holds; a one-shot run
+// usually sets one featureGates map per minor), then a copy of the registration,
+// built on the second call, which costs half as much as registering again (a
+// long-running process, lint --nodes or the cluster run, copies it many times). The other reading methods are featuregate's
 // own, on the registration built on first use. The gate is shared, so the
 // methods that would set or register anything panic.
 type sharedGate struct {
-	m     *Minor
-	table *GateTable
-	reg   func() (featuregate.MutableVersionedFeatureGate, error)
-	built atomic.Bool
+	m      *Minor
+	table  *GateTable
+	reg    func() (featuregate.MutableVersionedFeatureGate, error)
+	built  atomic.Bool
+	copies atomic.Int32 // DeepCopy calls, up to 2
 }
 
 var _ featuregate.MutableVersionedFeatureGate = (*sharedGate)(nil)
@@ -76,7 +79,7 @@ func (g *sharedGate) Enabled(key featuregate.Feature) bool {
 
 // DeepCopy returns a gate of the caller's own, with nothing set.
 func (g *sharedGate) DeepCopy() featuregate.MutableVersionedFeatureGate {
-	if g.built.Load() {
+	if g.built.Load() || g.copies.Load() > 0 || g.copies.Add(1) > 1 {
 		return g.registration().DeepCopy()
 	}
 	fg, err := g.m.NewFeatureGate()
