@@ -16,6 +16,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
 
+	"github.com/kubeletcfg/kubeletcfg/internal/jsonscan"
 	"github.com/kubeletcfg/kubeletcfg/internal/kubeletdata"
 )
 
@@ -33,42 +34,59 @@ import (
 // UTF-8, a shape the plan does not support) falls back to the JSON, and a test
 // compares the two on the conformance corpus and random objects.
 
-var roundTripRaws sync.Map // minor -> func() (string, error)
+var roundTripKeys sync.Map // minor -> func() (string, error)
 
-// roundTripZeroRaw is the minor's zero values as generated (the "zero" member of
-// data/<minor>/roundtrip.json, byte for byte). The generator writes every
-// minor's file the same way, so minors whose kubelets fill in the same zero
-// values (1.33 to 1.37 today) have the same bytes; equal bytes are equal
-// values, so what is derived from the zero values alone (their decoded form,
-// the round-trip plan) is built once per distinct bytes, not once per minor.
-func (m *Minor) roundTripZeroRaw() (string, error) {
-	f, _ := roundTripRaws.LoadOrStore(m.Version, sync.OnceValues(func() (string, error) {
+// generatedMember starts every generated roundtrip.json (after its "{\n").
+const generatedMember = `  "_generated": `
+
+// roundTripKey names the minor's zero values among the minors': its
+// data/<minor>/roundtrip.json without the "_generated" line, the one line that
+// names the release (the whole file if it is not laid out so). Minors whose
+// kubelets fill in the same zero values (1.33 to 1.37 today) have the same key,
+// and equal files are equal values, so what is derived from the zero values
+// alone (their decoded form, the round-trip plan) is built once per key, not
+// once per minor; TestRoundTripPlanShared checks the sharing both ways.
+func (m *Minor) roundTripKey() (string, error) {
+	f, _ := roundTripKeys.LoadOrStore(m.Version, sync.OnceValues(func() (string, error) {
 		raw, err := data.ReadFile("data/" + m.Version + "/roundtrip.json")
 		if err != nil {
 			return "", err
 		}
-		var d kubeletdata.RoundTrip
-		if err := json.Unmarshal(raw, &d); err != nil {
-			return "", fmt.Errorf("skew: roundtrip of %s: %w", m.Version, err)
+		s := string(raw)
+		// The line must be the member and nothing else: a string (no newline
+		// in it) and its comma.
+		if rest, ok := strings.CutPrefix(s, "{\n"+generatedMember); ok {
+			start := len(s) - len(rest)
+			if nl := strings.IndexByte(rest, '\n'); nl > 0 && rest[0] == '"' && jsonscan.End(raw, start) == start+nl-1 && rest[nl-1] == ',' {
+				return rest[nl+1:], nil
+			}
 		}
-		return string(d.Zero), nil
+		return s, nil
 	}))
 	return f.(func() (string, error))()
 }
 
-var roundTripZeros sync.Map // zero values' bytes -> func() (map[string]any, error)
+var roundTripZeros sync.Map // roundTripKey -> func() (map[string]any, error)
 
 // roundTripZero is the minor's zero values, decoded. The map is shared between
 // minors and calls: it is only read (fillMissing copies its entries into an
 // object of its own).
 func (m *Minor) roundTripZero() (map[string]any, error) {
-	raw, err := m.roundTripZeroRaw()
+	key, err := m.roundTripKey()
 	if err != nil {
 		return nil, err
 	}
-	f, _ := roundTripZeros.LoadOrStore(raw, sync.OnceValues(func() (map[string]any, error) {
+	f, _ := roundTripZeros.LoadOrStore(key, sync.OnceValues(func() (map[string]any, error) {
+		raw, err := data.ReadFile("data/" + m.Version + "/roundtrip.json")
+		if err != nil {
+			return nil, err
+		}
+		var d kubeletdata.RoundTrip
 		var zero map[string]any
-		if err := json.Unmarshal([]byte(raw), &zero); err != nil {
+		if err = json.Unmarshal(raw, &d); err == nil {
+			err = json.Unmarshal(d.Zero, &zero)
+		}
+		if err != nil {
 			return nil, fmt.Errorf("skew: roundtrip of %s: %w", m.Version, err)
 		}
 		return zero, nil
@@ -133,7 +151,7 @@ func fillMissing(obj, zero map[string]any) {
 
 var (
 	roundTripPlans  sync.Map // minor -> func() (*rtPlan, error)
-	plansByZeroRaws sync.Map // zero values' bytes -> func() (*rtPlan, error)
+	plansByZeroKeys sync.Map // roundTripKey -> func() (*rtPlan, error)
 )
 
 // roundTripPlan compiles the minor's zero values against the compiled types. The
@@ -143,11 +161,11 @@ var (
 // cannot replay the JSON exactly: RoundTrip then uses it.
 func (m *Minor) roundTripPlan() (*rtPlan, error) {
 	f, _ := roundTripPlans.LoadOrStore(m.Version, sync.OnceValues(func() (*rtPlan, error) {
-		raw, err := m.roundTripZeroRaw()
+		key, err := m.roundTripKey()
 		if err != nil {
 			return nil, err
 		}
-		g, _ := plansByZeroRaws.LoadOrStore(raw, sync.OnceValues(func() (*rtPlan, error) {
+		g, _ := plansByZeroKeys.LoadOrStore(key, sync.OnceValues(func() (*rtPlan, error) {
 			zero, err := m.roundTripZero()
 			if err != nil {
 				return nil, err
