@@ -137,50 +137,77 @@ var registrations sync.Map // minor -> func() (*gateRegistration, error)
 
 func (m *Minor) gateRegistration() (*gateRegistration, error) {
 	f, _ := registrations.LoadOrStore(m.Version, sync.OnceValues(func() (*gateRegistration, error) {
-		t, err := m.Gates()
-		if err != nil {
-			return nil, err
+		g := m.generated()
+		if g == nil {
+			return nil, m.missing("gates.json")
 		}
 		r := &gateRegistration{
-			emulation: mustParseVersion(t.EmulationVersion),
-			minCompat: mustParseVersion(t.MinCompatibilityVersion),
-			specs:     make(map[featuregate.Feature]featuregate.VersionedSpecs, len(t.Gates)),
+			emulation: mustParseVersion(g.EmulationVersion),
+			minCompat: mustParseVersion(g.MinCompatibilityVersion),
+			specs:     make(map[featuregate.Feature]featuregate.VersionedSpecs, len(g.Gates)),
 			deps:      map[featuregate.Feature][]featuregate.Feature{},
 		}
-		for _, g := range t.Gates {
-			if g.Special {
+		for _, idx := range g.Gates {
+			gate := &genGates[idx]
+			if gate.Special {
 				continue // AllAlpha and AllBeta: pre-registered by featuregate itself
 			}
-			vs := make(featuregate.VersionedSpecs, 0, len(g.Specs)+1)
-			if len(g.Specs) > 0 && g.Specs[0].PreRelease == string(featuregate.Deprecated) && mustParseVersion(g.Specs[0].Version).Minor() != 0 {
-				// Before 1.33 a gate could be introduced as deprecated; the newer
-				// featuregate library linked here wants a 1.0 entry for its prior
-				// state. The entry is never in force: every spec is read at the
-				// minor's own emulation version, which the generated spec reaches.
-				vs = append(vs, featuregate.FeatureSpec{Default: g.Specs[0].Default, PreRelease: featuregate.GA, Version: version.MajorMinor(1, 0)})
+			vs, err := versionedSpecs(idx)
+			if err != nil {
+				return nil, err
 			}
-			for _, s := range g.Specs {
-				fs := featuregate.FeatureSpec{
-					Default:       s.Default,
-					LockToDefault: s.LockToDefault,
-					Version:       mustParseVersion(s.Version),
-				}
-				if err := setPreRelease(&fs, s.PreRelease); err != nil {
-					return nil, fmt.Errorf("skew: gate %s: %w", g.Name, err)
-				}
-				if s.MinCompatibilityVersion != "" {
-					fs.MinCompatibilityVersion = mustParseVersion(s.MinCompatibilityVersion)
-				}
-				vs = append(vs, fs)
-			}
-			r.specs[featuregate.Feature(g.Name)] = vs
-			for _, d := range g.Dependencies {
-				r.deps[featuregate.Feature(g.Name)] = append(r.deps[featuregate.Feature(g.Name)], featuregate.Feature(d))
+			r.specs[featuregate.Feature(gate.Name)] = vs
+			for _, d := range gate.Dependencies {
+				r.deps[featuregate.Feature(gate.Name)] = append(r.deps[featuregate.Feature(gate.Name)], featuregate.Feature(d))
 			}
 		}
 		return r, nil
 	}))
 	return f.(func() (*gateRegistration, error))()
+}
+
+// genSpecs holds each distinct gate registration of the generated tables
+// (genGates) in featuregate's types, converted on first use: a gate that
+// several minors register alike (most of them) is converted once for all.
+// Sharing is safe: AddVersioned copies the specs it is given and featuregate
+// never writes them.
+var genSpecs [len(genGates)]struct {
+	once  sync.Once
+	specs featuregate.VersionedSpecs
+	err   error
+}
+
+func versionedSpecs(idx uint16) (featuregate.VersionedSpecs, error) {
+	c := &genSpecs[idx]
+	c.once.Do(func() { c.specs, c.err = convertSpecs(&genGates[idx]) })
+	return c.specs, c.err
+}
+
+// convertSpecs is one gate's generated specs in featuregate's types.
+func convertSpecs(g *Gate) (featuregate.VersionedSpecs, error) {
+	vs := make(featuregate.VersionedSpecs, 0, len(g.Specs)+1)
+	if len(g.Specs) > 0 && g.Specs[0].PreRelease == string(featuregate.Deprecated) && mustParseVersion(g.Specs[0].Version).Minor() != 0 {
+		// Before 1.33 a gate could be introduced as deprecated; the newer
+		// featuregate library linked here wants a 1.0 entry for its prior
+		// state. The entry is never in force: every spec is read at the
+		// minor's own emulation version, which the generated spec reaches.
+		vs = append(vs, featuregate.FeatureSpec{Default: g.Specs[0].Default, PreRelease: featuregate.GA, Version: version.MajorMinor(1, 0)})
+	}
+	for _, s := range g.Specs {
+		fs := featuregate.FeatureSpec{
+			Default:       s.Default,
+			LockToDefault: s.LockToDefault,
+			Version:       mustParseVersion(s.Version),
+		}
+		if err := setPreRelease(&fs, s.PreRelease); err != nil {
+			return nil, fmt.Errorf("skew: gate %s: %w", g.Name, err)
+		}
+		if s.MinCompatibilityVersion != "" {
+			fs.MinCompatibilityVersion = mustParseVersion(s.MinCompatibilityVersion)
+		}
+		vs = append(vs, fs)
+	}
+	return vs, nil
 }
 
 var parsedVersions sync.Map // string -> *version.Version
@@ -294,14 +321,4 @@ func (m *Minor) Registers(gate string) bool {
 	}
 	_, ok := t.Lookup(gate)
 	return ok
-}
-
-var baseGates sync.Map // minor -> func() (featuregate.MutableVersionedFeatureGate, error)
-
-// BaseFeatureGate is NewFeatureGate built once per minor. It is shared: callers
-// must DeepCopy it before setting anything, as the kubelet's defaulting and
-// validation copy the global gate.
-func (m *Minor) BaseFeatureGate() (featuregate.MutableVersionedFeatureGate, error) {
-	f, _ := baseGates.LoadOrStore(m.Version, sync.OnceValues(m.NewFeatureGate))
-	return f.(func() (featuregate.MutableVersionedFeatureGate, error))()
 }

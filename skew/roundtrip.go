@@ -16,6 +16,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
 
+	"github.com/kubeletcfg/kubeletcfg/internal/jsonscan"
 	"github.com/kubeletcfg/kubeletcfg/internal/kubeletdata"
 )
 
@@ -33,10 +34,49 @@ import (
 // UTF-8, a shape the plan does not support) falls back to the JSON, and a test
 // compares the two on the conformance corpus and random objects.
 
-var roundTrips sync.Map // minor -> func() (map[string]any, error)
+var roundTripKeys sync.Map // minor -> func() (string, error)
 
+// generatedMember starts every generated roundtrip.json (after its "{\n").
+const generatedMember = `  "_generated": `
+
+// roundTripKey names the minor's zero values among the minors': its
+// data/<minor>/roundtrip.json without the "_generated" line, the one line that
+// names the release (the whole file if it is not laid out so). Minors whose
+// kubelets fill in the same zero values (1.33 to 1.37 today) have the same key,
+// and equal files are equal values, so what is derived from the zero values
+// alone (their decoded form, the round-trip plan) is built once per key, not
+// once per minor; TestRoundTripPlanShared checks the sharing both ways.
+func (m *Minor) roundTripKey() (string, error) {
+	f, _ := roundTripKeys.LoadOrStore(m.Version, sync.OnceValues(func() (string, error) {
+		raw, err := data.ReadFile("data/" + m.Version + "/roundtrip.json")
+		if err != nil {
+			return "", err
+		}
+		s := string(raw)
+		// The line must be the member and nothing else: a string (no newline
+		// in it) and its comma.
+		if rest, ok := strings.CutPrefix(s, "{\n"+generatedMember); ok {
+			start := len(s) - len(rest)
+			if nl := strings.IndexByte(rest, '\n'); nl > 0 && rest[0] == '"' && jsonscan.End(raw, start) == start+nl-1 && rest[nl-1] == ',' {
+				return rest[nl+1:], nil
+			}
+		}
+		return s, nil
+	}))
+	return f.(func() (string, error))()
+}
+
+var roundTripZeros sync.Map // roundTripKey -> func() (map[string]any, error)
+
+// roundTripZero is the minor's zero values, decoded. The map is shared between
+// minors and calls: it is only read (fillMissing copies its entries into an
+// object of its own).
 func (m *Minor) roundTripZero() (map[string]any, error) {
-	f, _ := roundTrips.LoadOrStore(m.Version, sync.OnceValues(func() (map[string]any, error) {
+	key, err := m.roundTripKey()
+	if err != nil {
+		return nil, err
+	}
+	f, _ := roundTripZeros.LoadOrStore(key, sync.OnceValues(func() (map[string]any, error) {
 		raw, err := data.ReadFile("data/" + m.Version + "/roundtrip.json")
 		if err != nil {
 			return nil, err
@@ -109,17 +149,30 @@ func fillMissing(obj, zero map[string]any) {
 	}
 }
 
-var roundTripPlans sync.Map // minor -> func() (*rtPlan, error)
+var (
+	roundTripPlans  sync.Map // minor -> func() (*rtPlan, error)
+	plansByZeroKeys sync.Map // roundTripKey -> func() (*rtPlan, error)
+)
 
-// roundTripPlan compiles the minor's zero values against the compiled types once.
-// An error means the plan cannot replay the JSON exactly: RoundTrip then uses it.
+// roundTripPlan compiles the minor's zero values against the compiled types. The
+// Go type is one for every minor (k8s.io/kubelet's, linked once) and compileRT
+// depends on nothing but the type and the zero values, so minors with the same
+// zero values share one plan (TestRoundTripPlanShared). An error means the plan
+// cannot replay the JSON exactly: RoundTrip then uses it.
 func (m *Minor) roundTripPlan() (*rtPlan, error) {
 	f, _ := roundTripPlans.LoadOrStore(m.Version, sync.OnceValues(func() (*rtPlan, error) {
-		zero, err := m.roundTripZero()
+		key, err := m.roundTripKey()
 		if err != nil {
 			return nil, err
 		}
-		return compileRT(reflect.TypeFor[kubeletv1beta1.KubeletConfiguration](), zero, 0)
+		g, _ := plansByZeroKeys.LoadOrStore(key, sync.OnceValues(func() (*rtPlan, error) {
+			zero, err := m.roundTripZero()
+			if err != nil {
+				return nil, err
+			}
+			return compileRT(reflect.TypeFor[kubeletv1beta1.KubeletConfiguration](), zero, 0)
+		}))
+		return g.(func() (*rtPlan, error))()
 	}))
 	return f.(func() (*rtPlan, error))()
 }
@@ -198,8 +251,38 @@ func isRTLeaf(t reflect.Type) bool {
 	return false
 }
 
+// typePlans holds the plan of each type compiled under no zero values: it
+// depends on the type alone, so the minors' plans (and the fields of one type
+// within a plan) share it; only the subtrees the zero values reach are compiled
+// per plan. A plan is never written after it is compiled.
+var typePlans sync.Map // reflect.Type -> typePlan
+
+// typePlan is a plan compiled at depth: it stands for the type at that depth
+// or a shallower one (the only difference depth makes is maxRTDepth's error).
+type typePlan struct {
+	plan  *rtPlan
+	depth int
+}
+
 // compileRT builds the plan of type t under the zero subtree zv (nil: none).
 func compileRT(t reflect.Type, zv any, depth int) (*rtPlan, error) {
+	if zm, ok := zv.(map[string]any); ok && len(zm) > 0 {
+		return compileRTAt(t, zv, depth)
+	}
+	// A zero subtree that is not an object with keys adds nothing to the plan
+	// (fillMissing only recurses into objects): the type's own plan.
+	if c, ok := typePlans.Load(t); ok && depth <= c.(typePlan).depth {
+		return c.(typePlan).plan, nil
+	}
+	p, err := compileRTAt(t, nil, depth)
+	if err == nil {
+		typePlans.Store(t, typePlan{p, depth})
+	}
+	return p, err
+}
+
+// compileRTAt is compileRT without the cache.
+func compileRTAt(t reflect.Type, zv any, depth int) (*rtPlan, error) {
 	if depth > maxRTDepth {
 		return nil, fmt.Errorf("skew: round trip plan of %s: too deep", t)
 	}
@@ -327,26 +410,18 @@ func compileStruct(p *rtPlan, t reflect.Type, index []int, zm map[string]any, de
 		f.plan = plan
 		if hasZero && f.omitEmpty && canBeEmpty(sf.Type) {
 			// Only an omitted field takes the zero value; a struct is never.
-			raw, err := json.Marshal(zv)
+			z, err := fieldZero(sf.Type, zv)
 			if err != nil {
-				return err
-			}
-			z := reflect.New(sf.Type)
-			if err := json.Unmarshal(raw, z.Interface()); err != nil {
 				return fmt.Errorf("skew: round trip plan of %s.%s: %w", t, sf.Name, err)
 			}
-			if !copyable(z.Elem()) {
-				return fmt.Errorf("skew: round trip plan of %s.%s: zero value: %w", t, sf.Name, errRTUnsupported)
-			}
-			f.zero = z.Elem()
+			f.zero = z
 		}
 		p.fields = append(p.fields, f)
 	}
 	// Keys of the zero values that match no field: encoding/json ignores them,
 	// unless they match one case-insensitively, which the plan does not replay.
 	if index == nil {
-		names := map[string]bool{}
-		collectNames(t, names)
+		names, unique := jsonNames(t)
 		for k := range zm {
 			if names[k] {
 				continue
@@ -357,11 +432,62 @@ func compileStruct(p *rtPlan, t reflect.Type, index []int, zm map[string]any, de
 				}
 			}
 		}
-		if len(names) != countNames(t) {
+		if !unique {
 			return fmt.Errorf("skew: round trip plan of %s: duplicate JSON names: %w", t, errRTUnsupported)
 		}
 	}
 	return nil
+}
+
+var structNames sync.Map // reflect.Type -> func() (map[string]bool, bool)
+
+// jsonNames is the set of JSON names of struct t's fields (collectNames) and
+// whether no two fields share one, worked out once per type.
+func jsonNames(t reflect.Type) (map[string]bool, bool) {
+	f, _ := structNames.LoadOrStore(t, sync.OnceValues(func() (map[string]bool, bool) {
+		names := map[string]bool{}
+		collectNames(t, names)
+		return names, len(names) == countNames(t)
+	}))
+	return f.(func() (map[string]bool, bool))()
+}
+
+// fieldZeros holds what unmarshalling a scalar zero value into a fresh value of
+// a type gives: the minors' zero values repeat (false, "0s", 0), and the
+// values are only read (copyValue copies them into a field).
+var fieldZeros sync.Map // fieldZeroKey -> reflect.Value
+
+type fieldZeroKey struct {
+	typ  reflect.Type
+	zero any // a JSON scalar: bool, float64, string or nil
+}
+
+// fieldZero is the value unmarshalling zv (as encoding/json decoded it) into a
+// fresh value of type t gives, if copyValue can copy it.
+func fieldZero(t reflect.Type, zv any) (reflect.Value, error) {
+	var key fieldZeroKey
+	switch zv.(type) {
+	case bool, float64, string, nil:
+		key = fieldZeroKey{t, zv}
+		if z, ok := fieldZeros.Load(key); ok {
+			return z.(reflect.Value), nil
+		}
+	}
+	raw, err := json.Marshal(zv)
+	if err != nil {
+		return reflect.Value{}, err
+	}
+	z := reflect.New(t)
+	if err := json.Unmarshal(raw, z.Interface()); err != nil {
+		return reflect.Value{}, err
+	}
+	if !copyable(z.Elem()) {
+		return reflect.Value{}, fmt.Errorf("zero value: %w", errRTUnsupported)
+	}
+	if key.typ != nil {
+		fieldZeros.Store(key, z.Elem())
+	}
+	return z.Elem(), nil
 }
 
 // collectNames adds the JSON names of struct t's fields, inline ones included.

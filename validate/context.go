@@ -40,6 +40,8 @@ type Context struct {
 
 	// registered caches the names of the gates Gates registers (see GateRegistered).
 	registered map[featuregate.Feature]bool
+	// logging caches logsapi.Validate's errors (kvLogging), which eleven rules read.
+	logging *loggingErrors
 }
 
 // GateRegistered reports whether Gates registers the named gate at all (at any

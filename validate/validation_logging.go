@@ -94,8 +94,23 @@ func kvVModuleRule(id string, fields []string, name, summary, doc, sub string, m
 	return kvFieldRuleAt(&Rule{ID: id, Fields: fields, Name: name, Summary: summary, Doc: doc + kvLoggingStop, Kubelet: kvLoggingFunc}, kvLogging, match, msg, sub)
 }
 
+// kvLogging is logsapi.Validate, called once per Context and configuration:
+// eleven rules read its errors (only read them), and each call costs more than
+// the rest of the logging rules together (it parses its feature gates' versions
+// every time). Gates and the configuration do not change while the rules run.
 func kvLogging(c *Context, k *kvConfig) field.ErrorList {
-	return logsapi.Validate(&k.Logging, c.Gates, field.NewPath("logging"))
+	if l := c.logging; l != nil && l.config == k {
+		return l.errs
+	}
+	errs := logsapi.Validate(&k.Logging, c.Gates, field.NewPath("logging"))
+	c.logging = &loggingErrors{config: k, errs: errs}
+	return errs
+}
+
+// loggingErrors is what kvLogging returned for config.
+type loggingErrors struct {
+	config *kvConfig
+	errs   field.ErrorList
 }
 
 func kvLoggingRule(id string, fields []string, name, summary, doc string, match func(fe *field.Error) bool, msg func(k *kvConfig, fe *field.Error) (string, string)) *Rule {

@@ -1,0 +1,99 @@
+package pipeline
+
+import (
+	"reflect"
+	"testing"
+
+	"k8s.io/component-base/featuregate"
+
+	"github.com/kubeletcfg/kubeletcfg/skew"
+)
+
+// TestUnsetGatesAreBase proves, for every supported minor, what gateSets.apply
+// relies on to hand out the minor's base gate for an empty featureGates map
+// instead of DeepCopy followed by setGates: setting an empty map on a copy
+// succeeds (the registered defaults satisfy every dependency) and leaves a gate
+// that answers exactly as the base does.
+func TestUnsetGatesAreBase(t *testing.T) {
+	for _, v := range skew.Supported() {
+		m, err := skew.Lookup(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		base, err := m.BaseFeatureGate()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, gates := range []map[string]bool{nil, {}} {
+			g := base.DeepCopy()
+			if err := setGates(g, gates); err != nil {
+				t.Fatalf("%s: setting %v on the base gate: %v", v, gates, err)
+			}
+			got, err := (*gateSets)(nil).apply(m, base, gates)
+			if err != nil || got != base {
+				t.Fatalf("%s: apply(%v) = %p, %v; want the base gate", v, gates, got, err)
+			}
+			if !reflect.DeepEqual(g.GetAllVersioned(), base.GetAllVersioned()) ||
+				!sameDependencies(g.Dependencies(), base.Dependencies()) ||
+				g.EmulationVersion().String() != base.EmulationVersion().String() ||
+				g.MinCompatibilityVersion().String() != base.MinCompatibilityVersion().String() {
+				t.Fatalf("%s: the copy's registration differs from the base's", v)
+			}
+			for name := range base.GetAllVersioned() {
+				if g.Enabled(name) != base.Enabled(name) || g.ExplicitlySet(name) || base.ExplicitlySet(name) {
+					t.Errorf("%s: %s: copy enabled %v explicitly %v, base enabled %v explicitly %v",
+						v, name, g.Enabled(name), g.ExplicitlySet(name), base.Enabled(name), base.ExplicitlySet(name))
+				}
+			}
+			if !reflect.DeepEqual(g.KnownFeatures(), base.KnownFeatures()) {
+				t.Errorf("%s: known features differ", v)
+			}
+		}
+	}
+}
+
+// sameDependencies compares two dependency maps as featuregate reads them
+// (ranged over: a nil map and an empty one are the same).
+func sameDependencies(a, b map[featuregate.Feature][]featuregate.Feature) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if !reflect.DeepEqual(v, b[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+// TestGateSetsSetOnACopy checks that a non-empty map is set on a copy: the base
+// gate keeps answering with its registered defaults.
+func TestGateSetsSetOnACopy(t *testing.T) {
+	m := skew.Newest()
+	base, err := m.BaseFeatureGate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	table, err := m.Gates()
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := "" // the first unlocked beta gate: one that may be set either way
+	for _, n := range table.Names() {
+		if g, _ := table.Lookup(n); !g.Special && table.At(g).PreRelease == "BETA" && !table.At(g).LockToDefault {
+			name = n
+			break
+		}
+	}
+	if name == "" {
+		t.Fatal("no unlocked beta gate")
+	}
+	before := base.Enabled(featuregate.Feature(name))
+	g, err := (&gateSets{}).apply(m, base, map[string]bool{name: !before})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g == base || g.Enabled(featuregate.Feature(name)) == before || base.Enabled(featuregate.Feature(name)) != before {
+		t.Fatalf("setting %s on a copy: copy %v, base %v (was %v)", name, g.Enabled(featuregate.Feature(name)), base.Enabled(featuregate.Feature(name)), before)
+	}
+}
