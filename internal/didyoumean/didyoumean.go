@@ -49,8 +49,14 @@ func (x *Index) Nearest(name string) string {
 // distance is the Levenshtein distance between a and b, or a value above max
 // once it is certain to exceed max.
 func distance(a, b string, max int) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
+	// Rows for names of up to 63 bytes live on the stack: a walk of thousands
+	// of drop-ins, each with an unknown key, calls this for every field name.
+	var prevBuf, curBuf [64]int
+	prev, cur := prevBuf[:0], curBuf[:0]
+	if len(b)+1 > len(prevBuf) {
+		prev, cur = make([]int, 0, len(b)+1), make([]int, 0, len(b)+1)
+	}
+	prev, cur = prev[:len(b)+1], cur[:len(b)+1]
 	for j := range prev {
 		prev[j] = j
 	}
