@@ -128,7 +128,7 @@ func (c *Cache) DecodeDropIn(f *File) ([]byte, *schema.GroupVersionKind, error) 
 		return DecodeDropIn(f.Data)
 	}
 	d := c.dropIns.get(f, func() (d cachedDropIn) {
-		d.data, d.gvk, d.err = DecodeDropIn(f.Data)
+		d.data, d.gvk, d.err = decodeDropInParsed(f.Data, f.Doc)
 		return d
 	})
 	return d.data, d.gvk, d.err
