@@ -169,23 +169,28 @@ func DecodeDropIn(data []byte) ([]byte, *schema.GroupVersionKind, error) {
 	return out, gvk, err
 }
 
-// decodeDropInParsed is DecodeDropIn for a drop-in whose first YAML document
-// Parse read as doc (nil when unknown). The YAML serializer's strict decoding
-// is the JSON serializer's, run on yaml.YAMLToJSON(data), plus a second full
-// parse, yaml.YAMLToJSONStrict(data), whose only strict error is a duplicate
-// key: where doc proves there is none (duplicateKeys), that parse is skipped
-// and the JSON serializer decodes the conversion, the calls the YAML
-// serializer makes, in its order. Anything but success (an error, a duplicate,
-// JSON or protobuf input) takes the kubelet's own path, so every message stays
-// its own; TestDecodeDropInParsed compares the two on every drop-in of the
-// corpus and the hostile shapes.
-func decodeDropInParsed(data []byte, doc *yamlv3.Node) ([]byte, *schema.GroupVersionKind, error) {
-	if duplicateKeys(doc) != dupNone || utilyaml.IsJSONBuffer(data) || bytes.HasPrefix(data, protobufMagic) {
+// decodeDropInParsed is DecodeDropIn of f.Data, a drop-in as Parse read it.
+// The YAML serializer's strict decoding is the JSON serializer's, run on
+// yaml.YAMLToJSON(data), plus a second full parse, yaml.YAMLToJSONStrict(data),
+// whose only strict error is a duplicate key: where f's node tree proves there
+// is none (duplicateKeys), that parse is skipped and the JSON serializer
+// decodes the conversion (from the node tree where jsonOf proves it, else
+// YAMLToJSON's), the calls the YAML serializer makes, in its order. Anything
+// but success (an error, a duplicate, JSON or protobuf input) takes the
+// kubelet's own path, so every message stays its own;
+// TestDecodeDropInParsed compares the two on every drop-in of the corpus and
+// the hostile shapes.
+func decodeDropInParsed(f *File) ([]byte, *schema.GroupVersionKind, error) {
+	data := f.Data
+	if duplicateKeys(f.Doc) != dupNone || utilyaml.IsJSONBuffer(data) || bytes.HasPrefix(data, protobufMagic) {
 		return DecodeDropIn(data)
 	}
-	js, err := yaml.YAMLToJSON(data)
-	if err != nil {
-		return DecodeDropIn(data)
+	js, ok := jsonOf(f)
+	if !ok {
+		var err error
+		if js, err = yaml.YAMLToJSON(data); err != nil {
+			return DecodeDropIn(data)
+		}
 	}
 	strict, _ := jsonSerializers()
 	obj, gvk, err := strict.Decode(js, nil, &unstructured.Unstructured{})

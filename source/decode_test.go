@@ -363,12 +363,12 @@ func TestDecodeDropInParsed(t *testing.T) {
 	proven := 0
 	for _, data := range inputs {
 		wantJSON, wantGVK, wantErr := DecodeDropIn(data)
-		doc := Parse("x.conf", data).Doc
-		if duplicateKeys(doc) == dupNone {
+		parsed := Parse("x.conf", data)
+		if duplicateKeys(parsed.Doc) == dupNone {
 			proven++
 		}
-		for _, doc := range []*yamlv3.Node{doc, nil} {
-			gotJSON, gotGVK, gotErr := decodeDropInParsed(data, doc)
+		for _, f := range []*File{parsed, {Path: "x.conf", Data: data}} {
+			gotJSON, gotGVK, gotErr := decodeDropInParsed(f)
 			if string(gotJSON) != string(wantJSON) || errText(gotErr) != errText(wantErr) || !reflect.DeepEqual(gotGVK, wantGVK) {
 				t.Errorf("%.200q:\ngot  %s / %v / %v\nwant %s / %v / %v", data, gotJSON, gotGVK, gotErr, wantJSON, wantGVK, wantErr)
 			}
