@@ -43,8 +43,9 @@ func jsonOf(f *File) ([]byte, bool) {
 const maxJSONOfDepth = 64
 
 // plainASCII reports whether data is printable ASCII, tabs and line breaks,
-// without a backslash (the escapes of double-quoted scalars) or a line
-// starting with '%' (a directive).
+// without a backslash (the escapes of double-quoted scalars), a '!' (tags:
+// the non-specific "! 1" is a string to yaml/v2, an integer to yaml/v3's node
+// tree) or a line starting with '%' (a directive).
 func plainASCII(data []byte) bool {
 	lineStart := true
 	for _, c := range data {
@@ -52,7 +53,7 @@ func plainASCII(data []byte) bool {
 		case c == '\n':
 			lineStart = true
 			continue
-		case c == '\\', c == 0x7f, c >= 0x80, c < 0x20 && c != '\t' && c != '\r':
+		case c == '\\', c == '!', c == 0x7f, c >= 0x80, c < 0x20 && c != '\t' && c != '\r':
 			return false
 		case c == '%' && lineStart:
 			return false
