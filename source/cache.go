@@ -51,6 +51,9 @@ func toJSON(f *File) ([]byte, error) {
 	if js, ok := jsonOf(f); ok {
 		return js, nil
 	}
+	if excessiveAliasing(f) {
+		return nil, errExcessiveAliasing
+	}
 	return yaml.YAMLToJSON(f.Data)
 }
 
