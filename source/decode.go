@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -185,8 +186,12 @@ func decodeDropInParsed(f *File) ([]byte, *schema.GroupVersionKind, error) {
 	if duplicateKeys(f.Doc) != dupNone || utilyaml.IsJSONBuffer(data) || bytes.HasPrefix(data, protobufMagic) {
 		return DecodeDropIn(data)
 	}
-	js, ok := jsonOf(f)
-	if !ok {
+	js, v, ok := jsonValueOf(f)
+	if ok {
+		if gvk, ok := unstructuredKind(v); ok {
+			return js, gvk, nil
+		}
+	} else {
 		var err error
 		if js, err = yaml.YAMLToJSON(data); err != nil {
 			return DecodeDropIn(data)
@@ -199,4 +204,43 @@ func decodeDropInParsed(f *File) ([]byte, *schema.GroupVersionKind, error) {
 	}
 	out, err := json.Marshal(obj.(*unstructured.Unstructured).Object)
 	return out, gvk, err
+}
+
+// unstructuredKind is what the strict JSON serializer returns for js, the
+// JSON of v (jsonValueOf), decoding into an Unstructured, where v proves it:
+// js itself (an unstructured object of v's strings, integers, booleans and
+// nulls marshals back to the same bytes) and the kind its apiVersion and kind
+// name. The serializer first reads apiVersion and kind with encoding/json,
+// which matches keys case-insensitively and fails on a value of another type
+// (SimpleMetaFactory.Interpret) and parses the group and version; then it
+// decodes the object and takes the kind from its apiVersion and kind keys,
+// refusing an object without kind. ok is false unless the top level has no
+// key spelled like either but those two, both strings, a kind that is not
+// empty and an apiVersion that parses: the serializer then runs.
+func unstructuredKind(v any) (*schema.GroupVersionKind, bool) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, false
+	}
+	for k := range m {
+		if (strings.EqualFold(k, "apiVersion") && k != "apiVersion") || (strings.EqualFold(k, "kind") && k != "kind") {
+			return nil, false
+		}
+	}
+	kind, ok := m["kind"].(string)
+	if !ok || kind == "" {
+		return nil, false
+	}
+	apiVersion := ""
+	if a, present := m["apiVersion"]; present {
+		if apiVersion, ok = a.(string); !ok {
+			return nil, false
+		}
+	}
+	gv, err := schema.ParseGroupVersion(apiVersion)
+	if err != nil {
+		return nil, false
+	}
+	gvk := gv.WithKind(kind)
+	return &gvk, true
 }

@@ -357,6 +357,11 @@ func TestDecodeDropInParsed(t *testing.T) {
 		"apiVersion: kubelet.config.k8s.io/v1alpha1\nkind: KubeletConfiguration\n",
 		"kind: KubeletConfiguration\n", "apiVersion: kubelet.config.k8s.io/v1beta1\nmaxPods: 1\n", "  \n", "- 1\n",
 		header + "x: {a: 1, a: 2}\n", header + "clusterDNS: [1\n", header + aliasBomb(), "",
+		header + "APIVersion: v1\n", header + "Kind: Pod\n", header + "KIND: 5\n", "apiVersion: 5\nkind: KubeletConfiguration\n",
+		"apiVersion: a/b/c\nkind: KubeletConfiguration\n", "apiVersion: v1\nkind: \"\"\n", "apiVersion: v1\nkind: 1\n",
+		"apiVersion: null\nkind: KubeletConfiguration\n", "apiVersion: /v1\nkind: K\n", "apiVersion: g/\nkind: K\n",
+		"apiVersion: kubelet.config.k8s.io/v1beta1\nkind: [KubeletConfiguration]\n", "kind: x\nmetadata: {name: 1}\n",
+		"- kind: x\n", "kind: x\nx: \"<&>\"\ny: -12\nz: ~\n",
 	} {
 		inputs = append(inputs, []byte(s))
 	}

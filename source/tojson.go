@@ -28,15 +28,21 @@ import (
 // with YAMLToJSON on every testdata input, the hostile shapes and generated
 // documents.
 func jsonOf(f *File) ([]byte, bool) {
+	js, _, ok := jsonValueOf(f)
+	return js, ok
+}
+
+// jsonValueOf is jsonOf with the value it marshals.
+func jsonValueOf(f *File) ([]byte, any, bool) {
 	if f.Doc == nil || f.SyntaxErr != nil || len(f.ExtraDocs) > 0 || !plainASCII(f.Data) {
-		return nil, false
+		return nil, nil, false
 	}
 	v, ok := v2Value(f.Doc, 0)
 	if !ok {
-		return nil, false
+		return nil, nil, false
 	}
 	out, err := json.Marshal(v)
-	return out, err == nil
+	return out, v, err == nil
 }
 
 // maxJSONOfDepth bounds the recursion of v2Value; deeper files take YAMLToJSON.
