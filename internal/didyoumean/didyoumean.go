@@ -36,7 +36,7 @@ func (x *Index) Nearest(name string) string {
 	budget := 2 + len(name)/6
 	best, bestD := "", budget+1
 	for i, lc := range x.lower {
-		if abs(len(lc)-len(lname)) > budget {
+		if abs(len(lc)-len(lname)) > budget || bagDistance(lname, lc) >= bestD {
 			continue
 		}
 		if d := distance(lname, lc, budget); d < bestD {
@@ -44,6 +44,29 @@ func (x *Index) Nearest(name string) string {
 		}
 	}
 	return best
+}
+
+// bagDistance is a lower bound of the Levenshtein distance between a and b,
+// in linear time: the larger of the two counts of bytes one has and the other
+// has not (as multisets). A candidate whose bound already reaches the best
+// distance found cannot be nearer, so distance need not run: an unknown key
+// is compared with every field name of its level.
+func bagDistance(a, b string) int {
+	if len(a) > 255 {
+		return 0 // the counts are bytes
+	}
+	var count [256]uint8
+	for i := 0; i < len(a); i++ {
+		count[a[i]]++
+	}
+	common := 0
+	for i := 0; i < len(b); i++ {
+		if count[b[i]] > 0 {
+			count[b[i]]--
+			common++
+		}
+	}
+	return max(len(a), len(b)) - common
 }
 
 // distance is the Levenshtein distance between a and b, or a value above max
