@@ -192,7 +192,15 @@ func DecodeDropIn(data []byte) ([]byte, *schema.GroupVersionKind, error) {
 // the hostile shapes.
 func decodeDropInParsed(f *File) ([]byte, *schema.GroupVersionKind, error) {
 	data := f.Data
-	if duplicateKeys(f.Doc) != dupNone || utilyaml.IsJSONBuffer(data) || bytes.HasPrefix(data, protobufMagic) {
+	if utilyaml.IsJSONBuffer(data) || bytes.HasPrefix(data, protobufMagic) {
+		return DecodeDropIn(data)
+	}
+	if excessiveAliasing(f) {
+		// The YAML serializer's first step, yaml.YAMLToJSON, fails, and the
+		// universal deserializer returns its error alone.
+		return nil, nil, errExcessiveAliasing
+	}
+	if duplicateKeys(f.Doc) != dupNone {
 		return DecodeDropIn(data)
 	}
 	js, v, ok := jsonValueOf(f)

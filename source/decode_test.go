@@ -348,9 +348,11 @@ func hostileInputs() [][]byte {
 // TestDecodeDropInParsed checks that skipping the strict re-parse where the
 // node tree proves there is no duplicate key gives the kubelet's own
 // DecodeDropIn result, JSON, kind and message, on every input file in testdata,
-// the hand-made cases of TestDecodeDropIn and the hostile shapes.
+// the hand-made cases of TestDecodeDropIn, the hostile shapes and the alias
+// bombs of TestExcessiveAliasing.
 func TestDecodeDropInParsed(t *testing.T) {
 	inputs := append(corpusInputs(t), hostileInputs()...)
+	inputs = append(append(inputs, aliasBombs()[:60]...), aliasEdges(t)...)
 	for _, s := range []string{
 		header + "maxPods: 5\n", header + "maxPod: 3\nMaxPods: 4\n", header + "maxPods: abc\n",
 		header + "staticPodPath: null\nevictionHard: {memory.available: null}\n",
