@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"testing"
 
 	"sigs.k8s.io/yaml"
@@ -46,7 +47,7 @@ func TestExcessiveAliasing(t *testing.T) {
 func aliasBombs() [][]byte {
 	r := rand.New(rand.NewPCG(7, 3))
 	var out [][]byte
-	for range 300 {
+	for range 150 {
 		var b strings.Builder
 		b.WriteString(header)
 		width, levels := 1+r.IntN(12), 1+r.IntN(6)
@@ -84,6 +85,15 @@ func aliasBombs() [][]byte {
 // so that a replay that counts one node more or less than yaml/v2 disagrees.
 func aliasEdges(t *testing.T) [][]byte {
 	t.Helper()
+	docs, err := aliasEdgeDocs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return docs
+}
+
+// aliasEdgeDocs finds the documents of aliasEdges once for the tests that use them.
+var aliasEdgeDocs = sync.OnceValues(func() ([][]byte, error) {
 	shapes := []func(plain int) string{
 		// a list of lists aliased
 		func(plain int) string {
@@ -106,7 +116,7 @@ func aliasEdges(t *testing.T) [][]byte {
 	for i, shape := range shapes {
 		lo, hi := 0, 4000 // refused with lo plain keys, accepted with hi
 		if !refused(shape(lo)) || refused(shape(hi)) {
-			t.Fatalf("shape %d: not refused with %d plain keys or refused with %d", i, lo, hi)
+			return nil, fmt.Errorf("shape %d: not refused with %d plain keys or refused with %d", i, lo, hi)
 		}
 		for hi-lo > 1 {
 			mid := (lo + hi) / 2
@@ -120,8 +130,8 @@ func aliasEdges(t *testing.T) [][]byte {
 			out = append(out, []byte(shape(n)))
 		}
 	}
-	return out
-}
+	return out, nil
+})
 
 // plainKeys is n keys of a map at the top of a document, decoded without aliases.
 func plainKeys(n int) string {

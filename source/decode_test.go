@@ -352,7 +352,7 @@ func hostileInputs() [][]byte {
 // bombs of TestExcessiveAliasing.
 func TestDecodeDropInParsed(t *testing.T) {
 	inputs := append(corpusInputs(t), hostileInputs()...)
-	inputs = append(append(inputs, aliasBombs()[:60]...), aliasEdges(t)...)
+	inputs = append(append(inputs, aliasBombs()[:40]...), aliasEdges(t)...)
 	for _, s := range []string{
 		header + "maxPods: 5\n", header + "maxPod: 3\nMaxPods: 4\n", header + "maxPods: abc\n",
 		header + "staticPodPath: null\nevictionHard: {memory.available: null}\n",
