@@ -200,7 +200,11 @@ func decodeDropInParsed(f *File) ([]byte, *schema.GroupVersionKind, error) {
 		// universal deserializer returns its error alone.
 		return nil, nil, errExcessiveAliasing
 	}
-	if duplicateKeys(f.Doc) != dupNone {
+	switch duplicateKeys(f.Doc) {
+	case dupNone:
+	case dupSome:
+		return decodeDropInDuplicates(f)
+	default:
 		return DecodeDropIn(data)
 	}
 	js, v, ok := jsonValueOf(f)
@@ -221,6 +225,22 @@ func decodeDropInParsed(f *File) ([]byte, *schema.GroupVersionKind, error) {
 	}
 	out, err := json.Marshal(obj.(*unstructured.Unstructured).Object)
 	return out, gvk, err
+}
+
+// decodeDropInDuplicates is DecodeDropIn of a drop-in with a duplicate key
+// (duplicateKeys proved one). The serializer converts and decodes the file
+// without strictness first, then fails with yaml.YAMLToJSONStrict's error
+// alone: where the node tree proves the conversion and the kind
+// (jsonValueOf, unstructuredKind), only the strict conversion runs.
+func decodeDropInDuplicates(f *File) ([]byte, *schema.GroupVersionKind, error) {
+	if _, v, ok := jsonValueOf(f); ok {
+		if _, ok := unstructuredKind(v); ok {
+			if _, err := yaml.YAMLToJSONStrict(f.Data); err != nil {
+				return nil, nil, runtime.NewStrictDecodingError([]error{err})
+			}
+		}
+	}
+	return DecodeDropIn(f.Data)
 }
 
 // unstructuredKind is what the strict JSON serializer returns for js, the
