@@ -215,7 +215,7 @@ func decodeDropInParsed(f *File) ([]byte, *schema.GroupVersionKind, error) {
 	} else {
 		var err error
 		if js, err = yaml.YAMLToJSON(data); err != nil {
-			return DecodeDropIn(data)
+			return nil, nil, err // the YAML serializer's first step: its error alone
 		}
 	}
 	strict, _ := jsonSerializers()

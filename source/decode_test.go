@@ -364,6 +364,8 @@ func TestDecodeDropInParsed(t *testing.T) {
 		"apiVersion: null\nkind: KubeletConfiguration\n", "apiVersion: /v1\nkind: K\n", "apiVersion: g/\nkind: K\n",
 		"apiVersion: kubelet.config.k8s.io/v1beta1\nkind: [KubeletConfiguration]\n", "kind: x\nmetadata: {name: 1}\n",
 		"- kind: x\n", "kind: x\nx: \"<&>\"\ny: -12\nz: ~\n",
+		header + "a: &a [1, *a]\n", header + "a: &a {b: *a}\n", header + "? [a]\n: 1\n", header + "a: {? {b: 1}\n: 2}\n",
+		header + "a: &a [1]\nb: {<<: *a}\n", header + "b: {<<: 1}\n", header + "b: {<<: [1]}\n",
 	} {
 		inputs = append(inputs, []byte(s))
 	}
