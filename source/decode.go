@@ -180,16 +180,19 @@ func DecodeDropIn(data []byte) ([]byte, *schema.GroupVersionKind, error) {
 }
 
 // decodeDropInParsed is DecodeDropIn of f.Data, a drop-in as Parse read it.
-// The YAML serializer's strict decoding is the JSON serializer's, run on
-// yaml.YAMLToJSON(data), plus a second full parse, yaml.YAMLToJSONStrict(data),
-// whose only strict error is a duplicate key: where f's node tree proves there
-// is none (duplicateKeys), that parse is skipped and the JSON serializer
-// decodes the conversion (from the node tree where jsonOf proves it, else
-// YAMLToJSON's), the calls the YAML serializer makes, in its order. Anything
-// but success (an error, a duplicate, JSON or protobuf input) takes the
-// kubelet's own path, so every message stays its own;
-// TestDecodeDropInParsed compares the two on every drop-in of the corpus and
-// the hostile shapes.
+// For YAML, the universal deserializer's only decoder is the YAML serializer:
+// the JSON serializer run on yaml.YAMLToJSON(data) (whose error it returns
+// alone), plus a second full parse, yaml.YAMLToJSONStrict(data), whose only
+// strict error is a duplicate key. Where f's node tree proves there is none
+// (duplicateKeys), that parse is skipped and the JSON serializer decodes the
+// conversion (built from the node tree where jsonOf proves it, with the kind
+// its keys name where unstructuredKind proves it), the calls the YAML
+// serializer makes, in its order; where it proves excessive aliasing or a
+// duplicate, the error is built as the serializer builds it. Anything else
+// (JSON or protobuf input, an error of the JSON serializer, whose message may
+// quote the input) takes the kubelet's own path, so every message stays its
+// own; TestDecodeDropInParsed compares the two on every input of testdata, the
+// hostile shapes and alias bombs.
 func decodeDropInParsed(f *File) ([]byte, *schema.GroupVersionKind, error) {
 	data := f.Data
 	if utilyaml.IsJSONBuffer(data) || bytes.HasPrefix(data, protobufMagic) {
