@@ -210,9 +210,9 @@ func decodeDropInParsed(f *File) ([]byte, *schema.GroupVersionKind, error) {
 	default:
 		return DecodeDropIn(data)
 	}
-	js, v, ok := jsonValueOf(f)
+	js, ok := jsonOf(f)
 	if ok {
-		if gvk, ok := unstructuredKind(v); ok {
+		if gvk, ok := unstructuredKind(f.Doc); ok {
 			return js, gvk, nil
 		}
 	} else {
@@ -236,8 +236,8 @@ func decodeDropInParsed(f *File) ([]byte, *schema.GroupVersionKind, error) {
 // alone: where the node tree proves the conversion and the kind
 // (jsonValueOf, unstructuredKind), only the strict conversion runs.
 func decodeDropInDuplicates(f *File) ([]byte, *schema.GroupVersionKind, error) {
-	if _, v, ok := jsonValueOf(f); ok {
-		if _, ok := unstructuredKind(v); ok {
+	if _, ok := jsonOf(f); ok {
+		if _, ok := unstructuredKind(f.Doc); ok {
 			if _, err := yaml.YAMLToJSONStrict(f.Data); err != nil {
 				return nil, nil, runtime.NewStrictDecodingError([]error{err})
 			}
@@ -247,33 +247,46 @@ func decodeDropInDuplicates(f *File) ([]byte, *schema.GroupVersionKind, error) {
 }
 
 // unstructuredKind is what the strict JSON serializer returns for js, the
-// JSON of v (jsonValueOf), decoding into an Unstructured, where v proves it:
-// js itself (an unstructured object of v's strings, integers, booleans and
+// JSON of doc (jsonOf), decoding into an Unstructured, where doc proves it: js
+// itself (an unstructured object of doc's strings, integers, booleans and
 // nulls marshals back to the same bytes) and the kind its apiVersion and kind
 // name. The serializer first reads apiVersion and kind with encoding/json,
 // which matches keys case-insensitively and fails on a value of another type
 // (SimpleMetaFactory.Interpret) and parses the group and version; then it
-// decodes the object and takes the kind from its apiVersion and kind keys,
-// refusing an object without kind. ok is false unless the top level has no
-// key spelled like either but those two, both strings, a kind that is not
-// empty and an apiVersion that parses: the serializer then runs.
-func unstructuredKind(v any) (*schema.GroupVersionKind, bool) {
-	m, ok := v.(map[string]any)
-	if !ok {
+// decodes the object and takes the kind from its apiVersion and kind keys
+// (the last of repeated ones, as the conversion keeps), refusing an object
+// without kind. ok is false unless the top level has no key spelled like
+// either but those two, both strings, a kind that is not empty and an
+// apiVersion that parses: the serializer then runs. doc must be one jsonOf
+// converts.
+func unstructuredKind(doc *yamlv3.Node) (*schema.GroupVersionKind, bool) {
+	if doc == nil || doc.Kind != yamlv3.MappingNode {
 		return nil, false
 	}
-	for k := range m {
-		if (strings.EqualFold(k, "apiVersion") && k != "apiVersion") || (strings.EqualFold(k, "kind") && k != "kind") {
+	var kindNode, apiVersionNode *yamlv3.Node
+	for i := 0; i+1 < len(doc.Content); i += 2 {
+		switch k := doc.Content[i].Value; {
+		case k == "kind":
+			kindNode = doc.Content[i+1]
+		case k == "apiVersion":
+			apiVersionNode = doc.Content[i+1]
+		case strings.EqualFold(k, "kind"), strings.EqualFold(k, "apiVersion"):
 			return nil, false
 		}
 	}
-	kind, ok := m["kind"].(string)
+	if kindNode == nil {
+		return nil, false
+	}
+	// v2Value of a node jsonOf converted always succeeds: only its type matters.
+	v, _ := v2Value(kindNode, 0)
+	kind, ok := v.(string)
 	if !ok || kind == "" {
 		return nil, false
 	}
 	apiVersion := ""
-	if a, present := m["apiVersion"]; present {
-		if apiVersion, ok = a.(string); !ok {
+	if apiVersionNode != nil {
+		v, _ := v2Value(apiVersionNode, 0)
+		if apiVersion, ok = v.(string); !ok {
 			return nil, false
 		}
 	}

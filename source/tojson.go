@@ -2,7 +2,9 @@ package source
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
+	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -23,26 +25,15 @@ import (
 // Anything else (floats, timestamps, block scalars, merge keys, aliases,
 // nesting past 64 levels) is left to YAMLToJSON. The value is then what
 // YAMLToJSON builds from yaml/v2's (map[string]any, []any, string, int, bool,
-// nil), and json.Marshal writes it as YAMLToJSON does; repeated keys keep the
-// last value, as yaml/v2's non-strict decoding does. TestJSONOf compares it
-// with YAMLToJSON on every testdata input, the hostile shapes and generated
-// documents.
+// nil: v2Value), written as json.Marshal writes it (appendV2JSON); repeated
+// keys keep the last value, as yaml/v2's non-strict decoding does. TestJSONOf
+// compares it with YAMLToJSON on every testdata input, the hostile shapes and
+// generated documents.
 func jsonOf(f *File) ([]byte, bool) {
-	js, _, ok := jsonValueOf(f)
-	return js, ok
-}
-
-// jsonValueOf is jsonOf with the value it marshals.
-func jsonValueOf(f *File) ([]byte, any, bool) {
 	if f.Doc == nil || f.SyntaxErr != nil || len(f.ExtraDocs) > 0 || !plainASCII(f.Data) {
-		return nil, nil, false
+		return nil, false
 	}
-	v, ok := v2Value(f.Doc, 0)
-	if !ok {
-		return nil, nil, false
-	}
-	out, err := json.Marshal(v)
-	return out, v, err == nil
+	return appendV2JSON(make([]byte, 0, len(f.Data)+len(f.Data)/2), f.Doc, 0)
 }
 
 // maxJSONOfDepth bounds the recursion of v2Value; deeper files take YAMLToJSON.
@@ -200,4 +191,112 @@ func digitWord(s string) bool {
 		}
 	}
 	return word || dots >= 2
+}
+
+// appendV2JSON appends the JSON json.Marshal writes for v2Value(n): objects
+// with their keys sorted bytewise and the last of repeated keys, strings
+// escaped as encoding/json escapes them (HTML characters included), without
+// building the value (a map per mapping of a file of 150,000 list items).
+func appendV2JSON(dst []byte, n *yaml.Node, depth int) ([]byte, bool) {
+	if depth > maxJSONOfDepth || n.Anchor != "" || n.Style&yaml.TaggedStyle != 0 {
+		return dst, false
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		pairs := len(n.Content) / 2
+		var buf [8]int
+		order := buf[:0]
+		if pairs > len(buf) {
+			order = make([]int, 0, pairs)
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if !v2String(k) || k.Anchor != "" {
+				return dst, false
+			}
+			order = append(order, i)
+		}
+		// Bytewise by key, a repeated key's occurrences in document order.
+		if len(order) > 1 {
+			slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(n.Content[a].Value, n.Content[b].Value) })
+		}
+		dst = append(dst, '{')
+		first := true
+		for j, i := range order {
+			key := n.Content[i].Value
+			if j+1 < len(order) && n.Content[order[j+1]].Value == key {
+				// A later occurrence wins; yaml/v2 still decodes this one.
+				if _, ok := appendV2JSON(nil, n.Content[i+1], depth+1); !ok {
+					return dst, false
+				}
+				continue
+			}
+			if !first {
+				dst = append(dst, ',')
+			}
+			first = false
+			dst = appendJSONString(dst, key)
+			dst = append(dst, ':')
+			var ok bool
+			if dst, ok = appendV2JSON(dst, n.Content[i+1], depth+1); !ok {
+				return dst, false
+			}
+		}
+		return append(dst, '}'), true
+	case yaml.SequenceNode:
+		dst = append(dst, '[')
+		for i, c := range n.Content {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			var ok bool
+			if dst, ok = appendV2JSON(dst, c, depth+1); !ok {
+				return dst, false
+			}
+		}
+		return append(dst, ']'), true
+	case yaml.ScalarNode:
+		var v any
+		switch n.Style {
+		case yaml.DoubleQuotedStyle, yaml.SingleQuotedStyle:
+			v = n.Value
+		case 0:
+			var ok bool
+			if v, ok = v2Plain(n.Value); !ok {
+				return dst, false
+			}
+		default:
+			return dst, false
+		}
+		switch v := v.(type) {
+		case nil:
+			return append(dst, "null"...), true
+		case bool:
+			return strconv.AppendBool(dst, v), true
+		case int:
+			return strconv.AppendInt(dst, int64(v), 10), true
+		case string:
+			return appendJSONString(dst, v), true
+		}
+	}
+	return dst, false
+}
+
+// appendJSONString appends s as encoding/json writes it: as is between quotes
+// when every byte is one it writes unescaped (printable ASCII but '"', '\\',
+// '<', '>' and '&'), else through json.Marshal itself.
+func appendJSONString(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&':
+			out, err := json.Marshal(s)
+			if err != nil {
+				panic(err) // a string always marshals
+			}
+			return append(dst, out...)
+		}
+	}
+	dst = append(dst, '"')
+	dst = append(dst, s...)
+	return append(dst, '"')
 }
