@@ -36,7 +36,8 @@ func applyOrigins(patches []Patch, merged []byte, cfg *kubeletv1beta1.KubeletCon
 	var out []validate.Finding
 	for i, p := range patches {
 		var valued map[string]bool
-		for _, k := range p.Keys {
+		for j := range p.Keys {
+			k := p.Keys[j]
 			if k.Kind != source.KeyExact && k.Kind != source.KeyCase {
 				continue
 			}
@@ -66,7 +67,7 @@ func applyOrigins(patches []Patch, merged []byte, cfg *kubeletv1beta1.KubeletCon
 			}
 			origins.set(k)
 			if !legacyIgnored(k, opt) {
-				lost.set(k, i)
+				lost.set(&p.Keys[j], i)
 			}
 		}
 	}

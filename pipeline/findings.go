@@ -22,7 +22,15 @@ import (
 // keyFindings reports the main file's keys that strict decoding rejects and the
 // lenient fallback drops.
 func keyFindings(files *source.Cache, f *source.File, keys []source.Key, m *skew.Minor) []validate.Finding {
-	var out []validate.Finding
+	n := 0
+	for _, k := range keys {
+		if k.Kind == source.KeyUnknown || k.Kind == source.KeyCase || k.Kind == source.KeyDuplicate {
+			n++
+		}
+	}
+	// A finding per such key: sized once, a file of 280,000 duplicate keys does
+	// not copy its findings as the slice grows.
+	out := make([]validate.Finding, 0, n)
 	var merged mergedIndex
 	for _, k := range keys {
 		switch k.Kind {
@@ -64,18 +72,29 @@ func keyFindings(files *source.Cache, f *source.File, keys []source.Key, m *skew
 	return out
 }
 
-// foldUnknownWalk is the case-insensitive walk of f, for its unknown keys. The
-// two walks differ only below a key that matches a field case-insensitively
-// (the strict walk does not enter it, the case-insensitive one does): without
-// such a key, the strict walk already made has the same unknown keys in the
-// same order, and a second walk of a large file (a third of a second at 4 MiB)
-// is saved. TestFoldUnknownWalk checks this on every testdata input.
+// foldUnknownWalk is the case-insensitive walk of f, for the draft name among
+// its unknown keys. The two walks differ only below a key that matches a field
+// case-insensitively (the strict walk does not enter it, the case-insensitive
+// one does): without such a key, the strict walk already made has the same
+// unknown keys in the same order, and a second walk of a large file (a third
+// of a second at 4 MiB) is saved. The draft name's parent is a top-level key,
+// which both walks list; without one spelled like it (a file of thousands of
+// case-only keys elsewhere) the extra keys of the second walk cannot carry the
+// draft name, and the strict walk is returned too. TestFoldUnknownWalk checks
+// on every testdata input that the draft names found are the same.
+// draftCrashLoopParent is the top-level key of the path validate.DraftCrashLoop
+// recognises (crashLoopBackOff.maxSeconds, in any case).
+const draftCrashLoopParent = "crashLoopBackOff"
+
 func foldUnknownWalk(files *source.Cache, f *source.File, m *skew.Minor) []source.Key {
 	strict := files.Walk(f, m.Fields(), source.Strict)
+	caseKey, draftParent := false, false
 	for _, k := range strict {
-		if k.Kind == source.KeyCase {
-			return files.Walk(f, m.Fields(), source.Fold)
-		}
+		caseKey = caseKey || k.Kind == source.KeyCase
+		draftParent = draftParent || strings.EqualFold(k.Path, draftCrashLoopParent) || strings.EqualFold(k.WrittenPath, draftCrashLoopParent)
+	}
+	if caseKey && draftParent {
+		return files.Walk(f, m.Fields(), source.Fold)
 	}
 	return strict
 }

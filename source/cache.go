@@ -33,16 +33,28 @@ type cachedJSON struct {
 	err  error
 }
 
-// yamlToJSON is yaml.YAMLToJSON of f.Data, once per file; the bytes are shared.
+// yamlToJSON is yaml.YAMLToJSON of f.Data, once per file (from the node tree
+// where jsonOf proves it the same); the bytes are shared.
 func (c *Cache) yamlToJSON(f *File) ([]byte, error) {
 	if c == nil {
-		return yaml.YAMLToJSON(f.Data)
+		return toJSON(f)
 	}
 	j := c.jsons.get(f, func() cachedJSON {
-		d, err := yaml.YAMLToJSON(f.Data)
+		d, err := toJSON(f)
 		return cachedJSON{d, err}
 	})
 	return j.data, j.err
+}
+
+// toJSON is yaml.YAMLToJSON(f.Data).
+func toJSON(f *File) ([]byte, error) {
+	if js, ok := jsonOf(f); ok {
+		return js, nil
+	}
+	if excessiveAliasing(f) {
+		return nil, errExcessiveAliasing
+	}
+	return yaml.YAMLToJSON(f.Data)
 }
 
 // onceMap computes each key's value once; the lock is held only to find or add
@@ -128,7 +140,7 @@ func (c *Cache) DecodeDropIn(f *File) ([]byte, *schema.GroupVersionKind, error) 
 		return DecodeDropIn(f.Data)
 	}
 	d := c.dropIns.get(f, func() (d cachedDropIn) {
-		d.data, d.gvk, d.err = DecodeDropIn(f.Data)
+		d.data, d.gvk, d.err = decodeDropInParsed(f)
 		return d
 	})
 	return d.data, d.gvk, d.err

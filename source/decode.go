@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -143,6 +144,15 @@ func decodeMainConverted(data []byte, doc *yamlv3.Node, convert func() ([]byte, 
 	if len(strictErrs) > 0 {
 		err = runtime.NewStrictDecodingError(strictErrs)
 		res.StrictErr = err
+		if obj != nil {
+			// sigs.k8s.io/json's strict decoding decodes the whole object and
+			// returns the unknown and duplicate fields beside it: the lenient
+			// decoding of the same JSON into a fresh object (case-sensitive,
+			// integers kept) gives the same object, so the second full decode
+			// of a large file is skipped (TestDecodeMainConverted compares the
+			// configs on every testdata input).
+			return res.cast(obj, gvk)
+		}
 		var lerr error
 		obj, gvk, lerr = lenient.Decode(js, nil, nil)
 		if lerr != nil {
@@ -167,4 +177,123 @@ func DecodeDropIn(data []byte) ([]byte, *schema.GroupVersionKind, error) {
 	}
 	out, err := json.Marshal(obj.(*unstructured.Unstructured).Object)
 	return out, gvk, err
+}
+
+// decodeDropInParsed is DecodeDropIn of f.Data, a drop-in as Parse read it.
+// For YAML, the universal deserializer's only decoder is the YAML serializer:
+// the JSON serializer run on yaml.YAMLToJSON(data) (whose error it returns
+// alone), plus a second full parse, yaml.YAMLToJSONStrict(data), whose only
+// strict error is a duplicate key. Where f's node tree proves there is none
+// (duplicateKeys), that parse is skipped and the JSON serializer decodes the
+// conversion (built from the node tree where jsonOf proves it, with the kind
+// its keys name where unstructuredKind proves it), the calls the YAML
+// serializer makes, in its order; where it proves excessive aliasing or a
+// duplicate, the error is built as the serializer builds it. Anything else
+// (JSON or protobuf input, an error of the JSON serializer, whose message may
+// quote the input) takes the kubelet's own path, so every message stays its
+// own; TestDecodeDropInParsed compares the two on every input of testdata, the
+// hostile shapes and alias bombs.
+func decodeDropInParsed(f *File) ([]byte, *schema.GroupVersionKind, error) {
+	data := f.Data
+	if utilyaml.IsJSONBuffer(data) || bytes.HasPrefix(data, protobufMagic) {
+		return DecodeDropIn(data)
+	}
+	if excessiveAliasing(f) {
+		// The YAML serializer's first step, yaml.YAMLToJSON, fails, and the
+		// universal deserializer returns its error alone.
+		return nil, nil, errExcessiveAliasing
+	}
+	switch duplicateKeys(f.Doc) {
+	case dupNone:
+	case dupSome:
+		return decodeDropInDuplicates(f)
+	default:
+		return DecodeDropIn(data)
+	}
+	js, ok := jsonOf(f)
+	if ok {
+		if gvk, ok := unstructuredKind(f.Doc); ok {
+			return js, gvk, nil
+		}
+	} else {
+		var err error
+		if js, err = yaml.YAMLToJSON(data); err != nil {
+			return nil, nil, err // the YAML serializer's first step: its error alone
+		}
+	}
+	strict, _ := jsonSerializers()
+	obj, gvk, err := strict.Decode(js, nil, &unstructured.Unstructured{})
+	if err != nil {
+		return DecodeDropIn(data)
+	}
+	out, err := json.Marshal(obj.(*unstructured.Unstructured).Object)
+	return out, gvk, err
+}
+
+// decodeDropInDuplicates is DecodeDropIn of a drop-in with a duplicate key
+// (duplicateKeys proved one). The serializer converts and decodes the file
+// without strictness first, then fails with yaml.YAMLToJSONStrict's error
+// alone: where the node tree proves the conversion and the kind
+// (jsonValueOf, unstructuredKind), only the strict conversion runs.
+func decodeDropInDuplicates(f *File) ([]byte, *schema.GroupVersionKind, error) {
+	if _, ok := jsonOf(f); ok {
+		if _, ok := unstructuredKind(f.Doc); ok {
+			if _, err := yaml.YAMLToJSONStrict(f.Data); err != nil {
+				return nil, nil, runtime.NewStrictDecodingError([]error{err})
+			}
+		}
+	}
+	return DecodeDropIn(f.Data)
+}
+
+// unstructuredKind is what the strict JSON serializer returns for js, the
+// JSON of doc (jsonOf), decoding into an Unstructured, where doc proves it: js
+// itself (an unstructured object of doc's strings, integers, booleans and
+// nulls marshals back to the same bytes) and the kind its apiVersion and kind
+// name. The serializer first reads apiVersion and kind with encoding/json,
+// which matches keys case-insensitively and fails on a value of another type
+// (SimpleMetaFactory.Interpret) and parses the group and version; then it
+// decodes the object and takes the kind from its apiVersion and kind keys
+// (the last of repeated ones, as the conversion keeps), refusing an object
+// without kind. ok is false unless the top level has no key spelled like
+// either but those two, both strings, a kind that is not empty and an
+// apiVersion that parses: the serializer then runs. doc must be one jsonOf
+// converts.
+func unstructuredKind(doc *yamlv3.Node) (*schema.GroupVersionKind, bool) {
+	if doc == nil || doc.Kind != yamlv3.MappingNode {
+		return nil, false
+	}
+	var kindNode, apiVersionNode *yamlv3.Node
+	for i := 0; i+1 < len(doc.Content); i += 2 {
+		switch k := doc.Content[i].Value; {
+		case k == "kind":
+			kindNode = doc.Content[i+1]
+		case k == "apiVersion":
+			apiVersionNode = doc.Content[i+1]
+		case strings.EqualFold(k, "kind"), strings.EqualFold(k, "apiVersion"):
+			return nil, false
+		}
+	}
+	if kindNode == nil {
+		return nil, false
+	}
+	// v2Value of a node jsonOf converted always succeeds: only its type matters.
+	v, _ := v2Value(kindNode, 0)
+	kind, ok := v.(string)
+	if !ok || kind == "" {
+		return nil, false
+	}
+	apiVersion := ""
+	if apiVersionNode != nil {
+		v, _ := v2Value(apiVersionNode, 0)
+		if apiVersion, ok = v.(string); !ok {
+			return nil, false
+		}
+	}
+	gv, err := schema.ParseGroupVersion(apiVersion)
+	if err != nil {
+		return nil, false
+	}
+	gvk := gv.WithKind(kind)
+	return &gvk, true
 }

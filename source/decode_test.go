@@ -170,21 +170,7 @@ func TestDecodeDropIn(t *testing.T) {
 // conversion gives the kubelet's own DecodeMain result, config and messages,
 // on every input file in testdata and on the hand-made cases of TestDecodeMain.
 func TestDecodeMainConverted(t *testing.T) {
-	var inputs [][]byte
-	err := filepath.WalkDir("../testdata", func(path string, d fs.DirEntry, err error) error {
-		if err == nil && path == conformanceGoldens {
-			return filepath.SkipDir
-		}
-		if err != nil || d.IsDir() || !(strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".conf") || strings.HasSuffix(path, ".json")) {
-			return err
-		}
-		data, err := os.ReadFile(path)
-		inputs = append(inputs, data)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	inputs := corpusInputs(t)
 	for _, s := range []string{
 		header + "maxPods: 50\nmaxPods: 60\n",
 		header + "maxPods: 50\nmaxPods: 60\nfoo: 1\n",
@@ -307,4 +293,101 @@ func errText(err error) string {
 		return "<nil>"
 	}
 	return err.Error()
+}
+
+// corpusInputs are the bytes of every input file in testdata (YAML, drop-ins
+// and JSON, the goldens left out).
+func corpusInputs(t *testing.T) [][]byte {
+	t.Helper()
+	var inputs [][]byte
+	err := filepath.WalkDir("../testdata", func(path string, d fs.DirEntry, err error) error {
+		if err == nil && path == conformanceGoldens {
+			return filepath.SkipDir
+		}
+		if err != nil || d.IsDir() || !(strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".conf") || strings.HasSuffix(path, ".json")) {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		inputs = append(inputs, data)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return inputs
+}
+
+// hostileInputs are small versions of pipeline's hostile shapes (linear_test.go)
+// and their neighbours: repeated keys, aliases, merge keys, deep nesting,
+// case-only keys, as drop-ins with their header.
+func hostileInputs() [][]byte {
+	repeat := func(head, line string, n int, tail string) []byte {
+		return []byte(header + head + strings.Repeat(line, n) + tail)
+	}
+	return [][]byte{
+		repeat("reservedMemory:\n", "- NUMANode: 1\n", 500, ""),
+		repeat("", "maxPods: 1\n", 200, "evictionHard:\n"+strings.Repeat("  memory.available: 1Gi\n", 200)),
+		repeat("l: &l {m0: 1Gi, m1: 2Gi}\nr: &r {numaNode: 0, limits: *l}\nreservedMemory:\n", "- *r\n", 500, ""),
+		repeat("m0: &m0 {cpu: \"1\", memory: 1Gi}\nsystemReserved: {<<: [*m0", ", *m0", 300, "]}\n"),
+		repeat("m0: &m0 {cpu: \"1\"}\n", "p: {<<: *m0}\n", 1, "q: {<<: [*m0, *m0]}\n"),
+		repeat("featureGates: ", "{a: ", 300, "1"+strings.Repeat("}", 300)+"\n"),
+		repeat("x: ", "[", 300, strings.Repeat("]", 300)+"\n"),
+		repeat("", "unknown: 1\n", 1, "Unknown: 2\nUNKNOWN: 3\n"),
+		repeat("evictionHard: {", "memory.available: 1Gi, ", 1, "nodefs.available: 1Gi}\n"),
+		[]byte("kind: KubeletConfiguration\napiVersion: 1\n"),
+		[]byte("kind: 1\napiVersion: kubelet.config.k8s.io/v1beta1\n"),
+		[]byte("kind: KubeletConfiguration\napiVersion: a/b/c\n"),
+		[]byte(header + "maxPods: 18446744073709551616\nx: 1e400\ny: 0x10\nz: 2001-12-14\n"),
+		[]byte(header + "a: yes\nb: on\nc: ~\nd: .inf\n\"e\": \"<&>\"\n"),
+		[]byte(header + "---\nmaxPods: 1\nmaxPods: 2\n"),
+		[]byte(header + "maxPods: 1\n---\n: [\n"),
+		[]byte(header + "\xff: 1\n"),
+	}
+}
+
+// TestDecodeDropInParsed checks that skipping the strict re-parse where the
+// node tree proves there is no duplicate key gives the kubelet's own
+// DecodeDropIn result, JSON, kind and message, on every input file in testdata,
+// the hand-made cases of TestDecodeDropIn, the hostile shapes and the alias
+// bombs of TestExcessiveAliasing.
+func TestDecodeDropInParsed(t *testing.T) {
+	inputs := append(corpusInputs(t), hostileInputs()...)
+	inputs = append(append(inputs, aliasBombs()[:40]...), aliasEdges(t)...)
+	for _, s := range []string{
+		header + "maxPods: 5\n", header + "maxPod: 3\nMaxPods: 4\n", header + "maxPods: abc\n",
+		header + "staticPodPath: null\nevictionHard: {memory.available: null}\n",
+		"apiVersion: kubelet.config.k8s.io/v1alpha1\nkind: KubeletConfiguration\n",
+		"kind: KubeletConfiguration\n", "apiVersion: kubelet.config.k8s.io/v1beta1\nmaxPods: 1\n", "  \n", "- 1\n",
+		header + "x: {a: 1, a: 2}\n", header + "clusterDNS: [1\n", header + aliasBomb(), "",
+		header + "APIVersion: v1\n", header + "Kind: Pod\n", header + "KIND: 5\n", "apiVersion: 5\nkind: KubeletConfiguration\n",
+		"apiVersion: a/b/c\nkind: KubeletConfiguration\n", "apiVersion: v1\nkind: \"\"\n", "apiVersion: v1\nkind: 1\n",
+		"apiVersion: null\nkind: KubeletConfiguration\n", "apiVersion: /v1\nkind: K\n", "apiVersion: g/\nkind: K\n",
+		"apiVersion: kubelet.config.k8s.io/v1beta1\nkind: [KubeletConfiguration]\n", "kind: x\nmetadata: {name: 1}\n",
+		"- kind: x\n", "kind: x\nx: \"<&>\"\ny: -12\nz: ~\n",
+		header + "a: &a [1, *a]\n", header + "a: &a {b: *a}\n", header + "? [a]\n: 1\n", header + "a: {? {b: 1}\n: 2}\n",
+		header + "a: &a [1]\nb: {<<: *a}\n", header + "b: {<<: 1}\n", header + "b: {<<: [1]}\n",
+	} {
+		inputs = append(inputs, []byte(s))
+	}
+	proven := 0
+	for _, data := range inputs {
+		wantJSON, wantGVK, wantErr := DecodeDropIn(data)
+		parsed := Parse("x.conf", data)
+		if duplicateKeys(parsed.Doc) == dupNone {
+			proven++
+		}
+		for _, f := range []*File{parsed, {Path: "x.conf", Data: data}} {
+			gotJSON, gotGVK, gotErr := decodeDropInParsed(f)
+			if string(gotJSON) != string(wantJSON) || errText(gotErr) != errText(wantErr) || !reflect.DeepEqual(gotGVK, wantGVK) {
+				t.Errorf("%.200q:\ngot  %s / %v / %v\nwant %s / %v / %v", data, gotJSON, gotGVK, gotErr, wantJSON, wantGVK, wantErr)
+			}
+			if runtime.IsStrictDecodingError(gotErr) != runtime.IsStrictDecodingError(wantErr) ||
+				runtime.IsMissingKind(gotErr) != runtime.IsMissingKind(wantErr) || runtime.IsMissingVersion(gotErr) != runtime.IsMissingVersion(wantErr) {
+				t.Errorf("%.200q: error %T, want %T", data, gotErr, wantErr)
+			}
+		}
+	}
+	if proven < len(inputs)/2 {
+		t.Errorf("duplicateKeys proves only %d of %d inputs", proven, len(inputs))
+	}
 }

@@ -89,7 +89,7 @@ func ReadBytes(path string) ([]byte, error) {
 		return nil, &InputError{Path: path, Err: describe(err)}
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	data, err := readAll(f, fi.Size())
 	if err != nil {
 		return nil, &InputError{Path: path, Err: describe(err)}
 	}
@@ -97,6 +97,31 @@ func ReadBytes(path string) ([]byte, error) {
 		return nil, &InputError{Path: path, Err: fmt.Errorf("grew beyond %d bytes while reading", MaxFileSize)}
 	}
 	return data, nil
+}
+
+// readAll reads f to its end, or past MaxFileSize, into a buffer of the size
+// stat reported (plus one byte, to see a file that grew): io.ReadAll's doubling
+// from 512 bytes costs a large file a dozen copies and a small one a buffer
+// four times its size, kept for the whole run (a drop-in folder of 40,000
+// files).
+func readAll(f *os.File, size int64) ([]byte, error) {
+	buf := make([]byte, 0, min(size, MaxFileSize)+1)
+	for {
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if errors.Is(err, io.EOF) {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+		if len(buf) > MaxFileSize {
+			return buf, nil
+		}
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)] // it grew since stat: let append pick the size
+		}
+	}
 }
 
 // Parse parses data read from path.

@@ -36,7 +36,7 @@ func (x *Index) Nearest(name string) string {
 	budget := 2 + len(name)/6
 	best, bestD := "", budget+1
 	for i, lc := range x.lower {
-		if abs(len(lc)-len(lname)) > budget {
+		if abs(len(lc)-len(lname)) > budget || bagDistance(lname, lc) >= bestD {
 			continue
 		}
 		if d := distance(lname, lc, budget); d < bestD {
@@ -46,11 +46,40 @@ func (x *Index) Nearest(name string) string {
 	return best
 }
 
+// bagDistance is a lower bound of the Levenshtein distance between a and b,
+// in linear time: the larger of the two counts of bytes one has and the other
+// has not (as multisets). A candidate whose bound already reaches the best
+// distance found cannot be nearer, so distance need not run: an unknown key
+// is compared with every field name of its level.
+func bagDistance(a, b string) int {
+	if len(a) > 255 {
+		return 0 // the counts are bytes
+	}
+	var count [256]uint8
+	for i := 0; i < len(a); i++ {
+		count[a[i]]++
+	}
+	common := 0
+	for i := 0; i < len(b); i++ {
+		if count[b[i]] > 0 {
+			count[b[i]]--
+			common++
+		}
+	}
+	return max(len(a), len(b)) - common
+}
+
 // distance is the Levenshtein distance between a and b, or a value above max
 // once it is certain to exceed max.
 func distance(a, b string, max int) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
+	// Rows for names of up to 63 bytes live on the stack: a walk of thousands
+	// of drop-ins, each with an unknown key, calls this for every field name.
+	var prevBuf, curBuf [64]int
+	prev, cur := prevBuf[:0], curBuf[:0]
+	if len(b)+1 > len(prevBuf) {
+		prev, cur = make([]int, 0, len(b)+1), make([]int, 0, len(b)+1)
+	}
+	prev, cur = prev[:len(b)+1], cur[:len(b)+1]
 	for j := range prev {
 		prev[j] = j
 	}

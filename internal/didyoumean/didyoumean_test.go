@@ -36,3 +36,16 @@ func BenchmarkNearest(b *testing.B) {
 		Nearest("imageGCHighTresholdPercent", fields)
 	}
 }
+
+// TestBagDistanceBound: the bound never exceeds the edit distance, so Nearest
+// answers as without it.
+func TestBagDistanceBound(t *testing.T) {
+	words := []string{"", "a", "ab", "ba", "abc", "maxpods", "maxpod", "podsmax", "evictionhard", "evictionsoft", "unknown12", "kubeletcgroups", "cgroupdriver", "aaaa", "bbbb", "abab"}
+	for _, a := range words {
+		for _, b := range words {
+			if bd, d := bagDistance(a, b), distance(a, b, 100); bd > d {
+				t.Errorf("bagDistance(%q, %q) = %d > distance %d", a, b, bd, d)
+			}
+		}
+	}
+}
