@@ -21,8 +21,6 @@ type Cache struct {
 	mains   onceMap[*File, MainDecode]
 	dropIns onceMap[*File, cachedDropIn]
 	walks   onceMap[walkKey, []Key]
-	// instances holds each file as the JSON value its schema validation sees.
-	instances onceMap[*File, cachedInstance]
 	// jsons holds each file's yaml.YAMLToJSON conversion, shared by the main
 	// decoding and the schema check.
 	jsons onceMap[*File, cachedJSON]

@@ -8,6 +8,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/kubeletcfg/kubeletcfg/internal/jsonscan"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
@@ -35,8 +36,15 @@ func (c *Cache) Unknown(f *File, tree *skew.Field) (map[string]bool, bool) {
 }
 
 func unknownIn(f *File, tree *skew.Field, c *Cache) (map[string]bool, bool) {
-	doc, ok := c.instance(f)
-	if !ok {
+	if f.Doc == nil || f.SyntaxErr != nil {
+		return nil, false
+	}
+	convert := func(f *File) ([]byte, error) { return yaml.YAMLToJSON(f.Data) }
+	if c != nil {
+		convert = c.yamlToJSON
+	}
+	doc, err := convert(f)
+	if i := jsonscan.Space(doc, 0); err != nil || i == len(doc) || doc[i] != '{' {
 		return nil, false
 	}
 	out := map[string]bool{}
@@ -45,61 +53,67 @@ func unknownIn(f *File, tree *skew.Field, c *Cache) (map[string]bool, bool) {
 }
 
 // UnknownKeys calls unknown with the written path (a.b, m[key], l[0].x) of
-// every key of doc, a decoded JSON value, that tree does not have: a key of an
-// object that is not one of its fields, spelled exactly. It descends as a
-// closed JSON Schema's properties, additionalProperties and items do: into the
-// known fields of an object, every value of a map and every item of a list;
-// never into an unknown key, nor into a value of the wrong shape (a list where
-// an object belongs has no keys to check).
-func UnknownKeys(doc any, tree *skew.Field, unknown func(path string)) {
-	unknownKeys(doc, tree, "", unknown)
+// every key of doc, valid JSON as sigs.k8s.io/yaml converts a document (no key
+// twice in an object), that tree does not have: a key of an object that is
+// not one of its fields, spelled exactly. It descends as a closed JSON
+// Schema's properties, additionalProperties and items do: into the known
+// fields of an object, every value of a map and every item of a list; never
+// into an unknown key, nor into a value of the wrong shape (a list where an
+// object belongs has no keys to check). It reads the bytes as they are,
+// without decoding the document.
+func UnknownKeys(doc []byte, tree *skew.Field, unknown func(path string)) {
+	unknownKeys(doc, jsonscan.Space(doc, 0), tree, "", unknown)
 }
 
-func unknownKeys(v any, f *skew.Field, path string, unknown func(string)) {
-	if f == nil {
-		return
+// unknownKeys walks the value at doc[i] and returns its end.
+func unknownKeys(doc []byte, i int, f *skew.Field, path string, unknown func(string)) int {
+	if i >= len(doc) {
+		return i
 	}
-	switch v := v.(type) {
-	case map[string]any:
-		switch f.Kind {
-		case skew.Object:
-			for k, child := range v {
-				field, ok := f.Children[k]
-				if !ok {
-					unknown(skew.JoinPath(path, k))
-					continue
-				}
-				unknownKeys(child, field, skew.JoinPath(path, k), unknown)
+	switch {
+	case doc[i] == '{' && f != nil && (f.Kind == skew.Object || f.Kind == skew.Map):
+		i = jsonscan.Space(doc, i+1)
+		for i < len(doc) && doc[i] != '}' {
+			end := jsonscan.End(doc, i)
+			key := jsonKey(doc[i:end])
+			i = jsonscan.Space(doc, jsonscan.Space(doc, end)+1) // past the colon
+			switch field, known := f.Children[key]; {
+			case f.Kind == skew.Map:
+				i = unknownKeys(doc, i, f.Elem, path+"["+key+"]", unknown)
+			case !known:
+				unknown(skew.JoinPath(path, key))
+				i = jsonscan.End(doc, i)
+			default:
+				i = unknownKeys(doc, i, field, skew.JoinPath(path, key), unknown)
 			}
-		case skew.Map:
-			for k, child := range v {
-				unknownKeys(child, f.Elem, path+"["+k+"]", unknown)
+			if i = jsonscan.Space(doc, i); i < len(doc) && doc[i] == ',' {
+				i = jsonscan.Space(doc, i+1)
 			}
 		}
-	case []any:
-		if f.Kind == skew.List {
-			for i, item := range v {
-				unknownKeys(item, f.Elem, path+"["+strconv.Itoa(i)+"]", unknown)
+		return i + 1
+	case doc[i] == '[' && f != nil && f.Kind == skew.List:
+		i = jsonscan.Space(doc, i+1)
+		for n := 0; i < len(doc) && doc[i] != ']'; n++ {
+			i = jsonscan.Space(doc, unknownKeys(doc, i, f.Elem, path+"["+strconv.Itoa(n)+"]", unknown))
+			if i < len(doc) && doc[i] == ',' {
+				i = jsonscan.Space(doc, i+1)
 			}
 		}
+		return i + 1
 	}
+	return jsonscan.End(doc, i)
 }
 
-// instance is the file as the JSON value the schema validates, once per file.
-func (c *Cache) instance(f *File) (any, bool) {
-	if c == nil {
-		return toInstance(f)
+// jsonKey is the text of a JSON string (quotes included in s).
+func jsonKey(s []byte) string {
+	if bytes.IndexByte(s, '\\') < 0 {
+		return string(s[1 : len(s)-1])
 	}
-	v := c.instances.get(f, func() cachedInstance {
-		v, ok := toInstanceOf(f, c.yamlToJSON)
-		return cachedInstance{v, ok}
-	})
-	return v.v, v.ok
-}
-
-type cachedInstance struct {
-	v  any
-	ok bool
+	var k string
+	if err := json.Unmarshal(s, &k); err != nil {
+		return string(s[1 : len(s)-1])
+	}
+	return k
 }
 
 func toInstance(f *File) (any, bool) {
