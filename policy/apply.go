@@ -181,7 +181,13 @@ func scanFiles(results []*pipeline.Result) []Suppression {
 				continue
 			}
 			seen[filepath.Clean(file)] = true
-			if data, ok := readSmall(file); ok {
+			// The bytes the pipeline read, rather than reading every file again;
+			// a converted input's file as written is read here.
+			data, ok := r.FileData(file)
+			if !ok {
+				data, ok = readSmall(file)
+			}
+			if ok {
 				out = append(out, Scan(file, data)...)
 			}
 		}

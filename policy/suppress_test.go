@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
@@ -184,5 +185,48 @@ func TestApplyPolicy(t *testing.T) {
 	}
 	if got := Apply(nil, []*pipeline.Result{{}}, Options{}); got[0] == nil {
 		t.Error("no findings: an empty list, not nil (JSON prints [])")
+	}
+}
+
+// TestApplyReadsWhatWasEvaluated: suppressions are read from the bytes the
+// pipeline evaluated, not from the disk again (a file rewritten since does not
+// change the verdict); a file held in memory (a converted input, standing in
+// for the file the user wrote) is read from the disk, as written.
+func TestApplyReadsWhatWasEvaluated(t *testing.T) {
+	const head = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"
+	withComment := head + "maxPod: 3 # kubeletcfg:ignore KC1101 read by our tool\n"
+	without := head + "maxPod: 3\n"
+	for _, tc := range []struct {
+		name           string
+		evaluated      string // the bytes the pipeline reads
+		inMemory       bool   // given as Input.Virtual
+		onDisk         string // the file on disk when Apply runs
+		wantSuppressed bool
+	}{
+		{"evaluated with the comment, rewritten without", withComment, false, without, true},
+		{"evaluated without, rewritten with", without, false, withComment, false},
+		{"in memory without, on disk with", without, true, withComment, true},
+		{"in memory with, on disk without", withComment, true, without, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			file := filepath.Join(t.TempDir(), "config.yaml")
+			in := pipeline.Input{Config: file}
+			if tc.inMemory {
+				in.Virtual = map[string][]byte{file: []byte(tc.evaluated)}
+				write(t, file, tc.onDisk)
+			} else {
+				write(t, file, tc.evaluated)
+			}
+			r, err := pipeline.Evaluate(skew.Newest(), in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			write(t, file, tc.onDisk)
+			got := brief(Apply(nil, []*pipeline.Result{r}, Options{})[0])
+			suppressed := !strings.Contains(strings.Join(got, " "), "KC1101")
+			if suppressed != tc.wantSuppressed {
+				t.Errorf("KC1101 suppressed %v, want %v (%q)", suppressed, tc.wantSuppressed, got)
+			}
+		})
 	}
 }

@@ -76,6 +76,18 @@ func (o *onceMap[K, V]) get(k K, compute func() V) V {
 	return f()
 }
 
+// lookup is the value for k when it was asked for before.
+func (o *onceMap[K, V]) lookup(k K) (V, bool) {
+	o.mu.Lock()
+	f, ok := o.m[k]
+	o.mu.Unlock()
+	if !ok {
+		var zero V
+		return zero, false
+	}
+	return f(), true
+}
+
 type cachedFile struct {
 	f   *File
 	err error
@@ -102,7 +114,23 @@ func NewCache() *Cache {
 // written (kubeletcfg dropin new) is evaluated before it exists. It must be
 // called before the first ReadFile of path.
 func (c *Cache) Put(path string, data []byte) {
-	c.files.get(path, func() cachedFile { return cachedFile{f: Parse(path, data)} })
+	c.files.get(path, func() cachedFile {
+		f := Parse(path, data)
+		f.InMemory = true
+		return cachedFile{f: f}
+	})
+}
+
+// Read is the file at path when it was read (or put) before; nil otherwise.
+func (c *Cache) Read(path string) *File {
+	if c == nil {
+		return nil
+	}
+	r, ok := c.files.lookup(path)
+	if !ok || r.err != nil {
+		return nil
+	}
+	return r.f
 }
 
 // ReadFile is ReadFile, once per path.

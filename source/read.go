@@ -43,6 +43,9 @@ type File struct {
 	// ExtraDocs holds the line of each document after the first: the kubelet
 	// reads only the first.
 	ExtraDocs []int
+	// InMemory is set for a file given as bytes (Cache.Put) rather than read
+	// from Path: the file on disk, if any, may hold something else.
+	InMemory bool
 
 	text atomic.Pointer[validate.Text]
 }

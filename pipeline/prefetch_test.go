@@ -1,0 +1,91 @@
+package pipeline
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/kubeletcfg/kubeletcfg/skew"
+)
+
+// TestPrefetchSameResult: reading and decoding the files on every core first
+// (many drop-ins, or megabytes) gives exactly the result of reading them as
+// the merge needs them, at every minor, for drop-ins that merge, refuse,
+// are empty, lack their kind, are too large, are folders or are not .conf.
+func TestPrefetchSameResult(t *testing.T) {
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "conf.d")
+	head := "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"
+	write := func(name, data string) {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 40 {
+		write(fmt.Sprintf("conf.d/%02d-set.conf", i), fmt.Sprintf("%smaxPods: %d\nevictionHard: {memory.available: %dMi}\nMaxPods: 3\nunknown%d: x\n", head, 100+i, 100+i, i))
+	}
+	write("conf.d/15-empty.conf", "")
+	write("conf.d/16-nokind.conf", "maxPods: 5\n")
+	write("conf.d/17-dup.conf", head+"maxPods: 1\nmaxPods: 2\n")
+	write("conf.d/18-json.conf", `{"apiVersion":"kubelet.config.k8s.io/v1beta1","kind":"KubeletConfiguration","podPidsLimit":100}`)
+	write("conf.d/19-notes.txt", "not merged")
+	write("conf.d/20-sub/01-nested.conf", head+"registryPullQPS: 7\n")
+	if err := os.Mkdir(filepath.Join(conf, "21-folder.conf"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 30 {
+		write(fmt.Sprintf("ok.d/%02d.conf", i), fmt.Sprintf("%smaxPods: %d\nsystemReserved: {cpu: %dm}\nFeatureGates: {KubeletTracing: true}\nunknown%d: x\n", head, 100+i, 100+i, i))
+	}
+	for i := range 20 {
+		write(fmt.Sprintf("big.d/%02d.conf", i), head+"maxPods: 7\n")
+	}
+	write("big.d/19-big.conf", head+"# "+strings.Repeat("x", 5<<20)+"\n")
+	main := filepath.Join(dir, "kubelet.yaml")
+	if err := os.WriteFile(main, []byte(head+"maxPods: 50\nstaticPodPath: /etc/kubernetes/manifests\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	evaluate := func(files int) ([]*Result, []error) {
+		old := prefetchFiles
+		prefetchFiles = files
+		defer func() { prefetchFiles = old }()
+		var rs []*Result
+		var errs []error
+		for _, d := range []string{conf, filepath.Join(conf, "20-sub"), filepath.Join(dir, "ok.d"), filepath.Join(dir, "big.d")} {
+			for _, v := range skew.Supported() {
+				m, _ := skew.Lookup(v)
+				r, err := Evaluate(m, Input{Config: main, ConfigDir: d})
+				rs, errs = append(rs, r), append(errs, err)
+			}
+		}
+		return rs, errs
+	}
+	prefetched, perrs := evaluate(2)
+	alone, aerrs := evaluate(1 << 30)
+	for i := range prefetched {
+		if fmt.Sprint(perrs[i]) != fmt.Sprint(aerrs[i]) {
+			t.Errorf("evaluation %d: error %v prefetched, %v alone", i, perrs[i], aerrs[i])
+			continue
+		}
+		p, a := prefetched[i], alone[i]
+		if p == nil || a == nil {
+			continue
+		}
+		if p.Starts != a.Starts || p.Panics != a.Panics || !reflect.DeepEqual(p.Findings, a.Findings) || !reflect.DeepEqual(p.Effective, a.Effective) ||
+			!reflect.DeepEqual(p.Origins, a.Origins) || !reflect.DeepEqual(p.Files, a.Files) || !reflect.DeepEqual(p.Dropped, a.Dropped) {
+			t.Errorf("evaluation %d differs prefetched:\n%+v\nalone:\n%+v", i, p.Findings, a.Findings)
+		}
+	}
+	minors := len(skew.Supported())
+	if n := len(perrs); perrs[0] != nil || perrs[n-1] == nil || prefetched[0].Starts || !prefetched[2*minors].Starts {
+		t.Errorf("want conf.d refused (the empty drop-in), ok.d starting, big.d an input error: %v, %v", perrs[0], perrs[n-1])
+	}
+}
