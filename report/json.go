@@ -19,7 +19,11 @@ func (jsonWriter) Write(w io.Writer, docs []Document, _ Options) error {
 // WriteJSON writes v as every -o json document is written: one value,
 // indented by two spaces, then a newline.
 func WriteJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	compact, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	out := indentJSON(make([]byte, 0, len(compact)+len(compact)/2), compact)
+	_, err = w.Write(append(out, '\n'))
+	return err
 }
