@@ -154,12 +154,14 @@ func githubCommand(s validate.Severity) string {
 
 // githubData escapes a command's message as the Actions runner unescapes it
 // (actions/toolkit escapeData): %, CR and LF.
-func githubData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-}
+func githubData(s string) string { return githubDataEscapes.Replace(s) }
+
+// The replacers are built once: building one costs more than using it.
+var (
+	githubDataEscapes     = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
+	githubPropertyEscapes = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
+)
 
 // githubProperty escapes a property value (actions/toolkit escapeProperty):
 // the data escapes plus ':' and ',', which separate properties.
-func githubProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
-}
+func githubProperty(s string) string { return githubPropertyEscapes.Replace(s) }

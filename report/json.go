@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 )
@@ -18,12 +19,19 @@ func (jsonWriter) Write(w io.Writer, docs []Document, _ Options) error {
 
 // WriteJSON writes v as every -o json document is written: one value,
 // indented by two spaces, then a newline.
-func WriteJSON(w io.Writer, v any) error {
-	compact, err := json.Marshal(v)
-	if err != nil {
+func WriteJSON(w io.Writer, v any) error { return writeIndented(w, v, true) }
+
+// writeIndented is json.Encoder's Encode with SetIndent("", "  ") (and
+// SetEscapeHTML(escapeHTML)), indented by indentJSON.
+func writeIndented(w io.Writer, v any, escapeHTML bool) error {
+	var compact bytes.Buffer
+	enc := json.NewEncoder(&compact)
+	enc.SetEscapeHTML(escapeHTML)
+	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	out := indentJSON(make([]byte, 0, len(compact)+len(compact)/2), compact)
-	_, err = w.Write(append(out, '\n'))
+	src := bytes.TrimSuffix(compact.Bytes(), []byte("\n"))
+	out := indentJSON(make([]byte, 0, len(src)+len(src)/2+1), src)
+	_, err := w.Write(append(out, '\n'))
 	return err
 }

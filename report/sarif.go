@@ -3,7 +3,6 @@ package report
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"io"
 	"net/url"
 	"path/filepath"
@@ -217,10 +216,7 @@ func (sarifWriter) Write(w io.Writer, docs []Document, _ Options) error {
 			Properties: map[string]any{"kubeletVersions": versions, "starts": starts},
 		}},
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(log)
+	return writeIndented(w, log, false) // < > & written as they are, not as \u003c
 }
 
 // mainFile is the main file of the document labelled label (the first
