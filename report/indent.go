@@ -1,57 +1,111 @@
 package report
 
-// indentJSON appends src, the compact JSON json.Marshal writes (no white
-// space outside strings), to dst indented as json.Indent(dst, src, "", "  ")
-// indents it: a newline and two spaces per level after an opening bracket or a
-// comma, ": " after a key, empty objects and arrays left as {} and []. It does
-// not validate src, which json.Marshal has done; a JSON document of tens of
-// megabytes (the findings of tens of thousands of drop-ins) is indented in a
-// third of json.Indent's time (BenchmarkIndentJSON), whose per-byte scanner
-// was a fifth of such a run.
+import (
+	"bytes"
+	"io"
+)
+
+// indenter writes the compact JSON json.Encoder writes (no white space outside
+// strings, a newline after the value) to w indented as Encoder.SetIndent("",
+// "  ") indents it: a newline and two spaces per level after an opening
+// bracket or a comma, ": " after a key, empty objects and arrays left as {}
+// and []. It does not validate what it is given, which the encoder has done,
+// and it keeps its state between writes. A JSON document of tens of megabytes
+// (the findings of tens of thousands of drop-ins) is indented in a third of
+// json.Indent's time (BenchmarkIndentJSON), whose per-byte scanner was a fifth
+// of such a run, and without holding the indented copy: it goes out in chunks.
 // TestIndentJSON compares the two on every golden and on generated values.
-func indentJSON(dst, src []byte) []byte {
-	depth := 0
-	newline := func() {
-		dst = append(dst, '\n')
-		for range depth {
-			dst = append(dst, ' ', ' ')
-		}
-	}
-	for i := 0; i < len(src); i++ {
-		c := src[i]
-		switch c {
-		case '"':
-			// Copy the string whole: brackets, commas and colons in it are text.
-			j := i + 1
-			for j < len(src) && src[j] != '"' {
-				if src[j] == '\\' {
-					j++
+type indenter struct {
+	w     io.Writer
+	buf   []byte
+	depth int
+	// open is the bracket just written, whose newline waits for the next
+	// byte: none if the container is empty.
+	open             byte
+	inString, escape bool
+	err              error
+}
+
+const indentChunk = 64 << 10
+
+func (x *indenter) Write(p []byte) (int, error) {
+	for i := 0; i < len(p) && x.err == nil; i++ {
+		c := p[i]
+		if x.inString {
+			// Copy the rest of the string at once: brackets, commas and colons
+			// in it are text.
+			j := i
+			for ; j < len(p); j++ {
+				if x.escape {
+					x.escape = false
+				} else if p[j] == '\\' {
+					x.escape = true
+				} else if p[j] == '"' {
+					x.inString = false
+					break
 				}
-				j++
 			}
-			dst = append(dst, src[i:min(j+1, len(src))]...)
+			x.buf = append(x.buf, p[i:min(j+1, len(p))]...)
 			i = j
-		case '{', '[':
-			if i+1 < len(src) && (src[i+1] == '}' || src[i+1] == ']') {
-				dst = append(dst, c, src[i+1])
-				i++
+			x.flush(false)
+			continue
+		}
+		if x.open != 0 {
+			open := x.open
+			x.open = 0
+			if c == '}' && open == '{' || c == ']' && open == '[' {
+				x.buf = append(x.buf, c)
 				continue
 			}
-			dst = append(dst, c)
-			depth++
-			newline()
-		case '}', ']':
-			depth--
-			newline()
-			dst = append(dst, c)
-		case ',':
-			dst = append(dst, c)
-			newline()
-		case ':':
-			dst = append(dst, ':', ' ')
-		default:
-			dst = append(dst, c)
+			x.depth++
+			x.newline()
 		}
+		switch c {
+		case '"':
+			x.inString = true
+			x.buf = append(x.buf, c)
+		case '{', '[':
+			x.buf = append(x.buf, c)
+			x.open = c
+		case '}', ']':
+			x.depth--
+			x.newline()
+			x.buf = append(x.buf, c)
+		case ',':
+			x.buf = append(x.buf, c)
+			x.newline()
+		case ':':
+			x.buf = append(x.buf, ':', ' ')
+		default:
+			x.buf = append(x.buf, c)
+		}
+		x.flush(false)
 	}
-	return dst
+	return len(p), x.err
+}
+
+func (x *indenter) newline() {
+	x.buf = append(x.buf, '\n')
+	for range x.depth {
+		x.buf = append(x.buf, ' ', ' ')
+	}
+}
+
+// flush writes out what is buffered: all of it when final, else only once it
+// is a chunk.
+func (x *indenter) flush(final bool) error {
+	if x.err == nil && len(x.buf) > 0 && (final || len(x.buf) >= indentChunk) {
+		_, x.err = x.w.Write(x.buf)
+		x.buf = x.buf[:0]
+	}
+	return x.err
+}
+
+// indentJSON is src, compact JSON, indented as the indenter indents it.
+func indentJSON(src []byte) []byte {
+	var out bytes.Buffer
+	x := &indenter{w: &out}
+	x.Write(src)
+	x.flush(true)
+	return out.Bytes()
 }

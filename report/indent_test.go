@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -16,6 +17,7 @@ import (
 // and generated values with empty and nested objects and lists, and strings
 // full of brackets, commas, colons, quotes, backslashes and non-ASCII text.
 func TestIndentJSON(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
 	check := func(name string, v any) {
 		t.Helper()
 		compact, err := json.Marshal(v)
@@ -26,8 +28,20 @@ func TestIndentJSON(t *testing.T) {
 		if err := json.Indent(&want, compact, "", "  "); err != nil {
 			t.Fatal(err)
 		}
-		if got := indentJSON(nil, compact); !bytes.Equal(got, want.Bytes()) {
+		if got := indentJSON(compact); !bytes.Equal(got, want.Bytes()) {
 			t.Fatalf("%s:\n%s\nwant\n%s", name, got, want.Bytes())
+		}
+		// Written in pieces cut anywhere, through a writer that takes little
+		// at a time, it is the same.
+		var out bytes.Buffer
+		x := &indenter{w: &out}
+		for rest := compact; len(rest) > 0; {
+			n := min(len(rest), 1+rng.IntN(7))
+			x.Write(rest[:n])
+			rest = rest[n:]
+		}
+		if x.flush(true); !bytes.Equal(out.Bytes(), want.Bytes()) {
+			t.Fatalf("%s written in pieces:\n%s\nwant\n%s", name, out.Bytes(), want.Bytes())
 		}
 	}
 	var files []string
@@ -54,7 +68,6 @@ func TestIndentJSON(t *testing.T) {
 		t.Errorf("only %d JSON documents among %d goldens", docs, len(files))
 	}
 
-	rng := rand.New(rand.NewPCG(3, 4))
 	texts := []string{"", "a", `"`, `\`, `{`, `}`, `[`, `]`, `,`, `:`, `\"`, `"\`, "é", "日本", "\u2028", "<&>", "\x01", " ", "a, b: [c]"}
 	var gen func(depth int) any
 	gen = func(depth int) any {
@@ -98,7 +111,9 @@ func BenchmarkIndentJSON(b *testing.B) {
 	b.Run("indentJSON", func(b *testing.B) {
 		b.SetBytes(int64(len(compact)))
 		for b.Loop() {
-			indentJSON(make([]byte, 0, len(compact)*2), compact)
+			x := &indenter{w: io.Discard, buf: make([]byte, 0, indentChunk+1024)}
+			x.Write(compact)
+			x.flush(true)
 		}
 	})
 	b.Run("json.Indent", func(b *testing.B) {
@@ -107,6 +122,7 @@ func BenchmarkIndentJSON(b *testing.B) {
 			var out bytes.Buffer
 			out.Grow(len(compact) * 2)
 			_ = json.Indent(&out, compact, "", "  ")
+			io.Discard.Write(out.Bytes())
 		}
 	})
 }

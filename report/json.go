@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bytes"
 	"encoding/json"
 	"io"
 )
@@ -22,16 +21,13 @@ func (jsonWriter) Write(w io.Writer, docs []Document, _ Options) error {
 func WriteJSON(w io.Writer, v any) error { return writeIndented(w, v, true) }
 
 // writeIndented is json.Encoder's Encode with SetIndent("", "  ") (and
-// SetEscapeHTML(escapeHTML)), indented by indentJSON.
+// SetEscapeHTML(escapeHTML)), indented by the indenter as it is written.
 func writeIndented(w io.Writer, v any, escapeHTML bool) error {
-	var compact bytes.Buffer
-	enc := json.NewEncoder(&compact)
+	x := &indenter{w: w, buf: make([]byte, 0, indentChunk+1024)}
+	enc := json.NewEncoder(x)
 	enc.SetEscapeHTML(escapeHTML)
 	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	src := bytes.TrimSuffix(compact.Bytes(), []byte("\n"))
-	out := indentJSON(make([]byte, 0, len(src)+len(src)/2+1), src)
-	_, err := w.Write(append(out, '\n'))
-	return err
+	return x.flush(true)
 }
