@@ -97,6 +97,13 @@ func xmlAttr(s string) string {
 }
 
 func xmlEscape(s string, attr bool) string {
+	if plainXML(s) {
+		return s // most messages: nothing to escape or replace
+	}
+	return escapeXML(s, attr)
+}
+
+func escapeXML(s string, attr bool) string {
 	var b strings.Builder
 	for _, r := range strings.ToValidUTF8(s, "\uFFFD") {
 		switch {
@@ -121,6 +128,17 @@ func xmlEscape(s string, attr bool) string {
 		}
 	}
 	return b.String()
+}
+
+// plainXML reports whether xmlEscape leaves s as it is, in text and in an
+// attribute alike: printable ASCII without & < > or ".
+func plainXML(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '&' || c == '<' || c == '>' || c == '"' {
+			return false
+		}
+	}
+	return true
 }
 
 func junitSuiteOf(d Document, opt Options) junitSuite {

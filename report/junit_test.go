@@ -172,3 +172,24 @@ func TestKubeletQuoteOneLine(t *testing.T) {
 		t.Errorf("json: the kubelet quote lost its lines:\n%s", out.String())
 	}
 }
+
+// TestPlainXML: what plainXML lets through unchanged is what the escaping
+// loop (escapeXML) gives back unchanged, for every byte value alone and in
+// text.
+func TestPlainXML(t *testing.T) {
+	for c := range 256 {
+		for _, s := range []string{string(rune(c)), string([]byte{byte(c)}), "ab" + string([]byte{byte(c)}) + "cd"} {
+			if !plainXML(s) {
+				continue
+			}
+			for _, attr := range []bool{false, true} {
+				if slow := escapeXML(s, attr); slow != s {
+					t.Errorf("plainXML(%q) but the escaping gives %q (attr %v)", s, slow, attr)
+				}
+			}
+		}
+	}
+	if !plainXML("featureGates[KubeletCrashLoopBackOffMax] is unknown: did you mean X?") || plainXML("a & b") || plainXML("é") || plainXML("a\nb") {
+		t.Error("plainXML misjudges a message")
+	}
+}
