@@ -2,12 +2,12 @@ package pipeline
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/kubeletcfg/kubeletcfg/internal/testtree"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
@@ -16,42 +16,29 @@ import (
 // the merge needs them, at every minor, for drop-ins that merge, refuse,
 // are empty, lack their kind, are too large, are folders or are not .conf.
 func TestPrefetchSameResult(t *testing.T) {
-	dir := t.TempDir()
-	conf := filepath.Join(dir, "conf.d")
 	head := "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"
-	write := func(name, data string) {
-		t.Helper()
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	files := map[string]string{
+		"kubelet.yaml":                 head + "maxPods: 50\nstaticPodPath: /etc/kubernetes/manifests\n",
+		"conf.d/15-empty.conf":         "",
+		"conf.d/16-nokind.conf":        "maxPods: 5\n",
+		"conf.d/17-dup.conf":           head + "maxPods: 1\nmaxPods: 2\n",
+		"conf.d/18-json.conf":          `{"apiVersion":"kubelet.config.k8s.io/v1beta1","kind":"KubeletConfiguration","podPidsLimit":100}`,
+		"conf.d/19-notes.txt":          "not merged",
+		"conf.d/20-sub/01-nested.conf": head + "registryPullQPS: 7\n",
+		"conf.d/21-folder.conf/x":      "a folder named like a drop-in",
+		"big.d/19-big.conf":            head + "# " + strings.Repeat("x", 5<<20) + "\n",
 	}
 	for i := range 40 {
-		write(fmt.Sprintf("conf.d/%02d-set.conf", i), fmt.Sprintf("%smaxPods: %d\nevictionHard: {memory.available: %dMi}\nMaxPods: 3\nunknown%d: x\n", head, 100+i, 100+i, i))
-	}
-	write("conf.d/15-empty.conf", "")
-	write("conf.d/16-nokind.conf", "maxPods: 5\n")
-	write("conf.d/17-dup.conf", head+"maxPods: 1\nmaxPods: 2\n")
-	write("conf.d/18-json.conf", `{"apiVersion":"kubelet.config.k8s.io/v1beta1","kind":"KubeletConfiguration","podPidsLimit":100}`)
-	write("conf.d/19-notes.txt", "not merged")
-	write("conf.d/20-sub/01-nested.conf", head+"registryPullQPS: 7\n")
-	if err := os.Mkdir(filepath.Join(conf, "21-folder.conf"), 0o755); err != nil {
-		t.Fatal(err)
+		files[fmt.Sprintf("conf.d/%02d-set.conf", i)] = fmt.Sprintf("%smaxPods: %d\nevictionHard: {memory.available: %dMi}\nMaxPods: 3\nunknown%d: x\n", head, 100+i, 100+i, i)
 	}
 	for i := range 30 {
-		write(fmt.Sprintf("ok.d/%02d.conf", i), fmt.Sprintf("%smaxPods: %d\nsystemReserved: {cpu: %dm}\nFeatureGates: {KubeletTracing: true}\nunknown%d: x\n", head, 100+i, 100+i, i))
+		files[fmt.Sprintf("ok.d/%02d.conf", i)] = fmt.Sprintf("%smaxPods: %d\nsystemReserved: {cpu: %dm}\nFeatureGates: {KubeletTracing: true}\nunknown%d: x\n", head, 100+i, 100+i, i)
 	}
-	for i := range 20 {
-		write(fmt.Sprintf("big.d/%02d.conf", i), head+"maxPods: 7\n")
+	for i := range 19 {
+		files[fmt.Sprintf("big.d/%02d.conf", i)] = head + "maxPods: 7\n"
 	}
-	write("big.d/19-big.conf", head+"# "+strings.Repeat("x", 5<<20)+"\n")
-	main := filepath.Join(dir, "kubelet.yaml")
-	if err := os.WriteFile(main, []byte(head+"maxPods: 50\nstaticPodPath: /etc/kubernetes/manifests\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir := testtree.Write(t, files)
+	conf, main := filepath.Join(dir, "conf.d"), filepath.Join(dir, "kubelet.yaml")
 
 	evaluate := func(files int) ([]*Result, []error) {
 		old := prefetchFiles
