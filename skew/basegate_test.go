@@ -98,3 +98,31 @@ func TestBaseGateIsReadOnly(t *testing.T) {
 	}()
 	_ = base.SetFromMap(map[string]bool{"KubeletTracing": true})
 }
+
+// TestGatesConcurrently: lint --nodes evaluates many nodes at one minor at
+// once, so a minor's gates are built and copied from several goroutines. The
+// shared registration must not be written by any of them (featuregate's
+// AddDependencies rewrites the map it is given: concurrent map writes crash
+// the process); go test -race shows any other sharing.
+func TestGatesConcurrently(t *testing.T) {
+	for _, m := range minors {
+		table, err := m.Gates()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 20 {
+			// A shared gate of its own each time: nothing built yet.
+			base := &sharedGate{m: m, table: table, reg: sync.OnceValues(m.NewFeatureGate)}
+			var wg sync.WaitGroup
+			for range 4 {
+				wg.Go(func() {
+					_ = base.DeepCopy()
+					if _, err := m.NewFeatureGate(); err != nil {
+						t.Error(err)
+					}
+				})
+			}
+			wg.Wait()
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -118,7 +119,13 @@ func (m *Minor) NewFeatureGate() (featuregate.MutableVersionedFeatureGate, error
 		return nil, fmt.Errorf("skew: registering gates of %s: %w", m.Version, err)
 	}
 	if len(r.deps) > 0 {
-		if err := fg.AddDependencies(r.deps); err != nil {
+		// AddDependencies sorts and compacts the lists of the map it is given, in
+		// place: each gate gets its own copy of the shared registration's.
+		deps := make(map[featuregate.Feature][]featuregate.Feature, len(r.deps))
+		for k, v := range r.deps {
+			deps[k] = slices.Clone(v)
+		}
+		if err := fg.AddDependencies(deps); err != nil {
 			return nil, fmt.Errorf("skew: registering gate dependencies of %s: %w", m.Version, err)
 		}
 	}
@@ -126,7 +133,8 @@ func (m *Minor) NewFeatureGate() (featuregate.MutableVersionedFeatureGate, error
 }
 
 // gateRegistration is the gate table in featuregate's types, parsed once per
-// minor (featuregate copies what it is given, so sharing it is safe).
+// minor; featuregate copies the specs it is given, and NewFeatureGate copies
+// the dependencies, which AddDependencies rewrites.
 type gateRegistration struct {
 	emulation, minCompat *version.Version
 	specs                map[featuregate.Feature]featuregate.VersionedSpecs
