@@ -114,7 +114,7 @@ func Nodes(dir string, opt Options) (*LintedNodes, error) {
 	if err != nil {
 		return nil, err
 	}
-	nodes = expandKindNodes(nodes, format, opt.Read)
+	nodes = expandClusterNodes(nodes, format, opt.Read)
 	if len(skipped) > 0 && opt.Log != nil {
 		// One line on stderr, so that every output format stays what it is.
 		names, more := skipped, ""
@@ -236,9 +236,10 @@ type node struct {
 	// single is a node that is one file (its name is the file's).
 	single bool
 	// kindNode is, for a node of a kind cluster configuration, the kind node
-	// whose kubelet configuration it gets (the first of its group).
-	kindNode string
-	minor    *skew.Minor // the minor it is evaluated at
+	// whose kubelet configuration it gets (the first of its group);
+	// minikubeNode, for a node of a minikube profile, its machine.
+	kindNode, minikubeNode string
+	minor                  *skew.Minor // the minor it is evaluated at
 
 	doc  LintReport
 	note string // the input's note, when it was converted
@@ -304,31 +305,48 @@ func findNodes(dir string) (nodes []*node, skipped []string, err error) {
 	return nodes, skipped, nil
 }
 
-// expandKindNodes replaces each file of nodes that is a kind cluster
-// configuration of several nodes by one node per kind node, named FILE/NODE
-// (dev/kind-worker2), each read as --kind-node NODE reads it; the nodes of one
-// group (input.KindNodeGroups) read the same configuration, so they are
-// evaluated once. With --kind-node given, every kind file gives that node.
-func expandKindNodes(nodes []*node, format input.Format, read input.Options) []*node {
-	if read.KindNode != "" || (format != input.Auto && format != input.Kind) {
+// expandClusterNodes replaces each node whose config file describes several
+// machines by one node per machine, named NODE/MACHINE, each read as
+// --kind-node or --minikube-node MACHINE reads it:
+//   - a kind cluster configuration: dev/dev-worker2 (the file dev.yaml, kind's
+//     container name); the machines of one group (input.KindNodeGroups) read the
+//     same configuration, so they are evaluated once;
+//   - a minikube profile: dev/dev-m02 (a profile folder dev, or a file dev.json;
+//     minikube's machine name); each machine has its own kubelet flags.
+//
+// With --kind-node or --minikube-node given, every such file gives that machine.
+func expandClusterNodes(nodes []*node, format input.Format, read input.Options) []*node {
+	if format != input.Auto && format != input.Kind && format != input.Minikube {
 		return nodes
 	}
 	out := make([]*node, 0, len(nodes))
 	for _, n := range nodes {
-		var groups [][]string
-		if n.single && n.err == nil {
-			if data, err := source.ReadBytes(n.config); err == nil {
-				groups = input.KindNodeGroups(n.config, data, format, read)
-			}
+		var data []byte
+		if n.err == nil && n.config != "" {
+			data, _ = source.ReadBytes(n.config)
 		}
-		if groups == nil {
-			out = append(out, n)
-			continue
+		var groups [][]string
+		var machines []string
+		if data != nil && read.KindNode == "" {
+			groups = input.KindNodeGroups(n.config, data, format, read)
+		}
+		if data != nil && groups == nil && read.Minikube.Node == "" {
+			machines = input.MinikubeNodes(n.config, data, format)
 		}
 		for _, g := range groups {
 			for _, name := range g {
-				out = append(out, &node{name: n.name + "/" + name, base: n.base, config: n.config, single: true, kindNode: g[0]})
+				m := *n
+				m.name, m.kindNode = n.name+"/"+name, g[0]
+				out = append(out, &m)
 			}
+		}
+		for _, name := range machines {
+			m := *n
+			m.name, m.minikubeNode = n.name+"/"+name, name
+			out = append(out, &m)
+		}
+		if groups == nil && machines == nil {
+			out = append(out, n)
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].name < out[j].name })
@@ -494,11 +512,14 @@ func (n *node) evaluate(m *skew.Minor, format input.Format, read input.Options, 
 	n.key, n.effective, n.err = groupKey(res, n.doc, rel(n.config))
 }
 
-// readOptions are the reading options of n: a kind cluster's node reads its
-// own kind node.
+// readOptions are the reading options of n: a kind cluster's or a minikube
+// profile's node reads its own machine.
 func (n *node) readOptions(read input.Options) input.Options {
 	if n.kindNode != "" {
 		read.KindNode = n.kindNode
+	}
+	if n.minikubeNode != "" {
+		read.Minikube.Node = n.minikubeNode
 	}
 	return read
 }
@@ -630,7 +651,7 @@ func evaluateNodes(nodes []*node, minors []*skew.Minor, format input.Format, rea
 	for k, m := range minors {
 		out[k] = make([]*node, len(nodes))
 		for i, n := range nodes {
-			c := &node{name: n.name, base: n.base, config: n.config, configDir: n.configDir, flags: n.flags, err: n.err, single: n.single, kindNode: n.kindNode, minor: m}
+			c := &node{name: n.name, base: n.base, config: n.config, configDir: n.configDir, flags: n.flags, err: n.err, single: n.single, kindNode: n.kindNode, minikubeNode: n.minikubeNode, minor: m}
 			out[k][i] = c
 			all = append(all, c)
 			switch {

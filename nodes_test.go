@@ -281,3 +281,58 @@ func TestNodesKindCluster(t *testing.T) {
 		t.Errorf("groups %q", g)
 	}
 }
+
+// TestNodesMinikubeProfile: a minikube profile of several machines in a
+// --nodes folder (a profile folder, as ~/.minikube/profiles holds them) is one
+// node per machine, each with its own kubelet flags, exactly as `lint
+// --minikube-node MACHINE` reads it; --minikube-node keeps one node.
+func TestNodesMinikubeProfile(t *testing.T) {
+	profile := `{"Name": "dev", "Driver": "kvm2",
+	"KubernetesConfig": {"KubernetesVersion": "v1.35.0", "ContainerRuntime": "crio"},
+	"Nodes": [
+		{"Name": "", "IP": "192.168.39.10", "ControlPlane": true, "Worker": true},
+		{"Name": "m02", "IP": "192.168.39.11", "ControlPlane": false, "Worker": true}
+	]}
+`
+	dir := testtree.Write(t, map[string]string{"dev/config.json": profile, "plain.yaml": testtree.GoodConfig})
+	for _, tc := range []struct {
+		name string
+		opt  Options
+		want string
+	}{
+		{"each machine", Options{}, "dev/dev dev/dev-m02 plain"},
+		{"--minikube-node", Options{Read: input.Options{Minikube: input.MinikubeOptions{Node: "dev-m02"}}}, "dev plain"},
+	} {
+		l, err := Nodes(dir, tc.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, n := range l.perMinor[0] {
+			names = append(names, n.name)
+			if n.err != nil {
+				t.Errorf("%s: %s: %v", tc.name, n.name, n.err)
+			}
+		}
+		if got := strings.Join(names, " "); got != tc.want {
+			t.Errorf("%s: nodes %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	l, err := Nodes(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range l.perMinor[0] {
+		machine, ok := strings.CutPrefix(n.name, "dev/")
+		if !ok {
+			continue
+		}
+		alone, err := Lint(Options{Config: filepath.Join(dir, "dev", "config.json"), KubeletVersion: "1.35", Read: input.Options{Minikube: input.MinikubeOptions{Node: machine}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n.minor.Version == "1.35" && (len(n.doc.Findings) != len(alone.Report.Findings) || n.doc.Starts != alone.Report.Starts) {
+			t.Errorf("%s: %d findings, starts %v; lint --minikube-node %s: %d, %v", n.name, len(n.doc.Findings), n.doc.Starts, machine, len(alone.Report.Findings), alone.Report.Starts)
+		}
+	}
+}

@@ -493,3 +493,19 @@ func orDefault(s, def string) string {
 	}
 	return s
 }
+
+// MinikubeNodes returns, when data read from path is a minikube profile of
+// several nodes (f is Minikube, or Auto and Detect says Minikube), its nodes by
+// minikube's machine names (minikube, minikube-m02, ...); nil for anything
+// else, a one-node profile, or a profile that does not read (reading it as one
+// node reports why).
+func MinikubeNodes(path string, data []byte, f Format) []string {
+	if f != Minikube && (f != Auto || !isMinikubeProfile(data) || Detect(data) != Minikube) {
+		return nil
+	}
+	p, err := readMinikubeProfile(path, data, "")
+	if err != nil || len(p.nodes) < 2 {
+		return nil
+	}
+	return p.nodes
+}

@@ -2,6 +2,7 @@ package input
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -453,5 +454,26 @@ func TestMinikubeMiscased(t *testing.T) {
 	}
 	if got := r.Effective.FailCgroupV1; got == nil || !*got {
 		t.Errorf("failCgroupV1 %v, want the default true", got)
+	}
+}
+
+func TestMinikubeNodeNames(t *testing.T) {
+	one := strings.Replace(mkTwoNodes, `,
+		{"Name": "m02", "IP": "192.168.39.11", "ControlPlane": false, "Worker": true}`, "", 1)
+	for _, tc := range []struct {
+		name string
+		data string
+		f    Format
+		want string
+	}{
+		{"two nodes", mkTwoNodes, Auto, "[dev dev-m02]"},
+		{"two nodes, forced", mkTwoNodes, Minikube, "[dev dev-m02]"},
+		{"one node", one, Auto, "[]"},
+		{"read as a config file", mkTwoNodes, Config, "[]"},
+		{"not a profile", `{"apiVersion": "kubelet.config.k8s.io/v1beta1"}`, Auto, "[]"},
+	} {
+		if got := fmt.Sprint(MinikubeNodes("config.json", []byte(tc.data), tc.f)); got != tc.want {
+			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
+		}
 	}
 }
