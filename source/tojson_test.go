@@ -101,3 +101,24 @@ func flowScalar(r *rand.Rand) string {
 		}
 	}
 }
+
+// TestJSONOfEdgeScalars: scalars at the edges of yaml/v2's resolve rules either take
+// YAMLToJSON or give its bytes (integers past int64, octal, hex, sexagesimal,
+// timestamps, the many spellings of booleans and nulls, non-string keys).
+func TestJSONOfEdgeScalars(t *testing.T) {
+	for _, doc := range []string{
+		"a: 9223372036854775808\n", "a: 9223372036854775807\n", "a: -9223372036854775808\n", "a: -9223372036854775809\n",
+		"a: 0777\n", "a: 0x1F\n", "a: -0\n", "a: +5\n", "a: 1_000\n", "a: 00\n", "a: 0o17\n", "a: 0b101\n",
+		"a: 123456789012345678901234567890\n", "a: 1.0\n", "a: .5\n", "a: 1e3\n", "a: 2001-12-14\n", "a: 12:30:00\n",
+		"a: 190:20:30\n", "a: ~\n", "a: Null\n", "a: NULL\n", "a: nUll\n", "a: yes\n", "a: Yes\n", "a: on\n", "a: y\n", "a: n\n", "a: off\n",
+		"a: .inf\n", "a: -.Inf\n", "a: .nan\n", "1: a\n", "true: a\n", "null: a\n", "~: a\n", "a: 0.\n", "a: 1:2\n", "a: 08\n", "a: 09.5\n",
+		"a: - b\n", "a: [1, 2]\n", "a: {b: 1}\n", "a: 'x'\n", "a: \"x\\u0041\"\n", "a: 1 # c\n", "a: 01:02\n", "a: 1_0:2\n",
+	} {
+		want, werr := yaml.YAMLToJSON([]byte(doc))
+		f := Parse("f.yaml", []byte(doc))
+		got, ok := jsonOf(f)
+		if ok && (werr != nil || string(got) != string(want)) {
+			t.Errorf("%q: jsonOf %s, YAMLToJSON %s (%v)", doc, got, want, werr)
+		}
+	}
+}
