@@ -258,28 +258,14 @@ func TestDuplicateKeys(t *testing.T) {
 		t.Error("no document: want dupUnsure")
 	}
 	// Every input of testdata that both YAML libraries parse.
-	err := filepath.WalkDir("../testdata", func(path string, d fs.DirEntry, err error) error {
-		if err == nil && path == conformanceGoldens {
-			return filepath.SkipDir
+	for _, in := range corpusFiles(t) {
+		v := duplicateKeys(Parse(in.path, in.data).Doc)
+		if _, err := yaml.YAMLToJSON(in.data); v == dupUnsure || err != nil {
+			continue
 		}
-		if err != nil || d.IsDir() || !(strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".conf") || strings.HasSuffix(path, ".json")) {
-			return err
+		if _, err := yaml.YAMLToJSONStrict(in.data); (err != nil) != (v == dupSome) {
+			t.Errorf("%s: %v, yet YAMLToJSONStrict says %v", in.path, v, err)
 		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		v := duplicateKeys(Parse(path, data).Doc)
-		if _, err := yaml.YAMLToJSON(data); v == dupUnsure || err != nil {
-			return nil
-		}
-		if _, err := yaml.YAMLToJSONStrict(data); (err != nil) != (v == dupSome) {
-			t.Errorf("%s: %v, yet YAMLToJSONStrict says %v", path, v, err)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 }
 
@@ -295,11 +281,16 @@ func errText(err error) string {
 	return err.Error()
 }
 
-// corpusInputs are the bytes of every input file in testdata (YAML, drop-ins
-// and JSON, the goldens left out).
-func corpusInputs(t *testing.T) [][]byte {
+type corpusFile struct {
+	path string
+	data []byte
+}
+
+// corpusFiles are every input file in testdata (YAML, drop-ins and JSON, the
+// goldens left out).
+func corpusFiles(t *testing.T) []corpusFile {
 	t.Helper()
-	var inputs [][]byte
+	var files []corpusFile
 	err := filepath.WalkDir("../testdata", func(path string, d fs.DirEntry, err error) error {
 		if err == nil && path == conformanceGoldens {
 			return filepath.SkipDir
@@ -308,11 +299,21 @@ func corpusInputs(t *testing.T) [][]byte {
 			return err
 		}
 		data, err := os.ReadFile(path)
-		inputs = append(inputs, data)
+		files = append(files, corpusFile{path, data})
 		return err
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	return files
+}
+
+// corpusInputs are the bytes of corpusFiles.
+func corpusInputs(t *testing.T) [][]byte {
+	t.Helper()
+	var inputs [][]byte
+	for _, f := range corpusFiles(t) {
+		inputs = append(inputs, f.data)
 	}
 	return inputs
 }
