@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"strings"
 
 	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
 
@@ -162,27 +161,17 @@ func describe(k *source.Key, obj map[string]any) string {
 
 // lookup finds a canonical path ("a.b", "m[key]") in a decoded JSON object.
 func lookup(obj map[string]any, path string) (any, bool) {
+	steps, ok := skew.Steps(path)
+	if !ok {
+		return nil, false
+	}
 	var cur any = obj
-	for path != "" && cur != nil {
-		var seg string
-		if path[0] == '[' {
-			end := strings.IndexByte(path, ']')
-			if end < 0 {
-				return nil, false
-			}
-			seg, path = path[1:end], strings.TrimPrefix(path[end+1:], ".")
-		} else {
-			end := strings.IndexAny(path, ".[")
-			if end < 0 {
-				end = len(path)
-			}
-			seg, path = path[:end], strings.TrimPrefix(path[end:], ".")
-		}
+	for _, st := range steps {
 		m, ok := cur.(map[string]any)
 		if !ok {
 			return nil, false
 		}
-		if cur, ok = m[seg]; !ok {
+		if cur, ok = m[st.Name]; !ok || cur == nil {
 			return nil, false
 		}
 	}

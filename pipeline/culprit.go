@@ -44,29 +44,16 @@ func isMapLeaf(k source.Key) bool {
 	return k.Parent != nil && k.Parent.Kind == skew.Map && strings.Count(k.Path, "[") == 1 && strings.HasSuffix(k.Path, "]")
 }
 
-// segments splits a written path into object keys and map keys: a.b[k] -> a, b, k.
+// segments splits a written path into object keys and map keys: a.b[k] -> a,
+// b, k; nil when a bracket is not closed.
 func segments(path string) []string {
-	var out []string
-	for path != "" {
-		if path[0] == '.' {
-			path = path[1:]
-			continue
-		}
-		if path[0] == '[' {
-			end := strings.IndexByte(path, ']')
-			if end < 0 {
-				return nil
-			}
-			out = append(out, path[1:end])
-			path = path[end+1:]
-			continue
-		}
-		end := strings.IndexAny(path, ".[")
-		if end < 0 {
-			end = len(path)
-		}
-		out = append(out, path[:end])
-		path = path[end:]
+	steps, ok := skew.Steps(path)
+	if !ok {
+		return nil
+	}
+	out := make([]string, len(steps))
+	for i, st := range steps {
+		out[i] = st.Name
 	}
 	return out
 }

@@ -24,3 +24,37 @@ func Below(path, p string) bool {
 func Within(path, p string) bool {
 	return path == p || Below(path, p)
 }
+
+// Step is one step of a path: an object field's name, or what stands in
+// brackets (a map key or a list index).
+type Step struct {
+	Name      string
+	Bracketed bool
+}
+
+// Steps splits a path into its steps: a.b[k][0].c is a, b, [k], [0], c. ok is
+// false when a bracket is not closed; the steps before it are returned.
+func Steps(path string) (steps []Step, ok bool) {
+	for path != "" {
+		switch path[0] {
+		case '.':
+			path = path[1:]
+			continue
+		case '[':
+			end := strings.IndexByte(path, ']')
+			if end < 0 {
+				return steps, false
+			}
+			steps = append(steps, Step{Name: path[1:end], Bracketed: true})
+			path = path[end+1:]
+			continue
+		}
+		end := strings.IndexAny(path, ".[")
+		if end < 0 {
+			end = len(path)
+		}
+		steps = append(steps, Step{Name: path[:end]})
+		path = path[end:]
+	}
+	return steps, true
+}

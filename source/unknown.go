@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
-	"strings"
 
 	"sigs.k8s.io/yaml"
 
@@ -156,40 +155,34 @@ func WithoutKeys(f *File, paths []string) ([]byte, bool) {
 }
 
 func deletePath(cur any, path string) {
-	for path != "" {
-		var seg string
-		if path[0] == '[' {
-			end := strings.IndexByte(path, ']')
-			if end < 0 {
-				return
-			}
-			seg, path = path[1:end], strings.TrimPrefix(path[end+1:], ".")
-			list, ok := cur.([]any)
-			i, err := strconv.Atoi(seg)
-			if !ok || err != nil || i < 0 || i >= len(list) {
-				if m, isMap := cur.(map[string]any); isMap && path == "" {
-					delete(m, seg)
-				} else if isMap {
-					cur = m[seg]
+	steps, ok := skew.Steps(path)
+	if !ok {
+		return
+	}
+	for i, st := range steps {
+		last := i == len(steps)-1
+		if st.Bracketed {
+			if list, isList := cur.([]any); isList {
+				if n, err := strconv.Atoi(st.Name); err == nil && n >= 0 && n < len(list) {
+					cur = list[n]
+					continue
 				}
-				continue
 			}
-			cur = list[i]
+			if m, isMap := cur.(map[string]any); isMap && last {
+				delete(m, st.Name)
+			} else if isMap {
+				cur = m[st.Name]
+			}
 			continue
 		}
-		end := strings.IndexAny(path, ".[")
-		if end < 0 {
-			end = len(path)
-		}
-		seg, path = path[:end], strings.TrimPrefix(path[end:], ".")
 		m, ok := cur.(map[string]any)
 		if !ok {
 			return
 		}
-		if path == "" {
-			delete(m, seg)
+		if last {
+			delete(m, st.Name)
 			return
 		}
-		cur = m[seg]
+		cur = m[st.Name]
 	}
 }
