@@ -114,7 +114,6 @@ func Nodes(dir string, opt Options) (*LintedNodes, error) {
 	if err != nil {
 		return nil, err
 	}
-	nodes = expandClusterNodes(nodes, format, opt.Read)
 	if len(skipped) > 0 && opt.Log != nil {
 		// One line on stderr, so that every output format stays what it is.
 		names, more := skipped, ""
@@ -305,9 +304,9 @@ func findNodes(dir string) (nodes []*node, skipped []string, err error) {
 	return nodes, skipped, nil
 }
 
-// expandClusterNodes replaces each node whose config file describes several
-// machines by one node per machine, named NODE/MACHINE, each read as
-// --kind-node or --minikube-node MACHINE reads it:
+// machines are the nodes that stand for n when its config file, data,
+// describes several machines, one per machine, named NODE/MACHINE, each read as
+// --kind-node or --minikube-node MACHINE reads it; nil otherwise:
 //   - a kind cluster configuration: dev/dev-worker2 (the file dev.yaml, kind's
 //     container name); the machines of one group (input.KindNodeGroups) read the
 //     same configuration, so they are evaluated once;
@@ -315,41 +314,27 @@ func findNodes(dir string) (nodes []*node, skipped []string, err error) {
 //     minikube's machine name); each machine has its own kubelet flags.
 //
 // With --kind-node or --minikube-node given, every such file gives that machine.
-func expandClusterNodes(nodes []*node, format input.Format, read input.Options) []*node {
-	if format != input.Auto && format != input.Kind && format != input.Minikube {
-		return nodes
+func (n *node) machines(data []byte, format input.Format, read input.Options) []*node {
+	if data == nil || format != input.Auto && format != input.Kind && format != input.Minikube {
+		return nil
 	}
-	out := make([]*node, 0, len(nodes))
-	for _, n := range nodes {
-		var data []byte
-		if n.err == nil && n.config != "" {
-			data, _ = source.ReadBytes(n.config)
-		}
-		var groups [][]string
-		var machines []string
-		if data != nil && read.KindNode == "" {
-			groups = input.KindNodeGroups(n.config, data, format, read)
-		}
-		if data != nil && groups == nil && read.Minikube.Node == "" {
-			machines = input.MinikubeNodes(n.config, data, format)
-		}
-		for _, g := range groups {
+	var out []*node
+	if read.KindNode == "" {
+		for _, g := range input.KindNodeGroups(n.config, data, format, read) {
 			for _, name := range g {
 				m := *n
 				m.name, m.kindNode = n.name+"/"+name, g[0]
 				out = append(out, &m)
 			}
 		}
-		for _, name := range machines {
+	}
+	if out == nil && read.Minikube.Node == "" {
+		for _, name := range input.MinikubeNodes(n.config, data, format) {
 			m := *n
 			m.name, m.minikubeNode = n.name+"/"+name, name
 			out = append(out, &m)
 		}
-		if groups == nil && machines == nil {
-			out = append(out, n)
-		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].name < out[j].name })
 	return out
 }
 
@@ -639,12 +624,7 @@ func groupNodes(nodes []*node) (groups []NodeGroup, failedGroups int) {
 // name) or that failed is evaluated node by node, so the output is exactly
 // what evaluating every node gives.
 func evaluateNodes(nodes []*node, minors []*skew.Minor, format input.Format, read input.Options, cgroup int, post func(*pipeline.Result, string), pathDependent bool) [][]*node {
-	content := make([]string, len(nodes))
-	fleet.Each(len(nodes), 0, func(i int) {
-		if n := nodes[i]; n.err == nil && !pathDependent {
-			content[i] = n.contentKey(format, read, cgroup)
-		}
-	})
+	nodes, content := scanNodes(nodes, format, read, cgroup, pathDependent)
 	out := make([][]*node, len(minors))
 	keys := make([]string, 0, len(nodes)*len(minors))
 	all := make([]*node, 0, len(nodes)*len(minors))
@@ -688,22 +668,75 @@ func evaluateNodes(nodes []*node, minors []*skew.Minor, format input.Format, rea
 	return out
 }
 
+// scanNodes reads each node's config file once, on the fleet engine, for two
+// things: the node's content key (contentKey; none when pathDependent), and
+// whether the file describes several machines, which then stand for the node
+// (machines), each keyed by the file's content and its machine. The nodes come
+// back sorted by name, with their keys.
+func scanNodes(nodes []*node, format input.Format, read input.Options, cgroup int, pathDependent bool) ([]*node, []string) {
+	type scanned struct {
+		key      string
+		machines []*node
+	}
+	scans := make([]scanned, len(nodes))
+	fleet.Each(len(nodes), 0, func(i int) {
+		n := nodes[i]
+		if n.err != nil {
+			return
+		}
+		var data []byte
+		if n.config != "" {
+			data, _ = source.ReadBytes(n.config) // unreadable: keyed "", evaluated alone, its error reported then
+		}
+		scans[i].machines = n.machines(data, format, read)
+		if !pathDependent {
+			scans[i].key = n.contentKey(data, format, read, cgroup)
+		}
+	})
+	type keyed struct {
+		n   *node
+		key string
+	}
+	all := make([]keyed, 0, len(nodes))
+	for i, n := range nodes {
+		if scans[i].machines == nil {
+			all = append(all, keyed{n, scans[i].key})
+			continue
+		}
+		for _, m := range scans[i].machines {
+			key := scans[i].key
+			if key != "" {
+				key += "\x00" + m.kindNode + "\x00" + m.minikubeNode
+			}
+			all = append(all, keyed{m, key})
+		}
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].n.name < all[j].n.name })
+	out, keys := make([]*node, len(all)), make([]string, len(all))
+	for i, k := range all {
+		out[i], keys[i] = k.n, k.key
+	}
+	return out, keys
+}
+
 // contentKey hashes what the pipeline reads for n, without the node's own
-// names: the config file's bytes (and its name inside a node folder), every
+// names: the config file's bytes, config (nil: unreadable), and its name inside
+// a node folder, every
 // entry of conf.d/ with its relative path and bytes, and the evaluation's
 // settings. "" when a file cannot be read: the node is then evaluated alone and
 // reports the error itself.
-func (n *node) contentKey(format input.Format, read input.Options, cgroup int) string {
+func (n *node) contentKey(config []byte, format input.Format, read input.Options, cgroup int) string {
 	read = n.readOptions(read)
 	h := fleet.NewHasher().String(string(format)).String(fmt.Sprintf("%+v", read)).String(strconv.Itoa(cgroup))
 	if n.config != "" {
+		if config == nil {
+			return ""
+		}
 		name := ""
 		if !n.single {
 			name = n.relative(n.config)
 		}
-		if hashFile(h.String(name), n.config) != nil {
-			return ""
-		}
+		h.String(name).Bytes(config)
 	}
 	for _, file := range n.flags {
 		if b := filepath.Base(file); b == "kubelet.service" || b == unitDropIns {
