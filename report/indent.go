@@ -1,9 +1,6 @@
 package report
 
-import (
-	"bytes"
-	"io"
-)
+import "io"
 
 // indenter writes the compact JSON json.Encoder writes (no white space outside
 // strings, a newline after the value) to w indented as Encoder.SetIndent("",
@@ -99,13 +96,4 @@ func (x *indenter) flush(final bool) error {
 		x.buf = x.buf[:0]
 	}
 	return x.err
-}
-
-// indentJSON is src, compact JSON, indented as the indenter indents it.
-func indentJSON(src []byte) []byte {
-	var out bytes.Buffer
-	x := &indenter{w: &out}
-	x.Write(src)
-	x.flush(true)
-	return out.Bytes()
 }

@@ -111,7 +111,7 @@ func BenchmarkIndentJSON(b *testing.B) {
 	b.Run("indentJSON", func(b *testing.B) {
 		b.SetBytes(int64(len(compact)))
 		for b.Loop() {
-			x := &indenter{w: io.Discard, buf: make([]byte, 0, indentChunk+1024)}
+			x := &indenter{w: io.Discard}
 			x.Write(compact)
 			x.flush(true)
 		}
@@ -125,4 +125,13 @@ func BenchmarkIndentJSON(b *testing.B) {
 			io.Discard.Write(out.Bytes())
 		}
 	})
+}
+
+// indentJSON is src, compact JSON, indented as the indenter indents it.
+func indentJSON(src []byte) []byte {
+	var out bytes.Buffer
+	x := &indenter{w: &out}
+	x.Write(src)
+	x.flush(true)
+	return out.Bytes()
 }

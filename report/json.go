@@ -23,7 +23,7 @@ func WriteJSON(w io.Writer, v any) error { return writeIndented(w, v, true) }
 // writeIndented is json.Encoder's Encode with SetIndent("", "  ") (and
 // SetEscapeHTML(escapeHTML)), indented by the indenter as it is written.
 func writeIndented(w io.Writer, v any, escapeHTML bool) error {
-	x := &indenter{w: w, buf: make([]byte, 0, indentChunk+1024)}
+	x := &indenter{w: w}
 	enc := json.NewEncoder(x)
 	enc.SetEscapeHTML(escapeHTML)
 	if err := enc.Encode(v); err != nil {
