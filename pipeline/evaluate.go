@@ -374,7 +374,7 @@ func (r *Result) loadConfigFile(m *skew.Minor, base featuregate.MutableVersioned
 		// at all (crashLoopBackOff: 30 at 1.31): it drops the key instead.
 		// Without them, the file either decodes or fails on a field this
 		// kubelet does have: that error is the one it reports.
-		if data, ok := source.WithoutKeys(f, unknownPaths(strictKeys)); ok {
+		if data, ok := r.files.WithoutKeys(f, unknownPaths(strictKeys)); ok {
 			again := source.DecodeMain(data)
 			if again.Err == nil || !isTypeMetaError(again.Err) {
 				dec = again

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"strconv"
 
-	"sigs.k8s.io/yaml"
-
 	"github.com/kubeletcfg/kubeletcfg/internal/jsonscan"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
@@ -26,29 +24,31 @@ import (
 // additional properties. Validating with the schema at run time would link a
 // JSON Schema validator whose initialisation alone costs a quarter of a run.
 func Unknown(f *File, tree *skew.Field) (unknown map[string]bool, ok bool) {
-	return unknownIn(f, tree, nil)
+	return (*Cache)(nil).Unknown(f, tree)
 }
 
 // Unknown is Unknown with the document's conversion done once.
 func (c *Cache) Unknown(f *File, tree *skew.Field) (map[string]bool, bool) {
-	return unknownIn(f, tree, c)
-}
-
-func unknownIn(f *File, tree *skew.Field, c *Cache) (map[string]bool, bool) {
-	if f.Doc == nil || f.SyntaxErr != nil {
-		return nil, false
-	}
-	convert := func(f *File) ([]byte, error) { return yaml.YAMLToJSON(f.Data) }
-	if c != nil {
-		convert = c.yamlToJSON
-	}
-	doc, err := convert(f)
-	if i := jsonscan.Space(doc, 0); err != nil || i == len(doc) || doc[i] != '{' {
+	doc, ok := c.objectJSON(f)
+	if !ok {
 		return nil, false
 	}
 	out := map[string]bool{}
 	UnknownKeys(doc, tree, func(path string) { out[path] = true })
 	return out, true
+}
+
+// objectJSON is the file as the kubelet's serializer converts it to JSON
+// (Cache.yamlToJSON), when it is an object.
+func (c *Cache) objectJSON(f *File) ([]byte, bool) {
+	if f.Doc == nil || f.SyntaxErr != nil {
+		return nil, false
+	}
+	doc, err := c.yamlToJSON(f)
+	if i := jsonscan.Space(doc, 0); err != nil || i == len(doc) || doc[i] != '{' {
+		return nil, false
+	}
+	return doc, true
 }
 
 // UnknownKeys calls unknown with the written path (a.b, m[key], l[0].x) of
@@ -115,36 +115,18 @@ func jsonKey(s []byte) string {
 	return k
 }
 
-func toInstance(f *File) (any, bool) {
-	return toInstanceOf(f, func(f *File) ([]byte, error) { return yaml.YAMLToJSON(f.Data) })
-}
-
-func toInstanceOf(f *File, convert func(*File) ([]byte, error)) (any, bool) {
-	if f.Doc == nil || f.SyntaxErr != nil {
-		return nil, false
-	}
-	raw, err := convert(f)
-	if err != nil {
+// WithoutKeys returns the file's document as JSON without the keys at the given
+// written paths (a.b, l[0].x): what an older kubelet's lenient decoding sees of a
+// file whose keys it does not have. ok is false when the file is not an object.
+func (c *Cache) WithoutKeys(f *File, paths []string) ([]byte, bool) {
+	raw, ok := c.objectJSON(f)
+	if !ok {
 		return nil, false
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, false
-	}
-	if _, isObject := v.(map[string]any); !isObject {
-		return nil, false
-	}
-	return v, true
-}
-
-// WithoutKeys returns the file's document as JSON without the keys at the given
-// written paths (a.b, l[0].x): what an older kubelet's lenient decoding sees of a
-// file whose keys it does not have. ok is false when the file is not an object.
-func WithoutKeys(f *File, paths []string) ([]byte, bool) {
-	doc, ok := toInstance(f)
-	if !ok {
+	var doc any
+	if err := dec.Decode(&doc); err != nil {
 		return nil, false
 	}
 	for _, p := range paths {
