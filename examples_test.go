@@ -1,11 +1,12 @@
 package kubeletcfg_test
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/kubeletcfg/kubeletcfg/internal/testtree"
 )
 
 // TestExampleLintdir builds examples/lintdir, the program the README's
@@ -23,23 +24,14 @@ func TestExampleLintdir(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build ./examples/lintdir: %v\n%s", err, out)
 	}
-	dir := t.TempDir()
 	const config = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"
-	for name, data := range map[string]string{
+	dir := testtree.Write(t, map[string]string{
 		"a/config.yaml":      config + "maxPods: 50\n",
 		"b/config.yaml":      config + "maxPods: 50\n",
 		"b/conf.d/10.conf":   config + "maxPods: -1\n",
 		"broken/notes.txt":   "no configuration here",
 		"skipped-readme.txt": "not a node",
-	} {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	for _, tt := range []struct {
 		name string
 		args []string

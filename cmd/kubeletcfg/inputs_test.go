@@ -3,9 +3,10 @@ package main
 import (
 	"bytes"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/kubeletcfg/kubeletcfg/internal/testtree"
 )
 
 const inputs = "../../testdata/inputs/"
@@ -123,21 +124,12 @@ func withStdin(t *testing.T, data []byte) {
 // TestLintNodesExitCode checks --fail-on over all nodes on a folder where
 // every node can be read: one node that would not start fails the run.
 func TestLintNodesExitCode(t *testing.T) {
-	dir := t.TempDir()
 	good := "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nmaxPod: 1\n"
-	for name, data := range map[string]string{
+	dir := testtree.Write(t, map[string]string{
 		"a/config.yaml": good,
 		"b/config.yaml": "# another comment\n" + good,
 		"c.json":        `{"kubeletconfig":{"maxPods":110}}`,
-	} {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	for _, tt := range []struct {
 		failOn string
 		exit   int
