@@ -7,7 +7,7 @@ BACKOFF := $(CURDIR)/testdata/conformance/backoff
 KUBEADM := $(CURDIR)/testdata/kubeadm
 
 .PHONY: test check harness harness-test generate conformance conformance-check \
-	harness-all generate-all conformance-all conformance-check-all harness-test-all fuzz-conformance release-check \
+	harness-all generate-all conformance-all conformance-check-all harness-test-all fuzz-conformance release-check harness-vet \
 	integration integration-scale
 
 test:
@@ -34,13 +34,18 @@ NEWEST := $(lastword $(MINORS))
 MINOR ?= $(NEWEST)
 KUBE_VERSION := $(shell awk -v m="$(MINOR)" '$$1 == m {print $$2}' $(VERSIONS))
 $(if $(KUBE_VERSION),,$(error MINOR=$(MINOR) is not in $(VERSIONS)))
+# The Go toolchain a release's modules need when it is newer than the main module's
+# (versions.txt's third column: 1.38's modules declare go 1.27). The go command fetches
+# it through the module proxy once per machine; the main module stays on its own Go.
+TOOLCHAIN := $(shell awk -v m="$(MINOR)" '$$1 == m {print $$3}' $(VERSIONS))
+TOOLCHAIN_ENV := $(if $(TOOLCHAIN),GOTOOLCHAIN=$(TOOLCHAIN))
 ifeq ($(MINOR),$(NEWEST))
 HARNESS := $(CURDIR)/bin/harness
-HARNESS_ENV :=
+HARNESS_ENV := $(TOOLCHAIN_ENV)
 else
 HARNESS := $(CURDIR)/bin/harness-$(MINOR)
 # GOFLAGS (not flags) so that the go commands the tests run see the minor's go.mod too.
-HARNESS_ENV := GOFLAGS="-modfile=minors/$(MINOR)/go.mod -tags=kube$(subst .,_,$(MINOR))"
+HARNESS_ENV := $(TOOLCHAIN_ENV) GOFLAGS="-modfile=minors/$(MINOR)/go.mod -tags=kube$(subst .,_,$(MINOR))"
 endif
 VERSION_PKG := k8s.io/component-base/version
 HARNESS_LDFLAGS := -checklinkname=0 -X $(VERSION_PKG).gitVersion=$(KUBE_VERSION) \
@@ -59,6 +64,10 @@ release-check:
 	cd conformance && $(HARNESS_ENV) $(GO) build -ldflags="$(subst $(KUBE_VERSION),$(RELEASE_CHECK),$(HARNESS_LDFLAGS))" -o $(CURDIR)/bin/harness-release ./harness
 	$(GO) build -o $(CURDIR)/bin/kubeletcfg ./cmd/kubeletcfg
 	conformance/release/check.sh $(CURDIR)/bin/harness-release $(CURDIR)/bin/kubeletcfg $(RELEASE_CHECK) $(KUBE_VERSION)
+
+# vet the harness against MINOR (CI: the newest).
+harness-vet:
+	cd conformance && $(HARNESS_ENV) $(GO) vet ./...
 
 # vet and test the harness against MINOR.
 harness-test:

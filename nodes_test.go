@@ -67,7 +67,7 @@ func TestEvaluateNodesSameAsEachNode(t *testing.T) {
 	}
 	write(t, filepath.Join(dir, "empty", "readme.txt"), []byte("no config"))
 
-	m := skew.Newest()
+	m := skew.Default()
 	post := func(*pipeline.Result, string) {}
 	run := func(pathDependent bool) []*node {
 		nodes, _, err := findNodes(dir)

@@ -400,7 +400,7 @@ func LookupMinor(v, hint string) (*skew.Minor, error) {
 func (p *Prepared) minor(hint string) (*skew.Minor, error) {
 	v := p.KubeletVersion
 	if v == "" {
-		v = skew.Newest().Version
+		v = skew.Default().Version
 	}
 	return LookupMinor(v, hint)
 }

@@ -28,7 +28,7 @@ func Preflight(opt Options) (*PreflightReport, error) {
 		return nil, fmt.Errorf("--from is required: the kubelet minor the node pool runs now (--discover reads it from the running kubelet)")
 	}
 	if to == "" {
-		to = skew.Newest().Version
+		to = skew.Default().Version
 	}
 	src, err := skew.Lookup(from)
 	if err != nil {

@@ -28,7 +28,7 @@ func TestVerbErrors(t *testing.T) {
 		{"lint with a profile", lint, with(func(o *Options) { o.Profile = "CIS" }), ""},
 		{"skew", skew, with(func(o *Options) { o.Versions = "1.35..1.37" }), ""},
 		{"skew over an unknown range", skew, with(func(o *Options) { o.Versions = "1.35..1.99" }),
-			`--versions: unsupported kubelet version "1.99" (supported: 1.31, 1.32, 1.33, 1.34, 1.35, 1.36, 1.37)`},
+			`--versions: unsupported kubelet version "1.99" (supported: 1.31, 1.32, 1.33, 1.34, 1.35, 1.36, 1.37, 1.38)`},
 		{"preflight", preflight, with(func(o *Options) { o.From = "1.33" }), ""},
 		{"preflight without --from", preflight, node,
 			"--from is required: the kubelet minor the node pool runs now (--discover reads it from the running kubelet)"},

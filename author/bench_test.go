@@ -12,7 +12,7 @@ import (
 // BenchmarkCheck is dropin new's work after parsing: the new file evaluated
 // with the example node's files at the four minors of the skew window.
 func BenchmarkCheck(b *testing.B) {
-	s, err := SchemaOf(skew.Newest())
+	s, err := SchemaOf(skew.Default())
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -6,9 +6,9 @@ import (
 	"os"
 	"reflect"
 
+	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	yaml "go.yaml.in/yaml/v3"
 	jsonpatch "gopkg.in/evanphx/json-patch.v4"
-	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
 
 	"github.com/kubeletcfg/kubeletcfg/input"
 	"github.com/kubeletcfg/kubeletcfg/matrix"

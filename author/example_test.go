@@ -16,7 +16,7 @@ func ExampleNew() {
 		ConfigDir: "../testdata/dropin/node/conf.d",
 		Config:    "../testdata/dropin/node/config.yaml",
 		Sets:      []string{"maxPods=50"},
-		Minors:    []*skew.Minor{skew.Newest()},
+		Minors:    []*skew.Minor{skew.Default()},
 		DryRun:    true,
 	})
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/kubeletcfg/kubeletcfg/internal/atomicfile"
@@ -236,10 +237,8 @@ func knownGates(settings []Setting) error {
 			continue
 		}
 		msg := fmt.Sprintf("no feature gate %q at any kubelet minor kubeletcfg knows (%s)", name, supportedRange())
-		if g, err := skew.Newest().Gates(); err == nil {
-			if near := didyoumean.Nearest(name, g.Names()); near != "" {
-				msg += fmt.Sprintf("; did you mean %q?", near)
-			}
+		if near := didyoumean.Nearest(name, gatesAnywhere()); near != "" {
+			msg += fmt.Sprintf("; did you mean %q?", near)
 		}
 		return errors.New(msg)
 	}
@@ -254,6 +253,19 @@ func registeredAnywhere(gate string) bool {
 		}
 	}
 	return false
+}
+
+// gatesAnywhere lists the gates some supported minor registers, sorted: the
+// candidates of a did-you-mean, which include a gate the newest minor removed.
+func gatesAnywhere() []string {
+	var names []string
+	for _, m := range skew.Minors() {
+		if g, err := m.Gates(); err == nil {
+			names = append(names, g.Names()...)
+		}
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
 }
 
 // supportedRange is "1.31–1.37": the supported minors, which are consecutive.

@@ -10,7 +10,7 @@ import (
 
 func newestSchema(t *testing.T) *Schema {
 	t.Helper()
-	s, err := SchemaOf(skew.Newest())
+	s, err := SchemaOf(skew.Default())
 	if err != nil {
 		t.Fatal(err)
 	}

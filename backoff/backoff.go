@@ -103,6 +103,8 @@ var resetRules = map[int]resetRule{
 	36: {fixed: 600 * time.Second, text: textFixed},
 	// v1.37.2 lines 1088-1090.
 	37: {fixed: 600 * time.Second, text: textFixed},
+	// v1.38.0-beta.0 lines 1112-1114.
+	38: {fixed: 600 * time.Second, text: textFixed},
 }
 
 // minorNumber is 37 for "1.37", "v1.37" or "v1.37.2": the key of resetRules.

@@ -91,7 +91,7 @@ func TestComputeRefuses(t *testing.T) {
 		{"1.37", -s, 300 * s, "must be positive"},
 		{"1.37", 10 * s, 48 * time.Hour, "at most"},
 		{"1.30", 10 * s, 300 * s, "no reset rule for kubelet 1.30"},
-		{"1.38", 10 * s, 300 * s, "no reset rule"},
+		{"1.39", 10 * s, 300 * s, "no reset rule"},
 		{"2.0", 10 * s, 300 * s, "not a kubelet version"},
 		{"", 10 * s, 300 * s, "not a kubelet version"},
 	} {

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"time"
 
+	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	logsapi "k8s.io/component-base/logs/api/v1"
-	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
 	"k8s.io/utils/ptr"
 )
 
@@ -94,6 +94,9 @@ type versionSpec struct {
 	// gatesInDefaulting: SetDefaults_KubeletConfiguration applies the object's
 	// featureGates to a copy of the global gate and panics when that fails (1.32+).
 	gatesInDefaulting bool
+	// certificateKeyAlgorithms: clientCertificateKeyAlgorithm and
+	// serverCertificateKeyAlgorithm exist and default to ECDSA-P256 (1.38+).
+	certificateKeyAlgorithms bool
 }
 
 // versions holds the supported kubelet minors.
@@ -154,6 +157,17 @@ var versions = map[string]versionSpec{
 		memoryReservationPolicy:                true,
 		crashLoopBackOffMax:                    true,
 		gatesInDefaulting:                      true,
+	},
+	// v1.38.0-beta.0: the certificate key algorithms default to ECDSA-P256.
+	"1.38": {
+		failCgroupV1:                           true,
+		memoryThrottlingFactor:                 nil,
+		mergeDefaultEvictionSettings:           true,
+		imagePullCredentialsVerificationPolicy: true,
+		memoryReservationPolicy:                true,
+		crashLoopBackOffMax:                    true,
+		gatesInDefaulting:                      true,
+		certificateKeyAlgorithms:               true,
 	},
 }
 
@@ -459,6 +473,15 @@ func Apply(minor string, obj *kubeletv1beta1.KubeletConfiguration, enabled func(
 	if spec.crashLoopBackOffMax && enabled(GateKubeletCrashLoopBackOffMax) {
 		if obj.CrashLoopBackOff.MaxContainerRestartPeriod == nil {
 			obj.CrashLoopBackOff.MaxContainerRestartPeriod = &metav1.Duration{Duration: MaxContainerBackOff}
+		}
+	}
+
+	if spec.certificateKeyAlgorithms {
+		if obj.ClientCertificateKeyAlgorithm == nil {
+			obj.ClientCertificateKeyAlgorithm = ptr.To(kubeletv1beta1.CertificateKeyAlgorithmDefault)
+		}
+		if obj.ServerCertificateKeyAlgorithm == nil {
+			obj.ServerCertificateKeyAlgorithm = ptr.To(kubeletv1beta1.CertificateKeyAlgorithmDefault)
 		}
 	}
 

@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
+	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
 	"k8s.io/utils/ptr"
 )
 
@@ -46,7 +46,7 @@ func mustApply(t *testing.T, obj *kc, enabled func(string) bool) {
 func d(x time.Duration) metav1.Duration { return metav1.Duration{Duration: x} }
 
 func TestApplyRejectsUnsupported(t *testing.T) {
-	for _, minor := range []string{"", "1.30", "1.38", "v1.37", "37"} {
+	for _, minor := range []string{"", "1.30", "1.39", "v1.37", "37"} {
 		obj := &kc{}
 		if err := Apply(minor, obj, gates137(nil)); err == nil {
 			t.Errorf("Apply(%q): want error", minor)

@@ -3,7 +3,7 @@ package defaults
 import (
 	"path/filepath"
 
-	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
+	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	"k8s.io/utils/ptr"
 )
 

@@ -30,11 +30,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	logsapi "k8s.io/component-base/logs/api/v1"
-	"k8s.io/kubelet/config/v1beta1"
 	"k8s.io/utils/ptr"
 )
 

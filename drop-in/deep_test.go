@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	jsonpatch "gopkg.in/evanphx/json-patch.v4"
-	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
 
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	jsonv2v1 "github.com/go-json-experiment/json/v1"
 	"path/filepath"
 	"strings"
 
@@ -100,8 +101,15 @@ func mergeDecodeFinding(err error, patches []Patch, opt Options) validate.Findin
 		text = opt.Legacy.typeErrorText(ute, opt.Tree)
 	}
 	pos, path := validate.Position{}, ""
-	if errors.As(err, &ute) && ute.Field != "" {
-		path = ute.Field
+	field := ""
+	if errors.As(err, &ute) {
+		field = ute.Field
+	}
+	if v2 := (*jsonv2v1.UnmarshalTypeError)(nil); errors.As(err, &v2) {
+		field = v2.Field // Go 1.27's: the path as written, dotted
+	}
+	if field != "" {
+		path = field
 		for i := len(patches) - 1; i >= 0 && pos.File == ""; i-- {
 			for _, k := range patches[i].Keys {
 				if strings.EqualFold(k.Path, path) || strings.EqualFold(k.WrittenPath, path) {

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
+	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	"k8s.io/utils/ptr"
 
 	"github.com/kubeletcfg/kubeletcfg/skew"
@@ -36,7 +36,7 @@ func internalKeysOf(tree *skew.Field) map[string]string {
 }
 
 func TestLegacyMerge(t *testing.T) {
-	tree := skew.Newest().Fields()
+	tree := skew.Default().Fields()
 	onto := &kubeletv1beta1.KubeletConfiguration{
 		MaxPods:             110,
 		ResolverConfig:      ptr.To("/etc/resolv.conf"),
@@ -121,7 +121,7 @@ func TestLegacyMerge(t *testing.T) {
 }
 
 func TestLegacyKeyFindings(t *testing.T) {
-	tree := skew.Newest().Fields()
+	tree := skew.Default().Fields()
 	onto := &kubeletv1beta1.KubeletConfiguration{MaxPods: 110}
 	tests := []struct {
 		name, body, legacyRule, rule string

@@ -4,10 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	jsonv2v1 "github.com/go-json-experiment/json/v1"
 	"strings"
 
+	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	"k8s.io/apimachinery/pkg/runtime"
-	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
 
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
@@ -132,7 +133,13 @@ func Merge(base []byte, entries []Entry, opt Options) (*Result, error) {
 		cfg = opt.Legacy.Onto.DeepCopy()
 		target = toV1beta1Keys(mergedJSON, opt.Tree, opt.Legacy.InternalKeys)
 	}
-	if err := json.Unmarshal(target, cfg); err != nil {
+	unmarshal := json.Unmarshal
+	if opt.Minor != nil && opt.Minor.JSONv2 {
+		// Go 1.27's encoding/json, as the kubelet of this minor links it: the
+		// same decoding, other error texts.
+		unmarshal = jsonv2v1.Unmarshal
+	}
+	if err := unmarshal(target, cfg); err != nil {
 		res.Findings = append(res.Findings, mergeDecodeFinding(err, res.Patches, opt))
 		res.Refused = true
 		return res, nil

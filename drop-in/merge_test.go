@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
+	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 
 	"github.com/kubeletcfg/kubeletcfg/defaults"
 	"github.com/kubeletcfg/kubeletcfg/skew"

@@ -106,7 +106,7 @@ func TestTypeMetaFindingCarriesTheRepair(t *testing.T) {
 			t.Fatal(err)
 		}
 		in := pipeline.Input{Config: c.Config, ConfigDir: c.ConfigDir, CgroupVersion: c.CgroupVersion}
-		res, err := pipeline.Evaluate(skew.Newest(), in)
+		res, err := pipeline.Evaluate(skew.Default(), in)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -127,7 +127,7 @@ func TestTypeMetaFindingCarriesTheRepair(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := Make(in, []*skew.Minor{skew.Newest()})
+		p, err := Make(in, []*skew.Minor{skew.Default()})
 		if err != nil {
 			t.Fatal(err)
 		}

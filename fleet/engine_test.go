@@ -103,7 +103,7 @@ func flagzPage(sep string, flags ...string) []byte {
 }
 
 func TestParseFlagz(t *testing.T) {
-	m := skew.Newest()
+	m := skew.Default()
 	// Every flag listed, most at their defaults, as the kubelet serves it.
 	flags := []string{
 		"cert-dir", "/var/lib/kubelet/pki", // default

@@ -11,7 +11,7 @@ import (
 // configz) or gives it keys: the same body at the same minor is the same
 // key, another cgroup version another.
 func TestTake(t *testing.T) {
-	m := skew.Newest()
+	m := skew.Default()
 	body := []byte(`{"kubeletconfig":{"maxPods":50}}`)
 	for _, tt := range []struct {
 		name   string
@@ -45,7 +45,7 @@ func TestTake(t *testing.T) {
 // TestGroupsDrift: nodes of one pool with two configurations are two groups
 // and drift; a pool with one configuration is not.
 func TestGroupsDrift(t *testing.T) {
-	m := skew.Newest()
+	m := skew.Default()
 	node := func(name, pool, configz string) *Node {
 		n := &Node{Name: name, Pool: pool, Minor: m.Version, Kubelet: m}
 		n.Take(NodeData{Configz: []byte(`{"kubeletconfig":` + configz + `}`)}, 2)
@@ -72,7 +72,7 @@ func TestGroupsDrift(t *testing.T) {
 // others stay (a map key by key).
 func TestWithoutDefaults(t *testing.T) {
 	doc := []byte(`{"maxPods":110,"podPidsLimit":4096,"evictionHard":{"memory.available":"100Mi","nodefs.available":"5%"}}`)
-	out, err := WithoutDefaults(doc, skew.Newest())
+	out, err := WithoutDefaults(doc, skew.Default())
 	if err != nil {
 		t.Fatal(err)
 	}

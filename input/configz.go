@@ -6,7 +6,7 @@ import (
 	"errors"
 	"io"
 
-	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
+	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 )
 
 // FromConfigz recognises a configz dump (kubectl get --raw

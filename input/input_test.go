@@ -176,7 +176,7 @@ func TestKubeadm(t *testing.T) {
 			}
 			var in pipeline.Input
 			s.Apply(&in)
-			r, err := pipeline.Evaluate(skew.Newest(), in)
+			r, err := pipeline.Evaluate(skew.Default(), in)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -203,7 +203,7 @@ func TestKubeadmOrigins(t *testing.T) {
 	}
 	var in pipeline.Input
 	s.Apply(&in)
-	r, err := pipeline.Evaluate(skew.Newest(), in)
+	r, err := pipeline.Evaluate(skew.Default(), in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,7 +290,7 @@ func TestOpen(t *testing.T) {
 				t.Errorf("stdin is named %q", in.Config)
 			}
 			if tt.format != Config {
-				if r, err := pipeline.Evaluate(skew.Newest(), in); err != nil || !r.Starts {
+				if r, err := pipeline.Evaluate(skew.Default(), in); err != nil || !r.Starts {
 					t.Errorf("does not evaluate: %v %+v", err, r)
 				}
 			}

@@ -21,7 +21,7 @@ func settle(t *testing.T, s *Source) *pipeline.Result {
 	t.Helper()
 	var in pipeline.Input
 	s.Apply(&in)
-	r, err := pipeline.Evaluate(skew.Newest(), in)
+	r, err := pipeline.Evaluate(skew.Default(), in)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"path"
 	"strings"
 
-	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
+	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	netutils "k8s.io/utils/net"
 	"sigs.k8s.io/yaml"
 

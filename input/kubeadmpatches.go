@@ -13,11 +13,11 @@ import (
 	"strconv"
 	"strings"
 
+	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	yaml "go.yaml.in/yaml/v3"
 	jsonpatch "gopkg.in/evanphx/json-patch.v4"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
-	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/kubeletcfg/kubeletcfg/validate"

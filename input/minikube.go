@@ -442,7 +442,7 @@ func convertMinikube(path string, data []byte, opt Options) (*Source, error) {
 	}
 	var args []string
 	var argPos []validate.Position
-	table, err := skew.Newest().Flags()
+	table, err := skew.Default().Flags()
 	if err != nil {
 		return nil, err
 	}

@@ -415,7 +415,7 @@ func TestFlagOverrideMessageKubeadm(t *testing.T) {
 	var in pipeline.Input
 	s.Apply(&in)
 	in.Flags = []string{"--max-pods=30"}
-	r, err := pipeline.Evaluate(skew.Newest(), in)
+	r, err := pipeline.Evaluate(skew.Default(), in)
 	if err != nil {
 		t.Fatal(err)
 	}

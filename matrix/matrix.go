@@ -88,7 +88,12 @@ func window(supported []string, lookup func(string) (*skew.Minor, error), versio
 		sort.SliceStable(out, func(i, j int) bool { return out[i].Before(out[j]) })
 		return out, nil
 	}
+	// The default window ends at the newest minor from a release: a pre-release
+	// minor is evaluated only when asked for.
 	newest := all[len(all)-1]
+	for i := len(all) - 1; i > 0 && newest.PreRelease(); i-- {
+		newest = all[i-1]
+	}
 	n := newest.MajorMinor()
 	return between(n.Add(-Skew), n), nil
 }

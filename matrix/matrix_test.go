@@ -18,11 +18,15 @@ const (
 	cases         = "../testdata/conformance/cases/"
 )
 
-// fakeCatalog is a catalogue of minors 1.31..1.37 for window tests.
-func fakeCatalog(vs ...string) ([]string, func(string) (*skew.Minor, error)) {
+// fakeCatalog is a catalogue of minors for window tests; "1.38:v1.38.0-beta.0"
+// is a minor generated from that release (here a pre-release).
+func fakeCatalog(entries ...string) ([]string, func(string) (*skew.Minor, error)) {
 	byVersion := map[string]*skew.Minor{}
-	for _, v := range vs {
-		byVersion[v] = &skew.Minor{Version: v}
+	var vs []string
+	for _, e := range entries {
+		v, patch, _ := strings.Cut(e, ":")
+		byVersion[v] = &skew.Minor{Version: v, Patch: patch}
+		vs = append(vs, v)
 	}
 	return vs, func(v string) (*skew.Minor, error) {
 		v = strings.TrimPrefix(strings.TrimSpace(v), "v")
@@ -38,6 +42,7 @@ func fakeCatalog(vs ...string) ([]string, func(string) (*skew.Minor, error)) {
 
 func TestWindow(t *testing.T) {
 	seven := []string{"1.31", "1.32", "1.33", "1.34", "1.35", "1.36", "1.37"}
+	withBeta := append(append([]string(nil), seven...), "1.38:v1.38.0-beta.0")
 	tests := []struct {
 		name                   string
 		supported              []string
@@ -61,6 +66,10 @@ func TestWindow(t *testing.T) {
 		{"unsupported control plane", seven, "", "1.38", "--control-plane: unsupported kubelet version", true},
 		{"both", seven, "1.34..1.37", "1.37", "--versions and --control-plane", true},
 		{"empty list item", seven, "1.34,", "", "--versions: unsupported kubelet version", true},
+		{"default ends at the newest release, not a pre-release", withBeta, "", "", "1.34,1.35,1.36,1.37", false},
+		{"pre-release in a range", withBeta, "1.35..1.38", "", "1.35,1.36,1.37,1.38", false},
+		{"pre-release control plane", withBeta, "", "1.38", "1.35,1.36,1.37,1.38", false},
+		{"pre-release alone", withBeta, "1.38", "", "1.38", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -96,10 +105,10 @@ func TestWindowSupported(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) == 0 || len(got) > Skew+1 || got[len(got)-1] != skew.Newest() {
+	if len(got) == 0 || len(got) > Skew+1 || got[len(got)-1] != skew.Default() {
 		t.Errorf("default window %v", got)
 	}
-	if _, err := Window("1.12", ""); err == nil || !strings.Contains(err.Error(), skew.Newest().Version) {
+	if _, err := Window("1.12", ""); err == nil || !strings.Contains(err.Error(), skew.Default().Version) {
 		t.Errorf("1.12: %v, want an error listing the supported minors", err)
 	}
 }
@@ -127,7 +136,7 @@ func TestFlatten(t *testing.T) {
 		"authentication.anonymous.enabled": false,
 		"clusterDNS":                       []any{"10.96.0.10"},
 	}
-	got := Flatten(obj, skew.Newest().Fields())
+	got := Flatten(obj, skew.Default().Fields())
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Flatten:\n got %v\nwant %v", got, want)
 	}
@@ -273,7 +282,7 @@ func BenchmarkSkewAllMinors(b *testing.B) {
 
 // BenchmarkSkewOneMinor is the same with the newest minor only.
 func BenchmarkSkewOneMinor(b *testing.B) {
-	benchmarkSkew(b, []*skew.Minor{skew.Newest()})
+	benchmarkSkew(b, []*skew.Minor{skew.Default()})
 }
 
 func benchmarkSkew(b *testing.B, minors []*skew.Minor) {

@@ -137,7 +137,7 @@ func TestFieldPath(t *testing.T) {
 // newest minor, its main file alone is not.
 func TestPreflight(t *testing.T) {
 	oldest, _ := skew.Lookup(skew.Supported()[0])
-	newest := skew.Newest()
+	newest := skew.Default()
 	tests := []struct {
 		name     string
 		in       pipeline.Input
@@ -215,7 +215,7 @@ func TestPreflightNewFields(t *testing.T) {
 			if err != nil {
 				t.Skip(tt.from + " is not supported yet")
 			}
-			p, err := NewPreflight(pipeline.Input{Config: exampleConfig}, from, skew.Newest())
+			p, err := NewPreflight(pipeline.Input{Config: exampleConfig}, from, skew.Default())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -239,14 +239,14 @@ func TestPreflightCgroupV1(t *testing.T) {
 	if err != nil {
 		t.Skip("1.34 is not supported yet")
 	}
-	p, err := NewPreflight(pipeline.Input{Config: exampleConfig}, from, skew.Newest())
+	p, err := NewPreflight(pipeline.Input{Config: exampleConfig}, from, skew.Default())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(p.CgroupV1, "--cgroup-version v1") {
 		t.Errorf("cgroup v1 note %q", p.CgroupV1)
 	}
-	p, err = NewPreflight(pipeline.Input{Config: exampleConfig, CgroupVersion: 1}, from, skew.Newest())
+	p, err = NewPreflight(pipeline.Input{Config: exampleConfig, CgroupVersion: 1}, from, skew.Default())
 	if err != nil {
 		t.Fatal(err)
 	}

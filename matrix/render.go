@@ -9,6 +9,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/report"
+	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
@@ -121,6 +122,11 @@ func (mx *Matrix) WriteTextQuiet(w io.Writer, quiet bool) error {
 		fmt.Fprintf(&b, "every kubelet minor in the window starts (%s)\n", versions(mx.Columns))
 	default:
 		fmt.Fprintf(&b, "kubelet %s would NOT start; run kubeletcfg lint --kubelet-version %s for every finding\n", strings.Join(stops, ", "), stops[0])
+	}
+	for _, c := range mx.Columns {
+		if c.Minor.PreRelease() {
+			b.WriteString(report.PreReleaseNote(c.Minor.Version, c.Minor.Patch) + "\n")
+		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -244,6 +250,11 @@ func (p *Preflight) WriteTextQuiet(w io.Writer, quiet bool) error {
 	var b strings.Builder
 	from, to := p.From.Minor.Version, p.To.Minor.Version
 	fmt.Fprintf(&b, "kubelet %s -> %s\n", from, to)
+	for _, m := range []*skew.Minor{p.From.Minor, p.To.Minor} {
+		if m.PreRelease() {
+			b.WriteString(report.PreReleaseNote(m.Version, m.Patch) + "\n")
+		}
+	}
 
 	b.WriteString("\nBlockers")
 	switch {

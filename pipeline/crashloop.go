@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"time"
 
+	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	"k8s.io/component-base/featuregate"
-	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
 
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )

@@ -12,9 +12,9 @@ import (
 	"sync/atomic"
 
 	"github.com/go-logr/logr"
+	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	"k8s.io/component-base/featuregate"
 	"k8s.io/klog/v2"
-	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
 	"k8s.io/utils/ptr"
 
 	"github.com/kubeletcfg/kubeletcfg/defaults"

@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"testing"
 
-	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
+	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
@@ -44,7 +44,7 @@ func TestFlagParsers(t *testing.T) {
 // TestFlagsApplied checks what the conformance goldens cannot see: which field
 // each finding names and that a repeated list flag appends.
 func TestFlagsApplied(t *testing.T) {
-	m := skew.Newest()
+	m := skew.Default()
 	in := Input{Config: "../testdata/conformance/cases/480-flags-list-and-taints/kubelet.yaml",
 		Flags: []string{"--cluster-dns=10.96.0.10", "--cluster-dns", "10.96.0.11", "--max-pods=7", "-v=4", "--eviction-hard=memory.available<1Gi"}}
 	r, err := Evaluate(m, in)
@@ -124,7 +124,7 @@ func TestFlagChecks(t *testing.T) {
 // Input.Release when it is of the minor evaluated, else the release the
 // minor's data was recorded from.
 func TestVersionFlagRelease(t *testing.T) {
-	m := skew.Newest()
+	m := skew.Default()
 	mm := m.MajorMinor()
 	patch := func(p int) string { return fmt.Sprintf("v%d.%d.%d", mm.Major, mm.Minor, p) }
 	older := fmt.Sprintf("v%d.%d.4", mm.Major, mm.Minor-1)

@@ -58,7 +58,7 @@ var hostileSeeds = []string{
 // result whose verdict agrees with its findings.
 func checkEvaluate(t *testing.T, in pipeline.Input) {
 	t.Helper()
-	res, err := pipeline.Evaluate(skew.Newest(), in)
+	res, err := pipeline.Evaluate(skew.Default(), in)
 	if err != nil {
 		var ie *source.InputError
 		if !errors.As(err, &ie) {

@@ -69,7 +69,7 @@ func sameDependencies(a, b map[featuregate.Feature][]featuregate.Feature) bool {
 // TestGateSetsSetOnACopy checks that a non-empty map is set on a copy: the base
 // gate keeps answering with its registered defaults.
 func TestGateSetsSetOnACopy(t *testing.T) {
-	m := skew.Newest()
+	m := skew.Default()
 	base, err := m.BaseFeatureGate()
 	if err != nil {
 		t.Fatal(err)

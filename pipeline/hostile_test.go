@@ -237,7 +237,7 @@ func evaluateMeasured(t *testing.T, in pipeline.Input) (res *pipeline.Result, al
 				t.Fatalf("Evaluate panicked: %v\n%s", r, debug.Stack())
 			}
 		}()
-		res, err = pipeline.Evaluate(skew.Newest(), in)
+		res, err = pipeline.Evaluate(skew.Default(), in)
 	}()
 	runtime.ReadMemStats(&after)
 	return res, after.TotalAlloc - before.TotalAlloc, err

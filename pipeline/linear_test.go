@@ -144,7 +144,7 @@ func cpuTime() int64 {
 // BenchmarkHostile evaluates each hostile shape at 1 KiB .. 1 MiB; ns/op must
 // grow about tenfold per tenfold size.
 func BenchmarkHostile(b *testing.B) {
-	m := skew.Newest()
+	m := skew.Default()
 	for _, s := range hostileShapes() {
 		for _, size := range benchSizes {
 			b.Run(fmt.Sprintf("%s/%dKiB", strings.ReplaceAll(s.name, " ", "_"), size>>10), func(b *testing.B) {

@@ -38,14 +38,17 @@ func TestEachMinorOwnTypes(t *testing.T) {
 		// rule is reported at line 3 of the file by the refusing minors, with
 		// Kubelet text naming field; the others report dropped at line 3.
 		rule, field string
-		dropped     string
+		// writtenField is what the kubelets built with Go 1.27 (skew.Minor.JSONv2)
+		// name instead of field: the key as the drop-in wrote it (case 485).
+		writtenField string
+		dropped      string
 	}{
 		{name: "drop-in tlsCurvePreferences not a list", dropIn: `tlsCurvePreferences: "notalist"`,
 			refuse: from("1.36"), rule: validate.DropInMerged.ID, field: "tlsCurvePreferences", dropped: validate.DropInUnknownField.ID},
 		{name: "drop-in defaultPodSysctls a list", dropIn: `defaultPodSysctls: ["net.ipv4.ip_forward=1"]`,
 			refuse: from("1.37"), rule: validate.DropInMerged.ID, field: "defaultPodSysctls", dropped: validate.DropInUnknownField.ID},
 		{name: "drop-in case variant", dropIn: `TLSCurvePreferences: "notalist"`,
-			refuse: from("1.36"), rule: validate.DropInMerged.ID, field: "tlsCurvePreferences", dropped: validate.DropInUnknownField.ID},
+			refuse: from("1.36"), rule: validate.DropInMerged.ID, field: "tlsCurvePreferences", writtenField: "TLSCurvePreferences", dropped: validate.DropInUnknownField.ID},
 		{name: "drop-in object field a scalar", dropIn: `userNamespaces: 65536`,
 			refuse: from("1.33"), rule: validate.DropInMerged.ID, field: "userNamespaces", dropped: validate.DropInUnknownField.ID},
 		{name: "main file tlsCurvePreferences not a list", main: `tlsCurvePreferences: "notalist"`,
@@ -68,7 +71,11 @@ func TestEachMinorOwnTypes(t *testing.T) {
 				}
 				want, kubelet := tc.dropped, ""
 				if tc.refuse[v] {
-					want, kubelet = tc.rule, "KubeletConfiguration."+tc.field+" of type"
+					field := tc.field
+					if m.JSONv2 && tc.writtenField != "" {
+						field = tc.writtenField
+					}
+					want, kubelet = tc.rule, "KubeletConfiguration."+field+" of type"
 				}
 				if res.Starts == tc.refuse[v] {
 					t.Errorf("starts = %v, want %v\n%s", res.Starts, !tc.refuse[v], dump(res.Findings))

@@ -111,7 +111,7 @@ func TestUnknownAgreesWithSchema(t *testing.T) {
 }
 
 func TestUnknownKeys(t *testing.T) {
-	tree := skew.Newest().Fields()
+	tree := skew.Default().Fields()
 	for _, tc := range []struct {
 		doc  string
 		want string

@@ -14,7 +14,7 @@ var benchInput = Input{Config: "../testdata/bench/kubeadm-3dropins/kubelet.yaml"
 // the files read afresh each time (the per-minor tables are built once per
 // process, so whole-process figures come from internal/floor/measure.sh).
 func BenchmarkLintOneMinor(b *testing.B) {
-	m := skew.Newest()
+	m := skew.Default()
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Evaluate(m, benchInput); err != nil {

@@ -217,7 +217,7 @@ func TestApplyReadsWhatWasEvaluated(t *testing.T) {
 			} else {
 				write(t, file, tc.evaluated)
 			}
-			r, err := pipeline.Evaluate(skew.Newest(), in)
+			r, err := pipeline.Evaluate(skew.Default(), in)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -229,7 +229,7 @@ func TestHardenedPassesEverywhere(t *testing.T) {
 }
 
 func TestUnknownProfile(t *testing.T) {
-	m := skew.Newest()
+	m := skew.Default()
 	r, err := pipeline.Evaluate(m, pipeline.Input{Config: "../testdata/cis/hardened/config.yaml"})
 	if err != nil {
 		t.Fatal(err)

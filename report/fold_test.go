@@ -17,7 +17,7 @@ import (
 // a format prints still count every finding.
 func TestFoldedInEveryFormat(t *testing.T) {
 	const n = 40
-	res := &pipeline.Result{Minor: skew.Newest(), Files: []string{"c.yaml"}}
+	res := &pipeline.Result{Minor: skew.Default(), Files: []string{"c.yaml"}}
 	res.Findings = append(res.Findings, validate.ConfigDecode.At(validate.Position{File: "c.yaml", Line: 1, Column: 1}, "", "refused", ""))
 	for i := range n {
 		res.Findings = append(res.Findings, validate.DuplicateKey.Atf(validate.Position{File: "c.yaml", Line: 10 + i, Column: 3}, "systemReserved[cpu]", "", "dup number %d", i))

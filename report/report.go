@@ -6,13 +6,17 @@ import (
 	"sort"
 
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // Document is the lint verdict of one kubelet minor. Its JSON names are a
 // contract with other tools: keep them.
 type Document struct {
-	KubeletVersion   string             `json:"kubeletVersion"`
+	KubeletVersion string `json:"kubeletVersion"`
+	// PreRelease is the Kubernetes pre-release the minor's knowledge comes from
+	// (v1.38.0-beta.0) while its GA release is not out; empty for a release.
+	PreRelease       string             `json:"preRelease,omitempty"`
 	Starts           bool               `json:"starts"`
 	Panics           bool               `json:"panics,omitempty"`
 	Findings         []validate.Finding `json:"findings"`
@@ -43,7 +47,21 @@ func FromResult(r *pipeline.Result) Document {
 	if fs == nil {
 		fs = []validate.Finding{}
 	}
-	return Document{KubeletVersion: r.Minor.Version, Starts: r.Starts, Panics: r.Panics, Findings: fs, CrashLoopBackOff: r.CrashLoopBackOff, Files: r.Files}
+	return Document{KubeletVersion: r.Minor.Version, PreRelease: PreRelease(r.Minor), Starts: r.Starts, Panics: r.Panics, Findings: fs, CrashLoopBackOff: r.CrashLoopBackOff, Files: r.Files}
+}
+
+// PreRelease is m's Patch when m is generated from a pre-release, else "".
+func PreRelease(m *skew.Minor) string {
+	if m == nil || !m.PreRelease() {
+		return ""
+	}
+	return m.Patch
+}
+
+// PreReleaseNote is the one line a text output adds for a minor generated from
+// a pre-release.
+func PreReleaseNote(minor, release string) string {
+	return fmt.Sprintf("note: kubelet %s is checked against %s, a pre-release; its GA release may still differ", minor, release)
 }
 
 // Options tune rendering.

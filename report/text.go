@@ -93,6 +93,9 @@ func (textWriter) Write(w io.Writer, docs []Document, opt Options) error {
 			fmt.Fprintf(&b, "; crash-loop backoff %s doubling to %s", d.CrashLoopBackOff.Initial, d.CrashLoopBackOff.Max)
 		}
 		b.WriteString("\n")
+		if d.PreRelease != "" {
+			b.WriteString(paint(dim, PreReleaseNote(d.KubeletVersion, d.PreRelease)) + "\n")
+		}
 	}
 	if !opt.Quiet {
 		fmt.Fprintf(&b, "%d %s, %d %s, %d info%s, %d kubelet %s\n",

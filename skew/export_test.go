@@ -1,6 +1,6 @@
 package skew
 
-import kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
+import kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 
 // RoundTripJSON and RoundTripReflect expose the two round trips to the external
 // test that compares them on decoded files.

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
+	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 )
 
 // FieldKind says how a field's value is shaped in YAML/JSON.

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
+	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 )
 
 func TestWriteKnown(t *testing.T) {

@@ -35,6 +35,11 @@ type Minor struct {
 	// empty when it is that of the k8s.io/apimachinery compiled in. The goldens
 	// of cases 009-014 record it.
 	SchemeName string
+	// JSONv2 is set when the kubelet release is built with Go 1.27 or later, whose
+	// encoding/json runs on encoding/json/v2: json.Unmarshal of the merged drop-ins
+	// words its type errors differently (the root type and the path as written,
+	// no field for an Unmarshaler's own error). Kubernetes 1.38's go.mod needs Go 1.27.
+	JSONv2 bool
 
 	gates sync.Once
 	table *GateTable
@@ -51,6 +56,7 @@ var minors = []*Minor{
 	{Version: "1.35", Patch: "v1.35.4"},
 	{Version: "1.36", Patch: "v1.36.3"},
 	{Version: "1.37", Patch: "v1.37.2"},
+	{Version: "1.38", Patch: "v1.38.0-beta.0", SchemeName: "pkg/runtime/scheme.go:110", JSONv2: true},
 }
 
 // Supported lists the supported minors, oldest first.
@@ -75,8 +81,35 @@ func (m *Minor) KubeletText(s string) string {
 	return strings.ReplaceAll(s, strconv.Quote(compiledSchemeName()), strconv.Quote(m.SchemeName))
 }
 
-// Newest is the newest supported minor.
+// Newest is the newest supported minor, a pre-release included: the one whose
+// KubeletConfiguration types kubeletcfg decodes into (upstream/kubelet/config/v1beta1).
 func Newest() *Minor { return minors[len(minors)-1] }
+
+// Default is the newest minor generated from a release rather than a pre-release:
+// the minor a command evaluates when none is named, and the top of the default skew
+// window. A pre-release minor (1.38 from v1.38.0-beta.0) is there to be asked for;
+// refreshing it to its GA release makes it the default.
+func Default() *Minor {
+	for i := len(minors) - 1; i > 0; i-- {
+		if !minors[i].PreRelease() {
+			return minors[i]
+		}
+	}
+	return minors[0]
+}
+
+// PreRelease reports whether the minor's knowledge comes from a pre-release of
+// Kubernetes (an alpha, beta or rc: v1.38.0-beta.0), which its GA release may still change.
+func (m *Minor) PreRelease() bool { return strings.Contains(m.Patch, "-") }
+
+// Label is how the minor is named to a reader: "1.37", or for a pre-release
+// "1.38 (v1.38.0-beta.0, pre-release)".
+func (m *Minor) Label() string {
+	if m.PreRelease() {
+		return m.Version + " (" + m.Patch + ", pre-release)"
+	}
+	return m.Version
+}
 
 // Lookup accepts "1.37", "v1.37" or "v1.37.2" and returns the minor, or an error
 // that lists the supported ones.
@@ -201,7 +234,7 @@ func convertSpecs(g *Gate) (featuregate.VersionedSpecs, error) {
 		// minor's own emulation version, which the generated spec reaches.
 		vs = append(vs, featuregate.FeatureSpec{Default: g.Specs[0].Default, PreRelease: featuregate.GA, Version: version.MajorMinor(1, 0)})
 	}
-	for _, s := range g.Specs {
+	for i, s := range g.Specs {
 		fs := featuregate.FeatureSpec{
 			Default:       s.Default,
 			LockToDefault: s.LockToDefault,
@@ -210,7 +243,14 @@ func convertSpecs(g *Gate) (featuregate.VersionedSpecs, error) {
 		if err := setPreRelease(&fs, s.PreRelease); err != nil {
 			return nil, fmt.Errorf("skew: gate %s: %w", g.Name, err)
 		}
-		if s.MinCompatibilityVersion != "" {
+		// The harness records the specs as registered (GetAllVersioned), where
+		// featuregate has copied a MinCompatibilityVersion into every later entry
+		// that did not declare one; registering that again is refused ("without a
+		// preceding entry at the same Version"). A declared one always follows an
+		// entry of the same Version, so any other is such a copy and is left for
+		// AddVersioned to fill in again (1.38's DRAFractionalCapacityRange).
+		declared := i > 0 && g.Specs[i-1].Version == s.Version
+		if s.MinCompatibilityVersion != "" && declared {
 			fs.MinCompatibilityVersion = mustParseVersion(s.MinCompatibilityVersion)
 		}
 		vs = append(vs, fs)

@@ -13,8 +13,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
 
 	"github.com/kubeletcfg/kubeletcfg/internal/jsonscan"
 	"github.com/kubeletcfg/kubeletcfg/internal/kubeletdata"

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"sync"
 
-	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
+	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 )
 
 // The field tree of each minor comes from its generated field table

@@ -37,7 +37,8 @@ func TestLookup(t *testing.T) {
 		in, want string
 	}{
 		{"1.37", "1.37"}, {"v1.33", "1.33"}, {"v1.31.0", "1.31"}, {" 1.35 ", "1.35"},
-		{"1.30", ""}, {"2.37", ""}, {"1.037", ""}, {"v1.37.2-eks", ""}, {"", ""},
+		{"v1.37.2-eks-abc", "1.37"}, {"v1.38.0-beta.0", "1.38"},
+		{"1.30", ""}, {"2.37", ""}, {"1.037", ""}, {"v1.37.x-eks", ""}, {"", ""},
 	} {
 		m, err := Lookup(tc.in)
 		switch {
@@ -45,6 +46,32 @@ func TestLookup(t *testing.T) {
 			t.Errorf("Lookup(%q) = %s, want an error", tc.in, m.Version)
 		case tc.want != "" && (err != nil || m.Version != tc.want):
 			t.Errorf("Lookup(%q) = %v, %v; want %s", tc.in, m, err, tc.want)
+		}
+	}
+}
+
+func TestDefaultIsTheNewestRelease(t *testing.T) {
+	d := Default()
+	if d.PreRelease() {
+		t.Fatalf("Default() = %s, a pre-release", d.Label())
+	}
+	for _, m := range Minors() {
+		if d.Before(m) && !m.PreRelease() {
+			t.Errorf("Default() = %s, but %s is a newer release", d.Version, m.Version)
+		}
+	}
+	for _, tc := range []struct {
+		patch, label string
+		pre          bool
+	}{
+		{"v1.37.2", "1.37", false},
+		{"v1.38.0-beta.0", "1.38 (v1.38.0-beta.0, pre-release)", true},
+		{"v1.38.0-rc.1", "1.38 (v1.38.0-rc.1, pre-release)", true},
+		{"v1.38.0", "1.38", false},
+	} {
+		m := &Minor{Version: VersionOf(tc.patch).String(), Patch: tc.patch}
+		if m.PreRelease() != tc.pre || m.Label() != tc.label {
+			t.Errorf("%s: PreRelease() = %v, Label() = %q; want %v, %q", tc.patch, m.PreRelease(), m.Label(), tc.pre, tc.label)
 		}
 	}
 }

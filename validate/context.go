@@ -1,8 +1,8 @@
 package validate
 
 import (
+	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	"k8s.io/component-base/featuregate"
-	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
 )
 
 // Context is what a rule's Check sees: the configuration exactly as the kubelet

@@ -3,9 +3,9 @@ package validate
 import (
 	"testing"
 
+	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	"k8s.io/apimachinery/pkg/util/version"
 	"k8s.io/component-base/featuregate"
-	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
 )
 
 func TestGatedFieldIgnored(t *testing.T) {

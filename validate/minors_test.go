@@ -5,10 +5,10 @@ import (
 	"testing"
 	"time"
 
+	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/component-base/featuregate"
 	tracingapi "k8s.io/component-base/tracing/api/v1"
-	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
 
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
@@ -41,11 +41,11 @@ func TestRuleIn(t *testing.T) {
 			t.Errorf("[1.33, 1.35].In(%q) = %v, want %v", minor, got, want)
 		}
 	}
-	if got := (&Rule{}).Minors(); got != "1.31–1.37" {
+	if got := (&Rule{}).Minors(); got != "1.31–1.38" {
 		t.Errorf("open range = %q", got)
 	}
-	if got := (&Rule{Since: "1.37"}).Minors(); got != "1.37" {
-		t.Errorf("1.37 only = %q", got)
+	if got := (&Rule{Since: "1.38"}).Minors(); got != "1.38" {
+		t.Errorf("1.38 only = %q", got)
 	}
 	if got := (&Rule{Until: "1.33"}).Releases(); got != "v1.31.0 to v1.33.13" {
 		t.Errorf("releases up to 1.33 = %q", got)
@@ -98,33 +98,37 @@ func TestVariantTables(t *testing.T) {
 // release (skew.Minor.Patch).
 func TestDeclaredMinors(t *testing.T) {
 	want := map[string]string{
-		"KC3004": "1.35–1.37", // feature gate dependencies (component-base v0.35)
-		"KC4012": "1.37",      // defaultPodSysctls
-		"KC4013": "1.37",
-		"KC4014": "1.37",
-		"KC4015": "1.37",
-		"KC4016": "1.36–1.37", // imageMinimumGCAge < 0
-		"KC4035": "1.32–1.37", // runOnce
-		"KC4048": "1.32–1.37", // KubeletCrashLoopBackOffMax
-		"KC4049": "1.32–1.37",
-		"KC4050": "1.32–1.37",
-		"KC4051": "1.32–1.37", // the -compressible enforcements
-		"KC4052": "1.32–1.37",
-		"KC4060": "1.33–1.37", // KubeletEnsureSecretPulledImages
-		"KC4061": "1.33–1.37",
-		"KC4062": "1.33–1.37",
-		"KC4063": "1.33–1.37",
-		"KC4064": "1.33–1.37",
-		"KC4070": "1.33–1.37", // userNamespaces.idsPerPod
-		"KC4071": "1.33–1.37",
-		"KC4072": "1.33–1.37",
-		"KC4089": "1.37",      // memoryThrottlingFactor without MemoryQoS
-		"KC4091": "1.36–1.37", // memoryReservationPolicy
-		"KC4092": "1.36–1.37",
-		"KC4098": "1.33–1.37", // containerLogMaxFiles
+		"KC3004": "1.35–1.38", // feature gate dependencies (component-base v0.35)
+		"KC4012": "1.37–1.38", // defaultPodSysctls
+		"KC4013": "1.37–1.38",
+		"KC4014": "1.37–1.38",
+		"KC4015": "1.37–1.38",
+		"KC4016": "1.36–1.38", // imageMinimumGCAge < 0
+		"KC4035": "1.32–1.38", // runOnce
+		"KC4048": "1.32–1.38", // KubeletCrashLoopBackOffMax
+		"KC4049": "1.32–1.38",
+		"KC4050": "1.32–1.38",
+		"KC4051": "1.32–1.38", // the -compressible enforcements
+		"KC4052": "1.32–1.38",
+		"KC4060": "1.33–1.38", // KubeletEnsureSecretPulledImages
+		"KC4061": "1.33–1.38",
+		"KC4062": "1.33–1.38",
+		"KC4063": "1.33–1.38",
+		"KC4064": "1.33–1.38",
+		"KC4070": "1.33–1.38", // userNamespaces.idsPerPod
+		"KC4071": "1.33–1.38",
+		"KC4072": "1.33–1.38",
+		"KC4089": "1.37–1.38", // memoryThrottlingFactor without MemoryQoS
+		"KC4091": "1.36–1.38", // memoryReservationPolicy
+		"KC4092": "1.36–1.38",
+		"KC4098": "1.33–1.38", // containerLogMaxFiles
+		"KC4047": "1.31–1.37", // memorySwap without NodeSwap (1.38 removed the gate)
 		"KC4103": "1.31–1.33", // tracing without KubeletTracing
+		"KC4105": "1.38",      // the certificate key algorithms
+		"KC4106": "1.38",
+		"KC4107": "1.38",
 		"KC4104": "1.31–1.36", // MemoryQoS without memoryThrottlingFactor
-		"KC5002": "1.32–1.37", // singleProcessOOMKill on cgroup v1
+		"KC5002": "1.32–1.38", // singleProcessOOMKill on cgroup v1
 		"KC2010": "1.31",      // drop-in null keeps the main value
 	}
 	known := map[string]bool{"": true}
@@ -142,7 +146,7 @@ func TestDeclaredMinors(t *testing.T) {
 		}
 		w, ok := want[r.ID]
 		if !ok {
-			w = "1.31–1.37"
+			w = "1.31–1.38"
 		}
 		if got := r.Minors(); got != w {
 			t.Errorf("%s: minors %s, want %s", r.ID, got, w)

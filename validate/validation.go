@@ -1,12 +1,16 @@
 package validate
 
 import (
+	"crypto/tls"
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
 	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
-	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
+	cliflag "k8s.io/component-base/cli/flag"
+
+	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 )
 
 // The rules in this file mirror ValidateKubeletConfiguration in
@@ -465,6 +469,65 @@ var (
 		}
 	})
 
+	kvClientKeyAlgorithm = kvRule(&Rule{
+		ID:      "KC4105",
+		Fields:  []string{"clientCertificateKeyAlgorithm"},
+		Since:   "1.38",
+		Name:    "client-certificate-key-algorithm-valid",
+		Summary: "clientCertificateKeyAlgorithm must be a supported key algorithm",
+		Doc: "clientCertificateKeyAlgorithm picks the key of the client certificate signing requests the " +
+			"kubelet makes when it rotates its client certificate (1.38+; default ECDSA-P256). The values " +
+			"are case-sensitive: " + kvKeyAlgorithmList + ". Fix: use one of them, or remove the field.",
+	}, func(c *Context, k *kvConfig, emit kvEmit) {
+		if a := k.ClientCertificateKeyAlgorithm; a != nil && !slices.Contains(kvKeyAlgorithms, *a) {
+			emit("clientCertificateKeyAlgorithm",
+				fmt.Sprintf("clientCertificateKeyAlgorithm %q is not a key algorithm the kubelet supports", *a),
+				"use one of "+kvKeyAlgorithmList+" (case-sensitive)",
+				fmt.Sprintf("invalid configuration: clientCertificateKeyAlgorithm %q is not a supported algorithm", *a))
+		}
+	})
+
+	kvServerKeyAlgorithm = kvRule(&Rule{
+		ID:      "KC4106",
+		Fields:  []string{"serverCertificateKeyAlgorithm"},
+		Since:   "1.38",
+		Name:    "server-certificate-key-algorithm-valid",
+		Summary: "serverCertificateKeyAlgorithm must be a supported key algorithm",
+		Doc: "serverCertificateKeyAlgorithm picks the key of the serving certificate the kubelet requests " +
+			"with serverTLSBootstrap, or generates when it signs its own (1.38+; default ECDSA-P256). The " +
+			"values are case-sensitive: " + kvKeyAlgorithmList + ". Fix: use one of them, or remove the field.",
+	}, func(c *Context, k *kvConfig, emit kvEmit) {
+		if a := k.ServerCertificateKeyAlgorithm; a != nil && !slices.Contains(kvKeyAlgorithms, *a) {
+			emit("serverCertificateKeyAlgorithm",
+				fmt.Sprintf("serverCertificateKeyAlgorithm %q is not a key algorithm the kubelet supports", *a),
+				"use one of "+kvKeyAlgorithmList+" (case-sensitive)",
+				fmt.Sprintf("invalid configuration: serverCertificateKeyAlgorithm %q is not a supported algorithm", *a))
+		}
+	})
+
+	kvMLDSANeedsTLS13 = kvRule(&Rule{
+		ID:      "KC4107",
+		Fields:  []string{"serverCertificateKeyAlgorithm", "tlsMinVersion"},
+		Since:   "1.38",
+		Name:    "ml-dsa-needs-tls13",
+		Summary: "an ML-DSA serverCertificateKeyAlgorithm requires tlsMinVersion: VersionTLS13",
+		Doc: "Go refuses ML-DSA certificates under TLS 1.2, so with serverCertificateKeyAlgorithm ML-DSA-44, " +
+			"ML-DSA-65 or ML-DSA-87 the kubelet requires tlsMinVersion VersionTLS13; an empty tlsMinVersion " +
+			"means TLS 1.2 and is refused too (an unknown one is reported when the TLS options are set up). " +
+			"Fix: set tlsMinVersion: VersionTLS13, or use an ECDSA or RSA key algorithm.",
+	}, func(c *Context, k *kvConfig, emit kvEmit) {
+		a := k.ServerCertificateKeyAlgorithm
+		if a == nil || !slices.Contains(kvKeyAlgorithms[5:], *a) { // keyalgorithm.IsMLDSA: the three ML-DSA ones
+			return
+		}
+		if v, err := cliflag.TLSVersion(k.TLSMinVersion); err == nil && v < tls.VersionTLS13 {
+			emit(kvPick(c, "tlsMinVersion", "serverCertificateKeyAlgorithm"),
+				fmt.Sprintf("serverCertificateKeyAlgorithm %s needs TLS 1.3, but tlsMinVersion is %q", *a, k.TLSMinVersion),
+				"set tlsMinVersion: VersionTLS13, or use an ECDSA or RSA key algorithm",
+				fmt.Sprintf("invalid configuration: tlsMinVersion %q is incompatible with serverCertificateKeyAlgorithm %q, ML-DSA requires VersionTLS13", k.TLSMinVersion, *a))
+		}
+	})
+
 	kvRunOnce = kvRule(&Rule{
 		ID:      "KC4035",
 		Fields:  []string{"runOnce"},
@@ -482,6 +545,17 @@ var (
 		}
 	})
 )
+
+// kvKeyAlgorithms is kubeletconfig.ValidCertificateKeyAlgorithms (1.38's
+// pkg/kubelet/apis/config/types.go), in its order.
+var kvKeyAlgorithms = []kubeletv1beta1.CertificateKeyAlgorithmType{
+	kubeletv1beta1.CertificateKeyAlgorithmECDSAP256, kubeletv1beta1.CertificateKeyAlgorithmECDSAP384,
+	kubeletv1beta1.CertificateKeyAlgorithmRSA2048, kubeletv1beta1.CertificateKeyAlgorithmRSA3072,
+	kubeletv1beta1.CertificateKeyAlgorithmRSA4096, kubeletv1beta1.CertificateKeyAlgorithmMLDSA44,
+	kubeletv1beta1.CertificateKeyAlgorithmMLDSA65, kubeletv1beta1.CertificateKeyAlgorithmMLDSA87,
+}
+
+const kvKeyAlgorithmList = "ECDSA-P256, ECDSA-P384, RSA-2048, RSA-3072, RSA-4096, ML-DSA-44, ML-DSA-65 or ML-DSA-87"
 
 // kvSortedKeys returns the keys of m in order, so findings are deterministic where
 // the kubelet iterates a map.
@@ -530,5 +604,8 @@ var validationRules = []*Rule{
 	kvMaxParallelImagePullsPositive,
 	kvMaxParallelImagePullsSerialized,
 	kvServerTLSBootstrapGate,
+	kvClientKeyAlgorithm,
+	kvServerKeyAlgorithm,
+	kvMLDSANeedsTLS13,
 	kvRunOnce,
 }

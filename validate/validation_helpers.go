@@ -7,9 +7,9 @@ import (
 	"strings"
 
 	imageref "github.com/distribution/reference"
+	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/component-base/featuregate"
-	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
 )
 
 // This file holds the plumbing shared by the ValidateKubeletConfiguration rules

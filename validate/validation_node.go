@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
+	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	v1 "k8s.io/api/core/v1"
 	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
-	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
 	"k8s.io/utils/cpuset"
 )
 
@@ -355,11 +355,13 @@ var (
 		Fields:  []string{"memorySwap.swapBehavior"},
 		Name:    "swap-behavior-valid",
 		Summary: "memorySwap.swapBehavior must be empty, NoSwap or LimitedSwap",
-		Doc: "With NodeSwap on (beta and on by default up to 1.33, GA and locked on from 1.34), memorySwap.swapBehavior selects how workloads may " +
-			"use swap: NoSwap (the default when empty) or LimitedSwap. The values are case-sensitive. " +
-			"Fix: use NoSwap or LimitedSwap.",
+		Doc: "memorySwap.swapBehavior selects how workloads may use swap: NoSwap (the default when " +
+			"empty) or LimitedSwap. The values are case-sensitive. Up to 1.37 it is checked only with " +
+			"NodeSwap on (beta and on by default up to 1.33, GA and locked on from 1.34); 1.38 removed " +
+			"the gate and always checks it. Fix: use NoSwap or LimitedSwap.",
 	}, func(c *Context, k *kvConfig, emit kvEmit) {
-		if !kvEnabled(c, "NodeSwap") {
+		// The gate condition exists where KC4047 does (up to 1.37).
+		if kvSwapNeedsGate.In(c.Minor) && !kvEnabled(c, "NodeSwap") {
 			return
 		}
 		switch k.MemorySwap.SwapBehavior {
@@ -376,10 +378,11 @@ var (
 		ID:      "KC4047",
 		Fields:  []string{"memorySwap"},
 		Name:    "memory-swap-needs-gate",
+		Until:   "1.37",
 		Summary: "memorySwap requires the NodeSwap gate",
 		Doc: "memorySwap may only be set with the NodeSwap feature gate on. NodeSwap is beta and on by " +
 			"default up to 1.33, so this fires there when featureGates turns it off; from 1.34 it is GA and " +
-			"locked on, so this cannot fire. Fix: enable NodeSwap or remove memorySwap.",
+			"locked on, so this cannot fire; 1.38 removed the gate and the check. Fix: enable NodeSwap or remove memorySwap.",
 	}, func(c *Context, k *kvConfig, emit kvEmit) {
 		if !kvEnabled(c, "NodeSwap") && k.MemorySwap != (kubeletv1beta1.MemorySwapConfiguration{}) {
 			emit("memorySwap.swapBehavior",

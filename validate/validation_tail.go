@@ -6,9 +6,9 @@ import (
 	"unicode"
 
 	"github.com/blang/semver/v4"
+	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	_ "k8s.io/component-base/logs/json/register" // the kubelet registers the json log format too
 	metricsapi "k8s.io/component-base/metrics/api/v1"
-	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
 )
 
 // ValidateKubeletConfiguration after the OS checks, logging and tracing:

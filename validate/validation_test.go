@@ -8,6 +8,7 @@ import (
 	"time"
 
 	imageref "github.com/distribution/reference"
+	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -15,7 +16,6 @@ import (
 	"k8s.io/component-base/featuregate"
 	logsapi "k8s.io/component-base/logs/api/v1"
 	tracingapi "k8s.io/component-base/tracing/api/v1"
-	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
 	"k8s.io/utils/cpuset"
 )
 
@@ -475,6 +475,65 @@ func kvCases() map[*Rule][]kvCase {
 			{name: "gate on", mutate: func(k *kvConfig) { k.ServerTLSBootstrap = true }},
 			{name: "gate off", gates: map[string]bool{"RotateKubeletServerCertificate": false}, mutate: func(k *kvConfig) { k.ServerTLSBootstrap = true },
 				want: []string{"invalid configuration: serverTLSBootstrap true requires feature gate RotateKubeletServerCertificate"}},
+		},
+		kvClientKeyAlgorithm: {
+			{name: "ECDSA-P256", minor: "1.38", mutate: func(k *kvConfig) {
+				k.ClientCertificateKeyAlgorithm = new(kubeletv1beta1.CertificateKeyAlgorithmECDSAP256)
+			}},
+			{name: "ML-DSA-65", minor: "1.38", mutate: func(k *kvConfig) {
+				k.ClientCertificateKeyAlgorithm = new(kubeletv1beta1.CertificateKeyAlgorithmMLDSA65)
+			}},
+			{name: "nil", minor: "1.38"},
+			{name: "1.37 has no such field", minor: "1.37", mutate: func(k *kvConfig) {
+				k.ClientCertificateKeyAlgorithm = new(kubeletv1beta1.CertificateKeyAlgorithmType("INVALID"))
+			}},
+			{name: "invalid", minor: "1.38", mutate: func(k *kvConfig) {
+				k.ClientCertificateKeyAlgorithm = new(kubeletv1beta1.CertificateKeyAlgorithmType("INVALID"))
+			},
+				want: []string{`invalid configuration: clientCertificateKeyAlgorithm "INVALID" is not a supported algorithm`}},
+			{name: "wrong case", minor: "1.38", mutate: func(k *kvConfig) {
+				k.ClientCertificateKeyAlgorithm = new(kubeletv1beta1.CertificateKeyAlgorithmType("ecdsa-p256"))
+			},
+				want: []string{`invalid configuration: clientCertificateKeyAlgorithm "ecdsa-p256" is not a supported algorithm`}},
+		},
+		kvServerKeyAlgorithm: {
+			{name: "RSA-4096", minor: "1.38", mutate: func(k *kvConfig) {
+				k.ServerCertificateKeyAlgorithm = new(kubeletv1beta1.CertificateKeyAlgorithmRSA4096)
+			}},
+			{name: "nil", minor: "1.38"},
+			{name: "invalid", minor: "1.38", mutate: func(k *kvConfig) {
+				k.ServerCertificateKeyAlgorithm = new(kubeletv1beta1.CertificateKeyAlgorithmType("BOGUS"))
+			},
+				want: []string{`invalid configuration: serverCertificateKeyAlgorithm "BOGUS" is not a supported algorithm`}},
+		},
+		kvMLDSANeedsTLS13: {
+			{name: "ML-DSA with TLS 1.3", minor: "1.38", mutate: func(k *kvConfig) {
+				k.ServerCertificateKeyAlgorithm = new(kubeletv1beta1.CertificateKeyAlgorithmMLDSA65)
+				k.TLSMinVersion = "VersionTLS13"
+			}},
+			{name: "ECDSA with TLS 1.2", minor: "1.38", mutate: func(k *kvConfig) {
+				k.ServerCertificateKeyAlgorithm = new(kubeletv1beta1.CertificateKeyAlgorithmECDSAP256)
+				k.TLSMinVersion = "VersionTLS12"
+			}},
+			{name: "ML-DSA client key only", minor: "1.38", mutate: func(k *kvConfig) {
+				k.ClientCertificateKeyAlgorithm = new(kubeletv1beta1.CertificateKeyAlgorithmMLDSA44)
+			}},
+			{name: "ML-DSA with an unknown TLS version", minor: "1.38", mutate: func(k *kvConfig) {
+				k.ServerCertificateKeyAlgorithm = new(kubeletv1beta1.CertificateKeyAlgorithmMLDSA65)
+				k.TLSMinVersion = "VersionTLS99"
+			}},
+			{name: "ML-DSA with TLS unset", minor: "1.38", mutate: func(k *kvConfig) {
+				k.ServerCertificateKeyAlgorithm = new(kubeletv1beta1.CertificateKeyAlgorithmMLDSA65)
+				k.TLSMinVersion = ""
+			}, want: []string{`invalid configuration: tlsMinVersion "" is incompatible with serverCertificateKeyAlgorithm "ML-DSA-65", ML-DSA requires VersionTLS13`}},
+			{name: "ML-DSA-44 with TLS 1.2", minor: "1.38", set: []string{"tlsMinVersion"}, path: "tlsMinVersion", mutate: func(k *kvConfig) {
+				k.ServerCertificateKeyAlgorithm = new(kubeletv1beta1.CertificateKeyAlgorithmMLDSA44)
+				k.TLSMinVersion = "VersionTLS12"
+			}, want: []string{`invalid configuration: tlsMinVersion "VersionTLS12" is incompatible with serverCertificateKeyAlgorithm "ML-DSA-44", ML-DSA requires VersionTLS13`}},
+			{name: "ML-DSA-87 with TLS 1.0", minor: "1.38", mutate: func(k *kvConfig) {
+				k.ServerCertificateKeyAlgorithm = new(kubeletv1beta1.CertificateKeyAlgorithmMLDSA87)
+				k.TLSMinVersion = "VersionTLS10"
+			}, want: []string{`invalid configuration: tlsMinVersion "VersionTLS10" is incompatible with serverCertificateKeyAlgorithm "ML-DSA-87", ML-DSA requires VersionTLS13`}},
 		},
 		kvRunOnce: {
 			{name: "1.31 runs once", minor: "1.31", mutate: func(k *kvConfig) { k.RunOnce = true }},
@@ -1235,13 +1294,13 @@ func TestKubeletRulesMetadata(t *testing.T) {
 			t.Errorf("%s is not registered", r.ID)
 		}
 	}
-	for i := 4001; i <= 4104; i++ {
+	for i := 4001; i <= 4107; i++ {
 		if id := fmt.Sprintf("KC%d", i); !ids[id] {
 			t.Errorf("%s is missing", id)
 		}
 	}
-	if len(kvRules) != 106 || !ids["KC5001"] || !ids["KC5002"] {
-		t.Errorf("%d kubelet rules, want KC4001..KC4104, KC5001 and KC5002", len(kvRules))
+	if len(kvRules) != 109 || !ids["KC5001"] || !ids["KC5002"] {
+		t.Errorf("%d kubelet rules, want KC4001..KC4107, KC5001 and KC5002", len(kvRules))
 	}
 }
 

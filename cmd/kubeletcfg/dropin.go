@@ -32,7 +32,7 @@ files at each kubelet minor named before a byte is written.`,
 type minorsFlags struct{ kubeletVersion, versions string }
 
 func (f *minorsFlags) register(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&f.kubeletVersion, "kubelet-version", "", "kubelet minor(s) to check, one or a list (1.33,1.37); default: the newest, "+skew.Newest().Version)
+	cmd.Flags().StringVar(&f.kubeletVersion, "kubelet-version", "", "kubelet minor(s) to check, one or a list (1.33,1.37); default: the newest, "+skew.Default().Version)
 	cmd.Flags().StringVar(&f.versions, "versions", "", "kubelet minors to check: a range (1.34..1.37) or a list (1.33,1.37)")
 	cmd.MarkFlagsMutuallyExclusive("kubelet-version", "versions")
 	_ = cmd.RegisterFlagCompletionFunc("kubelet-version", completeVersions)
@@ -46,7 +46,7 @@ func (f *minorsFlags) minors() ([]*skew.Minor, error) {
 	case f.versions != "":
 		return matrix.Window(f.versions, "")
 	}
-	return []*skew.Minor{skew.Newest()}, nil
+	return []*skew.Minor{skew.Default()}, nil
 }
 
 func parseMode(s string) (os.FileMode, error) {
@@ -156,7 +156,7 @@ rename), with mode 0644 unless --mode, and never over an existing file without
 
 // completeSetPath completes field paths of the newest minor.
 func completeSetPath(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-	infos, err := skew.Newest().FieldInfos()
+	infos, err := skew.Default().FieldInfos()
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveError
 	}

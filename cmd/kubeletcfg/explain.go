@@ -55,7 +55,7 @@ under it or an object it is part of, plus gated-field-ignored for gated fields.`
 			return doc.WriteText(cmd.OutOrStdout())
 		},
 	}
-	cmd.Flags().StringVar(&version, "kubelet-version", skew.Newest().Version, "kubelet minor ("+strings.Join(skew.Supported(), ", ")+"); v1.37.2 is accepted")
+	cmd.Flags().StringVar(&version, "kubelet-version", skew.Default().Version, "kubelet minor ("+strings.Join(skew.Supported(), ", ")+"); v1.37.2 is accepted")
 	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: json, text")
 	_ = cmd.RegisterFlagCompletionFunc("kubelet-version", completeMinor)
 	_ = cmd.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {

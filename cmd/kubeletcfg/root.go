@@ -76,7 +76,7 @@ type inputFlags struct {
 
 func (f *inputFlags) register(cmd *cobra.Command) {
 	f.registerFiles(cmd)
-	cmd.Flags().StringVar(&f.kubeletVersion, "kubelet-version", skew.Newest().Version, "kubelet minor to evaluate ("+strings.Join(skew.Supported(), ", ")+"); a release (v1.37.3) is accepted, and is the binary --version=vX.Y.Z must match")
+	cmd.Flags().StringVar(&f.kubeletVersion, "kubelet-version", skew.Default().Version, "kubelet minor to evaluate ("+strings.Join(skew.Supported(), ", ")+"); a release (v1.37.3) is accepted, and is the binary --version=vX.Y.Z must match")
 	_ = cmd.RegisterFlagCompletionFunc("kubelet-version", completeMinor)
 }
 
@@ -198,9 +198,15 @@ func newVersionsCommand() *cobra.Command {
 		Example: "  kubeletcfg versions\n  kubeletcfg skew -c config.yaml --versions $(kubeletcfg versions | head -1 | cut -f1)..1.37",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			for _, v := range skew.Supported() {
-				m, _ := skew.Lookup(v)
-				fmt.Fprintf(cmd.OutOrStdout(), "%s\t(generated from k8s.io/kubernetes %s)\n", v, m.Patch)
+			for _, m := range skew.Minors() {
+				var note string
+				switch {
+				case m.PreRelease():
+					note = ", pre-release" // asked for by name, never a default
+				case m == skew.Default():
+					note = "; the default"
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "%s\t(generated from k8s.io/kubernetes %s%s)\n", m.Version, m.Patch, note)
 			}
 			return nil
 		},

@@ -63,7 +63,7 @@ drop-in merge, feature gates and validation.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&kubeletVersion, "kubelet-version", skew.Newest().Version, "kubelet minor whose schema to print ("+strings.Join(skew.Supported(), ", ")+"); v1.37.2 is accepted")
+	fl.StringVar(&kubeletVersion, "kubelet-version", skew.Default().Version, "kubelet minor whose schema to print ("+strings.Join(skew.Supported(), ", ")+"); v1.37.2 is accepted")
 	fl.StringVar(&kubeconformDir, "kubeconform", "", "write the schemas of every supported minor under this folder, in kubeconform's layout")
 	fl.BoolVar(&force, "force", false, "with --kubeconform: overwrite existing files that differ")
 	fl.BoolVarP(&verbose, "verbose", "v", false, "with --kubeconform: list every file")

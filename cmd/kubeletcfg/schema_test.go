@@ -63,14 +63,14 @@ func TestSchemaCLI(t *testing.T) {
 
 // Printing the schema is the embedded data/<minor>/schema.json, byte for byte.
 func TestSchemaPrints(t *testing.T) {
-	want, err := skew.Newest().Schema()
+	want, err := skew.Default().Schema()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, args := range [][]string{
 		{"schema"},
-		{"schema", "--kubelet-version", skew.Newest().Version},
-		{"schema", "--kubelet-version", skew.Newest().Patch},
+		{"schema", "--kubelet-version", skew.Default().Version},
+		{"schema", "--kubelet-version", skew.Default().Patch},
 	} {
 		code, stdout, stderr := runSchema(t, args...)
 		if code != exitClean || stderr != "" || stdout != string(want) {

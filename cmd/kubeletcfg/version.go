@@ -24,6 +24,8 @@ type versionInfo struct {
 type versionMinor struct {
 	Minor      string `json:"minor"`
 	Kubernetes string `json:"kubernetes"`
+	PreRelease bool   `json:"preRelease,omitempty"`
+	Default    bool   `json:"default,omitempty"`
 }
 
 // buildInfo is a variable so that the golden test does not depend on the Go
@@ -56,12 +58,8 @@ minor it reproduces with the Kubernetes release its knowledge was generated from
 				return err
 			}
 			v := buildInfo()
-			for _, name := range skew.Supported() {
-				m, err := skew.Lookup(name)
-				if err != nil {
-					return err
-				}
-				v.Minors = append(v.Minors, versionMinor{Minor: m.Version, Kubernetes: m.Patch})
+			for _, m := range skew.Minors() {
+				v.Minors = append(v.Minors, versionMinor{Minor: m.Version, Kubernetes: m.Patch, PreRelease: m.PreRelease(), Default: m == skew.Default()})
 			}
 			out := cmd.OutOrStdout()
 			if output == "json" {
@@ -74,7 +72,14 @@ minor it reproduces with the Kubernetes release its knowledge was generated from
 			fmt.Fprintf(out, "go          %s %s\n\nkubelet minors:\n", v.Go, v.Platform)
 			tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 			for _, m := range v.Minors {
-				fmt.Fprintf(tw, "  %s\tk8s.io/kubernetes %s\n", m.Minor, m.Kubernetes)
+				note := ""
+				switch {
+				case m.PreRelease:
+					note = " (pre-release)"
+				case m.Default:
+					note = " (default)"
+				}
+				fmt.Fprintf(tw, "  %s\tk8s.io/kubernetes %s%s\n", m.Minor, m.Kubernetes, note)
 			}
 			return tw.Flush()
 		},

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"os"
 
-	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
+	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	"sigs.k8s.io/yaml"
 )
 

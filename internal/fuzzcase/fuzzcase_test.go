@@ -156,7 +156,7 @@ func TestCasesRun(t *testing.T) {
 // TestCompare checks the comparer on a corpus case: its own golden agrees, a
 // golden that says otherwise is a disagreement of the right class.
 func TestCompare(t *testing.T) {
-	m := skew.Newest()
+	m := skew.Default()
 	src := filepath.Join("..", "..", "testdata", "conformance")
 	dir := t.TempDir()
 	cases, golden := filepath.Join(dir, "cases"), filepath.Join(dir, "golden")

@@ -12,8 +12,9 @@ type Version struct {
 	Major, Minor int
 }
 
-// ParseVersion accepts "1.37", "v1.37" or "v1.37.2" (surrounding space is
-// ignored; the patch is dropped). Anything else, a leading zero in the minor
+// ParseVersion accepts "1.37", "v1.37" or "v1.37.2", the patch with a pre-release
+// or build suffix too ("v1.38.0-beta.0", "v1.37.2-eks-abc"; surrounding space is
+// ignored; the patch and suffix are dropped). Anything else, a leading zero in the minor
 // ("1.037") included, is not a version.
 func ParseVersion(s string) (Version, bool) {
 	s = strings.TrimPrefix(strings.TrimSpace(s), "v")
@@ -22,6 +23,12 @@ func ParseVersion(s string) (Version, bool) {
 		return Version{}, false
 	}
 	minS, patch, hasPatch := strings.Cut(rest, ".")
+	// A release's patch may carry a pre-release or build suffix, as semver allows:
+	// v1.38.0-beta.0, and what `kubectl get nodes` shows for a vendor's build,
+	// v1.37.2-eks-abc or v1.37.2+k3s1.
+	if i := strings.IndexAny(patch, "-+"); i > 0 {
+		patch = patch[:i]
+	}
 	if hasPatch && !digits(patch) {
 		return Version{}, false
 	}

@@ -45,7 +45,7 @@ func usage() {
 
 func gen(args []string) error {
 	fs := flag.NewFlagSet("gen", flag.ContinueOnError)
-	minor := fs.String("minor", skew.Newest().Version, "kubelet minor whose schema and gates the cases are built from")
+	minor := fs.String("minor", skew.Default().Version, "kubelet minor whose schema and gates the cases are built from")
 	n := fs.Int("n", 100, "number of cases")
 	seed := fs.Uint64("seed", 1, "seed; the same seed writes the same cases")
 	out := fs.String("out", "", "folder to write the case folders into")
@@ -72,7 +72,7 @@ func gen(args []string) error {
 
 func compare(args []string, w io.Writer) (int, error) {
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
-	minor := fs.String("minor", skew.Newest().Version, "kubelet minor the goldens were recorded with")
+	minor := fs.String("minor", skew.Default().Version, "kubelet minor the goldens were recorded with")
 	cases := fs.String("cases", "", "folder of case folders")
 	golden := fs.String("golden", "", "folder of the kubelet's <case>.json")
 	if err := fs.Parse(args); err != nil {
