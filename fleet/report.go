@@ -47,12 +47,15 @@ func NewReport(server string, nodes []*Node, evals []*Eval, failures []Failure, 
 }
 
 // CountAtLeast is the --fail-on count: each group's findings (the target's,
-// for preflight) once per node.
+// for preflight) once per node, and each node that could not be checked
+// (Failures) as one error, so that a run that read no node, or not all, does
+// not pass for a clean one. A negative threshold (--fail-on none) counts
+// nothing.
 func (r *Report) CountAtLeast(threshold validate.Severity) int {
 	if threshold < 0 {
 		return 0
 	}
-	n := 0
+	n := len(r.Failures)
 	for _, g := range r.Groups {
 		if g.Eval == nil || g.Eval.Err != nil {
 			continue

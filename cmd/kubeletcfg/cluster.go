@@ -69,7 +69,14 @@ file set and which are defaults, nor which drop-in set them. Run
 Connection flags are kubectl's (--kubeconfig, --context, KUBECONFIG, in-cluster
 configuration in a pod), bound by client-go's clientcmd as kubectl binds them. The user needs list and get on nodes and get on
 nodes/proxy (deploy/rbac.yaml). Installed as kubectl-kubeletcfg, this
-is also 'kubectl kubeletcfg cluster ...'.`,
+is also 'kubectl kubeletcfg cluster ...'.
+
+A node that cannot be checked (forbidden, unreachable, timeout, configz not
+served, an answer that is not a configz or is larger than 4 MiB, a kubelet
+minor kubeletcfg does not know) is listed with its reason, never counted as a
+configuration of its pool, and counts as one error toward --fail-on: exit 1
+unless --fail-on none. Exit 2 for usage errors and when the nodes cannot be
+listed at all.`,
 		Example: `  kubeletcfg cluster lint
   kubeletcfg cluster preflight --to 1.37 -o json
   kubectl kubeletcfg cluster lint --context prod -l karpenter.sh/nodepool=gpu`,
@@ -92,7 +99,7 @@ func (f *clusterFlags) register(cmd *cobra.Command) {
 	fl.StringArrayVar(&f.nodes, "node", nil, "only this node (repeatable)")
 	fl.StringVar(&f.poolLabel, "pool-label", "", "the node label that names pools (default: the first present of "+strings.Join(fleet.PoolLabels, ", ")+"; else one pool)")
 	fl.StringVarP(&f.output, "output", "o", "text", "output format: json, text")
-	fl.StringVar(&f.failOn, "fail-on", "error", "exit 1 when a finding is at or above this severity: error, warning, info or none")
+	fl.StringVar(&f.failOn, "fail-on", "error", "exit 1 when a finding is at or above this severity (error, warning, info), or a node could not be checked; none: never")
 	fl.IntVar(&f.concurrency, "concurrency", defaultConcurrency, "nodes read at once (proxied requests in flight)")
 	fl.Float32Var(&f.qps, "qps", defaultQPS, "requests per second to the API server (client-side rate limit)")
 	fl.IntVar(&f.burst, "burst", defaultBurst, "requests allowed above --qps in a burst")
@@ -141,7 +148,8 @@ configz shows every value, defaults included, and cannot tell a value a file set
 from a default: a value equal to the running minor's default is taken as not set,
 so it follows the target's default (a default that changes is reported as a
 behaviour change). Exit code 1 when a target kubelet would not start (or a target
-finding is at or above --fail-on).`,
+finding is at or above --fail-on), or when a node could not be checked (unless
+--fail-on none).`,
 		Example: `  # every pool of the current context, moving to 1.37
   kubeletcfg cluster preflight --to 1.37
 

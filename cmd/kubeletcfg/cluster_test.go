@@ -290,6 +290,81 @@ func TestClusterPreflight(t *testing.T) {
 	}
 }
 
+// TestClusterUnreadableNodes: a node that answers something other than a
+// configz (not JSON, or JSON without the kubeletconfig wrapper) or more than
+// 4 MiB is listed with the nodes that could not be read, never counted as one
+// of its pool's configurations; each such node counts as an error toward
+// --fail-on, so a fleet that could not be checked does not exit 0.
+func TestClusterUnreadableNodes(t *testing.T) {
+	data, err := os.ReadFile("../../testdata/dropin/configz.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := append([]byte(`{"kubeletconfig":{"x":"`), bytes.Repeat([]byte("a"), 5<<20)...)
+	big = append(big, `"}}`...)
+	cluster := func(broken map[string][]byte) *fakeCluster {
+		c := &fakeCluster{configz: map[string][]byte{"ok-a": data, "ok-b": data}}
+		for _, name := range []string{"ok-a", "ok-b"} {
+			c.nodes = append(c.nodes, apiNode(name, "", "v1.35.1"))
+		}
+		for name, body := range broken {
+			c.nodes = append(c.nodes, apiNode(name, "", "v1.35.1"))
+			c.configz[name] = body
+		}
+		return c
+	}
+	broken := map[string][]byte{
+		"truncated": data[:len(data)/2],
+		"unwrapped": []byte(`{"maxPods":110}`),
+		"big":       big,
+	}
+	for _, tt := range []struct {
+		name    string
+		broken  map[string][]byte
+		failOn  string
+		code    int
+		summary string
+	}{
+		{"clean", nil, "error", exitClean, "2 nodes in 1 pool, 1 group at the minor each runs: 0 would not start, 0 could not be read"},
+		{"broken nodes", broken, "error", exitFindings, "5 nodes in 1 pool, 1 group at the minor each runs: 0 would not start, 3 could not be read"},
+		{"broken nodes, --fail-on info", broken, "info", exitFindings, "3 could not be read"},
+		{"broken nodes, --fail-on none", broken, "none", exitClean, "3 could not be read"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out, stderr, code := runFakeCluster(t, cluster(tt.broken), "cluster", "lint", "--fail-on", tt.failOn)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d; stderr %s", code, tt.code, stderr)
+			}
+			if !strings.Contains(out, tt.summary) || strings.Contains(out, "drift") {
+				t.Errorf("want %q and no drift:\n%s", tt.summary, out)
+			}
+		})
+	}
+
+	out, _, _ := runFakeCluster(t, cluster(broken), "cluster", "lint", "-o", "json")
+	var doc clusterJSON
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	want := map[string]string{
+		"big":       "too-large: configz larger than 4 MiB",
+		"truncated": "malformed: configz is not JSON: unexpected end of JSON input",
+		"unwrapped": `malformed: configz has no kubeletconfig: the body is an object with the key "maxPods"`,
+	}
+	for _, f := range doc.Failures {
+		if w, ok := want[f.Node]; !ok || !strings.HasPrefix(f.Reason+": "+f.Message, w) {
+			t.Errorf("failure %+v, want %q", f, w)
+		}
+		delete(want, f.Node)
+	}
+	for node, w := range want {
+		t.Errorf("%s: not among the failures, want %q", node, w)
+	}
+	if len(doc.Pools) != 1 || doc.Pools[0].Nodes != 5 || doc.Pools[0].Configurations != 1 || len(doc.Groups) != 1 || len(doc.Groups[0].Nodes) != 2 {
+		t.Errorf("pools %+v, groups %+v: want the two readable nodes, one configuration", doc.Pools, doc.Groups)
+	}
+}
+
 func TestClusterAPIServerUnreachable(t *testing.T) {
 	var out, errb bytes.Buffer
 	code := run([]string{"cluster", "lint", "--server", "https://admin:s3cret@127.0.0.1:1", "--token", "t0ken", "--kubeconfig", os.DevNull}, &out, &errb)
