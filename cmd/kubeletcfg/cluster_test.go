@@ -290,6 +290,30 @@ func TestClusterPreflight(t *testing.T) {
 	}
 }
 
+// TestClusterGoldens: the output of one cluster, every format, with the fake
+// API server's address (a new port each run) replaced.
+func TestClusterGoldens(t *testing.T) {
+	for _, tt := range []struct {
+		golden string
+		args   []string
+	}{
+		{"cluster-lint", []string{"cluster", "lint"}},
+		{"cluster-lint-json", []string{"cluster", "lint", "-o", "json"}},
+		{"cluster-preflight", []string{"cluster", "preflight", "--to", "1.37"}},
+		{"cluster-preflight-json", []string{"cluster", "preflight", "--to", "1.37", "-o", "json"}},
+	} {
+		t.Run(tt.golden, func(t *testing.T) {
+			c := newFakeCluster(t)
+			srv := httptest.NewTLSServer(c)
+			t.Cleanup(srv.Close)
+			var out, errb bytes.Buffer
+			code := run(append(tt.args, "--server", srv.URL, "--token", "t0ken", "--insecure-skip-tls-verify", "--kubeconfig", os.DevNull), &out, &errb)
+			got := fmt.Sprintf("exit %d\n%s--- stderr\n%s", code, out.String(), errb.String())
+			checkGolden(t, tt.golden, strings.ReplaceAll(got, srv.URL, "https://SERVER"))
+		})
+	}
+}
+
 // TestClusterUnreadableNodes: a node that answers something other than a
 // configz (not JSON, or JSON without the kubeletconfig wrapper) or more than
 // 4 MiB is listed with the nodes that could not be read, never counted as one
