@@ -166,7 +166,7 @@ func get(ctx context.Context, c rest.Interface, node, path, accept string, opt F
 		res := req.Do(ctx)
 		body, err := res.Raw()
 		if err == nil {
-			if len(body) > source.MaxFileSize { // also without NewClient's cut
+			if len(body) > source.MaxFileSize { // also without NewClient's cut; never tried again
 				return nil, errTooLarge
 			}
 			return body, nil
@@ -195,9 +195,6 @@ func get(ctx context.Context, c rest.Interface, node, path, accept string, opt F
 }
 
 func retryable(err error) bool {
-	if errors.Is(err, errTooLarge) {
-		return false
-	}
 	if apierrors.IsTooManyRequests(err) || apierrors.IsTimeout(err) || apierrors.IsServerTimeout(err) {
 		return true
 	}
