@@ -2,7 +2,14 @@ package kubeletcfg
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/kubeletcfg/kubeletcfg/fleet"
 	"github.com/kubeletcfg/kubeletcfg/input"
@@ -73,4 +80,189 @@ func EvaluateClusterNode(n *fleet.Node, target *skew.Minor, cgroup int) *fleet.E
 	}
 	e.Raw = b.Bytes()
 	return e
+}
+
+// ClusterRequest is a cluster run (kubeletcfg cluster lint and preflight)
+// over one cluster or several: which kubeconfig contexts, which nodes, how
+// they are read and what they are evaluated at.
+type ClusterRequest struct {
+	// Kubeconfig and Overrides are kubectl's connection settings (client-go's
+	// clientcmd: --kubeconfig, KUBECONFIG, --server, --user, ..., the
+	// in-cluster configuration); the overrides apply to every context.
+	Kubeconfig *clientcmd.ClientConfigLoadingRules
+	Overrides  *clientcmd.ConfigOverrides
+	// Contexts are the kubeconfig contexts to read, in this order; none is the
+	// current context. AllContexts reads every context, sorted by name.
+	Contexts    []string
+	AllContexts bool
+
+	// Selector (a label selector) or Nodes (names) choose the nodes;
+	// PoolLabel names pools (default fleet.PoolLabel's).
+	Selector  string
+	Nodes     []string
+	PoolLabel string
+
+	// Target is preflight's --to; nil lints each node at the minor it runs.
+	Target *skew.Minor
+	// Cgroup is the nodes' hosts' cgroup version (1 or 2).
+	Cgroup int
+
+	// QPS and Burst bound the requests to each API server, UserAgent names
+	// kubeletcfg to it; Fetch bounds the reads of the nodes.
+	QPS       float32
+	Burst     int
+	UserAgent string
+	Fetch     fleet.FetchOptions
+	// Progress, when set, is called as each cluster's nodes are read
+	// (fleet.FetchOptions.Progress, with the context's name).
+	Progress func(context string, done, failed, total int)
+}
+
+// Cluster runs req: lists each cluster's nodes, reads them through its API
+// server, evaluates each distinct configuration once over all the clusters
+// (the key is the configuration, flags and minor, never the cluster) and
+// reports each cluster's pools (fleet.Fleet).
+//
+// With one context (or none: the current one), an error reaching or reading
+// the cluster is the run's error. With several (or AllContexts), a cluster
+// that cannot be read is listed in the result's Errors and the others are
+// reported; the run's error is that none could be read. A context the
+// kubeconfig does not have is an error before any cluster is read.
+func Cluster(ctx context.Context, req ClusterRequest) (*fleet.Fleet, error) {
+	if req.Kubeconfig == nil {
+		req.Kubeconfig = clientcmd.NewDefaultClientConfigLoadingRules()
+	}
+	names, single, err := clusterContexts(req)
+	if err != nil {
+		return nil, err
+	}
+	type read struct {
+		server   string
+		nodes    []*fleet.Node
+		failures []fleet.Failure
+	}
+	runs := make([]*read, len(names))
+	errs := map[string]string{}
+	var all []*fleet.Node
+	for i, name := range names {
+		server, nodes, failures, err := readCluster(ctx, req, name)
+		if ctx.Err() != nil {
+			return nil, errors.New("interrupted")
+		}
+		if err != nil {
+			if single {
+				return nil, err
+			}
+			errs[name] = err.Error()
+			continue
+		}
+		runs[i] = &read{server, nodes, failures}
+		all = append(all, nodes...)
+	}
+	if len(errs) == len(names) {
+		var b strings.Builder
+		for i, name := range names {
+			if i > 0 {
+				b.WriteString("; ")
+			}
+			fmt.Fprintf(&b, "%s: %s", name, errs[name])
+		}
+		return nil, fmt.Errorf("no context could be read: %s", b.String())
+	}
+
+	evals := fleet.Run(fleet.Keys(all), 0, func(i int) *fleet.Eval {
+		return EvaluateClusterNode(all[i], req.Target, req.Cgroup)
+	})
+	f := &fleet.Fleet{Contexts: map[string]*fleet.Report{}, Errors: errs, Order: names, Single: single}
+	for i, name := range names {
+		r := runs[i]
+		if r == nil {
+			continue
+		}
+		f.Contexts[name] = fleet.NewReport(r.server, r.nodes, evals[:len(r.nodes)], r.failures, req.Target)
+		evals = evals[len(r.nodes):]
+	}
+	return f, nil
+}
+
+// clusterContexts are the contexts req reads, in order; single is one
+// context asked (or none: the current one, "" in the result).
+func clusterContexts(req ClusterRequest) (names []string, single bool, err error) {
+	seen := map[string]bool{}
+	for _, n := range req.Contexts {
+		if !seen[n] {
+			seen[n] = true
+			names = append(names, n)
+		}
+	}
+	if req.AllContexts && len(names) > 0 {
+		return nil, false, errors.New("--all-contexts reads every context: leave out --context")
+	}
+	if !req.AllContexts && len(names) <= 1 {
+		if len(names) == 0 {
+			names = []string{""}
+		}
+		return names, true, nil
+	}
+	raw, err := req.Kubeconfig.Load()
+	if err != nil {
+		return nil, false, fmt.Errorf("kubeconfig: %s", fleet.Redact(err.Error()))
+	}
+	known := make([]string, 0, len(raw.Contexts))
+	for n := range raw.Contexts {
+		known = append(known, n)
+	}
+	sort.Strings(known)
+	if req.AllContexts {
+		if len(known) == 0 {
+			return nil, false, errors.New("--all-contexts: the kubeconfig has no contexts")
+		}
+		return known, false, nil
+	}
+	for _, n := range names {
+		if raw.Contexts[n] == nil {
+			return nil, false, fmt.Errorf("kubeconfig: no context %q (it has %s)", n, strings.Join(known, ", "))
+		}
+	}
+	return names, false, nil
+}
+
+// readCluster lists the nodes of context name's cluster ("" the current
+// context) and reads them: the API server (without credentials), the nodes
+// with what was read, and the nodes that could not be.
+func readCluster(ctx context.Context, req ClusterRequest, name string) (string, []*fleet.Node, []fleet.Failure, error) {
+	overrides := clientcmd.ConfigOverrides{}
+	if req.Overrides != nil {
+		overrides = *req.Overrides
+	}
+	if name != "" {
+		overrides.CurrentContext = name
+	}
+	cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(req.Kubeconfig, &overrides).ClientConfig()
+	if err != nil {
+		return "", nil, nil, fmt.Errorf("kubeconfig: %s", fleet.Redact(err.Error()))
+	}
+	cfg.QPS, cfg.Burst, cfg.UserAgent = req.QPS, req.Burst, req.UserAgent
+	client, err := fleet.NewClient(cfg)
+	if err != nil {
+		return "", nil, nil, fmt.Errorf("kubeconfig: %s", fleet.Redact(err.Error()))
+	}
+	list, missing, err := fleet.ListNodes(ctx, client, req.Selector, req.Nodes)
+	if err != nil {
+		return "", nil, nil, fleet.ListError(cfg.Host, err)
+	}
+	nodes, failures := fleet.NewNodes(list, missing, req.PoolLabel)
+
+	// configz, and flagz where the minor serves it by default.
+	reqs, reading := fleet.Requests(nodes)
+	opt := req.Fetch
+	if req.Progress != nil {
+		opt.Progress = func(done, failed, total int) { req.Progress(name, done, failed, total) }
+	}
+	for i, d := range fleet.Fetch(ctx, client, reqs, opt) {
+		if fl := reading[i].Take(d, req.Cgroup); fl != nil {
+			failures = append(failures, *fl)
+		}
+	}
+	return fleet.RedactURL(cfg.Host), nodes, failures, nil
 }

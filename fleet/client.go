@@ -1,7 +1,10 @@
 package fleet
 
 import (
+	"context"
 	"fmt"
+	"io"
+	"net/http"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -36,7 +39,36 @@ func NewClient(cfg *rest.Config) (*rest.RESTClient, error) {
 	c.APIPath = "/api"
 	s := nodeScheme()
 	c.NegotiatedSerializer = rest.CodecFactoryForGeneratedClient(s, serializer.NewCodecFactory(s)).WithoutConversion()
+	c.Wrap(func(rt http.RoundTripper) http.RoundTripper { return limitBodies{rt} })
 	return rest.RESTClientFor(&c)
+}
+
+type bodyLimitKey struct{}
+
+// withBodyLimit asks NewClient's transport to hand the requests made with ctx
+// at most limit+1 bytes of each response body (limitBodies).
+func withBodyLimit(ctx context.Context, limit int64) context.Context {
+	return context.WithValue(ctx, bodyLimitKey{}, limit)
+}
+
+// limitBodies cuts a response body after its request's limit plus one byte
+// (withBodyLimit; other requests, such as node lists, are left whole). client-go
+// reads a whole body, an error's too, before the caller sees it: cutting it
+// here is what bounds the memory a kubelet's answer can take, and the byte
+// past the limit is how the caller tells an answer that is too large.
+type limitBodies struct{ rt http.RoundTripper }
+
+func (l limitBodies) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := l.rt.RoundTrip(req)
+	if limit, ok := req.Context().Value(bodyLimitKey{}).(int64); ok && err == nil && resp.Body != nil {
+		resp.Body = cutBody{Reader: io.LimitReader(resp.Body, limit+1), Closer: resp.Body}
+	}
+	return resp, err
+}
+
+type cutBody struct {
+	io.Reader
+	io.Closer
 }
 
 // nodeScheme is the scheme of the cluster run's requests and answers: the

@@ -14,6 +14,8 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/client-go/rest"
+
+	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
 // Reasons a node could not be read (Failure.Reason).
@@ -23,7 +25,16 @@ const (
 	ReasonTimeout      = "timeout"
 	ReasonNotServed    = "configz-not-served"
 	ReasonUnknownMinor = "unknown-minor"
+	// ReasonTooLarge: the answer is larger than a file kubeletcfg reads
+	// (source.MaxFileSize); ReasonMalformed: it is not a configz document.
+	ReasonTooLarge  = "too-large"
+	ReasonMalformed = "malformed"
 )
+
+// errTooLarge is a proxied answer of more than source.MaxFileSize bytes: no
+// kubelet's configuration is near it, and reading on would let one broken
+// node take the run's memory.
+var errTooLarge = fmt.Errorf("larger than %d MiB", source.MaxFileSize>>20)
 
 // Failure is a node that could not be read or evaluated, with why.
 type Failure struct {
@@ -91,8 +102,10 @@ type Request struct {
 // Fetch reads configz (and flagz) of each requested node through the API server's
 // node proxy (GET /api/v1/nodes/NAME/proxy/configz), on at most
 // opt.Concurrency workers; a node that cannot be read gets a Failure, never
-// stops the others. Cancelling ctx stops the run: the nodes not read yet fail
-// with ReasonTimeout.
+// stops the others. An answer larger than source.MaxFileSize fails with
+// ReasonTooLarge (a flagz that is: its flags are unknown); with c from
+// NewClient no more than that is read of any answer. Cancelling ctx stops the
+// run: the nodes not read yet fail with ReasonTimeout.
 func Fetch(ctx context.Context, c rest.Interface, reqs []Request, opt FetchOptions) []NodeData {
 	opt = opt.withDefaults()
 	out := make([]NodeData, len(reqs))
@@ -144,6 +157,7 @@ func fetchNode(ctx context.Context, c rest.Interface, r Request, opt FetchOption
 // (MaxRetries(0)) so that this is the one policy.
 func get(ctx context.Context, c rest.Interface, node, path, accept string, opt FetchOptions) ([]byte, error) {
 	delay := opt.BaseDelay
+	ctx = withBodyLimit(ctx, source.MaxFileSize)
 	for attempt := 1; ; attempt++ {
 		req := c.Get().Resource("nodes").Name(node).SubResource("proxy").Suffix(path).MaxRetries(0)
 		if accept != "" {
@@ -152,6 +166,9 @@ func get(ctx context.Context, c rest.Interface, node, path, accept string, opt F
 		res := req.Do(ctx)
 		body, err := res.Raw()
 		if err == nil {
+			if len(body) > source.MaxFileSize { // also without NewClient's cut; never tried again
+				return nil, errTooLarge
+			}
 			return body, nil
 		}
 		header := err     // carries the Retry-After header
@@ -198,6 +215,9 @@ func classify(ctx context.Context, node, path string, err error, opt FetchOption
 	var se apierrors.APIStatus
 	status := errors.As(err, &se)
 	switch {
+	case errors.Is(err, errTooLarge):
+		f.Reason = ReasonTooLarge
+		f.Message = fmt.Sprintf("%s %s: kubeletcfg reads at most %d bytes of an answer, as of a file", path, msg, source.MaxFileSize)
 	case ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded):
 		f.Reason = ReasonTimeout
 		if errors.Is(ctx.Err(), context.Canceled) {

@@ -1,16 +1,20 @@
 package fleet
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"k8s.io/client-go/rest"
+
+	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
 // fakeProxy is an API server's node proxy on loopback: each node behaves as
@@ -218,5 +222,57 @@ func TestRedact(t *testing.T) {
 		if got := Redact(in); got != want {
 			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestFetchTooLarge: an answer larger than a file kubeletcfg reads
+// (source.MaxFileSize) fails its node (configz) or leaves its flags unknown
+// (flagz), and is not read on: of a 64 MiB configz, the kubelet's side gets
+// rid of little more than the limit before the connection closes. An answer
+// of exactly the limit is read.
+func TestFetchTooLarge(t *testing.T) {
+	var bigWritten atomic.Int64
+	exact := append([]byte(`{"kubeletconfig":{"x":"`), bytes.Repeat([]byte("a"), source.MaxFileSize-len(`{"kubeletconfig":{"x":""}}`))...)
+	exact = append(exact, `"}}`...)
+	proxy := &fakeProxy{calls: map[string][]time.Time{}, nodes: map[string]http.HandlerFunc{
+		"big": func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			chunk := bytes.Repeat([]byte(" "), 64<<10)
+			_, _ = w.Write([]byte(`{"kubeletconfig":{}`))
+			for range 1024 { // 64 MiB
+				n, err := w.Write(chunk)
+				bigWritten.Add(int64(n))
+				if err != nil {
+					return
+				}
+			}
+			_, _ = w.Write([]byte("}"))
+		},
+		"exact": func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write(exact) },
+		"big-flagz": func(w http.ResponseWriter, r *http.Request) {
+			if strings.HasSuffix(r.URL.Path, "/flagz") {
+				_, _ = w.Write(bytes.Repeat([]byte("a=b\n"), (source.MaxFileSize+4)/4))
+				return
+			}
+			fmt.Fprint(w, configzBody)
+		},
+	}}
+	c := client(t, proxy)
+	got := Fetch(context.Background(), c, []Request{{Name: "big"}, {Name: "exact"}, {Name: "big-flagz", Flagz: true}},
+		FetchOptions{Concurrency: 3, NodeTimeout: 20 * time.Second, Attempts: 3, BaseDelay: time.Millisecond})
+	if f := got[0].Failure; f == nil || f.Reason != ReasonTooLarge || !strings.HasPrefix(f.Message, "configz larger than 4 MiB") {
+		t.Errorf("big: failure %+v, want %s: configz larger than 4 MiB", f, ReasonTooLarge)
+	}
+	if n := proxy.count("big/configz"); n != 1 {
+		t.Errorf("big: %d requests: a too large answer is not tried again", n)
+	}
+	if w := bigWritten.Load(); w > 16<<20 {
+		t.Errorf("big: %d MiB of 64 sent before the client stopped reading", w>>20)
+	}
+	if got[1].Failure != nil || len(got[1].Configz) != source.MaxFileSize {
+		t.Errorf("exact: failure %+v, %d bytes; want the %d bytes read", got[1].Failure, len(got[1].Configz), source.MaxFileSize)
+	}
+	if d := got[2]; d.Failure != nil || d.Flagz != nil || !strings.HasPrefix(d.FlagzMissing, "flagz larger than 4 MiB") {
+		t.Errorf("big-flagz: failure %+v, flagz %d bytes, missing %q: want configz read, flagz too large", d.Failure, len(d.Flagz), d.FlagzMissing)
 	}
 }

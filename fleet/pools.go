@@ -3,7 +3,6 @@ package fleet
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"reflect"
 	"sort"
@@ -90,11 +89,15 @@ func FlagzByDefault(m *skew.Minor) bool { return m.AtLeast(skew.Version{Major: 1
 
 // Take records what was read from n and computes its keys; a node that
 // could not be read, or whose body is not configz, is a failure and is not
-// evaluated.
+// evaluated (nor counted among its pool's configurations).
 func (n *Node) Take(d NodeData, cgroup int) *Failure {
 	if d.Failure != nil {
 		n.Kubelet = nil
 		return d.Failure
+	}
+	if err := CheckConfigz(d.Configz); err != nil {
+		n.Kubelet = nil
+		return &Failure{Node: n.Name, Reason: ReasonMalformed, Message: err.Error()}
 	}
 	n.Configz = d.Configz
 	n.Flags, n.FlagzMissing = "unknown", d.FlagzMissing
@@ -106,25 +109,92 @@ func (n *Node) Take(d NodeData, cgroup int) *Failure {
 			n.Flags, n.Args = "known", args
 		}
 	}
-	if err := configzLike(d.Configz); err != nil {
-		n.Kubelet = nil
-		return &Failure{Node: n.Name, Reason: ReasonNotServed, Message: "configz: " + err.Error()}
-	}
 	n.Config = NewHasher().Bytes(d.Configz).String(n.Flags).Strings(n.Args).Sum()
 	n.Key = NewHasher().String(n.Config).String(n.Kubelet.Version).String(fmt.Sprint(cgroup)).Sum()
 	return nil
 }
 
-// configzLike tells a configz body from something else a proxy may answer
-// with (an HTML error page): {"kubeletconfig": ...}. The body is hashed as it
-// is: the kubelet writes it with encoding/json from its own struct, so the
-// same configuration at the same minor is the same bytes.
-func configzLike(body []byte) error {
-	trimmed := bytes.TrimLeft(body, " \t\r\n")
-	if !bytes.HasPrefix(trimmed, []byte("{")) || !bytes.Contains(trimmed[:min(len(trimmed), 64)], []byte(`"kubeletconfig"`)) {
-		return errors.New(`the body is not a configz document ({"kubeletconfig": {...}})`)
+// CheckConfigz tells a configz body from anything else a node or a proxy may
+// answer with (an HTML error page, a truncated or foreign document): JSON, one
+// object with the one key "kubeletconfig", whose value is an object. These are
+// the documents input.FromConfigz converts, so a node that passes is one the
+// evaluation can read. The body is hashed as it is: the kubelet writes it with
+// encoding/json from its own struct, so the same configuration at the same
+// minor is the same bytes.
+func CheckConfigz(body []byte) error {
+	if !json.Valid(body) {
+		var v json.RawMessage
+		err := json.Unmarshal(body, &v) // only for its message
+		return fmt.Errorf("configz is not JSON: %v", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if t, _ := dec.Token(); t != json.Delim('{') {
+		return fmt.Errorf(`configz has no kubeletconfig: the body is %s, not {"kubeletconfig": {...}}`, jsonKind(t))
+	}
+	var keys []string
+	var inner json.RawMessage
+	for dec.More() {
+		k, _ := dec.Token()
+		key, _ := k.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return fmt.Errorf("configz is not JSON: %v", err)
+		}
+		if key == "kubeletconfig" && inner == nil {
+			inner = v
+		}
+		keys = append(keys, key)
+	}
+	switch {
+	case inner == nil:
+		return fmt.Errorf(`configz has no kubeletconfig: the body is an object with %s, not {"kubeletconfig": {...}}`, keyList(keys))
+	case len(keys) > 1:
+		return fmt.Errorf(`configz has keys besides kubeletconfig: the body is an object with %s, not {"kubeletconfig": {...}}`, keyList(keys))
+	case inner[0] != '{':
+		var t json.Token
+		t, _ = json.NewDecoder(bytes.NewReader(inner)).Token()
+		return fmt.Errorf("configz's kubeletconfig is %s, not an object", jsonKind(t))
 	}
 	return nil
+}
+
+// jsonKind names the JSON value that starts with token t.
+func jsonKind(t json.Token) string {
+	switch t.(type) {
+	case json.Delim:
+		return "an array" // '{' is handled by the callers
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case nil:
+		return "null"
+	}
+	return "a number"
+}
+
+// keyList is an object's keys for a message: at most five, each cut to 40
+// bytes, since the object may be anything a broken node sends.
+func keyList(keys []string) string {
+	if len(keys) == 0 {
+		return "no keys"
+	}
+	var b strings.Builder
+	b.WriteString(plural(len(keys), "the key ", "the keys "))
+	for i, k := range keys {
+		if i == 5 {
+			fmt.Fprintf(&b, " (+%d more)", len(keys)-5)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if len(k) > 40 {
+			k = k[:40] + "..."
+		}
+		fmt.Fprintf(&b, "%q", k)
+	}
+	return b.String()
 }
 
 // Keys are the nodes' keys for Run: "" for a node that is not evaluated.

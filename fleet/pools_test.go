@@ -2,8 +2,10 @@ package fleet
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
+	"github.com/kubeletcfg/kubeletcfg/input"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
@@ -19,7 +21,9 @@ func TestTake(t *testing.T) {
 		reason string
 	}{
 		{"configz", NodeData{Configz: body}, ""},
-		{"an HTML page", NodeData{Configz: []byte("<html>502</html>")}, ReasonNotServed},
+		{"an HTML page", NodeData{Configz: []byte("<html>502</html>")}, ReasonMalformed},
+		{"truncated", NodeData{Configz: body[:len(body)-1]}, ReasonMalformed},
+		{"unwrapped", NodeData{Configz: []byte(`{"maxPods":50}`)}, ReasonMalformed},
 		{"not read", NodeData{Failure: &Failure{Node: "n", Reason: ReasonTimeout}}, ReasonTimeout},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -39,6 +43,47 @@ func TestTake(t *testing.T) {
 	c.Take(NodeData{Configz: body}, 1)
 	if a.Key != b.Key || a.Key == c.Key || a.Config != c.Config {
 		t.Errorf("keys %s %s %s (configs %s %s): want the same configuration, one key per cgroup version", a.Key, b.Key, c.Key, a.Config, c.Config)
+	}
+}
+
+// TestCheckConfigz: what is not the kubelet's configz is refused with a
+// message saying why, and what passes is exactly what input.FromConfigz
+// converts, so that a node that passes is one the evaluation can read.
+func TestCheckConfigz(t *testing.T) {
+	for _, tt := range []struct{ body, want string }{
+		{`{"kubeletconfig":{"maxPods":50}}`, ""},
+		{" {\n \"kubeletconfig\" : {} }\n", ""},
+		{`{"kubeletconfig":{"maxPods":50}`, "configz is not JSON: unexpected end of JSON input"},
+		{`<html>502 Bad Gateway</html>`, "configz is not JSON: invalid character '<' looking for beginning of value"},
+		{``, "configz is not JSON: unexpected end of JSON input"},
+		{`{"kubeletconfig":{}} {}`, "configz is not JSON: invalid character '{' after top-level value"},
+		{`{"maxPods":50}`, `configz has no kubeletconfig: the body is an object with the key "maxPods", not {"kubeletconfig": {...}}`},
+		{`{}`, `configz has no kubeletconfig: the body is an object with no keys, not {"kubeletconfig": {...}}`},
+		{`[{"kubeletconfig":{}}]`, `configz has no kubeletconfig: the body is an array, not {"kubeletconfig": {...}}`},
+		{`"kubeletconfig"`, `configz has no kubeletconfig: the body is a string, not {"kubeletconfig": {...}}`},
+		{`null`, `configz has no kubeletconfig: the body is null, not {"kubeletconfig": {...}}`},
+		{`{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7}`, `configz has no kubeletconfig: the body is an object with the keys "a", "b", "c", "d", "e" (+2 more), not {"kubeletconfig": {...}}`},
+		{`{"kubeletconfig":{},"other":{}}`, `configz has keys besides kubeletconfig: the body is an object with the keys "kubeletconfig", "other", not {"kubeletconfig": {...}}`},
+		{`{"kubeletconfig":{},"kubeletconfig":{}}`, `configz has keys besides kubeletconfig: the body is an object with the keys "kubeletconfig", "kubeletconfig", not {"kubeletconfig": {...}}`},
+		{`{"kubeletconfig":null}`, "configz's kubeletconfig is null, not an object"},
+		{`{"kubeletconfig":[1]}`, "configz's kubeletconfig is an array, not an object"},
+		{`{"kubeletconfig":5}`, "configz's kubeletconfig is a number, not an object"},
+	} {
+		err := CheckConfigz([]byte(tt.body))
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != tt.want {
+			t.Errorf("CheckConfigz(%q) = %q, want %q", tt.body, got, tt.want)
+		}
+		_, ok, convErr := input.FromConfigz([]byte(tt.body))
+		if converts := ok && convErr == nil; converts != (err == nil) {
+			t.Errorf("%q: CheckConfigz says %v, input.FromConfigz converts it: %v", tt.body, err, converts)
+		}
+	}
+	if err := CheckConfigz([]byte(`{"` + strings.Repeat("k", 100) + `":1}`)); err == nil || strings.Contains(err.Error(), strings.Repeat("k", 41)) {
+		t.Errorf("a long key is not cut in the message: %v", err)
 	}
 }
 

@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -47,12 +48,15 @@ func NewReport(server string, nodes []*Node, evals []*Eval, failures []Failure, 
 }
 
 // CountAtLeast is the --fail-on count: each group's findings (the target's,
-// for preflight) once per node.
+// for preflight) once per node, and each node that could not be checked
+// (Failures) as one error, so that a run that read no node, or not all, does
+// not pass for a clean one. A negative threshold (--fail-on none) counts
+// nothing.
 func (r *Report) CountAtLeast(threshold validate.Severity) int {
 	if threshold < 0 {
 		return 0
 	}
-	n := 0
+	n := len(r.Failures)
 	for _, g := range r.Groups {
 		if g.Eval == nil || g.Eval.Err != nil {
 			continue
@@ -179,4 +183,73 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// Fleet is a cluster run over kubeconfig contexts. With one context asked
+// (Single) its JSON and text are that cluster's Report alone; with several,
+// its JSON is {"contexts": {CONTEXT: Report, ...}, "errors": {CONTEXT:
+// message, ...}} (objects keyed by context, sorted), and its text one section
+// per context, in Order.
+type Fleet struct {
+	// Contexts are the reports of the clusters that were read.
+	Contexts map[string]*Report `json:"contexts"`
+	// Errors are the contexts whose cluster could not be read, with why.
+	Errors map[string]string `json:"errors"`
+	// Order is the contexts as asked (--context) or sorted (--all-contexts).
+	Order  []string `json:"-"`
+	Single bool     `json:"-"`
+}
+
+// MarshalJSON is the one report's for a single context.
+func (f *Fleet) MarshalJSON() ([]byte, error) {
+	if f.Single {
+		return json.Marshal(f.Contexts[f.Order[0]])
+	}
+	type plain Fleet
+	return json.Marshal((*plain)(f))
+}
+
+// CountAtLeast is the --fail-on count over every cluster (Report's), each
+// cluster that could not be read counting as one error, as a node that could
+// not be read does.
+func (f *Fleet) CountAtLeast(threshold validate.Severity) int {
+	if threshold < 0 {
+		return 0
+	}
+	n := len(f.Errors)
+	for _, r := range f.Contexts {
+		n += r.CountAtLeast(threshold)
+	}
+	return n
+}
+
+// WriteText prints each context's report under a header line naming the
+// context and its API server, or why it could not be read; then a summary
+// line. A single context's is its report alone.
+func (f *Fleet) WriteText(out io.Writer) error {
+	if f.Single {
+		return f.Contexts[f.Order[0]].WriteText(out)
+	}
+	for i, name := range f.Order {
+		if i > 0 {
+			if _, err := io.WriteString(out, "\n"); err != nil {
+				return err
+			}
+		}
+		r, ok := f.Contexts[name]
+		if !ok {
+			if _, err := fmt.Fprintf(out, "=== context %s: could not be read: %s\n", name, f.Errors[name]); err != nil {
+				return err
+			}
+			continue
+		}
+		if _, err := fmt.Fprintf(out, "=== context %s: %s\n\n", name, r.Server); err != nil {
+			return err
+		}
+		if err := r.WriteText(out); err != nil {
+			return err
+		}
+	}
+	_, err := fmt.Fprintf(out, "\n%d %s: %d read, %d could not be read\n", len(f.Order), plural(len(f.Order), "context", "contexts"), len(f.Contexts), len(f.Errors))
+	return err
 }

@@ -3,9 +3,11 @@ package integration
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"fmt"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,6 +23,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 )
 
 // eksPool is the test cluster's pool label (kubeletcfg takes the first of
@@ -192,6 +196,50 @@ func TestCluster(t *testing.T) {
 		}
 		if res.took > 30*time.Second {
 			t.Errorf("took %v with --node-timeout 3s", res.took)
+		}
+	})
+
+	t.Run("broken-kubelets", func(t *testing.T) {
+		// Kubelets that answer what no kubelet should, through the real API
+		// server's proxy: a truncated configz, a configz without its
+		// kubeletconfig wrapper, one of 5 MiB. Each is a failure with its
+		// reason; the pool keeps one configuration; exit 1.
+		broken := map[string][]byte{
+			"pool-137-truncated": []byte(`{"kubeletconfig":{"maxPods":110`),
+			"pool-137-unwrapped": []byte(`{"maxPods":110}`),
+			"pool-137-big":       append(append([]byte(`{"kubeletconfig":{"x":"`), bytes.Repeat([]byte("a"), 5<<20)...), `"}}`...),
+		}
+		want := map[string]string{
+			"pool-137-truncated": "malformed: configz is not JSON: unexpected end of JSON input",
+			"pool-137-unwrapped": "malformed: configz has no kubeletconfig",
+			"pool-137-big":       "too-large: configz larger than 4 MiB",
+		}
+		args := []string{"cluster", "lint", "-o", "json", "--kubeconfig", admin, "--node", "pool-137-a", "--node", "pool-137-b"}
+		i := len(nodes) + 1 // kubelet-hangs took len(nodes)
+		for _, name := range []string{"pool-137-big", "pool-137-truncated", "pool-137-unwrapped"} {
+			n := node{Name: name, Labels: map[string]string{eksPool: "pool-137"}, Version: "v1.37.2", IP: nodeIP(i)}
+			i++
+			e.serveBrokenKubelet(t, n, broken[name])
+			check(t, e.createNode(context.Background(), n))
+			defer func() { _ = e.client.CoreV1().Nodes().Delete(context.Background(), n.Name, metav1.DeleteOptions{}) }()
+			args = append(args, "--node", n.Name)
+		}
+		res := runKubeletcfg(t, nil, args...)
+		if res.code != 1 {
+			t.Errorf("exit %d, want 1 (3 nodes could not be checked)\nstderr: %s", res.code, res.stderr)
+		}
+		r := decodeReport(t, res)
+		for _, f := range r.Failures {
+			if w := want[f.Node]; w == "" || !strings.HasPrefix(f.Reason+": "+f.Message, w) {
+				t.Errorf("failure %+v, want %q", f, w)
+			}
+			delete(want, f.Node)
+		}
+		for node, w := range want {
+			t.Errorf("%s: not among the failures, want %q", node, w)
+		}
+		if len(r.Pools) != 1 || r.Pools[0].Nodes != 5 || r.Pools[0].Configurations != 1 || r.Pools[0].Drift {
+			t.Errorf("pools %+v: want pool-137 with 5 nodes, one configuration (the two readable nodes'), no drift", r.Pools)
 		}
 	})
 
@@ -487,3 +535,157 @@ exec "$@"`
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// serveBrokenKubelet serves body at every path of n's kubelet address, with a
+// serving certificate the API server trusts: a kubelet that answers what no
+// kubelet should. It stops at t's cleanup.
+func (e *env) serveBrokenKubelet(t *testing.T, n node, body []byte) {
+	t.Helper()
+	ca, err := loadCA(e.servingCACert, e.servingCAKey)
+	check(t, err)
+	certPEM, keyPEM, err := ca.issue(n.Name, []net.IP{net.ParseIP(n.IP)}, false)
+	check(t, err)
+	cert, err := tls.X509KeyPair(certPEM, keyPEM)
+	check(t, err)
+	ln, err := net.Listen("tcp", net.JoinHostPort(n.IP, fmt.Sprint(kubeletPort)))
+	check(t, err)
+	srv := &http.Server{
+		Handler: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write(body)
+		}),
+		TLSConfig:         &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12},
+		ReadHeaderTimeout: 30 * time.Second,
+	}
+	go func() { _ = srv.ServeTLS(ln, "", "") }()
+	t.Cleanup(func() { _ = srv.Close() })
+}
+
+// TestClusterContexts: one run over two real clusters (each its own etcd and
+// kube-apiserver, nodes and kubelets) and a context whose API server does not
+// answer: --context repeated and --all-contexts report each cluster under its
+// context, the dead one with its reason, without stopping the others.
+func TestClusterContexts(t *testing.T) {
+	a := startEnvAt(t, 2379)
+	b := startEnvAt(t, 2479)
+	eks136, gke137 := config{"1.36", "396-real-eks"}, config{"1.37", "399-real-gke"}
+	poolNodes := func(first int, pool string, c config) []node {
+		_, version := golden(t, c)
+		var nodes []node
+		for i, name := range []string{pool + "-a", pool + "-b"} {
+			nodes = append(nodes, node{Name: name, Labels: map[string]string{eksPool: pool}, Version: version, IP: nodeIP(first + i), Config: c, Flags: kubeadmFlags})
+		}
+		return nodes
+	}
+	a.addNodes(poolNodes(20, "ng-136", eks136))
+	b.addNodes(poolNodes(30, "pool-137", gke137))
+
+	cfg := clientcmdapi.NewConfig()
+	for name, e := range map[string]*env{"a": a, "b": b, "dead": a, "dead2": a} {
+		server := e.host
+		if strings.HasPrefix(name, "dead") {
+			server = "https://127.0.0.1:1" // nothing listens in the namespace
+		}
+		cfg.Clusters[name] = &clientcmdapi.Cluster{Server: server, CertificateAuthorityData: e.caPEM}
+		cfg.AuthInfos[name] = &clientcmdapi.AuthInfo{Token: e.tokens[userReader]}
+		cfg.Contexts[name] = &clientcmdapi.Context{Cluster: name, AuthInfo: name}
+	}
+	cfg.CurrentContext = "b"
+	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
+	check(t, clientcmd.WriteToFile(*cfg, kubeconfig))
+
+	type multi struct {
+		Contexts map[string]report `json:"contexts"`
+		Errors   map[string]string `json:"errors"`
+	}
+	decode := func(t *testing.T, res cmdResult) multi {
+		t.Helper()
+		var m multi
+		if err := json.Unmarshal(res.stdout, &m); err != nil {
+			t.Fatalf("output is not the JSON of several contexts: %v\nstdout: %s\nstderr: %s", err, res.stdout, res.stderr)
+		}
+		return m
+	}
+	checkClusters := func(t *testing.T, m multi) {
+		t.Helper()
+		for name, pool := range map[string]string{"a": "ng-136", "b": "pool-137"} {
+			r, ok := m.Contexts[name]
+			if !ok {
+				t.Errorf("context %s: no report", name)
+				continue
+			}
+			if len(r.Nodes) != 2 || len(r.Failures) != 0 || len(r.Pools) != 1 || r.Pools[0].Name != pool {
+				t.Errorf("context %s: nodes %+v, pools %+v, failures %+v: want pool %s's two nodes, read", name, r.Nodes, r.Pools, r.Failures, pool)
+			}
+		}
+	}
+
+	t.Run("two-clusters", func(t *testing.T) {
+		res := runKubeletcfg(t, nil, "cluster", "preflight", "--to", "1.37", "-o", "json", "--kubeconfig", kubeconfig, "--context", "a", "--context", "b")
+		m := decode(t, res)
+		checkClusters(t, m)
+		if len(m.Errors) != 0 || len(m.Contexts) != 2 {
+			t.Errorf("contexts %v, errors %v: want a and b", len(m.Contexts), m.Errors)
+		}
+		// Both configurations start at 1.37 (the real kubelet started with
+		// the 1.37 one; the 1.36 one has no finding at error).
+		if res.code != 0 {
+			t.Errorf("exit %d, want 0\nstderr: %s", res.code, res.stderr)
+		}
+	})
+
+	t.Run("one-dead", func(t *testing.T) {
+		res := runKubeletcfg(t, nil, "cluster", "preflight", "--to", "1.37", "-o", "json", "--kubeconfig", kubeconfig, "--context", "a", "--context", "b", "--context", "dead")
+		if res.code != 1 {
+			t.Errorf("exit %d, want 1: the dead cluster counts as an error\nstderr: %s", res.code, res.stderr)
+		}
+		m := decode(t, res)
+		checkClusters(t, m)
+		if len(m.Errors) != 1 || !strings.HasPrefix(m.Errors["dead"], "cannot reach the API server at https://127.0.0.1:1") {
+			t.Errorf("errors %v: want dead's", m.Errors)
+		}
+		if res.took > 60*time.Second {
+			t.Errorf("took %v", res.took)
+		}
+	})
+
+	t.Run("all-contexts", func(t *testing.T) {
+		res := runKubeletcfg(t, nil, "cluster", "preflight", "--to", "1.37", "--kubeconfig", kubeconfig, "--all-contexts")
+		if res.code != 1 {
+			t.Errorf("exit %d, want 1\nstderr: %s", res.code, res.stderr)
+		}
+		out := string(res.stdout)
+		var order []string
+		for _, line := range strings.Split(out, "\n") {
+			if name, ok := strings.CutPrefix(line, "=== context "); ok {
+				order = append(order, name)
+			}
+		}
+		if len(order) != 4 || !strings.HasPrefix(order[0], "a: "+a.host) || !strings.HasPrefix(order[1], "b: "+b.host) ||
+			!strings.HasPrefix(order[2], "dead: could not be read: cannot reach the API server at https://127.0.0.1:1") || !strings.HasPrefix(order[3], "dead2: could not be read:") {
+			t.Errorf("sections %q: want a, b, dead, dead2 in that order", order)
+		}
+		for _, want := range []string{"pool ng-136: 2 nodes", "pool pool-137: 2 nodes", "4 contexts: 2 read, 2 could not be read\n"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("output lacks %q:\n%s", want, out)
+			}
+		}
+	})
+
+	t.Run("current-context", func(t *testing.T) {
+		// One context: the report of one cluster, as before.
+		res := runKubeletcfg(t, nil, "cluster", "preflight", "--to", "1.37", "-o", "json", "--kubeconfig", kubeconfig)
+		r := decodeReport(t, res)
+		if len(r.Nodes) != 2 || r.Nodes[0].Name != "pool-137-a" {
+			t.Errorf("nodes %+v: want b's", r.Nodes)
+		}
+	})
+
+	t.Run("none-reachable", func(t *testing.T) {
+		res := runKubeletcfg(t, nil, "cluster", "lint", "--kubeconfig", kubeconfig, "--context", "dead", "--context", "dead2", "-o", "json")
+		if res.code != 2 || len(res.stdout) != 0 || !bytes.HasPrefix(res.stderr, []byte("kubeletcfg: no context could be read: dead: cannot reach the API server at https://127.0.0.1:1")) ||
+			!bytes.Contains(res.stderr, []byte("; dead2: ")) || bytes.Count(res.stderr, []byte("\n")) != 1 {
+			t.Errorf("exit %d, stdout %q, stderr %q: want exit 2 and one line naming each API server", res.code, res.stdout, res.stderr)
+		}
+	})
+}

@@ -62,12 +62,16 @@ type env struct {
 
 // startEnv starts etcd (embedded) and kube-apiserver (its test server) in
 // the namespace and sets up users and RBAC. Everything stops at t's cleanup.
-func startEnv(t testing.TB) *env {
+func startEnv(t testing.TB) *env { return startEnvAt(t, 2379) }
+
+// startEnvAt is startEnv with etcd on etcdPort (clients) and etcdPort+1
+// (peers): a second cluster in the same test takes other ports.
+func startEnvAt(t testing.TB, etcdPort int) *env {
 	t.Helper()
 	requireNamespace(t)
 	e := &env{t: t, dir: t.TempDir(), tokens: map[string]string{}}
 
-	etcdURL := startEtcd(t, filepath.Join(e.dir, "etcd"))
+	etcdURL := startEtcd(t, filepath.Join(e.dir, "etcd"), etcdPort)
 
 	servingCA, err := newCA("kubelet-serving-ca")
 	check(t, err)
@@ -122,13 +126,14 @@ func startEnv(t testing.TB) *env {
 	return e
 }
 
-// startEtcd runs etcd in this process (go.etcd.io/etcd/server/v3/embed).
-func startEtcd(t testing.TB, dir string) string {
+// startEtcd runs etcd in this process (go.etcd.io/etcd/server/v3/embed) on
+// port (clients) and port+1 (peers).
+func startEtcd(t testing.TB, dir string, port int) string {
 	t.Helper()
 	cfg := embed.NewConfig()
 	cfg.Dir = dir
-	client, _ := url.Parse("http://127.0.0.1:2379")
-	peer, _ := url.Parse("http://127.0.0.1:2380")
+	client, _ := url.Parse(fmt.Sprintf("http://127.0.0.1:%d", port))
+	peer, _ := url.Parse(fmt.Sprintf("http://127.0.0.1:%d", port+1))
 	cfg.ListenClientUrls, cfg.AdvertiseClientUrls = []url.URL{*client}, []url.URL{*client}
 	cfg.ListenPeerUrls, cfg.AdvertisePeerUrls = []url.URL{*peer}, []url.URL{*peer}
 	cfg.InitialCluster = cfg.InitialClusterFromName(cfg.Name)

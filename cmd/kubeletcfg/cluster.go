@@ -27,6 +27,8 @@ type clusterFlags struct {
 	// client-go's clientcmd as kubectl (cli-runtime's ConfigFlags) binds them.
 	kubeconfig    *clientcmd.ClientConfigLoadingRules
 	overrides     *clientcmd.ConfigOverrides
+	contexts      []string // --context, repeatable: clientcmd's is one string
+	allContexts   bool
 	selector      string
 	nodes         []string
 	poolLabel     string
@@ -69,10 +71,25 @@ file set and which are defaults, nor which drop-in set them. Run
 Connection flags are kubectl's (--kubeconfig, --context, KUBECONFIG, in-cluster
 configuration in a pod), bound by client-go's clientcmd as kubectl binds them. The user needs list and get on nodes and get on
 nodes/proxy (deploy/rbac.yaml). Installed as kubectl-kubeletcfg, this
-is also 'kubectl kubeletcfg cluster ...'.`,
+is also 'kubectl kubeletcfg cluster ...'.
+
+Several clusters in one run: --context is repeatable, and --all-contexts reads
+every context of the kubeconfig, sorted by name. Each cluster's pools are
+reported under its context (text: a "=== context NAME" section each; JSON:
+{"contexts": {NAME: report}, "errors": {NAME: reason}}). A cluster that cannot
+be reached is reported with its reason, never stops the others, and counts as
+one error toward --fail-on; exit 2 when no cluster could be read.
+
+A node that cannot be checked (forbidden, unreachable, timeout, configz not
+served, an answer that is not a configz or is larger than 4 MiB, a kubelet
+minor kubeletcfg does not know) is listed with its reason, never counted as a
+configuration of its pool, and counts as one error toward --fail-on: exit 1
+unless --fail-on none. Exit 2 for usage errors and when the nodes cannot be
+listed at all.`,
 		Example: `  kubeletcfg cluster lint
   kubeletcfg cluster preflight --to 1.37 -o json
-  kubectl kubeletcfg cluster lint --context prod -l karpenter.sh/nodepool=gpu`,
+  kubectl kubeletcfg cluster lint --context prod -l karpenter.sh/nodepool=gpu
+  kubeletcfg cluster preflight --to 1.37 --all-contexts`,
 	}
 	cmd.AddCommand(newClusterLintCommand(), newClusterPreflightCommand())
 	return cmd
@@ -85,14 +102,17 @@ func (f *clusterFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.kubeconfig.ExplicitPath, "kubeconfig", "", "path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config, else the in-cluster configuration)")
 	names := clientcmd.RecommendedConfigOverrideFlags("")
 	names.ContextOverrideFlags.Namespace = clientcmd.FlagInfo{} // nodes have no namespace
+	names.CurrentContext = clientcmd.FlagInfo{}                 // bound below, repeatable
 	names.AuthOverrideFlags.Username, names.AuthOverrideFlags.Password = clientcmd.FlagInfo{}, clientcmd.FlagInfo{}
 	names.ClusterOverrideFlags.APIServer.ShortName = "s"
 	clientcmd.BindOverrideFlags(f.overrides, fl, names)
+	fl.StringArrayVar(&f.contexts, "context", nil, "the kubeconfig context to use (repeatable: several clusters in one run; default: the current context)")
+	fl.BoolVar(&f.allContexts, "all-contexts", false, "read every context of the kubeconfig, sorted by name")
 	fl.StringVarP(&f.selector, "selector", "l", "", "only the nodes with these labels (a label selector: pool=gpu,zone!=a)")
 	fl.StringArrayVar(&f.nodes, "node", nil, "only this node (repeatable)")
 	fl.StringVar(&f.poolLabel, "pool-label", "", "the node label that names pools (default: the first present of "+strings.Join(fleet.PoolLabels, ", ")+"; else one pool)")
 	fl.StringVarP(&f.output, "output", "o", "text", "output format: json, text")
-	fl.StringVar(&f.failOn, "fail-on", "error", "exit 1 when a finding is at or above this severity: error, warning, info or none")
+	fl.StringVar(&f.failOn, "fail-on", "error", "exit 1 when a finding is at or above this severity (error, warning, info), or a node could not be checked; none: never")
 	fl.IntVar(&f.concurrency, "concurrency", defaultConcurrency, "nodes read at once (proxied requests in flight)")
 	fl.Float32Var(&f.qps, "qps", defaultQPS, "requests per second to the API server (client-side rate limit)")
 	fl.IntVar(&f.burst, "burst", defaultBurst, "requests allowed above --qps in a burst")
@@ -141,7 +161,8 @@ configz shows every value, defaults included, and cannot tell a value a file set
 from a default: a value equal to the running minor's default is taken as not set,
 so it follows the target's default (a default that changes is reported as a
 behaviour change). Exit code 1 when a target kubelet would not start (or a target
-finding is at or above --fail-on).`,
+finding is at or above --fail-on), or when a node could not be checked (unless
+--fail-on none).`,
 		Example: `  # every pool of the current context, moving to 1.37
   kubeletcfg cluster preflight --to 1.37
 
@@ -179,45 +200,21 @@ func runCluster(cmd *cobra.Command, f *clusterFlags, target *skew.Minor) error {
 	if f.concurrency < 1 || f.qps <= 0 || f.burst < 1 || f.nodeTimeout <= 0 {
 		return errors.New("--concurrency, --qps, --burst and --node-timeout must be positive")
 	}
-	cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(f.kubeconfig, f.overrides).ClientConfig()
-	if err != nil {
-		return fmt.Errorf("kubeconfig: %s", fleet.Redact(err.Error()))
-	}
-	cfg.QPS, cfg.Burst = f.qps, f.burst
-	cfg.UserAgent = "kubeletcfg/" + rest.DefaultKubernetesUserAgent()
-	client, err := fleet.NewClient(cfg)
-	if err != nil {
-		return fmt.Errorf("kubeconfig: %s", fleet.Redact(err.Error()))
-	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-
-	list, missing, err := fleet.ListNodes(ctx, client, f.selector, f.nodes)
-	if err != nil {
-		return fleet.ListError(cfg.Host, err)
-	}
-	nodes, failures := fleet.NewNodes(list, missing, f.poolLabel)
-
-	// Read configz (and flagz where the minor serves it by default).
-	reqs, reading := fleet.Requests(nodes)
-	progress := newProgress(cmd.ErrOrStderr())
-	data := fleet.Fetch(ctx, client, reqs, fleet.FetchOptions{
-		Concurrency: f.concurrency, NodeTimeout: f.nodeTimeout, Progress: progress.update,
+	progress := newProgress(cmd.ErrOrStderr(), len(f.contexts) > 1 || f.allContexts)
+	run, err := kubeletcfg.Cluster(ctx, kubeletcfg.ClusterRequest{
+		Kubeconfig: f.kubeconfig, Overrides: f.overrides, Contexts: f.contexts, AllContexts: f.allContexts,
+		Selector: f.selector, Nodes: f.nodes, PoolLabel: f.poolLabel,
+		Target: target, Cgroup: cgroup,
+		QPS: f.qps, Burst: f.burst, UserAgent: "kubeletcfg/" + rest.DefaultKubernetesUserAgent(),
+		Fetch:    fleet.FetchOptions{Concurrency: f.concurrency, NodeTimeout: f.nodeTimeout},
+		Progress: progress.update,
 	})
 	progress.done()
-	for i, d := range data {
-		if fl := reading[i].Take(d, cgroup); fl != nil {
-			failures = append(failures, *fl)
-		}
+	if err != nil {
+		return err
 	}
-	if ctx.Err() != nil {
-		return errors.New("interrupted")
-	}
-
-	evals := fleet.Run(fleet.Keys(nodes), 0, func(i int) *fleet.Eval {
-		return kubeletcfg.EvaluateClusterNode(nodes[i], target, cgroup)
-	})
-	run := fleet.NewReport(fleet.RedactURL(cfg.Host), nodes, evals, failures, target)
 	out := cmd.OutOrStdout()
 	if f.output == "json" {
 		err = report.WriteJSON(out, run)
@@ -234,27 +231,35 @@ func runCluster(cmd *cobra.Command, f *clusterFlags, target *skew.Minor) error {
 	return nil
 }
 
-// progress prints "reading nodes: done/total, failed" on standard error while
-// nodes are read, when standard error is a terminal; nothing otherwise.
+// progress prints "reading nodes: done/total, failed" (of CONTEXT, with
+// several) on standard error while nodes are read, when standard error is a
+// terminal; nothing otherwise.
 type progress struct {
-	w    io.Writer
-	on   bool
-	last time.Time
-	line string
+	w       io.Writer
+	on      bool
+	context bool
+	last    time.Time
+	line    string
 }
 
-func newProgress(w io.Writer) *progress {
+func newProgress(w io.Writer, context bool) *progress {
 	f, ok := w.(*os.File)
-	return &progress{w: w, on: ok && term.IsTerminal(int(f.Fd()))}
+	return &progress{w: w, on: ok && term.IsTerminal(int(f.Fd())), context: context}
 }
 
-func (p *progress) update(done, failed, total int) {
+func (p *progress) update(context string, done, failed, total int) {
 	if !p.on || (done < total && time.Since(p.last) < 100*time.Millisecond) {
 		return
 	}
 	p.last = time.Now()
-	p.line = fmt.Sprintf("\rreading nodes: %d/%d, %d failed", done, total, failed)
-	fmt.Fprint(p.w, p.line)
+	of := ""
+	if p.context {
+		of = " of " + context
+	}
+	line := fmt.Sprintf("reading nodes%s: %d/%d, %d failed", of, done, total, failed)
+	// Pad over a longer line of the context before.
+	fmt.Fprint(p.w, "\r"+line+strings.Repeat(" ", max(0, len(p.line)-len(line))))
+	p.line = line
 }
 
 func (p *progress) done() {

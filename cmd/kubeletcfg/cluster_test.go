@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -290,6 +292,105 @@ func TestClusterPreflight(t *testing.T) {
 	}
 }
 
+// TestClusterGoldens: the output of one cluster, every format, with the fake
+// API server's address (a new port each run) replaced.
+func TestClusterGoldens(t *testing.T) {
+	for _, tt := range []struct {
+		golden string
+		args   []string
+	}{
+		{"cluster-lint", []string{"cluster", "lint"}},
+		{"cluster-lint-json", []string{"cluster", "lint", "-o", "json"}},
+		{"cluster-preflight", []string{"cluster", "preflight", "--to", "1.37"}},
+		{"cluster-preflight-json", []string{"cluster", "preflight", "--to", "1.37", "-o", "json"}},
+	} {
+		t.Run(tt.golden, func(t *testing.T) {
+			c := newFakeCluster(t)
+			srv := httptest.NewTLSServer(c)
+			t.Cleanup(srv.Close)
+			var out, errb bytes.Buffer
+			code := run(append(tt.args, "--server", srv.URL, "--token", "t0ken", "--insecure-skip-tls-verify", "--kubeconfig", os.DevNull), &out, &errb)
+			got := fmt.Sprintf("exit %d\n%s--- stderr\n%s", code, out.String(), errb.String())
+			checkGolden(t, tt.golden, strings.ReplaceAll(got, srv.URL, "https://SERVER"))
+		})
+	}
+}
+
+// TestClusterUnreadableNodes: a node that answers something other than a
+// configz (not JSON, or JSON without the kubeletconfig wrapper) or more than
+// 4 MiB is listed with the nodes that could not be read, never counted as one
+// of its pool's configurations; each such node counts as an error toward
+// --fail-on, so a fleet that could not be checked does not exit 0.
+func TestClusterUnreadableNodes(t *testing.T) {
+	data, err := os.ReadFile("../../testdata/dropin/configz.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := append([]byte(`{"kubeletconfig":{"x":"`), bytes.Repeat([]byte("a"), 5<<20)...)
+	big = append(big, `"}}`...)
+	cluster := func(broken map[string][]byte) *fakeCluster {
+		c := &fakeCluster{configz: map[string][]byte{"ok-a": data, "ok-b": data}}
+		for _, name := range []string{"ok-a", "ok-b"} {
+			c.nodes = append(c.nodes, apiNode(name, "", "v1.35.1"))
+		}
+		for name, body := range broken {
+			c.nodes = append(c.nodes, apiNode(name, "", "v1.35.1"))
+			c.configz[name] = body
+		}
+		return c
+	}
+	broken := map[string][]byte{
+		"truncated": data[:len(data)/2],
+		"unwrapped": []byte(`{"maxPods":110}`),
+		"big":       big,
+	}
+	for _, tt := range []struct {
+		name    string
+		broken  map[string][]byte
+		failOn  string
+		code    int
+		summary string
+	}{
+		{"clean", nil, "error", exitClean, "2 nodes in 1 pool, 1 group at the minor each runs: 0 would not start, 0 could not be read"},
+		{"broken nodes", broken, "error", exitFindings, "5 nodes in 1 pool, 1 group at the minor each runs: 0 would not start, 3 could not be read"},
+		{"broken nodes, --fail-on info", broken, "info", exitFindings, "3 could not be read"},
+		{"broken nodes, --fail-on none", broken, "none", exitClean, "3 could not be read"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out, stderr, code := runFakeCluster(t, cluster(tt.broken), "cluster", "lint", "--fail-on", tt.failOn)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d; stderr %s", code, tt.code, stderr)
+			}
+			if !strings.Contains(out, tt.summary) || strings.Contains(out, "drift") {
+				t.Errorf("want %q and no drift:\n%s", tt.summary, out)
+			}
+		})
+	}
+
+	out, _, _ := runFakeCluster(t, cluster(broken), "cluster", "lint", "-o", "json")
+	var doc clusterJSON
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	want := map[string]string{
+		"big":       "too-large: configz larger than 4 MiB",
+		"truncated": "malformed: configz is not JSON: unexpected end of JSON input",
+		"unwrapped": `malformed: configz has no kubeletconfig: the body is an object with the key "maxPods"`,
+	}
+	for _, f := range doc.Failures {
+		if w, ok := want[f.Node]; !ok || !strings.HasPrefix(f.Reason+": "+f.Message, w) {
+			t.Errorf("failure %+v, want %q", f, w)
+		}
+		delete(want, f.Node)
+	}
+	for node, w := range want {
+		t.Errorf("%s: not among the failures, want %q", node, w)
+	}
+	if len(doc.Pools) != 1 || doc.Pools[0].Nodes != 5 || doc.Pools[0].Configurations != 1 || len(doc.Groups) != 1 || len(doc.Groups[0].Nodes) != 2 {
+		t.Errorf("pools %+v, groups %+v: want the two readable nodes, one configuration", doc.Pools, doc.Groups)
+	}
+}
+
 func TestClusterAPIServerUnreachable(t *testing.T) {
 	var out, errb bytes.Buffer
 	code := run([]string{"cluster", "lint", "--server", "https://admin:s3cret@127.0.0.1:1", "--token", "t0ken", "--kubeconfig", os.DevNull}, &out, &errb)
@@ -342,5 +443,133 @@ func BenchmarkClusterPreflight(b *testing.B) {
 		if len(doc.Nodes) != 2000 || len(doc.Failures) != 0 || len(doc.Groups) != 100 {
 			b.Fatalf("%d nodes, %d groups, %d failures", len(doc.Nodes), len(doc.Groups), len(doc.Failures))
 		}
+	}
+}
+
+// multiKubeconfig writes a kubeconfig with a context per fake cluster (its
+// name: the map key) and the contexts "dead" and "dead2", whose API server is
+// a loopback port nothing listens on; it returns the file and a replacer of each
+// server's address (a new port per run) by its context's name.
+func multiKubeconfig(t *testing.T, clusters map[string]*fakeCluster) (string, *strings.Replacer) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := "https://" + ln.Addr().String()
+	ln.Close() // closed: connections are refused
+	servers := map[string]string{"dead": dead, "dead2": dead}
+	for name, c := range clusters {
+		srv := httptest.NewTLSServer(c)
+		t.Cleanup(srv.Close)
+		servers[name] = srv.URL
+	}
+	var b strings.Builder
+	var pairs []string
+	b.WriteString("apiVersion: v1\nkind: Config\nusers:\n- name: ci\n  user:\n    token: t0ken\nclusters:\n")
+	for name, url := range servers {
+		fmt.Fprintf(&b, "- name: %s\n  cluster:\n    server: %s\n    insecure-skip-tls-verify: true\n", name, url)
+		if name != "dead2" { // dead's address
+			pairs = append(pairs, url, "https://"+strings.ToUpper(name), strings.TrimPrefix(url, "https://"), strings.ToUpper(name))
+		}
+	}
+	b.WriteString("contexts:\n")
+	for name := range servers {
+		fmt.Fprintf(&b, "- name: %s\n  context:\n    cluster: %s\n    user: ci\n", name, name)
+	}
+	b.WriteString("current-context: a\n")
+	path := filepath.Join(t.TempDir(), "kubeconfig")
+	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path, strings.NewReplacer(pairs...)
+}
+
+// cleanCluster is a fake cluster whose nodes all start clean: pools gpu and
+// cpu, or only gpu.
+func cleanCluster(t *testing.T, pools ...string) *fakeCluster {
+	t.Helper()
+	data, err := os.ReadFile("../../testdata/dropin/configz.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &fakeCluster{configz: map[string][]byte{}}
+	for _, pool := range pools {
+		for _, name := range []string{pool + "-a", pool + "-b"} {
+			c.nodes = append(c.nodes, apiNode(name, pool, "v1.35.2"))
+			c.configz[name] = data
+		}
+	}
+	return c
+}
+
+// TestClusterContexts: several clusters in one run (--context repeated,
+// --all-contexts): each reported under its context, one that cannot be
+// reached listed with why without stopping the others, and counted as an
+// error toward --fail-on as an unreadable node is; exit 2 only when no
+// cluster could be read, or for a context the kubeconfig does not have.
+func TestClusterContexts(t *testing.T) {
+	kubeconfig, servers := multiKubeconfig(t, map[string]*fakeCluster{"a": cleanCluster(t, "cpu", "gpu"), "b": cleanCluster(t, "gpu")})
+	runArgs := func(args ...string) (string, string, int) {
+		var out, errb bytes.Buffer
+		code := run(append(args, "--kubeconfig", kubeconfig), &out, &errb)
+		return servers.Replace(out.String()), servers.Replace(errb.String()), code
+	}
+	for _, tt := range []struct {
+		name   string
+		args   []string
+		code   int
+		stderr string
+	}{
+		{"two clusters", []string{"--context", "a", "--context", "b"}, exitClean, ""},
+		{"one unreachable", []string{"--context", "a", "--context", "b", "--context", "dead"}, exitFindings, ""},
+		{"one unreachable, --fail-on none", []string{"--context", "a", "--context", "dead", "--fail-on", "none"}, exitClean, ""},
+		{"all contexts", []string{"--all-contexts"}, exitFindings, ""},
+		{"no node selected, one unreachable", []string{"--context", "b", "--context", "dead", "-l", "no=such"}, exitFindings, ""},
+		{"none reachable", []string{"--context", "dead", "--context", "dead2"}, exitUsage, "kubeletcfg: no context could be read: dead: cannot reach the API server at https://DEAD"},
+		{"the one context unreachable", []string{"--context", "dead", "--context", "dead"}, exitUsage, "kubeletcfg: cannot reach the API server at https://DEAD"},
+		{"no such context", []string{"--context", "a", "--context", "nope"}, exitUsage, `kubeletcfg: kubeconfig: no context "nope" (it has a, b, dead, dead2)`},
+		{"both --all-contexts and --context", []string{"--all-contexts", "--context", "a"}, exitUsage, "kubeletcfg: --all-contexts reads every context: leave out --context"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, stderr, code := runArgs(append([]string{"cluster", "lint"}, tt.args...)...)
+			if code != tt.code || !strings.HasPrefix(stderr, tt.stderr) || (tt.stderr == "" && stderr != "") || strings.Count(stderr, "\n") > 1 {
+				t.Errorf("exit %d, stderr %q; want exit %d, stderr %q", code, stderr, tt.code, tt.stderr)
+			}
+		})
+	}
+
+	// The output: goldens of each format, and the JSON's shape.
+	for _, tt := range []struct {
+		golden string
+		args   []string
+	}{
+		{"cluster-contexts", []string{"cluster", "preflight", "--to", "1.37", "--context", "b", "--context", "a", "--context", "dead"}},
+		{"cluster-contexts-json", []string{"cluster", "preflight", "--to", "1.37", "--context", "b", "--context", "a", "--context", "dead", "-o", "json"}},
+	} {
+		t.Run(tt.golden, func(t *testing.T) {
+			out, stderr, code := runArgs(tt.args...)
+			checkGolden(t, tt.golden, fmt.Sprintf("exit %d\n%s--- stderr\n%s", code, out, stderr))
+		})
+	}
+	out, _, _ := runArgs("cluster", "lint", "--all-contexts", "-o", "json")
+	var doc struct {
+		Contexts map[string]clusterJSON
+		Errors   map[string]string
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if len(doc.Contexts) != 2 || len(doc.Contexts["a"].Nodes) != 4 || len(doc.Contexts["b"].Nodes) != 2 {
+		t.Errorf("contexts %+v: want a (4 nodes) and b (2 nodes)", doc.Contexts)
+	}
+	if len(doc.Errors) != 2 || !strings.HasPrefix(doc.Errors["dead"], "cannot reach the API server at https://DEAD") {
+		t.Errorf("errors %+v: want dead's", doc.Errors)
+	}
+	// One context asked: today's report, not the contexts object.
+	one, _, _ := runArgs("cluster", "lint", "--context", "b", "-o", "json")
+	current, _, _ := runArgs("cluster", "lint", "-o", "json")
+	if !strings.HasPrefix(one, "{\n  \"server\": \"https://B\"") || !strings.HasPrefix(current, "{\n  \"server\": \"https://A\"") {
+		t.Errorf("one context: want its report alone\n%s\ncurrent context:\n%s", one, current)
 	}
 }
