@@ -6,7 +6,7 @@ BACKOFF := $(CURDIR)/testdata/conformance/backoff
 # What kubeadm writes to the node's config.yaml (harness kubeadm; checked by input's tests).
 KUBEADM := $(CURDIR)/testdata/kubeadm
 
-.PHONY: test check harness harness-test generate conformance conformance-check \
+.PHONY: minor test check harness harness-test generate conformance conformance-check \
 	harness-all generate-all conformance-all conformance-check-all harness-test-all fuzz-conformance release-check harness-vet \
 	integration integration-scale
 
@@ -37,8 +37,8 @@ $(if $(KUBE_VERSION),,$(error MINOR=$(MINOR) is not in $(VERSIONS)))
 # The Go toolchain a release's modules need when it is newer than the main module's
 # (versions.txt's third column: 1.38's modules declare go 1.27). The go command fetches
 # it through the module proxy once per machine; the main module stays on its own Go.
-TOOLCHAIN := $(shell awk -v m="$(MINOR)" '$$1 == m {print $$3}' $(VERSIONS))
-TOOLCHAIN_ENV := $(if $(TOOLCHAIN),GOTOOLCHAIN=$(TOOLCHAIN))
+HARNESS_TOOLCHAIN := $(shell awk -v m="$(MINOR)" '$$1 == m {print $$3}' $(VERSIONS))
+TOOLCHAIN_ENV := $(if $(HARNESS_TOOLCHAIN),GOTOOLCHAIN=$(HARNESS_TOOLCHAIN))
 ifeq ($(MINOR),$(NEWEST))
 HARNESS := $(CURDIR)/bin/harness
 HARNESS_ENV := $(TOOLCHAIN_ENV)
@@ -81,6 +81,7 @@ generate: harness
 	$(HARNESS) roundtrip -out skew/data/$(MINOR)/roundtrip.json
 	$(HARNESS) schema -out skew/data/$(MINOR)/schema.json
 	$(HARNESS) flags -out skew/data/$(MINOR)/flags.json
+	$(HARNESS) release -out skew/data/$(MINOR)/release.json
 	$(if $(filter $(MINOR),$(INTERNALNAMES_MINORS)),$(HARNESS) internalnames -out skew/data/$(MINOR)/internalnames.json)
 	$(GO) generate ./skew
 
@@ -115,6 +116,22 @@ fuzz-conformance:
 	{ $(HARNESS) run -cases $$dir/cases -out $$dir/golden; \
 	$(GO) run ./internal/fuzzcase/cmd compare -minor $(MINOR) -cases $$dir/cases -golden $$dir/golden; } || \
 	{ echo "fuzz-conformance failed; repeat with: make fuzz-conformance MINOR=$(MINOR) N=$(N) SEED=$$seed"; exit 1; }
+
+# Add or refresh a kubelet minor end to end (CONTRIBUTING.md, "Adding a kubelet
+# minor"): versions.txt and the harness's go.mod files, the harness, skew/data and
+# its Go tables, the newest minor's KubeletConfiguration types (upstream/), the
+# goldens of the corpus, the backoff curves and kubeadm, docs/rules.md, the CLI
+# goldens and man pages; then every test. A pre-release stays out of the defaults;
+# its GA release (make minor VERSION=v1.38.0) makes it the default minor and window.
+#   make minor VERSION=v1.38.0-rc.1        make minor VERSION=v1.39.0-alpha.1 TOOLCHAIN=go1.28.1
+minor:
+	@test -n "$(VERSION)" || { echo "usage: make minor VERSION=v1.38.0 [TOOLCHAIN=go1.27.3]" >&2; exit 2; }
+	cd conformance && sh minors/setminor.sh $(VERSION) $(TOOLCHAIN)
+	$(MAKE) --no-print-directory generate conformance MINOR=$(shell echo $(VERSION) | sed -E 's/^v([0-9]+\.[0-9]+)\..*/\1/')
+	sh upstream/gen.sh
+	$(GO) run ./internal/rulesdoc/cmd
+	$(GO) test ./cmd/kubeletcfg -update || true
+	$(GO) test ./...
 
 # Every minor in turn (one k8s build at a time: 5-10 min each when cold).
 harness-all generate-all conformance-all conformance-check-all harness-test-all:

@@ -39,6 +39,7 @@ func usage() {
   harness roundtrip -out FILE
   harness internalnames -out FILE
   harness flags -out FILE
+  harness release -out FILE
   harness schema -out FILE
   harness backoff -out FILE | -check FILE
   harness kubeadm -cases DIR -out DIR [-check]
@@ -74,6 +75,8 @@ func main() {
 		err = cmdInternalNames(args)
 	case "flags":
 		err = cmdFlags(args)
+	case "release":
+		err = cmdRelease(args)
 	case "backoff":
 		err = cmdBackoff(args)
 	case "kubeadm":

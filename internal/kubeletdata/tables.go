@@ -97,3 +97,22 @@ type InternalNames struct {
 func (f FieldInfo) Lean() FieldInfo {
 	return FieldInfo{Path: f.Path, GoType: f.GoType, Kind: f.Kind, FeatureGates: f.FeatureGates}
 }
+
+// Release is skew/data/<minor>/release.json: the facts about the kubelet release a
+// minor's data was generated from that change what kubeletcfg reproduces, recorded
+// by the harness linked against that release.
+type Release struct {
+	Generated string `json:"_generated"`
+	// Kubernetes is the k8s.io/kubernetes release ("v1.38.0-beta.0"); a pre-release
+	// suffix marks a minor that is not a default until its GA release is recorded.
+	Kubernetes string `json:"kubernetes"`
+	// Go is the Go release the harness was built with, as the release's own
+	// go.mod requires it (the kubelet's release binaries are built alike).
+	Go string `json:"go"`
+	// SchemeName is what runtime.NewScheme names a scheme in the release's
+	// k8s.io/apimachinery, which its decoding errors quote.
+	SchemeName string `json:"schemeName"`
+	// JSONv2 is set when that Go's encoding/json runs on encoding/json/v2
+	// (Go 1.27's default), whose error texts differ.
+	JSONv2 bool `json:"jsonv2"`
+}
