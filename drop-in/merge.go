@@ -222,8 +222,8 @@ func readPatch(path string, opt Options) (*Patch, *validate.Finding, error) {
 	if err != nil && f.SyntaxErr == nil && (runtime.IsMissingKind(err) || runtime.IsMissingVersion(err)) {
 		// The decoder stops at the missing kind before anything else; a drop-in of
 		// whitespace or comments only has no kind either.
-		fd := validate.DropInTypeMeta.At(typeMetaPos(f, runtime.IsMissingVersion(err)), "", "the drop-in has no apiVersion/kind: the kubelet refuses to start",
-			"add apiVersion: kubelet.config.k8s.io/v1beta1 and kind: KubeletConfiguration").AddingAPIVersion(f.Text(), f.Doc)
+		fd := validate.AddingAPIVersion(validate.DropInTypeMeta.At(typeMetaPos(f, runtime.IsMissingVersion(err)), "", "the drop-in has no apiVersion/kind: the kubelet refuses to start",
+			"add apiVersion: kubelet.config.k8s.io/v1beta1 and kind: KubeletConfiguration"), f.Text(), f.Doc)
 		fd.Kubelet = err.Error()
 		return nil, &fd, nil
 	}
@@ -238,8 +238,8 @@ func readPatch(path string, opt Options) (*Patch, *validate.Finding, error) {
 	}
 	if *gvk != source.KubeletGVK && opt.Legacy == nil {
 		// 1.31 decodes drop-ins into Unstructured without checking the kind.
-		fd := validate.DropInTypeMeta.At(typeMetaPos(f, gvk.GroupVersion() != source.KubeletGVK.GroupVersion()), "", fmt.Sprintf("the drop-in is %s, not kubelet.config.k8s.io/v1beta1 KubeletConfiguration: the kubelet refuses to start", gvkString(gvk.GroupVersion().String(), gvk.Kind)),
-			"use apiVersion: kubelet.config.k8s.io/v1beta1 and kind: KubeletConfiguration").AddingAPIVersion(f.Text(), f.Doc)
+		fd := validate.AddingAPIVersion(validate.DropInTypeMeta.At(typeMetaPos(f, gvk.GroupVersion() != source.KubeletGVK.GroupVersion()), "", fmt.Sprintf("the drop-in is %s, not kubelet.config.k8s.io/v1beta1 KubeletConfiguration: the kubelet refuses to start", gvkString(gvk.GroupVersion().String(), gvk.Kind)),
+			"use apiVersion: kubelet.config.k8s.io/v1beta1 and kind: KubeletConfiguration"), f.Text(), f.Doc)
 		return nil, &fd, nil
 	}
 	return &Patch{Path: path, File: f, Keys: opt.Files.Walk(f, opt.Tree, source.Fold), JSON: data}, nil, nil

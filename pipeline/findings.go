@@ -65,7 +65,7 @@ func keyFindings(files *source.Cache, f *source.File, keys []source.Key, m *skew
 	for _, k := range foldUnknownWalk(files, f, m) {
 		if k.Kind == source.KeyUnknown {
 			if fd, ok := validate.DraftCrashLoop(k.Pos, k.Path, k.Value); ok {
-				out = append(out, fd.ReplacingDraft(f.Text(), f.Doc))
+				out = append(out, validate.ReplacingDraft(fd, f.Text(), f.Doc))
 			}
 		}
 	}
@@ -146,8 +146,8 @@ func mainDecodeFinding(f *source.File, err error, keys []source.Key) validate.Fi
 		}
 		fd = validate.ConfigSyntax.At(pos, "", "the config file is not valid YAML, the kubelet refuses to start: "+f.SyntaxErr.Error(), syntaxHint(f.Data))
 	case isTypeMetaError(err):
-		fd = validate.ConfigTypeMeta.At(typeMetaPos(keys, top), "", "the config file is not a kubelet.config.k8s.io/v1beta1 KubeletConfiguration, the kubelet refuses to start",
-			"start the file with apiVersion: kubelet.config.k8s.io/v1beta1 and kind: KubeletConfiguration").AddingAPIVersion(f.Text(), f.Doc)
+		fd = validate.AddingAPIVersion(validate.ConfigTypeMeta.At(typeMetaPos(keys, top), "", "the config file is not a kubelet.config.k8s.io/v1beta1 KubeletConfiguration, the kubelet refuses to start",
+			"start the file with apiVersion: kubelet.config.k8s.io/v1beta1 and kind: KubeletConfiguration"), f.Text(), f.Doc)
 	default:
 		pos, path := top, ""
 		named := ""

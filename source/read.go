@@ -9,7 +9,7 @@ import (
 	"os"
 	"sync/atomic"
 
-	"github.com/kubeletcfg/kubeletcfg/validate"
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	yaml "go.yaml.in/yaml/v3"
 )
 
@@ -47,17 +47,17 @@ type File struct {
 	// from Path: the file on disk, if any, may hold something else.
 	InMemory bool
 
-	text atomic.Pointer[validate.Text]
+	text atomic.Pointer[finding.Text]
 }
 
 // Text is Data with its lines indexed, built on first use (files are shared by
 // the minors evaluated in parallel): the findings that carry edits turn
 // positions into offsets through it.
-func (f *File) Text() *validate.Text {
+func (f *File) Text() *finding.Text {
 	if t := f.text.Load(); t != nil {
 		return t
 	}
-	f.text.CompareAndSwap(nil, validate.NewText(f.Data))
+	f.text.CompareAndSwap(nil, finding.NewText(f.Data))
 	return f.text.Load()
 }
 

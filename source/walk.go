@@ -9,7 +9,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/internal/didyoumean"
 	"github.com/kubeletcfg/kubeletcfg/skew"
-	"github.com/kubeletcfg/kubeletcfg/validate"
+	"github.com/kubeletcfg/kubeletcfg/finding"
 )
 
 // Mode is how a decoder matches keys to fields.
@@ -45,13 +45,13 @@ type Key struct {
 	// written (it differs from Path where a key matched only case-insensitively).
 	Written     string
 	WrittenPath string
-	Pos         validate.Position
+	Pos         finding.Position
 	// Field is the matched field; nil for unknown keys.
 	Field *skew.Field
 	// Suggest is the nearest known field name at that level, for unknown keys.
 	Suggest string
 	// Winner is the position of the occurrence that wins, for duplicates.
-	Winner validate.Position
+	Winner finding.Position
 	// Null is true when the value is YAML/JSON null.
 	Null bool
 	// Value is a short rendering of a scalar value ("" for objects and lists).
@@ -121,7 +121,7 @@ type walker struct {
 
 // walkedKey identifies a Key by what it reports.
 type walkedKey struct {
-	pos, winner validate.Position
+	pos, winner finding.Position
 	path        string
 	kind        KeyKind
 }
@@ -164,8 +164,8 @@ const maxMergeDepth = 8
 // them are not reported. Real configurations stay orders of magnitude below it.
 const maxAliasNodes = 1 << 16
 
-func (w *walker) pos(n *yaml.Node) validate.Position {
-	return validate.Position{File: w.file, Line: n.Line, Column: n.Column}
+func (w *walker) pos(n *yaml.Node) finding.Position {
+	return finding.Position{File: w.file, Line: n.Line, Column: n.Column}
 }
 
 // suggest returns the nearest field name of f to name, within maxSuggestions.
@@ -439,8 +439,8 @@ func scalar(n *yaml.Node) string {
 
 // Positions indexes the position of every key path in keys that the decoder keeps
 // (exact keys, and case-folded keys in Fold mode).
-func Positions(keys []Key, mode Mode) map[string]validate.Position {
-	out := make(map[string]validate.Position, len(keys))
+func Positions(keys []Key, mode Mode) map[string]finding.Position {
+	out := make(map[string]finding.Position, len(keys))
 	for _, k := range keys {
 		if k.Kind == KeyExact || (k.Kind == KeyCase && mode == Fold) {
 			out[k.Path] = k.Pos

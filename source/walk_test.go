@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/kubeletcfg/kubeletcfg/skew"
-	"github.com/kubeletcfg/kubeletcfg/validate"
+	"github.com/kubeletcfg/kubeletcfg/finding"
 )
 
 const header = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"
@@ -79,7 +79,7 @@ func checkKey(t *testing.T, got Key, w wantKey) {
 	if got.Kind != w.Kind {
 		t.Errorf("%s: kind %v, want %v", w.Path, got.Kind, w.Kind)
 	}
-	if got.Pos != (validate.Position{File: "cfg.yaml", Line: w.Line, Column: w.Col}) {
+	if got.Pos != (finding.Position{File: "cfg.yaml", Line: w.Line, Column: w.Col}) {
 		t.Errorf("%s: position %v, want cfg.yaml:%d:%d", w.Path, got.Pos, w.Line, w.Col)
 	}
 	wp := w.WrittenPath

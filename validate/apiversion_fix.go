@@ -60,9 +60,9 @@ func AddAPIVersion(t *Text, doc *yaml.Node) (fix SuggestedFix, kind *yaml.Node, 
 	return SuggestedFix{Message: "add apiVersion: " + KubeletAPIVersion + " above kind", Edits: []TextEdit{ed}}, kind, "", true
 }
 
-// AddingAPIVersion is f with the AddAPIVersion repair of its file (t, the
+// AddingAPIVersion returns f with the AddAPIVersion repair of its file (t, the
 // document doc), when there is one that can be written.
-func (f Finding) AddingAPIVersion(t *Text, doc *yaml.Node) Finding {
+func AddingAPIVersion(f Finding, t *Text, doc *yaml.Node) Finding {
 	if fix, _, reason, ok := AddAPIVersion(t, doc); ok && reason == "" {
 		f.Fixes = append(f.Fixes[:len(f.Fixes):len(f.Fixes)], fix)
 	}

@@ -7,7 +7,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 )
 
-// ReplacingDraft is f, a KC6001 finding, with the repair that writes the
+// ReplacingDraft returns f, a KC6001 finding, with the repair that writes the
 // KEP-4603 draft key as the shipped field, maxSeconds: N as
 // maxContainerRestartPeriod: Ns (quoted in a flow mapping), when that needs no
 // guess: N a whole number of seconds the kubelet accepts (1..300), key and
@@ -16,7 +16,7 @@ import (
 // t and doc are f's file. The gate the shipped field needs is not part of
 // the repair: whether it is on depends on the minor and on every file, which
 // kubeletcfg fix weighs.
-func (f Finding) ReplacingDraft(t *Text, doc *yaml.Node) Finding {
+func ReplacingDraft(f Finding, t *Text, doc *yaml.Node) Finding {
 	parent, i := keyIn(doc, f.Line, f.Column, false)
 	if parent == nil {
 		return f

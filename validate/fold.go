@@ -78,14 +78,6 @@ func Fold(fs []Finding) []Finding {
 	return out
 }
 
-// Count is how many findings f stands for: Folded for a summary, else 1.
-func (f *Finding) Count() int {
-	if f.Folded > 0 {
-		return f.Folded
-	}
-	return 1
-}
-
 // thousands prints n with comma separators: 58,380.
 func thousands(n int) string {
 	s := strconv.Itoa(n)

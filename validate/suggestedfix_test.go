@@ -80,7 +80,7 @@ func TestReplacingDraft(t *testing.T) {
 			root := doc.Content[0]
 			parent := root.Content[1]
 			key := parent.Content[0]
-			f := DraftCrashLoopField.At(Position{Line: key.Line, Column: key.Column}, "crashLoopBackOff.maxSeconds", "", "").ReplacingDraft(NewText([]byte(tc.data)), root)
+			f := ReplacingDraft(DraftCrashLoopField.At(Position{Line: key.Line, Column: key.Column}, "crashLoopBackOff.maxSeconds", "", ""), NewText([]byte(tc.data)), root)
 			if len(f.Fixes) == 0 {
 				if tc.want != "" {
 					t.Fatalf("no repair, want %q", tc.want)

@@ -7,13 +7,13 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/kubeletcfg/kubeletcfg/validate"
+	"github.com/kubeletcfg/kubeletcfg/finding"
 )
 
 // Arg is one argument of the kubelet's command line and where it was written.
 type Arg struct {
 	Text string
-	Pos  validate.Position
+	Pos  finding.Position
 }
 
 // Texts is the arguments without their positions.
@@ -33,7 +33,7 @@ func IsBinary(word string) bool {
 
 // FromLine splits one command line (shell quoting) into arguments at pos; a
 // leading kubelet binary, as ps prints it, is dropped.
-func FromLine(line string, pos validate.Position) ([]Arg, error) {
+func FromLine(line string, pos finding.Position) ([]Arg, error) {
 	words, err := Split(line)
 	if err != nil {
 		return nil, err
@@ -56,7 +56,7 @@ func FromProcCmdline(path string, data []byte) []Arg {
 	off := 0
 	for i, w := range strings.Split(string(data), "\x00") {
 		if i > 0 {
-			out = append(out, Arg{Text: w, Pos: validate.Position{File: path, Line: 1, Column: off + 1}})
+			out = append(out, Arg{Text: w, Pos: finding.Position{File: path, Line: 1, Column: off + 1}})
 		}
 		off += len(w) + 1
 	}
@@ -109,7 +109,7 @@ func ReadFile(root, path string) ([]Arg, error) {
 	}
 	if len(lines) == 1 {
 		if words, err := Split(lines[0].text); err == nil && len(words) > 0 && (IsBinary(words[0]) || strings.HasPrefix(words[0], "-")) {
-			return FromLine(lines[0].text, validate.Position{File: path, Line: lines[0].line, Column: 1})
+			return FromLine(lines[0].text, finding.Position{File: path, Line: lines[0].line, Column: 1})
 		}
 	}
 	return nil, fmt.Errorf("%s: neither an ExecStart= line, a kubelet command line nor any of %s", path, strings.Join(EnvFileVars, ", "))

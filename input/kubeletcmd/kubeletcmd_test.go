@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kubeletcfg/kubeletcfg/validate"
+	"github.com/kubeletcfg/kubeletcfg/finding"
 )
 
 const hosts = "../../testdata/hosts/"
@@ -40,7 +40,7 @@ func TestFromLine(t *testing.T) {
 		"/opt/bin/kubelet-1.34 --v=2":          {"--v=2"},
 		"sudo --max-pods=50":                   {"sudo", "--max-pods=50"},
 	} {
-		args, err := FromLine(in, validate.Position{File: "x"})
+		args, err := FromLine(in, finding.Position{File: "x"})
 		if err != nil || !reflect.DeepEqual(Texts(args), want) {
 			t.Errorf("FromLine(%q) = %q, %v; want %q", in, Texts(args), err, want)
 		}

@@ -11,7 +11,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/kubeletcfg/kubeletcfg/validate"
+	"github.com/kubeletcfg/kubeletcfg/finding"
 )
 
 // UnitDirs is systemd's search path for system units, most important first
@@ -43,7 +43,7 @@ type EnvFile struct {
 	Path     string            `json:"path"`
 	Optional bool              `json:"optional"`
 	Missing  bool              `json:"missing"`
-	At       validate.Position `json:"-"`
+	At       finding.Position `json:"-"`
 }
 
 // LoadUnit loads a system unit (kubelet.service) under root as systemd does:
@@ -102,7 +102,7 @@ func rooted(root string, dirs []string) []string {
 
 type assignment struct {
 	value string
-	pos   validate.Position
+	pos   finding.Position
 }
 
 // parseUnit applies the [Service] section of each file in order. files are
@@ -129,7 +129,7 @@ func parseUnit(root string, files []string, local bool) (*Unit, error) {
 			if !ok {
 				continue
 			}
-			a := assignment{value: strings.TrimSpace(v), pos: validate.Position{File: f, Line: l.line, Column: 1}}
+			a := assignment{value: strings.TrimSpace(v), pos: finding.Position{File: f, Line: l.line, Column: 1}}
 			// An empty assignment resets the list (systemd.exec(5), systemd.service(5)).
 			switch strings.TrimSpace(k) {
 			case "Environment":
@@ -292,7 +292,7 @@ func validEnvName(s string) bool {
 // "${VAR}" (also ${VAR:-default} and ${VAR:+alternative}) is replaced by the
 // value, the word staying one word, and "$$" is a "$". A word whose text comes
 // from one variable carries that variable's position.
-func expandWord(w string, vars map[string]assignment, at validate.Position) []Arg {
+func expandWord(w string, vars map[string]assignment, at finding.Position) []Arg {
 	if len(w) > 1 && w[0] == '$' && w[1] != '{' && w[1] != '$' {
 		v, ok := vars[w[1:]]
 		if !ok {
@@ -397,7 +397,7 @@ func envFile(path string, data []byte) map[string]assignment {
 		if !ok || !validEnvName(k) {
 			continue
 		}
-		vars[k] = assignment{value: unquoteEnv(strings.TrimSpace(v)), pos: validate.Position{File: path, Line: l.line, Column: 1}}
+		vars[k] = assignment{value: unquoteEnv(strings.TrimSpace(v)), pos: finding.Position{File: path, Line: l.line, Column: 1}}
 	}
 	return vars
 }

@@ -1,0 +1,112 @@
+package finding
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Severity says what the kubelet does with the finding.
+type Severity int
+
+const (
+	// Info is worth knowing; the kubelet behaves as the files say.
+	Info Severity = iota
+	// Warning: the kubelet starts but does not do what the files say.
+	Warning
+	// Error: this kubelet refuses to start or crashes.
+	Error
+)
+
+func (s Severity) String() string {
+	switch s {
+	case Error:
+		return "error"
+	case Warning:
+		return "warning"
+	default:
+		return "info"
+	}
+}
+
+// ParseSeverity parses "error", "warning" or "info".
+func ParseSeverity(s string) (Severity, error) {
+	switch s {
+	case "error":
+		return Error, nil
+	case "warning":
+		return Warning, nil
+	case "info":
+		return Info, nil
+	}
+	return Info, fmt.Errorf("unknown severity %q (want error, warning or info)", s)
+}
+
+// MarshalText makes severities print as words in JSON.
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// Position is a place in an input file. Line and Column are 1-based; 0 means unknown
+// (for example a value that comes from the kubelet's defaults).
+type Position struct {
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
+}
+
+func (p Position) String() string {
+	switch {
+	case p.File == "":
+		return "(defaults)"
+	case p.Line == 0:
+		return p.File
+	}
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Column)
+}
+
+// Finding is one problem found in one place.
+type Finding struct {
+	Rule     string   `json:"rule"`
+	Severity Severity `json:"severity"`
+	Message  string   `json:"message"`
+	Position
+	// Path is the field path in the KubeletConfiguration, dotted, with map keys in
+	// brackets: evictionHard[memory.available], featureGates[NodeSwap].
+	Path string `json:"path"`
+	Hint string `json:"hint,omitempty"`
+	// Kubelet is the kubelet's own message, verbatim, when the kubelet reports this.
+	Kubelet string `json:"kubelet,omitempty"`
+	// Panics is set when the kubelet does not refuse cleanly but panics at startup.
+	Panics bool `json:"panics,omitempty"`
+	// Folded is set on the one finding that stands for many of one rule in one
+	// file (see Fold): how many it stands for, all not shown.
+	Folded int `json:"folded,omitempty"`
+	// Fixes are the repairs that need no guess, set where the mistake is
+	// detected; kubeletcfg fix applies them. They are not part of the output.
+	Fixes []SuggestedFix `json:"-"`
+}
+
+// SortFindings orders findings by file, line, column, then rule.
+func SortFindings(fs []Finding) {
+	sort.SliceStable(fs, func(i, j int) bool { return Less(&fs[i], &fs[j]) })
+}
+
+// Less is the order of SortFindings: file, line, column, then rule.
+func Less(a, b *Finding) bool {
+	if a.File != b.File {
+		return a.File < b.File
+	}
+	if a.Line != b.Line {
+		return a.Line < b.Line
+	}
+	if a.Column != b.Column {
+		return a.Column < b.Column
+	}
+	return a.Rule < b.Rule
+}
+
+// Count is how many findings f stands for: Folded for a summary, else 1.
+func (f *Finding) Count() int {
+	if f.Folded > 0 {
+		return f.Folded
+	}
+	return 1
+}

@@ -1,0 +1,96 @@
+package kubeletcfg_test
+
+import (
+	"os/exec"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// layers is the direction of the module's imports, lowest first: a package may
+// import its own layer's and the lower layers' packages, never a higher layer's.
+// The data flows read -> translate -> merge -> default -> validate -> report, and
+// the front ends sit on top of the library (ARCHITECTURE.md).
+var layers = [][]string{
+	// leaves: the finding types, the copied upstream types, small helpers
+	{"finding", "upstream/kubelet/config/v1beta1", "internal/kubeletdata", "internal/jsonscan", "internal/didyoumean",
+		"internal/fserr", "internal/atomicfile", "internal/udiff", "internal/oneshotgc", "internal/testtree",
+		"internal/testkubelet", "internal/schemacheck"},
+	{"skew"},                                // what each minor knows
+	{"validate", "defaults"},                // the rules and the defaulting
+	{"source", "input/kubeletcmd", "input"}, // read and translate
+	{"drop-in"},                             // merge
+	{"pipeline"},                            // the kubelet's start-up, in order
+	{"report", "policy", "profile", "matrix"},                    // after the pipeline
+	{"backoff", "explain", "fix", "author", "fleet", "discover"}, // the verbs' packages
+	{"."}, // the library
+	{"cmd/kubeletcfg", "examples/lintdir", "internal/rulesdoc", "internal/rulesdoc/cmd", "internal/fuzzcase",
+		"internal/fuzzcase/cmd", "internal/floor", "skew/internal/gen", "internal/corpus"}, // front ends and tools
+}
+
+// debts are the upward imports that exist today (issue 20 names them), each to
+// go: the test fails when a new one appears and when one of these is gone, so
+// that the list only shrinks.
+var debts = map[string]bool{
+	"input -> pipeline":           true, // Source.Translate maps a pipeline.Result
+	"input -> matrix":             true, // matrix.Window for kind and minikube nodes
+	"pipeline -> internal/corpus": true, // the golden types; pipeline is not a test tool
+}
+
+func TestImportLayers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	const module = "github.com/kubeletcfg/kubeletcfg"
+	layerOf := map[string]int{}
+	for i, l := range layers {
+		for _, p := range l {
+			layerOf[p] = i
+		}
+	}
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", "./...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	rel := func(p string) string {
+		if p == module {
+			return "."
+		}
+		return strings.TrimPrefix(p, module+"/")
+	}
+	seen := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		from := rel(f[0])
+		lf, ok := layerOf[from]
+		if !ok {
+			t.Errorf("package %s is in no layer: add it to layers", from)
+			continue
+		}
+		for _, imp := range f[1:] {
+			if imp != module && !strings.HasPrefix(imp, module+"/") {
+				continue
+			}
+			to := rel(imp)
+			lt, ok := layerOf[to]
+			if !ok || lt <= lf {
+				continue
+			}
+			edge := from + " -> " + to
+			seen[edge] = true
+			if !debts[edge] {
+				t.Errorf("%s imports a higher layer", edge)
+			}
+		}
+	}
+	var paid []string
+	for e := range debts {
+		if !seen[e] {
+			paid = append(paid, e)
+		}
+	}
+	sort.Strings(paid)
+	for _, e := range paid {
+		t.Errorf("%s is gone: remove it from debts", e)
+	}
+}
