@@ -74,8 +74,11 @@ type GateNote struct {
 	Default *bool `json:"default,omitempty"`
 	// AtSource is the gate's stage at the source ("ALPHA", "BETA", "GA",
 	// "DEPRECATED", or "unregistered").
-	AtSource string             `json:"atSource"`
-	SetBy    *validate.Position `json:"setBy,omitempty"`
+	AtSource string `json:"atSource"`
+	// LockedAtSource, for a removed gate, is the value the source locks it to:
+	// an entry of that value changes nothing there, so fix can remove it.
+	LockedAtSource *bool              `json:"lockedAtSource,omitempty"`
+	SetBy          *validate.Position `json:"setBy,omitempty"`
 }
 
 // Field statuses of a FieldNote.
@@ -271,13 +274,18 @@ func gateNotes(set map[string]gateSetting, src, tgt *skew.GateTable) []GateNote 
 	for _, name := range names {
 		s := set[name]
 		atSource := "unregistered"
+		var locked *bool
 		if g, ok := src.Lookup(name); ok {
-			atSource = stageName(src.At(g).PreRelease)
+			spec := src.At(g)
+			atSource = stageName(spec.PreRelease)
+			if spec.LockToDefault {
+				locked = &spec.Default
+			}
 		}
 		g, ok := tgt.Lookup(name)
 		if !ok {
 			if atSource != "unregistered" {
-				out = append(out, GateNote{Name: name, Value: s.value, Status: GateRemoved, AtSource: atSource, SetBy: s.pos})
+				out = append(out, GateNote{Name: name, Value: s.value, Status: GateRemoved, AtSource: atSource, LockedAtSource: locked, SetBy: s.pos})
 			}
 			continue
 		}

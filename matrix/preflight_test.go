@@ -31,11 +31,12 @@ func TestGateNotes(t *testing.T) {
 		"Beta":        {spec("1.30", true, "BETA", false)},
 		"GAUnlocked":  {spec("1.30", true, "", false)},
 		"Removed":     {spec("1.20", true, "", true)},
+		"RemovedBeta": {spec("1.20", false, "BETA", false)},
 	}
 	src := gateTable("1.33", history)
 	tgtHistory := map[string][]skew.GateSpec{}
 	for k, v := range history {
-		if k != "Removed" {
+		if !strings.HasPrefix(k, "Removed") {
 			tgtHistory[k] = v
 		}
 	}
@@ -52,11 +53,14 @@ func TestGateNotes(t *testing.T) {
 			"Deprecating": {value: &no, pos: at},
 			"Locking":     {value: &yes},
 			"Removed":     {},
+			"RemovedBeta": {value: &yes},
 			"Beta":        {value: &yes},
 		}, []GateNote{
 			{Name: "Deprecating", Value: &no, Status: GateDeprecated, Since: "1.35", Default: &yes, AtSource: "GA", SetBy: at},
 			{Name: "Locking", Value: &yes, Status: GateGALocked, Since: "1.34", Default: &yes, AtSource: "BETA"},
-			{Name: "Removed", Status: GateRemoved, AtSource: "GA"},
+			// The source locks Removed to true: fix can remove an entry of that value.
+			{Name: "Removed", Status: GateRemoved, AtSource: "GA", LockedAtSource: &yes},
+			{Name: "RemovedBeta", Value: &yes, Status: GateRemoved, AtSource: "BETA"},
 		}},
 	}
 	for _, tt := range tests {

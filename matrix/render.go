@@ -323,7 +323,12 @@ func (p *Preflight) WriteTextQuiet(w io.Writer, quiet bool) error {
 		}
 		switch g.Status {
 		case GateRemoved:
-			notes = append(notes, fmt.Sprintf("gate %s%s%s: not registered at %s (at %s: %s), the kubelet panics on an unknown gate; remove the entry", g.Name, set, at, to, from, g.AtSource))
+			fix := ""
+			if g.LockedAtSource != nil && g.Value != nil && *g.Value == *g.LockedAtSource {
+				// The entry changes nothing at the source: fix's gate repair proves it.
+				fix = fmt.Sprintf(" (%s locks it to %t, so kubeletcfg fix --versions %s..%s removes it)", from, *g.LockedAtSource, from, to)
+			}
+			notes = append(notes, fmt.Sprintf("gate %s%s%s: not registered at %s (at %s: %s), the kubelet panics on an unknown gate; remove the entry%s", g.Name, set, at, to, from, g.AtSource, fix))
 		case GateGALocked:
 			notes = append(notes, fmt.Sprintf("gate %s%s%s: at %s GA and locked to %t since %s (at %s: %s); remove the entry before the gate is removed", g.Name, set, at, to, *g.Default, g.Since, from, g.AtSource))
 		case GateDeprecated:

@@ -1,6 +1,8 @@
 package skew
 
 import (
+	"os"
+	"strings"
 	"testing"
 
 	"k8s.io/component-base/featuregate"
@@ -91,5 +93,37 @@ func TestSpan(t *testing.T) {
 		if got := Span(tc.in); got != tc.want {
 			t.Errorf("Span(%q) = %q, want %q", tc.in, got, tc.want)
 		}
+	}
+}
+
+// TestVersionsMatchData keeps the three records of a minor's release in step, so that
+// a half-done `make minor` cannot pass: conformance/minors/versions.txt (what the
+// harness is built from), the supported minors (skew/data/*/release.json, written by
+// that harness) and the header of the newest minor's copied types (upstream/gen.sh).
+func TestVersionsMatchData(t *testing.T) {
+	raw, err := os.ReadFile("../conformance/minors/versions.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var listed []string
+	for _, line := range strings.Split(string(raw), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && !strings.HasPrefix(f[0], "#") {
+			listed = append(listed, f[0]+" "+f[1])
+		}
+	}
+	var supported []string
+	for _, m := range Minors() {
+		supported = append(supported, m.Version+" "+m.Patch)
+	}
+	if strings.Join(listed, ", ") != strings.Join(supported, ", ") {
+		t.Errorf("versions.txt lists %v, skew/data has %v", listed, supported)
+	}
+	types, err := os.ReadFile("../upstream/kubelet/config/v1beta1/types.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "from k8s.io/kubelet@v0" + strings.TrimPrefix(Newest().Patch, "v1") + " "
+	if first, _, _ := strings.Cut(string(types), "\n"); !strings.Contains(first, want) {
+		t.Errorf("upstream types: %q, want a copy %s(sh upstream/gen.sh)", first, want)
 	}
 }
