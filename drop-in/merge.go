@@ -10,6 +10,7 @@ import (
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/kubeletcfg/kubeletcfg/internal/jsonscan"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
 	"github.com/kubeletcfg/kubeletcfg/validate"
@@ -164,22 +165,10 @@ const maxPatchDepth = 32
 func truncateDeep(data []byte, max int) []byte {
 	var out []byte
 	copied, depth, start := 0, 0, -1
-	inString, escaped := false, false
-	for i, c := range data {
-		if inString {
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-			continue
-		}
-		switch c {
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; c {
 		case '"':
-			inString = true
+			i = jsonscan.StringEnd(data, i) - 1
 		case '{', '[':
 			depth++
 			if depth == max+1 {

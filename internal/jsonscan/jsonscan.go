@@ -9,28 +9,31 @@ func Space(data []byte, i int) int {
 	return i
 }
 
+// StringEnd returns the index just past the closing quote of the valid JSON
+// string whose opening quote is data[i].
+func StringEnd(data []byte, i int) int {
+	for i++; i < len(data); i++ {
+		switch data[i] {
+		case '\\':
+			i++ // the escaped byte
+		case '"':
+			return i + 1
+		}
+	}
+	return i
+}
+
 // End returns the end of the valid JSON value that starts at data[i].
 func End(data []byte, i int) int {
-	depth, inString, escaped := 0, false, false
+	depth := 0
 	for ; i < len(data); i++ {
-		c := data[i]
-		if inString {
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-				if depth == 0 {
-					return i + 1
-				}
-			}
-			continue
-		}
-		switch c {
+		switch data[i] {
 		case '"':
-			inString = true
+			end := StringEnd(data, i)
+			if depth == 0 {
+				return end
+			}
+			i = end - 1
 		case '{', '[':
 			depth++
 		case '}', ']':
