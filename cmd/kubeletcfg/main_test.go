@@ -69,9 +69,9 @@ func TestInputErrorIsOneLine(t *testing.T) {
 	}
 }
 
-// readmeExits is the exit code of each command the README shows with its
-// output, by the longest matching prefix of its arguments. A README block whose
-// command has no entry fails the test, so every example is run.
+// readmeExits is the exit code of each command README.md and docs/*.md show
+// with its output, by the longest matching prefix of its arguments. A block
+// whose command has no entry fails the test, so every example is run.
 var readmeExits = map[string]int{
 	"lint ":        exitFindings,
 	"skew ":        exitFindings,
