@@ -121,7 +121,8 @@ fuzz-conformance:
 # minor"): versions.txt and the harness's go.mod files, the harness, skew/data and
 # its Go tables, the newest minor's KubeletConfiguration types (upstream/), the
 # goldens of the corpus, the backoff curves and kubeadm, docs/rules.md, the CLI
-# goldens and man pages; then every test. A pre-release stays out of the defaults;
+# goldens, man pages, docs/commands and the examples of README.md and docs/; then
+# every test. A pre-release stays out of the defaults;
 # its GA release (make minor VERSION=v1.38.0) makes it the default minor and window.
 #   make minor VERSION=v1.38.0-rc.1        make minor VERSION=v1.39.0-alpha.1 TOOLCHAIN=go1.28.1
 minor:

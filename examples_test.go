@@ -9,8 +9,8 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/internal/testtree"
 )
 
-// TestExampleLintdir builds examples/lintdir, the program the README's
-// "Use as a Go library" section points to, and runs it on a pool of two
+// TestExampleLintdir builds examples/lintdir, the program docs/library.md
+// points to, and runs it on a pool of two
 // nodes: one that starts, one whose drop-in the kubelet refuses.
 func TestExampleLintdir(t *testing.T) {
 	if testing.Short() {

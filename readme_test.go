@@ -9,33 +9,31 @@ import (
 	"testing"
 )
 
-// TestREADMELibrary builds the program of the README's "Use as a Go
-// library" section (as examples/readme/main.go, through a build overlay: it
-// is nowhere on disk in the module), runs it from the module root and
-// compares what it prints with the text block that follows it.
+// TestREADMELibrary builds the program of docs/library.md (as
+// examples/readme/main.go, through a build overlay: it is nowhere on disk in
+// the module), runs it from the module root and compares what it prints with
+// the text block that follows it. The README's "Use as a Go library" block is
+// an excerpt of that program, line for line.
 func TestREADMELibrary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a program")
 	}
-	raw, err := os.ReadFile("README.md")
+	raw, err := os.ReadFile("docs/library.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, ok := strings.Cut(string(raw), "\n## Use as a Go library\n")
-	if !ok {
-		t.Fatal(`README: no "## Use as a Go library" section`)
-	}
-	section, _, _ = strings.Cut(section, "\n## ")
+	section := string(raw)
 	block := func(fence string) string {
 		_, rest, ok := strings.Cut(section, "\n"+fence+"\n")
 		if !ok {
-			t.Fatalf("README library section: no %s block", fence)
+			t.Fatalf("docs/library.md: no %s block", fence)
 		}
 		body, after, _ := strings.Cut(rest, "\n```\n")
 		section = after
 		return body + "\n"
 	}
 	program, want := block("```go"), block("```text")
+	checkREADMEExcerpt(t, program)
 
 	tmp := t.TempDir()
 	src := filepath.Join(tmp, "main.go")
@@ -63,5 +61,36 @@ func TestREADMELibrary(t *testing.T) {
 	}
 	if string(got) != want {
 		t.Errorf("the README's program prints:\n%s\nthe README says:\n%s", got, want)
+	}
+}
+
+// checkREADMEExcerpt: the Go block of the README's "Use as a Go library"
+// section is consecutive lines of program, indentation aside.
+func checkREADMEExcerpt(t *testing.T, program string) {
+	t.Helper()
+	raw, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(raw), "\n## Use as a Go library\n")
+	if !ok {
+		t.Fatal(`README: no "## Use as a Go library" section`)
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	_, excerpt, ok := strings.Cut(section, "\n```go\n")
+	if !ok {
+		t.Fatal("README library section: no ```go block")
+	}
+	excerpt, _, _ = strings.Cut(excerpt, "\n```\n")
+	// The README shows the lines of main's body one tab less indented.
+	var indented []string
+	for _, l := range strings.Split(excerpt, "\n") {
+		if l != "" {
+			l = "\t" + l
+		}
+		indented = append(indented, l)
+	}
+	if !strings.Contains(program, "\n"+strings.Join(indented, "\n")+"\n") {
+		t.Errorf("the README's library block is not an excerpt of docs/library.md's program:\n%s", excerpt)
 	}
 }

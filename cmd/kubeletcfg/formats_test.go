@@ -223,6 +223,56 @@ func TestDocsMan(t *testing.T) {
 	}
 }
 
+// TestCommandDocsFresh: docs/commands holds the Markdown reference cobra/doc
+// generates from the command tree, one page per command, as the man pages are
+// generated ahead (TestManPagesFresh) so that the binary does not link
+// cobra/doc; -update rewrites it.
+func TestCommandDocsFresh(t *testing.T) {
+	const dir = "../../docs/commands"
+	root := newRootCommand()
+	root.InitDefaultCompletionCmd() // as Execute adds it
+	root.DisableAutoGenTag = true   // the generated-by footer carries the date
+	tmp := t.TempDir()
+	if err := doc.GenMarkdownTree(root, tmp); err != nil {
+		t.Fatal(err)
+	}
+	generated, _ := filepath.Glob(filepath.Join(tmp, "*.md"))
+	if *update {
+		old, _ := filepath.Glob(filepath.Join(dir, "*.md"))
+		for _, p := range old {
+			os.Remove(p)
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range generated {
+			data, _ := os.ReadFile(p)
+			if err := os.WriteFile(filepath.Join(dir, filepath.Base(p)), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return
+	}
+	committed, _ := filepath.Glob(filepath.Join(dir, "*.md"))
+	names := func(paths []string) string {
+		var out []string
+		for _, p := range paths {
+			out = append(out, filepath.Base(p))
+		}
+		return strings.Join(out, " ")
+	}
+	if names(generated) != names(committed) {
+		t.Fatalf("docs/commands has %s, the commands give %s (go test ./cmd/kubeletcfg -run TestCommandDocsFresh -update)", names(committed), names(generated))
+	}
+	for _, p := range generated {
+		want, _ := os.ReadFile(p)
+		got, _ := os.ReadFile(filepath.Join(dir, filepath.Base(p)))
+		if !bytes.Equal(got, want) {
+			t.Errorf("docs/commands/%s is stale (go test ./cmd/kubeletcfg -run TestCommandDocsFresh -update)", filepath.Base(p))
+		}
+	}
+}
+
 // TestManPagesFresh: the embedded man pages (cmd/kubeletcfg/man) are what
 // cobra/doc generates from the command tree, with the placeholders docs man
 // fills in; -update rewrites them. docs man writes them with the date and

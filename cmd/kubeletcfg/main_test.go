@@ -69,9 +69,9 @@ func TestInputErrorIsOneLine(t *testing.T) {
 	}
 }
 
-// readmeExits is the exit code of each command the README shows with its
-// output, by the longest matching prefix of its arguments. A README block whose
-// command has no entry fails the test, so every example is run.
+// readmeExits is the exit code of each command README.md and docs/*.md show
+// with its output, by the longest matching prefix of its arguments. A block
+// whose command has no entry fails the test, so every example is run.
 var readmeExits = map[string]int{
 	"lint ":        exitFindings,
 	"skew ":        exitFindings,
@@ -93,12 +93,36 @@ var readmeExits = map[string]int{
 	"lint -c testdata/minikube/config.json ":                                 exitClean,
 }
 
-// TestREADMEBlocks keeps the README's example outputs true: every block that
-// starts with "$ go run ./cmd/kubeletcfg ARGS" must hold what the command
-// prints (go test ./cmd/kubeletcfg -update rewrites them).
+// docFiles are the Markdown files whose examples the tests keep true: the
+// README and the guides in docs/ (paths relative to the module root).
+func docFiles(t *testing.T) []string {
+	t.Helper()
+	guides, err := filepath.Glob("docs/*.md")
+	if err != nil || len(guides) == 0 {
+		t.Fatalf("no docs/*.md (run from the module root): %v", err)
+	}
+	return append([]string{"README.md"}, guides...)
+}
+
+// TestREADMEBlocks keeps the example outputs of the README and of docs/*.md
+// true: every block that starts with "$ go run ./cmd/kubeletcfg ARGS" must hold
+// what the command prints (go test ./cmd/kubeletcfg -update rewrites them).
 func TestREADMEBlocks(t *testing.T) {
 	t.Chdir("../..")
-	raw, err := os.ReadFile("README.md")
+	n := 0
+	for _, name := range docFiles(t) {
+		n += checkDocBlocks(t, name)
+	}
+	if n < len(readmeExits) {
+		t.Errorf("README.md and docs/*.md show %d command outputs, fewer than readmeExits names (%d)", n, len(readmeExits))
+	}
+}
+
+// checkDocBlocks runs the "$ go run ./cmd/kubeletcfg" blocks of one Markdown
+// file and returns how many it has.
+func checkDocBlocks(t *testing.T, name string) int {
+	t.Helper()
+	raw, err := os.ReadFile(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +140,7 @@ func TestREADMEBlocks(t *testing.T) {
 		cmdLine, want, _ := strings.Cut(block, "\n")
 		args, err := shellWords(strings.TrimPrefix(cmdLine, "$ go run ./cmd/kubeletcfg "))
 		if err != nil {
-			t.Errorf("%s: %v", cmdLine, err)
+			t.Errorf("%s: %s: %v", name, cmdLine, err)
 			continue
 		}
 		n++
@@ -128,12 +152,12 @@ func TestREADMEBlocks(t *testing.T) {
 			}
 		}
 		if !ok {
-			t.Errorf("%s: add its exit code to readmeExits", cmdLine)
+			t.Errorf("%s: %s: add its exit code to readmeExits", name, cmdLine)
 			continue
 		}
 		var stdout, stderr bytes.Buffer
 		if code := run(args, &stdout, &stderr); code != exit {
-			t.Errorf("%s: exit code %d, want %d\n%s", cmdLine, code, exit, stderr.String())
+			t.Errorf("%s: %s: exit code %d, want %d\n%s", name, cmdLine, code, exit, stderr.String())
 		}
 		// stderr follows stdout, as a terminal shows them (fix --diff prints
 		// the patch on stdout and the list of repairs on stderr).
@@ -147,17 +171,15 @@ func TestREADMEBlocks(t *testing.T) {
 			continue
 		}
 		if got != want {
-			t.Errorf("README output of %q is stale (go test ./cmd/kubeletcfg -update rewrites it); got:\n%s", cmdLine, got)
+			t.Errorf("%s: output of %q is stale (go test ./cmd/kubeletcfg -update rewrites it); got:\n%s", name, cmdLine, got)
 		}
 	}
-	if n < len(readmeExits) {
-		t.Errorf("README shows %d command outputs, fewer than readmeExits names (%d)", n, len(readmeExits))
-	}
 	if *update {
-		if err := os.WriteFile("README.md", []byte(text), 0o644); err != nil {
+		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
+	return n
 }
 
 // shellWords splits a command line as a POSIX shell would for the simple

@@ -16,9 +16,10 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
-func readREADME(t *testing.T) string {
+// readDoc reads a Markdown file of the module, README.md or docs/NAME.md.
+func readDoc(t *testing.T, name string) string {
 	t.Helper()
-	raw, err := os.ReadFile("../../README.md")
+	raw, err := os.ReadFile("../../" + name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,12 +42,13 @@ func jsonTags(t reflect.Type) []string {
 	return out
 }
 
-// The README's JSON example shows every top-level key lint -o json can print.
+// The JSON example of docs/json.md shows every top-level key lint -o json can
+// print.
 func TestREADMEJSONExampleKeys(t *testing.T) {
-	text := readREADME(t)
+	text := readDoc(t, "docs/json.md")
 	_, rest, ok := strings.Cut(text, "`kubeletcfg lint -o json` prints one document")
 	if !ok {
-		t.Fatal("README: no JSON output section")
+		t.Fatal("docs/json.md: no lint -o json section")
 	}
 	_, block, _ := strings.Cut(rest, "```json\n")
 	block, _, _ = strings.Cut(block, "```")
@@ -54,7 +56,7 @@ func TestREADMEJSONExampleKeys(t *testing.T) {
 	for _, line := range strings.Split(strings.TrimSpace(block), "\n") {
 		var doc map[string]any
 		if err := json.Unmarshal([]byte(line), &doc); err != nil {
-			t.Fatalf("README JSON example %q: %v", line, err)
+			t.Fatalf("docs/json.md JSON example %q: %v", line, err)
 		}
 		for k := range doc {
 			shown[k] = true
@@ -72,13 +74,13 @@ func TestREADMEJSONExampleKeys(t *testing.T) {
 	}
 	sort.Strings(missing)
 	if len(missing) > 0 {
-		t.Errorf("README JSON example: %s", strings.Join(missing, ", "))
+		t.Errorf("docs/json.md JSON example: %s", strings.Join(missing, ", "))
 	}
 }
 
 // The README's command table names every command.
 func TestREADMECommandTable(t *testing.T) {
-	text := readREADME(t)
+	text := readDoc(t, "README.md")
 	_, table, _ := strings.Cut(text, "## Commands\n")
 	table, _, _ = strings.Cut(table, "\n\n")
 	for _, c := range newRootCommand().Commands() {
@@ -91,12 +93,12 @@ func TestREADMECommandTable(t *testing.T) {
 	}
 }
 
-// The README's corpus figure is the number of cases, and the newest minor has a
-// golden for each.
+// The corpus figure (docs/fidelity.md) is the number of cases, and every
+// minor has a golden for each.
 func TestREADMECaseCount(t *testing.T) {
-	m := regexp.MustCompile(`\((\d+) cases at each\s+of the (\d+) minors\)`).FindStringSubmatch(readREADME(t))
+	m := regexp.MustCompile(`\((\d+) cases at each\s+of the (\d+) minors\)`).FindStringSubmatch(readDoc(t, "docs/fidelity.md"))
 	if m == nil {
-		t.Fatal("README: no corpus figure")
+		t.Fatal("docs/fidelity.md: no corpus figure")
 	}
 	cases, err := os.ReadDir("../../testdata/conformance/cases")
 	if err != nil {
@@ -119,9 +121,10 @@ func TestREADMECaseCount(t *testing.T) {
 	}
 }
 
-// The pre-commit hook fires on the layout the README shows: its files pattern
-// (a Python regular expression, searched; this one is also RE2) matches the
-// --config file and a drop-in of the --config-dir of the README's args.
+// The pre-commit hook fires on the layout the README and docs/ci.md show: its
+// files pattern (a Python regular expression, searched; this one is also RE2)
+// matches the --config file and a drop-in of the --config-dir of each example's
+// args.
 func TestPreCommitFilesMatchREADME(t *testing.T) {
 	var hooks []struct {
 		Files string `json:"files"`
@@ -134,27 +137,31 @@ func TestPreCommitFilesMatchREADME(t *testing.T) {
 		t.Fatalf(".pre-commit-hooks.yaml: %v", err)
 	}
 	re := regexp.MustCompile(hooks[0].Files)
-	args := regexp.MustCompile(`args: \[--config, ([^,]+), --config-dir, ([^,\]]+)`).FindStringSubmatch(readREADME(t))
-	if args == nil {
-		t.Fatal("README: no pre-commit args")
-	}
-	for _, p := range []string{args[1], args[2] + "/10-example.conf", "/var/lib/kubelet/config.yaml", "etc/kubernetes/kubelet.conf.d/50-x.conf", "kubelet-config.json"} {
-		if !re.MatchString(p) {
-			t.Errorf("pre-commit files %q does not match %s", hooks[0].Files, p)
+	for _, doc := range []string{"README.md", "docs/ci.md"} {
+		args := regexp.MustCompile(`args: \[--config, ([^,]+), --config-dir, ([^,\]]+)`).FindStringSubmatch(readDoc(t, doc))
+		if args == nil {
+			t.Fatalf("%s: no pre-commit args", doc)
 		}
-	}
-	for _, p := range []string{"README.md", "cmd/kubeletcfg/main.go", args[2] + "/README.txt"} {
-		if re.MatchString(p) {
-			t.Errorf("pre-commit files %q matches %s", hooks[0].Files, p)
+		for _, p := range []string{args[1], args[2] + "/10-example.conf", "/var/lib/kubelet/config.yaml", "etc/kubernetes/kubelet.conf.d/50-x.conf", "kubelet-config.json"} {
+			if !re.MatchString(p) {
+				t.Errorf("%s: pre-commit files %q does not match %s", doc, hooks[0].Files, p)
+			}
+		}
+		for _, p := range []string{"README.md", "cmd/kubeletcfg/main.go", args[2] + "/README.txt"} {
+			if re.MatchString(p) {
+				t.Errorf("%s: pre-commit files %q matches %s", doc, hooks[0].Files, p)
+			}
 		}
 	}
 }
 
-// No "1 errors" and no "in 0 files" in any output the goldens and the README show.
+// No "1 errors" and no "in 0 files" in any output the goldens, the README and
+// docs/ show.
 func TestNoPluralSlips(t *testing.T) {
 	slip := regexp.MustCompile(`(^|[^0-9.])1 (errors|warnings|files|minors|nodes|keys|findings|gates|schema files|top-level keys)\b| in 0 files`)
 	goldens, _ := filepathGlob(t, "testdata/*.golden")
-	for _, name := range append(goldens, "../../README.md") {
+	docs, _ := filepathGlob(t, "../../docs/*.md")
+	for _, name := range append(append(goldens, "../../README.md"), docs...) {
 		raw, err := os.ReadFile(name)
 		if err != nil {
 			t.Fatal(err)
