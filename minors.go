@@ -1,0 +1,36 @@
+package kubeletcfg
+
+import (
+	"github.com/kubeletcfg/kubeletcfg/matrix"
+	"github.com/kubeletcfg/kubeletcfg/skew"
+)
+
+// MinorChoice is what a verb evaluates when the options name no minor.
+type MinorChoice int
+
+const (
+	// DefaultMinor: the default minor alone (skew.Default(); lint, effective, backoff).
+	DefaultMinor MinorChoice = iota
+	// DefaultWindow: the version-skew window ending at the default minor (fix,
+	// dropin new, skew), since the same files usually serve a pool mid-upgrade.
+	DefaultWindow
+)
+
+// Minors are the kubelet minors a verb evaluates, the one rule every command
+// follows: KubeletVersion names one minor (1.37, v1.37.2, v1.37.2-eks-abc; a list
+// is refused, pointing at --versions), Versions a range or a list and ControlPlane
+// the window a control plane of that minor supports; with none of them, the
+// default minor or the default window, as the verb chooses.
+func (o Options) Minors(none MinorChoice) ([]*skew.Minor, error) {
+	switch {
+	case o.KubeletVersion != "":
+		m, err := LookupMinor(o.KubeletVersion, "use --versions %s")
+		if err != nil {
+			return nil, err
+		}
+		return []*skew.Minor{m}, nil
+	case o.Versions != "" || o.ControlPlane != "" || none == DefaultWindow:
+		return matrix.Window(o.Versions, o.ControlPlane)
+	}
+	return []*skew.Minor{skew.Default()}, nil
+}

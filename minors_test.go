@@ -1,0 +1,53 @@
+package kubeletcfg_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/kubeletcfg/kubeletcfg"
+	"github.com/kubeletcfg/kubeletcfg/matrix"
+	"github.com/kubeletcfg/kubeletcfg/skew"
+)
+
+func TestOptionsMinors(t *testing.T) {
+	def := skew.Default().Version
+	var window []string // the default window: the default minor and the matrix.Skew before it
+	for _, m := range skew.Minors() {
+		if !skew.Default().Before(m) && m.AtLeast(skew.Default().MajorMinor().Add(-matrix.Skew)) {
+			window = append(window, m.Version)
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		opt  kubeletcfg.Options
+		none kubeletcfg.MinorChoice
+		want string // the minors, or the error's start
+	}{
+		{"default minor", kubeletcfg.Options{}, kubeletcfg.DefaultMinor, def},
+		{"default window", kubeletcfg.Options{}, kubeletcfg.DefaultWindow, strings.Join(window, ",")},
+		{"one minor", kubeletcfg.Options{KubeletVersion: "v1.33.4"}, kubeletcfg.DefaultWindow, "1.33"},
+		{"a vendor's release", kubeletcfg.Options{KubeletVersion: "v1.37.2-eks-abc"}, kubeletcfg.DefaultMinor, "1.37"},
+		{"the pre-release by name", kubeletcfg.Options{KubeletVersion: "1.38"}, kubeletcfg.DefaultMinor, "1.38"},
+		{"a range", kubeletcfg.Options{Versions: "1.35..1.38"}, kubeletcfg.DefaultMinor, "1.35,1.36,1.37,1.38"},
+		{"a control plane", kubeletcfg.Options{ControlPlane: "1.38"}, kubeletcfg.DefaultMinor, "1.35,1.36,1.37,1.38"},
+		{"a list as one minor", kubeletcfg.Options{KubeletVersion: "1.33,1.37"}, kubeletcfg.DefaultMinor, "--kubelet-version takes one minor"},
+		{"unsupported", kubeletcfg.Options{KubeletVersion: "1.12"}, kubeletcfg.DefaultMinor, "--kubelet-version: unsupported"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ms, err := tc.opt.Minors(tc.none)
+			var got []string
+			for _, m := range ms {
+				got = append(got, m.Version)
+			}
+			if err != nil {
+				if !strings.HasPrefix(err.Error(), tc.want) {
+					t.Errorf("error %v, want one starting %q", err, tc.want)
+				}
+				return
+			}
+			if strings.Join(got, ",") != tc.want {
+				t.Errorf("minors %v, want %s", got, tc.want)
+			}
+		})
+	}
+}
