@@ -83,7 +83,7 @@ func TestCLINodesFormats(t *testing.T) {
 	runGolden(t, "nodes-broken-junit", []string{"lint", "--nodes", inputsNodes, "-o", "junit"}, exitUsage)
 }
 
-// TestOnePathCommands: effective, skew, preflight and backoff take one path as
+// TestOnePathCommands: effective, skew, preflight, backoff and fix take one path as
 // -c, byte for byte; more than one path or a folder is a usage error.
 func TestOnePathCommands(t *testing.T) {
 	cfg := example + "/config.yaml"
@@ -92,6 +92,7 @@ func TestOnePathCommands(t *testing.T) {
 		{"skew", "--versions", "1.33..1.37", "-d", example + "/conf.d"},
 		{"preflight", "--from", "1.33"},
 		{"backoff"},
+		{"fix", "--diff", "-d", example + "/conf.d"},
 	} {
 		var a, b, ea, eb bytes.Buffer
 		ca := run(append(append([]string{}, args...), cfg), &a, &ea)
@@ -106,4 +107,6 @@ func TestOnePathCommands(t *testing.T) {
 	runGolden(t, "paths-effective-two", []string{"effective", cfg, cfg}, exitUsage)
 	runGolden(t, "paths-skew-folder", []string{"skew", example}, exitUsage)
 	runGolden(t, "paths-backoff-and-config", []string{"backoff", cfg, "-c", cfg}, exitUsage)
+	runGolden(t, "paths-fix-folder", []string{"fix", example}, exitUsage)
+	runGolden(t, "paths-fix-two", []string{"fix", cfg, cfg}, exitUsage)
 }
