@@ -39,6 +39,11 @@ func TestDropinCLI(t *testing.T) {
 		{"dropin-new-list-scalar", []string{"dropin", "new", "50-dns.conf", "-d", dir, "--set", "clusterDNS=10.0.0.10"}, exitUsage},
 		{"dropin-new-map-dot", []string{"dropin", "new", "50-ev.conf", "-d", dir, "--set", "evictionHard.memory.available=1Gi"}, exitUsage},
 		{"dropin-new-overlap", []string{"dropin", "new", "50-x.conf", "-d", dir, "--set", "crashLoopBackOff=null", "--set", "crashLoopBackOff.maxContainerRestartPeriod=30s"}, exitUsage},
+		// By default the n-3 window: a gate only 1.37 registers is refused
+		// by the 1.34..1.36 kubelets of a pool mid-upgrade; asked for 1.37
+		// alone, it is written.
+		{"dropin-new-default-window", []string{"dropin", "new", "50-gate.conf", "-d", dir, "-c", cfg, "--feature-gate", "HugepageAwareEviction=true", "--dry-run"}, exitFindings},
+		{"dropin-new-default-window-one-minor", []string{"dropin", "new", "50-gate.conf", "-d", dir, "-c", cfg, "--feature-gate", "HugepageAwareEviction=true", "--kubelet-version", "1.37", "--dry-run"}, exitClean},
 		{"dropin-new-no-dir", []string{"dropin", "new", "50-x.conf", "--set", "maxPods=10"}, exitUsage},
 		{"dropin-diff", []string{"dropin", "diff", "--from", cfg, "--from", dir, "--to", "../../testdata/dropin/golden.yaml", "--versions", "1.32..1.37"}, exitClean},
 		{"dropin-diff-equal", []string{"dropin", "diff", "--from", "../../testdata/dropin/golden.yaml", "--to", "../../testdata/dropin/golden.yaml"}, exitClean},
