@@ -163,8 +163,11 @@ so it follows the target's default (a default that changes is reported as a
 behaviour change). Exit code 1 when a target kubelet would not start (or a target
 finding is at or above --fail-on), or when a node could not be checked (unless
 --fail-on none).`,
-		Example: `  # every pool of the current context, moving to 1.37
-  kubeletcfg cluster preflight --to 1.37
+		Example: `  # every pool of the current context, moving to the default minor
+  kubeletcfg cluster preflight
+
+  # moving to a given minor
+  kubeletcfg cluster preflight --to 1.36
 
   # in a pod with the ClusterRole of deploy/, as JSON for a log pipeline
   kubeletcfg cluster preflight --to 1.37 -o json`,
@@ -178,8 +181,8 @@ finding is at or above --fail-on), or when a node could not be checked (unless
 		},
 	}
 	f.register(cmd)
-	cmd.Flags().StringVar(&f.to, "to", "", "the kubelet minor the pools move to (required; "+strings.Join(skew.Supported(), ", ")+")")
-	_ = cmd.MarkFlagRequired("to")
+	// Defaults as preflight's --to does: the default minor, never a pre-release.
+	cmd.Flags().StringVar(&f.to, "to", skew.Default().Version, "the kubelet minor the pools move to ("+strings.Join(skew.Supported(), ", ")+")")
 	_ = cmd.RegisterFlagCompletionFunc("to", completeMinor)
 	return cmd
 }

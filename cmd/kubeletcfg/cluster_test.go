@@ -17,6 +17,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 // fakeCluster is an API server on loopback with a node list and the node
@@ -289,6 +291,20 @@ func TestClusterPreflight(t *testing.T) {
 		if len(r.Refusing) != 0 {
 			t.Errorf("result %+v", r)
 		}
+	}
+}
+
+// cluster preflight --to defaults as preflight --to does: the default minor.
+func TestClusterPreflightDefaultTo(t *testing.T) {
+	def, defErr, defCode := runFakeCluster(t, newFakeCluster(t), "cluster", "preflight", "-o", "json")
+	named, namedErr, namedCode := runFakeCluster(t, newFakeCluster(t), "cluster", "preflight", "--to", skew.Default().Version, "-o", "json")
+	server := regexp.MustCompile(`https://127\.0\.0\.1:[0-9]+`) // each fake cluster its own port
+	def, named = server.ReplaceAllString(def, "SERVER"), server.ReplaceAllString(named, "SERVER")
+	if def != named || defErr != namedErr || defCode != namedCode {
+		t.Errorf("without --to (exit %d):\n%s%s\nwith --to %s (exit %d):\n%s%s", defCode, def, defErr, skew.Default().Version, namedCode, named, namedErr)
+	}
+	if def == "" {
+		t.Error("no output")
 	}
 }
 
