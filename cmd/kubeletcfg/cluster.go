@@ -69,7 +69,9 @@ file set and which are defaults, nor which drop-in set them. Run
 'kubeletcfg discover' on a node for file-level detail.
 
 Connection flags are kubectl's (--kubeconfig, --context, KUBECONFIG, in-cluster
-configuration in a pod), bound by client-go's clientcmd as kubectl binds them. The user needs list and get on nodes and get on
+configuration in a pod), bound by client-go's clientcmd as kubectl binds them;
+when none gives a cluster, the error says why each was passed over (exit 2).
+The user needs list and get on nodes and get on
 nodes/proxy (deploy/rbac.yaml). Installed as kubectl-kubeletcfg, this
 is also 'kubectl kubeletcfg cluster ...'.
 

@@ -407,6 +407,51 @@ func TestClusterUnreadableNodes(t *testing.T) {
 	}
 }
 
+// TestClusterNoKubeconfig: with no configuration anywhere, the error names
+// what kubectl's loading order tried and why each gave nothing, on one line
+// (exit 2), instead of client-go's advice to set KUBERNETES_MASTER.
+func TestClusterNoKubeconfig(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty")
+	if err := os.WriteFile(empty, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name, kubeconfigEnv, serviceHost string
+		args                             []string
+		exit                             int
+	}{
+		{"cluster-no-kubeconfig-env-missing", filepath.Join(dir, "none"), "", []string{"cluster", "lint"}, exitUsage},
+		{"cluster-no-kubeconfig-env-two", empty + string(os.PathListSeparator) + filepath.Join(dir, "none"), "", []string{"cluster", "preflight"}, exitUsage},
+		{"cluster-no-kubeconfig-flag-empty", "", "", []string{"cluster", "lint", "--kubeconfig", empty}, exitUsage},
+		{"cluster-no-kubeconfig-no-token", filepath.Join(dir, "none"), "10.96.0.1", []string{"cluster", "lint"}, exitUsage},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("KUBECONFIG", tt.kubeconfigEnv)
+			t.Setenv("KUBERNETES_SERVICE_HOST", tt.serviceHost)
+			t.Setenv("KUBERNETES_SERVICE_PORT", "443")
+			if _, err := os.Stat("/var/run/secrets/kubernetes.io/serviceaccount/token"); err == nil && tt.serviceHost != "" {
+				t.Skip("running in a pod: the in-cluster configuration exists")
+			}
+			var out, errb bytes.Buffer
+			code := run(tt.args, &out, &errb)
+			if code != tt.exit || strings.Count(errb.String(), "\n") != 1 || strings.Contains(errb.String(), "KUBERNETES_MASTER") {
+				t.Errorf("exit %d, want %d; stderr %q", code, tt.exit, errb.String())
+			}
+			got := "$ kubeletcfg " + strings.Join(tt.args, " ") + "\n" + out.String() + "--- stderr\n" + errb.String()
+			checkGolden(t, tt.name, strings.ReplaceAll(got, dir, "DIR"))
+		})
+	}
+	// Nothing in KUBECONFIG's place: ~/.kube/config is named (when it is absent here).
+	t.Setenv("KUBECONFIG", "")
+	t.Setenv("KUBERNETES_SERVICE_HOST", "")
+	var out, errb bytes.Buffer
+	code := run([]string{"cluster", "lint"}, &out, &errb)
+	if code == exitUsage && !strings.Contains(errb.String(), "KUBECONFIG (not set), ~/.kube/config (") {
+		t.Errorf("exit %d: %q", code, errb.String())
+	}
+}
+
 func TestClusterAPIServerUnreachable(t *testing.T) {
 	var out, errb bytes.Buffer
 	code := run([]string{"cluster", "lint", "--server", "https://admin:s3cret@127.0.0.1:1", "--token", "t0ken", "--kubeconfig", os.DevNull}, &out, &errb)
