@@ -82,6 +82,8 @@ func TestCLINodesFormats(t *testing.T) {
 	runGolden(t, "nodes-one-node-folder", []string{"lint", "--nodes", pool + "/node-2"}, exitUsage)
 	runGolden(t, "nodes-no-config-files", []string{"lint", "--nodes", example + "/conf.d"}, exitUsage)
 	runGolden(t, "nodes-broken-junit", []string{"lint", "--nodes", inputsNodes, "-o", "junit"}, exitUsage)
+	// GitHub: one summary line per group of identical nodes.
+	runGolden(t, "nodes-broken-github", []string{"lint", "--nodes", inputsNodes, "-o", "github"}, exitUsage)
 }
 
 // TestOnePathCommands: effective, skew, preflight, backoff and fix take one path as
