@@ -247,7 +247,7 @@ func TestClusterLintText(t *testing.T) {
 		"pool cpu: 5 nodes, drift: 2 configurations among 5 nodes",
 		"cpu-denied: forbidden: the API server refused GET nodes/cpu-denied/proxy/configz: the user needs get on nodes/proxy",
 		"cpu-old: unknown-minor:",
-		"9 nodes in 2 pools, 5 groups at the minor each runs: 1 would not start, 3 could not be read",
+		"9 nodes in 2 pools (5 configuration groups); at the minor each runs: 1 node would not start, 3 nodes could not be read",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("text output lacks %q:\n%s", want, out)
@@ -367,10 +367,10 @@ func TestClusterUnreadableNodes(t *testing.T) {
 		code    int
 		summary string
 	}{
-		{"clean", nil, "error", exitClean, "2 nodes in 1 pool, 1 group at the minor each runs: 0 would not start, 0 could not be read"},
-		{"broken nodes", broken, "error", exitFindings, "5 nodes in 1 pool, 1 group at the minor each runs: 0 would not start, 3 could not be read"},
-		{"broken nodes, --fail-on info", broken, "info", exitFindings, "3 could not be read"},
-		{"broken nodes, --fail-on none", broken, "none", exitClean, "3 could not be read"},
+		{"clean", nil, "error", exitClean, "2 nodes in 1 pool (1 configuration group); at the minor each runs: 0 nodes would not start, 0 nodes could not be read"},
+		{"broken nodes", broken, "error", exitFindings, "5 nodes in 1 pool (1 configuration group); at the minor each runs: 0 nodes would not start, 3 nodes could not be read"},
+		{"broken nodes, --fail-on info", broken, "info", exitFindings, "3 nodes could not be read"},
+		{"broken nodes, --fail-on none", broken, "none", exitClean, "3 nodes could not be read"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			out, stderr, code := runFakeCluster(t, cluster(tt.broken), "cluster", "lint", "--fail-on", tt.failOn)
