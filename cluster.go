@@ -6,6 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -227,6 +230,54 @@ func clusterContexts(req ClusterRequest) (names []string, single bool, err error
 	return names, false, nil
 }
 
+// inClusterToken is where client-go's in-cluster configuration reads the
+// service account token (rest.InClusterConfig).
+const inClusterToken = "/var/run/secrets/kubernetes.io/serviceaccount/token"
+
+// noConfigError replaces client-go's empty-configuration error, which tells
+// the user to set KUBERNETES_MASTER (a variable kubectl stopped reading long
+// ago), with what kubectl's loading order tried and why each gave nothing.
+func noConfigError(rules *clientcmd.ClientConfigLoadingRules) error {
+	var tried []string
+	if rules.ExplicitPath != "" {
+		tried = append(tried, "--kubeconfig "+rules.ExplicitPath+" ("+emptyOrMissing(rules.ExplicitPath)+")")
+	} else {
+		tried = append(tried, "--kubeconfig (not given)")
+	}
+	env := os.Getenv(clientcmd.RecommendedConfigPathEnvVar)
+	home := "~/.kube/config (" + clientcmd.RecommendedHomeFile + ": " + emptyOrMissing(clientcmd.RecommendedHomeFile) + ")"
+	switch {
+	case rules.ExplicitPath != "":
+		// An explicit --kubeconfig is the only file client-go reads.
+		tried = append(tried, "KUBECONFIG and ~/.kube/config (not read: --kubeconfig is given)")
+	case env != "":
+		var files []string
+		for _, f := range filepath.SplitList(env) {
+			files = append(files, f+": "+emptyOrMissing(f))
+		}
+		tried = append(tried, "KUBECONFIG ("+strings.Join(files, ", ")+")", "~/.kube/config (not read: KUBECONFIG is set)")
+	default:
+		tried = append(tried, "KUBECONFIG (not set)", home)
+	}
+	switch {
+	case os.Getenv("KUBERNETES_SERVICE_HOST") == "" || os.Getenv("KUBERNETES_SERVICE_PORT") == "":
+		tried = append(tried, "the in-cluster configuration (not in a pod: KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT are not both set)")
+	default:
+		tried = append(tried, "the in-cluster configuration (no service account token at "+inClusterToken+")")
+	}
+	return fmt.Errorf("no cluster to read: tried %s; give --kubeconfig FILE, or --server with credentials", strings.Join(tried, ", "))
+}
+
+// emptyOrMissing says why a kubeconfig file gave no configuration.
+func emptyOrMissing(path string) string {
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return "no such file"
+	} else if err != nil {
+		return fleet.Redact(err.Error())
+	}
+	return "no cluster in it"
+}
+
 // readCluster lists the nodes of context name's cluster ("" the current
 // context) and reads them: the API server (without credentials), the nodes
 // with what was read, and the nodes that could not be.
@@ -239,6 +290,9 @@ func readCluster(ctx context.Context, req ClusterRequest, name string) (string, 
 		overrides.CurrentContext = name
 	}
 	cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(req.Kubeconfig, &overrides).ClientConfig()
+	if clientcmd.IsEmptyConfig(err) {
+		return "", nil, nil, noConfigError(req.Kubeconfig)
+	}
 	if err != nil {
 		return "", nil, nil, fmt.Errorf("kubeconfig: %s", fleet.Redact(err.Error()))
 	}

@@ -32,7 +32,8 @@ func Effective(opt Options) (*EffectiveConfig, error) {
 // Render prints the effective configuration with apiVersion and kind, keys
 // sorted as the kubelet's own "Effective KubeletConfiguration" log prints
 // them, as YAML (format "yaml", with showOrigin a comment on every key naming
-// the file:line that set it, or default) or indented JSON ("json"). Nil
+// the file:line that set it, what set it (Result.OriginNotes: "set by
+// kubeadm ..."), or default) or indented JSON ("json"). Nil
 // when there is none (Result.Effective is nil).
 func (e *EffectiveConfig) Render(format string, showOrigin bool) ([]byte, error) {
 	res := e.Result
@@ -80,7 +81,11 @@ func annotate(n *yaml.Node, path string, res *pipeline.Result) {
 		if p == "apiVersion" || p == "kind" {
 			continue
 		}
-		if pos, ok := res.Origins[p]; ok && pos.File != "" {
+		if note, ok := res.OriginNotes[p]; ok {
+			// A converted input's tool computed it: its Origins position is
+			// only the nearest written line (kind:), so say who did instead.
+			k.LineComment = note
+		} else if pos, ok := res.Origins[p]; ok && pos.File != "" {
 			k.LineComment = "from " + pos.String()
 		} else if v.Kind != yaml.MappingNode || isMapField(res.Minor.Fields(), p) {
 			k.LineComment = "default"

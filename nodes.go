@@ -514,7 +514,7 @@ func (n *node) readOptions(read input.Options) input.Options {
 // name its subject (with the minor when there are several).
 func (n *node) asGiven(perMinor bool) report.Document {
 	doc := n.doc.Document
-	doc.Subject = n.name
+	doc.Subject, doc.Group = n.name, n.key
 	if perMinor {
 		doc.Subject += "@" + doc.KubeletVersion
 	}

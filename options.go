@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -118,6 +119,14 @@ func (p *Prepared) Settle(res *pipeline.Result) error { return p.Source.Settle(r
 // running kubelet discovered), its --config/--config-dir honoured, the main
 // file recognised and converted.
 func (o Options) Prepare() (*Prepared, error) {
+	// The kubelet walks a file given as --config-dir and merges it only when
+	// it ends in .conf; named as the drop-in folder here, a file is a slip
+	// (usually the main file), not a question about the kubelet.
+	if o.ConfigDir != "" {
+		if fi, err := os.Stat(o.ConfigDir); err == nil && !fi.IsDir() {
+			return nil, fmt.Errorf("--config-dir %s is a file, not a folder: the main file is --config, drop-ins are the .conf files of a folder", o.ConfigDir)
+		}
+	}
 	p := &Prepared{Config: o.Config, ConfigDir: o.ConfigDir, KubeletVersion: o.KubeletVersion, CgroupVersion: o.CgroupVersion}
 	args, err := o.kubeletArgs(p)
 	if err != nil {

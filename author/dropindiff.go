@@ -1,6 +1,7 @@
 package author
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -53,6 +54,28 @@ type DiffReport struct {
 	Failures []string
 	// Written: the drop-in was written to DiffRequest.Out.
 	Written bool
+}
+
+// MarshalJSON is `dropin diff -o json`: Content as text (null when there is
+// no difference), not the base64 encoding/json gives a []byte.
+func (r *DiffReport) MarshalJSON() ([]byte, error) {
+	var content *string
+	if r.Content != nil {
+		s := string(r.Content)
+		content = &s
+	}
+	failures := r.Failures
+	if failures == nil {
+		failures = []string{}
+	}
+	return json.Marshal(struct {
+		Kubelet  string   `json:"kubelet"`
+		Checked  []string `json:"checkedAt"`
+		Content  *string  `json:"content"`
+		Keys     int      `json:"keys"`
+		Failures []string `json:"failures"`
+		Written  bool     `json:"written"`
+	}{r.Minor, r.Checked, content, r.Keys, failures, r.Written})
 }
 
 // Validate checks that the request names both sides, without reading them.

@@ -148,15 +148,25 @@ func Find(procRoot string) ([]Process, error) {
 			continue
 		}
 		dir := filepath.Join(procRoot, e.Name())
-		comm, _ := os.ReadFile(filepath.Join(dir, "comm"))
-		exe, _ := os.Readlink(filepath.Join(dir, "exe"))
-		exe = strings.TrimSuffix(exe, " (deleted)")
-		if strings.TrimSpace(string(comm)) == "kubelet" || exe != "" && filepath.Base(exe) == "kubelet" {
+		if comm, exe := names(dir); isKubelet(comm, exe, "") {
 			out = append(out, Process{PID: pid, Exe: exe})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].PID < out[j].PID })
 	return out, nil
+}
+
+// names reads a process's comm and executable (empty when unreadable).
+func names(dir string) (comm, exe string) {
+	c, _ := os.ReadFile(filepath.Join(dir, "comm"))
+	exe, _ = os.Readlink(filepath.Join(dir, "exe"))
+	return strings.TrimSpace(string(c)), strings.TrimSuffix(exe, " (deleted)")
+}
+
+// isKubelet is how a process is recognised as a kubelet: its comm or the base
+// name of its executable or, when known, of argv[0] is kubelet.
+func isKubelet(comm, exe, argv0 string) bool {
+	return comm == "kubelet" || exe != "" && filepath.Base(exe) == "kubelet" || argv0 != "" && filepath.Base(argv0) == "kubelet"
 }
 
 // Discover finds the kubelet and reads everything it starts from.
@@ -196,6 +206,15 @@ func Discover(o Options) (*Kubelet, error) {
 		return nil, errorf("discover: kubelet %d: %s is empty (a zombie or kernel thread?)", pid, cmdFile)
 	}
 	argv0, _, _ := strings.Cut(string(data), "\x00")
+	// --pid names the process; it must still be a kubelet, or every later
+	// step reads a stranger's command line as the kubelet's.
+	if comm, exe := names(dir); o.PID != 0 && !isKubelet(comm, exe, argv0) {
+		name := comm
+		if name == "" {
+			name = filepath.Base(argv0)
+		}
+		return nil, errorf("discover: process %d (%s) is not a kubelet: neither its name nor its executable is kubelet; leave out --pid to find the kubelet in %s", pid, name, proc)
+	}
 	procArgs := kubeletcmd.FromProcCmdline(cmdFile, data)
 	k.Cmdline = kubeletcmd.Texts(procArgs)
 	k.Args, k.ArgsFrom = procArgs, "cmdline"

@@ -51,6 +51,7 @@ func TestBadInput(t *testing.T) {
 		{"no kubelet", map[int][2]string{1: {"systemd", "/sbin/init\x00"}, 7: {"containerd", "containerd\x00"}}, 0, "", "no kubelet process in "},
 		{"two kubelets", map[int][2]string{10: {"kubelet", "kubelet\x00"}, 20: {"kubelet", "kubelet\x00"}}, 0, "", "2 kubelet processes in "},
 		{"no such pid", map[int][2]string{10: {"kubelet", "kubelet\x00"}}, 11, "", "/11/cmdline: no such file or directory"},
+		{"--pid of another process", map[int][2]string{1: {"systemd", "/sbin/init\x00splash\x00"}, 10: {"kubelet", "kubelet\x00"}}, 1, "", "process 1 (systemd) is not a kubelet"},
 		{"unreadable command line", map[int][2]string{10: {"kubelet", "<dir>"}}, 0, "", "cannot read its command line"},
 		{"config vanished", map[int][2]string{10: {"kubelet", "/usr/bin/kubelet\x00--config=/var/lib/kubelet/gone.yaml\x00"}}, 0, hosts + "kubeadm-deb", "kubeadm-deb/var/lib/kubelet/gone.yaml (its --config, "},
 		{"config-dir not a folder", map[int][2]string{10: {"kubelet", "/usr/bin/kubelet\x00--config-dir=/var/lib/kubelet/config.yaml\x00"}}, 0, hosts + "kubeadm-deb", "is not a folder"},
@@ -71,6 +72,27 @@ func TestBadInput(t *testing.T) {
 	ps, err := Find(proc)
 	if err != nil || len(ps) != 2 || ps[0].PID != 42 || ps[1].PID != 300 {
 		t.Errorf("Find = %v, %v", ps, err)
+	}
+}
+
+// TestIsKubelet: a process is a kubelet by its comm, its executable's or its
+// argv[0]'s base name, as Find and --pid recognise it.
+func TestIsKubelet(t *testing.T) {
+	for _, tt := range []struct {
+		comm, exe, argv0 string
+		want             bool
+	}{
+		{"kubelet", "", "", true},
+		{"", "/usr/bin/kubelet", "", true},
+		{"", "", "/usr/local/bin/kubelet", true},
+		{"systemd", "/usr/lib/systemd/systemd", "/sbin/init", false},
+		{"kubelet-wrapper", "/opt/kubelet-wrapper", "kubelet-wrapper", false},
+		{"containerd", "/usr/bin/containerd", "containerd", false},
+		{"", "", "", false},
+	} {
+		if got := isKubelet(tt.comm, tt.exe, tt.argv0); got != tt.want {
+			t.Errorf("isKubelet(%q, %q, %q) = %v, want %v", tt.comm, tt.exe, tt.argv0, got, tt.want)
+		}
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"sigs.k8s.io/yaml"
 
@@ -275,13 +276,22 @@ func Field(m *skew.Minor, query string) (*Result, error) {
 			if near := didyoumean.Nearest(g, gates.Names()); near != "" {
 				hint = fmt.Sprintf("; did you mean %q?", near)
 			}
-			if !registeredAnywhere(g) {
+			last, removed, first := m.GateHistory(g)
+			if last == nil && first == nil {
 				// Like an unknown field: no supported kubelet knows it.
 				msg := fmt.Sprintf("no feature gate %q at any kubelet minor kubeletcfg knows (%s)", g, minorRanges(skew.Supported()))
 				if near := didyoumean.Nearest(g, gates.Names()); near != "" {
 					msg += fmt.Sprintf("; did you mean %q?", "featureGates["+near+"]")
+				} else {
+					msg += fmt.Sprintf(": removed before %s (the oldest gate table kubeletcfg has), or misspelled (gate names are case-sensitive)", skew.Supported()[0])
 				}
 				return nil, fmt.Errorf("%s", msg)
+			}
+			switch {
+			case last != nil:
+				hint = fmt.Sprintf("; it was removed in %s (last registered in %s)", removed.Version, last.Version) + hint
+			default:
+				hint = fmt.Sprintf("; it is new in %s", first.Version) + hint
 			}
 			doc.Notes = append(doc.Notes, fmt.Sprintf("kubelet %s does not register the gate %q: setting it makes the kubelet panic at startup (%s)%s", m.Version, g, validate.GateUnknown.ID, hint))
 		}
@@ -313,16 +323,6 @@ func Field(m *skew.Minor, query string) (*Result, error) {
 		}
 	}
 	return doc, nil
-}
-
-// registeredAnywhere reports whether a supported minor registers the gate.
-func registeredAnywhere(gate string) bool {
-	for _, v := range skew.Supported() {
-		if m, _ := skew.Lookup(v); m.Registers(gate) {
-			return true
-		}
-	}
-	return false
 }
 
 func cutFoldPrefix(s, prefix string) (string, bool) {
@@ -559,13 +559,28 @@ func ruleDoc(r *validate.Rule) Rule {
 	return Rule{ID: r.ID, Name: r.Name, Severity: r.Severity.String(), Minors: r.Minors(), Summary: r.Summary}
 }
 
-// firstSentence is a doc comment's first sentence on one line.
+// firstSentence is a doc comment's first sentence on one line. A period
+// that ends an abbreviation (e.g., i.e.; etc. before a lower-case word) does
+// not end the sentence: "ResourceQuantity (e.g. cpu=200m)" stays whole.
 func firstSentence(doc string) string {
 	doc = strings.Join(strings.Fields(doc), " ")
-	if i := strings.Index(doc, ". "); i >= 0 {
-		return doc[:i+1]
+	for from := 0; ; {
+		i := strings.Index(doc[from:], ". ")
+		if i < 0 {
+			return doc
+		}
+		end := from + i + 1 // just past the period
+		word := strings.ToLower(doc[strings.LastIndexByte(doc[:end], ' ')+1 : end])
+		word = strings.TrimLeft(word, "(\"'`")
+		next := doc[end+1]
+		switch {
+		case word == "e.g." || word == "i.e." || word == "vs." || word == "cf.":
+		case word == "etc." && unicode.IsLower(rune(next)):
+		default:
+			return doc[:end]
+		}
+		from = end
 	}
-	return doc
 }
 
 func (d *Result) WriteText(w io.Writer) error {

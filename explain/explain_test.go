@@ -76,3 +76,23 @@ func mustMinor(t *testing.T, v string) *skew.Minor {
 	}
 	return m
 }
+
+// TestFirstSentence: abbreviations do not end the first sentence; a period
+// and a space after anything else do.
+func TestFirstSentence(t *testing.T) {
+	for doc, want := range map[string]string{
+		"systemReserved is a set of ResourceName=ResourceQuantity (e.g. cpu=200m,memory=150G) pairs. Default: nil": "systemReserved is a set of ResourceName=ResourceQuantity (e.g. cpu=200m,memory=150G) pairs.",
+		"providerID is set by an external provider (i.e. cloudprovider) to identify a node. More.":                 "providerID is set by an external provider (i.e. cloudprovider) to identify a node.",
+		"FilePattern is a base file name (i.e. minus the \".go\" suffix and directory). Or a pattern.":             "FilePattern is a base file name (i.e. minus the \".go\" suffix and directory).",
+		"Files, folders, etc. are read. Second.":                                                                   "Files, folders, etc. are read.",
+		"Read files, folders etc. The rest.":                                                                       "Read files, folders etc.",
+		"format specifies the structure of log messages. default value of format is `text`":                        "format specifies the structure of log messages.",
+		"tlsCertFile is the file containing x509 Certificate for HTTPS. (CA cert, if any, after.)":                 "tlsCertFile is the file containing x509 Certificate for HTTPS.",
+		"One sentence\n  over two lines":                                                                           "One sentence over two lines",
+		"Ends e.g. here":                                                                                           "Ends e.g. here",
+	} {
+		if got := firstSentence(doc); got != want {
+			t.Errorf("firstSentence(%q) = %q, want %q", doc, got, want)
+		}
+	}
+}

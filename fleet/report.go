@@ -6,7 +6,9 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"text/tabwriter"
 
+	"github.com/kubeletcfg/kubeletcfg/matrix"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
@@ -96,6 +98,14 @@ func (r *Report) WriteText(out io.Writer) error {
 	for _, l := range Limits(target) {
 		fmt.Fprintf(&b, "note: %s\n", l)
 	}
+	if target != nil && len(pools) > 0 {
+		// The verdicts first, one row per pool and running minor, as pluto
+		// and kubent start; the details follow.
+		b.WriteString("\n")
+		if err := r.writeTable(&b); err != nil {
+			return err
+		}
+	}
 	for _, p := range pools {
 		b.WriteString("\n")
 		fmt.Fprintf(&b, "pool %s: %d %s", p.Name, p.Nodes, plural(p.Nodes, "node", "nodes"))
@@ -128,13 +138,17 @@ func (r *Report) WriteText(out io.Writer) error {
 			case g.Eval.Err != nil:
 				fmt.Fprintf(&r, "error: %s\n", g.Error)
 			case g.Eval.Preflight != nil:
-				if err := g.Eval.Preflight.WriteText(&r); err != nil {
+				if err := g.Eval.Preflight.WriteTextWith(&r, matrix.TextOptions{Compact: true, Where: where}); err != nil {
 					return err
 				}
 			default:
-				if err := text.Write(&r, []report.Document{*g.Eval.Lint}, report.Options{Quiet: true}); err != nil {
+				if err := text.Write(&r, []report.Document{withoutConfigzLines(*g.Eval.Lint)}, report.Options{Quiet: true}); err != nil {
 					return err
 				}
+			}
+			if r.Len() == 0 {
+				// Compact preflight text leaves out empty sections: say it once.
+				fmt.Fprintf(&r, "kubelet %s starts; nothing changes\n", target.Version)
 			}
 			Indent(&b, r.String(), "    ")
 		}
@@ -171,11 +185,87 @@ func (r *Report) WriteText(out io.Writer) error {
 	if target != nil {
 		at = "at kubelet " + target.Version
 	}
-	fmt.Fprintf(&b, "\n%d %s in %d %s, %d %s %s: %d would not start, %d could not be read\n",
+	// The counts are of nodes, never of groups: say so.
+	unread := len(failures) - len(orphans)
+	fmt.Fprintf(&b, "\n%d %s in %d %s (%d %s); %s: %d %s would not start, %d %s could not be read\n",
 		len(nodes), plural(len(nodes), "node", "nodes"), len(pools), plural(len(pools), "pool", "pools"),
-		len(groups), plural(len(groups), "group", "groups"), at, refusing, len(failures)-len(orphans))
+		len(groups), plural(len(groups), "configuration group", "configuration groups"), at,
+		refusing, plural(refusing, "node", "nodes"), unread, plural(unread, "node", "nodes"))
 	_, err = io.WriteString(out, b.String())
 	return err
+}
+
+// writeTable prints one row per pool and running minor (Results), and per
+// pool the nodes that could not be read.
+func (r *Report) writeTable(b *strings.Builder) error {
+	poolOf := map[string]string{}
+	for _, n := range r.Nodes {
+		poolOf[n.Name] = n.Pool
+	}
+	unread := map[string]int{}
+	for _, fl := range r.Failures {
+		if p, ok := poolOf[fl.Node]; ok {
+			unread[p]++
+		}
+	}
+	errs := map[string]string{} // pool and minor -> a group's error (a node newer than --to)
+	for _, g := range r.Groups {
+		if g.Error != "" {
+			errs[g.Pool+"\x00"+g.Minor] = g.Error
+		}
+	}
+	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "POOL\tNODES\tKUBELET\tVERDICT\tDRIFT")
+	for _, p := range r.Pools {
+		drift := "none"
+		if p.Drift {
+			drift = fmt.Sprintf("%d configurations", p.Configurations)
+		}
+		for _, res := range r.Results {
+			if res.Pool != p.Name {
+				continue
+			}
+			verdict := "starts"
+			switch e, ok := errs[res.Pool+"\x00"+res.Minor]; {
+			case len(res.Refusing) > 0:
+				verdict = fmt.Sprintf("%d of %d %s would not start", len(res.Refusing), res.Nodes, plural(res.Nodes, "node", "nodes"))
+			case ok:
+				verdict = e
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%s -> %s\t%s\t%s\n", p.Name, res.Nodes, res.Minor, res.To, verdict, drift)
+		}
+		if n := unread[p.Name]; n > 0 {
+			fmt.Fprintf(tw, "%s\t%d\t-\tcould not be read\t-\n", p.Name, n)
+		}
+	}
+	return tw.Flush()
+}
+
+// where prints a position of a cluster report: a configz dump is one JSON
+// line, so its line and column say nothing and the field path says what;
+// other files (kubelet flags) keep theirs.
+func where(pos validate.Position, path string) string {
+	if !strings.HasPrefix(pos.File, "configz") {
+		return pos.String()
+	}
+	if path != "" {
+		return path
+	}
+	return "configz"
+}
+
+// withoutConfigzLines is d with its findings in a configz dump at the dump
+// without line and column (one JSON line: the finding's field says where).
+func withoutConfigzLines(d report.Document) report.Document {
+	fs := make([]validate.Finding, len(d.Findings))
+	for i, f := range d.Findings {
+		if strings.HasPrefix(f.File, "configz") {
+			f.Line, f.Column = 0, 0
+		}
+		fs[i] = f
+	}
+	d.Findings = fs
+	return d
 }
 
 func plural(n int, one, many string) string {

@@ -168,7 +168,8 @@ func convertKubeadmConfig(path string, data []byte, opt Options) (*Source, error
 		s.Note += "; kubeadm cannot read it either"
 		return s, nil
 	}
-	pm := &posMap{path: path, anchor: anchor, byPath: map[string]validate.Position{}, set: kubeadmSets}
+	pm := &posMap{path: path, anchor: anchor, byPath: map[string]validate.Position{}, set: kubeadmSets,
+		notes: kubeadmNotes(path, cluster, net, opt.Kubeadm), defaultNote: "set by kubeadm (its default for the kubelet)"}
 	from := "kubeadm's defaults alone"
 	if kc != nil {
 		indexPaths(pm.byPath, path, kc.root, "")
@@ -216,6 +217,48 @@ func clusterNetworking(cluster *yamlDoc) Networking {
 		}
 	}
 	return net
+}
+
+// kubeadmNotes say where kubeadm took the values it computes from: the
+// ClusterConfiguration field and its line, or that the field is not written
+// and kubeadm's own default for it was used.
+func kubeadmNotes(path string, cluster *yamlDoc, net Networking, opt KubeadmOptions) map[string]string {
+	from := func(field, value, how string) string {
+		var key *yaml.Node
+		if cluster != nil {
+			parent, name := cluster.root, field
+			if p, n, ok := strings.Cut(field, "."); ok {
+				parent, name = get(cluster.root, p), n
+			}
+			key = keyNode(parent, name)
+		}
+		where := fmt.Sprintf(", not written: its default %s", value)
+		if key != nil {
+			where = fmt.Sprintf(" at %s:%d:%d", path, key.Line, key.Column)
+		}
+		return "set by kubeadm from ClusterConfiguration " + field + where + how
+	}
+	notes := map[string]string{
+		"clusterDNS":                       from("networking.serviceSubnet", net.ServiceSubnet, " (its 10th address)"),
+		"clusterDomain":                    from("networking.dnsDomain", net.DNSDomain, ""),
+		"authentication.x509.clientCAFile": from("certificatesDir", net.CertificatesDir, " (its ca.crt)"),
+		"rotateCertificates":               "set by kubeadm (always true)",
+	}
+	if opt.SystemdResolved {
+		notes["resolvConf"] = "set by kubeadm (systemd-resolved runs on the node: --systemd-resolved)"
+	}
+	return notes
+}
+
+// keyNode is the key node of key in the mapping n, for its position; nil
+// when n is not a mapping or lacks it.
+func keyNode(n *yaml.Node, key string) *yaml.Node {
+	for i := 0; n != nil && n.Kind == yaml.MappingNode && i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i]
+		}
+	}
+	return nil
 }
 
 // asWritten is the KubeletConfiguration document d of a multi-document file, every

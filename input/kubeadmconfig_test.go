@@ -164,6 +164,31 @@ func TestKubeadmConfigPositions(t *testing.T) {
 	}
 }
 
+// TestKubeadmOriginNotes: what kubeadm computes says so, with the
+// ClusterConfiguration field it came from (and its line when written); what
+// the file writes has no note.
+func TestKubeadmOriginNotes(t *testing.T) {
+	cluster := "apiVersion: kubeadm.k8s.io/v1beta4\nkind: ClusterConfiguration\nnetworking:\n  dnsDomain: corp.internal\n"
+	data := cluster + "---\n" + kcDoc + "authentication:\n  x509:\n    clientCAFile: /pki/ca.crt\n"
+	s, err := Convert("kubeadm.yaml", []byte(data), Auto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := settle(t, s)
+	for path, want := range map[string]string{
+		"clusterDomain":                    "set by kubeadm from ClusterConfiguration networking.dnsDomain at kubeadm.yaml:4:3",
+		"clusterDNS":                       "set by kubeadm from ClusterConfiguration networking.serviceSubnet, not written: its default 10.96.0.0/12 (its 10th address)",
+		"rotateCertificates":               "set by kubeadm (always true)",
+		"authentication.webhook.enabled":   "set by kubeadm (its default for the kubelet)",
+		"maxPods":                          "",
+		"authentication.x509.clientCAFile": "",
+	} {
+		if got := r.OriginNotes[path]; got != want {
+			t.Errorf("note of %s: %q, want %q", path, got, want)
+		}
+	}
+}
+
 const kindFile = `kind: Cluster
 apiVersion: kind.x-k8s.io/v1alpha4
 featureGates:

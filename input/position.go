@@ -34,6 +34,11 @@ type posMap struct {
 	set []string
 	// patchFiles are the kubeadm patch files whose keys byPath holds.
 	patchFiles map[string]bool
+	// notes say what set the paths the tool sets that the file does not
+	// write (Result.OriginNotes), by path, a nearest ancestor's, else
+	// defaultNote; nil: no notes.
+	notes       map[string]string
+	defaultNote string
 	// flagAt: positions in the file of the kubelet flags the input itself names
 	// (minikube's), by the field path each flag sets: a finding or origin there
 	// on that path is the flag's and keeps its position.
@@ -117,9 +122,16 @@ func (s *Source) Translate(r *pipeline.Result) {
 	}
 	for k, p := range r.Origins {
 		if m := s.pos; m.byPath != nil && p.File == m.path {
-			if _, written := m.byPath[k]; !written && !m.setsPath(k) {
+			_, written := m.byPath[k]
+			if !written && !m.setsPath(k) {
 				delete(r.Origins, k)
 				continue
+			}
+			if !written && m.notes != nil {
+				if r.OriginNotes == nil {
+					r.OriginNotes = map[string]string{}
+				}
+				r.OriginNotes[k] = m.noteFor(k)
 			}
 		}
 		r.Origins[k] = s.positionAt(p, k)
@@ -141,6 +153,16 @@ func (s *Source) mapMessage(msg, path string) string {
 		// The file's value, not the flag's: never kept as a flag position.
 		return "from " + s.mapPosition(validate.Position{File: s.pos.path, Line: line, Column: col}, path, false).String()
 	})
+}
+
+// noteFor is the note of path p: its own, a nearest ancestor's, else the default.
+func (m *posMap) noteFor(p string) string {
+	for q := p; q != ""; q = parentPath(q) {
+		if n, ok := m.notes[q]; ok {
+			return n
+		}
+	}
+	return m.defaultNote
 }
 
 // setsPath reports whether p is, is within or holds a path kubeadm sets.

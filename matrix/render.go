@@ -247,49 +247,89 @@ func (p *Preflight) WriteText(w io.Writer) error { return p.WriteTextQuiet(w, fa
 // WriteTextQuiet is WriteText; quiet (--quiet) stops after the blockers and the
 // behaviour changes, without the notes.
 func (p *Preflight) WriteTextQuiet(w io.Writer, quiet bool) error {
+	return p.WriteTextWith(w, TextOptions{Quiet: quiet})
+}
+
+// TextOptions shape the preflight text for a report that embeds it (kubeletcfg
+// cluster preflight, one per group).
+type TextOptions struct {
+	// Quiet leaves out the notes (--quiet).
+	Quiet bool
+	// Compact leaves out the "kubelet A -> B" line (the embedding report's
+	// group line says it) and the sections with nothing to say.
+	Compact bool
+	// Where, when set, prints a position; path is the field at it ("" for
+	// none). A configz dump is one JSON line: its field path says more than
+	// configz:1:1953.
+	Where func(pos validate.Position, path string) string
+}
+
+// WriteTextWith is WriteText with options.
+func (p *Preflight) WriteTextWith(w io.Writer, opt TextOptions) error {
+	quiet := opt.Quiet
+	where := opt.Where
+	if where == nil {
+		where = func(pos validate.Position, _ string) string { return pos.String() }
+	}
 	var b strings.Builder
 	from, to := p.From.Minor.Version, p.To.Minor.Version
-	fmt.Fprintf(&b, "kubelet %s -> %s\n", from, to)
+	if !opt.Compact {
+		fmt.Fprintf(&b, "kubelet %s -> %s\n", from, to)
+	}
 	for _, m := range []*skew.Minor{p.From.Minor, p.To.Minor} {
 		if m.PreRelease() {
 			b.WriteString(report.PreReleaseNote(m.Version, m.Patch) + "\n")
 		}
 	}
 
-	b.WriteString("\nBlockers")
+	// section starts a section; Compact puts no blank line before the first.
+	section := func(title string) {
+		if !opt.Compact || b.Len() > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(title)
+	}
 	switch {
+	case len(p.Blockers) == 0 && opt.Compact:
 	case len(p.Blockers) == 0:
+		section("Blockers")
 		fmt.Fprintf(&b, ": none, kubelet %s starts\n", to)
 	case p.To.Result.Panics:
+		section("Blockers")
 		fmt.Fprintf(&b, ": kubelet %s panics at startup\n", to)
 	default:
+		section("Blockers")
 		fmt.Fprintf(&b, ": kubelet %s refuses this configuration\n", to)
 	}
 	for _, f := range p.Blockers {
-		fmt.Fprintf(&b, "  %s: %s [%s]\n", f.Position, f.Message, f.Rule)
+		fmt.Fprintf(&b, "  %s: %s [%s]\n", where(f.Position, f.Path), f.Message, f.Rule)
 		if f.Hint != "" {
 			fmt.Fprintf(&b, "      hint: %s\n", f.Hint)
 		}
 	}
 
-	fmt.Fprintf(&b, "\nBehaviour changes (effective values, %s -> %s)", from, to)
+	changes := fmt.Sprintf("Behaviour changes (effective values, %s -> %s)", from, to)
 	switch {
 	case !p.Comparable:
 		stopped := p.From
 		if p.To.Effective == nil {
 			stopped = p.To
 		}
+		section(changes)
 		fmt.Fprintf(&b, ": not computed, kubelet %s stops before it has a configuration\n", stopped.Minor.Version)
+	case len(p.Changes) == 0 && !p.BackoffChanged() && opt.Compact:
 	case len(p.Changes) == 0 && !p.BackoffChanged():
+		section(changes)
 		b.WriteString(": none\n")
 	default:
+		section(changes)
 		b.WriteString("\n")
 	}
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	for _, c := range p.Changes {
 		origin := "default"
 		if c.SetBy != nil {
-			origin = "from " + c.SetBy.String()
+			origin = "from " + where(*c.SetBy, "")
 		}
 		was := Format(c.From)
 		if c.NewField {
@@ -319,7 +359,7 @@ func (p *Preflight) WriteTextQuiet(w io.Writer, quiet bool) error {
 		}
 		at := ""
 		if g.SetBy != nil {
-			at = " (" + g.SetBy.String() + ")"
+			at = " (" + where(*g.SetBy, "") + ")"
 		}
 		switch g.Status {
 		case GateRemoved:
@@ -338,7 +378,7 @@ func (p *Preflight) WriteTextQuiet(w io.Writer, quiet bool) error {
 	for _, f := range p.Fields {
 		at := ""
 		if f.SetBy != nil {
-			at = " (" + f.SetBy.String() + ")"
+			at = " (" + where(*f.SetBy, "") + ")"
 		}
 		switch f.Status {
 		case FieldRemoved:
@@ -355,9 +395,9 @@ func (p *Preflight) WriteTextQuiet(w io.Writer, quiet bool) error {
 	case p.From == p.To:
 		rb = ""
 	case p.From.Result.Panics && f != nil:
-		rb += fmt.Sprintf("panics: %s %s (%s)", f.Rule, Reason(f), f.Position)
+		rb += fmt.Sprintf("panics: %s %s (%s)", f.Rule, Reason(f), where(f.Position, f.Path))
 	case f != nil:
-		rb += fmt.Sprintf("does NOT start: %s %s (%s)", f.Rule, Reason(f), f.Position)
+		rb += fmt.Sprintf("does NOT start: %s %s (%s)", f.Rule, Reason(f), where(f.Position, f.Path))
 	case !p.From.Result.Starts:
 		rb += "does NOT start"
 	default:
@@ -371,10 +411,13 @@ func (p *Preflight) WriteTextQuiet(w io.Writer, quiet bool) error {
 		}
 		notes = append(notes, rb)
 	}
-	b.WriteString("\nNotes")
-	if len(notes) == 0 {
+	switch {
+	case len(notes) == 0 && opt.Compact:
+	case len(notes) == 0:
+		section("Notes")
 		b.WriteString(": none\n")
-	} else {
+	default:
+		section("Notes")
 		b.WriteString("\n")
 	}
 	for _, n := range notes {

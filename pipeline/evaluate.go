@@ -62,8 +62,13 @@ type Result struct {
 	// kubelet stops before it has one.
 	Effective *kubeletv1beta1.KubeletConfiguration
 	// Origins maps field paths to the file position that set them.
-	Origins  map[string]validate.Position
-	Findings []validate.Finding
+	Origins map[string]validate.Position
+	// OriginNotes say, for paths no written key set, what did ("set by
+	// kubeadm from networking.dnsDomain at FILE:12:3"); set by the
+	// conversion of an input a tool expands (input.Source.Translate), nil
+	// otherwise. Origins keeps a position for them all the same.
+	OriginNotes map[string]string
+	Findings    []validate.Finding
 	// CrashLoopBackOff is what newCrashLoopBackOff computes; nil unless Starts.
 	CrashLoopBackOff *Backoff
 	// Lenient is set when the main file needed the lenient decoding fallback.

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -143,6 +144,9 @@ func mainDecodeFinding(f *source.File, err error, keys []source.Key) validate.Fi
 		pos := top
 		if l := source.ErrorLine(f.SyntaxErr); l > 0 {
 			pos.Line = l
+		} else if line, col, bad := invalidUTF8(f.Data); bad {
+			// yaml's UTF-8 errors name no line: point at the byte.
+			pos.Line, pos.Column = line, col
 		}
 		fd = validate.ConfigSyntax.At(pos, "", "the config file is not valid YAML, the kubelet refuses to start: "+f.SyntaxErr.Error(), syntaxHint(f.Data))
 	case isTypeMetaError(err):
@@ -170,13 +174,38 @@ func mainDecodeFinding(f *source.File, err error, keys []source.Key) validate.Fi
 	return fd
 }
 
-// syntaxHint mentions tabs only when the file has one (YAML forbids them in
-// indentation, the usual cause).
+// syntaxHint names invalid UTF-8 when the file has it (yaml refuses the whole
+// file for one byte), else mentions tabs only when the file has one (YAML
+// forbids them in indentation, the usual cause).
 func syntaxHint(data []byte) string {
+	if line, col, bad := invalidUTF8(data); bad {
+		return fmt.Sprintf("fix the encoding: the file is not valid UTF-8 (line %d, byte %d); save it as UTF-8", line, col)
+	}
 	if bytes.IndexByte(data, '\t') >= 0 {
 		return "fix the syntax: the file has a tab, and YAML indents with spaces, never tabs"
 	}
 	return "fix the syntax"
+}
+
+// invalidUTF8 is the line and byte column (1-based) of data's first byte
+// that is not valid UTF-8; bad is false when there is none.
+func invalidUTF8(data []byte) (line, col int, bad bool) {
+	// yaml reads UTF-16 with a byte order mark: not a UTF-8 file to fix.
+	if utf8.Valid(data) || bytes.HasPrefix(data, []byte{0xff, 0xfe}) || bytes.HasPrefix(data, []byte{0xfe, 0xff}) {
+		return 0, 0, false
+	}
+	line, start := 1, 0
+	for i := 0; i < len(data); {
+		r, n := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return line, i - start + 1, true
+		}
+		if r == '\n' {
+			line, start = line+1, i+1
+		}
+		i += n
+	}
+	return 0, 0, false
 }
 
 func shortJSONError(s string) string {
@@ -221,7 +250,9 @@ func gateFindings(m *skew.Minor, gates map[string]bool, origins map[string]valid
 		if !ok {
 			hint := unknownGateHint(m, name)
 			if hint == "" {
-				hint = "remove it: gate names are case-sensitive and this kubelet does not register it"
+				// No supported minor registers it: kubeletcfg cannot tell a gate
+				// removed before its oldest table from a misspelling.
+				hint = fmt.Sprintf("remove it: no kubelet %s registers it: it was removed before %s (the oldest gate table kubeletcfg has) or is misspelled (gate names are case-sensitive)", skew.Span(skew.Supported()), skew.Supported()[0])
 				if names == nil {
 					// the gate names lowercased once for all the searches
 					names = didyoumean.NewIndex(table.Names())
@@ -286,27 +317,9 @@ func gateFindings(m *skew.Minor, gates map[string]bool, origins map[string]valid
 // unknownGateHint says when a gate this minor does not register was removed or
 // is yet to come, from the other minors' tables; "" when no supported minor has it.
 func unknownGateHint(m *skew.Minor, name string) string {
-	var last, first *skew.Minor // the newest older minor and the oldest newer minor registering it
-	for _, v := range skew.Supported() {
-		o, _ := skew.Lookup(v)
-		if o == m || !o.Registers(name) {
-			continue
-		}
-		if o.Older(m) {
-			last = o
-		} else if first == nil {
-			first = o
-		}
-	}
+	last, removed, first := m.GateHistory(name)
 	if last != nil {
-		removed := m
-		for _, v := range skew.Supported() {
-			if o, _ := skew.Lookup(v); last.Older(o) && !o.Registers(name) {
-				removed = o
-				break
-			}
-		}
-		return fmt.Sprintf("remove it: the gate was removed in %s (kubelet %s still had it)", removed.Version, last.Version)
+		return fmt.Sprintf("remove it: the gate was removed in %s (last registered in %s)", removed.Version, last.Version)
 	}
 	if first != nil {
 		return fmt.Sprintf("remove it, or target kubelet %s or newer: the gate is new in %s", first.Version, first.Version)

@@ -121,25 +121,60 @@ func (githubWriter) Write(w io.Writer, docs []Document, _ Options) error {
 		fmt.Fprintf(&b, "::%s %s::%s\n", githubCommand(f.Severity), strings.Join(props, ","), githubData(msg))
 	}
 
+	totals := fmt.Sprintf("%d %s, %d %s, %d info%s", errs, plural(errs, "error", "errors"), warns, plural(warns, "warning", "warnings"), infos, inFiles(len(files)))
+	if grouped(docs) {
+		// A pool: one line per group of identical nodes, which a log keeps
+		// readable where one line of every node's verdict is not.
+		var order []string
+		subjects := map[string][]string{}
+		verdict := map[string]string{}
+		for _, d := range docs {
+			k := d.Group + "\x00" + d.KubeletVersion
+			if _, ok := subjects[k]; !ok {
+				order = append(order, k)
+				verdict[k] = githubVerdict(d, "kubelet "+d.KubeletVersion)
+			}
+			subjects[k] = append(subjects[k], d.Subject)
+		}
+		for _, k := range order {
+			fmt.Fprintf(&b, "kubeletcfg: %s: %s\n", strings.Join(subjects[k], ", "), verdict[k])
+		}
+		fmt.Fprintf(&b, "kubeletcfg: %s\n", totals)
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
 	var verdicts []string
 	for _, d := range docs {
 		who := "kubelet " + d.KubeletVersion
 		if d.Subject != "" {
 			who = d.Subject + ": " + who
 		}
-		switch {
-		case d.Panics:
-			verdicts = append(verdicts, who+" does NOT start (panics)")
-		case !d.Starts:
-			verdicts = append(verdicts, who+" does NOT start")
-		default:
-			verdicts = append(verdicts, who+" starts")
-		}
+		verdicts = append(verdicts, githubVerdict(d, who))
 	}
-	fmt.Fprintf(&b, "kubeletcfg: %s; %d %s, %d %s, %d info%s\n", strings.Join(verdicts, ", "),
-		errs, plural(errs, "error", "errors"), warns, plural(warns, "warning", "warnings"), infos, inFiles(len(files)))
+	fmt.Fprintf(&b, "kubeletcfg: %s; %s\n", strings.Join(verdicts, ", "), totals)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// githubVerdict is who (the kubelet, or an input's) with d's verdict.
+func githubVerdict(d Document, who string) string {
+	switch {
+	case d.Panics:
+		return who + " does NOT start (panics)"
+	case !d.Starts:
+		return who + " does NOT start"
+	}
+	return who + " starts"
+}
+
+// grouped reports whether every document belongs to a group (Document.Group).
+func grouped(docs []Document) bool {
+	for _, d := range docs {
+		if d.Group == "" {
+			return false
+		}
+	}
+	return len(docs) > 0
 }
 
 func githubCommand(s validate.Severity) string {

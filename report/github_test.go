@@ -75,3 +75,32 @@ func TestGitHubCommands(t *testing.T) {
 		t.Errorf("summary: %s", lines[3])
 	}
 }
+
+// TestGitHubSummaryPerGroup: documents of groups (lint --nodes) get one
+// verdict line per group, naming its inputs, then the totals; documents
+// without groups keep the one summary line.
+func TestGitHubSummaryPerGroup(t *testing.T) {
+	node := func(name, group string, starts bool) Document {
+		return Document{KubeletVersion: "1.37", Subject: name, Group: group, Starts: starts, Files: []string{name + "/config.yaml"}}
+	}
+	for _, tt := range []struct {
+		name string
+		docs []Document
+		want string
+	}{
+		{"groups", []Document{node("a-1", "A", true), node("b-1", "B", false), node("a-2", "A", true)},
+			"kubeletcfg: a-1, a-2: kubelet 1.37 starts\nkubeletcfg: b-1: kubelet 1.37 does NOT start\nkubeletcfg: 0 errors, 0 warnings, 0 info in 3 files\n"},
+		{"one group", []Document{node("a-1", "A", true), node("a-2", "A", true)},
+			"kubeletcfg: a-1, a-2: kubelet 1.37 starts\nkubeletcfg: 0 errors, 0 warnings, 0 info in 2 files\n"},
+		{"paths, no groups", []Document{node("a.yaml", "", true), node("b.yaml", "", false)},
+			"kubeletcfg: a.yaml: kubelet 1.37 starts, b.yaml: kubelet 1.37 does NOT start; 0 errors, 0 warnings, 0 info in 2 files\n"},
+	} {
+		var out bytes.Buffer
+		if err := (githubWriter{}).Write(&out, tt.docs, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		if out.String() != tt.want {
+			t.Errorf("%s:\n%s\nwant:\n%s", tt.name, out.String(), tt.want)
+		}
+	}
+}

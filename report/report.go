@@ -28,6 +28,10 @@ type Document struct {
 	// Empty, the documents are one input's at several minors. Not in JSON:
 	// the commands that set it write their own JSON shape.
 	Subject string `json:"-"`
+	// Group, when set, is what the documents of one group of identical inputs
+	// share (lint --nodes: the nodes with one configuration): the GitHub
+	// summary gives each group its own verdict line. Not in JSON.
+	Group string `json:"-"`
 }
 
 // Label is what tells d from the other documents of one report: its

@@ -361,6 +361,35 @@ func (m *Minor) InternalNames() (map[string]string, error) {
 	return f.(func() (map[string]string, error))()
 }
 
+// GateHistory places a gate m does not register among the supported minors:
+// last is the newest older minor that registers it and removed the first
+// minor after last that does not (a gate removed before m); first is the
+// oldest newer minor that registers it (a gate newer than m). All nil: no
+// supported minor registers it, so it was removed before the oldest (whose
+// tables kubeletcfg lacks), is misspelled or never existed.
+func (m *Minor) GateHistory(gate string) (last, removed, first *Minor) {
+	for _, o := range minors {
+		if o == m || !o.Registers(gate) {
+			continue
+		}
+		if o.Older(m) {
+			last = o
+		} else if first == nil {
+			first = o
+		}
+	}
+	if last != nil {
+		removed = m
+		for _, o := range minors {
+			if last.Older(o) && !o.Registers(gate) {
+				removed = o
+				break
+			}
+		}
+	}
+	return last, removed, first
+}
+
 // Registers reports whether the minor's kubelet registers the gate (exact name).
 func (m *Minor) Registers(gate string) bool {
 	t, err := m.Gates()

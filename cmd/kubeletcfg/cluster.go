@@ -69,7 +69,9 @@ file set and which are defaults, nor which drop-in set them. Run
 'kubeletcfg discover' on a node for file-level detail.
 
 Connection flags are kubectl's (--kubeconfig, --context, KUBECONFIG, in-cluster
-configuration in a pod), bound by client-go's clientcmd as kubectl binds them. The user needs list and get on nodes and get on
+configuration in a pod), bound by client-go's clientcmd as kubectl binds them;
+when none gives a cluster, the error says why each was passed over (exit 2).
+The user needs list and get on nodes and get on
 nodes/proxy (deploy/rbac.yaml). Installed as kubectl-kubeletcfg, this
 is also 'kubectl kubeletcfg cluster ...'.
 
@@ -163,8 +165,11 @@ so it follows the target's default (a default that changes is reported as a
 behaviour change). Exit code 1 when a target kubelet would not start (or a target
 finding is at or above --fail-on), or when a node could not be checked (unless
 --fail-on none).`,
-		Example: `  # every pool of the current context, moving to 1.37
-  kubeletcfg cluster preflight --to 1.37
+		Example: `  # every pool of the current context, moving to the default minor
+  kubeletcfg cluster preflight
+
+  # moving to a given minor
+  kubeletcfg cluster preflight --to 1.36
 
   # in a pod with the ClusterRole of deploy/, as JSON for a log pipeline
   kubeletcfg cluster preflight --to 1.37 -o json`,
@@ -178,8 +183,8 @@ finding is at or above --fail-on), or when a node could not be checked (unless
 		},
 	}
 	f.register(cmd)
-	cmd.Flags().StringVar(&f.to, "to", "", "the kubelet minor the pools move to (required; "+strings.Join(skew.Supported(), ", ")+")")
-	_ = cmd.MarkFlagRequired("to")
+	// Defaults as preflight's --to does: the default minor, never a pre-release.
+	cmd.Flags().StringVar(&f.to, "to", skew.Default().Version, "the kubelet minor the pools move to ("+strings.Join(skew.Supported(), ", ")+")")
 	_ = cmd.RegisterFlagCompletionFunc("to", completeMinor)
 	return cmd
 }

@@ -17,6 +17,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 // fakeCluster is an API server on loopback with a node list and the node
@@ -245,7 +247,7 @@ func TestClusterLintText(t *testing.T) {
 		"pool cpu: 5 nodes, drift: 2 configurations among 5 nodes",
 		"cpu-denied: forbidden: the API server refused GET nodes/cpu-denied/proxy/configz: the user needs get on nodes/proxy",
 		"cpu-old: unknown-minor:",
-		"9 nodes in 2 pools, 5 groups at the minor each runs: 1 would not start, 3 could not be read",
+		"9 nodes in 2 pools (5 configuration groups); at the minor each runs: 1 node would not start, 3 nodes could not be read",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("text output lacks %q:\n%s", want, out)
@@ -289,6 +291,20 @@ func TestClusterPreflight(t *testing.T) {
 		if len(r.Refusing) != 0 {
 			t.Errorf("result %+v", r)
 		}
+	}
+}
+
+// cluster preflight --to defaults as preflight --to does: the default minor.
+func TestClusterPreflightDefaultTo(t *testing.T) {
+	def, defErr, defCode := runFakeCluster(t, newFakeCluster(t), "cluster", "preflight", "-o", "json")
+	named, namedErr, namedCode := runFakeCluster(t, newFakeCluster(t), "cluster", "preflight", "--to", skew.Default().Version, "-o", "json")
+	server := regexp.MustCompile(`https://127\.0\.0\.1:[0-9]+`) // each fake cluster its own port
+	def, named = server.ReplaceAllString(def, "SERVER"), server.ReplaceAllString(named, "SERVER")
+	if def != named || defErr != namedErr || defCode != namedCode {
+		t.Errorf("without --to (exit %d):\n%s%s\nwith --to %s (exit %d):\n%s%s", defCode, def, defErr, skew.Default().Version, namedCode, named, namedErr)
+	}
+	if def == "" {
+		t.Error("no output")
 	}
 }
 
@@ -351,10 +367,10 @@ func TestClusterUnreadableNodes(t *testing.T) {
 		code    int
 		summary string
 	}{
-		{"clean", nil, "error", exitClean, "2 nodes in 1 pool, 1 group at the minor each runs: 0 would not start, 0 could not be read"},
-		{"broken nodes", broken, "error", exitFindings, "5 nodes in 1 pool, 1 group at the minor each runs: 0 would not start, 3 could not be read"},
-		{"broken nodes, --fail-on info", broken, "info", exitFindings, "3 could not be read"},
-		{"broken nodes, --fail-on none", broken, "none", exitClean, "3 could not be read"},
+		{"clean", nil, "error", exitClean, "2 nodes in 1 pool (1 configuration group); at the minor each runs: 0 nodes would not start, 0 nodes could not be read"},
+		{"broken nodes", broken, "error", exitFindings, "5 nodes in 1 pool (1 configuration group); at the minor each runs: 0 nodes would not start, 3 nodes could not be read"},
+		{"broken nodes, --fail-on info", broken, "info", exitFindings, "3 nodes could not be read"},
+		{"broken nodes, --fail-on none", broken, "none", exitClean, "3 nodes could not be read"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			out, stderr, code := runFakeCluster(t, cluster(tt.broken), "cluster", "lint", "--fail-on", tt.failOn)
@@ -388,6 +404,51 @@ func TestClusterUnreadableNodes(t *testing.T) {
 	}
 	if len(doc.Pools) != 1 || doc.Pools[0].Nodes != 5 || doc.Pools[0].Configurations != 1 || len(doc.Groups) != 1 || len(doc.Groups[0].Nodes) != 2 {
 		t.Errorf("pools %+v, groups %+v: want the two readable nodes, one configuration", doc.Pools, doc.Groups)
+	}
+}
+
+// TestClusterNoKubeconfig: with no configuration anywhere, the error names
+// what kubectl's loading order tried and why each gave nothing, on one line
+// (exit 2), instead of client-go's advice to set KUBERNETES_MASTER.
+func TestClusterNoKubeconfig(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty")
+	if err := os.WriteFile(empty, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name, kubeconfigEnv, serviceHost string
+		args                             []string
+		exit                             int
+	}{
+		{"cluster-no-kubeconfig-env-missing", filepath.Join(dir, "none"), "", []string{"cluster", "lint"}, exitUsage},
+		{"cluster-no-kubeconfig-env-two", empty + string(os.PathListSeparator) + filepath.Join(dir, "none"), "", []string{"cluster", "preflight"}, exitUsage},
+		{"cluster-no-kubeconfig-flag-empty", "", "", []string{"cluster", "lint", "--kubeconfig", empty}, exitUsage},
+		{"cluster-no-kubeconfig-no-token", filepath.Join(dir, "none"), "10.96.0.1", []string{"cluster", "lint"}, exitUsage},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("KUBECONFIG", tt.kubeconfigEnv)
+			t.Setenv("KUBERNETES_SERVICE_HOST", tt.serviceHost)
+			t.Setenv("KUBERNETES_SERVICE_PORT", "443")
+			if _, err := os.Stat("/var/run/secrets/kubernetes.io/serviceaccount/token"); err == nil && tt.serviceHost != "" {
+				t.Skip("running in a pod: the in-cluster configuration exists")
+			}
+			var out, errb bytes.Buffer
+			code := run(tt.args, &out, &errb)
+			if code != tt.exit || strings.Count(errb.String(), "\n") != 1 || strings.Contains(errb.String(), "KUBERNETES_MASTER") {
+				t.Errorf("exit %d, want %d; stderr %q", code, tt.exit, errb.String())
+			}
+			got := "$ kubeletcfg " + strings.Join(tt.args, " ") + "\n" + out.String() + "--- stderr\n" + errb.String()
+			checkGolden(t, tt.name, strings.ReplaceAll(got, dir, "DIR"))
+		})
+	}
+	// Nothing in KUBECONFIG's place: ~/.kube/config is named (when it is absent here).
+	t.Setenv("KUBECONFIG", "")
+	t.Setenv("KUBERNETES_SERVICE_HOST", "")
+	var out, errb bytes.Buffer
+	code := run([]string{"cluster", "lint"}, &out, &errb)
+	if code == exitUsage && !strings.Contains(errb.String(), "KUBECONFIG (not set), ~/.kube/config (") {
+		t.Errorf("exit %d: %q", code, errb.String())
 	}
 }
 

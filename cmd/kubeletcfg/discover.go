@@ -24,7 +24,8 @@ In a pod, mount the host's / read-only at /host, use the host's PID namespace an
 give --host-root /host (deploy/ has a Job and a DaemonSet).
 
 Exit code 2, with one line naming what was looked for and where, when no kubelet
-runs, several do (choose with --pid), or a file cannot be read.`,
+runs, several do (choose with --pid), the --pid process is not a kubelet (its
+comm, executable or argv[0] is not named kubelet), or a file cannot be read.`,
 		Example: `  kubeletcfg discover
   kubeletcfg discover --host-root /host -o json
   kubeletcfg lint --discover

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -84,6 +86,26 @@ func TestDiscoverCLI(t *testing.T) {
 	code = run(append([]string{"preflight", "--discover", "--to", "1.35"}, at...), &stdout, &stderr)
 	if code == exitUsage || !strings.Contains(stdout.String(), "1.34") {
 		t.Errorf("preflight --discover: exit %d\n%s\n%s", code, stdout.String(), stderr.String())
+	}
+}
+
+// --pid of a process that is not a kubelet: exit 2, one line saying so.
+func TestDiscoverPIDNotKubelet(t *testing.T) {
+	proc := t.TempDir()
+	dir := filepath.Join(proc, "1")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string]string{"comm": "systemd\n", "cmdline": "/sbin/init\x00"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"discover", "--proc-root", proc, "--pid", "1"}, &stdout, &stderr)
+	want := "kubeletcfg: discover: process 1 (systemd) is not a kubelet"
+	if code != exitUsage || !strings.HasPrefix(stderr.String(), want) || strings.Count(stderr.String(), "\n") != 1 || stdout.Len() > 0 {
+		t.Errorf("exit %d, stderr %q, want %q...", code, stderr.String(), want)
 	}
 }
 

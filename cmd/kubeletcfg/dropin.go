@@ -22,29 +22,46 @@ func newDropinCommand() *cobra.Command {
 difference between two configurations. Every file is evaluated with the existing
 files at each kubelet minor named before a byte is written.`,
 		Example: `  kubeletcfg dropin new 50-crashloop.conf -d conf.d -c config.yaml --set crashLoopBackOff.maxContainerRestartPeriod=30s
-  kubeletcfg dropin diff --from config.yaml --from conf.d --to golden.yaml -o conf.d/90-golden.conf`,
+  kubeletcfg dropin diff --from config.yaml --from conf.d --to golden.yaml --output-file conf.d/90-golden.conf`,
 	}
 	cmd.AddCommand(newDropinNewCommand(), newDropinDiffCommand())
 	return cmd
 }
 
-// minorsFlags are --kubelet-version (one minor or a list) and --versions (a range or list).
-type minorsFlags struct{ kubeletVersion, versions string }
+// minorsFlags are --kubelet-version (one minor, as in every command) and
+// --versions (a range or list). window: with neither, check the n-3 window fix
+// and skew default to (dropin new: the same files usually serve a pool
+// mid-upgrade) rather than the default minor alone (dropin diff, which
+// computes at one).
+type minorsFlags struct {
+	kubeletVersion, versions string
+	window                   bool
+}
 
 func (f *minorsFlags) register(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&f.kubeletVersion, "kubelet-version", "", "kubelet minor(s) to check, one or a list (1.33,1.37); default: the newest, "+skew.Default().Version)
+	def := "the default minor, " + skew.Default().Version
+	if f.window {
+		def = fmt.Sprintf("the default minor, %s, and the %d before it, as fix and skew", skew.Default().Version, matrix.Skew)
+	}
+	cmd.Flags().StringVar(&f.kubeletVersion, "kubelet-version", "", "check this kubelet minor only ("+strings.Join(skew.Supported(), ", ")+"; several: --versions); default: "+def)
 	cmd.Flags().StringVar(&f.versions, "versions", "", "kubelet minors to check: a range (1.34..1.37) or a list (1.33,1.37)")
 	cmd.MarkFlagsMutuallyExclusive("kubelet-version", "versions")
-	_ = cmd.RegisterFlagCompletionFunc("kubelet-version", completeVersions)
+	_ = cmd.RegisterFlagCompletionFunc("kubelet-version", completeMinor)
 	_ = cmd.RegisterFlagCompletionFunc("versions", completeVersions)
 }
 
 func (f *minorsFlags) minors() ([]*skew.Minor, error) {
 	switch {
 	case f.kubeletVersion != "":
-		return matrix.Window(f.kubeletVersion, "")
+		m, err := lookupMinor(f.kubeletVersion, "use --versions %s")
+		if err != nil {
+			return nil, err
+		}
+		return []*skew.Minor{m}, nil
 	case f.versions != "":
 		return matrix.Window(f.versions, "")
+	case f.window:
+		return matrix.Window("", "")
 	}
 	return []*skew.Minor{skew.Default()}, nil
 }
@@ -61,7 +78,7 @@ func newDropinNewCommand() *cobra.Command {
 	var (
 		configFile, configDir, cgroup, mode, output string
 		sets, gates                                 []string
-		mf                                          minorsFlags
+		mf                                          = minorsFlags{window: true}
 		dryRun, force, allowOverride                bool
 	)
 	cmd := &cobra.Command{
@@ -72,7 +89,9 @@ for, with the field names and value types of the kubelet's schema.
 
 Before writing, the kubelet's start-up is evaluated with the new file in place
 (after the main file and the drop-ins that sort before it, before those that sort
-after it) at every kubelet minor named. Nothing is written, and the exit code is
+after it) at every kubelet minor named (default: the n-3 window ending at the
+default minor, as fix and skew check, since a drop-in usually serves a node pool
+mid-upgrade). Nothing is written, and the exit code is
 1, if any minor would not start, would drop or ignore a key of the new file, or
 would run with another value than the one written (a later drop-in overrides it;
 --allow-override accepts that).

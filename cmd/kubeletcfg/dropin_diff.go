@@ -7,17 +7,18 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kubeletcfg/kubeletcfg/author"
+	"github.com/kubeletcfg/kubeletcfg/report"
 )
 
 func newDropinDiffCommand() *cobra.Command {
 	var (
-		from            []string
-		to, out, cgroup string
-		mf              minorsFlags
-		force           bool
+		from                            []string
+		to, out, oldOut, cgroup, output string
+		mf                              minorsFlags
+		force                           bool
 	)
 	cmd := &cobra.Command{
-		Use:   "diff --from FILE|DIR... --to FILE [-o NAME.conf]",
+		Use:   "diff --from FILE|DIR... --to FILE [--output-file NAME.conf]",
 		Short: "Write the minimal drop-in that turns the current configuration into the desired one",
 		Long: `Compute the drop-in whose merge over the current effective configuration gives the
 desired one: RFC 7386 merge-patch semantics, so objects merge, lists are written
@@ -29,19 +30,33 @@ kubelet minor (merged and defaulted), so keys both already agree on are left out
 (kubectl get --raw /api/v1/nodes/NODE/proxy/configz). --to is the desired full
 configuration (a kubelet config file or a configz dump).
 
-The drop-in is checked by merging it back, as the last drop-in or at the place -o
-gives it in the --from folder, at every minor named: if any minor would not end
-up with the desired configuration, nothing is written and the exit code is 1.
-With no difference nothing is written and the exit code is 0.`,
+The drop-in is checked by merging it back, as the last drop-in or at the place
+--output-file gives it in the --from folder, at every minor named: if any minor
+would not end up with the desired configuration, nothing is written and the exit
+code is 1. With no difference nothing is written and the exit code is 0.
+
+-o is the output format, as in every command: text (the drop-in itself, or what
+was written) or json (kubelet, checkedAt, content, keys, failures, written).
+The file to write is --output-file (--out, its old name, still works).`,
 		Example: `  # what must a drop-in say to move this node to the new golden config?
   kubeletcfg dropin diff --from /var/lib/kubelet/config.yaml --from /etc/kubernetes/kubelet.conf.d \
-    --to golden.yaml -o /etc/kubernetes/kubelet.conf.d/90-golden.conf
+    --to golden.yaml --output-file /etc/kubernetes/kubelet.conf.d/90-golden.conf
 
   # from a running node's configz
   kubectl get --raw /api/v1/nodes/node-1/proxy/configz > node-1.json
   kubeletcfg dropin diff --from node-1.json --to golden.yaml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := diffOutputFormat(output); err != nil {
+				return err
+			}
+			if oldOut != "" {
+				if out != "" && out != oldOut {
+					return fmt.Errorf("--out %s and --output-file %s: --out is --output-file's old name; give one", oldOut, out)
+				}
+				out = oldOut
+				fmt.Fprintln(cmd.ErrOrStderr(), "kubeletcfg: --out is deprecated, use --output-file")
+			}
 			req := author.DiffRequest{From: from, To: to, Out: out, Force: force}
 			if err := req.Validate(); err != nil {
 				return err
@@ -58,6 +73,15 @@ With no difference nothing is written and the exit code is 0.`,
 				return err
 			}
 			w, errw := cmd.OutOrStdout(), cmd.ErrOrStderr()
+			if output == "json" {
+				if err := report.WriteJSON(w, rep); err != nil {
+					return err
+				}
+				if len(rep.Failures) > 0 {
+					return &findingsError{n: len(rep.Failures)}
+				}
+				return nil
+			}
 			switch {
 			case rep.Content == nil:
 				fmt.Fprintf(errw, "kubeletcfg: no difference at kubelet %s: the current effective configuration is the desired one; nothing written\n", rep.Minor)
@@ -80,9 +104,29 @@ With no difference nothing is written and the exit code is 0.`,
 	fl := cmd.Flags()
 	fl.StringArrayVar(&from, "from", nil, "the current --config file, --config-dir folder or a configz dump (repeatable: a file and a folder)")
 	fl.StringVar(&to, "to", "", "the desired full configuration (a kubelet config file or a configz dump)")
-	fl.StringVarP(&out, "out", "o", "", "write the drop-in to this NAME.conf (atomically) instead of printing it")
-	fl.BoolVar(&force, "force", false, "replace an existing -o file")
+	fl.StringVar(&out, "output-file", "", "write the drop-in to this NAME.conf (atomically) instead of printing it")
+	fl.StringVar(&oldOut, "out", "", "the old name of --output-file")
+	// Hidden, not MarkDeprecated: cobra prints that note on stdout, into the
+	// drop-in a user may be redirecting; ours goes to stderr.
+	_ = fl.MarkHidden("out")
+	fl.StringVarP(&output, "output", "o", "text", "output format: json, text")
+	fl.BoolVar(&force, "force", false, "replace an existing --output-file")
 	fl.StringVar(&cgroup, "cgroup-version", "v2", "cgroup version of the node, for host checks: v1 or v2")
 	mf.register(cmd)
+	_ = cmd.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return []string{"json", "text"}, cobra.ShellCompDirectiveNoFileComp
+	})
 	return cmd
+}
+
+// diffOutputFormat checks -o; it used to be the file to write, so a value that
+// looks like a file says where that went.
+func diffOutputFormat(output string) error {
+	if output == "text" || output == "json" {
+		return nil
+	}
+	if strings.HasSuffix(output, ".conf") || strings.ContainsRune(output, '/') {
+		return fmt.Errorf("-o %s: -o is the output format (json or text), as in every command; write the drop-in with --output-file %s", output, output)
+	}
+	return outputFormat(output)
 }

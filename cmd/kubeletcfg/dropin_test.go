@@ -23,11 +23,11 @@ func TestDropinCLI(t *testing.T) {
 	}{
 		{"dropin-new-dry-run", append([]string{"dropin", "new", "50-crashloop.conf", "-d", dir, "-c", cfg, "--versions", "1.32..1.37", "--dry-run"}, crash...), exitClean},
 		{"dropin-new-older-minor", append([]string{"dropin", "new", "50-crashloop.conf", "-d", dir, "-c", cfg, "--versions", "1.31..1.37", "--dry-run"}, crash...), exitFindings},
-		{"dropin-new-gate-needed", []string{"dropin", "new", "50-crashloop.conf", "-d", dir, "-c", cfg, "--kubelet-version", "1.34,1.37", "--set", "crashLoopBackOff.maxContainerRestartPeriod=30s"}, exitFindings},
+		{"dropin-new-gate-needed", []string{"dropin", "new", "50-crashloop.conf", "-d", dir, "-c", cfg, "--versions", "1.34,1.37", "--set", "crashLoopBackOff.maxContainerRestartPeriod=30s"}, exitFindings},
 		{"dropin-new-overridden", []string{"dropin", "new", "50-eviction.conf", "-d", dir, "-c", cfg, "--set", "evictionHard[memory.available]=200Mi", "--dry-run"}, exitFindings},
 		{"dropin-new-override-allowed", []string{"dropin", "new", "50-eviction.conf", "-d", dir, "-c", cfg, "--set", "evictionHard[memory.available]=200Mi", "--allow-override", "--dry-run"}, exitClean},
 		{"dropin-new-types", []string{"dropin", "new", "95-mixed.conf", "-d", dir, "-c", cfg, "--set", "clusterDNS=[10.0.0.10, 10.0.0.11]", "--set", "maxpods=50", "--set", "kubeReserved=null", "--set", "cpuCFSQuotaPeriod=100ms", "--set", "registerWithTaints=[{key: dedicated, value: gpu, effect: NoSchedule}]", "--dry-run", "-o", "json"}, exitClean},
-		{"dropin-new-null-at-1.31", []string{"dropin", "new", "95-null.conf", "-d", dir, "-c", cfg, "--set", "kubeReserved=null", "--kubelet-version", "1.31,1.32", "--dry-run"}, exitFindings},
+		{"dropin-new-null-at-1.31", []string{"dropin", "new", "95-null.conf", "-d", dir, "-c", cfg, "--set", "kubeReserved=null", "--versions", "1.31,1.32", "--dry-run"}, exitFindings},
 		{"dropin-new-invalid-value", []string{"dropin", "new", "95-bad.conf", "-d", dir, "-c", cfg, "--set", "crashLoopBackOff.maxContainerRestartPeriod=10m", "--dry-run"}, exitFindings},
 		{"dropin-new-unknown-gate", []string{"dropin", "new", "95-gate.conf", "-d", dir, "-c", cfg, "--feature-gate", "ReduceDefaultCrashLoopBackoffDecay=true", "--dry-run"}, exitUsage},
 		{"dropin-new-clobber", []string{"dropin", "new", "10-pool.conf", "-d", dir, "--set", "maxPods=10"}, exitUsage},
@@ -39,12 +39,27 @@ func TestDropinCLI(t *testing.T) {
 		{"dropin-new-list-scalar", []string{"dropin", "new", "50-dns.conf", "-d", dir, "--set", "clusterDNS=10.0.0.10"}, exitUsage},
 		{"dropin-new-map-dot", []string{"dropin", "new", "50-ev.conf", "-d", dir, "--set", "evictionHard.memory.available=1Gi"}, exitUsage},
 		{"dropin-new-overlap", []string{"dropin", "new", "50-x.conf", "-d", dir, "--set", "crashLoopBackOff=null", "--set", "crashLoopBackOff.maxContainerRestartPeriod=30s"}, exitUsage},
+		// By default the n-3 window: a gate only 1.37 registers is refused
+		// by the 1.34..1.36 kubelets of a pool mid-upgrade; asked for 1.37
+		// alone, it is written.
+		{"dropin-new-default-window", []string{"dropin", "new", "50-gate.conf", "-d", dir, "-c", cfg, "--feature-gate", "HugepageAwareEviction=true", "--dry-run"}, exitFindings},
+		{"dropin-new-default-window-one-minor", []string{"dropin", "new", "50-gate.conf", "-d", dir, "-c", cfg, "--feature-gate", "HugepageAwareEviction=true", "--kubelet-version", "1.37", "--dry-run"}, exitClean},
 		{"dropin-new-no-dir", []string{"dropin", "new", "50-x.conf", "--set", "maxPods=10"}, exitUsage},
 		{"dropin-diff", []string{"dropin", "diff", "--from", cfg, "--from", dir, "--to", "../../testdata/dropin/golden.yaml", "--versions", "1.32..1.37"}, exitClean},
 		{"dropin-diff-equal", []string{"dropin", "diff", "--from", "../../testdata/dropin/golden.yaml", "--to", "../../testdata/dropin/golden.yaml"}, exitClean},
 		{"dropin-diff-configz", []string{"dropin", "diff", "--from", "../../testdata/dropin/configz.json", "--to", "../../testdata/dropin/golden.yaml"}, exitClean},
 		{"dropin-diff-not-exact-1.31", []string{"dropin", "diff", "--from", cfg, "--from", dir, "--to", "../../testdata/dropin/golden.yaml", "--versions", "1.31,1.37"}, exitFindings},
 		{"dropin-diff-no-to", []string{"dropin", "diff", "--from", cfg}, exitUsage},
+		// -o is the output format, as in every command; the file is --output-file.
+		{"dropin-diff-json", []string{"dropin", "diff", "--from", cfg, "--from", dir, "--to", "../../testdata/dropin/golden.yaml", "--versions", "1.32..1.37", "-o", "json"}, exitClean},
+		{"dropin-diff-json-not-exact-1.31", []string{"dropin", "diff", "--from", cfg, "--from", dir, "--to", "../../testdata/dropin/golden.yaml", "--versions", "1.31,1.37", "-o", "json"}, exitFindings},
+		{"dropin-diff-json-equal", []string{"dropin", "diff", "--from", "../../testdata/dropin/golden.yaml", "--to", "../../testdata/dropin/golden.yaml", "-o", "json"}, exitClean},
+		{"dropin-diff-o-file", []string{"dropin", "diff", "--from", cfg, "--to", "../../testdata/dropin/golden.yaml", "-o", dir + "/95-golden.conf"}, exitUsage},
+		{"dropin-diff-o-unknown", []string{"dropin", "diff", "--from", cfg, "--to", "../../testdata/dropin/golden.yaml", "-o", "yaml"}, exitUsage},
+		{"dropin-diff-out-and-output-file", []string{"dropin", "diff", "--from", cfg, "--to", "../../testdata/dropin/golden.yaml", "--out", "a.conf", "--output-file", "b.conf"}, exitUsage},
+		// --kubelet-version is one minor, as in every command; a list is --versions.
+		{"dropin-new-kubelet-version-list", []string{"dropin", "new", "50-x.conf", "-d", dir, "--set", "maxPods=10", "--kubelet-version", "1.34,1.37"}, exitUsage},
+		{"dropin-diff-kubelet-version-list", []string{"dropin", "diff", "--from", cfg, "--to", "../../testdata/dropin/golden.yaml", "--kubelet-version", "1.34,1.37"}, exitUsage},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { runGolden(t, tt.name, tt.args, tt.exit) })
@@ -155,14 +170,14 @@ func TestDropinNewRefusedWritesNothing(t *testing.T) {
 	}
 }
 
-// dropin diff -o writes the drop-in; merged by kubeletcfg it gives the desired config.
+// dropin diff --output-file writes the drop-in; merged by kubeletcfg it gives the desired config.
 func TestDropinDiffWrites(t *testing.T) {
 	node := t.TempDir()
 	copyTree(t, dropinNode, node)
 	dir := filepath.Join(node, "conf.d")
 	target := filepath.Join(dir, "95-golden.conf")
 	var out, stderr bytes.Buffer
-	args := []string{"dropin", "diff", "--from", filepath.Join(node, "config.yaml"), "--from", dir, "--to", "../../testdata/dropin/golden.yaml", "-o", target}
+	args := []string{"dropin", "diff", "--from", filepath.Join(node, "config.yaml"), "--from", dir, "--to", "../../testdata/dropin/golden.yaml", "--output-file", target}
 	if code := run(args, &out, &stderr); code != exitClean {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
@@ -176,7 +191,25 @@ func TestDropinDiffWrites(t *testing.T) {
 		t.Errorf("after writing the drop-in, diff still finds:\n%s\n%s", out.String(), stderr.String())
 	}
 	if code := run(args, &out, &stderr); code != exitUsage {
-		t.Errorf("-o over an existing file without --force: exit %d", code)
+		t.Errorf("--output-file over an existing file without --force: exit %d", code)
+	}
+}
+
+// --out, the old name of --output-file, still writes, with a deprecation note.
+func TestDropinDiffOldOut(t *testing.T) {
+	node := t.TempDir()
+	copyTree(t, dropinNode, node)
+	target := filepath.Join(node, "conf.d", "95-golden.conf")
+	var out, stderr bytes.Buffer
+	args := []string{"dropin", "diff", "--from", filepath.Join(node, "config.yaml"), "--from", filepath.Join(node, "conf.d"), "--to", "../../testdata/dropin/golden.yaml", "--out", target}
+	if code := run(args, &out, &stderr); code != exitClean {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if _, err := os.Stat(target); err != nil || !strings.HasPrefix(out.String(), "wrote ") {
+		t.Errorf("--out wrote nothing: %v\n%s", err, out.String())
+	}
+	if !strings.Contains(stderr.String(), "kubeletcfg: --out is deprecated, use --output-file") {
+		t.Errorf("no deprecation note: %q", stderr.String())
 	}
 }
 

@@ -16,7 +16,7 @@ func newFixCommand() *cobra.Command {
 	var versions string
 	var diff bool
 	cmd := &cobra.Command{
-		Use:   "fix",
+		Use:   "fix [PATH]",
 		Short: "Repair the mistakes that need no guess, in place or as a diff",
 		Long: fmt.Sprintf(`Repair, in the --config file and the .conf drop-ins of --config-dir, the
 mistakes kubeletcfg can repair without guessing:
@@ -49,6 +49,8 @@ the files still have afterwards (or have now, when nothing is written) is
 listed with the target minors that report it: "nothing to fix" means nothing
 is wrong either.
 
+PATH is the --config file, as for effective, skew, preflight and backoff.
+
 Files are rewritten in place, each atomically and keeping its mode; a symbolic
 link is never written through. --diff writes nothing and prints a unified diff
 (patch -p1 and git apply read it) on stdout, the list of repairs on stderr.
@@ -62,11 +64,17 @@ Exit codes (with or without --diff):
   kubeletcfg fix -c config.yaml -d conf.d --diff
   kubeletcfg fix -c config.yaml -d conf.d
 
+  # the main file as a path, as lint and effective take it
+  kubeletcfg fix config.yaml --diff
+
   # repair for one kubelet minor only, or for a range
   kubeletcfg fix -c config.yaml --kubelet-version 1.37
   kubeletcfg fix -c config.yaml --versions 1.32..1.37 --diff > fix.patch`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		Args: onePath,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := in.takePath(args); err != nil {
+				return err
+			}
 			input, err := in.input()
 			if err != nil {
 				return err

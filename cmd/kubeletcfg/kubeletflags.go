@@ -23,7 +23,7 @@ type kubeletCmdFlags struct {
 func (f *inputFlags) registerKubeletFlags(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.StringVar(&f.kubeletFlags, "kubelet-flags", "", "the kubelet's own command line, one shell-quoted string ('--max-pods=50 --feature-gates=A=true', or a line copied from ps: the binary is dropped); its --config and --config-dir are read; the flags win over the files as the kubelet applies them")
-	fl.StringVar(&f.kubeletFlagsFile, "kubelet-flags-file", "", "a file with the kubelet's command line: an env file (kubeadm-flags.env, /etc/default/kubelet, EKS's /etc/eks/kubelet/environment), a systemd unit or drop-in (ExecStart=, Environment=, EnvironmentFile=; a *.service gets its *.service.d/*.conf), a copy of /proc/PID/cmdline, or a line copied from ps")
+	fl.StringVar(&f.kubeletFlagsFile, "kubelet-flags-file", "", "a file with the kubelet's command line: an env file (kubeadm-flags.env, /etc/default/kubelet, EKS's /etc/eks/kubelet/environment), a systemd unit or drop-in (ExecStart=, Environment=, EnvironmentFile=; a *.service gets its *.service.d/*.conf), a copy of /proc/PID/cmdline, a saved ps listing (ps -f, ps aux: header and all, the kubelet's line is read), a line copied from ps, or flags one a line with # comments (microk8s's args/kubelet)")
 }
 
 // registerDiscover adds --discover, --host-root and --pid: the inputs of the

@@ -77,6 +77,16 @@ func TestKubeletFlagsCLI(t *testing.T) {
 		{"kubeletflags-rpm-unit", []string{"effective", "--kubelet-flags-file", hosts + "kubeadm-rpm/usr/lib/systemd/system/kubelet.service", "--host-root", hosts + "kubeadm-rpm", "--show-origin", "--kubelet-version", "1.34"}, exitClean},
 		{"kubeletflags-effective-origin", []string{"effective", "-c", cfg, "--kubelet-flags", "--max-pods=60 --eviction-hard=memory.available<1Gi --feature-gates=LoggingBetaOptions=true", "--show-origin"}, exitClean},
 		{"kubeletflags-skew", []string{"skew", "-c", cfg, "--kubelet-flags-file", kf + "kubeadm-flags.env", "--versions", "1.34..1.35"}, exitFindings},
+		// A saved ps listing (header, the kubelet, a grep) and microk8s's
+		// args/kubelet (one flag a line, comments, ${SNAP_DATA} left as written).
+		{"kubeletflags-ps-listing", []string{"lint", "--kubelet-flags-file", kf + "ps-f.txt", "--kubelet-version", "1.36"}, exitClean},
+		{"kubeletflags-ps-two-kubelets", []string{"lint", "--kubelet-flags-file", kf + "ps-two.txt"}, exitUsage},
+		{"kubeletflags-microk8s-args", []string{"lint", "--kubelet-flags-file", kf + "microk8s-args", "-q"}, exitFindings},
+		// --kubelet-version as kubectl get nodes prints it: the minor is 1.37
+		// and the binary's --version=vX.Y.Z must match its major, minor and patch.
+		{"kubeletflags-vendor-release", []string{"lint", "-c", cfg, "--kubelet-version", "v1.37.2-eks-abc", "--kubelet-flags", "--version=v1.37.2", "-q"}, exitClean},
+		{"kubeletflags-vendor-release-itself", []string{"lint", "-c", cfg, "--kubelet-version", "v1.37.2-eks-abc", "--kubelet-flags", "--version=v1.37.2-eks-abc", "-q"}, exitClean},
+		{"kubeletflags-vendor-release-other-patch", []string{"lint", "-c", cfg, "--kubelet-version", "v1.37.2-eks-abc", "--kubelet-flags", "--version=v1.37.3", "-q"}, exitFindings},
 		{"kubeletflags-required-env", []string{"lint", "-c", cfg, "--kubelet-flags-file", kf + "required-env.service"}, exitUsage},
 	}
 	for _, tt := range tests {

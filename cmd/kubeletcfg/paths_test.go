@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/kubeletcfg/kubeletcfg/report"
@@ -81,9 +82,11 @@ func TestCLINodesFormats(t *testing.T) {
 	runGolden(t, "nodes-one-node-folder", []string{"lint", "--nodes", pool + "/node-2"}, exitUsage)
 	runGolden(t, "nodes-no-config-files", []string{"lint", "--nodes", example + "/conf.d"}, exitUsage)
 	runGolden(t, "nodes-broken-junit", []string{"lint", "--nodes", inputsNodes, "-o", "junit"}, exitUsage)
+	// GitHub: one summary line per group of identical nodes.
+	runGolden(t, "nodes-broken-github", []string{"lint", "--nodes", inputsNodes, "-o", "github"}, exitUsage)
 }
 
-// TestOnePathCommands: effective, skew, preflight and backoff take one path as
+// TestOnePathCommands: effective, skew, preflight, backoff and fix take one path as
 // -c, byte for byte; more than one path or a folder is a usage error.
 func TestOnePathCommands(t *testing.T) {
 	cfg := example + "/config.yaml"
@@ -92,6 +95,7 @@ func TestOnePathCommands(t *testing.T) {
 		{"skew", "--versions", "1.33..1.37", "-d", example + "/conf.d"},
 		{"preflight", "--from", "1.33"},
 		{"backoff"},
+		{"fix", "--diff", "-d", example + "/conf.d"},
 	} {
 		var a, b, ea, eb bytes.Buffer
 		ca := run(append(append([]string{}, args...), cfg), &a, &ea)
@@ -106,4 +110,35 @@ func TestOnePathCommands(t *testing.T) {
 	runGolden(t, "paths-effective-two", []string{"effective", cfg, cfg}, exitUsage)
 	runGolden(t, "paths-skew-folder", []string{"skew", example}, exitUsage)
 	runGolden(t, "paths-backoff-and-config", []string{"backoff", cfg, "-c", cfg}, exitUsage)
+	runGolden(t, "paths-fix-folder", []string{"fix", example}, exitUsage)
+	runGolden(t, "paths-fix-two", []string{"fix", cfg, cfg}, exitUsage)
+}
+
+// TestConfigDirIsAFile: -d naming a file is a usage error in every command
+// that reads a node's files (one line naming it); a folder is read. The
+// kubelet's own --config-dir=FILE (in its flags) is what the kubelet does with
+// it, not a slip of kubeletcfg's user, so it is still evaluated.
+func TestConfigDirIsAFile(t *testing.T) {
+	cfg, dir := example+"/config.yaml", example+"/conf.d"
+	for _, tt := range []struct {
+		args []string
+		exit int
+	}{
+		{[]string{"lint", "-c", cfg, "-d", cfg}, exitUsage},
+		{[]string{"effective", cfg, "-d", cfg}, exitUsage},
+		{[]string{"skew", "-c", cfg, "--config-dir", cfg}, exitUsage},
+		{[]string{"preflight", "--from", "1.36", "-c", cfg, "-d", cfg}, exitUsage},
+		{[]string{"backoff", "-c", cfg, "-d", cfg}, exitUsage},
+		{[]string{"fix", "--diff", "-c", cfg, "-d", cfg}, exitUsage},
+		{[]string{"lint", "-c", cfg, "-d", dir}, exitFindings}, // read: its drop-in turns a gate off
+		{[]string{"lint", "--kubelet-flags", "--config=" + cfg + " --config-dir=" + cfg}, exitClean},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(tt.args, &stdout, &stderr)
+		want := "kubeletcfg: --config-dir " + cfg + " is a file, not a folder"
+		if code != tt.exit || (tt.exit == exitUsage) != strings.HasPrefix(stderr.String(), want) || tt.exit == exitUsage && strings.Count(stderr.String(), "\n") != 1 {
+			t.Errorf("%v: exit %d, want %d; stderr %q", tt.args, code, tt.exit, stderr.String())
+		}
+	}
+	runGolden(t, "paths-config-dir-file", []string{"lint", "-c", cfg, "-d", cfg}, exitUsage)
 }

@@ -193,8 +193,15 @@ func isTerminal(w io.Writer) bool {
 
 func newVersionsCommand() *cobra.Command {
 	return &cobra.Command{
-		Use:     "versions",
-		Short:   "List the kubelet minors kubeletcfg knows",
+		Use:   "versions",
+		Short: "List the kubelet minors kubeletcfg knows, one per line (for scripts)",
+		Long: `List the kubelet minors kubeletcfg knows, one per line: the minor, a tab, and
+the Kubernetes release its knowledge was generated from; the default minor and
+pre-releases are marked. The first field is what --kubelet-version, --versions,
+--from and --to take.
+
+'kubeletcfg version' prints the same minors after kubeletcfg's own version, Go
+version and platform, and has -o json.`,
 		Example: "  kubeletcfg versions\n  kubeletcfg skew -c config.yaml --versions $(kubeletcfg versions | head -1 | cut -f1)..1.37",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

@@ -66,7 +66,8 @@ drop-in merge, feature gates and validation.`,
 	fl.StringVar(&kubeletVersion, "kubelet-version", skew.Default().Version, "kubelet minor whose schema to print ("+strings.Join(skew.Supported(), ", ")+"); v1.37.2 is accepted")
 	fl.StringVar(&kubeconformDir, "kubeconform", "", "write the schemas of every supported minor under this folder, in kubeconform's layout")
 	fl.BoolVar(&force, "force", false, "with --kubeconform: overwrite existing files that differ")
-	fl.BoolVarP(&verbose, "verbose", "v", false, "with --kubeconform: list every file")
+	// No -v: the root command's -v is --version.
+	fl.BoolVar(&verbose, "verbose", false, "with --kubeconform: list every file")
 	_ = cmd.RegisterFlagCompletionFunc("kubelet-version", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return skew.Supported(), cobra.ShellCompDirectiveNoFileComp
 	})

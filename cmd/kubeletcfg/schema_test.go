@@ -40,7 +40,9 @@ func TestSchemaCLI(t *testing.T) {
 		{"schema-force-alone", []string{"schema", "--force"}, exitUsage},
 		{"schema-args", []string{"schema", "1.37"}, exitUsage},
 		{"schema-kubeconform", []string{"schema", "--kubeconform", filepath.Join(dir, "out")}, exitClean},
-		{"schema-kubeconform-again-verbose", []string{"schema", "--kubeconform", filepath.Join(dir, "out"), "-v"}, exitClean},
+		{"schema-kubeconform-again-verbose", []string{"schema", "--kubeconform", filepath.Join(dir, "out"), "--verbose"}, exitClean},
+		// -v is the root's --version; schema's verbose has no shorthand.
+		{"schema-v", []string{"schema", "-v"}, exitUsage},
 		{"schema-kubeconform-not-dir", []string{"schema", "--kubeconform", notDir}, exitUsage},
 	}
 	for _, tt := range tests {

@@ -49,7 +49,9 @@ func newVersionCommand() *cobra.Command {
 		Short: "Print kubeletcfg's version, its Go version and the kubelet minors it knows",
 		Long: `Print kubeletcfg's version (the module version of a go install, "(devel)" for a
 build from a source tree), the Go version it was built with, and each kubelet
-minor it reproduces with the Kubernetes release its knowledge was generated from.`,
+minor it reproduces with the Kubernetes release its knowledge was generated from.
+
+'kubeletcfg versions' lists the same minors alone, one per line, for scripts.`,
 		Example: `  kubeletcfg version
   kubeletcfg version -o json | jq -r '.kubeletMinors[].minor'`,
 		Args: cobra.NoArgs,

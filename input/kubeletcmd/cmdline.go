@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
@@ -66,8 +68,10 @@ func FromProcCmdline(path string, data []byte) []Arg {
 // ReadFile reads a file holding the kubelet's flags: a systemd unit or drop-in
 // (it has ExecStart=; a unit named *.service also gets its *.service.d/*.conf
 // drop-ins next to it), a /proc/PID/cmdline copy (NUL-separated), an env file
-// (KUBELET_KUBEADM_ARGS="..." and the other kubelet variables), or one command
-// line (as ps prints it). Environment files a unit names are read under root
+// (KUBELET_KUBEADM_ARGS="..." and the other kubelet variables), a saved ps
+// listing (its header, then the processes; the kubelet's line is read), or
+// one command line (as ps prints its command), possibly one flag a line with
+// # comments (microk8s's args/kubelet). Environment files a unit names are read under root
 // ("" is /); a relative one is also looked for next to the unit.
 func ReadFile(root, path string) ([]Arg, error) {
 	data, err := os.ReadFile(path)
@@ -107,12 +111,88 @@ func ReadFile(root, path string) ([]Arg, error) {
 	if found {
 		return out, nil
 	}
-	if len(lines) == 1 {
-		if words, err := Split(lines[0].text); err == nil && len(words) > 0 && (IsBinary(words[0]) || strings.HasPrefix(words[0], "-")) {
-			return FromLine(lines[0].text, finding.Position{File: path, Line: lines[0].line, Column: 1})
+	if args, ok, err := fromPS(path, data); ok {
+		return args, err
+	}
+	if args, ok := fromFlagLines(path, lines); ok {
+		return args, nil
+	}
+	return nil, fmt.Errorf("%s: neither an ExecStart= line, a kubelet command line, a ps listing, flags one per line nor any of %s", path, strings.Join(EnvFileVars, ", "))
+}
+
+// fromFlagLines reads one command line, or flags spread over lines with #
+// comments between them (microk8s's args/kubelet: one flag a line): the first
+// line may start with the kubelet binary, every other line with a flag. A
+// ${SNAP_DATA} in a value stays as written: what it expands to is the
+// node's.
+func fromFlagLines(path string, lines []logicalLine) ([]Arg, bool) {
+	var out []Arg
+	for i, l := range lines {
+		words, err := Split(l.text)
+		if err != nil || len(words) == 0 || !strings.HasPrefix(words[0], "-") && (i > 0 || !IsBinary(words[0])) {
+			return nil, false
+		}
+		args, err := FromLine(l.text, finding.Position{File: path, Line: l.line, Column: 1})
+		if err != nil {
+			return nil, false
+		}
+		out = append(out, args...)
+	}
+	return out, len(lines) > 0
+}
+
+// fromPS reads a saved ps listing (ps -f, ps -ef, ps aux, ps -o pid,args): a
+// header line whose last column is CMD, COMMAND or ARGS, then one process a
+// line, the command after as many columns as the header has before it. The
+// one process whose command is the kubelet's is read (a "grep kubelet" line
+// is not); ok reports that the file is a ps listing.
+func fromPS(path string, data []byte) (args []Arg, ok bool, err error) {
+	rows := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
+	header := strings.Fields(rows[0])
+	if len(header) < 2 || !slices.Contains(header, "PID") || !slices.Contains([]string{"CMD", "COMMAND", "ARGS"}, header[len(header)-1]) {
+		return nil, false, nil
+	}
+	var found []int
+	for i, row := range rows[1:] {
+		cmd, col := afterFields(row, len(header)-1)
+		words, err := Split(cmd)
+		if err != nil || len(words) == 0 || !IsBinary(words[0]) {
+			continue
+		}
+		found = append(found, i+2)
+		if args, err = FromLine(cmd, finding.Position{File: path, Line: i + 2, Column: col}); err != nil {
+			return nil, true, fmt.Errorf("%s:%d: %v", path, i+2, err)
 		}
 	}
-	return nil, fmt.Errorf("%s: neither an ExecStart= line, a kubelet command line nor any of %s", path, strings.Join(EnvFileVars, ", "))
+	switch len(found) {
+	case 0:
+		return nil, true, fmt.Errorf("%s: a ps listing without a kubelet process: no command under %s starts with the kubelet binary", path, header[len(header)-1])
+	case 1:
+		return args, true, nil
+	}
+	lines := make([]string, len(found))
+	for i, n := range found {
+		lines[i] = strconv.Itoa(n)
+	}
+	return nil, true, fmt.Errorf("%s: a ps listing with %d kubelet processes (lines %s): keep the line of the one to check", path, len(found), strings.Join(lines, ", "))
+}
+
+// afterFields is what follows the first n whitespace-separated fields of
+// row, and its column (1-based).
+func afterFields(row string, n int) (string, int) {
+	i := 0
+	for range n {
+		for i < len(row) && (row[i] == ' ' || row[i] == '\t') {
+			i++
+		}
+		for i < len(row) && row[i] != ' ' && row[i] != '\t' {
+			i++
+		}
+	}
+	for i < len(row) && (row[i] == ' ' || row[i] == '\t') {
+		i++
+	}
+	return row[i:], i + 1
 }
 
 // EnvFileVars are the variables of kubelet env files, in the order kubeadm's

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -62,6 +63,58 @@ func TestFromProcCmdline(t *testing.T) {
 	}
 	if got, err := ReadFile("", p); err != nil || !reflect.DeepEqual(Texts(got), []string{"--v=3"}) {
 		t.Errorf("ReadFile(cmdline) = %q, %v", Texts(got), err)
+	}
+}
+
+// TestReadFileListings: a saved ps listing (header, then processes) gives the
+// kubelet's line; flags one a line with comments (microk8s's args/kubelet)
+// are read in order; what is neither is refused with the file's name.
+func TestReadFileListings(t *testing.T) {
+	const psHeader = "UID          PID    PPID  C STIME TTY          TIME CMD\n"
+	tests := []struct {
+		name, data string
+		want       []string
+		line, col  int    // of the first argument
+		err        string // refused: the error has it
+	}{
+		{name: "ps -f", data: psHeader +
+			"root         912       1  3 Jun02 ?        02:11:45 /usr/bin/kubelet --max-pods=50 --node-labels=a=b\n" +
+			"ubuntu     40211   40180  0 10:04 pts/0    00:00:00 grep --color=auto kubelet\n",
+			want: []string{"--max-pods=50", "--node-labels=a=b"}, line: 2, col: 53},
+		{name: "ps aux", data: "USER         PID %CPU %MEM    VSZ   RSS TTY      STAT START   TIME COMMAND\n" +
+			"root           1  0.0  0.1 167820 11520 ?        Ss   Jun02   0:09 /sbin/init\n" +
+			"root         912  3.1  1.9 2046372 80212 ?       Ssl  Jun02 131:45 /usr/local/bin/kubelet --v=2\n",
+			want: []string{"--v=2"}, line: 3, col: 68},
+		{name: "ps -o pid,args", data: "    PID COMMAND\n    912 kubelet --max-pods=7\n", want: []string{"--max-pods=7"}, line: 2, col: 9},
+		{name: "ps without a kubelet", data: psHeader + "root 1 0 0 Jun02 ? 00:00:09 /sbin/init\n", err: "a ps listing without a kubelet process"},
+		{name: "ps with two kubelets", data: psHeader + "root 9 1 0 Jun02 ? 00:00:09 kubelet --v=1\nroot 10 1 0 Jun02 ? 00:00:09 kubelet --v=2\n", err: "2 kubelet processes (lines 2, 3)"},
+		{name: "one flag a line", data: "# microk8s\n--kubeconfig=${SNAP_DATA}/credentials/kubelet.config\n\n--node-labels=\"a=b,c=d\"\n# operator\n--max-pods 200\n",
+			want: []string{"--kubeconfig=${SNAP_DATA}/credentials/kubelet.config", "--node-labels=a=b,c=d", "--max-pods", "200"}, line: 2, col: 1},
+		{name: "binary, then one flag a line", data: "/usr/bin/kubelet --v=2\n--max-pods=9\n", want: []string{"--v=2", "--max-pods=9"}, line: 1, col: 1},
+		{name: "one command line", data: "kubelet --max-pods=50\n", want: []string{"--max-pods=50"}, line: 1, col: 1},
+		{name: "a stray line among flags", data: "--max-pods=9\nmax-pods: 9\n", err: "neither an ExecStart= line"},
+		{name: "YAML", data: "kind: KubeletConfiguration\nmaxPods: 9\n", err: "neither an ExecStart= line"},
+	}
+	dir := t.TempDir()
+	for i, tt := range tests {
+		p := filepath.Join(dir, strconv.Itoa(i))
+		if err := os.WriteFile(p, []byte(tt.data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args, err := ReadFile("", p)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) || !strings.HasPrefix(err.Error(), p+":") {
+				t.Errorf("%s: err = %v, want %q naming the file", tt.name, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || !reflect.DeepEqual(Texts(args), tt.want) {
+			t.Errorf("%s: %q, %v; want %q", tt.name, Texts(args), err, tt.want)
+			continue
+		}
+		if pos := args[0].Pos; pos.File != p || pos.Line != tt.line || pos.Column != tt.col {
+			t.Errorf("%s: first argument at %d:%d, want %d:%d", tt.name, pos.Line, pos.Column, tt.line, tt.col)
+		}
 	}
 }
 
