@@ -40,9 +40,9 @@ type Unit struct {
 
 // EnvFile is one EnvironmentFile= entry.
 type EnvFile struct {
-	Path     string            `json:"path"`
-	Optional bool              `json:"optional"`
-	Missing  bool              `json:"missing"`
+	Path     string           `json:"path"`
+	Optional bool             `json:"optional"`
+	Missing  bool             `json:"missing"`
 	At       finding.Position `json:"-"`
 }
 
