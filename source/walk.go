@@ -7,9 +7,9 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/internal/didyoumean"
 	"github.com/kubeletcfg/kubeletcfg/skew"
-	"github.com/kubeletcfg/kubeletcfg/finding"
 )
 
 // Mode is how a decoder matches keys to fields.
