@@ -31,14 +31,15 @@ type Minor struct {
 	Patch string
 	// SchemeName is the name runtime.NewScheme gives the kubelet's scheme in
 	// this release's k8s.io/apimachinery (its own call site), which decode
-	// errors quote ("no kind ... is registered ... in scheme \"pkg/runtime/scheme.go:100\"");
-	// empty when it is that of the k8s.io/apimachinery compiled in. The goldens
-	// of cases 009-014 record it.
+	// errors quote ("no kind ... is registered ... in scheme \"pkg/runtime/scheme.go:100\"").
+	// The goldens of cases 009-014 record it.
 	SchemeName string
-	// JSONv2 is set when the kubelet release is built with Go 1.27 or later, whose
-	// encoding/json runs on encoding/json/v2: json.Unmarshal of the merged drop-ins
-	// words its type errors differently (the root type and the path as written,
-	// no field for an Unmarshaler's own error). Kubernetes 1.38's go.mod needs Go 1.27.
+	// JSONv2 is set when the kubelet release is built with a Go whose encoding/json
+	// runs on encoding/json/v2 (Go 1.27's default; Kubernetes 1.38's go.mod needs
+	// it): json.Unmarshal of the merged drop-ins words its type errors differently
+	// (the root type and the path as written, no field for an Unmarshaler's own
+	// error). Patch, SchemeName and JSONv2 come from data/<Version>/release.json,
+	// which the harness linked against that release writes (tables_gen.go).
 	JSONv2 bool
 
 	gates sync.Once
@@ -46,18 +47,6 @@ type Minor struct {
 	err   error
 }
 
-// minors lists the supported minors, oldest first; each has data/<Version>/
-// generated from the release in Patch (see conformance/minors/versions.txt).
-var minors = []*Minor{
-	{Version: "1.31", Patch: "v1.31.0", SchemeName: "pkg/runtime/scheme.go:100"},
-	{Version: "1.32", Patch: "v1.32.13", SchemeName: "pkg/runtime/scheme.go:100"},
-	{Version: "1.33", Patch: "v1.33.13", SchemeName: "pkg/runtime/scheme.go:110"},
-	{Version: "1.34", Patch: "v1.34.4", SchemeName: "pkg/runtime/scheme.go:110"},
-	{Version: "1.35", Patch: "v1.35.4"},
-	{Version: "1.36", Patch: "v1.36.3"},
-	{Version: "1.37", Patch: "v1.37.2"},
-	{Version: "1.38", Patch: "v1.38.0-beta.0", SchemeName: "pkg/runtime/scheme.go:110", JSONv2: true},
-}
 
 // Supported lists the supported minors, oldest first.
 func Supported() []string {

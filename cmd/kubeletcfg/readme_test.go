@@ -119,6 +119,9 @@ func TestREADMECaseCount(t *testing.T) {
 	if got, _ := strconv.Atoi(m[1]); got != n {
 		t.Errorf("README says %d cases, the corpus has %d", got, n)
 	}
+	if got, _ := strconv.Atoi(m[2]); got != len(skew.Supported()) {
+		t.Errorf("README says %d minors, kubeletcfg supports %d", got, len(skew.Supported()))
+	}
 }
 
 // The pre-commit hook fires on the layout the README and docs/ci.md show: its
