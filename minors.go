@@ -17,20 +17,23 @@ const (
 )
 
 // Minors are the kubelet minors a verb evaluates, the one rule every command
-// follows: KubeletVersion names one minor (1.37, v1.37.2, v1.37.2-eks-abc; a list
-// is refused, pointing at --versions), Versions a range or a list and ControlPlane
-// the window a control plane of that minor supports; with none of them, the
-// default minor or the default window, as the verb chooses.
+// follows: Versions a range or a list and ControlPlane the window a control
+// plane of that minor supports (either wins over a KubeletVersion that a flag's
+// default filled in); else KubeletVersion names one minor (1.37, v1.37.2,
+// v1.37.2-eks-abc; a list is refused, pointing at --versions); with none of
+// them, the default minor or the default window, as the verb chooses.
 func (o Options) Minors(none MinorChoice) ([]*skew.Minor, error) {
 	switch {
+	case o.Versions != "" || o.ControlPlane != "":
+		return matrix.Window(o.Versions, o.ControlPlane)
 	case o.KubeletVersion != "":
 		m, err := LookupMinor(o.KubeletVersion, "use --versions %s")
 		if err != nil {
 			return nil, err
 		}
 		return []*skew.Minor{m}, nil
-	case o.Versions != "" || o.ControlPlane != "" || none == DefaultWindow:
-		return matrix.Window(o.Versions, o.ControlPlane)
+	case none == DefaultWindow:
+		return matrix.Window("", "")
 	}
 	return []*skew.Minor{skew.Default()}, nil
 }

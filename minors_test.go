@@ -30,6 +30,7 @@ func TestOptionsMinors(t *testing.T) {
 		{"the pre-release by name", kubeletcfg.Options{KubeletVersion: "1.38"}, kubeletcfg.DefaultMinor, "1.38"},
 		{"a range", kubeletcfg.Options{Versions: "1.35..1.38"}, kubeletcfg.DefaultMinor, "1.35,1.36,1.37,1.38"},
 		{"a control plane", kubeletcfg.Options{ControlPlane: "1.38"}, kubeletcfg.DefaultMinor, "1.35,1.36,1.37,1.38"},
+		{"a range over a flag's default", kubeletcfg.Options{KubeletVersion: def, Versions: "1.33..1.34"}, kubeletcfg.DefaultMinor, "1.33,1.34"},
 		{"a list as one minor", kubeletcfg.Options{KubeletVersion: "1.33,1.37"}, kubeletcfg.DefaultMinor, "--kubelet-version takes one minor"},
 		{"unsupported", kubeletcfg.Options{KubeletVersion: "1.12"}, kubeletcfg.DefaultMinor, "--kubelet-version: unsupported"},
 	} {

@@ -67,7 +67,7 @@ type Options struct {
 	KubeletVersion string
 	// Versions are the minors of Skew and Nodes: a range (1.34..1.37) or a
 	// list (1.33,1.37); ControlPlane (Skew) the minor whose skew window to
-	// use. Skew's default is the newest minor's window, Nodes' KubeletVersion.
+	// use. Skew's default is the default minor's window, Nodes' KubeletVersion.
 	Versions, ControlPlane string
 	// From and To are Preflight's minors: From defaults to the discovered
 	// kubelet's, To to the newest.

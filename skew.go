@@ -22,7 +22,7 @@ type Skewed struct {
 }
 
 // Skew evaluates the same files at several minors (Options.Versions, or the
-// window of Options.ControlPlane, or the newest minor's; the policy's
+// window of Options.ControlPlane, or the default minor's; the policy's
 // versions by default) and compares them. The files are read once.
 func Skew(opt Options) (*Skewed, error) {
 	if err := opt.checkProfile(); err != nil {

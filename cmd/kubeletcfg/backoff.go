@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/backoff"
-	"github.com/kubeletcfg/kubeletcfg/matrix"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
@@ -67,7 +67,7 @@ curve then), 2 for usage and input errors.`,
 			if err != nil {
 				return err
 			}
-			minors, err := backoffMinors(in.kubeletVersion, versions)
+			minors, err := kubeletcfg.Options{KubeletVersion: in.kubeletVersion, Versions: versions}.Minors(kubeletcfg.DefaultMinor)
 			if err != nil {
 				return err
 			}
@@ -110,16 +110,4 @@ curve then), 2 for usage and input errors.`,
 		return []string{"json", "text"}, cobra.ShellCompDirectiveNoFileComp
 	})
 	return cmd
-}
-
-// backoffMinors is --versions' window, else the one --kubelet-version names.
-func backoffMinors(kubeletVersion, versions string) ([]*skew.Minor, error) {
-	if versions != "" {
-		return matrix.Window(versions, "")
-	}
-	m, err := lookupMinor(kubeletVersion, "use --versions %s")
-	if err != nil {
-		return nil, err
-	}
-	return []*skew.Minor{m}, nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/author"
 	"github.com/kubeletcfg/kubeletcfg/matrix"
 	"github.com/kubeletcfg/kubeletcfg/report"
@@ -51,19 +52,11 @@ func (f *minorsFlags) register(cmd *cobra.Command) {
 }
 
 func (f *minorsFlags) minors() ([]*skew.Minor, error) {
-	switch {
-	case f.kubeletVersion != "":
-		m, err := lookupMinor(f.kubeletVersion, "use --versions %s")
-		if err != nil {
-			return nil, err
-		}
-		return []*skew.Minor{m}, nil
-	case f.versions != "":
-		return matrix.Window(f.versions, "")
-	case f.window:
-		return matrix.Window("", "")
+	none := kubeletcfg.DefaultMinor
+	if f.window {
+		none = kubeletcfg.DefaultWindow
 	}
-	return []*skew.Minor{skew.Default()}, nil
+	return kubeletcfg.Options{KubeletVersion: f.kubeletVersion, Versions: f.versions}.Minors(none)
 }
 
 func parseMode(s string) (os.FileMode, error) {

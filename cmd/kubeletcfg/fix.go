@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/fix"
 	"github.com/kubeletcfg/kubeletcfg/matrix"
 	"github.com/kubeletcfg/kubeletcfg/skew"
@@ -40,7 +41,7 @@ mistakes kubeletcfg can repair without guessing:
 
 Everything else in the files stays byte for byte: comments, quoting,
 indentation, key order. The repaired files are evaluated at every target minor
-(--kubelet-version M, or --versions; default: the newest supported minor and
+(--kubelet-version M, or --versions; default: the default minor (the newest release) and
 the %d before it, since the same files usually serve a node pool mid-upgrade)
 and nothing is written if they would lint worse at any of them: more errors, a
 kubelet that no longer starts, or more warnings with as many errors. A mistake
@@ -79,7 +80,7 @@ Exit codes (with or without --diff):
 			if err != nil {
 				return err
 			}
-			minors, err := fixMinors(in.kubeletVersion, versions)
+			minors, err := kubeletcfg.Options{KubeletVersion: in.kubeletVersion, Versions: versions}.Minors(kubeletcfg.DefaultWindow)
 			if err != nil {
 				return err
 			}
@@ -105,17 +106,4 @@ Exit codes (with or without --diff):
 	_ = cmd.RegisterFlagCompletionFunc("kubelet-version", completeMinor)
 	_ = cmd.RegisterFlagCompletionFunc("versions", completeVersions)
 	return cmd
-}
-
-// fixMinors picks the target minors: one, a --versions window, or by default
-// the same n-3 window kubeletcfg skew compares.
-func fixMinors(kubeletVersion, versions string) ([]*skew.Minor, error) {
-	if kubeletVersion != "" {
-		m, err := lookupMinor(kubeletVersion, "use --versions %s")
-		if err != nil {
-			return nil, err
-		}
-		return []*skew.Minor{m}, nil
-	}
-	return matrix.Window(versions, "")
 }

@@ -30,7 +30,7 @@ func newPreflightCommand() *cobra.Command {
 
 The files are read once. Exit code 1 when the target has a finding at or above
 --fail-on (default error: it would not start), 2 for usage and input errors.`,
-		Example: `  # a pool moving from 1.33 to the newest supported minor
+		Example: `  # a pool moving from 1.33 to the default minor (the newest release)
   kubeletcfg preflight --from 1.33 -c config.yaml -d conf.d
 
   # to a given minor, for cgroup v1 hosts, machine-readable

@@ -91,13 +91,13 @@ them: whether each starts (and if not, the first error), the keys it silently
 drops, the feature gates it does not know or has locked, the effective values
 that differ from the newest minor of the window, and the crash-loop backoff.
 
-The window is the newest supported minor and the %d before it (the kubelet
+The window is the default minor (the newest release) and the %d before it (the kubelet
 version-skew policy), or --control-plane X: X and the %d before it, or the minors
 named by --versions. The files are read once.
 
 Exit code 1 when a minor in the window has a finding at or above --fail-on
 (default error: a minor would not start), 2 for usage and input errors.`, matrix.Skew, matrix.Skew),
-		Example: `  # the n-3 window of the newest supported minor
+		Example: `  # the n-3 window of the default minor
   kubeletcfg skew -c config.yaml -d conf.d
 
   # the kubelets a 1.36 control plane supports
