@@ -26,6 +26,8 @@ limitations under the License.
 
 package defaults
 
+//lint:file-ignore SA1019 the kubelet still defaults and validates its deprecated fields; this file reproduces that
+
 import (
 	"testing"
 	"time"

@@ -1,5 +1,7 @@
 package validate
 
+//lint:file-ignore SA1019 the kubelet still defaults and validates its deprecated fields; this file reproduces that
+
 import (
 	"fmt"
 	"reflect"
