@@ -26,6 +26,8 @@ type Result struct {
 	Query          string `json:"query"`
 	Path           string `json:"path"`
 	KubeletVersion string `json:"kubeletVersion"`
+	// PreRelease is the pre-release the minor is checked against (v1.38.0-beta.0), if it is one.
+	PreRelease string `json:"preRelease,omitempty"`
 	// Known is whether the kubelet of KubeletVersion has the field; when not,
 	// the rest describes the newest minor that has it.
 	Known  bool     `json:"known"`
@@ -190,6 +192,9 @@ const (
 func Field(m *skew.Minor, query string) (*Result, error) {
 	path := strings.TrimSpace(query)
 	doc := &Result{Query: query, KubeletVersion: m.Version, FeatureGates: []Gate{}, Minors: []string{}, Rules: []Rule{}}
+	if m.PreRelease() {
+		doc.PreRelease = m.Patch
+	}
 	if p, ok := cutFoldPrefix(path, "KubeletConfiguration"); ok && (p == "" || p[0] == '.') {
 		path = strings.TrimPrefix(p, ".")
 	}
@@ -596,6 +601,9 @@ func (d *Result) WriteText(w io.Writer) error {
 		b.WriteString("\n")
 	}
 	fmt.Fprintf(&b, "KUBELET: %s\n", d.KubeletVersion)
+	if d.PreRelease != "" {
+		fmt.Fprintf(&b, "NOTE:    kubelet %s is checked against %s, a pre-release; its GA release may still differ\n", d.KubeletVersion, d.PreRelease)
+	}
 	fmt.Fprintf(&b, "FIELD:   %s <%s>\n", name, d.Type)
 	if d.GoType != "" {
 		fmt.Fprintf(&b, "GO TYPE: %s\n", d.GoType)

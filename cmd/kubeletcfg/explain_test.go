@@ -15,6 +15,8 @@ func TestCLIExplain(t *testing.T) {
 		{"explain-crashloop-1.31", []string{"explain", "crashLoopBackOff.maxContainerRestartPeriod", "--kubelet-version", "1.31"}, exitClean},
 		{"explain-draft-name", []string{"explain", "crashloopbackoff.maxSeconds"}, exitClean},
 		{"explain-max-pods", []string{"explain", "maxPods"}, exitClean},
+		{"explain-1.38-key-algorithm", []string{"explain", "serverCertificateKeyAlgorithm", "--kubelet-version", "1.38"}, exitClean},
+		{"explain-1.38-removed-gate", []string{"explain", "featureGates.NodeSwap", "--kubelet-version", "1.38"}, exitClean},
 		{"explain-max-pods-case", []string{"explain", "MAXPODS", "--kubelet-version", "v1.34.2"}, exitClean},
 		{"explain-eviction-hard", []string{"explain", "evictionHard"}, exitClean},
 		{"explain-eviction-hard-key", []string{"explain", "evictionHard[memory.available]"}, exitClean},
