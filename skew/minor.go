@@ -47,7 +47,6 @@ type Minor struct {
 	err   error
 }
 
-
 // Supported lists the supported minors, oldest first.
 func Supported() []string {
 	out := make([]string, len(minors))
