@@ -1,7 +1,6 @@
 package kubeletcfg
 
 import (
-	"github.com/kubeletcfg/kubeletcfg/matrix"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
@@ -25,7 +24,7 @@ const (
 func (o Options) Minors(none MinorChoice) ([]*skew.Minor, error) {
 	switch {
 	case o.Versions != "" || o.ControlPlane != "":
-		return matrix.Window(o.Versions, o.ControlPlane)
+		return skew.Window(o.Versions, o.ControlPlane)
 	case o.KubeletVersion != "":
 		m, err := LookupMinor(o.KubeletVersion, "use --versions %s")
 		if err != nil {
@@ -33,7 +32,7 @@ func (o Options) Minors(none MinorChoice) ([]*skew.Minor, error) {
 		}
 		return []*skew.Minor{m}, nil
 	case none == DefaultWindow:
-		return matrix.Window("", "")
+		return skew.Window("", "")
 	}
 	return []*skew.Minor{skew.Default()}, nil
 }

@@ -5,15 +5,14 @@ import (
 	"testing"
 
 	"github.com/kubeletcfg/kubeletcfg"
-	"github.com/kubeletcfg/kubeletcfg/matrix"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 func TestOptionsMinors(t *testing.T) {
 	def := skew.Default().Version
-	var window []string // the default window: the default minor and the matrix.Skew before it
+	var window []string // the default window: the default minor and the skew.Skew before it
 	for _, m := range skew.Minors() {
-		if !skew.Default().Before(m) && m.AtLeast(skew.Default().MajorMinor().Add(-matrix.Skew)) {
+		if !skew.Default().Before(m) && m.AtLeast(skew.Default().MajorMinor().Add(-skew.Skew)) {
 			window = append(window, m.Version)
 		}
 	}

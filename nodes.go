@@ -19,7 +19,6 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/input"
 	"github.com/kubeletcfg/kubeletcfg/input/kubeletcmd"
 	"github.com/kubeletcfg/kubeletcfg/internal/fserr"
-	"github.com/kubeletcfg/kubeletcfg/matrix"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
@@ -86,7 +85,7 @@ func Nodes(dir string, opt Options) (*LintedNodes, error) {
 	}
 	minors := []*skew.Minor{}
 	if opt.Versions != "" {
-		if minors, err = matrix.Window(opt.Versions, ""); err != nil {
+		if minors, err = skew.Window(opt.Versions, ""); err != nil {
 			return nil, err
 		}
 	} else {

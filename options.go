@@ -14,7 +14,6 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/discover"
 	"github.com/kubeletcfg/kubeletcfg/input"
 	"github.com/kubeletcfg/kubeletcfg/input/kubeletcmd"
-	"github.com/kubeletcfg/kubeletcfg/matrix"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/policy"
 	"github.com/kubeletcfg/kubeletcfg/profile"
@@ -215,7 +214,7 @@ func PolicyMinor(p *policy.Policy) (string, error) {
 	case p.KubeletVersion != "":
 		return p.KubeletVersion, nil
 	case p.Versions != "":
-		minors, err := matrix.Window(p.Versions, "")
+		minors, err := skew.Window(p.Versions, "")
 		if err != nil {
 			return "", err
 		}

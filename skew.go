@@ -8,6 +8,7 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/matrix"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/report"
+	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
@@ -36,7 +37,7 @@ func Skew(opt Options) (*Skewed, error) {
 	if versions == "" && opt.ControlPlane == "" && opt.Policy != nil {
 		versions = opt.Policy.Versions
 	}
-	minors, err := matrix.Window(versions, opt.ControlPlane)
+	minors, err := skew.Window(versions, opt.ControlPlane)
 	if err != nil {
 		return nil, err
 	}

@@ -10,7 +10,6 @@ import (
 
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 
-	"github.com/kubeletcfg/kubeletcfg/matrix"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
@@ -122,7 +121,7 @@ func Check(in pipeline.Input, target string, doc *Document, minors []*skew.Minor
 		if obj, err := r.EffectiveObject(); err != nil {
 			return nil, err
 		} else if obj != nil {
-			eff = matrix.Flatten(obj, m.Fields())
+			eff = skew.Flatten(obj, m.Fields())
 		}
 		for _, path := range sortedKeys(want) {
 			a := Applied{Path: path, Want: want[path], Got: eff[path], Delete: want[path] == nil}
@@ -162,9 +161,9 @@ func normalized(doc *Document) (map[string]any, error) {
 		return nil, err
 	}
 	tree := skew.Tree()
-	all := matrix.Flatten(obj, tree)
+	all := skew.Flatten(obj, tree)
 	out := map[string]any{}
-	for path := range matrix.Flatten(patch, tree) {
+	for path := range skew.Flatten(patch, tree) {
 		out[path] = all[path] // nil for a deletion
 	}
 	return out, nil

@@ -6,9 +6,10 @@ import (
 	"os"
 	"reflect"
 
-	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	yaml "go.yaml.in/yaml/v3"
 	jsonpatch "gopkg.in/evanphx/json-patch.v4"
+
+	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 
 	"github.com/kubeletcfg/kubeletcfg/input"
 	"github.com/kubeletcfg/kubeletcfg/matrix"
@@ -80,7 +81,7 @@ func Verify(l *pipeline.Loaded, m *skew.Minor, desired map[string]any) (*pipelin
 		return r, nil, err
 	}
 	tree := m.Fields()
-	a, b := matrix.Flatten(got, tree), matrix.Flatten(desired, tree)
+	a, b := skew.Flatten(got, tree), skew.Flatten(desired, tree)
 	if reflect.DeepEqual(a, b) {
 		return r, nil, nil
 	}

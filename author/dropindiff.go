@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/kubeletcfg/kubeletcfg/internal/atomicfile"
-	"github.com/kubeletcfg/kubeletcfg/matrix"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
@@ -199,7 +198,7 @@ func DropInDiff(req DiffRequest) (*DiffReport, error) {
 			continue
 		}
 		for _, c := range mismatches {
-			rep.Failures = append(rep.Failures, fmt.Sprintf("kubelet %s: %s would be %s, not %s", m.Version, c.Path, matrix.Format(c.From), matrix.Format(c.To)))
+			rep.Failures = append(rep.Failures, fmt.Sprintf("kubelet %s: %s would be %s, not %s", m.Version, c.Path, skew.Format(c.From), skew.Format(c.To)))
 		}
 	}
 	if len(rep.Failures) > 0 || out == "" {

@@ -12,7 +12,6 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/internal/atomicfile"
 	"github.com/kubeletcfg/kubeletcfg/internal/didyoumean"
-	"github.com/kubeletcfg/kubeletcfg/matrix"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
@@ -371,15 +370,15 @@ func writeVerdict(w io.Writer, v Verdict) {
 	for _, a := range v.Applied {
 		switch {
 		case a.OverriddenBy != "":
-			fmt.Fprintf(w, "  %s = %s   overridden by %s (the kubelet runs with %s)\n", a.Path, matrix.Format(a.Want), a.OverriddenBy, matrix.Format(a.Got))
+			fmt.Fprintf(w, "  %s = %s   overridden by %s (the kubelet runs with %s)\n", a.Path, skew.Format(a.Want), a.OverriddenBy, skew.Format(a.Got))
 		case a.Delete && a.Got == nil:
 			fmt.Fprintf(w, "  %s = null   removed\n", a.Path)
 		case a.Delete:
-			fmt.Fprintf(w, "  %s = null   the kubelet runs with %s\n", a.Path, matrix.Format(a.Got))
+			fmt.Fprintf(w, "  %s = null   the kubelet runs with %s\n", a.Path, skew.Format(a.Got))
 		case !a.Holds():
-			fmt.Fprintf(w, "  %s = %s   NOT applied: the kubelet runs with %s\n", a.Path, matrix.Format(a.Want), matrix.Format(a.Got))
+			fmt.Fprintf(w, "  %s = %s   NOT applied: the kubelet runs with %s\n", a.Path, skew.Format(a.Want), skew.Format(a.Got))
 		default:
-			fmt.Fprintf(w, "  %s = %s\n", a.Path, matrix.Format(a.Got))
+			fmt.Fprintf(w, "  %s = %s\n", a.Path, skew.Format(a.Got))
 		}
 	}
 }

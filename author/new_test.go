@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kubeletcfg/kubeletcfg/matrix"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
@@ -15,7 +14,7 @@ const node = "../testdata/dropin/node"
 
 func window(t *testing.T, spec string) []*skew.Minor {
 	t.Helper()
-	ms, err := matrix.Window(spec, "")
+	ms, err := skew.Window(spec, "")
 	if err != nil {
 		t.Fatal(err)
 	}

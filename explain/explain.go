@@ -14,7 +14,6 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/kubeletcfg/kubeletcfg/internal/didyoumean"
-	"github.com/kubeletcfg/kubeletcfg/matrix"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
@@ -679,7 +678,7 @@ func formatDefault(d *Result) string {
 	case map[string]any, []any:
 		raw, err := yaml.Marshal(v)
 		if err != nil || strings.TrimSpace(string(raw)) == "{}" || strings.TrimSpace(string(raw)) == "[]" {
-			return " " + matrix.Format(v)
+			return " " + skew.Format(v)
 		}
 		var lines []string
 		for _, l := range strings.Split(strings.TrimRight(string(raw), "\n"), "\n") {
@@ -687,7 +686,7 @@ func formatDefault(d *Result) string {
 		}
 		return "\n" + strings.Join(lines, "\n")
 	}
-	return " " + matrix.Format(d.Default)
+	return " " + skew.Format(d.Default)
 }
 
 // stageName prints a gate's pre-release stage as the Kubernetes docs do.

@@ -10,7 +10,6 @@ import (
 
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 
-	"github.com/kubeletcfg/kubeletcfg/matrix"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
@@ -324,7 +323,7 @@ func runRepair(t *testing.T, tt repairCase) *Plan {
 			in.ConfigDir = filepath.Join(dir, "conf.d")
 		}
 	}
-	minors, err := matrix.Window(tt.versions, "")
+	minors, err := skew.Window(tt.versions, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -444,7 +443,7 @@ func TestSymlinkNotWritten(t *testing.T) {
 // repaired at the minors of the default window; the one built to lint worse
 // is refused.
 func TestTestdataLintsBetter(t *testing.T) {
-	minors, err := matrix.Window("", "")
+	minors, err := skew.Window("", "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/kubeletcfg/kubeletcfg/matrix"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
@@ -210,7 +209,7 @@ func (s *Source) Settle(r *pipeline.Result) error {
 		return err
 	}
 	tree := r.Minor.Fields()
-	have := matrix.Flatten(got, tree)
+	have := skew.Flatten(got, tree)
 	kept := r.Findings[:0]
 	for _, f := range r.Findings {
 		if f.Rule == validate.GatedFieldIgnored.ID && equalBelow(have, defaults, f.Path) {
@@ -244,7 +243,7 @@ func computeDefaults(m *skew.Minor) (map[string]any, error) {
 	if err != nil || obj == nil {
 		return nil, err
 	}
-	return matrix.Flatten(obj, m.Fields()), nil
+	return skew.Flatten(obj, m.Fields()), nil
 }
 
 // equalBelow reports whether a and b agree on every leaf at or below path.

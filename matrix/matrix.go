@@ -1,7 +1,6 @@
 package matrix
 
 import (
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"sort"
@@ -11,92 +10,6 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
-
-// Skew is how many minors a kubelet may lag behind its control plane (the
-// Kubernetes version-skew policy: n-3).
-const Skew = 3
-
-// Window picks the kubelet minors to compare, oldest first. With no flags it is
-// the newest supported minor and the Skew minors before it; controlPlane picks
-// that minor and the Skew before it; versions is a range ("1.34..1.37") or a
-// comma list ("1.33,1.37"). Every version named is checked with skew.Lookup, so
-// an error lists the supported minors. Only supported minors are returned.
-func Window(versions, controlPlane string) ([]*skew.Minor, error) {
-	return window(skew.Supported(), skew.Lookup, versions, controlPlane)
-}
-
-// window is Window over any catalogue of minors (tests use fake ones).
-func window(supported []string, lookup func(string) (*skew.Minor, error), versions, controlPlane string) ([]*skew.Minor, error) {
-	if versions != "" && controlPlane != "" {
-		return nil, fmt.Errorf("--versions and --control-plane are alternatives: give one")
-	}
-	all := make([]*skew.Minor, 0, len(supported))
-	for _, v := range supported {
-		m, err := lookup(v)
-		if err != nil {
-			return nil, err
-		}
-		all = append(all, m)
-	}
-	if len(all) == 0 {
-		return nil, fmt.Errorf("no supported kubelet minors")
-	}
-	between := func(lo, hi skew.Version) []*skew.Minor {
-		var out []*skew.Minor
-		for _, m := range all {
-			if m.AtLeast(lo) && hi.AtLeast(m.MajorMinor()) {
-				out = append(out, m)
-			}
-		}
-		return out
-	}
-	switch {
-	case controlPlane != "":
-		cp, err := lookup(controlPlane)
-		if err != nil {
-			return nil, fmt.Errorf("--control-plane: %w", err)
-		}
-		n := cp.MajorMinor()
-		return between(n.Add(-Skew), n), nil
-	case strings.Contains(versions, ".."):
-		lo, hi, _ := strings.Cut(versions, "..")
-		a, err := lookup(lo)
-		if err != nil {
-			return nil, fmt.Errorf("--versions: %w", err)
-		}
-		b, err := lookup(hi)
-		if err != nil {
-			return nil, fmt.Errorf("--versions: %w", err)
-		}
-		if b.Before(a) {
-			return nil, fmt.Errorf("--versions %s: %s is newer than %s (write the older minor first)", versions, a.Version, b.Version)
-		}
-		return between(a.MajorMinor(), b.MajorMinor()), nil
-	case versions != "":
-		seen := map[*skew.Minor]bool{}
-		var out []*skew.Minor
-		for _, v := range strings.Split(versions, ",") {
-			m, err := lookup(v)
-			if err != nil {
-				return nil, fmt.Errorf("--versions: %w", err)
-			}
-			if !seen[m] {
-				seen[m] = true
-				out = append(out, m)
-			}
-		}
-		sort.SliceStable(out, func(i, j int) bool { return out[i].Before(out[j]) })
-		return out, nil
-	}
-	// The default window ends at the newest minor from a release: a pre-release
-	// minor is evaluated only when asked for.
-	newest := all[len(all)-1]
-	for i := len(all) - 1; i > 0 && newest.PreRelease(); i-- {
-		newest = all[i-1]
-	}
-	n := newest.MajorMinor()
-	return between(n.Add(-Skew), n), nil
-}
 
 // Column is the verdict of one kubelet minor.
 type Column struct {
@@ -179,7 +92,7 @@ func evaluateColumn(l *pipeline.Loaded, m *skew.Minor) (*Column, error) {
 	}
 	c := &Column{Minor: m, Result: r, Effective: obj}
 	if obj != nil {
-		c.Leaves = Flatten(obj, m.Fields())
+		c.Leaves = skew.Flatten(obj, m.Fields())
 	}
 	return c, nil
 }
@@ -255,41 +168,6 @@ func GateName(path string) string {
 	return ""
 }
 
-// Flatten turns a KubeletConfiguration object into its leaf paths, spelled as
-// everywhere else in kubeletcfg: object fields dotted, map keys in brackets
-// (evictionHard[memory.available], featureGates[NodeSwap]). A list is one leaf
-// (its value is the whole list); empty objects and maps have no leaves;
-// apiVersion and kind are left out. tree says which objects are maps; without
-// it (or for paths it does not have) every object is a struct.
-func Flatten(obj map[string]any, tree *skew.Field) map[string]any {
-	out := map[string]any{}
-	flatten(out, "", obj, tree)
-	delete(out, "apiVersion")
-	delete(out, "kind")
-	return out
-}
-
-func flatten(out map[string]any, path string, v any, tree *skew.Field) {
-	obj, ok := v.(map[string]any)
-	if !ok {
-		out[path] = v
-		return
-	}
-	isMap := false
-	if path != "" && tree != nil {
-		if f := tree.At(path); f != nil && f.Kind == skew.Map {
-			isMap = true
-		}
-	}
-	for k, cv := range obj {
-		p := skew.JoinPath(path, k)
-		if isMap {
-			p = path + "[" + k + "]"
-		}
-		flatten(out, p, cv, tree)
-	}
-}
-
 // Change is a leaf whose value differs between two minors. A value is nil when
 // the leaf is unset at that minor (see Diff).
 type Change struct {
@@ -332,25 +210,6 @@ func Diff(a, b map[string]any, knownA, knownB func(path string) bool) []Change {
 func Knows(m *skew.Minor) func(path string) bool {
 	tree := m.Fields()
 	return func(path string) bool { return tree.AtExact(path) != nil }
-}
-
-// Format prints a leaf value for humans: strings as they are (an empty string
-// as ""), everything else as JSON, nil as (unset).
-func Format(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return "(unset)"
-	case string:
-		if x == "" {
-			return `""`
-		}
-		return x
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return string(b)
 }
 
 // FormatBackoff prints a crash-loop backoff as "initial/cap" ("-" when nil:

@@ -210,7 +210,7 @@ func cgroupV1Note(src, tgt *Column, cgroup int) string {
 	if src.Effective == nil || tgt.Effective == nil {
 		return ""
 	}
-	msg := fmt.Sprintf("failCgroupV1 is true at %s (%s at %s): kubelet %s refuses to start on cgroup v1 hosts", tgt.Minor.Version, Format(src.Leaves["failCgroupV1"]), src.Minor.Version, tgt.Minor.Version)
+	msg := fmt.Sprintf("failCgroupV1 is true at %s (%s at %s): kubelet %s refuses to start on cgroup v1 hosts", tgt.Minor.Version, skew.Format(src.Leaves["failCgroupV1"]), src.Minor.Version, tgt.Minor.Version)
 	if cgroup == 1 {
 		return msg + " (this report checks one)"
 	}

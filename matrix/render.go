@@ -153,7 +153,7 @@ func details(c, ref *Column) (string, error) {
 		fmt.Fprintf(&d, "  differs from %s:\n", ref.Minor.Version)
 		dw := tabwriter.NewWriter(&d, 0, 0, 2, ' ', 0)
 		for _, ch := range c.Differs {
-			fmt.Fprintf(dw, "    %s\t%s\t(%s: %s)\n", ch.Path, Format(ch.From), ref.Minor.Version, Format(ch.To))
+			fmt.Fprintf(dw, "    %s\t%s\t(%s: %s)\n", ch.Path, skew.Format(ch.From), ref.Minor.Version, skew.Format(ch.To))
 		}
 		if err := dw.Flush(); err != nil {
 			return "", err
@@ -331,11 +331,11 @@ func (p *Preflight) WriteTextWith(w io.Writer, opt TextOptions) error {
 		if c.SetBy != nil {
 			origin = "from " + where(*c.SetBy, "")
 		}
-		was := Format(c.From)
+		was := skew.Format(c.From)
 		if c.NewField {
 			was = "(not in " + from + ")"
 		}
-		fmt.Fprintf(tw, "  %s\t%s -> %s\t%s\n", c.Path, was, Format(c.To), origin)
+		fmt.Fprintf(tw, "  %s\t%s -> %s\t%s\n", c.Path, was, skew.Format(c.To), origin)
 	}
 	if p.BackoffChanged() {
 		fmt.Fprintf(tw, "  crash-loop backoff (initial/cap)\t%s -> %s\n", backoffText(p.From), backoffText(p.To))

@@ -68,7 +68,7 @@ func TestAuthoredCases(t *testing.T) {
 			} else if want, err := os.ReadFile(committed); err != nil || !bytes.Equal(want, content) {
 				t.Fatalf("%s is not what %v writes today (go test ./cmd/kubeletcfg -run Authored -update, then make conformance-all):\n%s", committed, args, content)
 			}
-			minors, err := matrix.Window(ac.minors, "")
+			minors, err := skew.Window(ac.minors, "")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -103,7 +103,7 @@ func TestAuthoredCases(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					want := matrix.Flatten(obj, m.Fields())
+					want := skew.Flatten(obj, m.Fields())
 					if changes := matrix.Diff(kubelet, want, all, all); len(changes) > 0 {
 						t.Errorf("kubelet %s with the drop-in differs from the desired config: %+v", m.Version, changes)
 					}
@@ -133,7 +133,7 @@ func kubeletEffective(t *testing.T, golden string, m *skew.Minor) map[string]any
 	if !g.Starts {
 		t.Fatalf("%s: the real kubelet does not start: %s", golden, g.Error)
 	}
-	return matrix.Flatten(g.Effective, m.Fields())
+	return skew.Flatten(g.Effective, m.Fields())
 }
 
 func leafCount(flat map[string]any, path string) int {

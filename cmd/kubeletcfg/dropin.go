@@ -10,7 +10,6 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/author"
-	"github.com/kubeletcfg/kubeletcfg/matrix"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
@@ -42,7 +41,7 @@ type minorsFlags struct {
 func (f *minorsFlags) register(cmd *cobra.Command) {
 	def := "the default minor, " + skew.Default().Version
 	if f.window {
-		def = fmt.Sprintf("the default minor, %s, and the %d before it, as fix and skew", skew.Default().Version, matrix.Skew)
+		def = fmt.Sprintf("the default minor, %s, and the %d before it, as fix and skew", skew.Default().Version, skew.Skew)
 	}
 	cmd.Flags().StringVar(&f.kubeletVersion, "kubelet-version", "", "check this kubelet minor only ("+strings.Join(skew.Supported(), ", ")+"; several: --versions); default: "+def)
 	cmd.Flags().StringVar(&f.versions, "versions", "", "kubelet minors to check: a range (1.34..1.37) or a list (1.33,1.37)")

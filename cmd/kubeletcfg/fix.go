@@ -8,7 +8,6 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/fix"
-	"github.com/kubeletcfg/kubeletcfg/matrix"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
@@ -60,7 +59,7 @@ Exit codes (with or without --diff):
   0  nothing left, or only warnings fix cannot repair
   1  an error left at some target minor, a mistake found but not repaired, or
      repairs that would lint worse (nothing is written then)
-  2  usage and input errors`, matrix.Skew),
+  2  usage and input errors`, skew.Skew),
 		Example: `  # review the repairs for the kubelets of the n-3 window, then apply them
   kubeletcfg fix -c config.yaml -d conf.d --diff
   kubeletcfg fix -c config.yaml -d conf.d

@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kubeletcfg/kubeletcfg"
-	"github.com/kubeletcfg/kubeletcfg/matrix"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
@@ -96,7 +95,7 @@ version-skew policy), or --control-plane X: X and the %d before it, or the minor
 named by --versions. The files are read once.
 
 Exit code 1 when a minor in the window has a finding at or above --fail-on
-(default error: a minor would not start), 2 for usage and input errors.`, matrix.Skew, matrix.Skew),
+(default error: a minor would not start), 2 for usage and input errors.`, skew.Skew, skew.Skew),
 		Example: `  # the n-3 window of the default minor
   kubeletcfg skew -c config.yaml -d conf.d
 
@@ -141,7 +140,7 @@ Exit code 1 when a minor in the window has a finding at or above --fail-on
 	pol.register(cmd, policyTargets{versions: &versions, failOn: &vf.failOn})
 	prof.register(cmd)
 	cmd.Flags().StringVar(&versions, "versions", "", "the minors to compare: a range (1.34..1.37) or a list (1.33,1.37); supported: "+strings.Join(skew.Supported(), ", "))
-	cmd.Flags().StringVar(&controlPlane, "control-plane", "", fmt.Sprintf("compare the minors a control plane of this minor supports (it and the %d before it)", matrix.Skew))
+	cmd.Flags().StringVar(&controlPlane, "control-plane", "", fmt.Sprintf("compare the minors a control plane of this minor supports (it and the %d before it)", skew.Skew))
 	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: "+strings.Join(report.Formats(), ", "))
 	vf.register(cmd, "text: leave out the closing summary line")
 	cmd.MarkFlagsMutuallyExclusive("versions", "control-plane")
