@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/kubeletcfg/kubeletcfg/internal/corpus"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
@@ -100,7 +101,7 @@ func CompareCase(m *skew.Minor, dir string, want corpus.Golden) (ds []corpus.Dis
 			return []corpus.Disagreement{{Class: "kubeletcfg failed", Detail: err.Error()}}
 		}
 		o.InputError = err
-	} else if o, err = res.Outcome(dir); err != nil {
+	} else if o, err = outcome(res, dir); err != nil {
 		return []corpus.Disagreement{{Class: "kubeletcfg failed", Detail: err.Error()}}
 	}
 	return corpus.Compare(want, o)
@@ -124,4 +125,17 @@ func (r *Report) Write(w io.Writer) {
 		}
 		fmt.Fprintf(w, "\n%d × %s\n  cases: %s%s\n  e.g. %s: %s\n", len(c.Cases), c.Name, strings.Join(shown, " "), more, c.Cases[0], c.Example)
 	}
+}
+
+// outcome is res as corpus.Compare compares it with a golden.
+func outcome(res *pipeline.Result, caseDir string) (corpus.Outcome, error) {
+	obj, err := res.EffectiveObject()
+	if err != nil {
+		return corpus.Outcome{}, err
+	}
+	var initial, max *time.Duration
+	if b := res.CrashLoopBackOff; b != nil {
+		initial, max = &b.Initial, &b.Max
+	}
+	return corpus.OutcomeOf(res.Starts, res.Panics, res.Findings, obj, initial, max, caseDir)
 }
