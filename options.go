@@ -12,6 +12,7 @@ import (
 	utilversion "k8s.io/apimachinery/pkg/util/version"
 
 	"github.com/kubeletcfg/kubeletcfg/discover"
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input"
 	"github.com/kubeletcfg/kubeletcfg/input/kubeletcmd"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
@@ -416,16 +417,7 @@ func (p *Prepared) minor(hint string) (*skew.Minor, error) {
 // CountAtLeast counts the findings at or above threshold (negative: none),
 // a folded summary as every finding it stands for: the --fail-on count.
 func CountAtLeast(fs []validate.Finding, threshold validate.Severity) int {
-	if threshold < 0 {
-		return 0
-	}
-	n := 0
-	for _, f := range fs {
-		if f.Severity >= threshold {
-			n += f.Count()
-		}
-	}
-	return n
+	return finding.CountAtLeast(fs, threshold)
 }
 
 // checkProfile validates Options.Profile (lower-cased, as --profile CIS is cis).

@@ -110,3 +110,18 @@ func (f *Finding) Count() int {
 	}
 	return 1
 }
+
+// CountAtLeast counts the findings at or above threshold (negative: none), a
+// folded summary as every finding it stands for: the --fail-on count.
+func CountAtLeast(fs []Finding, threshold Severity) int {
+	if threshold < 0 {
+		return 0
+	}
+	n := 0
+	for i := range fs {
+		if fs[i].Severity >= threshold {
+			n += fs[i].Count()
+		}
+	}
+	return n
+}

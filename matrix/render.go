@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
@@ -432,4 +433,21 @@ func backoffText(c *Column) string {
 		return "- (does not start)"
 	}
 	return FormatBackoff(c.Result.CrashLoopBackOff)
+}
+
+// Write prints the preflight as `kubeletcfg preflight -o FORMAT` does: json, or
+// text (opt.Quiet: without the notes).
+func (p *Preflight) Write(w io.Writer, format string, opt report.Options) error {
+	switch format {
+	case "json":
+		return p.WriteJSON(w)
+	case "text":
+		return p.WriteTextQuiet(w, opt.Quiet)
+	}
+	return fmt.Errorf("unknown output format %q (want one of [json text])", format)
+}
+
+// CountAtLeast is the --fail-on count of a preflight: the target minor's findings.
+func (p *Preflight) CountAtLeast(threshold validate.Severity) int {
+	return finding.CountAtLeast(p.To.Result.Findings, threshold)
 }

@@ -95,7 +95,7 @@ curve then), 2 for usage and input errors.`,
 				}
 			}
 			if n > 0 {
-				return &findingsError{n: n}
+				return &findingsError{N: n}
 			}
 			return nil
 		},

@@ -231,7 +231,7 @@ func runCluster(cmd *cobra.Command, f *clusterFlags, target *skew.Minor) error {
 	}
 	fails := run.CountAtLeast(threshold)
 	if fails > 0 {
-		return &findingsError{n: fails}
+		return &findingsError{N: fails}
 	}
 	return nil
 }

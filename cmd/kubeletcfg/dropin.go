@@ -140,7 +140,7 @@ rename), with mode 0644 unless --mode, and never over an existing file without
 				rep.WriteText(cmd.OutOrStdout())
 			}
 			if len(rep.Refused) > 0 {
-				return &findingsError{n: len(rep.Refused)}
+				return &findingsError{N: len(rep.Refused)}
 			}
 			return nil
 		},

@@ -78,7 +78,7 @@ The file to write is --output-file (--out, its old name, still works).`,
 					return err
 				}
 				if len(rep.Failures) > 0 {
-					return &findingsError{n: len(rep.Failures)}
+					return &findingsError{N: len(rep.Failures)}
 				}
 				return nil
 			}
@@ -91,7 +91,7 @@ The file to write is --output-file (--out, its old name, still works).`,
 				for _, f := range rep.Failures {
 					fmt.Fprintln(errw, "  "+f)
 				}
-				return &findingsError{n: len(rep.Failures)}
+				return &findingsError{N: len(rep.Failures)}
 			case !rep.Written:
 				_, err := w.Write(rep.Content)
 				return err

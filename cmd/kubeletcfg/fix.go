@@ -92,7 +92,7 @@ Exit codes (with or without --diff):
 				return err
 			}
 			if failures > 0 {
-				return &findingsError{n: failures}
+				return &findingsError{N: failures}
 			}
 			return nil
 		},

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/internal/oneshotgc"
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
@@ -49,7 +50,5 @@ func run(args []string, stdout, stderr io.Writer) int {
 func longRunningGC() { oneshotgc.Undo() }
 
 // findingsError reports that findings reached the --fail-on threshold; the
-// findings themselves are already printed.
-type findingsError struct{ n int }
-
-func (e *findingsError) Error() string { return fmt.Sprintf("%d findings at or above --fail-on", e.n) }
+// findings themselves are already printed (kubeletcfg.FailOn returns it).
+type findingsError = kubeletcfg.FindingsError

@@ -27,7 +27,7 @@ func lintNodes(out io.Writer, opt kubeletcfg.Options, dir, output string, thresh
 		return fmt.Errorf("%d of %d %s could not be read (listed above)", n, total, plural(total, "node", "nodes"))
 	}
 	if n := l.CountAtLeast(threshold); n > 0 {
-		return &findingsError{n: n}
+		return &findingsError{N: n}
 	}
 	return nil
 }

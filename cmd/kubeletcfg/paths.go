@@ -70,7 +70,7 @@ func writePaths(out io.Writer, l *kubeletcfg.LintedPaths, err error, output stri
 		return fmt.Errorf("%s could not be read (above)", u)
 	}
 	if n := l.CountAtLeast(threshold); n > 0 {
-		return &findingsError{n: n}
+		return &findingsError{N: n}
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kubeletcfg/kubeletcfg"
+	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
@@ -53,19 +54,7 @@ The files are read once. Exit code 1 when the target has a finding at or above
 			if err != nil {
 				return err
 			}
-			w := cmd.OutOrStdout()
-			if output == "json" {
-				err = p.WriteJSON(w)
-			} else {
-				err = p.WriteTextQuiet(w, vf.quiet)
-			}
-			if err != nil {
-				return err
-			}
-			if n := countAtLeast(p.To.Result.Findings, threshold); n > 0 {
-				return &findingsError{n: n}
-			}
-			return nil
+			return kubeletcfg.FailOn(cmd.OutOrStdout(), p, output, report.Options{Quiet: vf.quiet}, threshold)
 		},
 	}
 	in.registerFiles(cmd)

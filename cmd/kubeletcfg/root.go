@@ -136,13 +136,7 @@ func newLintCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := l.Write(out, output, ro); err != nil {
-				return err
-			}
-			if n := countAtLeast(l.Report.Findings, threshold); n > 0 {
-				return &findingsError{n: n}
-			}
-			return nil
+			return kubeletcfg.FailOn(out, l, output, ro, threshold)
 		},
 	}
 	in.register(cmd)

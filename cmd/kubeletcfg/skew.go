@@ -124,15 +124,9 @@ Exit code 1 when a minor in the window has a finding at or above --fail-on
 			if err != nil {
 				return err
 			}
-			if err := s.Write(cmd.OutOrStdout(), output, vf.options(cmd.OutOrStdout(), threshold)); err != nil {
-				return err
-			}
 			// A minor that does not start has an error finding; --fail-on none
 			// is the only way to exit 0 then.
-			if n := s.CountAtLeast(threshold); n > 0 {
-				return &findingsError{n: n}
-			}
-			return nil
+			return kubeletcfg.FailOn(cmd.OutOrStdout(), s, output, vf.options(cmd.OutOrStdout(), threshold), threshold)
 		},
 	}
 	in.registerFiles(cmd)
