@@ -1,6 +1,7 @@
 package kubeletcfg
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
@@ -36,6 +37,11 @@ func FailOn(w io.Writer, v Verdict, format string, opt report.Options, threshold
 	if err := v.Write(w, format, opt); err != nil {
 		return err
 	}
+	if u, ok := v.(Unreadable); ok {
+		if err := u.Unreadable(); err != nil {
+			return err
+		}
+	}
 	if n := v.CountAtLeast(threshold); n > 0 {
 		return &FindingsError{N: n}
 	}
@@ -46,3 +52,49 @@ func FailOn(w io.Writer, v Verdict, format string, opt report.Options, threshold
 type FindingsError struct{ N int }
 
 func (e *FindingsError) Error() string { return fmt.Sprintf("%d findings at or above --fail-on", e.N) }
+
+// Unreadable is implemented by the verdicts over several inputs: an error naming
+// the inputs that could not be read (listed in the output), or nil. FailOn
+// returns it after the output and before the findings' count.
+type Unreadable interface {
+	Unreadable() error
+}
+
+// Unreadable names the paths that could not be read.
+func (l *LintedPaths) Unreadable() error {
+	if u := l.Unread(); u != "" {
+		return fmt.Errorf("%s could not be read (above)", u)
+	}
+	return nil
+}
+
+// Unreadable counts the nodes that could not be read.
+func (l *LintedNodes) Unreadable() error {
+	n, total := l.Unread(), l.Total()
+	if n == 0 {
+		return nil
+	}
+	nodes := "nodes"
+	if total == 1 {
+		nodes = "node"
+	}
+	return fmt.Errorf("%d of %d %s could not be read (listed above)", n, total, nodes)
+}
+
+// LintInputs is `kubeletcfg lint`'s choice among the lint verbs: several paths
+// (LintPaths), a folder of nodes (Nodes, at opt.KubeletVersion or each of
+// opt.Versions), else one node's files (Lint), which for a kind file of nodes
+// that differ is each node (LintKindNodes).
+func LintInputs(opt Options, paths []string, nodesDir string) (Verdict, error) {
+	switch {
+	case len(paths) > 1:
+		return LintPaths(opt, paths)
+	case nodesDir != "":
+		return Nodes(nodesDir, opt)
+	}
+	l, err := Lint(opt)
+	if several := (*KindNodesError)(nil); errors.As(err, &several) {
+		return LintKindNodes(opt, several)
+	}
+	return l, err
+}

@@ -3,6 +3,7 @@ package kubeletcfg_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"testing"
 
@@ -57,6 +58,33 @@ func TestFailOn(t *testing.T) {
 			}
 			if tc.err == nil && out.String() != "text" {
 				t.Errorf("wrote %q", out.String())
+			}
+		})
+	}
+}
+
+// LintInputs picks lint's verb as the command's arguments do.
+func TestLintInputs(t *testing.T) {
+	example := "testdata/examples/node/config.yaml"
+	for _, tc := range []struct {
+		name  string
+		opt   kubeletcfg.Options
+		paths []string
+		nodes string
+		want  string
+	}{
+		{"one node's files", kubeletcfg.Options{Config: example}, []string{example}, "", "*kubeletcfg.Linted"},
+		{"several paths", kubeletcfg.Options{}, []string{example, "testdata/examples/node-1.38/config.yaml"}, "", "*kubeletcfg.LintedPaths"},
+		{"a folder of nodes", kubeletcfg.Options{}, nil, "testdata/examples", "*kubeletcfg.LintedNodes"},
+		{"a kind file whose nodes differ", kubeletcfg.Options{Config: "testdata/inputs/kind.yaml"}, []string{"testdata/inputs/kind.yaml"}, "", "*kubeletcfg.LintedPaths"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v, err := kubeletcfg.LintInputs(tc.opt, tc.paths, tc.nodes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := fmt.Sprintf("%T", v); got != tc.want {
+				t.Errorf("verdict %s, want %s", got, tc.want)
 			}
 		})
 	}

@@ -2,14 +2,9 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/spf13/cobra"
-
-	"github.com/kubeletcfg/kubeletcfg"
-	"github.com/kubeletcfg/kubeletcfg/report"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // checkPaths validates lint's positional paths: `lint PATH` is `lint -c PATH`;
@@ -46,31 +41,6 @@ func checkPaths(f *inputFlags, paths []string) error {
 			}
 			return fmt.Errorf("%s is a folder: %s takes files; drop-ins of a main file are %s CONFIG -d %s, a folder of nodes is lint --nodes %s", p, name, name, p, p)
 		}
-	}
-	return nil
-}
-
-// lintPaths lints each path as its own node (kubeletcfg.LintPaths) and
-// writes the reports. The exit code is the worst: 2 when a path could not be
-// read, else 1 when findings reach --fail-on.
-func lintPaths(out io.Writer, opt kubeletcfg.Options, paths []string, output string, threshold validate.Severity, ro report.Options) error {
-	l, err := kubeletcfg.LintPaths(opt, paths)
-	return writePaths(out, l, err, output, threshold, ro)
-}
-
-// writePaths writes what LintPaths or LintKindNodes found, with their exit code.
-func writePaths(out io.Writer, l *kubeletcfg.LintedPaths, err error, output string, threshold validate.Severity, ro report.Options) error {
-	if err != nil {
-		return err
-	}
-	if err := l.Write(out, output, ro); err != nil {
-		return err
-	}
-	if u := l.Unread(); u != "" {
-		return fmt.Errorf("%s could not be read (above)", u)
-	}
-	if n := l.CountAtLeast(threshold); n > 0 {
-		return &findingsError{N: n}
 	}
 	return nil
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -121,22 +120,16 @@ func newLintCommand() *cobra.Command {
 			opt := in.options()
 			opt.Profile, opt.Policy = prof.name, pol.policy
 			out, ro := cmd.OutOrStdout(), vf.options(cmd.OutOrStdout(), threshold)
-			switch {
-			case len(args) > 1:
-				return lintPaths(out, opt, args, output, threshold, ro)
-			case in.nodes != "":
+			paths := args
+			if in.nodes != "" {
 				opt.Versions = in.versions
-				return lintNodes(out, opt, in.nodes, output, threshold, ro)
+				fleetMemoryLimit()
 			}
-			l, err := kubeletcfg.Lint(opt)
-			if several := (*kubeletcfg.KindNodesError)(nil); errors.As(err, &several) {
-				l, err := kubeletcfg.LintKindNodes(opt, several) // a kind cluster: each node
-				return writePaths(out, l, err, output, threshold, ro)
-			}
+			v, err := kubeletcfg.LintInputs(opt, paths, in.nodes)
 			if err != nil {
 				return err
 			}
-			return kubeletcfg.FailOn(out, l, output, ro, threshold)
+			return kubeletcfg.FailOn(out, v, output, ro, threshold)
 		},
 	}
 	in.register(cmd)
