@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/kubeletcfg/kubeletcfg/fleet"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
@@ -24,6 +25,7 @@ var (
 	_ Verdict = (*LintedNodes)(nil)
 	_ Verdict = (*Skewed)(nil)
 	_ Verdict = (*PreflightReport)(nil)
+	_ Verdict = (*fleet.Fleet)(nil)
 )
 
 // CountAtLeast is the --fail-on count of the one-minor lint.

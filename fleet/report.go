@@ -343,3 +343,14 @@ func (f *Fleet) WriteText(out io.Writer) error {
 	_, err := fmt.Fprintf(out, "\n%d %s: %d read, %d could not be read\n", len(f.Order), plural(len(f.Order), "context", "contexts"), len(f.Contexts), len(f.Errors))
 	return err
 }
+
+// Write prints the run as `kubeletcfg cluster -o FORMAT` does: json, or text.
+func (f *Fleet) Write(out io.Writer, format string, _ report.Options) error {
+	switch format {
+	case "json":
+		return report.WriteJSON(out, f)
+	case "text":
+		return f.WriteText(out)
+	}
+	return fmt.Errorf("unknown output format %q (want json or text)", format)
+}

@@ -220,20 +220,7 @@ func runCluster(cmd *cobra.Command, f *clusterFlags, target *skew.Minor) error {
 	if err != nil {
 		return err
 	}
-	out := cmd.OutOrStdout()
-	if f.output == "json" {
-		err = report.WriteJSON(out, run)
-	} else {
-		err = run.WriteText(out)
-	}
-	if err != nil {
-		return err
-	}
-	fails := run.CountAtLeast(threshold)
-	if fails > 0 {
-		return &findingsError{N: fails}
-	}
-	return nil
+	return kubeletcfg.FailOn(cmd.OutOrStdout(), run, f.output, report.Options{}, threshold)
 }
 
 // progress prints "reading nodes: done/total, failed" (of CONTEXT, with
