@@ -1,0 +1,49 @@
+package pipeline
+
+import (
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// bootstrapperKinds are the files that bootstrappers turn into a kubelet's
+// configuration, by API group and kind: given as --config they are refused like
+// any other kind, and the hint says what the file is instead of only how a
+// KubeletConfiguration starts.
+var bootstrapperKinds = map[string]string{
+	"node.eks.aws/NodeConfig":                           "an EKS nodeadm NodeConfig (nodeadm writes the kubelet's config.json and a drop-in from spec.kubelet)",
+	"karpenter.k8s.aws/EC2NodeClass":                    "a Karpenter EC2NodeClass (Karpenter turns spec.kubelet into the node's bootstrap configuration)",
+	"karpenter.sh/NodePool":                             "a Karpenter NodePool (the kubelet settings are in its EC2NodeClass's spec.kubelet)",
+	"bootstrap.cluster.x-k8s.io/KubeadmConfig":          "a Cluster API KubeadmConfig (kubeadm writes the kubelet's configuration from it)",
+	"bootstrap.cluster.x-k8s.io/KubeadmConfigTemplate":  "a Cluster API KubeadmConfigTemplate (kubeadm writes the kubelet's configuration from it)",
+	"controlplane.cluster.x-k8s.io/KubeadmControlPlane": "a Cluster API KubeadmControlPlane (kubeadm writes the kubelet's configuration from it)",
+	"k0s.k0sproject.io/ClusterConfig":                   "a k0s ClusterConfig (k0s merges spec.workerProfiles into the kubelet's configuration)",
+	"kops.k8s.io/Cluster":                               "a kops Cluster (kops writes the kubelet's flags from spec.kubelet)",
+	"kops.k8s.io/InstanceGroup":                         "a kops InstanceGroup (kops writes the kubelet's flags from spec.kubelet)",
+}
+
+// bootstrapperHint is the hint for a --config file that a bootstrapper reads
+// rather than the kubelet, or "" when doc is not one of bootstrapperKinds.
+func bootstrapperHint(doc *yaml.Node) string {
+	for doc != nil && doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 {
+		doc = doc.Content[0]
+	}
+	if doc == nil || doc.Kind != yaml.MappingNode {
+		return ""
+	}
+	var apiVersion, kind string
+	for i := 0; i+1 < len(doc.Content); i += 2 {
+		switch doc.Content[i].Value {
+		case "apiVersion":
+			apiVersion = doc.Content[i+1].Value
+		case "kind":
+			kind = doc.Content[i+1].Value
+		}
+	}
+	group, _, _ := strings.Cut(apiVersion, "/")
+	what, ok := bootstrapperKinds[group+"/"+kind]
+	if !ok {
+		return ""
+	}
+	return "this is " + what + ", not the kubelet's own file: kubeletcfg does not read it yet; lint the KubeletConfiguration the tool writes on the node (kubeletcfg lint --discover there, or its files)"
+}

@@ -1,0 +1,49 @@
+package pipeline
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/validate"
+)
+
+// A bootstrapper's file given as --config is refused as the kubelet refuses it
+// (KC1002), with a hint that says what the file is.
+func TestBootstrapperHint(t *testing.T) {
+	for _, tc := range []struct {
+		name, file, hint string
+	}{
+		{"EKS nodeadm", "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec: {}\n", "an EKS nodeadm NodeConfig"},
+		{"Karpenter", "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\n", "a Karpenter EC2NodeClass"},
+		{"Cluster API", "apiVersion: bootstrap.cluster.x-k8s.io/v1beta1\nkind: KubeadmConfigTemplate\n", "a Cluster API KubeadmConfigTemplate"},
+		{"k0s", "apiVersion: k0s.k0sproject.io/v1beta1\nkind: ClusterConfig\n", "a k0s ClusterConfig"},
+		{"another kind", "apiVersion: v1\nkind: ConfigMap\n", "start the file with apiVersion: kubelet.config.k8s.io/v1beta1"},
+		{"the right group, another kind", "apiVersion: node.eks.aws/v1alpha1\nkind: Other\n", "start the file with apiVersion: kubelet.config.k8s.io/v1beta1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "config.yaml")
+			if err := os.WriteFile(path, []byte(tc.file), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			res, err := Evaluate(skew.Default(), Input{Config: path})
+			if err != nil {
+				t.Fatal(err)
+			}
+			found := false
+			for _, f := range res.Findings {
+				if f.Rule == validate.ConfigTypeMeta.ID {
+					found = true
+					if !strings.Contains(f.Hint, tc.hint) {
+						t.Errorf("hint %q, want one with %q", f.Hint, tc.hint)
+					}
+				}
+			}
+			if !found || res.Starts {
+				t.Errorf("starts %v, findings %v: want KC1002", res.Starts, res.Findings)
+			}
+		})
+	}
+}
