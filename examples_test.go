@@ -6,7 +6,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/kubeletcfg/kubeletcfg/internal/testtree"
+	"github.com/kubeletcfg/kubeletcfg/internal/testonly/testtree"
 )
 
 // TestExampleLintdir builds examples/lintdir, the program docs/library.md

@@ -14,8 +14,8 @@ import (
 var layers = [][]string{
 	// leaves: the finding types, the copied upstream types, small helpers
 	{"finding", "upstream/kubelet/config/v1beta1", "internal/kubeletdata", "internal/jsonscan", "internal/didyoumean",
-		"internal/fserr", "internal/atomicfile", "internal/udiff", "internal/oneshotgc", "internal/testtree",
-		"internal/testkubelet", "internal/schemacheck"},
+		"internal/fserr", "internal/atomicfile", "internal/udiff", "internal/oneshotgc", "internal/testonly/testtree",
+		"internal/testonly/testkubelet", "internal/testonly/schemacheck"},
 	{"skew"},                                // what each minor knows
 	{"validate", "defaults"},                // the rules and the defaulting
 	{"source", "input/kubeletcmd", "input"}, // read and translate
@@ -70,6 +70,9 @@ func TestImportLayers(t *testing.T) {
 				continue
 			}
 			to := rel(imp)
+			if strings.HasPrefix(to, "internal/testonly/") && !strings.HasPrefix(from, "internal/testonly/") {
+				t.Errorf("%s imports %s, which only tests may", from, to)
+			}
 			lt, ok := layerOf[to]
 			if !ok || lt <= lf {
 				continue

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/kubeletcfg/kubeletcfg/input"
-	"github.com/kubeletcfg/kubeletcfg/internal/testtree"
+	"github.com/kubeletcfg/kubeletcfg/internal/testonly/testtree"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/kubeletcfg/kubeletcfg/input/kubeletcmd"
-	"github.com/kubeletcfg/kubeletcfg/internal/testkubelet"
+	"github.com/kubeletcfg/kubeletcfg/internal/testonly/testkubelet"
 )
 
 const hosts = "../testdata/hosts/"

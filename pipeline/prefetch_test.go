@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kubeletcfg/kubeletcfg/internal/testtree"
+	"github.com/kubeletcfg/kubeletcfg/internal/testonly/testtree"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 

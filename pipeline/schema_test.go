@@ -14,7 +14,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v5"
 	"sigs.k8s.io/yaml"
 
-	"github.com/kubeletcfg/kubeletcfg/internal/schemacheck"
+	"github.com/kubeletcfg/kubeletcfg/internal/testonly/schemacheck"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
 )

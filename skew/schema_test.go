@@ -11,7 +11,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v5"
 	"sigs.k8s.io/yaml"
 
-	"github.com/kubeletcfg/kubeletcfg/internal/schemacheck"
+	"github.com/kubeletcfg/kubeletcfg/internal/testonly/schemacheck"
 )
 
 // schemaMinors are the supported minors whose schema.json has been generated.

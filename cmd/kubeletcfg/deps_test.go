@@ -12,7 +12,7 @@ import (
 // in every run, lint included, although only cluster talks to the API server
 // (through fleet.NewClient). Nor a JSON Schema validator: jsonschema compiles
 // every draft's meta-schema at init (about 2 ms per run); the tests use it as
-// the oracle of the unknown-key walk (internal/schemacheck). Nor cobra/doc and
+// the oracle of the unknown-key walk (internal/testonly/schemacheck). Nor cobra/doc and
 // its Markdown renderer: the man pages are generated ahead (TestManPagesFresh).
 func TestLinkedPackages(t *testing.T) {
 	if testing.Short() {
@@ -23,7 +23,7 @@ func TestLinkedPackages(t *testing.T) {
 		t.Fatalf("go list: %v", err)
 	}
 	for _, pkg := range strings.Fields(string(out)) {
-		for _, banned := range []string{"k8s.io/kubernetes", "k8s.io/client-go/kubernetes", "github.com/santhosh-tekuri/jsonschema", "github.com/kubeletcfg/kubeletcfg/internal/schemacheck", "github.com/spf13/cobra/doc", "github.com/russross/blackfriday"} {
+		for _, banned := range []string{"k8s.io/kubernetes", "k8s.io/client-go/kubernetes", "github.com/santhosh-tekuri/jsonschema", "github.com/kubeletcfg/kubeletcfg/internal/testonly/schemacheck", "github.com/spf13/cobra/doc", "github.com/russross/blackfriday"} {
 			if pkg == banned || strings.HasPrefix(pkg, banned+"/") {
 				t.Errorf("cmd/kubeletcfg links %s", pkg)
 			}

@@ -14,7 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kubeletcfg/kubeletcfg/input/kubeletcmd"
-	"github.com/kubeletcfg/kubeletcfg/internal/testkubelet"
+	"github.com/kubeletcfg/kubeletcfg/internal/testonly/testkubelet"
 	"github.com/kubeletcfg/kubeletcfg/report"
 )
 

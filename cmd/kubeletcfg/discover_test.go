@@ -12,7 +12,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/kubeletcfg/kubeletcfg/input/kubeletcmd"
-	"github.com/kubeletcfg/kubeletcfg/internal/testkubelet"
+	"github.com/kubeletcfg/kubeletcfg/internal/testonly/testkubelet"
 )
 
 // TestDiscoverCLI: a stand-in kubelet stamped v1.34.2 runs with the flags of

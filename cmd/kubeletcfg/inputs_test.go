@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kubeletcfg/kubeletcfg/internal/testtree"
+	"github.com/kubeletcfg/kubeletcfg/internal/testonly/testtree"
 )
 
 const inputs = "../../testdata/inputs/"

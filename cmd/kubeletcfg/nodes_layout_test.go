@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kubeletcfg/kubeletcfg/internal/testtree"
+	"github.com/kubeletcfg/kubeletcfg/internal/testonly/testtree"
 )
 
 // TestLintNodesLayout runs lint --nodes on real pool layouts: a README is
