@@ -14,6 +14,7 @@ import (
 
 	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/kubeletcfg/kubeletcfg/engine"
 	"github.com/kubeletcfg/kubeletcfg/fleet"
 	"github.com/kubeletcfg/kubeletcfg/input"
 	"github.com/kubeletcfg/kubeletcfg/matrix"
@@ -173,7 +174,7 @@ func Cluster(ctx context.Context, req ClusterRequest) (*fleet.Fleet, error) {
 		return nil, fmt.Errorf("no context could be read: %s", b.String())
 	}
 
-	evals := fleet.Run(fleet.Keys(all), 0, func(i int) *fleet.Eval {
+	evals := engine.Run(fleet.Keys(all), 0, func(i int) *fleet.Eval {
 		return EvaluateClusterNode(all[i], req.Target, req.Cgroup)
 	})
 	f := &fleet.Fleet{Contexts: map[string]*fleet.Report{}, Errors: errs, Order: names, Single: single}

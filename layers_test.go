@@ -13,7 +13,7 @@ import (
 // the front ends sit on top of the library (ARCHITECTURE.md).
 var layers = [][]string{
 	// leaves: the finding types, the copied upstream types, small helpers
-	{"finding", "upstream/kubelet/config/v1beta1", "internal/kubeletdata", "internal/jsonscan", "internal/didyoumean",
+	{"finding", "engine", "upstream/kubelet/config/v1beta1", "internal/kubeletdata", "internal/jsonscan", "internal/didyoumean",
 		"internal/fserr", "internal/atomicfile", "internal/udiff", "internal/oneshotgc", "internal/testonly/testtree",
 		"internal/testonly/testkubelet", "internal/testonly/schemacheck"},
 	{"skew"},                                // what each minor knows

@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kubeletcfg/kubeletcfg/engine"
 	"github.com/kubeletcfg/kubeletcfg/fleet"
 	"github.com/kubeletcfg/kubeletcfg/input"
 	"github.com/kubeletcfg/kubeletcfg/input/kubeletcmd"
@@ -643,9 +644,9 @@ func evaluateNodes(nodes []*node, minors []*skew.Minor, format input.Format, rea
 			}
 		}
 	}
-	plan := fleet.Dedup(keys)
+	plan := engine.Dedup(keys)
 	alone := make([]bool, len(plan.Reps))
-	fleet.Each(len(plan.Reps), 0, func(j int) {
+	engine.Each(len(plan.Reps), 0, func(j int) {
 		rep := all[plan.Reps[j]]
 		rep.evaluate(rep.minor, format, read, cgroup, post)
 		alone[j] = rep.err != nil || rep.namedIn()
@@ -663,7 +664,7 @@ func evaluateNodes(nodes []*node, minors []*skew.Minor, format input.Format, rea
 		rep := all[plan.Reps[j]]
 		n.doc, n.note, n.key = rep.doc, rep.note, rep.key
 	}
-	fleet.Each(len(rest), 0, func(i int) { rest[i].evaluate(rest[i].minor, format, read, cgroup, post) })
+	engine.Each(len(rest), 0, func(i int) { rest[i].evaluate(rest[i].minor, format, read, cgroup, post) })
 	return out
 }
 
@@ -678,7 +679,7 @@ func scanNodes(nodes []*node, format input.Format, read input.Options, cgroup in
 		machines []*node
 	}
 	scans := make([]scanned, len(nodes))
-	fleet.Each(len(nodes), 0, func(i int) {
+	engine.Each(len(nodes), 0, func(i int) {
 		n := nodes[i]
 		if n.err != nil {
 			return
@@ -726,7 +727,7 @@ func scanNodes(nodes []*node, format input.Format, read input.Options, cgroup in
 // reports the error itself.
 func (n *node) contentKey(config []byte, format input.Format, read input.Options, cgroup int) string {
 	read = n.readOptions(read)
-	h := fleet.NewHasher().String(string(format)).String(fmt.Sprintf("%+v", read)).String(strconv.Itoa(cgroup))
+	h := engine.NewHasher().String(string(format)).String(fmt.Sprintf("%+v", read)).String(strconv.Itoa(cgroup))
 	if n.config != "" {
 		if config == nil {
 			return ""
@@ -770,7 +771,7 @@ func (n *node) contentKey(config []byte, format input.Format, read input.Options
 
 // hashFile adds a file's bytes to h, within source.MaxFileSize (larger: an
 // error, and the node is evaluated alone to report it as the pipeline does).
-func hashFile(h *fleet.Hasher, path string) error {
+func hashFile(h *engine.Hasher, path string) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err

@@ -15,6 +15,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/client-go/rest"
 
+	"github.com/kubeletcfg/kubeletcfg/engine"
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
@@ -111,7 +112,7 @@ func Fetch(ctx context.Context, c rest.Interface, reqs []Request, opt FetchOptio
 	out := make([]NodeData, len(reqs))
 	var done, failed atomic.Int64
 	var mu sync.Mutex
-	Each(len(reqs), opt.Concurrency, func(i int) {
+	engine.Each(len(reqs), opt.Concurrency, func(i int) {
 		out[i] = fetchNode(ctx, c, reqs[i], opt)
 		d := done.Add(1)
 		f := failed.Load()

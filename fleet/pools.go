@@ -11,6 +11,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/kubeletcfg/kubeletcfg/engine"
 	"github.com/kubeletcfg/kubeletcfg/matrix"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/report"
@@ -109,8 +110,8 @@ func (n *Node) Take(d NodeData, cgroup int) *Failure {
 			n.Flags, n.Args = "known", args
 		}
 	}
-	n.Config = NewHasher().Bytes(d.Configz).String(n.Flags).Strings(n.Args).Sum()
-	n.Key = NewHasher().String(n.Config).String(n.Kubelet.Version).String(fmt.Sprint(cgroup)).Sum()
+	n.Config = engine.NewHasher().Bytes(d.Configz).String(n.Flags).Strings(n.Args).Sum()
+	n.Key = engine.NewHasher().String(n.Config).String(n.Kubelet.Version).String(fmt.Sprint(cgroup)).Sum()
 	return nil
 }
 

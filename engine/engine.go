@@ -1,4 +1,4 @@
-package fleet
+package engine
 
 import (
 	"crypto/sha256"
