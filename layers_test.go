@@ -16,11 +16,11 @@ var layers = [][]string{
 	{"finding", "engine", "upstream/kubelet/config/v1beta1", "internal/kubeletdata", "internal/jsonscan", "internal/didyoumean",
 		"internal/fserr", "internal/atomicfile", "internal/udiff", "internal/oneshotgc", "internal/testonly/testtree",
 		"internal/testonly/testkubelet", "internal/testonly/schemacheck"},
-	{"skew"},                                // what each minor knows
-	{"validate", "defaults"},                // the rules and the defaulting
-	{"source", "input/kubeletcmd", "input"}, // read and translate
-	{"drop-in"},                             // merge
-	{"pipeline"},                            // the kubelet's start-up, in order
+	{"skew"},                 // what each minor knows
+	{"validate", "defaults"}, // the rules and the defaulting
+	{"source", "input/kubeletcmd", "input/nodedir", "input"}, // read and translate
+	{"drop-in"},  // merge
+	{"pipeline"}, // the kubelet's start-up, in order
 	{"report", "policy", "profile", "matrix"},                    // after the pipeline
 	{"backoff", "explain", "fix", "author", "fleet", "discover"}, // the verbs' packages
 	{"."}, // the library

@@ -10,7 +10,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -19,7 +18,7 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/fleet"
 	"github.com/kubeletcfg/kubeletcfg/input"
 	"github.com/kubeletcfg/kubeletcfg/input/kubeletcmd"
-	"github.com/kubeletcfg/kubeletcfg/internal/fserr"
+	"github.com/kubeletcfg/kubeletcfg/input/nodedir"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
@@ -121,7 +120,7 @@ func Nodes(dir string, opt Options) (*LintedNodes, error) {
 			names, more = names[:NodeNames], fmt.Sprintf(" (+%d more)", len(skipped)-NodeNames)
 		}
 		fmt.Fprintf(opt.Log, "kubeletcfg: info: --nodes %s: skipped %d %s that %s not configuration (%s): %s%s\n",
-			dir, len(skipped), plural(len(skipped), "file", "files"), plural(len(skipped), "is", "are"), strings.Join(configExts, ", "), strings.Join(names, ", "), more)
+			dir, len(skipped), plural(len(skipped), "file", "files"), plural(len(skipped), "is", "are"), strings.Join(nodedir.ConfigExts, ", "), strings.Join(names, ", "), more)
 	}
 	pathDependent := opt.Policy != nil && len(opt.Policy.Exclude) > 0
 	out := &LintedNodes{minors: minors, several: opt.Versions != "", log: opt.Log}
@@ -228,7 +227,7 @@ type node struct {
 	base string
 	// config and configDir as --config and --config-dir would name them.
 	config, configDir string
-	// flags are the node's files with the kubelet's own flags (flagsNames),
+	// flags are the node's files with the kubelet's own flags (nodedir.FlagsNames),
 	// read as --kubelet-flags-file reads one.
 	flags []string
 	err   error
@@ -247,61 +246,13 @@ type node struct {
 	effective string
 }
 
-// findNodes lists the nodes of dir, sorted by name: each folder is a node
-// (nodeFiles), each configuration file (configFile) a node without drop-ins.
-// Hidden entries are skipped, and so are other files (a README, notes), which
-// skipped lists. A node whose files cannot be told apart gets its error here
-// and is reported with the others.
+// findNodes lists the nodes of dir (nodedir.Find), sorted by name.
 func findNodes(dir string) (nodes []*node, skipped []string, err error) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, nil, &source.InputError{Path: dir, Err: fserr.Unwrap(err)}
+	layouts, skipped, err := nodedir.Find(dir)
+	for _, l := range layouts {
+		nodes = append(nodes, &node{name: l.Name, base: l.Base, config: l.Config, configDir: l.ConfigDir, flags: l.Flags, single: l.Single, err: l.Err})
 	}
-	taken := map[string]bool{}
-	for _, e := range entries {
-		if !strings.HasPrefix(e.Name(), ".") {
-			taken[e.Name()] = true
-		}
-	}
-	for _, e := range entries {
-		if e.IsDir() && slices.Contains(dropinNames, e.Name()) {
-			// DIR is one node's folder, not a pool: its drop-ins would be a node.
-			return nil, nil, fmt.Errorf("--nodes %s: this is one node's folder (it has %s/): lint its config file with -d %s, or give --nodes the folder that holds it", dir, e.Name(), filepath.Join(dir, e.Name()))
-		}
-	}
-	for _, e := range entries {
-		name := e.Name()
-		if strings.HasPrefix(name, ".") {
-			continue
-		}
-		path := filepath.Join(dir, name)
-		fi, err := os.Stat(path)
-		if err != nil {
-			nodes = append(nodes, &node{name: name, base: dir, err: &source.InputError{Path: path, Err: fserr.Unwrap(err)}})
-			continue
-		}
-		if !fi.IsDir() {
-			if !configFile(name) {
-				skipped = append(skipped, name)
-				continue
-			}
-			// node-1.json is node-1, unless a folder node-1 is there too.
-			short := strings.TrimSuffix(name, filepath.Ext(name))
-			if taken[short] || short == "" {
-				short = name
-			}
-			nodes = append(nodes, &node{name: short, base: dir, config: path, single: true})
-			continue
-		}
-		n := &node{name: name, base: path}
-		n.config, n.configDir, n.flags, n.err = nodeFiles(path)
-		nodes = append(nodes, n)
-	}
-	if len(nodes) == 0 {
-		return nil, skipped, fmt.Errorf("--nodes %s: no nodes (a folder per node with its config file and drop-in folder, or a configz dump per node)%s", dir, skippedNote(skipped))
-	}
-	sort.Slice(nodes, func(i, j int) bool { return nodes[i].name < nodes[j].name })
-	return nodes, skipped, nil
+	return nodes, skipped, err
 }
 
 // machines are the nodes that stand for n when its config file, data,
@@ -338,98 +289,6 @@ func (n *node) machines(data []byte, format input.Format, read input.Options) []
 	return out
 }
 
-// skippedNote says how many files findNodes skipped, for its "no nodes" error.
-func skippedNote(skipped []string) string {
-	if len(skipped) == 0 {
-		return ""
-	}
-	return fmt.Sprintf("; %d %s skipped, not configuration (%s)", len(skipped), plural(len(skipped), "file", "files"), strings.Join(configExts, ", "))
-}
-
-// configExts are the names of configuration files: KubeletConfiguration YAML
-// or JSON, configz dumps (saved as .json, or .configz), kubeadm ConfigMaps.
-var configExts = []string{".yaml", ".yml", ".json", ".configz"}
-
-func configFile(name string) bool {
-	return slices.Contains(configExts, filepath.Ext(name))
-}
-
-// mainNames are the main file's names in use, preferred in this order when a
-// node folder holds several configuration files: kubeadm's and kind's
-// config.yaml, EKS nodeadm's config.json, and common renames.
-var mainNames = []string{"config.yaml", "config.yml", "config.json", "kubelet-config.yaml", "kubelet-config.yml", "kubelet-config.json"}
-
-// dropinNames are the drop-in folders' names in use: conf.d (the kubelet's
-// documentation), config.d, kubeadm's kubelet.conf.d (/etc/kubernetes/kubelet.conf.d)
-// and EKS nodeadm's config.json.d; a folder named after the main file plus .d
-// counts too (found by nodeFiles).
-var dropinNames = []string{"conf.d", "config.d", "kubelet.conf.d", "config.json.d"}
-
-// flagsNames are the files that hold the kubelet's own flags, in the order
-// they are applied (later flags win, as on one command line): the systemd unit
-// (kubelet.service with its kubelet.service.d/*.conf), the env files
-// (kubeadm's kubeadm-flags.env, kubelet.env, /etc/default/kubelet saved as
-// kubelet, EKS's /etc/eks/kubelet/environment saved as environment), then a
-// saved command line (a /proc/PID/cmdline copy or a line from ps).
-// kubelet.service.d alone (kubeadm's 10-kubeadm.conf saved without the unit)
-// is read as the unit.
-var flagsNames = []string{"kubelet.service", unitDropIns, "kubeadm-flags.env", "kubelet.env", "kubelet", "environment", "cmdline", "kubelet.cmdline", "kubelet-flags.txt"}
-
-const unitDropIns = "kubelet.service.d"
-
-// nodeFiles finds a node folder's config file (the one configuration file, or
-// the first of mainNames among several), its drop-in folder (the one of
-// dropinNames or <main file>.d; several are ambiguous: the kubelet reads one
-// --config-dir) and its flags files (flagsNames).
-func nodeFiles(dir string) (config, configDir string, flags []string, err error) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return "", "", nil, &source.InputError{Path: dir, Err: fserr.Unwrap(err)}
-	}
-	var candidates, dirs []string
-	for _, e := range entries {
-		name := e.Name()
-		switch {
-		case strings.HasPrefix(name, "."):
-		case e.IsDir():
-			dirs = append(dirs, name)
-			if name == unitDropIns && !slices.ContainsFunc(entries, func(e fs.DirEntry) bool { return e.Name() == "kubelet.service" }) {
-				flags = append(flags, filepath.Join(dir, name))
-			}
-		case slices.Contains(flagsNames, name):
-			flags = append(flags, filepath.Join(dir, name))
-		case configFile(name):
-			candidates = append(candidates, name)
-		}
-	}
-	switch i := slices.IndexFunc(mainNames, func(n string) bool { return slices.Contains(candidates, n) }); {
-	case len(candidates) == 1:
-		config = filepath.Join(dir, candidates[0])
-	case i >= 0:
-		config = filepath.Join(dir, mainNames[i])
-	case len(candidates) > 1:
-		return "", "", nil, &source.InputError{Path: dir, Err: fmt.Errorf("%d config files (%s): name the one the kubelet reads config.yaml", len(candidates), strings.Join(candidates, ", "))}
-	}
-	var found []string
-	for _, d := range dirs {
-		if slices.Contains(dropinNames, d) || config != "" && d == filepath.Base(config)+".d" {
-			found = append(found, d)
-		}
-	}
-	switch {
-	case len(found) > 1:
-		return "", "", nil, &source.InputError{Path: dir, Err: fmt.Errorf("%d drop-in folders (%s): the kubelet reads one --config-dir; keep the one it is given", len(found), strings.Join(found, ", "))}
-	case len(found) == 1:
-		configDir = filepath.Join(dir, found[0])
-	case config == "":
-		return "", "", nil, &source.InputError{Path: dir, Err: fmt.Errorf("no config file (%s) and no drop-in folder (%s or <config file>.d)", strings.Join(configExts, ", "), strings.Join(dropinNames, ", "))}
-	}
-	slices.SortFunc(flags, func(a, b string) int {
-		return slices.Index(flagsNames, filepath.Base(a)) - slices.Index(flagsNames, filepath.Base(b))
-	})
-	return config, configDir, flags, nil
-}
-
 // evaluate runs the pipeline for n and keeps its report, paths relative to
 // the node, and the key of its group.
 func (n *node) evaluate(m *skew.Minor, format input.Format, read input.Options, cgroup int, post func(*pipeline.Result, string)) {
@@ -454,7 +313,7 @@ func (n *node) evaluate(m *skew.Minor, format input.Format, read input.Options, 
 		// folder, never from this machine.
 		var args []kubeletcmd.Arg
 		var err error
-		if filepath.Base(file) == unitDropIns {
+		if filepath.Base(file) == nodedir.UnitDropIns {
 			args, err = kubeletcmd.ReadDropIns(n.base, file)
 		} else {
 			args, err = kubeletcmd.ReadFile(n.base, file)
@@ -739,7 +598,7 @@ func (n *node) contentKey(config []byte, format input.Format, read input.Options
 		h.String(name).Bytes(config)
 	}
 	for _, file := range n.flags {
-		if b := filepath.Base(file); b == "kubelet.service" || b == unitDropIns {
+		if b := filepath.Base(file); b == "kubelet.service" || b == nodedir.UnitDropIns {
 			return "" // its drop-ins and env files are more files: evaluate alone
 		}
 		if hashFile(h.String(n.relative(file)), file) != nil {
