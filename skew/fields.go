@@ -143,29 +143,22 @@ func (f *Field) AtExact(path string) *Field { return f.at(path, true) }
 
 func (f *Field) at(path string, exactOnly bool) *Field {
 	cur := f
-	for path != "" && cur != nil {
-		switch path[0] {
-		case '.':
-			path = path[1:]
-			continue
-		case '[':
-			end := strings.IndexByte(path, ']')
-			if end < 0 || (cur.Kind != Map && cur.Kind != List) {
-				return nil
+	closed := eachStep(path, func(s Step) bool {
+		switch {
+		case s.Bracketed && cur.Kind != Map && cur.Kind != List:
+			cur = nil
+		case s.Bracketed:
+			cur = cur.Elem
+		default:
+			var exact bool
+			if cur, exact = cur.Child(s.Name); exactOnly && !exact {
+				cur = nil
 			}
-			cur, path = cur.Elem, path[end+1:]
-			continue
 		}
-		end := strings.IndexAny(path, ".[")
-		if end < 0 {
-			end = len(path)
-		}
-		var exact bool
-		cur, exact = cur.Child(path[:end])
-		if exactOnly && !exact {
-			return nil
-		}
-		path = path[end:]
+		return cur != nil
+	})
+	if !closed {
+		return nil
 	}
 	return cur
 }

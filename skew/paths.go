@@ -35,6 +35,17 @@ type Step struct {
 // Steps splits a path into its steps: a.b[k][0].c is a, b, [k], [0], c. ok is
 // false when a bracket is not closed; the steps before it are returned.
 func Steps(path string) (steps []Step, ok bool) {
+	ok = eachStep(path, func(s Step) bool {
+		steps = append(steps, s)
+		return true
+	})
+	return steps, ok
+}
+
+// eachStep calls yield with each step of path in turn, until yield returns
+// false; it reports false when a bracket is not closed. Steps collects them,
+// Field.at follows them without collecting.
+func eachStep(path string, yield func(Step) bool) bool {
 	for path != "" {
 		switch path[0] {
 		case '.':
@@ -43,9 +54,11 @@ func Steps(path string) (steps []Step, ok bool) {
 		case '[':
 			end := strings.IndexByte(path, ']')
 			if end < 0 {
-				return steps, false
+				return false
 			}
-			steps = append(steps, Step{Name: path[1:end], Bracketed: true})
+			if !yield(Step{Name: path[1:end], Bracketed: true}) {
+				return true
+			}
 			path = path[end+1:]
 			continue
 		}
@@ -53,8 +66,10 @@ func Steps(path string) (steps []Step, ok bool) {
 		if end < 0 {
 			end = len(path)
 		}
-		steps = append(steps, Step{Name: path[:end]})
+		if !yield(Step{Name: path[:end]}) {
+			return true
+		}
 		path = path[end:]
 	}
-	return steps, true
+	return true
 }
