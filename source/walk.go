@@ -320,31 +320,20 @@ func (w *walker) node(n *yaml.Node, f *skew.Field, path, wpath string, depth int
 		if n.Kind != yaml.MappingNode {
 			return
 		}
-		ps := w.pairs(n)
-		last := make(map[string]int, len(ps))
-		for i, p := range ps {
-			last[p.k.Value] = i
-		}
-		for i, p := range ps {
-			if w.aliasDepth > 0 {
-				if w.exhausted() {
-					break
-				}
-				w.aliased++ // merged pairs were paid for by pairs
-			}
-			k, v := p.k, deref(p.v)
+		w.eachPair(n, func(p pair, v, winner *yaml.Node) {
+			k := p.k
 			key := Key{Written: k.Value, WrittenPath: skew.JoinPath(wpath, k.Value), Pos: w.pos(k), Null: isNull(v), Value: scalar(v), Parent: f}
-			if j := last[k.Value]; j != i {
+			if winner != nil {
 				key.Kind = KeyDuplicate
 				key.Path = skew.JoinPath(path, k.Value)
-				key.Winner = w.pos(ps[j].k)
+				key.Winner = w.pos(winner)
 				if c, exact := w.field(f, k.Value); c != nil && (exact || w.mode == Fold) {
 					key.Path, key.Field = skew.JoinPath(path, c.Name), c
 				}
 				if !w.again(&key, p.merged) {
 					w.keys = append(w.keys, key)
 				}
-				continue
+				return
 			}
 			c, exact := w.field(f, k.Value)
 			switch {
@@ -359,45 +348,34 @@ func (w *walker) node(n *yaml.Node, f *skew.Field, path, wpath string, depth int
 				key.Suggest = c.Name
 			}
 			if w.again(&key, p.merged) {
-				continue
+				return
 			}
 			w.keys = append(w.keys, key)
 			if c != nil && (exact || w.mode == Fold) {
 				w.child(p, c, key.Path, key.WrittenPath, depth+1)
 			}
-		}
+		})
 	case skew.Map:
 		if n.Kind != yaml.MappingNode {
 			return
 		}
-		ps := w.pairs(n)
-		last := make(map[string]int, len(ps))
-		for i, p := range ps {
-			last[p.k.Value] = i
-		}
-		for i, p := range ps {
-			if w.aliasDepth > 0 {
-				if w.exhausted() {
-					break
-				}
-				w.aliased++ // merged pairs were paid for by pairs
-			}
-			k, v := p.k, deref(p.v)
+		w.eachPair(n, func(p pair, v, winner *yaml.Node) {
+			k := p.k
 			key := Key{Kind: KeyExact, Written: k.Value, Path: path + "[" + k.Value + "]", WrittenPath: wpath + "[" + k.Value + "]",
 				Pos: w.pos(k), Field: f.Elem, Null: isNull(v), Value: scalar(v), Parent: f}
-			if j := last[k.Value]; j != i {
-				key.Kind, key.Winner = KeyDuplicate, w.pos(ps[j].k)
+			if winner != nil {
+				key.Kind, key.Winner = KeyDuplicate, w.pos(winner)
 				if !w.again(&key, p.merged) {
 					w.keys = append(w.keys, key)
 				}
-				continue
+				return
 			}
 			if w.again(&key, p.merged) {
-				continue
+				return
 			}
 			w.keys = append(w.keys, key)
 			w.child(p, f.Elem, key.Path, key.WrittenPath, depth+1)
-		}
+		})
 	case skew.List:
 		if n.Kind != yaml.SequenceNode {
 			return
@@ -409,6 +387,31 @@ func (w *walker) node(n *yaml.Node, f *skew.Field, path, wpath string, depth int
 			idx := "[" + strconv.Itoa(i) + "]"
 			w.node(item, f.Elem, path+idx, wpath+idx, depth+1)
 		}
+	}
+}
+
+// eachPair visits the pairs of the mapping n as object and map fields both read
+// them: paying for each pair reached through an alias (merged pairs were paid
+// for by pairs), v the value with aliases followed, and for a key that a later
+// one of the same text overrides, winner, that later key (the decoders keep it).
+func (w *walker) eachPair(n *yaml.Node, visit func(p pair, v, winner *yaml.Node)) {
+	ps := w.pairs(n)
+	last := make(map[string]int, len(ps))
+	for i, p := range ps {
+		last[p.k.Value] = i
+	}
+	for i, p := range ps {
+		if w.aliasDepth > 0 {
+			if w.exhausted() {
+				break
+			}
+			w.aliased++
+		}
+		var winner *yaml.Node
+		if j := last[p.k.Value]; j != i {
+			winner = ps[j].k
+		}
+		visit(p, deref(p.v), winner)
 	}
 }
 
