@@ -249,20 +249,11 @@ type pair struct {
 // of the mapping, wpath the path as written; shared is set under anchors and
 // merge keys, where an edit would change more than this key.
 func (e *env) object(pf *parsedFile, n *yaml.Node, fs fields, path, wpath string, shared string) {
-	if n.Anchor != "" {
-		shared = sharedReason
-	}
+	kvs, shared := mappingPairs(n, shared)
 	var pairs []pair
 	byField := map[string][]*yaml.Node{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		if k.Kind != yaml.ScalarNode {
-			continue
-		}
-		if k.Tag == "!!merge" {
-			shared = sharedReason
-			continue
-		}
+	for _, kv := range kvs {
+		k, v := kv[0], kv[1]
 		canonical, cfs := fs.child(k.Value)
 		pairs = append(pairs, pair{k, v, canonical, cfs})
 		if canonical != "" {
@@ -316,6 +307,27 @@ func (e *env) object(pf *parsedFile, n *yaml.Node, fs fields, path, wpath string
 			}
 		}
 	}
+}
+
+// mappingPairs lists the pairs of the mapping n whose key is a scalar, in order,
+// without merge keys, and shared: sharedReason when n's text may serve other
+// places too (an anchor on n, or a merge key in it), else the shared given.
+func mappingPairs(n *yaml.Node, shared string) (pairs [][2]*yaml.Node, _ string) {
+	if n.Anchor != "" {
+		shared = sharedReason
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Kind != yaml.ScalarNode {
+			continue
+		}
+		if k.Tag == "!!merge" {
+			shared = sharedReason
+			continue
+		}
+		pairs = append(pairs, [2]*yaml.Node{k, v})
+	}
+	return pairs, shared
 }
 
 // parentKey finds the key whose value is the mapping n, at the top level.
@@ -385,24 +397,15 @@ func others(pf *parsedFile, same []*yaml.Node, k *yaml.Node) string {
 // case (the KEP-4603 proposal's ReduceDefaultCrashLoopBackoffDecay is one) and
 // records the entries as they will read.
 func (e *env) featureGates(pf *parsedFile, n *yaml.Node, shared string) {
-	if n.Anchor != "" {
-		shared = sharedReason
-	}
+	kvs, shared := mappingPairs(n, shared)
 	type entry struct {
 		k, v *yaml.Node
 		name string // the name once repaired
 		fix  bool
 	}
 	var entries []entry
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		if k.Kind != yaml.ScalarNode {
-			continue
-		}
-		if k.Tag == "!!merge" {
-			shared = sharedReason
-			continue
-		}
+	for _, kv := range kvs {
+		k, v := kv[0], kv[1]
 		en := entry{k: k, v: v, name: k.Value}
 		if !e.registeredAnywhere(k.Value) {
 			// A name spelt exactly as some minor registered it is not a
