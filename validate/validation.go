@@ -471,41 +471,13 @@ var (
 		}
 	})
 
-	kvClientKeyAlgorithm = kvRule(&Rule{
-		ID:      "KC4105",
-		Fields:  []string{"clientCertificateKeyAlgorithm"},
-		Since:   "1.38",
-		Name:    "client-certificate-key-algorithm-valid",
-		Summary: "clientCertificateKeyAlgorithm must be a supported key algorithm",
-		Doc: "clientCertificateKeyAlgorithm picks the key of the client certificate signing requests the " +
-			"kubelet makes when it rotates its client certificate (1.38+; default ECDSA-P256). The values " +
-			"are case-sensitive: " + kvKeyAlgorithmList + ". Fix: use one of them, or remove the field.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
-		if a := k.ClientCertificateKeyAlgorithm; a != nil && !slices.Contains(kvKeyAlgorithms, *a) {
-			emit("clientCertificateKeyAlgorithm",
-				fmt.Sprintf("clientCertificateKeyAlgorithm %q is not a key algorithm the kubelet supports", *a),
-				"use one of "+kvKeyAlgorithmList+" (case-sensitive)",
-				fmt.Sprintf("invalid configuration: clientCertificateKeyAlgorithm %q is not a supported algorithm", *a))
-		}
-	})
+	kvClientKeyAlgorithm = kvKeyAlgorithmRule("KC4105", "clientCertificateKeyAlgorithm", "client",
+		"picks the key of the client certificate signing requests the kubelet makes when it rotates its client certificate",
+		func(k *kvConfig) *kubeletv1beta1.CertificateKeyAlgorithmType { return k.ClientCertificateKeyAlgorithm })
 
-	kvServerKeyAlgorithm = kvRule(&Rule{
-		ID:      "KC4106",
-		Fields:  []string{"serverCertificateKeyAlgorithm"},
-		Since:   "1.38",
-		Name:    "server-certificate-key-algorithm-valid",
-		Summary: "serverCertificateKeyAlgorithm must be a supported key algorithm",
-		Doc: "serverCertificateKeyAlgorithm picks the key of the serving certificate the kubelet requests " +
-			"with serverTLSBootstrap, or generates when it signs its own (1.38+; default ECDSA-P256). The " +
-			"values are case-sensitive: " + kvKeyAlgorithmList + ". Fix: use one of them, or remove the field.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
-		if a := k.ServerCertificateKeyAlgorithm; a != nil && !slices.Contains(kvKeyAlgorithms, *a) {
-			emit("serverCertificateKeyAlgorithm",
-				fmt.Sprintf("serverCertificateKeyAlgorithm %q is not a key algorithm the kubelet supports", *a),
-				"use one of "+kvKeyAlgorithmList+" (case-sensitive)",
-				fmt.Sprintf("invalid configuration: serverCertificateKeyAlgorithm %q is not a supported algorithm", *a))
-		}
-	})
+	kvServerKeyAlgorithm = kvKeyAlgorithmRule("KC4106", "serverCertificateKeyAlgorithm", "server",
+		"picks the key of the serving certificate the kubelet requests with serverTLSBootstrap, or generates when it signs its own",
+		func(k *kvConfig) *kubeletv1beta1.CertificateKeyAlgorithmType { return k.ServerCertificateKeyAlgorithm })
 
 	kvMLDSANeedsTLS13 = kvRule(&Rule{
 		ID:      "KC4107",
@@ -558,6 +530,27 @@ var kvKeyAlgorithms = []kubeletv1beta1.CertificateKeyAlgorithmType{
 }
 
 const kvKeyAlgorithmList = "ECDSA-P256, ECDSA-P384, RSA-2048, RSA-3072, RSA-4096, ML-DSA-44, ML-DSA-65 or ML-DSA-87"
+
+// kvKeyAlgorithmRule is the check 1.38 makes of either certificate key algorithm
+// field: set, it must be one of ValidCertificateKeyAlgorithms (case-sensitive).
+func kvKeyAlgorithmRule(id, field, name, does string, value func(*kvConfig) *kubeletv1beta1.CertificateKeyAlgorithmType) *Rule {
+	return kvRule(&Rule{
+		ID:      id,
+		Fields:  []string{field},
+		Since:   "1.38",
+		Name:    name + "-certificate-key-algorithm-valid",
+		Summary: field + " must be a supported key algorithm",
+		Doc: field + " " + does + " (1.38+; default ECDSA-P256). The values are case-sensitive: " +
+			kvKeyAlgorithmList + ". Fix: use one of them, or remove the field.",
+	}, func(c *Context, k *kvConfig, emit kvEmit) {
+		if a := value(k); a != nil && !slices.Contains(kvKeyAlgorithms, *a) {
+			emit(field,
+				fmt.Sprintf("%s %q is not a key algorithm the kubelet supports", field, *a),
+				"use one of "+kvKeyAlgorithmList+" (case-sensitive)",
+				fmt.Sprintf("invalid configuration: %s %q is not a supported algorithm", field, *a))
+		}
+	})
+}
 
 // kvSortedKeys returns the keys of m in order, so findings are deterministic where
 // the kubelet iterates a map.
