@@ -191,9 +191,7 @@ const (
 func Field(m *skew.Minor, query string) (*Result, error) {
 	path := strings.TrimSpace(query)
 	doc := &Result{Query: query, KubeletVersion: m.Version, FeatureGates: []Gate{}, Minors: []string{}, Rules: []Rule{}}
-	if m.PreRelease() {
-		doc.PreRelease = m.Patch
-	}
+	doc.PreRelease = m.PreReleaseVersion()
 	if p, ok := cutFoldPrefix(path, "KubeletConfiguration"); ok && (p == "" || p[0] == '.') {
 		path = strings.TrimPrefix(p, ".")
 	}
@@ -600,8 +598,8 @@ func (d *Result) WriteText(w io.Writer) error {
 		b.WriteString("\n")
 	}
 	fmt.Fprintf(&b, "KUBELET: %s\n", d.KubeletVersion)
-	if d.PreRelease != "" {
-		fmt.Fprintf(&b, "NOTE:    kubelet %s is checked against %s, a pre-release; its GA release may still differ\n", d.KubeletVersion, d.PreRelease)
+	if note := skew.PreReleaseNote(d.KubeletVersion, d.PreRelease); note != "" {
+		fmt.Fprintf(&b, "NOTE:    %s\n", note)
 	}
 	fmt.Fprintf(&b, "FIELD:   %s <%s>\n", name, d.Type)
 	if d.GoType != "" {

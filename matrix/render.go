@@ -125,8 +125,8 @@ func (mx *Matrix) WriteTextQuiet(w io.Writer, quiet bool) error {
 		fmt.Fprintf(&b, "kubelet %s would NOT start; run kubeletcfg lint --kubelet-version %s for every finding\n", strings.Join(stops, ", "), stops[0])
 	}
 	for _, c := range mx.Columns {
-		if c.Minor.PreRelease() {
-			b.WriteString(report.PreReleaseNote(c.Minor.Version, c.Minor.Patch) + "\n")
+		if note := skew.PreReleaseNote(c.Minor.Version, c.Minor.PreReleaseVersion()); note != "" {
+			b.WriteString("note: " + note + "\n")
 		}
 	}
 	_, err := io.WriteString(w, b.String())
@@ -278,8 +278,8 @@ func (p *Preflight) WriteTextWith(w io.Writer, opt TextOptions) error {
 		fmt.Fprintf(&b, "kubelet %s -> %s\n", from, to)
 	}
 	for _, m := range []*skew.Minor{p.From.Minor, p.To.Minor} {
-		if m.PreRelease() {
-			b.WriteString(report.PreReleaseNote(m.Version, m.Patch) + "\n")
+		if note := skew.PreReleaseNote(m.Version, m.PreReleaseVersion()); note != "" {
+			b.WriteString("note: " + note + "\n")
 		}
 	}
 

@@ -6,7 +6,6 @@ import (
 	"sort"
 
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
@@ -51,21 +50,7 @@ func FromResult(r *pipeline.Result) Document {
 	if fs == nil {
 		fs = []validate.Finding{}
 	}
-	return Document{KubeletVersion: r.Minor.Version, PreRelease: PreRelease(r.Minor), Starts: r.Starts, Panics: r.Panics, Findings: fs, CrashLoopBackOff: r.CrashLoopBackOff, Files: r.Files}
-}
-
-// PreRelease is m's Patch when m is generated from a pre-release, else "".
-func PreRelease(m *skew.Minor) string {
-	if m == nil || !m.PreRelease() {
-		return ""
-	}
-	return m.Patch
-}
-
-// PreReleaseNote is the one line a text output adds for a minor generated from
-// a pre-release.
-func PreReleaseNote(minor, release string) string {
-	return fmt.Sprintf("note: kubelet %s is checked against %s, a pre-release; its GA release may still differ", minor, release)
+	return Document{KubeletVersion: r.Minor.Version, PreRelease: r.Minor.PreReleaseVersion(), Starts: r.Starts, Panics: r.Panics, Findings: fs, CrashLoopBackOff: r.CrashLoopBackOff, Files: r.Files}
 }
 
 // Options tune rendering.

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
@@ -93,8 +94,8 @@ func (textWriter) Write(w io.Writer, docs []Document, opt Options) error {
 			fmt.Fprintf(&b, "; crash-loop backoff %s doubling to %s", d.CrashLoopBackOff.Initial, d.CrashLoopBackOff.Max)
 		}
 		b.WriteString("\n")
-		if d.PreRelease != "" {
-			b.WriteString(paint(dim, PreReleaseNote(d.KubeletVersion, d.PreRelease)) + "\n")
+		if note := skew.PreReleaseNote(d.KubeletVersion, d.PreRelease); note != "" {
+			b.WriteString(paint(dim, "note: "+note) + "\n")
 		}
 	}
 	if !opt.Quiet {

@@ -77,26 +77,40 @@ func Newest() *Minor { return minors[len(minors)-1] }
 // the minor a command evaluates when none is named, and the top of the default skew
 // window. A pre-release minor (1.38 from v1.38.0-beta.0) is there to be asked for;
 // refreshing it to its GA release makes it the default.
-func Default() *Minor {
-	for i := len(minors) - 1; i > 0; i-- {
-		if !minors[i].PreRelease() {
-			return minors[i]
+func Default() *Minor { return newestRelease(minors) }
+
+// newestRelease is the newest of ms (oldest first) that is not a pre-release,
+// else the oldest: what Default and the default window end at.
+func newestRelease(ms []*Minor) *Minor {
+	for i := len(ms) - 1; i > 0; i-- {
+		if !ms[i].PreRelease() {
+			return ms[i]
 		}
 	}
-	return minors[0]
+	return ms[0]
 }
 
 // PreRelease reports whether the minor's knowledge comes from a pre-release of
 // Kubernetes (an alpha, beta or rc: v1.38.0-beta.0), which its GA release may still change.
 func (m *Minor) PreRelease() bool { return strings.Contains(m.Patch, "-") }
 
-// Label is how the minor is named to a reader: "1.37", or for a pre-release
-// "1.38 (v1.38.0-beta.0, pre-release)".
-func (m *Minor) Label() string {
-	if m.PreRelease() {
-		return m.Version + " (" + m.Patch + ", pre-release)"
+// PreReleaseVersion is the pre-release the minor is generated from
+// (v1.38.0-beta.0), "" for a release: what JSON outputs carry as preRelease.
+func (m *Minor) PreReleaseVersion() string {
+	if m == nil || !m.PreRelease() {
+		return ""
 	}
-	return m.Version
+	return m.Patch
+}
+
+// PreReleaseNote is the sentence every text output adds for a minor (version,
+// as outputs name it) generated from a pre-release; "" when release, its
+// PreReleaseVersion, is empty.
+func PreReleaseNote(version, release string) string {
+	if release == "" {
+		return ""
+	}
+	return "kubelet " + version + " is checked against " + release + ", a pre-release; its GA release may still differ"
 }
 
 // Lookup accepts "1.37", "v1.37" or "v1.37.2" and returns the minor, or an error

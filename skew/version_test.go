@@ -55,7 +55,7 @@ func TestLookup(t *testing.T) {
 func TestDefaultIsTheNewestRelease(t *testing.T) {
 	d := Default()
 	if d.PreRelease() {
-		t.Fatalf("Default() = %s, a pre-release", d.Label())
+		t.Fatalf("Default() = %s (%s), a pre-release", d.Version, d.Patch)
 	}
 	for _, m := range Minors() {
 		if d.Before(m) && !m.PreRelease() {
@@ -63,17 +63,17 @@ func TestDefaultIsTheNewestRelease(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct {
-		patch, label string
-		pre          bool
+		patch, pre, note string
 	}{
-		{"v1.37.2", "1.37", false},
-		{"v1.38.0-beta.0", "1.38 (v1.38.0-beta.0, pre-release)", true},
-		{"v1.38.0-rc.1", "1.38 (v1.38.0-rc.1, pre-release)", true},
-		{"v1.38.0", "1.38", false},
+		{"v1.37.2", "", ""},
+		{"v1.38.0-beta.0", "v1.38.0-beta.0", "kubelet 1.38 is checked against v1.38.0-beta.0, a pre-release; its GA release may still differ"},
+		{"v1.38.0-rc.1", "v1.38.0-rc.1", "kubelet 1.38 is checked against v1.38.0-rc.1, a pre-release; its GA release may still differ"},
+		{"v1.38.0", "", ""},
 	} {
 		m := &Minor{Version: VersionOf(tc.patch).String(), Patch: tc.patch}
-		if m.PreRelease() != tc.pre || m.Label() != tc.label {
-			t.Errorf("%s: PreRelease() = %v, Label() = %q; want %v, %q", tc.patch, m.PreRelease(), m.Label(), tc.pre, tc.label)
+		pre := m.PreReleaseVersion()
+		if m.PreRelease() != (tc.pre != "") || pre != tc.pre || PreReleaseNote(m.Version, pre) != tc.note {
+			t.Errorf("%s: PreRelease() = %v, PreReleaseVersion() = %q, note %q; want %q, %q", tc.patch, m.PreRelease(), pre, PreReleaseNote(m.Version, pre), tc.pre, tc.note)
 		}
 	}
 }

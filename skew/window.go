@@ -89,11 +89,7 @@ func window(supported []string, lookup func(string) (*Minor, error), versions, c
 	}
 	// The default window ends at the newest minor from a release: a pre-release
 	// minor is evaluated only when asked for.
-	newest := all[len(all)-1]
-	for i := len(all) - 1; i > 0 && newest.PreRelease(); i-- {
-		newest = all[i-1]
-	}
-	n := newest.MajorMinor()
+	n := newestRelease(all).MajorMinor()
 	return between(n.Add(-Skew), n), nil
 }
 
