@@ -3,7 +3,7 @@ package pipeline
 import (
 	"strings"
 
-	"go.yaml.in/yaml/v3"
+	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
 // bootstrapperKinds are the files that bootstrappers turn into a kubelet's
@@ -23,21 +23,18 @@ var bootstrapperKinds = map[string]string{
 }
 
 // bootstrapperHint is the hint for a --config file that a bootstrapper reads
-// rather than the kubelet, or "" when doc is not one of bootstrapperKinds.
-func bootstrapperHint(doc *yaml.Node) string {
-	for doc != nil && doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 {
-		doc = doc.Content[0]
-	}
-	if doc == nil || doc.Kind != yaml.MappingNode {
-		return ""
-	}
+// rather than the kubelet, or "" when its apiVersion and kind (read from keys,
+// the file's walked keys, as typeMetaPos reads them) are not one of
+// bootstrapperKinds.
+func bootstrapperHint(keys []source.Key) string {
 	var apiVersion, kind string
-	for i := 0; i+1 < len(doc.Content); i += 2 {
-		switch doc.Content[i].Value {
-		case "apiVersion":
-			apiVersion = doc.Content[i+1].Value
-		case "kind":
-			kind = doc.Content[i+1].Value
+	for _, k := range keys {
+		switch {
+		case k.Kind != source.KeyExact:
+		case k.Path == "apiVersion":
+			apiVersion = k.Value
+		case k.Path == "kind":
+			kind = k.Value
 		}
 	}
 	group, _, _ := strings.Cut(apiVersion, "/")

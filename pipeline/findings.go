@@ -151,7 +151,7 @@ func mainDecodeFinding(f *source.File, err error, keys []source.Key) validate.Fi
 		fd = validate.ConfigSyntax.At(pos, "", "the config file is not valid YAML, the kubelet refuses to start: "+f.SyntaxErr.Error(), syntaxHint(f.Data))
 	case isTypeMetaError(err):
 		hint := "start the file with apiVersion: kubelet.config.k8s.io/v1beta1 and kind: KubeletConfiguration"
-		if h := bootstrapperHint(f.Doc); h != "" {
+		if h := bootstrapperHint(keys); h != "" {
 			hint = h
 		}
 		fd = validate.AddingAPIVersion(validate.ConfigTypeMeta.At(typeMetaPos(keys, top), "", "the config file is not a kubelet.config.k8s.io/v1beta1 KubeletConfiguration, the kubelet refuses to start",
