@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
@@ -491,7 +492,7 @@ var (
 			"Fix: set tlsMinVersion: VersionTLS13, or use an ECDSA or RSA key algorithm.",
 	}, func(c *Context, k *kvConfig, emit kvEmit) {
 		a := k.ServerCertificateKeyAlgorithm
-		if a == nil || !slices.Contains(kvKeyAlgorithms[5:], *a) { // keyalgorithm.IsMLDSA: the three ML-DSA ones
+		if a == nil || !slices.Contains(kvMLDSAKeyAlgorithms, *a) { // keyalgorithm.IsMLDSA
 			return
 		}
 		if v, err := cliflag.TLSVersion(k.TLSMinVersion); err == nil && v < tls.VersionTLS13 {
@@ -520,16 +521,27 @@ var (
 	})
 )
 
-// kvKeyAlgorithms is kubeletconfig.ValidCertificateKeyAlgorithms (1.38's
-// pkg/kubelet/apis/config/types.go), in its order.
-var kvKeyAlgorithms = []kubeletv1beta1.CertificateKeyAlgorithmType{
-	kubeletv1beta1.CertificateKeyAlgorithmECDSAP256, kubeletv1beta1.CertificateKeyAlgorithmECDSAP384,
-	kubeletv1beta1.CertificateKeyAlgorithmRSA2048, kubeletv1beta1.CertificateKeyAlgorithmRSA3072,
-	kubeletv1beta1.CertificateKeyAlgorithmRSA4096, kubeletv1beta1.CertificateKeyAlgorithmMLDSA44,
-	kubeletv1beta1.CertificateKeyAlgorithmMLDSA65, kubeletv1beta1.CertificateKeyAlgorithmMLDSA87,
+// kvMLDSAKeyAlgorithms are the ones keyalgorithm.IsMLDSA (1.38) names.
+var kvMLDSAKeyAlgorithms = []kubeletv1beta1.CertificateKeyAlgorithmType{
+	kubeletv1beta1.CertificateKeyAlgorithmMLDSA44, kubeletv1beta1.CertificateKeyAlgorithmMLDSA65, kubeletv1beta1.CertificateKeyAlgorithmMLDSA87,
 }
 
-const kvKeyAlgorithmList = "ECDSA-P256, ECDSA-P384, RSA-2048, RSA-3072, RSA-4096, ML-DSA-44, ML-DSA-65 or ML-DSA-87"
+// kvKeyAlgorithms is kubeletconfig.ValidCertificateKeyAlgorithms (1.38's
+// pkg/kubelet/apis/config/types.go), in its order.
+var kvKeyAlgorithms = append([]kubeletv1beta1.CertificateKeyAlgorithmType{
+	kubeletv1beta1.CertificateKeyAlgorithmECDSAP256, kubeletv1beta1.CertificateKeyAlgorithmECDSAP384,
+	kubeletv1beta1.CertificateKeyAlgorithmRSA2048, kubeletv1beta1.CertificateKeyAlgorithmRSA3072,
+	kubeletv1beta1.CertificateKeyAlgorithmRSA4096,
+}, kvMLDSAKeyAlgorithms...)
+
+// kvKeyAlgorithmList names kvKeyAlgorithms for docs and hints: "ECDSA-P256, ..., ML-DSA-65 or ML-DSA-87".
+var kvKeyAlgorithmList = func() string {
+	names := make([]string, len(kvKeyAlgorithms))
+	for i, a := range kvKeyAlgorithms {
+		names[i] = string(a)
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}()
 
 // kvKeyAlgorithmRule is the check 1.38 makes of either certificate key algorithm
 // field: set, it must be one of ValidCertificateKeyAlgorithms (case-sensitive).
