@@ -76,11 +76,7 @@ func (l *LintedNodes) Unreadable() error {
 	if n == 0 {
 		return nil
 	}
-	nodes := "nodes"
-	if total == 1 {
-		nodes = "node"
-	}
-	return fmt.Errorf("%d of %d %s could not be read (listed above)", n, total, nodes)
+	return fmt.Errorf("%d of %d %s could not be read (listed above)", n, total, plural(total, "node", "nodes"))
 }
 
 // LintInputs is `kubeletcfg lint`'s choice among the lint verbs: several paths

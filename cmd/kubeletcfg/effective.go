@@ -49,7 +49,7 @@ a note goes to stderr and the exit code is 1.`,
 			}
 			res := e.Result
 			if !res.Starts {
-				n := countAtLeast(res.Findings, validate.Error)
+				n := kubeletcfg.CountAtLeast(res.Findings, validate.Error)
 				fmt.Fprintf(cmd.ErrOrStderr(), "kubeletcfg: kubelet %s would not start with this configuration (%d %s); run kubeletcfg lint for details\n", res.Minor.Version, n, plural(n, "error", "errors"))
 				return &findingsError{N: n}
 			}

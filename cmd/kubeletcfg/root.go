@@ -158,11 +158,6 @@ func parseFailOn(s string) (validate.Severity, error) {
 	return sev, nil
 }
 
-// countAtLeast is kubeletcfg.CountAtLeast: the --fail-on count.
-func countAtLeast(fs []validate.Finding, threshold validate.Severity) int {
-	return kubeletcfg.CountAtLeast(fs, threshold)
-}
-
 // colorEnv reports whether the environment allows colour: NO_COLOR unset
 // (no-color.org) and a terminal that is not TERM=dumb.
 func colorEnv() bool {
