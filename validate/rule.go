@@ -19,9 +19,13 @@ const (
 	StageValidate              // ValidateKubeletConfiguration and logging validation
 	StageHost                  // checks that depend on the host (cgroup version)
 	StageLint                  // beyond the kubelet: the files do not say what they mean
+	// StageBootstrap is before the kubelet: the tool that writes its files
+	// (kubeadm, nodeadm, Talos, ...) from the file the user keeps. Numbered
+	// last so that the stages' numbers stay stable.
+	StageBootstrap
 )
 
-var stageNames = [...]string{"read", "drop-in", "flags", "feature gates", "validation", "host", "lint"}
+var stageNames = [...]string{"read", "drop-in", "flags", "feature gates", "validation", "host", "lint", "bootstrapper"}
 
 func (s Stage) String() string { return stageNames[s] }
 
@@ -135,7 +139,7 @@ func allRules() [][]*Rule {
 		readRules, dropInRules, flagRules, gateRules, // emitted by pipeline steps
 		validationRules, validationNodeRules, reservedMemoryRules, // validation.go
 		linuxRules, loggingRules, tracingRules, validationTailRules,
-		lintRules, policyRules, cisRules(),
+		lintRules, policyRules, cisRules(), bootstrapperRules,
 	}
 }
 

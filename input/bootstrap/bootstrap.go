@@ -1,0 +1,93 @@
+// Package bootstrap is what every bootstrapper translator produces: the files
+// and flags a tool (kubeadm, EKS nodeadm, Karpenter, Cluster API, Talos, k0s,
+// k3s/RKE2, AKS) writes for the kubelet from the file the user keeps, with,
+// for every value, where in that file it came from.
+//
+// A translator lives in a package of its own under input/ (input/nodeadm,
+// input/talos, ...), ports the tool's own translation from its source at a
+// named release, and imports only this package, finding and skew. Package
+// input turns an Output into the Source the pipeline reads; the pipeline then
+// runs on it at every minor as on any other input, and Source maps every
+// position back to the user's file through Positions.
+package bootstrap
+
+import (
+	"github.com/kubeletcfg/kubeletcfg/finding"
+)
+
+// Tool names a bootstrapper and the release of its source that a translator
+// ports, for messages and the docs' table.
+type Tool struct {
+	// Name as users know it: "EKS nodeadm", "Talos", "k0s".
+	Name string
+	// Release is the tool's release the translation was ported from
+	// ("v1.11.5"), Source the file and function ("internal/kubelet/config.go
+	// writeKubeletConfig").
+	Release, Source string
+}
+
+func (t Tool) String() string { return t.Name }
+
+// File is a file the tool writes on the node.
+type File struct {
+	// Path is where the tool writes it (/etc/kubernetes/kubelet/config.json).
+	Path string
+	// Data is the KubeletConfiguration document (JSON or YAML) as written.
+	Data []byte
+}
+
+// Options are what a translation may need beyond the file.
+type Options struct {
+	// Minor is the kubelet minor evaluated ("1.37"): tools that write
+	// differently per kubelet version (nodeadm's withVersionToggles, kubeadm's
+	// API versions) follow it. Empty: the translator's own default.
+	Minor string
+	// Set are values only the instance knows (maxPods, node IPs), given by
+	// the user: field path -> value as YAML (--set maxPods=58).
+	Set map[string]string
+}
+
+// Output is a translation: what the kubelet on the node is started with.
+type Output struct {
+	Tool Tool
+	// Config is the --config file the tool writes; nil when the kubelet runs
+	// without one.
+	Config *File
+	// ConfigDir is the --config-dir the tool passes ("" for none) and DropIns
+	// what it writes there, in any order (the kubelet sorts them); the folder
+	// holds nothing else.
+	ConfigDir string
+	DropIns   []File
+	// Flags are the kubelet's command-line arguments the tool writes, in the
+	// order the kubelet receives them (later wins), each "--name=value";
+	// FlagPositions are where the user wrote each (a zero Position: the tool
+	// wrote it of its own accord; FlagNotes[i] then says why).
+	Flags         []string
+	FlagPositions []finding.Position
+	FlagNotes     []string
+	// Positions map a field path of the generated documents (Finding.Path
+	// syntax: kubeReserved[cpu], featureGates[NodeSwap]) to where the user
+	// wrote its value. A path not present falls back to its nearest ancestor's,
+	// then to Anchor.
+	Positions map[string]finding.Position
+	Anchor    finding.Position
+	// Notes say what set a path the user did not write ("set by nodeadm from
+	// the instance type", "Talos default"), by path; the nearest ancestor's
+	// note applies below it. Paths with neither a Position nor a Note are the
+	// kubelet's defaults.
+	Notes map[string]string
+	// AtBoot are the paths whose value only the instance knows, with what sets
+	// it ("nodeadm: from the instance type's ENI limits"); their value is not
+	// invented: the generated documents leave them out unless Options.Set
+	// gives them.
+	AtBoot map[string]string
+	// Findings are the tool's own verdicts on the file (a key it forbids,
+	// overrides or drops; its validation), positioned in the user's file, with
+	// rule IDs of validate's bootstrapper rules.
+	Findings []finding.Finding
+	// KubeletVersion is the kubelet release the file names, when it names one.
+	KubeletVersion string
+	// Note says, in a line, what was read ("EKS nodeadm NodeConfig: config.json
+	// and 40-nodeadm.conf as nodeadm v1.11.5 writes them for kubelet 1.37").
+	Note string
+}
