@@ -26,6 +26,9 @@ var (
 	_ Verdict = (*Skewed)(nil)
 	_ Verdict = (*PreflightReport)(nil)
 	_ Verdict = (*fleet.Fleet)(nil)
+	_ Verdict = (*EffectiveConfig)(nil)
+	_ Verdict = (*BackoffCurves)(nil)
+	_ Verdict = (*Fixed)(nil)
 )
 
 // CountAtLeast is the --fail-on count of the one-minor lint.

@@ -61,6 +61,17 @@ type Options struct {
 	// error (the default), a negative severity none. JUnit fails a test case
 	// only for these findings.
 	FailOn *validate.Severity
+	// Log receives the notes a verb prints beside its output, on the
+	// command's standard error (a kubelet that would not start, the repairs of
+	// fix --diff, a drop-in not written); nil discards them.
+	Log io.Writer
+}
+
+// Logf writes a note to opt.Log, if any.
+func (opt Options) Logf(format string, args ...any) {
+	if opt.Log != nil {
+		fmt.Fprintf(opt.Log, format, args...)
+	}
 }
 
 // Fails reports whether a finding of severity s fails the job under opt.FailOn.

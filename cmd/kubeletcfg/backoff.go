@@ -1,15 +1,13 @@
 package main
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/kubeletcfg/kubeletcfg"
-	"github.com/kubeletcfg/kubeletcfg/backoff"
-	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 func newBackoffCommand() *cobra.Command {
@@ -63,41 +61,13 @@ curve then), 2 for usage and input errors.`,
 			if err := outputFormat(output); err != nil {
 				return err
 			}
-			first, err := in.input()
+			opt := in.options()
+			opt.Versions = versions
+			b, err := kubeletcfg.Backoff(opt, compare)
 			if err != nil {
 				return err
 			}
-			minors, err := kubeletcfg.Options{KubeletVersion: in.kubeletVersion, Versions: versions}.Minors(kubeletcfg.DefaultMinor)
-			if err != nil {
-				return err
-			}
-			inputs := []pipeline.Input{first}
-			for _, f := range compare {
-				inputs = append(inputs, pipeline.Input{Config: f, CgroupVersion: first.CgroupVersion})
-			}
-			entries, err := backoff.Evaluate(inputs, minors, in.src.Settle)
-			if err != nil {
-				return err
-			}
-			if output == "json" {
-				err = backoff.WriteJSON(cmd.OutOrStdout(), entries)
-			} else {
-				err = backoff.WriteText(cmd.OutOrStdout(), entries)
-			}
-			if err != nil {
-				return err
-			}
-			n := 0
-			for _, e := range entries {
-				if !e.Starts {
-					n++
-					fmt.Fprintf(cmd.ErrOrStderr(), "kubeletcfg: kubelet %s would not start with %s; run kubeletcfg lint --kubelet-version %s for details\n", e.KubeletVersion, e.Input(), e.KubeletVersion)
-				}
-			}
-			if n > 0 {
-				return &findingsError{N: n}
-			}
-			return nil
+			return kubeletcfg.FailOn(cmd.OutOrStdout(), b, output, logTo(cmd), validate.Error)
 		},
 	}
 	in.register(cmd)

@@ -1,15 +1,12 @@
 package main
 
 import (
-	"errors"
-	"fmt"
 	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/input"
-	"github.com/kubeletcfg/kubeletcfg/pipeline"
 )
 
 // registerInput registers --input-format and remembers the command, whose
@@ -50,48 +47,6 @@ func (f *inputFlags) options() kubeletcfg.Options {
 		o.CgroupVersion = f.cgroupVersion
 	}
 	return o
-}
-
-// input resolves the flags into the pipeline's input (once: standard input
-// is read once, however often the command asks for its input); the
-// discovered kubelet's minor, or the input's, becomes --kubelet-version's default.
-func (f *inputFlags) input() (pipeline.Input, error) {
-	if f.prepared == nil {
-		p, err := f.options().Prepare()
-		var nothing *kubeletcfg.NothingToCheckError
-		if errors.As(err, &nothing) {
-			nothing.Discover = f.cmd != nil && f.cmd.Flags().Lookup("discover") != nil
-		}
-		if err != nil {
-			return pipeline.Input{}, err
-		}
-		f.prepared, f.src = p, p.Source
-		f.config, f.configDir = p.Config, p.ConfigDir
-		if p.KubeletVersion != "" {
-			f.kubeletVersion = p.KubeletVersion
-		}
-	}
-	// fix writes back what it read: never a conversion over the original.
-	if f.src != nil && f.src.Data != nil && f.cmd != nil && f.cmd.Name() == "fix" {
-		return pipeline.Input{}, fmt.Errorf("--config %s: fix edits KubeletConfiguration files in place; this is %s", f.src.Path, describeSource(f.src))
-	}
-	return f.prepared.Input, nil
-}
-
-func describeSource(s *input.Source) string {
-	switch s.Format {
-	case input.Configz:
-		return "a configz dump"
-	case input.Kubeadm:
-		return "a kubeadm ConfigMap"
-	case input.KubeadmConfig:
-		return "a kubeadm configuration file"
-	case input.Kind:
-		return "a kind cluster configuration"
-	case input.Minikube:
-		return "a minikube profile"
-	}
-	return "standard input"
 }
 
 // lintDocument is lint's JSON document (kubeletcfg.LintReport).

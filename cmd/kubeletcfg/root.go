@@ -56,13 +56,10 @@ type inputFlags struct {
 	// policyVersion: the policy file set kubeletVersion (policyTargets).
 	policyVersion bool
 	cgroupVersion string
-	// inputFormat and nodes are --input-format and lint's --nodes; src is
-	// --config as recognised (inputs.go), cmd the command registered with.
+	// inputFormat and nodes are --input-format and lint's --nodes; cmd the
+	// command registered with.
 	inputFormat, nodes string
-	src                *input.Source
 	cmd                *cobra.Command
-	// prepared is the flags resolved by input(), once.
-	prepared *kubeletcfg.Prepared
 	// read is --as-written, --kind-node and --systemd-resolved (inputs.go).
 	read input.Options
 	// kubeletFlags and kubeletFlagsFile are --kubelet-flags and

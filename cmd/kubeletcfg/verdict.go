@@ -38,3 +38,7 @@ func (v *verdictFlags) options(out io.Writer, threshold validate.Severity) repor
 // lookupMinor parses --kubelet-version where one minor is expected
 // (kubeletcfg.LookupMinor): a list or range gets hint ("%s": the value).
 func lookupMinor(v, hint string) (*skew.Minor, error) { return kubeletcfg.LookupMinor(v, hint) }
+
+// logTo is the report options of a verb without --fail-on: its notes go to
+// the command's standard error.
+func logTo(cmd *cobra.Command) report.Options { return report.Options{Log: cmd.ErrOrStderr()} }
