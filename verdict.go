@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/kubeletcfg/kubeletcfg/author"
+	"github.com/kubeletcfg/kubeletcfg/discover"
+	"github.com/kubeletcfg/kubeletcfg/explain"
 	"github.com/kubeletcfg/kubeletcfg/fleet"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/validate"
@@ -29,6 +32,11 @@ var (
 	_ Verdict = (*EffectiveConfig)(nil)
 	_ Verdict = (*BackoffCurves)(nil)
 	_ Verdict = (*Fixed)(nil)
+	_ Verdict = (*author.NewReport)(nil)
+	_ Verdict = (*author.DiffReport)(nil)
+	_ Verdict = (*explain.Result)(nil)
+	_ Verdict = (*discover.Kubelet)(nil)
+	_ Verdict = (*VersionInfo)(nil)
 )
 
 // CountAtLeast is the --fail-on count of the one-minor lint.

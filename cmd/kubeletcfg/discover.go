@@ -3,7 +3,8 @@ package main
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/kubeletcfg/kubeletcfg/discover"
+	"github.com/kubeletcfg/kubeletcfg"
+	"github.com/kubeletcfg/kubeletcfg/report"
 )
 
 func newDiscoverCommand() *cobra.Command {
@@ -35,14 +36,11 @@ comm, executable or argv[0] is not named kubelet), or a file cannot be read.`,
 			if err := outputFormat(output); err != nil {
 				return err
 			}
-			k, err := discover.Discover(in.kc.discoverOptions())
+			k, err := kubeletcfg.Discover(kubeletcfg.Options{Host: in.kc.discoverOptions()})
 			if err != nil {
 				return err
 			}
-			if output == "json" {
-				return k.WriteJSON(cmd.OutOrStdout())
-			}
-			return k.WriteText(cmd.OutOrStdout())
+			return kubeletcfg.FailOn(cmd.OutOrStdout(), k, output, report.Options{}, -1)
 		},
 	}
 	in.registerDiscover(cmd)

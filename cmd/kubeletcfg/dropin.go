@@ -2,16 +2,14 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/author"
-	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 func newDropinCommand() *cobra.Command {
@@ -56,14 +54,6 @@ func (f *minorsFlags) minors() ([]*skew.Minor, error) {
 		none = kubeletcfg.DefaultWindow
 	}
 	return kubeletcfg.Options{KubeletVersion: f.kubeletVersion, Versions: f.versions}.Minors(none)
-}
-
-func parseMode(s string) (os.FileMode, error) {
-	n, err := strconv.ParseUint(s, 8, 32)
-	if err != nil || n > 0o777 {
-		return 0, fmt.Errorf("--mode %q: want octal permission bits such as 0644", s)
-	}
-	return os.FileMode(n), nil
 }
 
 func newDropinNewCommand() *cobra.Command {
@@ -119,7 +109,7 @@ rename), with mode 0644 unless --mode, and never over an existing file without
 				return err
 			}
 			var err error
-			if req.Mode, err = parseMode(mode); err != nil {
+			if req.Mode, err = author.ParseMode(mode); err != nil {
 				return err
 			}
 			if req.Minors, err = mf.minors(); err != nil {
@@ -132,17 +122,7 @@ rename), with mode 0644 unless --mode, and never over an existing file without
 			if err != nil {
 				return err
 			}
-			if output == "json" {
-				if err := report.WriteJSON(cmd.OutOrStdout(), rep); err != nil {
-					return err
-				}
-			} else {
-				rep.WriteText(cmd.OutOrStdout())
-			}
-			if len(rep.Refused) > 0 {
-				return &findingsError{N: len(rep.Refused)}
-			}
-			return nil
+			return kubeletcfg.FailOn(cmd.OutOrStdout(), rep, output, logTo(cmd), validate.Error)
 		},
 	}
 	fl := cmd.Flags()

@@ -6,8 +6,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/author"
-	"github.com/kubeletcfg/kubeletcfg/report"
+	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 func newDropinDiffCommand() *cobra.Command {
@@ -72,33 +73,7 @@ The file to write is --output-file (--out, its old name, still works).`,
 			if err != nil {
 				return err
 			}
-			w, errw := cmd.OutOrStdout(), cmd.ErrOrStderr()
-			if output == "json" {
-				if err := report.WriteJSON(w, rep); err != nil {
-					return err
-				}
-				if len(rep.Failures) > 0 {
-					return &findingsError{N: len(rep.Failures)}
-				}
-				return nil
-			}
-			switch {
-			case rep.Content == nil:
-				fmt.Fprintf(errw, "kubeletcfg: no difference at kubelet %s: the current effective configuration is the desired one; nothing written\n", rep.Minor)
-			case len(rep.Failures) > 0:
-				fmt.Fprintf(w, "%s", rep.Content)
-				fmt.Fprintln(errw, "kubeletcfg: the drop-in does not give the desired configuration; nothing written:")
-				for _, f := range rep.Failures {
-					fmt.Fprintln(errw, "  "+f)
-				}
-				return &findingsError{N: len(rep.Failures)}
-			case !rep.Written:
-				_, err := w.Write(rep.Content)
-				return err
-			default:
-				fmt.Fprintf(w, "wrote %s (%d top-level %s; checked against kubelet %s)\n", out, rep.Keys, plural(rep.Keys, "key", "keys"), strings.Join(rep.Checked, ", "))
-			}
-			return nil
+			return kubeletcfg.FailOn(cmd.OutOrStdout(), rep, output, logTo(cmd), validate.Error)
 		},
 	}
 	fl := cmd.Flags()

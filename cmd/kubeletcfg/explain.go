@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/kubeletcfg/kubeletcfg/explain"
+	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
@@ -37,22 +37,15 @@ under it or an object it is part of, plus gated-field-ignored for gated fields.`
 			if err := outputFormat(output); err != nil {
 				return err
 			}
-			m, err := lookupMinor(version, "explain lists the minors that have the field (MINORS); compare files across minors with kubeletcfg skew --versions %s")
-			if err != nil {
-				return err
-			}
-			query := "KubeletConfiguration"
+			query := ""
 			if len(args) == 1 {
 				query = args[0]
 			}
-			doc, err := explain.Field(m, query)
+			doc, err := kubeletcfg.Explain(kubeletcfg.Options{KubeletVersion: version}, query)
 			if err != nil {
 				return err
 			}
-			if output == "json" {
-				return report.WriteJSON(cmd.OutOrStdout(), doc)
-			}
-			return doc.WriteText(cmd.OutOrStdout())
+			return kubeletcfg.FailOn(cmd.OutOrStdout(), doc, output, report.Options{}, -1)
 		},
 	}
 	cmd.Flags().StringVar(&version, "kubelet-version", skew.Default().Version, "kubelet minor ("+strings.Join(skew.Supported(), ", ")+"); v1.37.2 is accepted")

@@ -184,17 +184,7 @@ version and platform, and has -o json.`,
 		Example: "  kubeletcfg versions\n  kubeletcfg skew -c config.yaml --versions $(kubeletcfg versions | head -1 | cut -f1)..1.37",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			for _, m := range skew.Minors() {
-				var note string
-				switch {
-				case m.PreRelease():
-					note = ", pre-release" // asked for by name, never a default
-				case m == skew.Default():
-					note = "; the default"
-				}
-				fmt.Fprintf(cmd.OutOrStdout(), "%s\t(generated from k8s.io/kubernetes %s%s)\n", m.Version, m.Patch, note)
-			}
-			return nil
+			return kubeletcfg.WriteVersions(cmd.OutOrStdout())
 		},
 	}
 }
