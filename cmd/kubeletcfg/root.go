@@ -108,11 +108,8 @@ func newLintCommand() *cobra.Command {
 			if in.versions != "" && (in.nodes == "" || cmd.Flags().Changed("kubelet-version")) {
 				return fmt.Errorf("--versions evaluates --nodes at several minors, in place of --kubelet-version")
 			}
-			if err := checkPaths(&in, args); err != nil {
+			if err := in.takePath(args); err != nil {
 				return err
-			}
-			if len(args) == 1 {
-				in.config = args[0] // exactly as -c PATH
 			}
 			opt := in.options()
 			opt.Profile, opt.Policy = prof.name, pol.policy
