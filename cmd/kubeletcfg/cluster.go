@@ -86,19 +86,14 @@ func (f *clusterFlags) register(cmd *cobra.Command) {
 	fl.StringVarP(&f.req.Selector, "selector", "l", "", "only the nodes with these labels (a label selector: pool=gpu,zone!=a)")
 	fl.StringArrayVar(&f.req.Nodes, "node", nil, "only this node (repeatable)")
 	fl.StringVar(&f.req.PoolLabel, "pool-label", "", "the node label that names pools (default: the first present of "+strings.Join(fleet.PoolLabels, ", ")+"; else one pool)")
-	fl.StringVarP(&f.output, "output", "o", "text", "output format: json, text")
+	outputFlag(cmd, &f.output, "text", "json", "text")
 	fl.StringVar(&f.failOn, "fail-on", "error", "exit 1 when a finding is at or above this severity (error, warning, info), or a node could not be checked; none: never")
 	fl.IntVar(&f.req.Fetch.Concurrency, "concurrency", fleet.DefaultConcurrency, "nodes read at once (proxied requests in flight)")
 	fl.Float32Var(&f.req.QPS, "qps", fleet.DefaultQPS, "requests per second to the API server (client-side rate limit)")
 	fl.IntVar(&f.req.Burst, "burst", fleet.DefaultBurst, "requests allowed above --qps in a burst")
 	fl.DurationVar(&f.req.Fetch.NodeTimeout, "node-timeout", fleet.DefaultNodeTimeout, "time allowed to read one node, retries included")
 	fl.StringVar(&f.cgroupVersion, "cgroup-version", "v2", "cgroup version of the nodes' hosts (v1 or v2): the API does not report it")
-	_ = cmd.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"json", "text"}, cobra.ShellCompDirectiveNoFileComp
-	})
-	_ = cmd.RegisterFlagCompletionFunc("fail-on", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"error", "warning", "info", "none"}, cobra.ShellCompDirectiveNoFileComp
-	})
+	completeWith(cmd, "fail-on", "error", "warning", "info", "none")
 }
 
 func newClusterLintCommand() *cobra.Command {

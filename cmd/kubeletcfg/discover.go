@@ -45,9 +45,6 @@ comm, executable or argv[0] is not named kubelet), or a file cannot be read.`,
 	}
 	in.registerDiscover(cmd)
 	_ = cmd.Flags().MarkHidden("discover") // discovering is what this command does
-	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: json, text")
-	_ = cmd.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"json", "text"}, cobra.ShellCompDirectiveNoFileComp
-	})
+	outputFlag(cmd, &output, "text", "json", "text")
 	return cmd
 }

@@ -115,7 +115,7 @@ rename), with mode 0644 unless --mode, and never over an existing file without
 			if req.Minors, err = mf.minors(); err != nil {
 				return err
 			}
-			if req.CgroupVersion, err = parseCgroup(cgroup); err != nil {
+			if req.CgroupVersion, err = kubeletcfg.ParseCgroup(cgroup); err != nil {
 				return err
 			}
 			rep, err := author.New(req)
@@ -135,27 +135,18 @@ rename), with mode 0644 unless --mode, and never over an existing file without
 	fl.BoolVar(&allowOverride, "allow-override", false, "write even when a later drop-in overrides some of its keys")
 	fl.StringVar(&mode, "mode", "0644", "permission bits of the new file (octal)")
 	fl.StringVar(&cgroup, "cgroup-version", "v2", "cgroup version of the node, for host checks: v1 or v2")
-	fl.StringVarP(&output, "output", "o", "text", "output format: json, text")
+	outputFlag(cmd, &output, "text", "json", "text")
 	mf.register(cmd)
 	_ = cmd.MarkFlagDirname("config-dir")
 	_ = cmd.RegisterFlagCompletionFunc("set", completeSetPath)
-	_ = cmd.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"json", "text"}, cobra.ShellCompDirectiveNoFileComp
-	})
 	return cmd
 }
 
-// completeSetPath completes field paths of the newest minor.
+// completeSetPath completes field paths of the default minor (author.CompleteSet).
 func completeSetPath(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-	infos, err := skew.Default().FieldInfos()
+	out, err := author.CompleteSet(toComplete)
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveError
-	}
-	var out []string
-	for _, f := range infos {
-		if strings.HasPrefix(f.Path, toComplete) && f.Path != "apiVersion" && f.Path != "kind" {
-			out = append(out, f.Path+"=")
-		}
 	}
 	return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
 }

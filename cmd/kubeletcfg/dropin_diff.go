@@ -66,7 +66,7 @@ The file to write is --output-file (--out, its old name, still works).`,
 			if req.Minors, err = mf.minors(); err != nil {
 				return err
 			}
-			if req.CgroupVersion, err = parseCgroup(cgroup); err != nil {
+			if req.CgroupVersion, err = kubeletcfg.ParseCgroup(cgroup); err != nil {
 				return err
 			}
 			rep, err := author.DropInDiff(req)
@@ -84,13 +84,10 @@ The file to write is --output-file (--out, its old name, still works).`,
 	// Hidden, not MarkDeprecated: cobra prints that note on stdout, into the
 	// drop-in a user may be redirecting; ours goes to stderr.
 	_ = fl.MarkHidden("out")
-	fl.StringVarP(&output, "output", "o", "text", "output format: json, text")
+	outputFlag(cmd, &output, "text", "json", "text")
 	fl.BoolVar(&force, "force", false, "replace an existing --output-file")
 	fl.StringVar(&cgroup, "cgroup-version", "v2", "cgroup version of the node, for host checks: v1 or v2")
 	mf.register(cmd)
-	_ = cmd.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"json", "text"}, cobra.ShellCompDirectiveNoFileComp
-	})
 	return cmd
 }
 

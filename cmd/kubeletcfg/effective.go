@@ -42,9 +42,7 @@ a note goes to stderr and the exit code is 1.`,
 	in.register(cmd)
 	in.registerDiscover(cmd)
 	cmd.Flags().StringVarP(&output, "output", "o", "yaml", "output format: yaml or json")
+	completeWith(cmd, "output", "yaml", "json")
 	cmd.Flags().BoolVar(&showOrigin, "show-origin", false, "annotate each field with the file:line that set it, or (default)")
-	_ = cmd.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"yaml", "json"}, cobra.ShellCompDirectiveNoFileComp
-	})
 	return cmd
 }

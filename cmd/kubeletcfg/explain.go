@@ -49,10 +49,7 @@ under it or an object it is part of, plus gated-field-ignored for gated fields.`
 		},
 	}
 	cmd.Flags().StringVar(&version, "kubelet-version", skew.Default().Version, "kubelet minor ("+strings.Join(skew.Supported(), ", ")+"); v1.37.2 is accepted")
-	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: json, text")
+	outputFlag(cmd, &output, "text", "json", "text")
 	_ = cmd.RegisterFlagCompletionFunc("kubelet-version", completeMinor)
-	_ = cmd.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"json", "text"}, cobra.ShellCompDirectiveNoFileComp
-	})
 	return cmd
 }

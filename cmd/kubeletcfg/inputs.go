@@ -19,9 +19,7 @@ func (f *inputFlags) registerInput(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.read.Kubeadm.Patches, "kubeadm-patches", "", "kubeadm-config: kubeadm init's --patches folder, over the InitConfiguration's patches.directory (a relative one is the working folder's, as for kubeadm); its kubeletconfiguration patches apply to what kubeadm writes")
 	cmd.Flags().StringVar(&f.read.Minikube.Node, "minikube-node", "", "minikube: the node to check, by minikube's name (minikube, minikube-m02, ...); default the first")
 	cmd.Flags().BoolVar(&f.read.Kubeadm.SystemdResolved, "systemd-resolved", false, "kubeadm-config and kind: the node runs systemd-resolved, so kubeadm sets resolvConf: /run/systemd/resolve/resolv.conf")
-	_ = cmd.RegisterFlagCompletionFunc("input-format", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return input.Formats(), cobra.ShellCompDirectiveNoFileComp
-	})
+	completeWith(cmd, "input-format", input.Formats()...)
 }
 
 // options are the library's options for the flags; --kubelet-version and

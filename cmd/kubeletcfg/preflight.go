@@ -61,12 +61,9 @@ The files are read once. Exit code 1 when the target has a finding at or above
 	in.registerDiscover(cmd)
 	cmd.Flags().StringVar(&from, "from", "", "the kubelet minor the node pool runs now (required unless --discover finds it; "+strings.Join(skew.Supported(), ", ")+")")
 	cmd.Flags().StringVar(&to, "to", skew.Default().Version, "the kubelet minor it moves to")
-	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: json, text")
+	outputFlag(cmd, &output, "text", "json", "text")
 	vf.register(cmd, "text: the blockers and behaviour changes only, no notes")
 	_ = cmd.RegisterFlagCompletionFunc("from", completeMinor)
 	_ = cmd.RegisterFlagCompletionFunc("to", completeMinor)
-	_ = cmd.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"json", "text"}, cobra.ShellCompDirectiveNoFileComp
-	})
 	return cmd
 }

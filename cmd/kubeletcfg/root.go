@@ -130,13 +130,10 @@ func newLintCommand() *cobra.Command {
 	in.registerDiscover(cmd)
 	pol.register(cmd, policyTargets{kubeletVersion: &in.kubeletVersion, kubeletVersionSet: &in.policyVersion, failOn: &vf.failOn})
 	prof.register(cmd)
-	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: "+strings.Join(report.Formats(), ", "))
+	outputFlag(cmd, &output, "text", report.Formats()...)
 	vf.register(cmd, "print findings and the verdict only, no summary line")
 	cmd.Flags().StringVar(&in.nodes, "nodes", "", "lint many nodes at once: a folder with a folder per node (its config file, drop-in folder: conf.d, config.d, kubelet.conf.d, config.json.d or <config>.d, and kubelet flags files: kubeadm-flags.env, a systemd unit, a saved cmdline) or a configuration file (a configz dump) per node; identical nodes are grouped; any -o format")
 	cmd.Flags().StringVar(&in.versions, "versions", "", "with --nodes: evaluate the nodes at these minors, a range (1.31..1.37) or a list (1.33,1.37), each node's files read once")
-	_ = cmd.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return report.Formats(), cobra.ShellCompDirectiveNoFileComp
-	})
 	return cmd
 }
 

@@ -34,9 +34,6 @@ minor it reproduces with the Kubernetes release its knowledge was generated from
 			return kubeletcfg.FailOn(cmd.OutOrStdout(), buildInfo().WithMinors(), output, report.Options{}, -1)
 		},
 	}
-	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: json, text")
-	_ = cmd.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"json", "text"}, cobra.ShellCompDirectiveNoFileComp
-	})
+	outputFlag(cmd, &output, "text", "json", "text")
 	return cmd
 }
