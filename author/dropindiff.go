@@ -305,3 +305,15 @@ func firstErrorText(r *pipeline.Result) string {
 	}
 	return "no finding"
 }
+
+// CheckDiffFormat checks dropin diff's -o; it used to be the file to write,
+// so a value that looks like a file says where that went.
+func CheckDiffFormat(output string) error {
+	if output == "text" || output == "json" {
+		return nil
+	}
+	if strings.HasSuffix(output, ".conf") || strings.ContainsRune(output, '/') {
+		return fmt.Errorf("-o %s: -o is the output format (json or text), as in every command; write the drop-in with --output-file %s", output, output)
+	}
+	return report.CheckFormat(output, "json", "text")
+}

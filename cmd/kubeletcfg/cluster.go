@@ -162,7 +162,7 @@ func runCluster(cmd *cobra.Command, f *clusterFlags, target *skew.Minor) error {
 	if err := fleet.CheckFormat(f.output); err != nil {
 		return err
 	}
-	threshold, err := parseFailOn(f.failOn)
+	threshold, err := kubeletcfg.ParseFailOn(f.failOn)
 	if err != nil {
 		return err
 	}

@@ -33,7 +33,7 @@ comm, executable or argv[0] is not named kubelet), or a file cannot be read.`,
   kubeletcfg preflight --discover --to 1.37`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := outputFormat(output); err != nil {
+			if err := report.CheckFormat(output, "json", "text"); err != nil {
 				return err
 			}
 			k, err := kubeletcfg.Discover(kubeletcfg.Options{Host: in.kc.discoverOptions()})

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/author"
+	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
@@ -27,18 +28,17 @@ files at each kubelet minor named before a byte is written.`,
 }
 
 // minorsFlags are --kubelet-version (one minor, as in every command) and
-// --versions (a range or list). window: with neither, check the n-3 window fix
+// --versions (a range or list). none: with neither, check the n-3 window fix
 // and skew default to (dropin new: the same files usually serve a pool
-// mid-upgrade) rather than the default minor alone (dropin diff, which
-// computes at one).
+// mid-upgrade) or the default minor alone (dropin diff, which computes at one).
 type minorsFlags struct {
 	kubeletVersion, versions string
-	window                   bool
+	none                     kubeletcfg.MinorChoice
 }
 
 func (f *minorsFlags) register(cmd *cobra.Command) {
 	def := "the default minor, " + skew.Default().Version
-	if f.window {
+	if f.none == kubeletcfg.DefaultWindow {
 		def = fmt.Sprintf("the default minor, %s, and the %d before it, as fix and skew", skew.Default().Version, skew.Skew)
 	}
 	cmd.Flags().StringVar(&f.kubeletVersion, "kubelet-version", "", "check this kubelet minor only ("+strings.Join(skew.Supported(), ", ")+"; several: --versions); default: "+def)
@@ -49,18 +49,14 @@ func (f *minorsFlags) register(cmd *cobra.Command) {
 }
 
 func (f *minorsFlags) minors() ([]*skew.Minor, error) {
-	none := kubeletcfg.DefaultMinor
-	if f.window {
-		none = kubeletcfg.DefaultWindow
-	}
-	return kubeletcfg.Options{KubeletVersion: f.kubeletVersion, Versions: f.versions}.Minors(none)
+	return kubeletcfg.Options{KubeletVersion: f.kubeletVersion, Versions: f.versions}.Minors(f.none)
 }
 
 func newDropinNewCommand() *cobra.Command {
 	var (
 		configFile, configDir, cgroup, mode, output string
 		sets, gates                                 []string
-		mf                                          = minorsFlags{window: true}
+		mf                                          = minorsFlags{none: kubeletcfg.DefaultWindow}
 		dryRun, force, allowOverride                bool
 	)
 	cmd := &cobra.Command{
@@ -98,7 +94,7 @@ rename), with mode 0644 unless --mode, and never over an existing file without
 			if err := author.CheckDropInName(args[0]); err != nil {
 				return err
 			}
-			if err := outputFormat(output); err != nil {
+			if err := report.CheckFormat(output, "json", "text"); err != nil {
 				return err
 			}
 			req := author.NewRequest{

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -48,7 +47,7 @@ The file to write is --output-file (--out, its old name, still works).`,
   kubeletcfg dropin diff --from node-1.json --to golden.yaml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := diffOutputFormat(output); err != nil {
+			if err := author.CheckDiffFormat(output); err != nil {
 				return err
 			}
 			if oldOut != "" {
@@ -89,16 +88,4 @@ The file to write is --output-file (--out, its old name, still works).`,
 	fl.StringVar(&cgroup, "cgroup-version", "v2", "cgroup version of the node, for host checks: v1 or v2")
 	mf.register(cmd)
 	return cmd
-}
-
-// diffOutputFormat checks -o; it used to be the file to write, so a value that
-// looks like a file says where that went.
-func diffOutputFormat(output string) error {
-	if output == "text" || output == "json" {
-		return nil
-	}
-	if strings.HasSuffix(output, ".conf") || strings.ContainsRune(output, '/') {
-		return fmt.Errorf("-o %s: -o is the output format (json or text), as in every command; write the drop-in with --output-file %s", output, output)
-	}
-	return outputFormat(output)
 }

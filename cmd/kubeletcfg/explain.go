@@ -34,7 +34,7 @@ under it or an object it is part of, plus gated-field-ignored for gated fields.`
   kubeletcfg explain                # the top-level fields`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := outputFormat(output); err != nil {
+			if err := report.CheckFormat(output, "json", "text"); err != nil {
 				return err
 			}
 			query := ""

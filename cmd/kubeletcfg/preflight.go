@@ -41,7 +41,7 @@ The files are read once. Exit code 1 when the target has a finding at or above
 			if err := in.takePath(args); err != nil {
 				return err
 			}
-			if err := outputFormat(output); err != nil {
+			if err := report.CheckFormat(output, "json", "text"); err != nil {
 				return err
 			}
 			threshold, err := vf.threshold()

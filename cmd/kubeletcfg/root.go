@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,7 +12,6 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/input"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 func newRootCommand() *cobra.Command {
@@ -31,15 +29,9 @@ really run with.`,
 	}
 	// --version prints what the first line of `kubeletcfg version` does.
 	root.SetVersionTemplate("kubeletcfg {{.Version}}\n")
-	root.AddCommand(newLintCommand(), newEffectiveCommand(), newRulesCommand(), newVersionsCommand(), newSchemaCommand())
-	root.AddCommand(newSkewCommand(), newPreflightCommand())
-	root.AddCommand(newExplainCommand())
-	root.AddCommand(newVersionCommand(), newDocsCommand())
-	root.AddCommand(newFixCommand())
-	root.AddCommand(newBackoffCommand())
-	root.AddCommand(newDropinCommand())
-	root.AddCommand(newDiscoverCommand())
-	root.AddCommand(newClusterCommand())
+	root.AddCommand(newLintCommand(), newEffectiveCommand(), newRulesCommand(), newVersionsCommand(), newSchemaCommand(),
+		newSkewCommand(), newPreflightCommand(), newExplainCommand(), newVersionCommand(), newDocsCommand(),
+		newFixCommand(), newBackoffCommand(), newDropinCommand(), newDiscoverCommand(), newClusterCommand())
 	// Installed as kubectl-kubeletcfg (krew), kubectl runs it for
 	// "kubectl kubeletcfg ...": usage lines say so.
 	if strings.HasPrefix(filepath.Base(os.Args[0]), "kubectl-kubeletcfg") {
@@ -135,33 +127,6 @@ func newLintCommand() *cobra.Command {
 	cmd.Flags().StringVar(&in.nodes, "nodes", "", "lint many nodes at once: a folder with a folder per node (its config file, drop-in folder: conf.d, config.d, kubelet.conf.d, config.json.d or <config>.d, and kubelet flags files: kubeadm-flags.env, a systemd unit, a saved cmdline) or a configuration file (a configz dump) per node; identical nodes are grouped; any -o format")
 	cmd.Flags().StringVar(&in.versions, "versions", "", "with --nodes: evaluate the nodes at these minors, a range (1.31..1.37) or a list (1.33,1.37), each node's files read once")
 	return cmd
-}
-
-// parseFailOn returns the lowest severity that fails, or -1 for none.
-func parseFailOn(s string) (validate.Severity, error) {
-	if s == "none" {
-		return -1, nil
-	}
-	sev, err := validate.ParseSeverity(s)
-	if err != nil {
-		return 0, fmt.Errorf("--fail-on: unknown severity %q (want error, warning, info or none)", s)
-	}
-	return sev, nil
-}
-
-// colorEnv reports whether the environment allows colour: NO_COLOR unset
-// (no-color.org) and a terminal that is not TERM=dumb.
-func colorEnv() bool {
-	return os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
-}
-
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok || !colorEnv() {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 func newVersionsCommand() *cobra.Command {

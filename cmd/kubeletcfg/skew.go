@@ -42,13 +42,6 @@ func completeVersions(_ *cobra.Command, _ []string, toComplete string) ([]string
 	return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
 }
 
-func outputFormat(output string) error {
-	if output != "text" && output != "json" {
-		return fmt.Errorf("unknown output format %q (want one of [json text])", output)
-	}
-	return nil
-}
-
 func newSkewCommand() *cobra.Command {
 	var in inputFlags
 	var output, versions, controlPlane string

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
@@ -25,11 +26,13 @@ func (v *verdictFlags) register(cmd *cobra.Command, quiet string) {
 }
 
 // threshold is --fail-on parsed: the lowest severity that fails, -1 for none.
-func (v *verdictFlags) threshold() (validate.Severity, error) { return parseFailOn(v.failOn) }
+func (v *verdictFlags) threshold() (validate.Severity, error) {
+	return kubeletcfg.ParseFailOn(v.failOn)
+}
 
 // options are the report options for out; threshold comes from threshold().
 func (v *verdictFlags) options(out io.Writer, threshold validate.Severity) report.Options {
-	return report.Options{Color: !v.noColor && isTerminal(out), Quiet: v.quiet, FailOn: &threshold}
+	return report.Options{Color: !v.noColor && report.Colorful(out), Quiet: v.quiet, FailOn: &threshold}
 }
 
 // logTo is the report options of a verb without --fail-on: its notes go to

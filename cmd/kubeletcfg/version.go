@@ -28,7 +28,7 @@ minor it reproduces with the Kubernetes release its knowledge was generated from
   kubeletcfg version -o json | jq -r '.kubeletMinors[].minor'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := outputFormat(output); err != nil {
+			if err := report.CheckFormat(output, "json", "text"); err != nil {
 				return err
 			}
 			return kubeletcfg.FailOn(cmd.OutOrStdout(), buildInfo().WithMinors(), output, report.Options{}, -1)
