@@ -48,8 +48,9 @@ func (f *minorsFlags) register(cmd *cobra.Command) {
 	_ = cmd.RegisterFlagCompletionFunc("versions", completeVersions)
 }
 
-func (f *minorsFlags) minors() ([]*skew.Minor, error) {
-	return kubeletcfg.Options{KubeletVersion: f.kubeletVersion, Versions: f.versions}.Minors(f.none)
+// options are the library's options of a drop-in verb.
+func (f *minorsFlags) options(config, configDir, cgroup string) kubeletcfg.Options {
+	return kubeletcfg.Options{Config: config, ConfigDir: configDir, CgroupVersion: cgroup, KubeletVersion: f.kubeletVersion, Versions: f.versions}
 }
 
 func newDropinNewCommand() *cobra.Command {
@@ -108,13 +109,7 @@ rename), with mode 0644 unless --mode, and never over an existing file without
 			if req.Mode, err = author.ParseMode(mode); err != nil {
 				return err
 			}
-			if req.Minors, err = mf.minors(); err != nil {
-				return err
-			}
-			if req.CgroupVersion, err = kubeletcfg.ParseCgroup(cgroup); err != nil {
-				return err
-			}
-			rep, err := author.New(req)
+			rep, err := kubeletcfg.DropInNew(mf.options(configFile, configDir, cgroup), req)
 			if err != nil {
 				return err
 			}

@@ -61,14 +61,7 @@ The file to write is --output-file (--out, its old name, still works).`,
 			if err := req.Validate(); err != nil {
 				return err
 			}
-			var err error
-			if req.Minors, err = mf.minors(); err != nil {
-				return err
-			}
-			if req.CgroupVersion, err = kubeletcfg.ParseCgroup(cgroup); err != nil {
-				return err
-			}
-			rep, err := author.DropInDiff(req)
+			rep, err := kubeletcfg.DropInDiff(mf.options("", "", cgroup), req)
 			if err != nil {
 				return err
 			}
