@@ -118,6 +118,14 @@ func Translate(path string, data []byte, opt bootstrap.Options) (*bootstrap.Outp
 // the file, else "default"): the kubelet configuration and command line of a
 // worker started with --profile=name.
 func TranslateProfile(path string, data []byte, name string, opt bootstrap.Options) (*bootstrap.Output, error) {
+	t, err := translate(path, data, name, opt)
+	if err != nil {
+		return nil, err
+	}
+	return t.out, nil
+}
+
+func translate(path string, data []byte, name string, opt bootstrap.Options) (*translation, error) {
 	d, err := parse(path, data)
 	if err != nil {
 		return nil, err
@@ -159,7 +167,7 @@ func TranslateProfile(path string, data []byte, name string, opt bootstrap.Optio
 	if err := t.run(mine, opt); err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
-	return t.out, nil
+	return t, nil
 }
 
 // document is a parsed k0s.yaml: the nodes for positions, the values as k0s
