@@ -45,8 +45,8 @@ const (
 	noteDefault  = "k0s: default of every worker profile (pkg/component/controller/workerconfig/reconciler.go buildProfile, " + Release + ")"
 	noteWindows  = "k0s: the default-windows profile (workerconfig/reconciler.go buildConfigMaps, " + Release + ")"
 	noteCRI      = "k0s: its embedded containerd, for a worker started without --cri-socket (pkg/component/worker/kubelet.go writeKubeletConfig, cri_runtime.go GetContainerRuntimeEndpoint, " + Release + ")"
-	sourceValues = "k0s decodes the profile's values with encoding/json into the k8s.io/kubelet KubeletConfiguration type " +
-		"(pkg/apis/k0s/v1beta1/workerprofile.go validateConfig, pkg/component/controller/workerconfig/reconciler.go buildConfigMaps, " + Release + ")"
+	sourceValues = "k0s decodes the values with encoding/json (pkg/apis/k0s/v1beta1/workerprofile.go validateConfig, " +
+		"pkg/component/controller/workerconfig/reconciler.go buildConfigMaps, " + Release + ")"
 )
 
 type translation struct {
@@ -264,18 +264,20 @@ func (t *translation) profile(p *profile, kc *kubeletv1beta1.KubeletConfiguratio
 func (t *translation) worker(kc *kubeletv1beta1.KubeletConfiguration) {
 	const src = "pkg/component/worker/kubelet.go writeKubeletConfig, " + Release
 	kc.Authentication.X509.ClientCAFile = ""
-	t.atBoot("authentication.x509.clientCAFile", "k0s on the node: the CA of the kubelet's kubeconfig, written to "+runDir+"/kubelet/ca.crt when the kubeconfig embeds it ("+src+", getKubeletCAPath)")
+	t.atBoot("authentication.x509.clientCAFile", "the CA of the kubelet's kubeconfig, written to "+runDir+"/kubelet/ca.crt when the kubeconfig embeds it ("+src+", getKubeletCAPath)")
 	if kc.ResolverConfig == nil {
-		t.atBoot("resolvConf", "k0s on the node: /etc/resolv.conf, or /run/systemd/resolve/resolv.conf when systemd-resolved's 127.0.0.53 is its only nameserver ("+src+", determineKubeletResolvConfPath)")
+		t.atBoot("resolvConf", "/etc/resolv.conf, or /run/systemd/resolve/resolv.conf when systemd-resolved's 127.0.0.53 is its only nameserver ("+src+", determineKubeletResolvConfPath)")
 	}
 	kc.StaticPodURL = ""
 	if t.d.nllb {
-		t.atBoot("staticPodURL", "k0s on the node: the URL of its static pod server (http://<address>/manifests), for node-local load balancing ("+src+", static_pods.go ManifestURL)")
+		t.atBoot("staticPodURL", "the URL of its static pod server (http://<address>/manifests), for node-local load balancing ("+src+", static_pods.go ManifestURL)")
 	}
 	kc.ContainerRuntimeEndpoint = "unix://" + runDir + "/containerd.sock"
 	t.out.Notes["containerRuntimeEndpoint"] = noteCRI
 
-	// Start: the arguments, sorted by name (stringmap.StringMap.ToArgs).
+	// Start: the arguments, sorted by name (stringmap.StringMap.ToArgs), but
+	// --config=/run/k0s/kubelet/config.yaml (Output.Config) and the node's
+	// --hostname-override (and --node-ip when dual-stack), known at boot.
 	kubeconfig, kubeconfigNote := dataDir+"/kubelet.conf", "k0s: the kubelet's kubeconfig (pkg/config/cfgvars.go KubeletAuthConfigPath)"
 	if t.d.nllb {
 		kubeconfig, kubeconfigNote = runDir+"/nllb/kubeconfig.yaml", "k0s: the node-local load balancer's kubeconfig (pkg/component/worker/nllb/reconciler.go GetKubeletKubeconfigPath)"
@@ -283,7 +285,6 @@ func (t *translation) worker(kc *kubeletv1beta1.KubeletConfiguration) {
 	const startSrc = "pkg/component/worker/kubelet.go Start, " + Release
 	flags := []struct{ flag, note string }{
 		{"--cert-dir=" + kubeletRootDir + "/pki", "k0s (" + startSrc + ")"},
-		{"--config=" + configPath, "k0s: the file it writes (" + startSrc + ")"},
 		{"--containerd=" + runDir + "/containerd.sock", "k0s: its embedded containerd, worker without --cri-socket (" + startSrc + ")"},
 		{"--kubeconfig=" + kubeconfig, kubeconfigNote},
 		{"--root-dir=" + kubeletRootDir, "k0s (" + startSrc + ")"},
@@ -298,8 +299,8 @@ func (t *translation) worker(kc *kubeletv1beta1.KubeletConfiguration) {
 }
 
 func (t *translation) atBoot(path, what string) {
-	t.out.AtBoot[path] = what
-	t.add(ruleAtBoot, t.out.Anchor, path, fmt.Sprintf("%s is set on the node at boot: %s", path, what),
+	t.out.AtBoot[path] = "k0s: " + what
+	t.add(ruleAtBoot, t.out.Anchor, path, fmt.Sprintf("k0s sets %s on the node at boot: %s", path, what),
 		"Give it with --set "+path+"=VALUE when it is known.")
 }
 
@@ -373,15 +374,15 @@ func (t *translation) walk(n *yaml.Node, f *skew.Field, prefix, filePrefix strin
 }
 
 func (t *translation) dropped(k *yaml.Node, parent *skew.Field, path, filePath string) {
-	why := fmt.Sprintf("the kubelet %s KubeletConfiguration has no field %q", t.minor.Version, k.Value)
+	why := fmt.Sprintf("kubelet %s's KubeletConfiguration has no such field", t.minor.Version)
 	hint := "Remove it, or spell it as the KubeletConfiguration field it means."
 	if newer := t.minor.FirstNewerWith(path); newer != nil {
-		why = fmt.Sprintf("the field comes with kubelet %s; the kubelet %s KubeletConfiguration k0s decodes into does not have it", newer.Version, t.minor.Version)
+		why = fmt.Sprintf("the field comes with kubelet %s; kubelet %s's KubeletConfiguration, which k0s decodes into, does not have it", newer.Version, t.minor.Version)
 		hint = fmt.Sprintf("Remove it, or run a k0s release that ships kubelet %s or newer.", newer.Version)
 	} else if s := suggest(k.Value, parent.ChildNames()); s != "" {
 		hint = fmt.Sprintf("Did you mean %s?", s)
 	}
-	t.add(ruleDrops, t.d.pos(k), path, fmt.Sprintf("k0s drops %s: %s, and %s, which ignores unknown keys: the kubelet never sees it",
+	t.add(ruleDrops, t.d.pos(k), path, fmt.Sprintf("k0s drops %s: %s and %s, which ignores unknown keys: the kubelet never sees it",
 		filePath, why, sourceValues), hint)
 }
 
