@@ -173,6 +173,9 @@ func (t *translation) profile(p *profile, kc *kubeletv1beta1.KubeletConfiguratio
 		t.add(ruleRefuses, d.pos(k), "", fmt.Sprintf("k0s refuses the ClusterConfig: %s: json: unknown field %q (k0s decodes k0s.yaml strictly: pkg/apis/k0s/v1beta1/clusterconfig_types.go ClusterConfig.UnmarshalJSON, %s)",
 			at, k.Value, Release), hint)
 	}
+	if len(p.unknown) > 0 {
+		return // the decode stops k0s before any validation
+	}
 	if err := validateName(p.name); err != nil {
 		pos := d.pos(p.item)
 		if p.nameVal != nil {
