@@ -1,6 +1,7 @@
 package k0s
 
 import (
+	"bytes"
 	"crypto/tls"
 	"encoding/json"
 	"errors"
@@ -138,7 +139,9 @@ func (t *translation) run(mine []*profile, opt bootstrap.Options) error {
 		return err
 	}
 	var obj map[string]any
-	if err := json.Unmarshal(js, &obj); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(js))
+	dec.UseNumber() // numbers as marshalled (an int64 stays an integer)
+	if err := dec.Decode(&obj); err != nil {
 		return err
 	}
 	t.minor.PruneJSON(obj)
