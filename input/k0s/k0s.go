@@ -296,11 +296,13 @@ func parse(path string, data []byte) (*document, error) {
 		d.anchor = finding.Position{File: path, Line: m.Line, Column: m.Column}
 	}
 
-	// k0s converts the YAML with sigs.k8s.io/yaml (YAML 1.1 scalars: yes/no
-	// are booleans there) before decoding it as JSON; so does this.
-	js, err := sigsyaml.YAMLToJSON(data)
+	// k0s converts the YAML with sigs.k8s.io/yaml.UnmarshalStrict (YAML 1.1
+	// scalars: yes/no are booleans there; a key repeated in a mapping is an
+	// error) before decoding it as JSON (strictyaml.YamlUnmarshalStrictIgnoringFields);
+	// so does this.
+	js, err := sigsyaml.YAMLToJSONStrict(data)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", path, oneLine(err))
+		return nil, fmt.Errorf("%s: k0s refuses the ClusterConfig: %v", path, oneLine(err))
 	}
 	var cc clusterJSON
 	if err := json.Unmarshal(js, &cc); err != nil {

@@ -292,9 +292,10 @@ func TestDetectAndErrors(t *testing.T) {
 		}
 	}
 	for doc, want := range map[string]string{
-		"a: [":               "k0s.yaml: yaml: ",
-		"- a\n":              "k0s.yaml: not a k0s ClusterConfig",
-		header + "  - [a]\n": "k0s.yaml:5:5: spec.workerProfiles[0]: k0s cannot decode",
+		"a: [":                                 "k0s.yaml: yaml: ",
+		profileDoc("maxPods: 1", "maxPods: 2"): `k0s.yaml: k0s refuses the ClusterConfig: yaml: unmarshal errors: line 8: key "maxPods" already set in map`,
+		"- a\n":                                "k0s.yaml: not a k0s ClusterConfig",
+		header + "  - [a]\n":                   "k0s.yaml:5:5: spec.workerProfiles[0]: k0s cannot decode",
 		"apiVersion: k0s.k0sproject.io/v1beta1\nkind: ClusterConfig\nspec:\n  network:\n    serviceCIDR: nope\n": `k0s.yaml: k0s: spec.network: failed to parse service CIDR "nope"`,
 	} {
 		_, err := Translate("k0s.yaml", []byte(doc), bootstrap.Options{})
