@@ -224,7 +224,7 @@ func TestOutput(t *testing.T) {
 			atBoot = append(atBoot, f.Path)
 		}
 	}
-	if strings.Join(atBoot, ",") != "authentication.x509.clientCAFile,resolvConf" {
+	if strings.Join(atBoot, ",") != "authentication.x509.clientCAFile" || !strings.HasPrefix(out.Notes["resolvConf"], "given with --set") {
 		t.Errorf("KC9004 on %v", atBoot)
 	}
 

@@ -58,6 +58,8 @@ type translation struct {
 	// configMap is the profile's kubeletConfiguration as the controller
 	// writes it in the worker-config ConfigMap (JSON), for the peer suite.
 	configMap []byte
+	// set are the values known at boot the user gives (Options.Set).
+	set map[string]string
 }
 
 func (t *translation) add(rule string, pos finding.Position, path, msg, hint string) {
@@ -118,6 +120,7 @@ func (t *translation) buildProfile() *kubeletv1beta1.KubeletConfiguration {
 }
 
 func (t *translation) run(mine []*profile, opt bootstrap.Options) error {
+	t.set = opt.Set
 	kc := t.buildProfile()
 	for _, p := range mine {
 		t.profile(p, kc)
@@ -306,6 +309,10 @@ func (t *translation) worker(kc *kubeletv1beta1.KubeletConfiguration) {
 
 func (t *translation) atBoot(path, what string) {
 	t.out.AtBoot[path] = "k0s: " + what
+	if _, given := t.set[path]; given {
+		t.out.Notes[path] = "given with --set; k0s: " + what
+		return
+	}
 	t.add(ruleAtBoot, t.out.Anchor, path, fmt.Sprintf("k0s sets %s on the node at boot: %s", path, what),
 		"Give it with --set "+path+"=VALUE when it is known.")
 }
