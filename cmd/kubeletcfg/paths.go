@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -16,8 +17,13 @@ func onePath(cmd *cobra.Command, args []string) error {
 }
 
 // takePath makes the one positional path --config, with lint's checks
-// (kubeletcfg.Options.CheckPaths).
+// (kubeletcfg.Options.CheckPaths), and checks that every --set is PATH=VALUE.
 func (f *inputFlags) takePath(args []string) error {
+	for _, kv := range f.atBoot {
+		if k, _, ok := strings.Cut(kv, "="); !ok || strings.TrimSpace(k) == "" {
+			return fmt.Errorf("--set %q: want PATH=VALUE (maxPods=58)", kv)
+		}
+	}
 	opt, name := f.options(), "lint"
 	if f.cmd != nil {
 		name = f.cmd.Name()

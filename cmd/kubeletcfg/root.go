@@ -52,8 +52,10 @@ type inputFlags struct {
 	// command registered with.
 	inputFormat, nodes string
 	cmd                *cobra.Command
-	// read is --as-written, --kind-node and --systemd-resolved (inputs.go).
-	read input.Options
+	// read is --as-written, --kind-node and --systemd-resolved (inputs.go);
+	// atBoot is --set, values only a bootstrapped instance knows.
+	read   input.Options
+	atBoot []string
 	// kubeletFlags and kubeletFlagsFile are --kubelet-flags and
 	// --kubelet-flags-file, kc --discover and its flags (kubeletflags.go).
 	kubeletFlags, kubeletFlagsFile string
