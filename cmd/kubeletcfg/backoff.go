@@ -9,7 +9,6 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/backoff"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 func newBackoffCommand() *cobra.Command {
@@ -45,7 +44,7 @@ func newBackoffCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return kubeletcfg.FailOn(cmd.OutOrStdout(), b, output, logTo(cmd), validate.Error)
+			return finish(cmd, b, output)
 		},
 	}
 	in.register(cmd)

@@ -40,7 +40,7 @@ comm, executable or argv[0] is not named kubelet), or a file cannot be read.`,
 			if err != nil {
 				return err
 			}
-			return kubeletcfg.FailOn(cmd.OutOrStdout(), k, output, report.Options{}, -1)
+			return finish(cmd, k, output)
 		},
 	}
 	in.registerDiscover(cmd)

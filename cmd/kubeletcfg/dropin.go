@@ -10,7 +10,6 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/author"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 func newDropinCommand() *cobra.Command {
@@ -113,7 +112,7 @@ rename), with mode 0644 unless --mode, and never over an existing file without
 			if err != nil {
 				return err
 			}
-			return kubeletcfg.FailOn(cmd.OutOrStdout(), rep, output, logTo(cmd), validate.Error)
+			return finish(cmd, rep, output)
 		},
 	}
 	fl := cmd.Flags()

@@ -7,7 +7,6 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/author"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 func newDropinDiffCommand() *cobra.Command {
@@ -65,7 +64,7 @@ The file to write is --output-file (--out, its old name, still works).`,
 			if err != nil {
 				return err
 			}
-			return kubeletcfg.FailOn(cmd.OutOrStdout(), rep, output, logTo(cmd), validate.Error)
+			return finish(cmd, rep, output)
 		},
 	}
 	fl := cmd.Flags()

@@ -4,7 +4,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kubeletcfg/kubeletcfg"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 func newEffectiveCommand() *cobra.Command {
@@ -36,7 +35,7 @@ a note goes to stderr and the exit code is 1.`,
 				return err
 			}
 			e.ShowOrigin = showOrigin
-			return kubeletcfg.FailOn(cmd.OutOrStdout(), e, output, logTo(cmd), validate.Error)
+			return finish(cmd, e, output)
 		},
 	}
 	in.register(cmd)

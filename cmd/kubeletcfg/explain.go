@@ -45,7 +45,7 @@ under it or an object it is part of, plus gated-field-ignored for gated fields.`
 			if err != nil {
 				return err
 			}
-			return kubeletcfg.FailOn(cmd.OutOrStdout(), doc, output, report.Options{}, -1)
+			return finish(cmd, doc, output)
 		},
 	}
 	cmd.Flags().StringVar(&version, "kubelet-version", skew.Default().Version, "kubelet minor ("+strings.Join(skew.Supported(), ", ")+"); v1.37.2 is accepted")

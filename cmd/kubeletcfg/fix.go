@@ -8,7 +8,6 @@ import (
 	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/fix"
 	"github.com/kubeletcfg/kubeletcfg/skew"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 func newFixCommand() *cobra.Command {
@@ -44,7 +43,7 @@ func newFixCommand() *cobra.Command {
 			if diff {
 				format = "diff"
 			}
-			return kubeletcfg.FailOn(cmd.OutOrStdout(), f, format, logTo(cmd), validate.Error)
+			return finish(cmd, f, format)
 		},
 	}
 	in.registerFiles(cmd)

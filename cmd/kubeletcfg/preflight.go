@@ -54,7 +54,7 @@ The files are read once. Exit code 1 when the target has a finding at or above
 			if err != nil {
 				return err
 			}
-			return kubeletcfg.FailOn(cmd.OutOrStdout(), p, output, report.Options{Quiet: vf.quiet}, threshold)
+			return vf.finish(cmd, p, output, threshold)
 		},
 	}
 	in.registerFiles(cmd)

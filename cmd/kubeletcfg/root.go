@@ -107,17 +107,15 @@ func newLintCommand() *cobra.Command {
 			}
 			opt := in.options()
 			opt.Profile, opt.Policy = prof.name, pol.policy
-			out, ro := cmd.OutOrStdout(), vf.options(cmd.OutOrStdout(), threshold)
-			paths := args
 			if in.nodes != "" {
 				opt.Versions = in.versions
 				fleetMemoryLimit()
 			}
-			v, err := kubeletcfg.LintInputs(opt, paths, in.nodes)
+			v, err := kubeletcfg.LintInputs(opt, args, in.nodes)
 			if err != nil {
 				return err
 			}
-			return kubeletcfg.FailOn(out, v, output, ro, threshold)
+			return vf.finish(cmd, v, output, threshold)
 		},
 	}
 	in.register(cmd)

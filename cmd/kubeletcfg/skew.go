@@ -92,7 +92,7 @@ Exit code 1 when a minor in the window has a finding at or above --fail-on
 			}
 			// A minor that does not start has an error finding; --fail-on none
 			// is the only way to exit 0 then.
-			return kubeletcfg.FailOn(cmd.OutOrStdout(), s, output, vf.options(cmd.OutOrStdout(), threshold), threshold)
+			return vf.finish(cmd, s, output, threshold)
 		},
 	}
 	in.registerFiles(cmd)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -30,14 +29,20 @@ func (v *verdictFlags) threshold() (validate.Severity, error) {
 	return kubeletcfg.ParseFailOn(v.failOn)
 }
 
-// options are the report options for out; threshold comes from threshold().
-func (v *verdictFlags) options(out io.Writer, threshold validate.Severity) report.Options {
-	return report.Options{Color: !v.noColor && report.Colorful(out), Quiet: v.quiet, FailOn: &threshold}
+// finish writes a verdict with the flags' report options (colour on a
+// terminal, -q, --fail-on) and returns its exit code's error (kubeletcfg.FailOn).
+func (v *verdictFlags) finish(cmd *cobra.Command, res kubeletcfg.Verdict, format string, threshold validate.Severity) error {
+	out := cmd.OutOrStdout()
+	opt := report.Options{Color: !v.noColor && report.Colorful(out), Quiet: v.quiet, FailOn: &threshold, Log: cmd.ErrOrStderr()}
+	return kubeletcfg.FailOn(out, res, format, opt, threshold)
 }
 
-// logTo is the report options of a verb without --fail-on: its notes go to
-// the command's standard error.
-func logTo(cmd *cobra.Command) report.Options { return report.Options{Log: cmd.ErrOrStderr()} }
+// finish writes the result of a verb without --fail-on, its notes on standard
+// error, and returns its exit code's error (kubeletcfg.FailOn at error: a
+// kubelet that would not start, a drop-in refused, fix's failures).
+func finish(cmd *cobra.Command, res kubeletcfg.Verdict, format string) error {
+	return kubeletcfg.FailOn(cmd.OutOrStdout(), res, format, report.Options{Log: cmd.ErrOrStderr()}, validate.Error)
+}
 
 // outputFlag registers -o/--output, "output format: " and its formats, which
 // complete it.

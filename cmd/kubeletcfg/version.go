@@ -31,7 +31,7 @@ minor it reproduces with the Kubernetes release its knowledge was generated from
 			if err := report.CheckFormat(output, "json", "text"); err != nil {
 				return err
 			}
-			return kubeletcfg.FailOn(cmd.OutOrStdout(), buildInfo().WithMinors(), output, report.Options{}, -1)
+			return finish(cmd, buildInfo().WithMinors(), output)
 		},
 	}
 	outputFlag(cmd, &output, "text", "json", "text")
