@@ -36,7 +36,7 @@ comm, executable or argv[0] is not named kubelet), or a file cannot be read.`,
 			if err := report.CheckFormat(output, "json", "text"); err != nil {
 				return err
 			}
-			k, err := kubeletcfg.Discover(kubeletcfg.Options{Host: in.kc.discoverOptions()})
+			k, err := kubeletcfg.Discover(kubeletcfg.Options{Host: in.kc.host})
 			if err != nil {
 				return err
 			}

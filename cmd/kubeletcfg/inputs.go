@@ -34,7 +34,7 @@ func (f *inputFlags) options() kubeletcfg.Options {
 		Config: f.config, ConfigDir: f.configDir,
 		Format: input.Format(f.inputFormat), Read: f.read,
 		KubeletFlags: f.kubeletFlags, KubeletFlagsFile: f.kubeletFlagsFile,
-		Discover: f.kc.discover, Host: f.kc.discoverOptions(),
+		Discover: f.kc.discover, Host: f.kc.host,
 		Stdin: os.Stdin,
 	}
 	if f.cmd != nil {
@@ -55,6 +55,3 @@ func (f *inputFlags) options() kubeletcfg.Options {
 	}
 	return o
 }
-
-// lintDocument is lint's JSON document (kubeletcfg.LintReport).
-type lintDocument = kubeletcfg.LintReport
