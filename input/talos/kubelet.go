@@ -155,7 +155,7 @@ func (t *translation) run() error {
 		EnableFSQuotaMonitoring:       deref(c.Machine.Features.DiskQuotaSupport),
 		CredentialProviderConfig:      k.CredentialProviderConfig,
 		ClusterDomain:                 defaultDNSDomain,
-		StaticPodListURL:              t.atBoot("staticPodURL", "Talos: the URL of machined's static pod server on 127.0.0.1, a port picked at boot (static_pod_server.go)"),
+		StaticPodListURL:              t.staticPodURL(),
 		AllowSchedulingOnControlPlane: deref(c.Cluster.AllowSchedulingOnMasters),
 	}
 	if c.Cluster.AllowSchedulingOnControlPlanes != nil {
@@ -208,6 +208,20 @@ func (t *translation) run() error {
 	return nil
 }
 
+// staticPodURL is the URL of machined's static pod server
+// (static_pod_server.go: http:// and a listener on 127.0.0.1:0), which
+// NewKubeletConfiguration writes as staticPodURL.
+func (t *translation) staticPodURL() string {
+	const what = "Talos: the URL of machined's static pod server on 127.0.0.1, a port picked at boot (static_pod_server.go)"
+	url := t.atBoot("staticPodURL", what)
+	if url == "" {
+		t.add(ruleAtBoot, finding.Info, t.out.Anchor, "staticPodURL",
+			"staticPodURL is the URL of machined's static pod server (http://127.0.0.1 and a port picked at boot; static_pod_server.go, kubelet_spec.go NewKubeletConfiguration): unknown until then",
+			"give it with --set staticPodURL=URL when it matters; the static pods of machine.pods are served there")
+	}
+	return url
+}
+
 // atBoot records path as known only on the node and returns the value
 // Options.Set gives it, or "".
 // A flag's path is written "--node-ip"; Options.Set may name it with or
@@ -252,7 +266,7 @@ func (t *translation) flags(s *spec, v version, k *kubeletConfig) {
 			}
 			t.add(ruleAtBoot, finding.Info, pos, "",
 				"--hostname-override is the node name Talos takes from the machine's hostname at boot (kubelet_spec.go KubeletSpecController.Run, nodename.go): unknown until then",
-				"give it with --set --hostname-override=NAME when it is known")
+				"give it with --set hostname-override=NAME when it is known")
 		}
 	}
 	if !s.SkipNodeRegistration {
@@ -274,7 +288,7 @@ func (t *translation) flags(s *spec, v version, k *kubeletConfig) {
 		} else {
 			t.add(ruleAtBoot, finding.Info, t.posOf("machine", "kubelet", "nodeIP", "validSubnets"), "",
 				"--node-ip is the machine's addresses Talos picks at boot (kubelet_spec.go KubeletSpecController.Run, nodeip.go): unknown until then",
-				"give it with --set --node-ip=ADDRESS when it is known, or set machine.kubelet.extraArgs.node-ip")
+				"give it with --set node-ip=ADDRESS when it is known, or set machine.kubelet.extraArgs.node-ip")
 		}
 	}
 

@@ -9,7 +9,6 @@ import (
 	"go.yaml.in/yaml/v3"
 	corev1 "k8s.io/api/core/v1"
 	kubeletconfig "k8s.io/kubelet/config/v1beta1"
-
 )
 
 // positions maps the generated configuration's field paths to where the user
@@ -136,4 +135,3 @@ func fieldType(typ reflect.Type, name string) reflect.Type {
 	}
 	return nil
 }
-

@@ -222,6 +222,7 @@ func Translate(path string, data []byte, opt bootstrap.Options) (*bootstrap.Outp
 	if err := t.run(); err != nil {
 		return nil, err
 	}
+	finding.SortFindings(t.out.Findings)
 	return t.out, nil
 }
 
