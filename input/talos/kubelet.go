@@ -384,6 +384,7 @@ func (t *translation) prepareExtraConfig(extra map[string]any) *kubeletconfig.Ku
 			fmt.Sprintf("field %q can't be overridden: Talos refuses the machine configuration and starts no kubelet (kubelet_spec.go prepareExtraConfig, pkg/machinery/kubelet ProtectedConfigurationFields; v1alpha1_validation.go KubeletConfig.Validate)", field),
 			fmt.Sprintf("remove machine.kubelet.extraConfig.%s: Talos sets it itself%s", field, protectedHint(field)))
 		delete(rest, field)
+		t.replaced = append(t.replaced, field)
 	}
 	var config kubeletconfig.KubeletConfiguration
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructuredWithValidation(rest, &config, true); err == nil {
@@ -567,6 +568,7 @@ func (t *translation) overridden(s *spec, v version) {
 			return
 		}
 		keyNode, _ := mapEntry(node, field)
+		t.replaced = append(t.replaced, field)
 		t.add(ruleOverrides, finding.Warning, t.pos(keyNode), field,
 			fmt.Sprintf("extraConfig %s: %v is replaced by %s (kubelet_spec.go NewKubeletConfiguration sets it after merging extraConfig)", field, value, talos),
 			hint)

@@ -19,6 +19,15 @@ import (
 func (t *translation) positions(s *spec, c *v1alpha1Config, cfg *kubeletconfig.KubeletConfiguration) {
 	extra := at(t.doc, "machine", "kubelet", "extraConfig")
 	t.walk(extra, reflect.TypeFor[kubeletconfig.KubeletConfiguration](), "")
+	// a key Talos refuses or replaces is not where the written value comes
+	// from: its finding points at it, the value gets Talos's note below.
+	for path := range t.out.Positions {
+		for _, r := range t.replaced {
+			if path == r || strings.HasPrefix(path, r+".") || strings.HasPrefix(path, r+"[") {
+				delete(t.out.Positions, path)
+			}
+		}
+	}
 
 	from := func(path string, keys ...string) bool {
 		if _, ok := t.out.Positions[path]; ok {
@@ -55,11 +64,16 @@ func (t *translation) positions(s *spec, c *v1alpha1Config, cfg *kubeletconfig.K
 		from("registerWithTaints", "machine", "type")
 	}
 	if _, user := s.ExtraConfig["systemReserved"]; !user {
-		from("systemReserved[memory]", "machine", "type")
+		kind := "worker"
+		if isControlPlane(c.Machine.Type) {
+			kind = "control plane"
+		}
+		t.out.Notes["systemReserved[memory]"] = "Talos default for a " + kind + " (kubelet_spec.go NewKubeletConfiguration)"
 	}
 	const def = "Talos default (kubelet_spec.go NewKubeletConfiguration)"
 	for _, path := range []string{
-		"staticPodPath", "port", "authentication", "authorization", "cgroupRoot", "systemCgroups", "kubeletCgroups",
+		"staticPodPath", "port", "authentication.x509.clientCAFile", "authentication.webhook.enabled",
+		"authentication.anonymous.enabled", "authorization.mode", "cgroupRoot", "systemCgroups", "kubeletCgroups",
 		"rotateCertificates", "protectKernelDefaults", "containerRuntimeEndpoint", "seccompDefault", "registerWithTaints",
 		"address", "oomScoreAdj", "serializeImagePulls", "failSwapOn", "systemReserved", "logging.format",
 		"shutdownGracePeriod", "shutdownGracePeriodCriticalPods", "streamingConnectionIdleTimeout", "tlsMinVersion",

@@ -159,6 +159,8 @@ type translation struct {
 	opt  bootstrap.Options
 	doc  *yaml.Node
 	out  *bootstrap.Output
+	// replaced are the extraConfig keys Talos refuses or writes over.
+	replaced []string
 }
 
 func (t *translation) pos(n *yaml.Node) finding.Position {

@@ -276,6 +276,9 @@ func TestWorkedExample(t *testing.T) {
 	if len(refused) != 1 || refused[0].Path != "staticPodPath" || refused[0].Line != 9 || refused[0].Column != 7 {
 		t.Errorf("want one KC9001 on staticPodPath at 9:7, have %v", refused)
 	}
+	if _, ok := out.Positions["staticPodPath"]; ok || out.Notes["staticPodPath"] == "" {
+		t.Errorf("staticPodPath is Talos's value: want a note and no position, have %v / %q", out.Positions["staticPodPath"], out.Notes["staticPodPath"])
+	}
 	got := generated(t, out)
 	if got["staticPodPath"] != "/etc/kubernetes/manifests" || got["maxPods"] != float64(250) {
 		t.Errorf("staticPodPath %v maxPods %v", got["staticPodPath"], got["maxPods"])
