@@ -134,14 +134,8 @@ func (t *translation) run() error {
 	c := t.decode()
 	k := c.Machine.Kubelet
 	t.validate(k)
-	switch c.Machine.Type {
-	case "init", "controlplane", "worker", "join", "", "unknown":
-	default:
-		_, v := mapEntry(at(t.doc, "machine"), "type")
-		t.add(ruleRefuses, finding.Error, t.pos(v), "",
-			fmt.Sprintf("invalid machine type: %q (pkg/machinery/config/machine ParseType)", c.Machine.Type),
-			"machine.type is controlplane or worker")
-	}
+	// An unknown machine.type is not refused: MachineConfig.Type ignores
+	// ParseType's error (TypeUnknown), which is not a control plane.
 
 	// kubelet_config.go NewKubeletConfigController TransformFunc.
 	s := &spec{
