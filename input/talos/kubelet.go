@@ -74,6 +74,15 @@ var ProtectedConfigurationFields = []string{
 	"seccompDefault",
 }
 
+// talosKubeletModule is the k8s.io/kubelet Talos v1.13.9 links (go.mod), and
+// fieldsAfterTalosKubelet the KubeletConfiguration fields kubeletcfg's
+// k8s.io/kubelet (v0.37.2) has and that one does not (the JSON names of
+// config/v1beta1/types.go compared; component-base's logging and core/v1's
+// Taint are unchanged).
+const talosKubeletModule = "v0.36.3"
+
+var fieldsAfterTalosKubelet = []string{"defaultPodSysctls"}
+
 // deniedArgs are the extraArgs KubeletSpecController.Run merges with
 // argsbuilder.MergeDenied: Talos refuses to start the kubelet with them
 // ("extra arg %q is not allowed").
@@ -377,6 +386,20 @@ func (t *translation) prepareExtraConfig(extra map[string]any) *kubeletconfig.Ku
 		t.add(ruleRefuses, finding.Error, t.pos(keyNode), protectedPath(field),
 			fmt.Sprintf("field %q can't be overridden: Talos refuses the machine configuration and starts no kubelet (kubelet_spec.go prepareExtraConfig, pkg/machinery/kubelet ProtectedConfigurationFields; v1alpha1_validation.go KubeletConfig.Validate)", field),
 			fmt.Sprintf("remove machine.kubelet.extraConfig.%s: Talos sets it itself%s", field, protectedHint(field)))
+		delete(rest, field)
+		t.replaced = append(t.replaced, field)
+	}
+	// Talos v1.13.9 links k8s.io/kubelet v0.36.3; kubeletcfg links v0.37,
+	// whose v1beta1 type has one field more. Talos's strict conversion
+	// does not know it.
+	for _, field := range fieldsAfterTalosKubelet {
+		if _, ok := rest[field]; !ok {
+			continue
+		}
+		keyNode, _ := mapEntry(node, field)
+		t.add(ruleRefuses, finding.Error, t.pos(keyNode), "",
+			fmt.Sprintf("error unmarshalling extra kubelet configuration: strict decoding error: unknown field %q: Talos %s links k8s.io/kubelet %s, which does not have it; Talos starts no kubelet (kubelet_spec.go prepareExtraConfig)", field, Release, talosKubeletModule),
+			"remove the key: this Talos release cannot pass it to the kubelet")
 		delete(rest, field)
 		t.replaced = append(t.replaced, field)
 	}

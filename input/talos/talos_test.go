@@ -51,6 +51,8 @@ func TestFindings(t *testing.T) {
 			rule: ruleRefuses, line: 6, col: 7, msg: `strict decoding error: unknown field "maxPod"`},
 		{name: "extraConfig value of the wrong type", data: doc("extraConfig:", "  maxPods: fifty"),
 			rule: ruleRefuses, line: 6, col: 16, msg: "error unmarshalling extra kubelet configuration"},
+		{name: "a field newer than Talos's k8s.io/kubelet", data: doc("extraConfig:", "  defaultPodSysctls:", "    - name: net.ipv4.ip_forward", "      value: \"1\""),
+			rule: ruleRefuses, line: 6, col: 7, msg: `unknown field "defaultPodSysctls": Talos v1.13.9 links k8s.io/kubelet v0.36.3`},
 		{name: "extraConfig nested keys", data: doc("extraConfig:", "  evictionHard:", "    memory.available: 100Mi", "  featureGates:", "    NodeSwap: true")},
 		// KC9001: denied extraArgs (argsbuilder.MergeDenied)
 		{name: "denied extraArg", data: doc("extraArgs:", "  config: /etc/other.yaml"),
