@@ -8,6 +8,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // doc is a worker machine configuration with kubelet lines under
@@ -283,5 +284,23 @@ func TestWorkedExample(t *testing.T) {
 	got := generated(t, out)
 	if got["staticPodPath"] != "/etc/kubernetes/manifests" || got["maxPods"] != float64(250) {
 		t.Errorf("staticPodPath %v maxPods %v", got["staticPodPath"], got["maxPods"])
+	}
+}
+
+// TestRuleIDs: the literal rule IDs and severities are validate's
+// bootstrapper rules (input/talos does not import validate; its test may).
+func TestRuleIDs(t *testing.T) {
+	for _, r := range []struct {
+		id  string
+		sev finding.Severity
+		v   *validate.Rule
+	}{
+		{ruleRefuses, finding.Error, validate.BootstrapperRefuses},
+		{ruleOverrides, finding.Warning, validate.BootstrapperOverrides},
+		{ruleAtBoot, finding.Info, validate.BootstrapperAtBoot},
+	} {
+		if r.id != r.v.ID || r.sev != r.v.Severity {
+			t.Errorf("%s/%v is validate's %s/%v", r.id, r.sev, r.v.ID, r.v.Severity)
+		}
 	}
 }
