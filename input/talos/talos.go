@@ -25,7 +25,9 @@
 package talos
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -77,10 +79,10 @@ func splitDocuments(data []byte) ([]*yaml.Node, error) {
 	for {
 		var n yaml.Node
 		err := dec.Decode(&n)
+		if errors.Is(err, io.EOF) {
+			return docs, nil
+		}
 		if err != nil {
-			if err.Error() == "EOF" {
-				return docs, nil
-			}
 			return nil, err
 		}
 		if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
@@ -114,8 +116,7 @@ func isV1Alpha1(n *yaml.Node) bool {
 
 // mapValue returns the value node of key in mapping n, or nil.
 func mapValue(n *yaml.Node, key string) *yaml.Node {
-	k, v := mapEntry(n, key)
-	_ = k
+	_, v := mapEntry(n, key)
 	return v
 }
 
