@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+	"github.com/kubeletcfg/kubeletcfg/input/k3s"
+	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
@@ -24,7 +26,9 @@ type translator struct {
 // translators are the bootstrappers read through input/bootstrap, in the
 // order Detect tries them (after the formats of input.go). A new one is one
 // entry here and its format's name in Formats.
-var translators = []translator{}
+var translators = []translator{
+	{format: "k3s", tool: k3s.Tool, detect: k3s.Detect, translate: k3s.Translate},
+}
 
 // translatorOf is the translator of format f, if f is a bootstrapper's.
 func translatorOf(f Format) (translator, bool) {
@@ -91,6 +95,26 @@ func fromBootstrap(file string, f Format, out *bootstrap.Output) *Source {
 	}
 	for p := range out.Positions {
 		m.set = append(m.set, p)
+	}
+	// Flags the user wrote in the file (k3s's kubelet-arg): a finding or
+	// origin on the field a flag sets keeps the flag's position, as
+	// minikube's do.
+	if table, err := skew.Default().Flags(); err == nil {
+		for i, fp := range out.FlagPositions {
+			if fp.File == "" || i >= len(out.Flags) {
+				continue
+			}
+			name, _, _ := strings.Cut(strings.TrimLeft(out.Flags[i], "-"), "=")
+			field := ""
+			if tf, ok := table.Lookup(name); ok && tf.Path != "" {
+				field = tf.Path
+				m.set = append(m.set, field)
+			}
+			if m.flagAt == nil {
+				m.flagAt = map[validate.Position][]string{}
+			}
+			m.flagAt[fp] = append(m.flagAt[fp], field)
+		}
 	}
 	slices.Sort(m.set)
 	if out.ConfigDir != "" {

@@ -197,7 +197,7 @@ func (t *translation) kubelet() error {
 			t.out.Positions[path] = a.ValuePos
 		}
 	}
-	note := func(path, why string) { t.out.Notes[path] = name + ": " + why }
+	note := func(path, why string) { t.out.Notes[path] = "set by " + name + ": " + why }
 	atBoot := func(path, why string) { t.out.AtBoot[path] = name + ": " + why }
 
 	cfg := &kubeletconfig.KubeletConfiguration{
@@ -646,6 +646,9 @@ func (t *translation) taints() ([]v1.Taint, error) {
 			continue
 		}
 		seen[taint.Key+":"+string(taint.Effect)] = true
+		if len(out) == 0 {
+			t.out.Positions["registerWithTaints"] = a.ValuePos
+		}
 		t.out.Positions[fmt.Sprintf("registerWithTaints[%d]", len(out))] = a.ValuePos
 		out = append(out, taint)
 	}
