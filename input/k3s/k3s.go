@@ -112,30 +112,44 @@ func Detect(path string, data []byte) bool {
 	return (named && known) || (kubeletArg && all)
 }
 
-// files returns the files k3s reads for path, in its order: the base
-// config.yaml (when present) then config.yaml.d's .yaml/.yml files. path may
-// be the base file or one of the drop-ins; data stands for path's content.
+// configFiles ports the file list of pkg/configfilearg/parser.go
+// readConfigFile (k3s 2a1e2e8cf41b): file (when it exists) then the .yaml/.yml
+// files of file+".d"; file may be missing when there are drop-ins.
+func configFiles(file string) ([]string, error) {
+	files, err := dotDFiles(file)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(file); err != nil {
+		if !(os.IsNotExist(err) && len(files) > 0) {
+			return nil, err
+		}
+		return files, nil
+	}
+	return append([]string{file}, files...), nil
+}
+
+// files returns the files k3s reads for path, in its order. path may be the
+// base file (config.yaml) or one of its drop-ins (config.yaml.d/NAME.yaml);
+// data stands for path's content, whether or not path is on disk.
 func files(path string, data []byte) ([]fileData, error) {
 	base := path
-	if filepath.Base(filepath.Dir(path)) == "config.yaml.d" || strings.HasSuffix(filepath.Dir(path), ".yaml.d") || strings.HasSuffix(filepath.Dir(path), ".yml.d") {
-		base = strings.TrimSuffix(filepath.Dir(path), ".d")
+	if d := filepath.Dir(path); strings.HasSuffix(d, ".yaml.d") || strings.HasSuffix(d, ".yml.d") {
+		base = strings.TrimSuffix(d, ".d")
 	}
-	dropins, err := dotDFiles(base)
-	if err != nil {
+	names, err := configFiles(base)
+	if err != nil && !os.IsNotExist(err) {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
-	var names []string
-	if base == path {
-		names = append(names, path)
-	} else if _, err := os.Stat(base); err == nil {
-		names = append(names, base)
+	if !contains(names, path) {
+		// not on disk (standard input, a test): read where k3s would
+		if base == path {
+			names = append([]string{path}, names...)
+		} else {
+			names = append(names, path)
+		}
 	}
-	names = append(names, dropins...)
-	if base != path && !contains(names, path) {
-		// a drop-in read on its own (its folder not on disk)
-		names = append(names, path)
-	}
-	var out []fileData
+	out := make([]fileData, 0, len(names))
 	for _, n := range names {
 		if filepath.Clean(n) == filepath.Clean(path) {
 			out = append(out, fileData{path, data})

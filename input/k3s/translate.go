@@ -37,6 +37,8 @@ var sliceFlags = map[string]bool{
 
 type translation struct {
 	path, program, command string
+	// forceCommand, when set, is the command (tests: k3s agent)
+	forceCommand string
 	opt                    bootstrap.Options
 	out                    *bootstrap.Output
 	// values are the flags' values after the CLI parse: the last for a
@@ -119,6 +121,9 @@ func (t *translation) run(args []configArg) (*bootstrap.Output, error) {
 	}
 	if hasServer {
 		t.command = "agent"
+	}
+	if t.forceCommand != "" {
+		t.command = t.forceCommand
 	}
 
 	// configfilearg.Parser.stripInvalidFlags: a key the command does not take
@@ -512,6 +517,16 @@ func (t *translation) kubelet() error {
 		return err
 	}
 	t.out.DropIns = []bootstrap.File{{Path: filepath.Join(configDir, "00-"+t.program+"-defaults.conf"), Data: b}}
+	boot := make([]string, 0, len(t.out.AtBoot))
+	for p := range t.out.AtBoot {
+		boot = append(boot, p)
+	}
+	sort.Strings(boot)
+	for _, p := range boot {
+		t.add("KC9004", finding.Info, t.out.Anchor, p,
+			fmt.Sprintf("%s sets %s on the node at boot: %s; it is left to the kubelet's default here", name, p, strings.TrimPrefix(t.out.AtBoot[p], name+": ")),
+			fmt.Sprintf("give the value with --set %s=VALUE when it is known", p))
+	}
 	t.out.Note = fmt.Sprintf("%s %s configuration: the kubelet flags and %s as %s %s writes them",
 		name, t.command, filepath.Base(t.out.DropIns[0].Path), name, t.tool().Release)
 	return nil
