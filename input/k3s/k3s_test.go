@@ -25,7 +25,7 @@ type expectations struct {
 	}
 	FindString []struct{ Name, File, Target, Want string }
 	MustParse  []struct {
-		Name, File, Command                string
+		Name, File, Command             string
 		Want, Dropped, Refused, Kubelet []string
 	}
 	GetArgs []struct {

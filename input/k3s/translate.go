@@ -39,8 +39,8 @@ type translation struct {
 	path, program, command string
 	// forceCommand, when set, is the command (tests: k3s agent)
 	forceCommand string
-	opt                    bootstrap.Options
-	out                    *bootstrap.Output
+	opt          bootstrap.Options
+	out          *bootstrap.Output
 	// values are the flags' values after the CLI parse: the last for a
 	// scalar, all for a slice; at the position of the last/each.
 	values map[string][]configArg
