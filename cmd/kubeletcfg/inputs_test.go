@@ -52,6 +52,9 @@ func TestCLIInputs(t *testing.T) {
 		{"inputs-kind-nodes-skew", []string{"skew", "-c", inputs + "kind.yaml"}, exitUsage},
 		{"inputs-kind-nodes-effective", []string{"effective", inputs + "kind.yaml"}, exitUsage},
 		{"inputs-kind-worker-skew", []string{"skew", "-c", inputs + "kind.yaml", "--kind-node", "dev-worker2", "--versions", "1.33,1.37"}, exitClean},
+		// k3s: /etc/rancher/k3s/config.yaml, detected by its path and keys.
+		{"inputs-k3s", []string{"lint", inputs + "rancher/k3s/config.yaml"}, exitFindings},
+		{"inputs-k3s-origin", []string{"effective", inputs + "rancher/k3s/config.yaml", "--show-origin", "--kubelet-version", "1.34"}, exitClean},
 		{"inputs-forced-config", []string{"lint", "-c", inputs + "kubelet-config.yaml", "--input-format", "config", "-q"}, exitFindings},
 		{"inputs-forced-mismatch", []string{"lint", "-c", inputs + "kubelet-config.yaml", "--input-format", "configz"}, exitUsage},
 		{"inputs-bad-format", []string{"lint", "-c", inputs + "configz.json", "--input-format", "xml"}, exitUsage},

@@ -326,7 +326,7 @@ func TestFindings(t *testing.T) {
 		{"KC9003 rke2 agent unknown key", "/etc/rancher/rke2/config.yaml", "server: https://s:9345\nnode-nmae: a\n", "KC9003", true, "2:1"},
 		{"KC9003 swallowed", agent, "kubelet-arg:\n  - --v\n  - max-pods=50\n", "KC9003", true, "3:5"},
 		{"KC9003 not swallowed", agent, "kubelet-arg:\n  - v=2\n  - max-pods=50\n", "KC9003", false, ""},
-		{"KC9004 agent clusterDNS", agent, "server: https://s:6443\n", "KC9004", true, "1:1"},
+		{"KC9004 agent clusterDNS", agent, "# worker\nserver: https://s:6443\n", "KC9004", true, "2:1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -414,5 +414,39 @@ func TestDetect(t *testing.T) {
 		if got := Detect(tt.path, []byte(tt.data)); got != tt.want {
 			t.Errorf("Detect(%s, %q) = %v, want %v", tt.path, tt.data, got, tt.want)
 		}
+	}
+}
+
+// TestSet: values only the node knows are left out and reported (KC9004)
+// unless --set gives them; then they are written where k3s writes them.
+func TestSet(t *testing.T) {
+	const path = "/etc/rancher/k3s/config.yaml"
+	data := []byte("cluster-init: true\nbind-address: 10.0.0.5\nresolv-conf: /etc/resolv.conf\nnode-ip: 10.0.0.5\n")
+	out, err := Translate(path, data, bootstrap.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var boot []string
+	for _, f := range out.Findings {
+		if f.Rule == "KC9004" {
+			boot = append(boot, f.Path)
+		}
+	}
+	if want := []string{"cgroupDriver", "cpuCFSQuota", "kubeletCgroups"}; !reflect.DeepEqual(boot, want) {
+		t.Errorf("KC9004 on %q, want %q", boot, want)
+	}
+	out, err = Translate(path, data, bootstrap.Options{Set: map[string]string{"cgroupDriver": "systemd", "cpuCFSQuota": "true", "kubeletCgroups": "/k3s"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range out.Findings {
+		if f.Rule == "KC9004" {
+			t.Errorf("KC9004 with --set: %s", f.Message)
+		}
+	}
+	var m map[string]any
+	must(t, yaml.Unmarshal(out.DropIns[0].Data, &m))
+	if m["cgroupDriver"] != "systemd" || m["cpuCFSQuota"] != true || m["kubeletCgroups"] != "/k3s" || m["healthzBindAddress"] != "127.0.0.1" || m["address"] != "10.0.0.5" {
+		t.Errorf("drop-in %v", m)
 	}
 }

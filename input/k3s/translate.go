@@ -100,6 +100,12 @@ func (t *translation) run(args []configArg) (*bootstrap.Output, error) {
 		AtBoot:    map[string]string{},
 		Anchor:    finding.Position{File: t.path, Line: 1, Column: 1},
 	}
+	for _, a := range args {
+		if a.KeyPos.File == t.path && a.KeyPos.Line > 0 {
+			t.out.Anchor = a.KeyPos
+			break
+		}
+	}
 	// The command: a file with a flag only the server takes is a server's; one
 	// naming a server to join (and no server-only flag) an agent's; else the
 	// server (what the install script runs without K3S_URL).
@@ -246,7 +252,7 @@ func (t *translation) kubelet() error {
 	for _, p := range []string{"cpuManagerReconcilePeriod", "evictionPressureTransitionPeriod", "failSwapOn", "fileCheckFrequency",
 		"httpCheckFrequency", "imageMinimumGCAge", "nodeStatusReportFrequency", "nodeStatusUpdateFrequency", "runtimeRequestTimeout",
 		"streamingConnectionIdleTimeout", "syncFrequency", "volumeStatsAggPeriod", "evictionHard", "evictionMinimumReclaim",
-		"authentication", "authorization", "logging", "serializeImagePulls"} {
+		"authentication", "authorization", "logging"} {
 		note(p, "default of "+src("pkg/daemons/agent/agent.go defaultKubeletConfig"))
 	}
 
@@ -356,6 +362,7 @@ func (t *translation) kubelet() error {
 	}
 	if runtimeSocket != "" || docker {
 		cfg.SerializeImagePulls = ptr(false)
+		note("serializeImagePulls", "with a container runtime socket ("+src("kubeletArgsAndConfig")+")")
 	}
 	if runtimeSocket != "" {
 		if strings.HasPrefix(runtimeSocket, "unix://") {
@@ -523,7 +530,11 @@ func (t *translation) kubelet() error {
 	}
 	sort.Strings(boot)
 	for _, p := range boot {
-		t.add("KC9004", finding.Info, t.out.Anchor, p,
+		at := t.out.Anchor
+		if a, ok := t.last("server"); ok && (p == "clusterDNS" || p == "clusterDomain") {
+			at = a.KeyPos
+		}
+		t.add("KC9004", finding.Info, at, p,
 			fmt.Sprintf("%s sets %s on the node at boot: %s; it is left to the kubelet's default here", name, p, strings.TrimPrefix(t.out.AtBoot[p], name+": ")),
 			fmt.Sprintf("give the value with --set %s=VALUE when it is known", p))
 	}
