@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kubeletcfg/kubeletcfg/input/aks"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 	"github.com/kubeletcfg/kubeletcfg/input/k3s"
 	"github.com/kubeletcfg/kubeletcfg/skew"
@@ -28,6 +29,7 @@ type translator struct {
 // entry here and its format's name in Formats.
 var translators = []translator{
 	{format: "k3s", tool: k3s.Tool, detect: k3s.Detect, translate: k3s.Translate},
+	{format: "aks", tool: aks.Tool, detect: aks.Detect, translate: aks.Translate},
 }
 
 // translatorOf is the translator of format f, if f is a bootstrapper's.
