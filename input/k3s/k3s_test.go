@@ -318,6 +318,8 @@ func TestFindings(t *testing.T) {
 		{"KC9001 config= empty", agent, "kubelet-arg:\n  - config=\n", "KC9001", true, "2:5"},
 		{"KC9001 bool", agent, "protect-kernel-defaults: yes please\n", "KC9001", true, "1:26"},
 		{"KC9001 cluster-dns", agent, "cluster-dns: 10.43.0.300\n", "KC9001", true, "1:14"},
+		{"KC9001 node-ip", agent, "node-ip: 10.0.0.1,10.0.0\n", "KC9001", true, "1:10"},
+		{"KC9001 node-ip ok", agent, "node-ip: 10.0.0.1,fd00::1\n", "KC9001", false, ""},
 		{"KC9002 config= copied", agent, "kubelet-arg:\n  - config=/etc/kubelet.yaml\n", "KC9002", true, "2:5"},
 		{"KC9002 prepend", agent, "kubelet-arg:\n  - read-only-port-=10255\n", "KC9002", true, "2:5"},
 		{"KC9002 replace", agent, "kubelet-arg:\n  - read-only-port=10255\n", "KC9002", false, ""},

@@ -162,9 +162,6 @@ func (t *translation) run(args []configArg) (*bootstrap.Output, error) {
 						hint)
 				}
 			}
-			if strip {
-				continue
-			}
 			continue
 		}
 		k := a.Key
@@ -256,8 +253,21 @@ func (t *translation) kubelet() error {
 		note(p, "default of "+src("pkg/daemons/agent/agent.go defaultKubeletConfig"))
 	}
 
-	// The node's IP: node-ip, or the default route's address at boot.
-	nodeIPs := splitAll(t.values["node-ip"])
+	// The node's IP: node-ip, or the default route's address at boot
+	// (pkg/util/net.go GetHostnameAndIPs, ParseStringSliceToIPs).
+	var nodeIPs []string
+	for _, a := range t.values["node-ip"] {
+		for _, v := range strings.Split(a.Value, ",") {
+			ip := net.ParseIP(v)
+			if ip == nil {
+				t.add("KC9001", finding.Error, a.ValuePos, "",
+					fmt.Sprintf("%s refuses node-ip %q: invalid node-ip: invalid ip format '%s' (pkg/util/net.go GetHostnameAndIPs, k3s %s)", name, a.Value, v, Release),
+					"write IP addresses, comma-separated")
+				continue
+			}
+			nodeIPs = append(nodeIPs, ip.String())
+		}
+	}
 	if len(nodeIPs) > 0 {
 		ip := net.ParseIP(nodeIPs[0])
 		cfg.HealthzBindAddress = "127.0.0.1"
@@ -540,7 +550,24 @@ func (t *translation) kubelet() error {
 	}
 	t.out.Note = fmt.Sprintf("%s %s configuration: the kubelet flags and %s as %s %s writes them",
 		name, t.command, filepath.Base(t.out.DropIns[0].Path), name, t.tool().Release)
+	if old(t.opt.Minor) {
+		// k3s's kubelet is its own: kubelet 1.31 is k3s v1.31, which predates
+		// "Switch to using kubelet config file for all supported flags"
+		// (k3s-io/k3s#10433, first released in v1.32.0+k3s1).
+		t.out.Note += fmt.Sprintf("; %s %s passed these settings as kubelet flags instead (the drop-in came with v1.32.0+k3s1): modelled as the newer releases write them", name, t.opt.Minor)
+	}
 	return nil
+}
+
+// old reports whether minor ("1.31") is older than k3s v1.32, the first
+// release with the drop-in.
+func old(minor string) bool {
+	major, m, ok := strings.Cut(minor, ".")
+	if !ok || major != "1" {
+		return false
+	}
+	n, err := strconv.Atoi(m)
+	return err == nil && n < 32
 }
 
 // multiValued are kubelet flags whose occurrences add up rather than replace.
