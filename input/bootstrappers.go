@@ -9,6 +9,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/input/aks"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+	"github.com/kubeletcfg/kubeletcfg/input/k0s"
 	"github.com/kubeletcfg/kubeletcfg/input/k3s"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
@@ -28,6 +29,7 @@ type translator struct {
 // order Detect tries them (after the formats of input.go). A new one is one
 // entry here and its format's name in Formats.
 var translators = []translator{
+	{format: "k0s", tool: k0s.Tool, detect: k0s.Detect, translate: k0s.Translate},
 	{format: "k3s", tool: k3s.Tool, detect: k3s.Detect, translate: k3s.Translate},
 	{format: "aks", tool: aks.Tool, detect: aks.Detect, translate: aks.Translate},
 }
