@@ -75,33 +75,41 @@ func topKeys(data []byte) []string {
 }
 
 // Detect reports whether the file is a k3s or RKE2 configuration file: a YAML
-// map with no apiVersion or kind, named config.yaml under a rancher/k3s or
-// rancher/rke2 folder or kept in a config.yaml.d folder, with a key k3s knows
-// (kubelet-arg, node-name, token, server, ...); or, under any name, a map
-// holding kubelet-arg whose keys are all k3s or RKE2 flags.
+// map with no apiVersion or kind, and
+//   - named config.yaml under a rancher/k3s or rancher/rke2 folder, or kept in
+//     a config.yaml.d folder, with a key k3s knows (kubelet-arg, node-name,
+//     token, server, ...); or
+//   - under any name, with kubelet-arg and only k3s or RKE2 flags as keys; or
+//   - with two keys or more k3s knows, every key lower-case and dashed as
+//     k3s flags are, at least half of them k3s or RKE2 flags (a misspelled
+//     one is then reported, not a reason to read the file as something else).
 func Detect(path string, data []byte) bool {
 	keys := topKeys(data)
 	if len(keys) == 0 {
 		return false
 	}
-	known, all := false, true
 	server := flagSet("k3s", "server")
 	rke2 := flagSet("rke2", "server")
-	kubeletArg := false
+	known, flags := 0, 0
+	kubeletArg, dashed := false, true
 	for _, k := range keys {
 		if k == "apiVersion" || k == "kind" {
 			return false
 		}
 		if knownKeys[k] {
-			known = true
+			known++
 		}
 		if k == "kubelet-arg" {
 			kubeletArg = true
 		}
-		if !server[k] && !rke2[k] {
-			all = false
+		if server[k] || rke2[k] {
+			flags++
+		}
+		if k != strings.ToLower(k) || strings.ContainsAny(k, " _.") {
+			dashed = false
 		}
 	}
+	all := flags == len(keys)
 	p := filepath.ToSlash(path)
 	base, dir := filepath.Base(p), filepath.Base(filepath.Dir(p))
 	named := (base == "config.yaml" || base == "config.yml") &&
@@ -109,7 +117,13 @@ func Detect(path string, data []byte) bool {
 	if dir == "config.yaml.d" && hasSuffixI(base, ".yaml", ".yml") {
 		named = true
 	}
-	return (named && known) || (kubeletArg && all)
+	switch {
+	case named && known > 0, kubeletArg && all:
+		return true
+	case known >= 2 && dashed && 2*flags >= len(keys):
+		return true
+	}
+	return false
 }
 
 // configFiles ports the file list of pkg/configfilearg/parser.go

@@ -411,6 +411,9 @@ func TestDetect(t *testing.T) {
 		{"/etc/rancher/k3s/config.yaml", "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n", false},
 		{"/etc/rancher/k3s/config.yaml", "maxPods: 20\n", false},
 		{"anywhere/x.yaml", "kubelet-arg: [a=b]\nmaxPods: 3\n", false},
+		{"clusters/worker.yaml", "server: https://s:6443\ntoken-file: /t\nnode-label: [a=b]\n", true},
+		{"clusters/worker.yaml", "server: https://s:6443\ntoken: x\nnode-lable: [a=b]\n", true},
+		{"values.yaml", "server: https://s:6443\ntoken: x\nreplicaCount: 2\nimage-tag: a\n", false},
 	}
 	for _, tt := range tests {
 		if got := Detect(tt.path, []byte(tt.data)); got != tt.want {
