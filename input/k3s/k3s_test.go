@@ -325,6 +325,8 @@ func TestFindings(t *testing.T) {
 		{"KC9002 replace", agent, "kubelet-arg:\n  - read-only-port=10255\n", "KC9002", false, ""},
 		{"KC9003 server unknown key", agent, "cluster-init: true\nnode-nmae: a\n", "KC9003", true, "2:1"},
 		{"KC9003 server known key", agent, "cluster-init: true\nnode-name: a\n", "KC9003", false, ""},
+		{"KC9001 rke2 cloud config alone", "/etc/rancher/rke2/config.yaml", "cloud-provider-config: /etc/c.conf\n", "KC9001", true, "1:1"},
+		{"KC9001 rke2 cloud config named", "/etc/rancher/rke2/config.yaml", "cloud-provider-name: vsphere\ncloud-provider-config: /etc/c.conf\n", "KC9001", false, ""},
 		{"KC9003 rke2 agent unknown key", "/etc/rancher/rke2/config.yaml", "server: https://s:9345\nnode-nmae: a\n", "KC9003", true, "2:1"},
 		{"KC9003 swallowed", agent, "kubelet-arg:\n  - --v\n  - max-pods=50\n", "KC9003", true, "3:5"},
 		{"KC9003 not swallowed", agent, "kubelet-arg:\n  - v=2\n  - max-pods=50\n", "KC9003", false, ""},
@@ -381,20 +383,43 @@ func TestPositions(t *testing.T) {
 	}
 }
 
+// TestRKE2: RKE2's static pod executor puts its flags first and keeps the
+// klog flags (its own five and the user's) for its log writer; its cloud
+// providers set --cloud-provider.
 func TestRKE2(t *testing.T) {
-	out := translate(t, "/etc/rancher/rke2/config.yaml", "kubelet-arg:\n  - log-file=/tmp/kubelet.log\n")
+	out := translate(t, "/etc/rancher/rke2/config.yaml", "kubelet-arg:\n  - log-file=/tmp/kubelet.log\n  - max-pods=50\n")
 	if out.Tool.Name != "RKE2" || out.DropIns[0].Path != "/var/lib/rancher/rke2/agent/etc/kubelet.conf.d/00-rke2-defaults.conf" {
 		t.Errorf("tool %s, drop-in %s", out.Tool.Name, out.DropIns[0].Path)
 	}
-	i := slices.Index(out.Flags, "--log-file=/var/lib/rancher/rke2/agent/logs/kubelet.log")
-	j := slices.Index(out.Flags, "--log-file=/tmp/kubelet.log")
-	if i < 0 || j != i+1 {
-		t.Errorf("RKE2's --log-file then the user's: %q", out.Flags)
+	want := []string{
+		"--volume-plugin-dir=/var/lib/kubelet/volumeplugins", "--file-check-frequency=5s", "--sync-frequency=30s",
+		"--cloud-provider=external", "--kubeconfig=/var/lib/rancher/rke2/agent/kubelet.kubeconfig",
+		"--max-pods=50", "--node-labels=", "--read-only-port=0",
 	}
-	for _, f := range []string{"--stderrthreshold=FATAL", "--log-file-max-size=50", "--alsologtostderr=false", "--logtostderr=false"} {
-		if !slices.Contains(out.Flags, f) {
-			t.Errorf("no %s in %q", f, out.Flags)
+	if !reflect.DeepEqual(out.Flags, want) {
+		t.Errorf("flags %q\nwant  %q", out.Flags, want)
+	}
+	for _, tt := range []struct{ data, flag string }{
+		{"cloud-provider-name: harvester\n", "--cloud-provider=external"},
+		{"cloud-provider-name: aws\n", ""},
+		{"cloud-provider-name: azure\n", "--cloud-provider=azure"},
+	} {
+		out := translate(t, "/etc/rancher/rke2/config.yaml", tt.data)
+		got := ""
+		for _, f := range out.Flags[3:] {
+			if strings.HasPrefix(f, "--cloud-provider=") && out.FlagNotes[slices.Index(out.Flags, f)] != "" && strings.Contains(out.FlagNotes[slices.Index(out.Flags, f)], "static pod") {
+				got = f
+			}
 		}
+		if got != tt.flag {
+			t.Errorf("%s: RKE2's --cloud-provider %q, want %q (%q)", tt.data, got, tt.flag, out.Flags)
+		}
+	}
+	// a server with a bundled CPI: k3s's embedded cloud controller is off, so
+	// k3s passes no --cloud-provider of its own
+	out = translate(t, "/etc/rancher/rke2/config.yaml", "cni: calico\ncloud-provider-name: rancher-vsphere\n")
+	if n := len(slices.DeleteFunc(slices.Clone(out.Flags), func(f string) bool { return !strings.HasPrefix(f, "--cloud-provider=") })); n != 1 {
+		t.Errorf("flags %q: want RKE2's --cloud-provider only", out.Flags)
 	}
 }
 

@@ -400,6 +400,12 @@ func (t *translation) kubelet() error {
 	if t.command == "server" {
 		disableCCM, _ = t.boolean("disable-cloud-controller")
 	}
+	rke2Cloud := ""
+	if t.program == "rke2" {
+		var cpi bool
+		rke2Cloud, cpi = t.rke2CloudProvider()
+		disableCCM = disableCCM || cpi
+	}
 	if disableCCM {
 		if len(nodeIPs) == 1 || (len(nodeIPs) > 0 && !dualStack(nodeIPs)) {
 			argsMap["node-ip"] = defaultArg{nodeIPs[0], "node-ip"}
@@ -492,6 +498,22 @@ func (t *translation) kubelet() error {
 	}
 
 	flags := getArgs(argsMap, ex.args)
+	if t.program == "rke2" {
+		// pkg/executor/staticpod/staticpod.go Kubelet: RKE2's own flags first,
+		// then k3s's, less the klog flags RKE2 keeps for its log writer.
+		var pre []flagOut
+		for _, f := range rke2KubeletFlags(rke2Cloud) {
+			pre = append(pre, flagOut{Text: f, Default: "RKE2's static pod executor (pkg/executor/staticpod/staticpod.go Kubelet, " + RKE2.Release + ")"})
+		}
+		var rest []flagOut
+		for _, f := range flags {
+			if isKlogFlag(f.Text) {
+				continue
+			}
+			rest = append(rest, f)
+		}
+		flags = append(pre, rest...)
+	}
 	for i, f := range flags {
 		if strings.HasPrefix(f.Text, "--config-dir=") && !f.User {
 			// the drop-in folder is Output.ConfigDir
