@@ -330,6 +330,8 @@ func TestFindings(t *testing.T) {
 		{"KC9003 rke2 agent unknown key", "/etc/rancher/rke2/config.yaml", "server: https://s:9345\nnode-nmae: a\n", "KC9003", true, "2:1"},
 		{"KC9003 swallowed", agent, "kubelet-arg:\n  - --v\n  - max-pods=50\n", "KC9003", true, "3:5"},
 		{"KC9003 not swallowed", agent, "kubelet-arg:\n  - v=2\n  - max-pods=50\n", "KC9003", false, ""},
+		{"KC9003 vmodule", agent, "vmodule: server\n", "KC9003", true, "1:10"},
+		{"KC9003 vmodule ok", agent, "vmodule: server=4\n", "KC9003", false, ""},
 		{"KC9004 agent clusterDNS", agent, "# worker\nserver: https://s:6443\n", "KC9004", true, "2:1"},
 	}
 	for _, tt := range tests {

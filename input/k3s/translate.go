@@ -313,9 +313,13 @@ func (t *translation) kubelet() error {
 		}
 	}
 	if a, ok := t.last("vmodule"); ok && a.Value != "" {
+		// defaultKubeletConfig ignores Set's error: what does not parse is
+		// not written.
 		if err := logsv1.VModuleConfigurationPflag(&cfg.Logging.VModule).Set(a.Value); err != nil {
-			t.add("KC9001", finding.Error, a.ValuePos, "logging.vmodule",
-				fmt.Sprintf("%s: vmodule %q cannot be parsed (defaultKubeletConfig, VModuleConfigurationPflag): %v", name, a.Value, err), "write pattern=N,...")
+			cfg.Logging.VModule = nil
+			t.add("KC9003", finding.Warning, a.ValuePos, "logging.vmodule",
+				fmt.Sprintf("%s drops vmodule %q from the kubelet's configuration: it does not parse (%v) and defaultKubeletConfig (%s) ignores the error", name, a.Value, err, src("pkg/daemons/agent/agent.go")),
+				"write pattern=N,... (file.go=2,server=4)")
 		}
 		t.out.Positions["logging.vmodule"] = a.ValuePos
 	}
