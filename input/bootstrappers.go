@@ -11,6 +11,7 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 	"github.com/kubeletcfg/kubeletcfg/input/k0s"
 	"github.com/kubeletcfg/kubeletcfg/input/k3s"
+	"github.com/kubeletcfg/kubeletcfg/input/talos"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
 	"github.com/kubeletcfg/kubeletcfg/validate"
@@ -30,6 +31,7 @@ type translator struct {
 // entry here and its format's name in Formats.
 var translators = []translator{
 	{format: "k0s", tool: k0s.Tool, detect: k0s.Detect, translate: k0s.Translate},
+	{format: "talos", tool: talos.Tool, detect: talos.Detect, translate: talos.Translate},
 	{format: "k3s", tool: k3s.Tool, detect: k3s.Detect, translate: k3s.Translate},
 	{format: "aks", tool: aks.Tool, detect: aks.Detect, translate: aks.Translate},
 }
