@@ -9,6 +9,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 const testdata = "../../testdata/bootstrappers/aks/"
@@ -147,6 +148,7 @@ func TestFindings(t *testing.T) {
 					break
 				}
 			}
+			checkRules(t, out.Findings)
 			if (got != nil) != tt.want {
 				t.Fatalf("%s: got %v, want %v (%v)", tt.rule, got, tt.want, out.Findings)
 			}
@@ -191,5 +193,25 @@ func TestNotJSON(t *testing.T) {
 	_, err := Translate("k.json", []byte(`["a"]`), bootstrap.Options{})
 	if err == nil || !strings.HasPrefix(err.Error(), "k.json: ") {
 		t.Errorf("error %v", err)
+	}
+}
+
+// checkRules: every finding uses one of validate's bootstrapper rules, with
+// its severity (the package names them by literal ID).
+func checkRules(t *testing.T, fs []finding.Finding) {
+	t.Helper()
+	rules := map[string]*validate.Rule{}
+	for _, r := range []*validate.Rule{validate.BootstrapperRefuses, validate.BootstrapperOverrides, validate.BootstrapperDrops, validate.BootstrapperAtBoot} {
+		rules[r.ID] = r
+	}
+	for _, f := range fs {
+		r, ok := rules[f.Rule]
+		if !ok {
+			t.Errorf("%s is no bootstrapper rule: %s", f.Rule, f.Message)
+			continue
+		}
+		if f.Severity != r.Severity {
+			t.Errorf("%s with severity %v, validate says %v", f.Rule, f.Severity, r.Severity)
+		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 const testdata = "../../testdata/bootstrappers/k3s/"
@@ -344,6 +345,7 @@ func TestFindings(t *testing.T) {
 					break
 				}
 			}
+			checkRules(t, out.Findings)
 			if (got != nil) != tt.want {
 				t.Fatalf("%s: got %v, want %v; findings %v", tt.rule, got, tt.want, out.Findings)
 			}
@@ -480,5 +482,25 @@ func TestSet(t *testing.T) {
 	must(t, yaml.Unmarshal(out.DropIns[0].Data, &m))
 	if m["cgroupDriver"] != "systemd" || m["cpuCFSQuota"] != true || m["kubeletCgroups"] != "/k3s" || m["healthzBindAddress"] != "127.0.0.1" || m["address"] != "10.0.0.5" {
 		t.Errorf("drop-in %v", m)
+	}
+}
+
+// checkRules: every finding uses one of validate's bootstrapper rules, with
+// its severity (the package names them by literal ID).
+func checkRules(t *testing.T, fs []finding.Finding) {
+	t.Helper()
+	rules := map[string]*validate.Rule{}
+	for _, r := range []*validate.Rule{validate.BootstrapperRefuses, validate.BootstrapperOverrides, validate.BootstrapperDrops, validate.BootstrapperAtBoot} {
+		rules[r.ID] = r
+	}
+	for _, f := range fs {
+		r, ok := rules[f.Rule]
+		if !ok {
+			t.Errorf("%s is no bootstrapper rule: %s", f.Rule, f.Message)
+			continue
+		}
+		if f.Severity != r.Severity {
+			t.Errorf("%s with severity %v, validate says %v", f.Rule, f.Severity, r.Severity)
+		}
 	}
 }
