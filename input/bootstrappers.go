@@ -7,9 +7,12 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kubeletcfg/kubeletcfg/input/aks"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 	"github.com/kubeletcfg/kubeletcfg/input/k0s"
+	"github.com/kubeletcfg/kubeletcfg/input/k3s"
 	"github.com/kubeletcfg/kubeletcfg/input/talos"
+	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
@@ -29,6 +32,8 @@ type translator struct {
 var translators = []translator{
 	{format: "k0s", tool: k0s.Tool, detect: k0s.Detect, translate: k0s.Translate},
 	{format: "talos", tool: talos.Tool, detect: talos.Detect, translate: talos.Translate},
+	{format: "k3s", tool: k3s.Tool, detect: k3s.Detect, translate: k3s.Translate},
+	{format: "aks", tool: aks.Tool, detect: aks.Detect, translate: aks.Translate},
 }
 
 // translatorOf is the translator of format f, if f is a bootstrapper's.
@@ -96,6 +101,26 @@ func fromBootstrap(file string, f Format, out *bootstrap.Output) *Source {
 	}
 	for p := range out.Positions {
 		m.set = append(m.set, p)
+	}
+	// Flags the user wrote in the file (k3s's kubelet-arg): a finding or
+	// origin on the field a flag sets keeps the flag's position, as
+	// minikube's do.
+	if table, err := skew.Default().Flags(); err == nil {
+		for i, fp := range out.FlagPositions {
+			if fp.File == "" || i >= len(out.Flags) {
+				continue
+			}
+			name, _, _ := strings.Cut(strings.TrimLeft(out.Flags[i], "-"), "=")
+			field := ""
+			if tf, ok := table.Lookup(name); ok && tf.Path != "" {
+				field = tf.Path
+				m.set = append(m.set, field)
+			}
+			if m.flagAt == nil {
+				m.flagAt = map[validate.Position][]string{}
+			}
+			m.flagAt[fp] = append(m.flagAt[fp], field)
+		}
 	}
 	slices.Sort(m.set)
 	if out.ConfigDir != "" {
