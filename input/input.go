@@ -81,6 +81,9 @@ type Source struct {
 	// 10-kubeadm.conf), with their positions in Path; Apply puts them first.
 	Flags         []string
 	FlagPositions []validate.Position
+	// kubeadm is the node's kubeadm documents (a kubeadm config file): what each
+	// kubeadm minor refuses or takes from the node (input/kubeadmnode.go, Settle).
+	kubeadm *kubeadmNodeDoc
 }
 
 // Open reads path (Stdin: r, once, within source.MaxFileSize) and converts it
