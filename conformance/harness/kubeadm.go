@@ -11,13 +11,12 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	_ "unsafe" // for go:linkname
 
-	"strings"
-
+	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	v1 "k8s.io/api/core/v1"
 	nodeutil "k8s.io/component-helpers/node/util"
 	kubeletconfig "k8s.io/kubelet/config/v1beta1"
 
