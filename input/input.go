@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/source"
@@ -28,20 +29,26 @@ const (
 	Minikube Format = "minikube"
 )
 
-// Formats lists the names --input-format takes.
+// Formats lists the names --input-format takes: the formats above, then the
+// bootstrappers' (translators).
 func Formats() []string {
-	return []string{string(Auto), string(Config), string(Configz), string(Kubeadm), string(KubeadmConfig), string(Kind), string(Minikube)}
+	names := []string{string(Auto), string(Config), string(Configz), string(Kubeadm), string(KubeadmConfig), string(Kind), string(Minikube)}
+	for _, t := range translators {
+		names = append(names, string(t.format))
+	}
+	return names
 }
 
 // ParseFormat parses an --input-format value.
 func ParseFormat(s string) (Format, error) {
-	switch f := Format(s); f {
-	case Auto, Config, Configz, Kubeadm, KubeadmConfig, Kind, Minikube:
-		return f, nil
-	case "":
+	if s == "" {
 		return Auto, nil
 	}
-	return "", fmt.Errorf("--input-format must be one of auto, config, configz, kubeadm, kubeadm-config, kind or minikube, not %q", s)
+	names := Formats()
+	if slices.Contains(names, s) {
+		return Format(s), nil
+	}
+	return "", fmt.Errorf("--input-format must be one of %s or %s, not %q", strings.Join(names[:len(names)-1], ", "), names[len(names)-1], s)
 }
 
 // Stdin is the --config value that reads standard input; StdinName is how
@@ -84,6 +91,14 @@ type Source struct {
 	// kubeadm is the node's kubeadm documents (a kubeadm config file): what each
 	// kubeadm minor refuses or takes from the node (input/kubeadmnode.go, Settle).
 	kubeadm *kubeadmNodeDoc
+
+	// A bootstrapper's translation (bootstrappers.go): noConfig, its kubelet
+	// runs without --config; configDir and dropIns, the drop-in folder it
+	// writes, held in memory; toolFindings, the tool's own verdicts.
+	noConfig     bool
+	configDir    string
+	dropIns      map[string][]byte
+	toolFindings []validate.Finding
 }
 
 // Open reads path (Stdin: r, once, within source.MaxFileSize) and converts it
@@ -136,6 +151,12 @@ func ReadLimited(r io.Reader, name string) ([]byte, error) {
 // a kubeadm configuration file, a kind cluster configuration, or else a config
 // file (whatever is wrong with it is the pipeline's to say).
 func Detect(data []byte) Format {
+	return DetectPath("", data)
+}
+
+// DetectPath is Detect for a file read from path: some bootstrappers' files
+// (k3s's config.yaml) are told apart by their name too.
+func DetectPath(path string, data []byte) Format {
 	if _, ok, _ := FromConfigz(data); ok {
 		return Configz
 	}
@@ -151,6 +172,9 @@ func Detect(data []byte) Format {
 	if isMinikubeProfile(data) {
 		return Minikube
 	}
+	if f, ok := detectTranslator(path, data); ok {
+		return f
+	}
 	return Config
 }
 
@@ -163,7 +187,7 @@ func Convert(path string, data []byte, f Format) (*Source, error) {
 // ConvertOptions is Convert with reading options.
 func ConvertOptions(path string, data []byte, f Format, opt Options) (*Source, error) {
 	if f == Auto {
-		f = Detect(data)
+		f = DetectPath(path, data)
 	}
 	switch f {
 	case Configz:
@@ -190,12 +214,31 @@ func ConvertOptions(path string, data []byte, f Format, opt Options) (*Source, e
 	case Config:
 		return &Source{Path: path, Format: Config}, nil
 	}
+	if t, ok := translatorOf(f); ok {
+		if !t.detect(path, data) {
+			return nil, &source.InputError{Path: path, Err: fmt.Errorf("is not a %s file", t.tool.Name)}
+		}
+		return convertBootstrapper(t, path, data, opt)
+	}
 	return nil, fmt.Errorf("unknown input format %q", f)
 }
 
-// Apply makes in read the source as its --config file.
+// Apply makes in read the source as its --config file (a bootstrapper's
+// translation: the files and flags its tool writes).
 func (s *Source) Apply(in *pipeline.Input) {
 	in.Config = s.Path
+	if s.noConfig {
+		in.Config = ""
+	}
+	if s.configDir != "" {
+		in.ConfigDir, in.ConfigDirInMemory = s.configDir, true
+		if in.Virtual == nil {
+			in.Virtual = map[string][]byte{}
+		}
+		for p, d := range s.dropIns {
+			in.Virtual[p] = d
+		}
+	}
 	if len(s.Flags) > 0 {
 		pos := append(slices.Clone(s.FlagPositions), make([]validate.Position, len(s.Flags)-len(s.FlagPositions))...)
 		pos = append(pos, in.FlagPositions...)
