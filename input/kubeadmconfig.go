@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -174,7 +175,7 @@ func convertKubeadmConfig(path string, data []byte, opt Options) (*Source, error
 		s.Note += "; kubeadm cannot read it either"
 		return s, nil
 	}
-	pm := &posMap{path: path, anchor: anchor, byPath: map[string]validate.Position{}, set: kubeadmSets,
+	pm := &posMap{path: path, anchor: anchor, byPath: map[string]validate.Position{}, set: slices.Clone(kubeadmSets),
 		notes: kubeadmNotes(path, cluster, net, opt.Kubeadm), defaultNote: "set by kubeadm (its default for the kubelet)"}
 	from := "kubeadm's defaults alone"
 	if kc != nil {
@@ -209,13 +210,22 @@ func convertKubeadmConfig(path string, data []byte, opt Options) (*Source, error
 			from += " (the cluster's kubelet-config ConfigMap, as kubeadm init made it)"
 		}
 	}
+	// The socket kubeadm detects on the node: --set containerRuntimeEndpoint=... says it.
 	node.detected = opt.Kubeadm.CRISocket
+	if v, ok := opt.Set["containerRuntimeEndpoint"]; ok && node.detected == "" {
+		node.detected = strings.Trim(strings.TrimSpace(v), `"'`)
+	}
 	s := &Source{Path: path, Format: KubeadmConfig, pos: pm, nodeFile: true, kubeadm: node}
 	if kc != nil {
 		s.written = kc.laidOut()
 	}
+	// kubeadm of the kubelet's minor writes the flags (the one minor asked for, else the
+	// default); config.yaml is the newest kubeadm's (KubeadmKubeletConfig).
 	m := skew.Default()
-	w := node.writes(m, opt.Kubeadm.CRISocket)
+	if am, err := skew.Lookup(opt.Minor); opt.Minor != "" && err == nil {
+		m = am
+	}
+	w := node.writes(m, node.detected)
 	if w.instance && w.endpoint != "" {
 		// WriteConfigToDisk merges instance-config.yaml after the patches.
 		if out, err = mergeInstanceConfig(out, w.endpoint); err != nil {

@@ -425,6 +425,19 @@ func (s *Source) addKubeadmFindings(r *pipeline.Result) {
 		return
 	}
 	n := s.kubeadm
+	if m := s.pos; m != nil && m.byPath != nil {
+		// kubeadm marshals a field it does not set as its zero value
+		// (containerRuntimeEndpoint: ""), which the kubelet defaults as if absent: a
+		// kubeadm flag for it overrides nothing the file says.
+		kept := r.Findings[:0]
+		for _, f := range r.Findings {
+			if f.Rule == validate.FlagOverridesFile.ID && f.Path != "" && !m.writtenOrKubeadms(f.Path) {
+				continue
+			}
+			kept = append(kept, f)
+		}
+		r.Findings = kept
+	}
 	if ref := n.refusal(r.Minor); ref != nil {
 		hint := "use apiVersion kubeadm.k8s.io/v1beta4 in every kubeadm document (kubeadm config migrate writes it)"
 		if n.gate != nil && ref.pos == n.gatePos {
@@ -445,7 +458,23 @@ func (s *Source) addKubeadmFindings(r *pipeline.Result) {
 		r.Findings = append(r.Findings, validate.BootstrapperAtBoot.At(n.anchor, "containerRuntimeEndpoint",
 			fmt.Sprintf("kubeadm %s %s writes the container runtime socket it detects on the node as %s (nodeRegistration.criSocket is not written: util/config SetNodeRegistrationDynamicDefaults, DetectCRISocket): unknown until boot, the kubelet's default is used here",
 				verb, r.Minor.Version, where),
-			"write nodeRegistration.criSocket (unix:///run/containerd/containerd.sock, unix:///var/run/crio/crio.sock)"))
+			"write nodeRegistration.criSocket (unix:///run/containerd/containerd.sock, unix:///var/run/crio/crio.sock), or give the node's with --set containerRuntimeEndpoint=unix:///..."))
 	}
 	validate.SortFindings(r.Findings)
+}
+
+// writtenOrKubeadms reports whether the file (or a patch) writes path or kubeadm's
+// defaulting sets it (kubeadmSets, the instance configuration's endpoint).
+func (m *posMap) writtenOrKubeadms(path string) bool {
+	for p := path; p != ""; p = parentPath(p) {
+		if _, ok := m.byPath[p]; ok {
+			return true
+		}
+	}
+	for _, q := range kubeadmSets {
+		if skew.Within(path, q) || skew.Within(q, path) {
+			return true
+		}
+	}
+	return false
 }

@@ -171,3 +171,32 @@ func TestArgumentsToCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestKubeadmFlagsAtMinor: the flags are kubeadm's of the kubelet minor asked for
+// (Options.Minor): 1.33 still writes criSocket and the pause image as flags.
+func TestKubeadmFlagsAtMinor(t *testing.T) {
+	for minor, want := range map[string]string{
+		"1.33": "--container-runtime-endpoint=unix:///run/containerd/containerd.sock --pod-infra-container-image=registry.k8s.io/pause:3.10 --node-labels=node-role.kubernetes.io/worker=,tier=gold --max-pods=150",
+		"1.37": "--node-labels=node-role.kubernetes.io/worker=,tier=gold --max-pods=150",
+	} {
+		s, err := ConvertOptions("kubeadm.yaml", []byte(nodeFile), Auto, Options{Minor: minor})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(s.Flags, " "); got != want {
+			t.Errorf("%s: flags %s, want %s", minor, got, want)
+		}
+	}
+	// --set containerRuntimeEndpoint gives the socket kubeadm would detect.
+	s, err := ConvertOptions("kubeadm.yaml", []byte("apiVersion: kubeadm.k8s.io/v1beta4\nkind: InitConfiguration\n"), Auto,
+		Options{Set: map[string]string{"containerRuntimeEndpoint": "unix:///run/crio/crio.sock"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(s.Data), "containerRuntimeEndpoint: unix:///run/crio/crio.sock\n") {
+		t.Errorf("--set containerRuntimeEndpoint not in config.yaml:\n%s", s.Data)
+	}
+	if f := finding(settle(t, s), validate.BootstrapperAtBoot.ID, ""); f != nil {
+		t.Errorf("unexpected %s", f.Message)
+	}
+}
