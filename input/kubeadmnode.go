@@ -71,6 +71,9 @@ type kubeadmNodeDoc struct {
 	cluster  *yamlDoc
 	// detected is KubeadmOptions.CRISocket.
 	detected string
+	// badValue is the first kubeletExtraArgs value that is not a string (a number,
+	// a boolean, ...), which kubeadm's decoder refuses; nil: none.
+	badValue *yaml.Node
 }
 
 // kubeadmNodeOf reads the node's kubeadm documents of a file split into docs.
@@ -168,6 +171,7 @@ func (n *kubeadmNodeDoc) readNodeRegistration(nr *yaml.Node, v1beta3 bool) {
 	case v1beta3 && args.Kind == yaml.MappingNode:
 		for i := 0; i+1 < len(args.Content); i += 2 {
 			k, v := args.Content[i], args.Content[i+1]
+			n.checkValue(v)
 			n.extra = append(n.extra, kubeadmArg{name: k.Value, value: v.Value, pos: n.pos(k.Line, k.Column), from: from(k.Value)})
 		}
 		slices.SortStableFunc(n.extra, func(a, b kubeadmArg) int {
@@ -184,11 +188,35 @@ func (n *kubeadmNodeDoc) readNodeRegistration(nr *yaml.Node, v1beta3 bool) {
 			}
 			if v := get(item, "value"); v != nil {
 				a.value = v.Value
+				n.checkValue(v)
 			}
 			a.from = from(a.name)
 			n.extra = append(n.extra, a)
 		}
 	}
+}
+
+// checkValue records v when kubeadm's decoder cannot read it as a string.
+func (n *kubeadmNodeDoc) checkValue(v *yaml.Node) {
+	if n.badValue == nil && jsonKind(v) != "" {
+		n.badValue = v
+	}
+}
+
+// jsonKind is what encoding/json calls a YAML value that is not a string ("number",
+// "bool", "object", "array"); empty for a string or null.
+func jsonKind(v *yaml.Node) string {
+	switch {
+	case v.Kind == yaml.MappingNode:
+		return "object"
+	case v.Kind == yaml.SequenceNode:
+		return "array"
+	case v.Tag == "!!int" || v.Tag == "!!float":
+		return "number"
+	case v.Tag == "!!bool":
+		return "bool"
+	}
+	return ""
 }
 
 // taintString is v1.Taint.ToString: key=value:effect, key:effect without a value.
@@ -262,6 +290,15 @@ func (n *kubeadmNodeDoc) refusal(m *skew.Minor) *kubeadmRefusal {
 		at := n.pos(d.kindLine, d.kindColumn)
 		if v := get(d.root, "apiVersion"); v != nil {
 			at = n.pos(v.Line, v.Column)
+		}
+		if use := old[d.apiVersion]; use == "" && d == n.doc && n.badValue != nil && (d.apiVersion == "kubeadm.k8s.io/v1beta4" || d.apiVersion == "kubeadm.k8s.io/v1beta3") {
+			// runtime.DecodeInto of the node's document (kubeadm's scheme, encoding/json).
+			field := "Arg.nodeRegistration.kubeletExtraArgs.value"
+			if d.apiVersion == "kubeadm.k8s.io/v1beta3" {
+				field = "NodeRegistrationOptions.nodeRegistration.kubeletExtraArgs"
+			}
+			return &kubeadmRefusal{pos: n.pos(n.badValue.Line, n.badValue.Column), source: fmt.Sprintf("cmd/kubeadm/app/util/config, runtime.DecodeInto of the %s, kubeadm %s", n.doc.kind, m.Patch),
+				message: fmt.Sprintf("json: cannot unmarshal %s into Go struct field %s of type string", jsonKind(n.badValue), field)}
 		}
 		if use := old[d.apiVersion]; use != "" {
 			return &kubeadmRefusal{pos: at, source: src, message: fmt.Sprintf("your configuration file uses an old API spec: %q (kind: %q). Please use kubeadm %s instead and run %s, which will write the new, similar spec using a newer API version.", d.apiVersion, d.kind, use, migrate)}
@@ -440,7 +477,10 @@ func (s *Source) addKubeadmFindings(r *pipeline.Result) {
 	}
 	if ref := n.refusal(r.Minor); ref != nil {
 		hint := "use apiVersion kubeadm.k8s.io/v1beta4 in every kubeadm document (kubeadm config migrate writes it)"
-		if n.gate != nil && ref.pos == n.gatePos {
+		switch {
+		case n.badValue != nil && ref.pos == n.pos(n.badValue.Line, n.badValue.Column):
+			hint = fmt.Sprintf("quote the value: %q", n.badValue.Value)
+		case n.gate != nil && ref.pos == n.gatePos:
 			hint = fmt.Sprintf("remove featureGates.NodeLocalCRISocket: kubeadm %s does not know the gate", r.Minor.Version)
 		}
 		r.Findings = append(r.Findings, validate.BootstrapperRefuses.At(ref.pos, "",
