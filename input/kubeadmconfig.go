@@ -252,6 +252,9 @@ func convertKubeadmConfig(path string, data []byte, opt Options) (*Source, error
 		s.Note += fmt.Sprintf(", with instance-config.yaml's containerRuntimeEndpoint %s", orDefault(w.endpoint, "(detected on the node)"))
 	}
 	s.Note += fmt.Sprintf(", and kubeadm-flags.env starts the kubelet with KUBELET_KUBEADM_ARGS=%q", strings.Join(line, " "))
+	if node.hostnameFlag(w) != "" {
+		s.Note += fmt.Sprintf(" (%s)", node.hostnameFlag(w))
+	}
 	s.Note += fmt.Sprintf("; findings on what kubeadm sets point at line %d; --as-written reads the document alone", anchor.Line)
 	return s, nil
 }

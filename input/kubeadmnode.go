@@ -243,8 +243,6 @@ type kubeadmNodeWrites struct {
 	// node).
 	instance bool
 	endpoint string
-	// atBoot say what kubeadm takes from the node, not the file.
-	atBoot []string
 }
 
 // kubeadmRefusal is kubeadm's error when it refuses the file, with the position of
@@ -365,9 +363,6 @@ func (n *kubeadmNodeDoc) writes(m *skew.Minor, detected string) kubeadmNodeWrite
 	switch {
 	case socket == "":
 		socket, socketPos, socketFrom = detected, n.anchor, "the CRI socket kubeadm detects on the node"
-		if detected == "" {
-			w.atBoot = append(w.atBoot, "criSocket is not written: kubeadm detects the container runtime's socket on the node (DetectCRISocket)")
-		}
 	case !strings.HasPrefix(socket, "unix"):
 		socket = "unix://" + socket
 	}
@@ -400,10 +395,20 @@ func (n *kubeadmNodeDoc) writes(m *skew.Minor, detected string) kubeadmNodeWrite
 	}
 	if nodeName != "" {
 		base = append(base, kubeadmArg{name: "hostname-override", value: nodeName, pos: namePos, from: nameFrom})
-		w.atBoot = append(w.atBoot, fmt.Sprintf("--hostname-override=%s is written unless the node's hostname is %s (GetNodeNameAndHostname)", nodeName, nodeName))
 	}
 	w.flags = argumentsToCommand(minor, base, n.extra)
 	return w
+}
+
+// hostnameFlag says, when the flags have kubeadm's own --hostname-override, that it
+// depends on the node; empty otherwise.
+func (n *kubeadmNodeDoc) hostnameFlag(w kubeadmNodeWrites) string {
+	for _, f := range w.flags {
+		if f.name == "hostname-override" && f.from == "nodeRegistration.name" {
+			return fmt.Sprintf("kubeadm writes --hostname-override=%s unless the node's hostname is %s: the node's name is the same either way", f.value, f.value)
+		}
+	}
+	return ""
 }
 
 // argumentsToCommand is util/arguments.go ArgumentsToCommand: an extra arg replaces
