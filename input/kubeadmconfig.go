@@ -246,6 +246,9 @@ func convertKubeadmConfig(path string, data []byte, opt Options) (*Source, error
 	}
 	for _, f := range w.flags {
 		line = append(line, "--"+f.name+"="+f.value)
+		if !strings.HasPrefix(f.from, "nodeRegistration.kubeletExtraArgs") {
+			node.own = append(node.own, f.name)
+		}
 	}
 	s.Note = fmt.Sprintf("%s: %s is what %s %s writes to /var/lib/kubelet/config.yaml (%s)", what, from, verb, m.Version, kubeadmDefaultsNote(net, opt.Kubeadm))
 	if w.instance {

@@ -71,6 +71,9 @@ type kubeadmNodeDoc struct {
 	cluster  *yamlDoc
 	// detected is KubeadmOptions.CRISocket.
 	detected string
+	// own are the names of the flags kubeadm wrote itself (not kubeletExtraArgs'),
+	// set by the conversion.
+	own []string
 	// badValue is the first kubeletExtraArgs value that is not a string (a number,
 	// a boolean, ...), which kubeadm's decoder refuses; nil: none.
 	badValue *yaml.Node
@@ -475,6 +478,14 @@ func (s *Source) addKubeadmFindings(r *pipeline.Result) {
 		for _, f := range r.Findings {
 			if f.Rule == validate.FlagOverridesFile.ID && f.Path != "" && !m.writtenOrKubeadms(f.Path) {
 				continue
+			}
+			// A deprecated flag kubeadm writes itself (--pod-infra-container-image,
+			// --container-runtime-endpoint): not the file's to remove.
+			for _, own := range n.own {
+				if f.Rule == validate.FlagDeprecated.ID && strings.HasPrefix(f.Message, "--"+own+" ") {
+					f.Message += " (kubeadm writes it itself into kubeadm-flags.env)"
+					f.Hint = "nothing to change in the file: kubeadm of this minor passes it; newer kubeadm releases do not"
+				}
 			}
 			kept = append(kept, f)
 		}

@@ -189,8 +189,29 @@ func TestKubeadmFlagsAtMinor(t *testing.T) {
 			t.Errorf("%s: flags %s, want %s", minor, got, want)
 		}
 	}
+	// kubeadm 1.33's own deprecated flags are kubeadm's, not the file's to remove.
+	s, err := ConvertOptions("kubeadm.yaml", []byte(nodeFile), Auto, Options{Minor: "1.33"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := settleAt(t, s, lookup(t, "1.33"))
+	var own, extra *validate.Finding
+	for i, f := range r.Findings {
+		switch {
+		case f.Rule == validate.FlagDeprecated.ID && strings.HasPrefix(f.Message, "--pod-infra-container-image "):
+			own = &r.Findings[i]
+		case f.Rule == validate.FlagDeprecated.ID && strings.HasPrefix(f.Message, "--max-pods "):
+			extra = &r.Findings[i]
+		}
+	}
+	if own == nil || !strings.Contains(own.Message, "kubeadm writes it itself") {
+		t.Errorf("kubeadm's --pod-infra-container-image: %+v", own)
+	}
+	if extra == nil || strings.Contains(extra.Message, "kubeadm writes it itself") || extra.Line != 8 {
+		t.Errorf("kubeletExtraArgs' --max-pods: %+v", extra)
+	}
 	// --set containerRuntimeEndpoint gives the socket kubeadm would detect.
-	s, err := ConvertOptions("kubeadm.yaml", []byte("apiVersion: kubeadm.k8s.io/v1beta4\nkind: InitConfiguration\n"), Auto,
+	s, err = ConvertOptions("kubeadm.yaml", []byte("apiVersion: kubeadm.k8s.io/v1beta4\nkind: InitConfiguration\n"), Auto,
 		Options{Set: map[string]string{"containerRuntimeEndpoint": "unix:///run/crio/crio.sock"}})
 	if err != nil {
 		t.Fatal(err)
