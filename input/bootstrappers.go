@@ -9,6 +9,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 	"github.com/kubeletcfg/kubeletcfg/input/k0s"
+	"github.com/kubeletcfg/kubeletcfg/input/talos"
 	"github.com/kubeletcfg/kubeletcfg/source"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
@@ -27,6 +28,7 @@ type translator struct {
 // entry here and its format's name in Formats.
 var translators = []translator{
 	{format: "k0s", tool: k0s.Tool, detect: k0s.Detect, translate: k0s.Translate},
+	{format: "talos", tool: talos.Tool, detect: talos.Detect, translate: talos.Translate},
 }
 
 // translatorOf is the translator of format f, if f is a bootstrapper's.

@@ -1,14 +1,13 @@
 package main
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/backoff"
-	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
@@ -19,31 +18,7 @@ func newBackoffCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "backoff [PATH]",
 		Short: "Show the crash-loop backoff curve: how long the kubelet waits before each restart",
-		Long: `Play out the crash-loop backoff the kubelet would apply with these files: the wait
-before each restart of a container that keeps crashing (the first restart is
-immediate, then the initial delay, doubling up to the cap), when the cap is
-reached, how many restarts fit in the first 10 minutes and the first hour, and
-after how long a container that runs cleanly starts again from the initial delay.
-
-The initial delay and the cap are the kubelet's newCrashLoopBackOff for the
-effective configuration (ReduceDefaultCrashLoopBackOffDecay,
-KubeletCrashLoopBackOffMax, crashLoopBackOff.maxContainerRestartPeriod). The
-curve assumes that the container exits as soon as it starts and that the kubelet
-restarts it the moment a delay ends (sync latency ignored); it is checked against
-each minor's real client-go Backoff.
-
-The backoff is forgotten once more than the reset threshold (600s from 1.32,
-twice the cap in 1.31) has passed since the last restart: a container that ran
-that long restarts at once, and one that crashed a little earlier restarts when
-the threshold passes (the kubelet's housekeeping, every 2s), from the initial
-delay again.
-
---versions evaluates the files at several minors, --compare adds other --config
-files (evaluated without drop-ins) at the same minors; the curves are shown side
-by side, identical neighbours once.
-
-Exit code 1 when the kubelet would not start with a file at a minor (it has no
-curve then), 2 for usage and input errors.`,
+		Long:  backoff.Doc,
 		Example: `  # the curve of the newest kubelet for a node's files
   kubeletcfg backoff -c config.yaml -d conf.d
 
@@ -60,54 +35,23 @@ curve then), 2 for usage and input errors.`,
 			if err := in.takePath(args); err != nil {
 				return err
 			}
-			if err := outputFormat(output); err != nil {
+			if err := report.CheckFormat(output, "json", "text"); err != nil {
 				return err
 			}
-			first, err := in.input()
+			opt := in.options()
+			opt.Versions = versions
+			b, err := kubeletcfg.Backoff(opt, compare)
 			if err != nil {
 				return err
 			}
-			minors, err := kubeletcfg.Options{KubeletVersion: in.kubeletVersion, Versions: versions}.Minors(kubeletcfg.DefaultMinor)
-			if err != nil {
-				return err
-			}
-			inputs := []pipeline.Input{first}
-			for _, f := range compare {
-				inputs = append(inputs, pipeline.Input{Config: f, CgroupVersion: first.CgroupVersion})
-			}
-			entries, err := backoff.Evaluate(inputs, minors, in.src.Settle)
-			if err != nil {
-				return err
-			}
-			if output == "json" {
-				err = backoff.WriteJSON(cmd.OutOrStdout(), entries)
-			} else {
-				err = backoff.WriteText(cmd.OutOrStdout(), entries)
-			}
-			if err != nil {
-				return err
-			}
-			n := 0
-			for _, e := range entries {
-				if !e.Starts {
-					n++
-					fmt.Fprintf(cmd.ErrOrStderr(), "kubeletcfg: kubelet %s would not start with %s; run kubeletcfg lint --kubelet-version %s for details\n", e.KubeletVersion, e.Input(), e.KubeletVersion)
-				}
-			}
-			if n > 0 {
-				return &findingsError{N: n}
-			}
-			return nil
+			return finish(cmd, b, output)
 		},
 	}
 	in.register(cmd)
 	cmd.Flags().StringVar(&versions, "versions", "", "evaluate at several minors: a range (1.34..1.37) or a list (1.33,1.37); supported: "+strings.Join(skew.Supported(), ", "))
 	cmd.Flags().StringArrayVar(&compare, "compare", nil, "another --config file to show side by side, without drop-ins (repeatable)")
-	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: json, text")
+	outputFlag(cmd, &output, "text", "json", "text")
 	cmd.MarkFlagsMutuallyExclusive("versions", "kubelet-version")
 	_ = cmd.RegisterFlagCompletionFunc("versions", completeVersions)
-	_ = cmd.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"json", "text"}, cobra.ShellCompDirectiveNoFileComp
-	})
 	return cmd
 }
