@@ -74,6 +74,8 @@ type kubeadmNodeDoc struct {
 	// own are the names of the flags kubeadm wrote itself (not kubeletExtraArgs'),
 	// set by the conversion.
 	own []string
+	// badArgs is a kubeletExtraArgs of the other API version's shape; nil: none.
+	badArgs *yaml.Node
 	// badValue is the first kubeletExtraArgs value that is not a string (a number,
 	// a boolean, ...), which kubeadm's decoder refuses; nil: none.
 	badValue *yaml.Node
@@ -167,6 +169,12 @@ func (n *kubeadmNodeDoc) readNodeRegistration(nr *yaml.Node, v1beta3 bool) {
 	}
 	args := get(nr, "kubeletExtraArgs")
 	if args == nil {
+		return
+	}
+	// v1beta4's list written as v1beta3's map (or the other way round): the decoder
+	// refuses the field's type.
+	if v1beta3 && args.Kind == yaml.SequenceNode || !v1beta3 && args.Kind == yaml.MappingNode {
+		n.badArgs = args
 		return
 	}
 	from := func(name string) string { return "nodeRegistration.kubeletExtraArgs[" + name + "]" }
@@ -288,11 +296,21 @@ func (n *kubeadmNodeDoc) refusal(m *skew.Minor) *kubeadmRefusal {
 	}
 	src := fmt.Sprintf("cmd/kubeadm/app/util/config/common.go, validateSupportedVersion, kubeadm %s", m.Patch)
 	for _, d := range n.versions {
+		use := old[d.apiVersion]
 		at := n.pos(d.kindLine, d.kindColumn)
 		if v := get(d.root, "apiVersion"); v != nil {
 			at = n.pos(v.Line, v.Column)
 		}
-		if use := old[d.apiVersion]; use == "" && d == n.doc && n.badValue != nil && (d.apiVersion == "kubeadm.k8s.io/v1beta4" || d.apiVersion == "kubeadm.k8s.io/v1beta3") {
+		decodes := use == "" && d == n.doc && (d.apiVersion == "kubeadm.k8s.io/v1beta4" || d.apiVersion == "kubeadm.k8s.io/v1beta3")
+		if decodes && n.badArgs != nil {
+			typ, field := "[]v1beta4.Arg", "object"
+			if d.apiVersion == "kubeadm.k8s.io/v1beta3" {
+				typ, field = "map[string]string", "array"
+			}
+			return &kubeadmRefusal{pos: n.pos(n.badArgs.Line, n.badArgs.Column), source: fmt.Sprintf("cmd/kubeadm/app/util/config, runtime.DecodeInto of the %s, kubeadm %s", n.doc.kind, m.Patch),
+				message: fmt.Sprintf("json: cannot unmarshal %s into Go struct field NodeRegistrationOptions.nodeRegistration.kubeletExtraArgs of type %s", field, typ)}
+		}
+		if decodes && n.badValue != nil {
 			// runtime.DecodeInto of the node's document (kubeadm's scheme, encoding/json).
 			field := "Arg.nodeRegistration.kubeletExtraArgs.value"
 			if d.apiVersion == "kubeadm.k8s.io/v1beta3" {
@@ -301,7 +319,7 @@ func (n *kubeadmNodeDoc) refusal(m *skew.Minor) *kubeadmRefusal {
 			return &kubeadmRefusal{pos: n.pos(n.badValue.Line, n.badValue.Column), source: fmt.Sprintf("cmd/kubeadm/app/util/config, runtime.DecodeInto of the %s, kubeadm %s", n.doc.kind, m.Patch),
 				message: fmt.Sprintf("json: cannot unmarshal %s into Go struct field %s of type string", jsonKind(n.badValue), field)}
 		}
-		if use := old[d.apiVersion]; use != "" {
+		if use != "" {
 			return &kubeadmRefusal{pos: at, source: src, message: fmt.Sprintf("your configuration file uses an old API spec: %q (kind: %q). Please use kubeadm %s instead and run %s, which will write the new, similar spec using a newer API version.", d.apiVersion, d.kind, use, migrate)}
 		}
 		switch {
@@ -496,6 +514,10 @@ func (s *Source) addKubeadmFindings(r *pipeline.Result) {
 		switch {
 		case n.badValue != nil && ref.pos == n.pos(n.badValue.Line, n.badValue.Column):
 			hint = fmt.Sprintf("quote the value: %q", n.badValue.Value)
+		case n.badArgs != nil && ref.pos == n.pos(n.badArgs.Line, n.badArgs.Column) && n.badArgs.Kind == yaml.MappingNode:
+			hint = "v1beta4's kubeletExtraArgs is a list: - name: max-pods, value: \"150\" (kubeadm config migrate converts v1beta3's map)"
+		case n.badArgs != nil && ref.pos == n.pos(n.badArgs.Line, n.badArgs.Column):
+			hint = "v1beta3's kubeletExtraArgs is a map: max-pods: \"150\""
 		case n.gate != nil && ref.pos == n.gatePos:
 			hint = fmt.Sprintf("remove featureGates.NodeLocalCRISocket: kubeadm %s does not know the gate", r.Minor.Version)
 		}

@@ -121,6 +121,8 @@ nodeRegistration:
 		{name: "gate known to 1.35", data: gateOff, minor: "1.35", rule: validate.BootstrapperRefuses.ID},
 		{name: "a number in kubeletExtraArgs", data: strings.Replace(nodeFile, `value: "150"`, "value: 150", 1), minor: "1.37", rule: validate.BootstrapperRefuses.ID, line: 9, column: 12,
 			msg: "json: cannot unmarshal number into Go struct field Arg.nodeRegistration.kubeletExtraArgs.value of type string"},
+		{name: "v1beta3's map in v1beta4", data: noSocket + "nodeRegistration:\n  kubeletExtraArgs:\n    max-pods: \"150\"\n", minor: "1.35", rule: validate.BootstrapperRefuses.ID, line: 5, column: 5,
+			msg: "json: cannot unmarshal object into Go struct field NodeRegistrationOptions.nodeRegistration.kubeletExtraArgs of type []v1beta4.Arg"},
 		{name: "criSocket not written", data: noSocket, minor: "1.37", rule: validate.BootstrapperAtBoot.ID, line: 2, column: 7,
 			msg: "kubeadm init 1.37 writes the container runtime socket it detects on the node as containerRuntimeEndpoint in /var/lib/kubelet/instance-config.yaml"},
 		{name: "criSocket not written, 1.33", data: noSocket, minor: "1.33", rule: validate.BootstrapperAtBoot.ID, line: 2, column: 7,
