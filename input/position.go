@@ -214,6 +214,7 @@ func (s *Source) Settle(r *pipeline.Result) error {
 	if err := s.addWritten(r); err != nil {
 		return err
 	}
+	s.addKubeadmFindings(r)
 	if s == nil || s.Format != Configz || r == nil || r.Effective == nil {
 		return nil
 	}

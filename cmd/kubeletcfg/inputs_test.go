@@ -38,6 +38,11 @@ func TestCLIInputs(t *testing.T) {
 		{"inputs-kubeadm-config-origin", []string{"effective", "-c", inputs + "kubeadm.yaml", "--show-origin", "--systemd-resolved"}, exitClean},
 		{"inputs-kubeadm-config-preflight", []string{"preflight", "-c", inputs + "kubeadm.yaml", "--from", "1.31", "--to", "1.32"}, exitClean},
 		{"inputs-kubeadm-config-skew", []string{"skew", "-c", inputs + "kubeadm.yaml", "--versions", "1.31,1.37"}, exitClean},
+		// kubeadm's kubelet-start phase: kubeadm-flags.env from kubeletExtraArgs, criSocket's
+		// instance configuration, the API versions each kubeadm minor reads.
+		{"inputs-kubeadm-extra-args", []string{"lint", "-c", kubeadmCases + "extra-args-v1beta4/kubeadm.yaml"}, exitFindings},
+		{"inputs-kubeadm-join-origin", []string{"effective", "-c", kubeadmCases + "join-worker/kubeadm.yaml", "--show-origin"}, exitClean},
+		{"inputs-kubeadm-v1beta3", []string{"lint", "-c", kubeadmCases + "extra-args-v1beta3/kubeadm.yaml"}, exitFindings},
 		{"inputs-kind", []string{"lint", "-c", inputs + "kind.yaml"}, exitFindings},
 		{"inputs-kind-worker", []string{"lint", "-c", inputs + "kind.yaml", "--kind-node", "dev-worker"}, exitFindings},
 		{"inputs-kind-worker-as-written", []string{"lint", "-c", inputs + "kind.yaml", "--kind-node", "dev-worker", "--as-written"}, exitFindings},
