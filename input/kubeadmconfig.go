@@ -303,7 +303,10 @@ func (s *Source) addKubeadmFlags(flags []kubeadmArg, m *skew.Minor) error {
 			fp = tf.Path
 			pm.set = append(pm.set, fp)
 			if pm.notes != nil {
-				pm.notes[fp] = kubeadmSetBy(s.Path, f.from, f.pos, "kubeadm-flags.env --"+f.name)
+				if pm.flagNotes == nil {
+					pm.flagNotes = map[string]string{}
+				}
+				pm.flagNotes[fp] = kubeadmSetBy(s.Path, f.from, f.pos, "kubeadm-flags.env --"+f.name)
 			}
 		}
 		pm.flagAt[f.pos] = append(pm.flagAt[f.pos], fp)

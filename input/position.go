@@ -45,6 +45,9 @@ type posMap struct {
 	// generated are the other files a bootstrapper writes (its drop-ins, by
 	// node path): their positions map by field path too.
 	generated map[string]bool
+	// flagNotes are the notes of paths the input's own flags set (flagAt),
+	// by path: "set by kubeadm from nodeRegistration.kubeletExtraArgs[...]".
+	flagNotes map[string]string
 }
 
 // Position maps p, a position the pipeline reported, to the file the user
@@ -129,11 +132,20 @@ func (s *Source) Translate(r *pipeline.Result) {
 				delete(r.Origins, k)
 				continue
 			}
-			if !written && m.notes != nil && !m.flagSets(p, k) {
-				if r.OriginNotes == nil {
-					r.OriginNotes = map[string]string{}
+			if !written && m.notes != nil {
+				// A flag the input names is the origin of what it sets; its
+				// note, if the input has one (kubeadm's, naming the
+				// kubeletExtraArgs entry), says how it got there.
+				note, ok := m.noteFor(k), true
+				if m.flagSets(p, k) {
+					note, ok = m.flagNotes[k]
 				}
-				r.OriginNotes[k] = m.noteFor(k)
+				if ok {
+					if r.OriginNotes == nil {
+						r.OriginNotes = map[string]string{}
+					}
+					r.OriginNotes[k] = note
+				}
 			}
 		}
 		r.Origins[k] = s.positionAt(p, k)
