@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+	"github.com/kubeletcfg/kubeletcfg/input/karpenter"
+	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
@@ -24,7 +26,10 @@ type translator struct {
 // translators are the bootstrappers read through input/bootstrap, in the
 // order Detect tries them (after the formats of input.go). A new one is one
 // entry here and its format's name in Formats.
-var translators = []translator{}
+var translators = []translator{
+	{format: "cluster-api", tool: CAPITool, detect: DetectCAPI, translate: TranslateCAPI},
+	{format: "karpenter", tool: karpenter.Tool, detect: karpenter.Detect, translate: karpenter.Translate},
+}
 
 // translatorOf is the translator of format f, if f is a bootstrapper's.
 func translatorOf(f Format) (translator, bool) {
@@ -91,6 +96,25 @@ func fromBootstrap(file string, f Format, out *bootstrap.Output) *Source {
 	}
 	for p := range out.Positions {
 		m.set = append(m.set, p)
+	}
+	// Findings on the flags the user wrote keep their positions, as a
+	// minikube profile's do (mapPosition's flagAt).
+	if table, err := skew.Default().Flags(); err == nil {
+		for i, fp := range out.FlagPositions {
+			if fp.File == "" || i >= len(out.Flags) {
+				continue
+			}
+			if m.flagAt == nil {
+				m.flagAt = map[validate.Position][]string{}
+			}
+			name, _, _ := strings.Cut(strings.TrimPrefix(out.Flags[i], "--"), "=")
+			path := ""
+			if tf, ok := table.Lookup(name); ok && tf.Path != "" {
+				path = tf.Path
+				m.set = append(m.set, path)
+			}
+			m.flagAt[fp] = append(m.flagAt[fp], path)
+		}
 	}
 	slices.Sort(m.set)
 	if out.ConfigDir != "" {

@@ -211,7 +211,7 @@ func TranslateCAPI(path string, data []byte, opt bootstrap.Options) (*bootstrap.
 	files := c.files()
 
 	// kubeletExtraArgs: v1beta2's list or v1beta1's map (ConvertToArgs: sorted by name).
-	extra := c.extraArgs(nodeReg)
+	extra := c.extraArgs(nodeReg, opt.Set)
 
 	// kubeadm's own flags (phases/kubelet/flags.go buildKubeletArgsCommon).
 	var base []capiArg
@@ -414,6 +414,19 @@ func TranslateCAPI(path string, data []byte, opt bootstrap.Options) (*bootstrap.
 		}
 	}
 	c.out.Config = &bootstrap.File{Path: kubeadmConfigYAML, Data: configDoc}
+	for _, p := range kubeadmSets {
+		if p != "resolvConf" { // only with systemd-resolved on the node (Mutate)
+			c.out.Notes[p] = "set by kubeadm (its default for the kubelet, componentconfigs/kubelet.go Default)"
+		}
+	}
+	where := "kubeadm's default " + net.ServiceSubnet
+	if cluster != nil {
+		where = fmt.Sprintf("%s, from the Cluster's spec.clusterNetwork or kubeadm's default", net.ServiceSubnet)
+	} else if v := walk(clusterConf, "networking", "serviceSubnet"); v != nil {
+		where = net.ServiceSubnet + " from clusterConfiguration.networking.serviceSubnet"
+	}
+	c.out.Notes["clusterDNS"] = fmt.Sprintf("set by kubeadm: the 10th address of the service subnet (%s; CAPI takes it from the Cluster's spec.clusterNetwork.services when that object is in the same file)", where)
+	c.out.Notes["clusterDomain"] = fmt.Sprintf("set by kubeadm: the DNS domain (%s; CAPI takes it from the Cluster's spec.clusterNetwork.serviceDomain when that object is in the same file)", net.DNSDomain)
 	from := "kubeadm's defaults"
 	if len(patches.Files) > 0 {
 		from += " and the patches " + strings.Join(patches.Files, ", ")
@@ -431,6 +444,7 @@ func TranslateCAPI(path string, data []byte, opt bootstrap.Options) (*bootstrap.
 			used[i] = true
 			c.out.Config = &bootstrap.File{Path: files[i].path, Data: files[i].content}
 			c.out.Positions = files[i].positions("", 0)
+			c.out.Notes = map[string]string{}
 			from = fmt.Sprintf("files[%d] %s (kubeletExtraArgs config= replaces kubeadm's --config=%s; kubeadm's defaults and patches do not reach the kubelet)", files[i].index, files[i].path, kubeadmConfigYAML)
 			if len(patches.Files) > 0 {
 				c.add("KC9003", kf.Warning, configArg.key, "", fmt.Sprintf("the kubeletconfiguration patches (%s) patch kubeadm's %s, which the kubelet does not read: kubeletExtraArgs config=%s comes later on its command line (10-kubeadm.conf: $KUBELET_CONFIG_ARGS before $KUBELET_KUBEADM_ARGS)", strings.Join(patches.Files, ", "), kubeadmConfigYAML, configArg.value),
@@ -473,7 +487,7 @@ func TranslateCAPI(path string, data []byte, opt bootstrap.Options) (*bootstrap.
 			}
 			hint = fmt.Sprintf("set %s.patches.directory: %s", phase, ppath.Dir(f.path))
 		}
-		c.add("KC9003", kf.Warning, f.pathNode, "", fmt.Sprintf("files[%d] %s holds kubelet configuration that never reaches the kubelet: %s (kubeadm %s reads only that folder's patches)", f.index, f.path, where, strings.TrimPrefix(phase, "")), hint)
+		c.add("KC9003", kf.Warning, f.pathNode, "", fmt.Sprintf("files[%d] %s holds kubelet configuration that never reaches the kubelet: %s (kubeadm reads the kubelet configuration patches of %s.patches.directory only)", f.index, f.path, where, phase), hint)
 	}
 
 	what := "kubeadm join"
@@ -590,7 +604,7 @@ func (f capiFile) positions(typ string, j int) map[string]kf.Position {
 // extraArgs reads nodeRegistration.kubeletExtraArgs: v1beta2's list of
 // {name, value} (the CRD's CEL rule refuses a name twice), v1beta1's map
 // (ConvertToArgs sorts it by name).
-func (c *capiSpec) extraArgs(nodeReg *yaml.Node) []capiArg {
+func (c *capiSpec) extraArgs(nodeReg *yaml.Node, set map[string]string) []capiArg {
 	ea := walk(nodeReg, "kubeletExtraArgs")
 	if ea == nil {
 		return nil
@@ -624,33 +638,21 @@ func (c *capiSpec) extraArgs(nodeReg *yaml.Node) []capiArg {
 		}
 		sort.SliceStable(out, func(i, j int) bool { return out[i].name < out[j].name })
 	}
-	for i, a := range out {
-		if isTemplate(a.value) {
-			c.add("KC9004", kf.Info, a.key, "", fmt.Sprintf("kubeletExtraArgs %s=%q is rendered by cloud-init on the instance: its value is known at boot", a.name, a.value),
-				fmt.Sprintf("give the value with --set %s=VALUE when it matters", a.name))
-			out[i].value = ""
+	kept := out[:0]
+	for _, a := range out {
+		if !isTemplate(a.value) {
+			kept = append(kept, a)
+			continue
 		}
+		if v, ok := set[a.name]; ok {
+			a.value = v
+			kept = append(kept, a)
+			continue
+		}
+		c.add("KC9004", kf.Info, a.key, "", fmt.Sprintf("kubeletExtraArgs %s=%q is rendered by cloud-init on the instance: its value is known at boot, and the flag is left out here", a.name, a.value),
+			fmt.Sprintf("give the value with --set %s=VALUE when it matters", a.name))
 	}
-	return slices.DeleteFunc(out, func(a capiArg) bool {
-		return isTemplate(a.value) || a.value == "" && a.name != "" && isTemplateArg(ea, a.name)
-	})
-}
-
-// isTemplateArg reports whether the arg name's value in ea is a template.
-func isTemplateArg(ea *yaml.Node, name string) bool {
-	switch ea.Kind {
-	case yaml.SequenceNode:
-		for _, it := range ea.Content {
-			if n, v := get(it, "name"), get(it, "value"); n != nil && v != nil && n.Value == name {
-				return isTemplate(v.Value)
-			}
-		}
-	case yaml.MappingNode:
-		if v := get(ea, name); v != nil {
-			return isTemplate(v.Value)
-		}
-	}
-	return false
+	return kept
 }
 
 // isTemplate: a cloud-init Jinja template ({{ ds.meta_data.local_hostname }}).

@@ -124,6 +124,9 @@ func (s *Source) Translate(r *pipeline.Result) {
 	}
 	for k, p := range r.Origins {
 		if m := s.pos; m.byPath != nil && (p.File == m.path || m.generated[p.File]) {
+			if _, flag := m.flagAt[p]; flag {
+				continue // a flag the input names, where it is written
+			}
 			_, written := m.byPath[k]
 			if !written && !m.setsPath(k) {
 				delete(r.Origins, k)

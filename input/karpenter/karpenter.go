@@ -385,7 +385,7 @@ func Translate(path string, data []byte, opt bootstrap.Options) (*bootstrap.Outp
 	case "AL2":
 		t.al2(kc)
 	case "Custom":
-		for _, name := range sortedKeys(t.kubeletAny()) {
+		for _, name := range sortedKeys(t.kubelet) {
 			t.add("KC9003", finding.Warning, t.keys[name], name, fmt.Sprintf("amiFamily Custom: Karpenter passes spec.userData as is and generates no kubelet configuration, so spec.kubelet.%s never reaches the kubelet (pkg/providers/amifamily/bootstrap/custom.go Script, %s)", name, Tool.Release),
 				"set the value in spec.userData, which the Custom AMI's bootstrap reads")
 		}
@@ -404,8 +404,6 @@ func Translate(path string, data []byte, opt bootstrap.Options) (*bootstrap.Outp
 	return t.out, nil
 }
 
-func (t *translation) kubeletAny() map[string]any { return t.kubelet }
-
 // resolved is resolveLaunchTemplates' kubeletConfig: spec.kubelet with
 // maxPods from the instance type and clusterDNS from the cluster's kube-dns
 // Service when not set (defaultClusterDNS), both unknown here: AtBoot, or
@@ -416,12 +414,12 @@ func (t *translation) resolved(opt bootstrap.Options) map[string]any {
 		kc[k] = v
 	}
 	if _, ok := kc["maxPods"]; !ok {
-		t.atBoot(opt, kc, "maxPods", "Karpenter: the instance type's pod capacity (ENI-limited pods, or 110, by the instance type Karpenter launches; pkg/providers/amifamily/resolver.go resolveLaunchTemplates)",
-			"Karpenter sets maxPods from the instance type it launches when spec.kubelet.maxPods is not set (pkg/providers/amifamily/resolver.go resolveLaunchTemplates)")
+		t.atBoot(opt, kc, "maxPods", "Karpenter: the pod capacity of the instance type it launches (pkg/providers/amifamily/resolver.go resolveLaunchTemplates)",
+			"maxPods is the pod capacity of the instance type launched (ENI-limited, or 110), since spec.kubelet.maxPods is not set (pkg/providers/amifamily/resolver.go resolveLaunchTemplates, "+Tool.Release+")")
 	}
 	if _, ok := kc["clusterDNS"]; !ok {
 		t.atBoot(opt, kc, "clusterDNS", "Karpenter: the kube-dns Service's cluster IP it discovers (pkg/providers/amifamily/resolver.go defaultClusterDNS)",
-			"Karpenter sets clusterDNS to the kube-dns Service's IP it discovers in the cluster when spec.kubelet.clusterDNS is not set (pkg/providers/amifamily/resolver.go defaultClusterDNS)")
+			"clusterDNS is the kube-dns Service's IP, discovered in the cluster, since spec.kubelet.clusterDNS is not set (pkg/providers/amifamily/resolver.go defaultClusterDNS, "+Tool.Release+")")
 	}
 	return kc
 }
@@ -541,7 +539,7 @@ func (t *translation) al2023(kc map[string]any, spec *yaml.Node) error {
 			if _, atBoot := t.out.AtBoot[k]; atBoot || !bytes.Equal(uv, kj) {
 				what := string(kj)
 				if note, atBoot := t.out.AtBoot[k]; atBoot {
-					what = "its own value (" + strings.TrimPrefix(note, "Karpenter: ") + ")"
+					what, _, _ = strings.Cut(strings.TrimPrefix(note, "Karpenter: "), " (")
 				}
 				t.out.Findings = append(t.out.Findings, finding.Finding{Rule: "KC9002", Severity: finding.Warning, Position: pos, Path: k,
 					Message: fmt.Sprintf("Karpenter: the NodeConfig in spec.userData sets kubelet.config.%s, but Karpenter appends its own NodeConfig after the user data with %s, and nodeadm lets the later one win (pkg/providers/amifamily/bootstrap/nodeadm.go Script, %s; nodeadm/internal/api/merge.go MergeNodeConfigs)", k, what, Tool.Release),
@@ -715,7 +713,7 @@ func (t *translation) bottlerocket(kc map[string]any, spec *yaml.Node) error {
 	if _, ok := kc["podsPerCore"]; ok {
 		delete(doc, "podsPerCore")
 		t.add("KC9003", finding.Warning, t.keys["podsPerCore"], "podsPerCore", fmt.Sprintf("Bottlerocket: Karpenter maps no setting for spec.kubelet.podsPerCore, so the kubelet never gets it (pkg/providers/amifamily/bootstrap/bottlerocket.go Script, %s)", Tool.Release),
-			"set settings.kubernetes.pods-per-core... in spec.userData if your Bottlerocket release has it, or lower maxPods")
+			"bound the pods with spec.kubelet.maxPods instead (Karpenter maps it to settings.kubernetes.max-pods)")
 	}
 	if ips, ok := kc["clusterDNS"].([]any); ok && len(ips) > 1 {
 		doc["clusterDNS"] = ips[:1]
