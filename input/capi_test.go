@@ -286,3 +286,40 @@ func TestCAPIControlPlaneVersion(t *testing.T) {
 		t.Errorf("err %v", err)
 	}
 }
+
+// TestCAPIClusterAndDropIns: a Cluster in the same file gives kubeadm its
+// service subnet and DNS domain (computeClusterConfigurationAndAdditionalData);
+// a config-dir extra arg takes files[]' .conf files as drop-ins; config=
+// with patches is a KC9003 on the patches; --set fills a templated arg.
+func TestCAPIClusterAndDropIns(t *testing.T) {
+	cluster := "apiVersion: cluster.x-k8s.io/v1beta2\nkind: Cluster\nmetadata:\n  name: c\nspec:\n  clusterNetwork:\n    serviceDomain: corp.internal\n    services:\n      cidrBlocks: [10.128.0.0/12]\n---\n"
+	out := capiTranslate(t, "m.yaml", cluster+capiKCT+"      joinConfiguration:\n        nodeRegistration:\n          criSocket: unix:///run/containerd/containerd.sock\n", "1.37")
+	got := asJSON(t, out.Config.Data)
+	if !reflect.DeepEqual(got["clusterDNS"], []any{"10.128.0.10"}) || got["clusterDomain"] != "corp.internal" {
+		t.Errorf("clusterDNS %v clusterDomain %v", got["clusterDNS"], got["clusterDomain"])
+	}
+	spec := "      files:\n      - path: /etc/kubernetes/kubelet.conf.d/50-swap.conf\n        content: |\n          apiVersion: kubelet.config.k8s.io/v1beta1\n          kind: KubeletConfiguration\n          failSwapOn: false\n" +
+		"      joinConfiguration:\n        nodeRegistration:\n          criSocket: unix:///run/containerd/containerd.sock\n          kubeletExtraArgs:\n          - name: config-dir\n            value: /etc/kubernetes/kubelet.conf.d\n          - name: node-ip\n            value: '{{ ds.meta_data.local_ipv4 }}'\n"
+	out, err := TranslateCAPI("m.yaml", []byte(capiKCT+spec), bootstrap.Options{Minor: "1.37", Set: map[string]string{"node-ip": "10.0.0.5"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.ConfigDir != "/etc/kubernetes/kubelet.conf.d" || len(out.DropIns) != 1 || asJSON(t, out.DropIns[0].Data)["failSwapOn"] != false {
+		t.Errorf("config dir %q drop-ins %+v", out.ConfigDir, out.DropIns)
+	}
+	if p := out.Positions["failSwapOn"]; p.Line != 13 || p.Column != 11 {
+		t.Errorf("failSwapOn at %s", p)
+	}
+	if !slices.Contains(out.Flags, "--node-ip=10.0.0.5") || slices.ContainsFunc(out.Flags, func(f string) bool { return strings.HasPrefix(f, "--config-dir") }) {
+		t.Errorf("flags %q", out.Flags)
+	}
+	for _, f := range out.Findings {
+		t.Errorf("unexpected %s %s", f.Rule, f.Message)
+	}
+	spec = "      files:\n      - path: /etc/kubelet.yaml\n        content: |\n          apiVersion: kubelet.config.k8s.io/v1beta1\n          kind: KubeletConfiguration\n      - path: /p/kubeletconfiguration.yaml\n        content: |\n          maxPods: 10\n" +
+		"      joinConfiguration:\n        nodeRegistration:\n          criSocket: unix:///run/containerd/containerd.sock\n          kubeletExtraArgs:\n          - name: config\n            value: /etc/kubelet.yaml\n        patches:\n          directory: /p\n"
+	out = capiTranslate(t, "m.yaml", capiKCT+spec, "1.37")
+	if out.Config.Path != "/etc/kubelet.yaml" || len(out.Findings) != 1 || out.Findings[0].Rule != "KC9003" || out.Findings[0].Line != 20 {
+		t.Errorf("config %s findings %+v", out.Config.Path, out.Findings)
+	}
+}
