@@ -119,7 +119,12 @@ type translation struct {
 	kubelet                 map[string]any
 	keys                    map[string]*yaml.Node
 	kubeletNode, kubeletKey *yaml.Node
-	lines                   []string
+	// taints are the NodeClaim's taints, startup taints and the
+	// unregistered taint (resolveLaunchTemplates); pool names the NodePool
+	// of the same file they come from ("" for none).
+	taints []any
+	pool   string
+	lines  []string
 }
 
 func (t *translation) pos(n *yaml.Node) finding.Position {
@@ -360,6 +365,11 @@ func Translate(path string, data []byte, opt bootstrap.Options) (*bootstrap.Outp
 	spec := get(root, "spec")
 	t.kubeletNode, t.kubeletKey = get(spec, "kubelet"), keyOf(spec, "kubelet")
 	t.readKubelet(t.kubeletNode)
+	name := ""
+	if n := get(get(root, "metadata"), "name"); n != nil {
+		name = n.Value
+	}
+	t.readTaints(data, name)
 	aliasNote := ""
 	fam := t.family(spec)
 	aliasNote, t.out.Note = t.out.Note, ""
@@ -443,6 +453,78 @@ func (t *translation) atBoot(opt bootstrap.Options, kc map[string]any, path, not
 	t.add("KC9004", finding.Info, t.kubeletKey, path, msg, fmt.Sprintf("give the value with --set %s=VALUE when it is known", path))
 }
 
+// readTaints is resolveLaunchTemplates' taints: the NodeClaim's taints and
+// startup taints, which a NodePool of the same file referring to this
+// EC2NodeClass gives (spec.template.spec.taints, startupTaints), then
+// karpenter.sh/unregistered:NoExecute unless one of them matches it.
+func (t *translation) readTaints(data []byte, name string) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for t.pool == "" {
+		var doc yaml.Node
+		if dec.Decode(&doc) != nil {
+			break
+		}
+		if len(doc.Content) != 1 {
+			continue
+		}
+		root := doc.Content[0]
+		av, kind := get(root, "apiVersion"), get(root, "kind")
+		if av == nil || kind == nil || !strings.HasPrefix(av.Value, "karpenter.sh/") || kind.Value != "NodePool" {
+			continue
+		}
+		spec := get(get(get(root, "spec"), "template"), "spec")
+		ref := get(spec, "nodeClassRef")
+		if r := get(ref, "name"); r == nil || r.Value != name {
+			continue
+		}
+		t.pool = "NodePool"
+		if n := get(get(root, "metadata"), "name"); n != nil {
+			t.pool = "NodePool " + n.Value
+		}
+		for _, list := range []string{"taints", "startupTaints"} {
+			l := get(spec, list)
+			if l == nil || l.Kind != yaml.SequenceNode {
+				continue
+			}
+			if _, ok := t.out.Positions["registerWithTaints"]; !ok {
+				t.out.Positions["registerWithTaints"] = t.pos(keyOf(spec, list))
+			}
+			for _, e := range l.Content {
+				taint := map[string]any{}
+				for _, f := range []string{"key", "value", "effect"} {
+					if v := get(e, f); v != nil && v.Value != "" {
+						taint[f] = v.Value
+					}
+				}
+				t.taints = append(t.taints, taint)
+			}
+		}
+	}
+	for _, x := range t.taints {
+		// MatchTaint: the same key and effect.
+		if m := x.(map[string]any); m["key"] == unregisteredTaint["key"] && m["effect"] == unregisteredTaint["effect"] {
+			return
+		}
+	}
+	t.taints = append(t.taints, unregisteredTaint)
+}
+
+// taintsNote says where registerWithTaints comes from.
+func (t *translation) taintsNote(how string) string {
+	if t.pool != "" {
+		return fmt.Sprintf("set by Karpenter%s: the taints and startup taints of %s in this file, then karpenter.sh/unregistered:NoExecute (pkg/providers/amifamily/resolver.go resolveLaunchTemplates)", how, t.pool)
+	}
+	return fmt.Sprintf("set by Karpenter%s: karpenter.sh/unregistered:NoExecute, after the taints of the NodePool (not in this file) (pkg/providers/amifamily/resolver.go resolveLaunchTemplates)", how)
+}
+
+// taintString is corev1.Taint.ToString.
+func taintString(m map[string]any) string {
+	if v, ok := m["value"]; ok {
+		return fmt.Sprintf("%v=%v:%v", m["key"], v, m["effect"])
+	}
+	return fmt.Sprintf("%v:%v", m["key"], m["effect"])
+}
+
 // unregisteredTaint is karpv1.UnregisteredNoExecuteTaint, which
 // resolveLaunchTemplates adds to the NodeClaim's taints.
 var unregisteredTaint = map[string]any{"key": "karpenter.sh/unregistered", "effect": "NoExecute"}
@@ -458,18 +540,23 @@ func NodeConfig(path string, data []byte, opt bootstrap.Options) ([]byte, error)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
-	t := &translation{path: path, out: &bootstrap.Output{Notes: map[string]string{}, AtBoot: map[string]string{}}}
+	t := &translation{path: path, out: &bootstrap.Output{Positions: map[string]finding.Position{}, Notes: map[string]string{}, AtBoot: map[string]string{}}}
 	t.kubeletNode = get(get(root, "spec"), "kubelet")
 	t.readKubelet(t.kubeletNode)
-	return nodeConfigYAML(t.resolved(opt))
+	name := ""
+	if n := get(get(root, "metadata"), "name"); n != nil {
+		name = n.Value
+	}
+	t.readTaints(data, name)
+	return nodeConfigYAML(t.resolved(opt), t.taints)
 }
 
-func nodeConfigYAML(kc map[string]any) ([]byte, error) {
+func nodeConfigYAML(kc map[string]any, taints []any) ([]byte, error) {
 	config := map[string]any{}
 	for k, v := range kc {
 		config[k] = v
 	}
-	config["registerWithTaints"] = []any{unregisteredTaint}
+	config["registerWithTaints"] = taints
 	nc := map[string]any{
 		"apiVersion": "node.eks.aws/v1alpha1",
 		"kind":       "NodeConfig",
@@ -527,7 +614,7 @@ func (t *translation) al2023(kc map[string]any, spec *yaml.Node) error {
 	for k, v := range kc {
 		karp[k] = v
 	}
-	karp["registerWithTaints"] = []any{unregisteredTaint}
+	karp["registerWithTaints"] = t.taints
 	for _, u := range users {
 		for k, pos := range u.keys {
 			kv, ok := karp[k]
@@ -557,7 +644,7 @@ func (t *translation) al2023(kc map[string]any, spec *yaml.Node) error {
 	for k := range t.keys {
 		t.out.Positions[k] = t.pos(t.keys[k])
 	}
-	t.out.Notes["registerWithTaints"] = "set by Karpenter: karpenter.sh/unregistered:NoExecute, after the NodePool's taints and startup taints (not in this file)"
+	t.out.Notes["registerWithTaints"] = t.taintsNote("")
 	doc := map[string]any{"apiVersion": kubeletAPI, "kind": "KubeletConfiguration"}
 	for k, v := range merged {
 		doc[k] = v
@@ -762,8 +849,8 @@ func (t *translation) bottlerocket(kc map[string]any, spec *yaml.Node) error {
 			}
 		}
 	}
-	doc["registerWithTaints"] = []any{unregisteredTaint}
-	t.out.Notes["registerWithTaints"] = "set by Karpenter as settings.kubernetes.node-taints: karpenter.sh/unregistered:NoExecute and the NodePool's taints (not in this file)"
+	doc["registerWithTaints"] = t.taints
+	t.out.Notes["registerWithTaints"] = t.taintsNote(" as settings.kubernetes.node-taints")
 	j, err := json.MarshalIndent(doc, "", "    ")
 	if err != nil {
 		return err
@@ -785,9 +872,13 @@ func (t *translation) al2(kc map[string]any) {
 		pos = append(pos, t.out.Positions[field])
 		notes = append(notes, "Karpenter: bootstrap.sh --kubelet-extra-args (pkg/providers/amifamily/bootstrap/bootstrap.go kubeletExtraArgs)")
 	}
-	flags = append(flags, "--register-with-taints=karpenter.sh/unregistered:NoExecute")
-	pos = append(pos, finding.Position{})
-	notes = append(notes, "Karpenter: karpenter.sh/unregistered:NoExecute after the NodePool's taints (not in this file)")
+	var ts []string
+	for _, x := range t.taints {
+		ts = append(ts, taintString(x.(map[string]any)))
+	}
+	flags = append(flags, "--register-with-taints="+strings.Join(ts, ","))
+	pos = append(pos, t.out.Positions["registerWithTaints"])
+	notes = append(notes, t.taintsNote(" (bootstrap.go nodeTaintArg)"))
 	if v, ok := kc["maxPods"]; ok {
 		addFlag("max-pods", fmt.Sprint(v), "maxPods")
 	}

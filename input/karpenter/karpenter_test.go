@@ -288,3 +288,45 @@ func TestPositions(t *testing.T) {
 		t.Errorf("err %v", err)
 	}
 }
+
+// suitePool is the NodePool of the launch template suite's Bottlerocket
+// user data tests (pkg/providers/launchtemplate/suite_test.go: taints foo=bar,
+// startup taints baz=bin, both NoExecute).
+const suitePool = "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: default\nspec:\n  template:\n    spec:\n      nodeClassRef:\n        group: karpenter.k8s.aws\n        kind: EC2NodeClass\n        name: test\n      taints:\n      - key: foo\n        value: bar\n        effect: NoExecute\n      startupTaints:\n      - key: baz\n        value: bin\n        effect: NoExecute\n---\n"
+
+// TestNodePoolTaints: a NodePool in the same file that refers to the
+// EC2NodeClass gives the taints (br_userdata_unmerged.golden's node-taints:
+// foo, baz, then karpenter.sh/unregistered).
+func TestNodePoolTaints(t *testing.T) {
+	golden := read(t, "br_userdata_unmerged.golden")
+	for _, line := range []string{"baz = ['bin:NoExecute']", "foo = ['bar:NoExecute']", "'karpenter.sh/unregistered' = [':NoExecute']"} {
+		if !strings.Contains(golden, line) {
+			t.Fatalf("golden lacks %q", line)
+		}
+	}
+	want := []any{
+		map[string]any{"key": "foo", "value": "bar", "effect": "NoExecute"},
+		map[string]any{"key": "baz", "value": "bin", "effect": "NoExecute"},
+		map[string]any{"key": "karpenter.sh/unregistered", "effect": "NoExecute"},
+	}
+	out := translate(t, suitePool+nodeClassYAML("bottlerocket@latest", "", ""), suiteSet)
+	if got := jsonOf(t, out.Config.Data)["registerWithTaints"]; !reflect.DeepEqual(got, want) {
+		t.Errorf("bottlerocket taints %v", got)
+	}
+	if p := out.Positions["registerWithTaints"]; p.Line != 12 || p.Column != 7 {
+		t.Errorf("registerWithTaints at %s", p)
+	}
+	out = translate(t, suitePool+nodeClassYAML("al2023@latest", "", ""), suiteSet)
+	if got := jsonOf(t, out.DropIns[0].Data)["registerWithTaints"]; !reflect.DeepEqual(got, want) {
+		t.Errorf("al2023 taints %v", got)
+	}
+	out = translate(t, suitePool+nodeClassYAML("al2@latest", "", ""), suiteSet)
+	if out.Flags[0] != "--register-with-taints=foo=bar:NoExecute,baz=bin:NoExecute,karpenter.sh/unregistered:NoExecute" {
+		t.Errorf("al2 flags %q", out.Flags)
+	}
+	// Another EC2NodeClass's pool gives nothing.
+	out = translate(t, strings.Replace(suitePool, "name: test", "name: other", 1)+nodeClassYAML("bottlerocket@latest", "", ""), suiteSet)
+	if got := jsonOf(t, out.Config.Data)["registerWithTaints"]; !reflect.DeepEqual(got, want[2:]) {
+		t.Errorf("other pool: taints %v", got)
+	}
+}
