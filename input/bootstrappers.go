@@ -8,7 +8,9 @@ import (
 	"strings"
 
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+	"github.com/kubeletcfg/kubeletcfg/input/k0s"
 	"github.com/kubeletcfg/kubeletcfg/input/karpenter"
+	"github.com/kubeletcfg/kubeletcfg/input/talos"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
 	"github.com/kubeletcfg/kubeletcfg/validate"
@@ -27,6 +29,8 @@ type translator struct {
 // order Detect tries them (after the formats of input.go). A new one is one
 // entry here and its format's name in Formats.
 var translators = []translator{
+	{format: "k0s", tool: k0s.Tool, detect: k0s.Detect, translate: k0s.Translate},
+	{format: "talos", tool: talos.Tool, detect: talos.Detect, translate: talos.Translate},
 	{format: "cluster-api", tool: CAPITool, detect: DetectCAPI, translate: TranslateCAPI},
 	{format: "karpenter", tool: karpenter.Tool, detect: karpenter.Detect, translate: karpenter.Translate},
 }

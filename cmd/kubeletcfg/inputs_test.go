@@ -11,6 +11,8 @@ import (
 
 const inputs = "../../testdata/inputs/"
 
+const talos = "../../testdata/bootstrappers/talos/"
+
 // TestCLIInputs is TestCLI for the input formats (configz dumps, the kubeadm
 // ConfigMap, standard input) and lint --nodes: go test ./cmd/kubeletcfg -run
 // Inputs -update rewrites these goldens only.
@@ -52,6 +54,12 @@ func TestCLIInputs(t *testing.T) {
 		{"inputs-kind-nodes-skew", []string{"skew", "-c", inputs + "kind.yaml"}, exitUsage},
 		{"inputs-kind-nodes-effective", []string{"effective", inputs + "kind.yaml"}, exitUsage},
 		{"inputs-kind-worker-skew", []string{"skew", "-c", inputs + "kind.yaml", "--kind-node", "dev-worker2", "--versions", "1.33,1.37"}, exitClean},
+		// k0s: a worker profile of k0s.yaml, as k0s v1.36.3+k0s.2 writes it
+		// for the kubelet (input/k0s); at 1.37 the kubelet no longer has the
+		// --containerd flag k0s passes.
+		{"inputs-k0s", []string{"lint", inputs + "k0s.yaml"}, exitFindings},
+		{"inputs-k0s-1.36", []string{"lint", inputs + "k0s.yaml", "--kubelet-version", "1.36"}, exitClean},
+		{"inputs-k0s-origin", []string{"effective", inputs + "k0s.yaml", "--show-origin", "--kubelet-version", "1.36"}, exitClean},
 		{"inputs-forced-config", []string{"lint", "-c", inputs + "kubelet-config.yaml", "--input-format", "config", "-q"}, exitFindings},
 		{"inputs-forced-mismatch", []string{"lint", "-c", inputs + "kubelet-config.yaml", "--input-format", "configz"}, exitUsage},
 		{"inputs-bad-format", []string{"lint", "-c", inputs + "configz.json", "--input-format", "xml"}, exitUsage},
@@ -61,6 +69,14 @@ func TestCLIInputs(t *testing.T) {
 		{"inputs-nodes-1.31", []string{"lint", "--nodes", inputs + "nodes", "--kubelet-version", "1.31", "-q"}, exitUsage},
 		{"inputs-nodes-with-config", []string{"lint", "--nodes", inputs + "nodes", "-c", inputs + "configz.json"}, exitUsage},
 		{"inputs-nodes-missing", []string{"lint", "--nodes", inputs + "no-such-folder"}, exitUsage},
+		// Talos (input/talos): a protected extraConfig key; Talos's own reference example; the
+		// values only the node knows given with --set; forced format on a file of another kind
+		{"inputs-talos", []string{"lint", talos + "worked-example.yaml"}, exitFindings},
+		{"inputs-talos-origin", []string{"effective", "-c", talos + "worked-example.yaml", "--show-origin"}, exitClean},
+		{"inputs-talos-docs-example", []string{"lint", "-c", talos + "docs/kubelet-example.yaml"}, exitFindings},
+		{"inputs-talos-set", []string{"lint", "-c", talos + "worked-example.yaml", "--set", "hostname-override=worker-1",
+			"--set", "node-ip=10.0.0.21", "--set", "staticPodURL=http://127.0.0.1:40000", "-o", "json"}, exitFindings},
+		{"inputs-talos-forced-mismatch", []string{"lint", "-c", inputs + "kubelet-config.yaml", "--input-format", "talos"}, exitUsage},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
