@@ -13,6 +13,7 @@ import (
 	kf "github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 const capiTestdata = "../testdata/bootstrappers/capi/"
@@ -237,8 +238,8 @@ func TestCAPIFindings(t *testing.T) {
 				t.Errorf("message %q hint %q", f.Message, f.Hint)
 			}
 			wantSev := map[string]kf.Severity{"KC9001": kf.Error, "KC9002": kf.Warning, "KC9003": kf.Warning, "KC9004": kf.Info}[tt.rule]
-			if f.Severity != wantSev {
-				t.Errorf("severity %s", f.Severity)
+			if r, ok := validate.Lookup(f.Rule); f.Severity != wantSev || !ok || r.Severity != f.Severity {
+				t.Errorf("severity %s (validate's %s: %+v)", f.Severity, f.Rule, r)
 			}
 		})
 	}

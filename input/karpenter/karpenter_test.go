@@ -16,6 +16,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 const testdata = "../../testdata/bootstrappers/karpenter/"
@@ -328,5 +329,16 @@ func TestNodePoolTaints(t *testing.T) {
 	out = translate(t, strings.Replace(suitePool, "name: test", "name: other", 1)+nodeClassYAML("bottlerocket@latest", "", ""), suiteSet)
 	if got := jsonOf(t, out.Config.Data)["registerWithTaints"]; !reflect.DeepEqual(got, want[2:]) {
 		t.Errorf("other pool: taints %v", got)
+	}
+}
+
+// TestRuleIDs: the literal rule IDs and severities the findings use are
+// validate's bootstrapper rules.
+func TestRuleIDs(t *testing.T) {
+	for id, sev := range map[string]finding.Severity{"KC9001": finding.Error, "KC9002": finding.Warning, "KC9003": finding.Warning, "KC9004": finding.Info} {
+		r, ok := validate.Lookup(id)
+		if !ok || r.Severity != sev {
+			t.Errorf("%s: validate has %+v, the translator uses %s", id, r, sev)
+		}
 	}
 }
