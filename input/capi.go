@@ -172,8 +172,11 @@ func TranslateCAPI(path string, data []byte, opt bootstrap.Options) (*bootstrap.
 		m = mm
 	}
 	if c.version != "" {
-		c.out.KubeletVersion = c.version
 		v, ok := skew.ParseVersion(strings.TrimPrefix(c.version, "v"))
+		if ok {
+			// Not a clusterctl variable (${KUBERNETES_VERSION}): the minor evaluated.
+			c.out.KubeletVersion = c.version
+		}
 		if ok && opt.Minor == "" {
 			if mm, err := skew.Lookup(fmt.Sprintf("%d.%d", v.Major, v.Minor)); err == nil {
 				m = mm
@@ -244,9 +247,10 @@ func TranslateCAPI(path string, data []byte, opt bootstrap.Options) (*bootstrap.
 		base = append(base, capiArg{name: "pod-infra-container-image", value: repo + "/pause:" + pause,
 			note: "kubeadm: its pause image (images.GetPauseImage, phases/kubelet/flags.go)"})
 	}
-	if !init && !c.cp {
+	if !init && !c.cp && get(phaseNode, "controlPlane") == nil {
 		// joinWorker adds the uninitialized taint; kubeadm join registers
-		// taints with the flag when the node is not a control plane.
+		// taints with the flag when the node is not a control plane
+		// (joinConfiguration.controlPlane unset: joinControlplane adds none).
 		taints := []string{}
 		if t := walk(nodeReg, "taints"); t != nil && t.Kind == yaml.SequenceNode {
 			for _, tn := range t.Content {

@@ -324,3 +324,19 @@ func TestCAPIClusterAndDropIns(t *testing.T) {
 		t.Errorf("config %s findings %+v", out.Config.Path, out.Findings)
 	}
 }
+
+// TestCAPIVariablesAndControlPlaneJoin: a clusterctl variable as the
+// version is no kubelet version; a KubeadmConfig joining a control plane
+// (joinConfiguration.controlPlane) gets no taint flag.
+func TestCAPIVariablesAndControlPlaneJoin(t *testing.T) {
+	kcp := "apiVersion: controlplane.cluster.x-k8s.io/v1beta2\nkind: KubeadmControlPlane\nmetadata:\n  name: cp\nspec:\n  version: \"${KUBERNETES_VERSION}\"\n  kubeadmConfigSpec:\n    initConfiguration:\n      nodeRegistration:\n        criSocket: unix:///run/containerd/containerd.sock\n"
+	out := capiTranslate(t, "kcp.yaml", kcp, "")
+	if out.KubeletVersion != "" || len(out.Findings) != 0 {
+		t.Errorf("version %q findings %+v", out.KubeletVersion, out.Findings)
+	}
+	kc := "apiVersion: bootstrap.cluster.x-k8s.io/v1beta2\nkind: KubeadmConfig\nmetadata:\n  name: cp-1\nspec:\n  joinConfiguration:\n    controlPlane: {}\n    nodeRegistration:\n      criSocket: unix:///run/containerd/containerd.sock\n"
+	out = capiTranslate(t, "kc.yaml", kc, "1.37")
+	if !reflect.DeepEqual(out.Flags, capiBase) {
+		t.Errorf("flags %q", out.Flags)
+	}
+}

@@ -386,7 +386,11 @@ func Translate(path string, data []byte, opt bootstrap.Options) (*bootstrap.Outp
 			}
 		}
 	}
-	kc := t.resolved(opt)
+	var kc map[string]any
+	if fam == "AL2023" || fam == "Bottlerocket" || fam == "AL2" {
+		// Custom passes the user data as is: nothing Karpenter resolves reaches the node.
+		kc = t.resolved(opt)
+	}
 	switch fam {
 	case "AL2023":
 		err = t.al2023(kc, spec)

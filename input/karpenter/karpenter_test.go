@@ -342,3 +342,13 @@ func TestRuleIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestCustom: amiFamily Custom passes spec.userData as is; spec.kubelet's
+// fields are KC9003 and nothing is at boot.
+func TestCustom(t *testing.T) {
+	data := "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata:\n  name: c\nspec:\n  amiFamily: Custom\n  amiSelectorTerms:\n  - id: ami-123\n  kubelet:\n    maxPods: 20\n"
+	out := translate(t, data, bootstrap.Options{})
+	if len(out.Findings) != 1 || out.Findings[0].Rule != "KC9003" || out.Findings[0].Line != 10 || len(out.AtBoot) != 0 {
+		t.Errorf("findings %+v at boot %v", out.Findings, out.AtBoot)
+	}
+}
