@@ -7,8 +7,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kubeletcfg/kubeletcfg/input/aks"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 	"github.com/kubeletcfg/kubeletcfg/input/k0s"
+	"github.com/kubeletcfg/kubeletcfg/input/k3s"
 	"github.com/kubeletcfg/kubeletcfg/input/karpenter"
 	"github.com/kubeletcfg/kubeletcfg/input/talos"
 	"github.com/kubeletcfg/kubeletcfg/skew"
@@ -31,6 +33,8 @@ type translator struct {
 var translators = []translator{
 	{format: "k0s", tool: k0s.Tool, detect: k0s.Detect, translate: k0s.Translate},
 	{format: "talos", tool: talos.Tool, detect: talos.Detect, translate: talos.Translate},
+	{format: "k3s", tool: k3s.Tool, detect: k3s.Detect, translate: k3s.Translate},
+	{format: "aks", tool: aks.Tool, detect: aks.Detect, translate: aks.Translate},
 	{format: "cluster-api", tool: CAPITool, detect: DetectCAPI, translate: TranslateCAPI},
 	{format: "karpenter", tool: karpenter.Tool, detect: karpenter.Detect, translate: karpenter.Translate},
 }
@@ -101,23 +105,24 @@ func fromBootstrap(file string, f Format, out *bootstrap.Output) *Source {
 	for p := range out.Positions {
 		m.set = append(m.set, p)
 	}
-	// Findings on the flags the user wrote keep their positions, as a
-	// minikube profile's do (mapPosition's flagAt).
+	// Flags the user wrote in the file (k3s's kubelet-arg): a finding or
+	// origin on the field a flag sets keeps the flag's position, as
+	// minikube's do.
 	if table, err := skew.Default().Flags(); err == nil {
 		for i, fp := range out.FlagPositions {
 			if fp.File == "" || i >= len(out.Flags) {
 				continue
 			}
+			name, _, _ := strings.Cut(strings.TrimLeft(out.Flags[i], "-"), "=")
+			field := ""
+			if tf, ok := table.Lookup(name); ok && tf.Path != "" {
+				field = tf.Path
+				m.set = append(m.set, field)
+			}
 			if m.flagAt == nil {
 				m.flagAt = map[validate.Position][]string{}
 			}
-			name, _, _ := strings.Cut(strings.TrimPrefix(out.Flags[i], "--"), "=")
-			path := ""
-			if tf, ok := table.Lookup(name); ok && tf.Path != "" {
-				path = tf.Path
-				m.set = append(m.set, path)
-			}
-			m.flagAt[fp] = append(m.flagAt[fp], path)
+			m.flagAt[fp] = append(m.flagAt[fp], field)
 		}
 	}
 	slices.Sort(m.set)

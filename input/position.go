@@ -124,15 +124,12 @@ func (s *Source) Translate(r *pipeline.Result) {
 	}
 	for k, p := range r.Origins {
 		if m := s.pos; m.byPath != nil && (p.File == m.path || m.generated[p.File]) {
-			if _, flag := m.flagAt[p]; flag {
-				continue // a flag the input names, where it is written
-			}
 			_, written := m.byPath[k]
 			if !written && !m.setsPath(k) {
 				delete(r.Origins, k)
 				continue
 			}
-			if !written && m.notes != nil {
+			if !written && m.notes != nil && !m.flagSets(p, k) {
 				if r.OriginNotes == nil {
 					r.OriginNotes = map[string]string{}
 				}
@@ -168,6 +165,17 @@ func (m *posMap) noteFor(p string) string {
 		}
 	}
 	return m.defaultNote
+}
+
+// flagSets reports whether p is the position of a flag the input names that
+// sets path k (its origin is the flag, not a note).
+func (m *posMap) flagSets(p validate.Position, k string) bool {
+	for _, fp := range m.flagAt[p] {
+		if fp != "" && skew.Within(k, fp) {
+			return true
+		}
+	}
+	return false
 }
 
 // setsPath reports whether p is, is within or holds a path kubeadm sets.

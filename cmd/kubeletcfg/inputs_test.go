@@ -60,6 +60,12 @@ func TestCLIInputs(t *testing.T) {
 		{"inputs-k0s", []string{"lint", inputs + "k0s.yaml"}, exitFindings},
 		{"inputs-k0s-1.36", []string{"lint", inputs + "k0s.yaml", "--kubelet-version", "1.36"}, exitClean},
 		{"inputs-k0s-origin", []string{"effective", inputs + "k0s.yaml", "--show-origin", "--kubelet-version", "1.36"}, exitClean},
+		// k3s: /etc/rancher/k3s/config.yaml, detected by its path and keys.
+		{"inputs-k3s", []string{"lint", inputs + "rancher/k3s/config.yaml"}, exitFindings},
+		{"inputs-k3s-origin", []string{"effective", inputs + "rancher/k3s/config.yaml", "--show-origin", "--kubelet-version", "1.34"}, exitClean},
+		// AKS: a kubeletConfig JSON (az aks nodepool add --kubelet-config), detected by its keys.
+		{"inputs-aks", []string{"lint", inputs + "aks-kubeletconfig.json"}, exitClean},
+		{"inputs-aks-origin", []string{"effective", inputs + "aks-kubeletconfig.json", "--show-origin"}, exitClean},
 		{"inputs-forced-config", []string{"lint", "-c", inputs + "kubelet-config.yaml", "--input-format", "config", "-q"}, exitFindings},
 		{"inputs-forced-mismatch", []string{"lint", "-c", inputs + "kubelet-config.yaml", "--input-format", "configz"}, exitUsage},
 		{"inputs-bad-format", []string{"lint", "-c", inputs + "configz.json", "--input-format", "xml"}, exitUsage},
