@@ -11,6 +11,7 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 	"github.com/kubeletcfg/kubeletcfg/input/k0s"
 	"github.com/kubeletcfg/kubeletcfg/input/k3s"
+	"github.com/kubeletcfg/kubeletcfg/input/karpenter"
 	"github.com/kubeletcfg/kubeletcfg/input/talos"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
@@ -34,6 +35,8 @@ var translators = []translator{
 	{format: "talos", tool: talos.Tool, detect: talos.Detect, translate: talos.Translate},
 	{format: "k3s", tool: k3s.Tool, detect: k3s.Detect, translate: k3s.Translate},
 	{format: "aks", tool: aks.Tool, detect: aks.Detect, translate: aks.Translate},
+	{format: "cluster-api", tool: CAPITool, detect: DetectCAPI, translate: TranslateCAPI},
+	{format: "karpenter", tool: karpenter.Tool, detect: karpenter.Detect, translate: karpenter.Translate},
 }
 
 // translatorOf is the translator of format f, if f is a bootstrapper's.

@@ -1,0 +1,933 @@
+// Package karpenter translates a Karpenter EC2NodeClass (karpenter.k8s.aws/v1)
+// into what the node's kubelet is started with, ported from
+// github.com/aws/karpenter-provider-aws v1.14.1:
+//
+//   - pkg/apis/v1/ec2nodeclass.go: KubeletConfiguration (the fields of
+//     spec.kubelet, their kubebuilder markers and CEL rules, in the CRD
+//     pkg/apis/crds/karpenter.k8s.aws_ec2nodeclasses.yaml), AMIFamily and
+//     Alias (spec.amiFamily first, else the family of the alias term);
+//   - pkg/providers/amifamily/resolver.go resolveLaunchTemplates: maxPods
+//     from the instance type when spec.kubelet.maxPods is not set,
+//     defaultClusterDNS (the kube-dns Service's IP when clusterDNS is not
+//     set), the karpenter.sh/unregistered:NoExecute taint;
+//   - pkg/providers/amifamily/bootstrap/nodeadm.go getNodeConfigYAML and
+//     generateInlineKubeletConfiguration (AL2023: the NodeConfig Karpenter
+//     appends to the user data, after the user's own, so that nodeadm's
+//     merge, nodeadm/internal/api/merge.go, lets it win);
+//   - bootstrap/bottlerocket.go Script (the settings it maps, and so those it
+//     does not: podsPerCore, clusterDNS after the first);
+//   - bootstrap/bootstrap.go kubeletExtraArgs and eksbootstrap.go
+//     eksBootstrapScript (AL2: bootstrap.sh's flags);
+//   - bootstrap/custom.go (Custom: the user data as is, spec.kubelet unused).
+package karpenter
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/mail"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	yaml "go.yaml.in/yaml/v3"
+	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+)
+
+// Tool is Karpenter's AWS provider.
+var Tool = bootstrap.Tool{Name: "Karpenter", Release: "v1.14.1",
+	Source: "pkg/providers/amifamily/resolver.go (resolveLaunchTemplates) and pkg/providers/amifamily/bootstrap/ (nodeadm.go getNodeConfigYAML, bottlerocket.go Script, eksbootstrap.go eksBootstrapScript)"}
+
+const (
+	group = "karpenter.k8s.aws"
+	// nodeadm's paths (nodeadm/internal/kubelet/config.go).
+	nodeadmConfig    = "/etc/kubernetes/kubelet/config.json"
+	nodeadmDropInDir = "/etc/kubernetes/kubelet/config.json.d"
+	nodeadmDropIn    = nodeadmDropInDir + "/40-nodeadm.conf"
+	kubeletAPI       = "kubelet.config.k8s.io/v1beta1"
+)
+
+// Detect reports whether data holds an EC2NodeClass (by apiVersion and kind).
+func Detect(path string, data []byte) bool {
+	if !bytes.Contains(data, []byte(group)) {
+		return false
+	}
+	_, err := nodeClass(data)
+	return err == nil
+}
+
+// nodeClass is the first EC2NodeClass document of data, at the file's lines.
+func nodeClass(data []byte) (*yaml.Node, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for {
+		var doc yaml.Node
+		if err := dec.Decode(&doc); err != nil {
+			if err == io.EOF {
+				return nil, fmt.Errorf("no %s/v1 EC2NodeClass document", group)
+			}
+			return nil, err
+		}
+		if len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
+			continue
+		}
+		root := doc.Content[0]
+		av, kind := get(root, "apiVersion"), get(root, "kind")
+		if av != nil && kind != nil && strings.HasPrefix(av.Value, group+"/") && kind.Value == "EC2NodeClass" {
+			return root, nil
+		}
+	}
+}
+
+func get(n *yaml.Node, key string) *yaml.Node {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
+}
+
+func keyOf(n *yaml.Node, key string) *yaml.Node {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i]
+		}
+	}
+	return nil
+}
+
+// translation is one Translate call's state.
+type translation struct {
+	path string
+	out  *bootstrap.Output
+	// kubelet is spec.kubelet as Karpenter's KubeletConfiguration marshals
+	// it (json field names, Go values), with where each field was written.
+	kubelet                 map[string]any
+	keys                    map[string]*yaml.Node
+	kubeletNode, kubeletKey *yaml.Node
+	// taints are the NodeClaim's taints, startup taints and the
+	// unregistered taint (resolveLaunchTemplates); pool names the NodePool
+	// of the same file they come from ("" for none).
+	taints []any
+	pool   string
+	lines  []string
+}
+
+func (t *translation) pos(n *yaml.Node) finding.Position {
+	if n == nil {
+		return t.out.Anchor
+	}
+	return finding.Position{File: t.path, Line: n.Line, Column: n.Column}
+}
+
+func (t *translation) add(rule string, sev finding.Severity, n *yaml.Node, path, msg, hint string) {
+	t.out.Findings = append(t.out.Findings, finding.Finding{Rule: rule, Severity: sev, Message: "Karpenter: " + msg,
+		Position: t.pos(n), Path: path, Hint: hint})
+}
+
+// The CRD's validation of spec.kubelet (pkg/apis/v1/ec2nodeclass.go
+// KubeletConfiguration markers, pkg/apis/crds/karpenter.k8s.aws_ec2nodeclasses.yaml).
+var (
+	reservedKeys  = []string{"cpu", "memory", "ephemeral-storage", "pid"}
+	signalKeys    = []string{"memory.available", "nodefs.available", "nodefs.inodesFree", "imagefs.available", "imagefs.inodesFree", "pid.available"}
+	quantityRE    = regexp.MustCompile(`^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$`)
+	thresholdRE   = regexp.MustCompile(`^((\d{1,2}(\.\d{1,2})?|100(\.0{1,2})?)%||(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?)$`)
+	kubeletFields = []string{"clusterDNS", "maxPods", "podsPerCore", "systemReserved", "kubeReserved", "evictionHard", "evictionSoft",
+		"evictionSoftGracePeriod", "evictionMaxPodGracePeriod", "imageGCHighThresholdPercent", "imageGCLowThresholdPercent", "cpuCFSQuota"}
+)
+
+// celRef names Karpenter's rule in messages.
+var celRef = "Karpenter's CEL rule (pkg/apis/v1/ec2nodeclass.go KubeletConfiguration, " + Tool.Release + ")"
+
+// readKubelet reads spec.kubelet as the API server admits it and Karpenter
+// decodes it: unknown fields pruned, the schema's types, minimums and
+// patterns, and the CEL rules.
+func (t *translation) readKubelet(k *yaml.Node) {
+	t.kubelet, t.keys = map[string]any{}, map[string]*yaml.Node{}
+	if k == nil {
+		return
+	}
+	if k.Kind != yaml.MappingNode {
+		t.add("KC9001", finding.Error, k, "", "spec.kubelet must be an object (the CRD's schema)", "write spec.kubelet as a mapping")
+		return
+	}
+	schemaErr := func(n *yaml.Node, path, msg string) {
+		t.add("KC9001", finding.Error, n, path, fmt.Sprintf("the API server refuses the EC2NodeClass: spec.kubelet.%s (the CRD's schema, pkg/apis/crds/karpenter.k8s.aws_ec2nodeclasses.yaml, %s)", msg, Tool.Release),
+			"fix the value as the schema says")
+	}
+	for i := 0; i+1 < len(k.Content); i += 2 {
+		key, v := k.Content[i], k.Content[i+1]
+		name := key.Value
+		switch name {
+		case "maxPods", "podsPerCore", "evictionMaxPodGracePeriod", "imageGCHighThresholdPercent", "imageGCLowThresholdPercent":
+			n, err := strconv.ParseInt(v.Value, 10, 32)
+			if v.Kind != yaml.ScalarNode || v.Tag != "!!int" || err != nil {
+				schemaErr(v, name, fmt.Sprintf("%s: Invalid value: %q: must be of type integer", name, v.Value))
+				continue
+			}
+			min, max := int64(0), int64(-1)
+			if strings.HasPrefix(name, "imageGC") {
+				max = 100
+			}
+			if name == "evictionMaxPodGracePeriod" {
+				min = -1 << 31
+			}
+			if n < min {
+				schemaErr(v, name, fmt.Sprintf("%s: Invalid value: %d: should be greater than or equal to %d", name, n, min))
+				continue
+			}
+			if max >= 0 && n > max {
+				schemaErr(v, name, fmt.Sprintf("%s: Invalid value: %d: should be less than or equal to %d", name, n, max))
+				continue
+			}
+			t.kubelet[name] = n
+		case "cpuCFSQuota":
+			if v.Tag != "!!bool" {
+				schemaErr(v, name, fmt.Sprintf("%s: Invalid value: %q: must be of type boolean", name, v.Value))
+				continue
+			}
+			t.kubelet[name] = v.Value == "true"
+		case "clusterDNS":
+			if v.Kind != yaml.SequenceNode {
+				schemaErr(v, name, name+": must be of type array")
+				continue
+			}
+			var ips []any
+			for _, e := range v.Content {
+				ips = append(ips, e.Value)
+			}
+			t.kubelet[name] = ips
+		case "systemReserved", "kubeReserved", "evictionHard", "evictionSoft", "evictionSoftGracePeriod":
+			if v.Kind != yaml.MappingNode {
+				schemaErr(v, name, name+": must be of type object")
+				continue
+			}
+			keys, valueRE := signalKeys, thresholdRE
+			if name == "systemReserved" || name == "kubeReserved" {
+				keys, valueRE = reservedKeys, quantityRE
+			}
+			m := map[string]any{}
+			ok := true
+			for j := 0; j+1 < len(v.Content); j += 2 {
+				mk, mv := v.Content[j], v.Content[j+1]
+				path := name + "[" + mk.Value + "]"
+				if !contains(keys, mk.Value) {
+					t.add("KC9001", finding.Error, mk, path, fmt.Sprintf("the API server refuses the EC2NodeClass: spec.kubelet.%s: valid keys for %s are ['%s'] (%s)", name, name, strings.Join(keys, "','"), celRef),
+						fmt.Sprintf("use one of %s", strings.Join(keys, ", ")))
+					ok = false
+					continue
+				}
+				if name == "evictionSoftGracePeriod" {
+					d, err := time.ParseDuration(mv.Value)
+					if err != nil {
+						schemaErr(mv, path, fmt.Sprintf("%s: Invalid value: %q: %v", path, mv.Value, err))
+						ok = false
+						continue
+					}
+					m[mk.Value] = d.String() // metav1.Duration's MarshalJSON
+					continue
+				}
+				if !valueRE.MatchString(mv.Value) {
+					schemaErr(mv, path, fmt.Sprintf("%s: Invalid value: %q: should match '%s'", path, mv.Value, valueRE.String()))
+					ok = false
+					continue
+				}
+				if (name == "systemReserved" || name == "kubeReserved") && strings.HasPrefix(mv.Value, "-") {
+					t.add("KC9001", finding.Error, mv, path, fmt.Sprintf("the API server refuses the EC2NodeClass: spec.kubelet.%s: %s value cannot be a negative resource quantity (%s)", name, name, celRef),
+						"use a quantity of zero or more")
+					ok = false
+					continue
+				}
+				m[mk.Value] = mv.Value
+			}
+			if ok {
+				t.kubelet[name] = m
+			}
+		default:
+			t.add("KC9003", finding.Warning, key, "", fmt.Sprintf("spec.kubelet.%s is not a field of Karpenter's KubeletConfiguration: the API server prunes it (kubectl warns \"unknown field\") and Karpenter never passes it to the kubelet (pkg/apis/v1/ec2nodeclass.go, %s)", name, Tool.Release),
+				"Karpenter's spec.kubelet takes "+strings.Join(kubeletFields, ", ")+"; set other kubelet fields in spec.userData (a NodeConfig for AL2023, Bottlerocket settings)")
+			continue
+		}
+		t.keys[name] = key
+	}
+	// The object-level CEL rules.
+	hi, okH := t.kubelet["imageGCHighThresholdPercent"].(int64)
+	lo, okL := t.kubelet["imageGCLowThresholdPercent"].(int64)
+	if okH && okL && hi <= lo {
+		t.add("KC9001", finding.Error, get(k, "imageGCHighThresholdPercent"), "imageGCHighThresholdPercent", fmt.Sprintf("the API server refuses the EC2NodeClass: spec.kubelet: imageGCHighThresholdPercent must be greater than imageGCLowThresholdPercent (%d <= %d; %s)", hi, lo, celRef),
+			"make imageGCHighThresholdPercent greater than imageGCLowThresholdPercent")
+	}
+	soft, _ := t.kubelet["evictionSoft"].(map[string]any)
+	grace, _ := t.kubelet["evictionSoftGracePeriod"].(map[string]any)
+	if get(k, "evictionSoft") != nil {
+		for _, s := range sortedKeys(soft) {
+			if _, ok := grace[s]; !ok {
+				t.add("KC9001", finding.Error, keyOf(get(k, "evictionSoft"), s), "evictionSoft["+s+"]", fmt.Sprintf("the API server refuses the EC2NodeClass: spec.kubelet: evictionSoft OwnerKey does not have a matching evictionSoftGracePeriod (%s has none; %s)", s, celRef),
+					"give evictionSoftGracePeriod["+s+"]")
+			}
+		}
+	}
+	if get(k, "evictionSoftGracePeriod") != nil {
+		for _, s := range sortedKeys(grace) {
+			if _, ok := soft[s]; !ok {
+				t.add("KC9001", finding.Error, keyOf(get(k, "evictionSoftGracePeriod"), s), "evictionSoftGracePeriod["+s+"]", fmt.Sprintf("the API server refuses the EC2NodeClass: spec.kubelet: evictionSoftGracePeriod OwnerKey does not have a matching evictionSoft (%s has none; %s)", s, celRef),
+					"give evictionSoft["+s+"] or drop the grace period")
+			}
+		}
+	}
+}
+
+func contains(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+func sortedKeys(m map[string]any) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+// family is EC2NodeClass.AMIFamily: spec.amiFamily, else the alias's family.
+func (t *translation) family(spec *yaml.Node) string {
+	var alias *yaml.Node
+	if terms := get(spec, "amiSelectorTerms"); terms != nil && terms.Kind == yaml.SequenceNode {
+		for _, term := range terms.Content {
+			if a := get(term, "alias"); a != nil && a.Value != "" {
+				alias = a
+				break
+			}
+		}
+	}
+	fam := ""
+	if alias != nil {
+		f, v, ok := strings.Cut(alias.Value, "@")
+		known := map[string]string{"al2": "AL2", "al2023": "AL2023", "bottlerocket": "Bottlerocket", "windows2019": "Windows2019", "windows2022": "Windows2022", "windows2025": "Windows2025"}
+		switch {
+		case !ok || !regexp.MustCompile(`^[a-zA-Z0-9]+@.+$`).MatchString(alias.Value):
+			t.add("KC9001", finding.Error, alias, "", fmt.Sprintf("the API server refuses the EC2NodeClass: amiSelectorTerms alias %q: 'alias' is improperly formatted, must match the format 'family@version' (%s)", alias.Value, strings.Replace(celRef, "KubeletConfiguration", "AMISelectorTerm", 1)),
+				"write the alias as family@version: al2023@latest")
+		case known[f] == "":
+			t.add("KC9001", finding.Error, alias, "", fmt.Sprintf("the API server refuses the EC2NodeClass: amiSelectorTerms alias %q: family is not supported, must be one of the following: 'al2', 'al2023', 'bottlerocket', 'windows2019', 'windows2022', 'windows2025' (%s)", alias.Value, strings.Replace(celRef, "KubeletConfiguration", "AMISelectorTerm", 1)),
+				"use one of al2, al2023, bottlerocket, windows2019, windows2022, windows2025")
+		default:
+			fam = known[f]
+			t.out.Note = fmt.Sprintf("alias %s@%s", f, v)
+		}
+	}
+	if af := get(spec, "amiFamily"); af != nil && af.Value != "" {
+		if fam != "" && af.Value != fam && af.Value != "Custom" {
+			t.add("KC9001", finding.Error, af, "", fmt.Sprintf("the API server refuses the EC2NodeClass: if set, amiFamily must be '%s' or 'Custom' when using an %s alias (Karpenter's CEL rule, pkg/apis/v1/ec2nodeclass.go EC2NodeClassSpec, %s)", fam, fam, Tool.Release),
+				"drop amiFamily, or set it to the alias's family")
+		}
+		return af.Value
+	}
+	if fam == "" && alias == nil {
+		t.add("KC9001", finding.Error, keyOf(spec, "amiSelectorTerms"), "", fmt.Sprintf("the API server refuses the EC2NodeClass: must specify amiFamily if amiSelectorTerms does not contain an alias (Karpenter's CEL rule, pkg/apis/v1/ec2nodeclass.go EC2NodeClassSpec, %s)", Tool.Release),
+			"add an alias term (al2023@latest) or spec.amiFamily")
+	}
+	return fam
+}
+
+// Translate is what a node Karpenter launches from the EC2NodeClass in data
+// starts its kubelet with, by AMI family. Values Karpenter takes from the
+// instance type or the cluster (maxPods, clusterDNS) are AtBoot unless
+// opt.Set gives them; the NodePool's labels and taints are not in the file.
+func Translate(path string, data []byte, opt bootstrap.Options) (*bootstrap.Output, error) {
+	root, err := nodeClass(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	kind := get(root, "kind")
+	t := &translation{path: path, lines: strings.Split(string(data), "\n"), out: &bootstrap.Output{Tool: Tool, Positions: map[string]finding.Position{}, Notes: map[string]string{}, AtBoot: map[string]string{},
+		Anchor: finding.Position{File: path, Line: kind.Line, Column: kind.Column}}}
+	spec := get(root, "spec")
+	t.kubeletNode, t.kubeletKey = get(spec, "kubelet"), keyOf(spec, "kubelet")
+	t.readKubelet(t.kubeletNode)
+	name := ""
+	if n := get(get(root, "metadata"), "name"); n != nil {
+		name = n.Value
+	}
+	t.readTaints(data, name)
+	aliasNote := ""
+	fam := t.family(spec)
+	aliasNote, t.out.Note = t.out.Note, ""
+	for name, k := range t.keys {
+		t.out.Positions[name] = t.pos(k)
+		if v := get(t.kubeletNode, name); v != nil && v.Kind == yaml.MappingNode {
+			for j := 0; j+1 < len(v.Content); j += 2 {
+				t.out.Positions[name+"["+v.Content[j].Value+"]"] = t.pos(v.Content[j])
+			}
+		}
+		if v := get(t.kubeletNode, name); v != nil && v.Kind == yaml.SequenceNode {
+			for j, e := range v.Content {
+				t.out.Positions[name+"["+strconv.Itoa(j)+"]"] = t.pos(e)
+			}
+		}
+	}
+	var kc map[string]any
+	if fam == "AL2023" || fam == "Bottlerocket" || fam == "AL2" {
+		// Custom passes the user data as is: nothing Karpenter resolves reaches the node.
+		kc = t.resolved(opt)
+	}
+	switch fam {
+	case "AL2023":
+		err = t.al2023(kc, spec)
+	case "Bottlerocket":
+		err = t.bottlerocket(kc, spec)
+	case "AL2":
+		t.al2(kc)
+	case "Custom":
+		for _, name := range sortedKeys(t.kubelet) {
+			t.add("KC9003", finding.Warning, t.keys[name], name, fmt.Sprintf("amiFamily Custom: Karpenter passes spec.userData as is and generates no kubelet configuration, so spec.kubelet.%s never reaches the kubelet (pkg/providers/amifamily/bootstrap/custom.go Script, %s)", name, Tool.Release),
+				"set the value in spec.userData, which the Custom AMI's bootstrap reads")
+		}
+		t.out.Note = "Karpenter EC2NodeClass, amiFamily Custom: the user data is passed as is; kubeletcfg reads no kubelet configuration from it"
+	case "":
+		t.out.Note = "Karpenter EC2NodeClass without an AMI family Karpenter accepts: nothing is generated"
+	default:
+		return nil, fmt.Errorf("%s: EC2NodeClass for %s: kubeletcfg reads the Linux families (AL2023, Bottlerocket, AL2, Custom), not Windows", path, fam)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	if aliasNote != "" {
+		t.out.Note += " (" + aliasNote + ")"
+	}
+	return t.out, nil
+}
+
+// resolved is resolveLaunchTemplates' kubeletConfig: spec.kubelet with
+// maxPods from the instance type and clusterDNS from the cluster's kube-dns
+// Service when not set (defaultClusterDNS), both unknown here: AtBoot, or
+// opt.Set's value.
+func (t *translation) resolved(opt bootstrap.Options) map[string]any {
+	kc := map[string]any{}
+	for k, v := range t.kubelet {
+		kc[k] = v
+	}
+	if _, ok := kc["maxPods"]; !ok {
+		t.atBoot(opt, kc, "maxPods", "Karpenter: the pod capacity of the instance type it launches (pkg/providers/amifamily/resolver.go resolveLaunchTemplates)",
+			"maxPods is the pod capacity of the instance type launched (ENI-limited, or 110), since spec.kubelet.maxPods is not set (pkg/providers/amifamily/resolver.go resolveLaunchTemplates, "+Tool.Release+")")
+	}
+	if _, ok := kc["clusterDNS"]; !ok {
+		t.atBoot(opt, kc, "clusterDNS", "Karpenter: the kube-dns Service's cluster IP it discovers (pkg/providers/amifamily/resolver.go defaultClusterDNS)",
+			"clusterDNS is the kube-dns Service's IP, discovered in the cluster, since spec.kubelet.clusterDNS is not set (pkg/providers/amifamily/resolver.go defaultClusterDNS, "+Tool.Release+")")
+	}
+	return kc
+}
+
+func (t *translation) atBoot(opt bootstrap.Options, kc map[string]any, path, note, msg string) {
+	if s, ok := opt.Set[path]; ok {
+		var v any
+		if err := sigsyaml.Unmarshal([]byte(s), &v); err == nil {
+			if f, isNum := v.(float64); isNum {
+				v = int64(f)
+			}
+			if str, isStr := v.(string); isStr && path == "clusterDNS" {
+				v = []any{str}
+			}
+			kc[path] = v
+			t.out.Notes[path] = "given with --set " + path + "; " + note
+			return
+		}
+	}
+	t.out.AtBoot[path] = note
+	t.add("KC9004", finding.Info, t.kubeletKey, path, msg, fmt.Sprintf("give the value with --set %s=VALUE when it is known", path))
+}
+
+// readTaints is resolveLaunchTemplates' taints: the NodeClaim's taints and
+// startup taints, which a NodePool of the same file referring to this
+// EC2NodeClass gives (spec.template.spec.taints, startupTaints), then
+// karpenter.sh/unregistered:NoExecute unless one of them matches it.
+func (t *translation) readTaints(data []byte, name string) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for t.pool == "" {
+		var doc yaml.Node
+		if dec.Decode(&doc) != nil {
+			break
+		}
+		if len(doc.Content) != 1 {
+			continue
+		}
+		root := doc.Content[0]
+		av, kind := get(root, "apiVersion"), get(root, "kind")
+		if av == nil || kind == nil || !strings.HasPrefix(av.Value, "karpenter.sh/") || kind.Value != "NodePool" {
+			continue
+		}
+		spec := get(get(get(root, "spec"), "template"), "spec")
+		ref := get(spec, "nodeClassRef")
+		if r := get(ref, "name"); r == nil || r.Value != name {
+			continue
+		}
+		t.pool = "NodePool"
+		if n := get(get(root, "metadata"), "name"); n != nil {
+			t.pool = "NodePool " + n.Value
+		}
+		for _, list := range []string{"taints", "startupTaints"} {
+			l := get(spec, list)
+			if l == nil || l.Kind != yaml.SequenceNode {
+				continue
+			}
+			if _, ok := t.out.Positions["registerWithTaints"]; !ok {
+				t.out.Positions["registerWithTaints"] = t.pos(keyOf(spec, list))
+			}
+			for _, e := range l.Content {
+				taint := map[string]any{}
+				for _, f := range []string{"key", "value", "effect"} {
+					if v := get(e, f); v != nil && v.Value != "" {
+						taint[f] = v.Value
+					}
+				}
+				t.taints = append(t.taints, taint)
+			}
+		}
+	}
+	for _, x := range t.taints {
+		// MatchTaint: the same key and effect.
+		if m := x.(map[string]any); m["key"] == unregisteredTaint["key"] && m["effect"] == unregisteredTaint["effect"] {
+			return
+		}
+	}
+	t.taints = append(t.taints, unregisteredTaint)
+}
+
+// taintsNote says where registerWithTaints comes from.
+func (t *translation) taintsNote(how string) string {
+	if t.pool != "" {
+		return fmt.Sprintf("set by Karpenter%s: the taints and startup taints of %s in this file, then karpenter.sh/unregistered:NoExecute (pkg/providers/amifamily/resolver.go resolveLaunchTemplates)", how, t.pool)
+	}
+	return fmt.Sprintf("set by Karpenter%s: karpenter.sh/unregistered:NoExecute, after the taints of the NodePool (not in this file) (pkg/providers/amifamily/resolver.go resolveLaunchTemplates)", how)
+}
+
+// taintString is corev1.Taint.ToString.
+func taintString(m map[string]any) string {
+	if v, ok := m["value"]; ok {
+		return fmt.Sprintf("%v=%v:%v", m["key"], v, m["effect"])
+	}
+	return fmt.Sprintf("%v:%v", m["key"], m["effect"])
+}
+
+// unregisteredTaint is karpv1.UnregisteredNoExecuteTaint, which
+// resolveLaunchTemplates adds to the NodeClaim's taints.
+var unregisteredTaint = map[string]any{"key": "karpenter.sh/unregistered", "effect": "NoExecute"}
+
+// NodeConfig is the NodeConfig Karpenter generates for an AL2023 node from
+// the EC2NodeClass in data (nodeadm.go getNodeConfigYAML), without the
+// cluster details Karpenter discovers (name, endpoint, CA, CIDR) and with the
+// NodePool's taints and labels left out: what input/nodeadm reads after the
+// user's NodeConfigs of spec.userData. Values only the instance or the
+// cluster knows (maxPods, clusterDNS) are left out unless opt.Set gives them.
+func NodeConfig(path string, data []byte, opt bootstrap.Options) ([]byte, error) {
+	root, err := nodeClass(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	t := &translation{path: path, out: &bootstrap.Output{Positions: map[string]finding.Position{}, Notes: map[string]string{}, AtBoot: map[string]string{}}}
+	t.kubeletNode = get(get(root, "spec"), "kubelet")
+	t.readKubelet(t.kubeletNode)
+	name := ""
+	if n := get(get(root, "metadata"), "name"); n != nil {
+		name = n.Value
+	}
+	t.readTaints(data, name)
+	return nodeConfigYAML(t.resolved(opt), t.taints)
+}
+
+func nodeConfigYAML(kc map[string]any, taints []any) ([]byte, error) {
+	config := map[string]any{}
+	for k, v := range kc {
+		config[k] = v
+	}
+	config["registerWithTaints"] = taints
+	nc := map[string]any{
+		"apiVersion": "node.eks.aws/v1alpha1",
+		"kind":       "NodeConfig",
+		"metadata":   map[string]any{},
+		"spec": map[string]any{
+			"cluster":    map[string]any{},
+			"containerd": map[string]any{},
+			"instance":   map[string]any{"localStorage": map[string]any{}},
+			"kubelet":    map[string]any{"config": config},
+		},
+	}
+	j, err := json.Marshal(nc)
+	if err != nil {
+		return nil, err
+	}
+	y, err := sigsyaml.JSONToYAML(j)
+	if err != nil {
+		return nil, err
+	}
+	return append([]byte("# Karpenter Generated NodeConfig\n"), y...), nil
+}
+
+// userNodeConfig is a NodeConfig of spec.userData: its kubelet config and
+// flags, with positions in the manifest.
+type userNodeConfig struct {
+	config  map[string]any
+	flags   []string
+	pos     map[string]finding.Position
+	keys    map[string]finding.Position // spec.kubelet.config's keys
+	flagPos []finding.Position
+}
+
+// al2023: the user's NodeConfigs of spec.userData, then Karpenter's, merged
+// as nodeadm merges them (MergeNodeConfigs: kubelet.config deep-merged, a
+// later document's value winning; kubelet.flags appended), then what nodeadm
+// writes: the merged kubelet.config as the 40-nodeadm.conf drop-in, the flags
+// after its own.
+func (t *translation) al2023(kc map[string]any, spec *yaml.Node) error {
+	users, err := t.userNodeConfigs(get(spec, "userData"))
+	if err != nil {
+		return err
+	}
+	merged := map[string]any{}
+	var flags []string
+	var flagPos []finding.Position
+	for _, u := range users {
+		merged = deepMerge(merged, u.config)
+		flags = append(flags, u.flags...)
+		flagPos = append(flagPos, u.flagPos...)
+		for p, pos := range u.pos {
+			t.out.Positions[p] = pos
+		}
+	}
+	karp := map[string]any{}
+	for k, v := range kc {
+		karp[k] = v
+	}
+	karp["registerWithTaints"] = t.taints
+	for _, u := range users {
+		for k, pos := range u.keys {
+			kv, ok := karp[k]
+			if _, atBoot := t.out.AtBoot[k]; !ok && !atBoot {
+				continue
+			}
+			uv, _ := json.Marshal(u.config[k])
+			kj, _ := json.Marshal(kv)
+			if _, atBoot := t.out.AtBoot[k]; atBoot || !bytes.Equal(uv, kj) {
+				what := string(kj)
+				if note, atBoot := t.out.AtBoot[k]; atBoot {
+					what, _, _ = strings.Cut(strings.TrimPrefix(note, "Karpenter: "), " (")
+				}
+				t.out.Findings = append(t.out.Findings, finding.Finding{Rule: "KC9002", Severity: finding.Warning, Position: pos, Path: k,
+					Message: fmt.Sprintf("Karpenter: the NodeConfig in spec.userData sets kubelet.config.%s, but Karpenter appends its own NodeConfig after the user data with %s, and nodeadm lets the later one win (pkg/providers/amifamily/bootstrap/nodeadm.go Script, %s; nodeadm/internal/api/merge.go MergeNodeConfigs)", k, what, Tool.Release),
+					Hint:    fmt.Sprintf("set spec.kubelet.%s in the EC2NodeClass instead", k)})
+				if !atBoot {
+					delete(t.out.Positions, k)
+				}
+			}
+		}
+	}
+	merged = deepMerge(merged, karp)
+	for k := range t.out.AtBoot {
+		delete(merged, k)
+	}
+	for k := range t.keys {
+		t.out.Positions[k] = t.pos(t.keys[k])
+	}
+	t.out.Notes["registerWithTaints"] = t.taintsNote("")
+	doc := map[string]any{"apiVersion": kubeletAPI, "kind": "KubeletConfiguration"}
+	for k, v := range merged {
+		doc[k] = v
+	}
+	j, err := json.MarshalIndent(doc, "", "    ")
+	if err != nil {
+		return err
+	}
+	t.out.Config = &bootstrap.File{Path: nodeadmConfig, Data: []byte(`{"apiVersion": "` + kubeletAPI + `", "kind": "KubeletConfiguration"}` + "\n")}
+	t.out.ConfigDir = nodeadmDropInDir
+	t.out.DropIns = []bootstrap.File{{Path: nodeadmDropIn, Data: j}}
+	t.out.Flags, t.out.FlagPositions = flags, flagPos
+	for range flags {
+		t.out.FlagNotes = append(t.out.FlagNotes, "spec.userData NodeConfig kubelet.flags")
+	}
+	t.out.Note = "Karpenter EC2NodeClass, AL2023: the NodeConfig Karpenter generates (spec.kubelet, registerWithTaints) after spec.userData's NodeConfigs, merged as nodeadm merges them, as nodeadm's 40-nodeadm.conf drop-in; nodeadm's own config.json defaults are not applied here (input/nodeadm does that); the NodePool's --node-labels flag is not in this file"
+	return nil
+}
+
+// deepMerge is nodeadm's util.Merge of two JSON objects: src's keys over
+// dst's, objects merged key by key.
+func deepMerge(dst, src map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, v := range dst {
+		out[k] = v
+	}
+	for k, v := range src {
+		if sm, ok := v.(map[string]any); ok {
+			if dm, ok := out[k].(map[string]any); ok {
+				out[k] = deepMerge(dm, sm)
+				continue
+			}
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// userNodeConfigs are the NodeConfigs of spec.userData (nodeadm.go
+// parseUserData: a MIME multi-part archive's application/node.eks.aws
+// parts, or the whole user data when it is YAML), with positions at the
+// manifest's lines.
+func (t *translation) userNodeConfigs(ud *yaml.Node) ([]userNodeConfig, error) {
+	if ud == nil || strings.TrimSpace(ud.Value) == "" {
+		return nil, nil
+	}
+	text := ud.Value
+	var parts []string
+	trimmed := strings.TrimSpace(text)
+	if strings.HasPrefix(trimmed, "MIME-Version:") || strings.HasPrefix(trimmed, "Content-Type:") {
+		msg, err := mail.ReadMessage(strings.NewReader(text))
+		if err != nil {
+			return nil, fmt.Errorf("spec.userData: Karpenter cannot parse the MIME archive: %v", err)
+		}
+		mt, params, err := mime.ParseMediaType(msg.Header.Get("Content-Type"))
+		if err != nil || !strings.HasPrefix(mt, "multipart/") {
+			return nil, fmt.Errorf("spec.userData: Karpenter cannot parse the MIME archive: not multipart")
+		}
+		r := multipart.NewReader(msg.Body, params["boundary"])
+		for {
+			p, err := r.NextPart()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return nil, fmt.Errorf("spec.userData: Karpenter cannot parse the MIME archive: %v", err)
+			}
+			body, _ := io.ReadAll(p)
+			if strings.HasPrefix(p.Header.Get("Content-Type"), "application/node.eks.aws") {
+				parts = append(parts, string(body))
+			}
+		}
+	} else {
+		var m map[string]any
+		if sigsyaml.Unmarshal([]byte(text), &m) == nil {
+			parts = append(parts, text)
+		}
+	}
+	// Where the block's lines are: a literal block's content starts on the
+	// line after its indicator, indented by the block's indentation.
+	block := ud.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0
+	var out []userNodeConfig
+	for _, part := range parts {
+		u := userNodeConfig{config: map[string]any{}, pos: map[string]finding.Position{}, keys: map[string]finding.Position{}}
+		var n yaml.Node
+		if err := yaml.Unmarshal([]byte(part), &n); err != nil || len(n.Content) != 1 {
+			continue
+		}
+		// The part's first line within the user data.
+		lineOff := strings.Count(text[:max(strings.Index(text, part), 0)], "\n")
+		at := func(y *yaml.Node) finding.Position {
+			if !block {
+				return t.pos(ud)
+			}
+			return finding.Position{File: t.path, Line: ud.Line + lineOff + y.Line, Column: y.Column + t.blockIndent(ud)}
+		}
+		kub := get(get(n.Content[0], "spec"), "kubelet")
+		cfg := get(kub, "config")
+		if cfg != nil {
+			var m map[string]any
+			raw, _ := yaml.Marshal(cfg)
+			if err := sigsyaml.Unmarshal(raw, &m); err == nil {
+				u.config = m
+			}
+			for i := 0; i+1 < len(cfg.Content); i += 2 {
+				k := cfg.Content[i]
+				u.keys[k.Value] = at(k)
+				u.pos[k.Value] = at(k)
+				if v := cfg.Content[i+1]; v.Kind == yaml.MappingNode {
+					for j := 0; j+1 < len(v.Content); j += 2 {
+						u.pos[k.Value+"["+v.Content[j].Value+"]"] = at(v.Content[j])
+					}
+				}
+			}
+		}
+		if fl := get(kub, "flags"); fl != nil && fl.Kind == yaml.SequenceNode {
+			for _, f := range fl.Content {
+				u.flags = append(u.flags, f.Value)
+				u.flagPos = append(u.flagPos, at(f))
+			}
+		}
+		out = append(out, u)
+	}
+	return out, nil
+}
+
+// blockIndent is the indentation of a block scalar's content: that of its
+// first non-blank line in the file.
+func (t *translation) blockIndent(ud *yaml.Node) int {
+	for i := ud.Line; i < len(t.lines); i++ {
+		if l := strings.TrimRight(t.lines[i], "\r"); strings.TrimSpace(l) != "" {
+			return len(l) - len(strings.TrimLeft(l, " "))
+		}
+	}
+	return 0
+}
+
+// bottlerocket: Bottlerocket.Script maps spec.kubelet to
+// settings.kubernetes; podsPerCore and clusterDNS after the first have no
+// setting and are dropped. Karpenter's values overwrite the same settings of
+// spec.userData's TOML.
+func (t *translation) bottlerocket(kc map[string]any, spec *yaml.Node) error {
+	settings := map[string]string{ // Karpenter's field -> the Bottlerocket setting it writes
+		"maxPods": "max-pods", "clusterDNS": "cluster-dns-ip", "systemReserved": "system-reserved", "kubeReserved": "kube-reserved",
+		"evictionHard": "eviction-hard", "evictionSoft": "eviction-soft", "evictionSoftGracePeriod": "eviction-soft-grace-period",
+		"evictionMaxPodGracePeriod": "eviction-max-pod-grace-period", "imageGCHighThresholdPercent": "image-gc-high-threshold-percent",
+		"imageGCLowThresholdPercent": "image-gc-low-threshold-percent", "cpuCFSQuota": "cpu-cfs-quota-enforced",
+	}
+	doc := map[string]any{"apiVersion": kubeletAPI, "kind": "KubeletConfiguration"}
+	for k, v := range kc {
+		doc[k] = v
+	}
+	if _, ok := kc["podsPerCore"]; ok {
+		delete(doc, "podsPerCore")
+		t.add("KC9003", finding.Warning, t.keys["podsPerCore"], "podsPerCore", fmt.Sprintf("Bottlerocket: Karpenter maps no setting for spec.kubelet.podsPerCore, so the kubelet never gets it (pkg/providers/amifamily/bootstrap/bottlerocket.go Script, %s)", Tool.Release),
+			"bound the pods with spec.kubelet.maxPods instead (Karpenter maps it to settings.kubernetes.max-pods)")
+	}
+	if ips, ok := kc["clusterDNS"].([]any); ok && len(ips) > 1 {
+		doc["clusterDNS"] = ips[:1]
+		for i := 1; i < len(ips); i++ {
+			p := "clusterDNS[" + strconv.Itoa(i) + "]"
+			n := get(t.kubeletNode, "clusterDNS")
+			t.add("KC9003", finding.Warning, n.Content[i], p, fmt.Sprintf("Bottlerocket: Karpenter writes only the first clusterDNS address to settings.kubernetes.cluster-dns-ip; %s is dropped (pkg/providers/amifamily/bootstrap/bottlerocket.go Script, %s)", ips[i], Tool.Release),
+				"give one clusterDNS address")
+		}
+	}
+	// Settings of spec.userData's TOML that Karpenter overwrites.
+	if ud := get(spec, "userData"); ud != nil {
+		section := ""
+		for i, l := range strings.Split(ud.Value, "\n") {
+			s := strings.TrimSpace(l)
+			if strings.HasPrefix(s, "[") {
+				section = strings.Trim(s, "[] ")
+				continue
+			}
+			key, _, ok := strings.Cut(s, "=")
+			key = strings.Trim(strings.TrimSpace(key), `"'`)
+			if !ok || section != "settings.kubernetes" && !strings.HasPrefix(section, "settings.kubernetes.") {
+				continue
+			}
+			if strings.HasPrefix(section, "settings.kubernetes.") {
+				key = strings.TrimPrefix(section, "settings.kubernetes.")
+			}
+			for field, setting := range settings {
+				if setting != key {
+					continue
+				}
+				if _, set := kc[field]; !set {
+					if _, boot := t.out.AtBoot[field]; !boot {
+						continue
+					}
+				}
+				pos := t.pos(ud)
+				if ud.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+					pos.Line = ud.Line + 1 + i
+					pos.Column = t.blockIndent(ud) + 1 + len(l) - len(strings.TrimLeft(l, " "))
+				}
+				t.out.Findings = append(t.out.Findings, finding.Finding{Rule: "KC9002", Severity: finding.Warning, Position: pos, Path: field,
+					Message: fmt.Sprintf("Karpenter: spec.userData sets settings.kubernetes.%s, but Karpenter overwrites it from spec.kubelet.%s or its own value (pkg/providers/amifamily/bootstrap/bottlerocket.go Script: \"Karpenter will overwrite settings present inside custom UserData\", %s)", setting, field, Tool.Release),
+					Hint:    fmt.Sprintf("set spec.kubelet.%s in the EC2NodeClass instead", field)})
+				break
+			}
+		}
+	}
+	doc["registerWithTaints"] = t.taints
+	t.out.Notes["registerWithTaints"] = t.taintsNote(" as settings.kubernetes.node-taints")
+	j, err := json.MarshalIndent(doc, "", "    ")
+	if err != nil {
+		return err
+	}
+	t.out.Config = &bootstrap.File{Path: "/etc/kubernetes/kubelet/config", Data: j}
+	t.out.Note = "Karpenter EC2NodeClass, Bottlerocket: the settings.kubernetes Karpenter writes from spec.kubelet, as the kubelet fields they set; Bottlerocket's own defaults for the rest of its kubelet configuration are not modeled"
+	return nil
+}
+
+// al2: eksBootstrapScript: bootstrap.sh --dns-cluster-ip (the first
+// clusterDNS address), --use-max-pods false when maxPods is set, and
+// --kubelet-extra-args from kubeletExtraArgs.
+func (t *translation) al2(kc map[string]any) {
+	var flags []string
+	var pos []finding.Position
+	var notes []string
+	addFlag := func(name, value, field string) {
+		flags = append(flags, "--"+name+"="+value)
+		pos = append(pos, t.out.Positions[field])
+		notes = append(notes, "Karpenter: bootstrap.sh --kubelet-extra-args (pkg/providers/amifamily/bootstrap/bootstrap.go kubeletExtraArgs)")
+	}
+	var ts []string
+	for _, x := range t.taints {
+		ts = append(ts, taintString(x.(map[string]any)))
+	}
+	flags = append(flags, "--register-with-taints="+strings.Join(ts, ","))
+	pos = append(pos, t.out.Positions["registerWithTaints"])
+	notes = append(notes, t.taintsNote(" (bootstrap.go nodeTaintArg)"))
+	if v, ok := kc["maxPods"]; ok {
+		addFlag("max-pods", fmt.Sprint(v), "maxPods")
+	}
+	if v, ok := kc["podsPerCore"]; ok {
+		addFlag("pods-per-core", fmt.Sprint(v), "podsPerCore")
+	}
+	join := func(field, name, sep string) {
+		m, ok := kc[field].(map[string]any)
+		if !ok || len(m) == 0 {
+			return
+		}
+		var parts []string
+		for _, k := range sortedKeys(m) { // Go map order in Karpenter: the kubelet parses the list the same in any order
+			parts = append(parts, fmt.Sprintf("%s%s%v", k, sep, m[k]))
+		}
+		addFlag(name, strings.Join(parts, ","), field)
+	}
+	join("systemReserved", "system-reserved", "=")
+	join("kubeReserved", "kube-reserved", "=")
+	join("evictionHard", "eviction-hard", "<")
+	join("evictionSoft", "eviction-soft", "<")
+	join("evictionSoftGracePeriod", "eviction-soft-grace-period", "=")
+	if v, ok := kc["evictionMaxPodGracePeriod"]; ok {
+		addFlag("eviction-max-pod-grace-period", fmt.Sprint(v), "evictionMaxPodGracePeriod")
+	}
+	if v, ok := kc["imageGCHighThresholdPercent"]; ok {
+		addFlag("image-gc-high-threshold", fmt.Sprint(v), "imageGCHighThresholdPercent")
+	}
+	if v, ok := kc["imageGCLowThresholdPercent"]; ok {
+		addFlag("image-gc-low-threshold", fmt.Sprint(v), "imageGCLowThresholdPercent")
+	}
+	if v, ok := kc["cpuCFSQuota"]; ok {
+		addFlag("cpu-cfs-quota", fmt.Sprint(v), "cpuCFSQuota")
+	}
+	doc := map[string]any{"apiVersion": kubeletAPI, "kind": "KubeletConfiguration"}
+	if ips, ok := kc["clusterDNS"].([]any); ok && len(ips) > 0 {
+		doc["clusterDNS"] = ips[:1]
+		n := get(t.kubeletNode, "clusterDNS")
+		for i := 1; i < len(ips); i++ {
+			t.add("KC9003", finding.Warning, n.Content[i], "clusterDNS["+strconv.Itoa(i)+"]", fmt.Sprintf("AL2: Karpenter passes only the first clusterDNS address to bootstrap.sh --dns-cluster-ip; %s is dropped (pkg/providers/amifamily/bootstrap/eksbootstrap.go eksBootstrapScript, %s)", ips[i], Tool.Release),
+				"give one clusterDNS address")
+		}
+	}
+	j, _ := json.MarshalIndent(doc, "", "    ")
+	t.out.Config = &bootstrap.File{Path: "/etc/kubernetes/kubelet/kubelet-config.json", Data: j}
+	t.out.Flags, t.out.FlagPositions, t.out.FlagNotes = flags, pos, notes
+	t.out.Note = "Karpenter EC2NodeClass, AL2: bootstrap.sh's --kubelet-extra-args as Karpenter writes them (map-valued flags with their keys sorted; Karpenter's order is Go's map order) and --dns-cluster-ip in kubelet-config.json; the AMI's own kubelet-config.json template is not modeled; the NodePool's --node-labels flag is not in this file"
+}

@@ -1,0 +1,354 @@
+package karpenter
+
+import (
+	"encoding/json"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/mail"
+	"os"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+
+	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+	"github.com/kubeletcfg/kubeletcfg/validate"
+)
+
+const testdata = "../../testdata/bootstrappers/karpenter/"
+
+// The values Karpenter's launchtemplate suite runs with
+// (pkg/providers/launchtemplate/suite_test.go): the kube-dns IP it
+// discovers and the instance type's pods.
+var suiteSet = bootstrap.Options{Set: map[string]string{"maxPods": "110", "clusterDNS": "10.0.100.10"}}
+
+func read(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(testdata + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func jsonOf(t *testing.T, doc []byte) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := sigsyaml.Unmarshal(doc, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// nodeConfigs are the NodeConfig parts of a MIME user data golden.
+func nodeConfigs(t *testing.T, userData string) []map[string]any {
+	t.Helper()
+	msg, err := mail.ReadMessage(strings.NewReader(userData))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, params, _ := mime.ParseMediaType(msg.Header.Get("Content-Type"))
+	r := multipart.NewReader(msg.Body, params["boundary"])
+	var out []map[string]any
+	for {
+		p, err := r.NextPart()
+		if err == io.EOF {
+			return out
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(p)
+		if p.Header.Get("Content-Type") == "application/node.eks.aws" {
+			out = append(out, jsonOf(t, body))
+		}
+	}
+}
+
+func nodeClassYAML(family, kubelet, userData string) string {
+	s := "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata:\n  name: test\nspec:\n  amiSelectorTerms:\n  - alias: " + family + "\n"
+	if kubelet != "" {
+		s += "  kubelet:\n" + kubelet
+	}
+	if userData != "" {
+		s += "  userData: |\n    " + strings.ReplaceAll(strings.TrimRight(userData, "\n"), "\n", "\n    ") + "\n"
+	}
+	return s
+}
+
+func translate(t *testing.T, data string, opt bootstrap.Options) *bootstrap.Output {
+	t.Helper()
+	if !Detect("nc.yaml", []byte(data)) {
+		t.Fatal("Detect = false")
+	}
+	out, err := Translate("nc.yaml", []byte(data), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func sub(m map[string]any, keys ...string) any {
+	var v any = m
+	for _, k := range keys {
+		mm, _ := v.(map[string]any)
+		v = mm[k]
+	}
+	return v
+}
+
+// TestGoldenAL2023Unmerged: pkg/providers/launchtemplate/testdata/al2023_userdata_unmerged.golden,
+// the NodeConfig Karpenter generates for an EC2NodeClass without spec.kubelet
+// or user data: kubeletcfg's generated NodeConfig agrees, the cluster details
+// and the NodePool's --node-labels aside.
+func TestGoldenAL2023Unmerged(t *testing.T) {
+	want := nodeConfigs(t, read(t, "al2023_userdata_unmerged.golden"))[0]
+	y, err := NodeConfig("nc.yaml", []byte(nodeClassYAML("al2023@latest", "", "")), suiteSet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(y), "# Karpenter Generated NodeConfig\n") {
+		t.Errorf("header: %q", y)
+	}
+	got := jsonOf(t, y)
+	for _, k := range [][]string{{"apiVersion"}, {"kind"}, {"metadata"}, {"spec", "containerd"}, {"spec", "instance"}, {"spec", "kubelet", "config"}} {
+		if g, w := sub(got, k...), sub(want, k...); !reflect.DeepEqual(g, w) {
+			t.Errorf("%v: got %v, want %v", k, g, w)
+		}
+	}
+}
+
+// TestGoldenAL2023YAMLMerged: al2023_yaml_userdata_input.golden as spec.userData
+// gives al2023_yaml_userdata_merged.golden: the user's NodeConfig first,
+// Karpenter's after. nodeadm's merge of the two is the drop-in kubeletcfg
+// writes, and the user's maxPods: 42 is overridden (KC9002).
+func TestGoldenAL2023YAMLMerged(t *testing.T) {
+	ncs := nodeConfigs(t, read(t, "al2023_yaml_userdata_merged.golden"))
+	if len(ncs) != 2 {
+		t.Fatalf("%d NodeConfigs in the golden", len(ncs))
+	}
+	want := deepMerge(sub(ncs[0], "spec", "kubelet", "config").(map[string]any), sub(ncs[1], "spec", "kubelet", "config").(map[string]any))
+	want["apiVersion"], want["kind"] = kubeletAPI, "KubeletConfiguration"
+	out := translate(t, nodeClassYAML("al2023@latest", "", read(t, "al2023_yaml_userdata_input.golden")), suiteSet)
+	if len(out.DropIns) != 1 || out.DropIns[0].Path != nodeadmDropIn || out.ConfigDir != nodeadmDropInDir {
+		t.Fatalf("drop-ins %+v in %q", out.DropIns, out.ConfigDir)
+	}
+	if got := jsonOf(t, out.DropIns[0].Data); !reflect.DeepEqual(got, want) {
+		t.Errorf("drop-in\n got %v\nwant %v", got, want)
+	}
+	if len(out.Findings) != 1 || out.Findings[0].Rule != "KC9002" || out.Findings[0].Path != "maxPods" {
+		t.Errorf("findings %+v", out.Findings)
+	}
+}
+
+// TestGoldenBottlerocket: br_userdata_unmerged.golden's kubelet settings
+// (cluster-dns-ip, max-pods, the unregistered taint) are the kubelet fields
+// kubeletcfg's Bottlerocket translation sets.
+func TestGoldenBottlerocket(t *testing.T) {
+	golden := read(t, "br_userdata_unmerged.golden")
+	dns := regexp.MustCompile(`cluster-dns-ip = '([^']*)'`).FindStringSubmatch(golden)[1]
+	maxPods := regexp.MustCompile(`max-pods = (\d+)`).FindStringSubmatch(golden)[1]
+	out := translate(t, nodeClassYAML("bottlerocket@latest", "", ""), suiteSet)
+	got := jsonOf(t, out.Config.Data)
+	if !reflect.DeepEqual(got["clusterDNS"], []any{dns}) || got["maxPods"] != json.Number(maxPods) && got["maxPods"] != float64(110) {
+		t.Errorf("config %v, want clusterDNS [%s] maxPods %s", got, dns, maxPods)
+	}
+	if !strings.Contains(golden, `'karpenter.sh/unregistered' = [':NoExecute']`) || !reflect.DeepEqual(got["registerWithTaints"], []any{map[string]any{"key": "karpenter.sh/unregistered", "effect": "NoExecute"}}) {
+		t.Errorf("taints %v", got["registerWithTaints"])
+	}
+}
+
+// TestGoldenAL2: al2_userdata_unmerged.golden's --kubelet-extra-args (the
+// NodePool's --node-labels aside) are the flags, --dns-cluster-ip the config's
+// clusterDNS.
+func TestGoldenAL2(t *testing.T) {
+	golden := read(t, "al2_userdata_unmerged.golden")
+	extra := regexp.MustCompile(`--kubelet-extra-args '([^']*)'`).FindStringSubmatch(golden)[1]
+	var want []string
+	for _, f := range strings.Fields(extra) {
+		if !strings.HasPrefix(f, "--node-labels") {
+			want = append(want, strings.ReplaceAll(f, `"`, ""))
+		}
+	}
+	out := translate(t, nodeClassYAML("al2@latest", "", ""), suiteSet)
+	if !reflect.DeepEqual(out.Flags, want) {
+		t.Errorf("flags %q, want %q", out.Flags, want)
+	}
+	dns := regexp.MustCompile(`--dns-cluster-ip '([^']*)'`).FindStringSubmatch(golden)[1]
+	if got := jsonOf(t, out.Config.Data)["clusterDNS"]; !reflect.DeepEqual(got, []any{dns}) {
+		t.Errorf("clusterDNS %v", got)
+	}
+}
+
+// TestAL2023Fields ports the suite's "should specify KubletConfiguration field
+// when specified in NodePool" table: each spec.kubelet field reaches the
+// NodeConfig's kubelet.config as Karpenter's KubeletConfiguration marshals it.
+func TestAL2023Fields(t *testing.T) {
+	for _, tt := range []struct{ field, yaml, want string }{
+		{"systemReserved", "    systemReserved:\n      cpu: 500m\n      memory: 1Gi\n      ephemeral-storage: 2Gi\n", `{"cpu":"500m","memory":"1Gi","ephemeral-storage":"2Gi"}`},
+		{"kubeReserved", "    kubeReserved:\n      cpu: 500m\n      memory: 1Gi\n      ephemeral-storage: 2Gi\n", `{"cpu":"500m","memory":"1Gi","ephemeral-storage":"2Gi"}`},
+		{"evictionHard", "    evictionHard:\n      memory.available: 10%\n      nodefs.available: 15%\n      nodefs.inodesFree: 5%\n", `{"memory.available":"10%","nodefs.available":"15%","nodefs.inodesFree":"5%"}`},
+		{"evictionSoftGracePeriod", "    evictionSoft:\n      memory.available: 10%\n      nodefs.available: 15%\n      nodefs.inodesFree: 5%\n    evictionSoftGracePeriod:\n      memory.available: 1m\n      nodefs.available: 180s\n      nodefs.inodesFree: 5m\n", `{"memory.available":"1m0s","nodefs.available":"3m0s","nodefs.inodesFree":"5m0s"}`},
+		{"evictionMaxPodGracePeriod", "    evictionMaxPodGracePeriod: 300\n", `300`},
+		{"podsPerCore", "    podsPerCore: 2\n", `2`},
+		{"clusterDNS", "    clusterDNS: [10.0.100.0]\n", `["10.0.100.0"]`},
+		{"imageGCHighThresholdPercent", "    imageGCHighThresholdPercent: 50\n", `50`},
+		{"imageGCLowThresholdPercent", "    imageGCLowThresholdPercent: 50\n", `50`},
+		{"cpuCFSQuota", "    cpuCFSQuota: false\n", `false`},
+	} {
+		y, err := NodeConfig("nc.yaml", []byte(nodeClassYAML("al2023@latest", tt.yaml, "")), suiteSet)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want any
+		_ = json.Unmarshal([]byte(tt.want), &want)
+		if got := sub(jsonOf(t, y), "spec", "kubelet", "config", tt.field); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: got %v, want %v", tt.field, got, want)
+		}
+	}
+}
+
+// TestFindings: a failing and a passing case for every finding.
+func TestFindings(t *testing.T) {
+	for _, tt := range []struct {
+		name, family, kubelet, userData string
+		rule                            string // "": none
+		line, col                       int
+		path                            string
+	}{
+		{"all fields valid", "al2023@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n    systemReserved:\n      cpu: 100m\n    imageGCHighThresholdPercent: 85\n    imageGCLowThresholdPercent: 80\n", "", "", 0, 0, ""},
+		{"systemReserved key (CEL)", "al2023@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n    systemReserved:\n      gpu: 1\n", "", "KC9001", 12, 7, "systemReserved[gpu]"},
+		{"negative kubeReserved (CEL)", "al2023@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n    kubeReserved:\n      cpu: -100m\n", "", "KC9001", 12, 12, "kubeReserved[cpu]"},
+		{"imageGC high <= low (CEL)", "al2023@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n    imageGCHighThresholdPercent: 50\n    imageGCLowThresholdPercent: 60\n", "", "KC9001", 11, 34, "imageGCHighThresholdPercent"},
+		{"evictionSoft without grace period (CEL)", "al2023@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n    evictionSoft:\n      memory.available: 500Mi\n", "", "KC9001", 12, 7, "evictionSoft[memory.available]"},
+		{"maxPods not an integer (schema)", "al2023@latest", "    maxPods: \"20\"\n    clusterDNS: [10.0.0.10]\n", "", "KC9001", 9, 14, "maxPods"},
+		{"alias without version (CEL)", "al2023", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n", "", "KC9001", 7, 12, ""},
+		{"userData NodeConfig maxPods under Karpenter's", "al2023@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n", "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      maxPods: 42\n", "KC9002", 17, 11, "maxPods"},
+		{"userData NodeConfig other key kept", "al2023@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n", "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      shutdownGracePeriod: 30s\n", "", 0, 0, ""},
+		{"Bottlerocket user max-pods overwritten", "bottlerocket@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n", "[settings.kubernetes]\nmax-pods = 50\n", "KC9002", 13, 5, "maxPods"},
+		{"featureGates is not Karpenter's (pruned)", "al2023@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n    featureGates:\n      InPlacePodVerticalScaling: true\n", "", "KC9003", 11, 5, ""},
+		{"Bottlerocket drops podsPerCore", "bottlerocket@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n    podsPerCore: 4\n", "", "KC9003", 11, 5, "podsPerCore"},
+		{"AL2023 keeps podsPerCore", "al2023@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n    podsPerCore: 4\n", "", "", 0, 0, ""},
+		{"AL2 drops a second clusterDNS", "al2@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10, 10.0.0.11]\n", "", "KC9003", 10, 29, "clusterDNS[1]"},
+		{"maxPods from the instance type", "al2023@latest", "    clusterDNS: [10.0.0.10]\n", "", "KC9004", 8, 3, "maxPods"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out := translate(t, nodeClassYAML(tt.family, tt.kubelet, tt.userData), bootstrap.Options{})
+			var got []finding.Finding
+			for _, f := range out.Findings {
+				if f.Rule != "KC9004" || tt.rule == "KC9004" {
+					got = append(got, f)
+				}
+			}
+			if tt.rule == "" {
+				if len(got) != 0 {
+					t.Fatalf("findings %+v", got)
+				}
+				return
+			}
+			if len(got) != 1 {
+				t.Fatalf("want one %s, got %+v", tt.rule, got)
+			}
+			f := got[0]
+			if f.Rule != tt.rule || f.Line != tt.line || f.Column != tt.col || f.Path != tt.path || f.File != "nc.yaml" {
+				t.Errorf("got %s at %s path %q (%s)\nwant %s at %d:%d path %q", f.Rule, f.Position, f.Path, f.Message, tt.rule, tt.line, tt.col, tt.path)
+			}
+			sev := map[string]finding.Severity{"KC9001": finding.Error, "KC9002": finding.Warning, "KC9003": finding.Warning, "KC9004": finding.Info}[tt.rule]
+			if f.Severity != sev || !strings.HasPrefix(f.Message, "Karpenter: ") || f.Hint == "" {
+				t.Errorf("severity %s message %q hint %q", f.Severity, f.Message, f.Hint)
+			}
+		})
+	}
+}
+
+// TestPositions: the drop-in's values point at spec.kubelet's keys and at
+// the NodeConfig inside spec.userData, in the manifest.
+func TestPositions(t *testing.T) {
+	out := translate(t, read(t, "al2023-userdata-nodeconfig.yaml"), bootstrap.Options{})
+	if p := out.Positions["systemReserved[cpu]"]; p != (finding.Position{File: "nc.yaml", Line: 11, Column: 7}) {
+		t.Errorf("systemReserved[cpu] at %s", p)
+	}
+	var kc9002 *finding.Finding
+	for i, f := range out.Findings {
+		if f.Rule == "KC9002" {
+			kc9002 = &out.Findings[i]
+		}
+	}
+	// maxPods: 42 of the user data is line 23, column 11 of the manifest.
+	if kc9002 == nil || kc9002.Line != 23 || kc9002.Column != 11 {
+		t.Errorf("KC9002 %+v", kc9002)
+	}
+	if _, ok := out.AtBoot["maxPods"]; !ok {
+		t.Errorf("maxPods is Karpenter's, from the instance type: %v", out.AtBoot)
+	}
+	if _, err := Translate("x.yaml", []byte("kind: Pod\n"), bootstrap.Options{}); err == nil || !strings.HasPrefix(err.Error(), "x.yaml: ") {
+		t.Errorf("err %v", err)
+	}
+}
+
+// suitePool is the NodePool of the launch template suite's Bottlerocket
+// user data tests (pkg/providers/launchtemplate/suite_test.go: taints foo=bar,
+// startup taints baz=bin, both NoExecute).
+const suitePool = "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: default\nspec:\n  template:\n    spec:\n      nodeClassRef:\n        group: karpenter.k8s.aws\n        kind: EC2NodeClass\n        name: test\n      taints:\n      - key: foo\n        value: bar\n        effect: NoExecute\n      startupTaints:\n      - key: baz\n        value: bin\n        effect: NoExecute\n---\n"
+
+// TestNodePoolTaints: a NodePool in the same file that refers to the
+// EC2NodeClass gives the taints (br_userdata_unmerged.golden's node-taints:
+// foo, baz, then karpenter.sh/unregistered).
+func TestNodePoolTaints(t *testing.T) {
+	golden := read(t, "br_userdata_unmerged.golden")
+	for _, line := range []string{"baz = ['bin:NoExecute']", "foo = ['bar:NoExecute']", "'karpenter.sh/unregistered' = [':NoExecute']"} {
+		if !strings.Contains(golden, line) {
+			t.Fatalf("golden lacks %q", line)
+		}
+	}
+	want := []any{
+		map[string]any{"key": "foo", "value": "bar", "effect": "NoExecute"},
+		map[string]any{"key": "baz", "value": "bin", "effect": "NoExecute"},
+		map[string]any{"key": "karpenter.sh/unregistered", "effect": "NoExecute"},
+	}
+	out := translate(t, suitePool+nodeClassYAML("bottlerocket@latest", "", ""), suiteSet)
+	if got := jsonOf(t, out.Config.Data)["registerWithTaints"]; !reflect.DeepEqual(got, want) {
+		t.Errorf("bottlerocket taints %v", got)
+	}
+	if p := out.Positions["registerWithTaints"]; p.Line != 12 || p.Column != 7 {
+		t.Errorf("registerWithTaints at %s", p)
+	}
+	out = translate(t, suitePool+nodeClassYAML("al2023@latest", "", ""), suiteSet)
+	if got := jsonOf(t, out.DropIns[0].Data)["registerWithTaints"]; !reflect.DeepEqual(got, want) {
+		t.Errorf("al2023 taints %v", got)
+	}
+	out = translate(t, suitePool+nodeClassYAML("al2@latest", "", ""), suiteSet)
+	if out.Flags[0] != "--register-with-taints=foo=bar:NoExecute,baz=bin:NoExecute,karpenter.sh/unregistered:NoExecute" {
+		t.Errorf("al2 flags %q", out.Flags)
+	}
+	// Another EC2NodeClass's pool gives nothing.
+	out = translate(t, strings.Replace(suitePool, "name: test", "name: other", 1)+nodeClassYAML("bottlerocket@latest", "", ""), suiteSet)
+	if got := jsonOf(t, out.Config.Data)["registerWithTaints"]; !reflect.DeepEqual(got, want[2:]) {
+		t.Errorf("other pool: taints %v", got)
+	}
+}
+
+// TestRuleIDs: the literal rule IDs and severities the findings use are
+// validate's bootstrapper rules.
+func TestRuleIDs(t *testing.T) {
+	for id, sev := range map[string]finding.Severity{"KC9001": finding.Error, "KC9002": finding.Warning, "KC9003": finding.Warning, "KC9004": finding.Info} {
+		r, ok := validate.Lookup(id)
+		if !ok || r.Severity != sev {
+			t.Errorf("%s: validate has %+v, the translator uses %s", id, r, sev)
+		}
+	}
+}
+
+// TestCustom: amiFamily Custom passes spec.userData as is; spec.kubelet's
+// fields are KC9003 and nothing is at boot.
+func TestCustom(t *testing.T) {
+	data := "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata:\n  name: c\nspec:\n  amiFamily: Custom\n  amiSelectorTerms:\n  - id: ami-123\n  kubelet:\n    maxPods: 20\n"
+	out := translate(t, data, bootstrap.Options{})
+	if len(out.Findings) != 1 || out.Findings[0].Rule != "KC9003" || out.Findings[0].Line != 10 || len(out.AtBoot) != 0 {
+		t.Errorf("findings %+v at boot %v", out.Findings, out.AtBoot)
+	}
+}
