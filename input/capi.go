@@ -718,23 +718,6 @@ func (c *capiSpec) checkUnknownKeys(phase string, phaseNode, nodeReg *yaml.Node)
 	check(walk(phaseNode, "patches"), phase+".patches", []string{"directory"})
 }
 
-// taintString is corev1.Taint.ToString: key=value:effect, key:effect.
-func taintString(n *yaml.Node) string {
-	var key, value, effect string
-	if v := get(n, "key"); v != nil {
-		key = v.Value
-	}
-	if v := get(n, "value"); v != nil {
-		value = v.Value
-	}
-	if v := get(n, "effect"); v != nil {
-		effect = v.Value
-	}
-	if value == "" {
-		return key + ":" + effect
-	}
-	return key + "=" + value + ":" + effect
-}
 
 // looksLikeKubeletPatch: a file named for the kubeletconfiguration target
 // that kubeadm's name pattern does not take (another extension).
