@@ -146,6 +146,14 @@ func (o Options) Prepare() (*Prepared, error) {
 	if in.CgroupVersion, err = ParseCgroup(p.CgroupVersion); err != nil {
 		return nil, err
 	}
+	if o.Read.Minor == "" {
+		// A bootstrapper writes for the kubelet version it runs (nodeadm's
+		// toggles): the one minor asked for, else the default.
+		o.Read.Minor = skew.Default().Version
+		if m, err := skew.Lookup(p.KubeletVersion); err == nil {
+			o.Read.Minor = m.Version
+		}
+	}
 	if p.Source, err = o.convert(&in, p.Config); err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/source"
@@ -28,20 +29,26 @@ const (
 	Minikube Format = "minikube"
 )
 
-// Formats lists the names --input-format takes.
+// Formats lists the names --input-format takes: the formats above, then the
+// bootstrappers' (translators).
 func Formats() []string {
-	return []string{string(Auto), string(Config), string(Configz), string(Kubeadm), string(KubeadmConfig), string(Kind), string(Minikube)}
+	names := []string{string(Auto), string(Config), string(Configz), string(Kubeadm), string(KubeadmConfig), string(Kind), string(Minikube)}
+	for _, t := range translators {
+		names = append(names, string(t.format))
+	}
+	return names
 }
 
 // ParseFormat parses an --input-format value.
 func ParseFormat(s string) (Format, error) {
-	switch f := Format(s); f {
-	case Auto, Config, Configz, Kubeadm, KubeadmConfig, Kind, Minikube:
-		return f, nil
-	case "":
+	if s == "" {
 		return Auto, nil
 	}
-	return "", fmt.Errorf("--input-format must be one of auto, config, configz, kubeadm, kubeadm-config, kind or minikube, not %q", s)
+	names := Formats()
+	if slices.Contains(names, s) {
+		return Format(s), nil
+	}
+	return "", fmt.Errorf("--input-format must be one of %s or %s, not %q", strings.Join(names[:len(names)-1], ", "), names[len(names)-1], s)
 }
 
 // Stdin is the --config value that reads standard input; StdinName is how
@@ -81,6 +88,14 @@ type Source struct {
 	// 10-kubeadm.conf), with their positions in Path; Apply puts them first.
 	Flags         []string
 	FlagPositions []validate.Position
+
+	// A bootstrapper's translation (bootstrappers.go): noConfig, its kubelet
+	// runs without --config; configDir and dropIns, the drop-in folder it
+	// writes, held in memory; toolFindings, the tool's own verdicts.
+	noConfig     bool
+	configDir    string
+	dropIns      map[string][]byte
+	toolFindings []validate.Finding
 }
 
 // Open reads path (Stdin: r, once, within source.MaxFileSize) and converts it
@@ -133,6 +148,12 @@ func ReadLimited(r io.Reader, name string) ([]byte, error) {
 // a kubeadm configuration file, a kind cluster configuration, or else a config
 // file (whatever is wrong with it is the pipeline's to say).
 func Detect(data []byte) Format {
+	return DetectPath("", data)
+}
+
+// DetectPath is Detect for a file read from path: some bootstrappers' files
+// (k3s's config.yaml) are told apart by their name too.
+func DetectPath(path string, data []byte) Format {
 	if _, ok, _ := FromConfigz(data); ok {
 		return Configz
 	}
@@ -148,6 +169,9 @@ func Detect(data []byte) Format {
 	if isMinikubeProfile(data) {
 		return Minikube
 	}
+	if f, ok := detectTranslator(path, data); ok {
+		return f
+	}
 	return Config
 }
 
@@ -160,7 +184,7 @@ func Convert(path string, data []byte, f Format) (*Source, error) {
 // ConvertOptions is Convert with reading options.
 func ConvertOptions(path string, data []byte, f Format, opt Options) (*Source, error) {
 	if f == Auto {
-		f = Detect(data)
+		f = DetectPath(path, data)
 	}
 	switch f {
 	case Configz:
@@ -187,12 +211,31 @@ func ConvertOptions(path string, data []byte, f Format, opt Options) (*Source, e
 	case Config:
 		return &Source{Path: path, Format: Config}, nil
 	}
+	if t, ok := translatorOf(f); ok {
+		if !t.detect(path, data) {
+			return nil, &source.InputError{Path: path, Err: fmt.Errorf("is not a %s file", t.tool.Name)}
+		}
+		return convertBootstrapper(t, path, data, opt)
+	}
 	return nil, fmt.Errorf("unknown input format %q", f)
 }
 
-// Apply makes in read the source as its --config file.
+// Apply makes in read the source as its --config file (a bootstrapper's
+// translation: the files and flags its tool writes).
 func (s *Source) Apply(in *pipeline.Input) {
 	in.Config = s.Path
+	if s.noConfig {
+		in.Config = ""
+	}
+	if s.configDir != "" {
+		in.ConfigDir, in.ConfigDirInMemory = s.configDir, true
+		if in.Virtual == nil {
+			in.Virtual = map[string][]byte{}
+		}
+		for p, d := range s.dropIns {
+			in.Virtual[p] = d
+		}
+	}
 	if len(s.Flags) > 0 {
 		pos := append(slices.Clone(s.FlagPositions), make([]validate.Position, len(s.Flags)-len(s.FlagPositions))...)
 		pos = append(pos, in.FlagPositions...)

@@ -107,6 +107,11 @@ type Options struct {
 	// e.g. kind-worker2); empty: the first.
 	KindNode string
 	Minikube MinikubeOptions
+	// Minor is the kubelet minor evaluated ("1.37"; empty: the default), for
+	// the bootstrappers that write differently per kubelet version; Set are
+	// values only the instance knows (field path -> YAML value: maxPods=58).
+	Minor string
+	Set   map[string]string
 }
 
 // convertKubeadmConfig reads a kubeadm configuration file (InitConfiguration,

@@ -7,9 +7,10 @@ import (
 	"path"
 	"strings"
 
-	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	netutils "k8s.io/utils/net"
 	"sigs.k8s.io/yaml"
+
+	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"

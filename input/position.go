@@ -42,6 +42,9 @@ type posMap struct {
 	// (minikube's), by the field path each flag sets: a finding or origin there
 	// on that path is the flag's and keeps its position.
 	flagAt map[validate.Position][]string
+	// generated are the other files a bootstrapper writes (its drop-ins, by
+	// node path): their positions map by field path too.
+	generated map[string]bool
 }
 
 // Position maps p, a position the pipeline reported, to the file the user
@@ -58,7 +61,7 @@ func (s *Source) positionAt(p validate.Position, path string) validate.Position 
 // mapPosition is positionAt; flags keeps the positions of the input's own flags.
 func (s *Source) mapPosition(p validate.Position, path string, flags bool) validate.Position {
 	m := s.pos
-	if m == nil || p.File != m.path {
+	if m == nil || p.File != m.path && !m.generated[p.File] {
 		return p
 	}
 	if m.byPath != nil {
@@ -120,7 +123,7 @@ func (s *Source) Translate(r *pipeline.Result) {
 		f.Position = s.positionAt(f.Position, f.Path)
 	}
 	for k, p := range r.Origins {
-		if m := s.pos; m.byPath != nil && p.File == m.path {
+		if m := s.pos; m.byPath != nil && (p.File == m.path || m.generated[p.File]) {
 			_, written := m.byPath[k]
 			if !written && !m.setsPath(k) {
 				delete(r.Origins, k)
@@ -194,6 +197,9 @@ func parentPath(p string) string {
 // included, so only a value the kubelet would not have chosen itself was set.
 func (s *Source) Settle(r *pipeline.Result) error {
 	s.Translate(r)
+	if r != nil {
+		r.Findings = s.addToolFindings(r.Findings)
+	}
 	if err := s.addWritten(r); err != nil {
 		return err
 	}

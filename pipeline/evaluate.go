@@ -30,6 +30,10 @@ type Input struct {
 	Config string
 	// ConfigDir is the --config-dir folder; empty when not used.
 	ConfigDir string
+	// ConfigDirInMemory: ConfigDir holds only the Virtual files directly in it
+	// and is not read from the disk (the folder a bootstrapper writes on the
+	// node, checked before the node exists).
+	ConfigDirInMemory bool
 	// CgroupVersion of the host: 1 or 2 (default 2).
 	CgroupVersion int
 	// Virtual holds files that exist only in memory, by path: they are read
@@ -139,7 +143,7 @@ func Load(in Input) (*Loaded, error) {
 		_, err := l.files.ReadFile(in.Config)
 		return err
 	}
-	if in.ConfigDir != "" {
+	if in.ConfigDir != "" && !in.ConfigDirInMemory {
 		if _, err := os.Stat(in.ConfigDir); err != nil {
 			if err := readMain(); err != nil {
 				return nil, err // the main file's error comes first
@@ -147,6 +151,8 @@ func Load(in Input) (*Loaded, error) {
 			return nil, &source.InputError{Path: in.ConfigDir, Err: errors.Unwrap(err)}
 		}
 		l.entries, l.walkErr = dropin.Find(in.ConfigDir)
+	}
+	if in.ConfigDir != "" {
 		for path := range in.Virtual {
 			l.entries = dropin.Insert(l.entries, in.ConfigDir, path)
 		}

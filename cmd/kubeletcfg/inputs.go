@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -21,6 +22,7 @@ func (f *inputFlags) registerInput(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.read.KindNode, "kind-node", "", "kind: the node to check, by kind's name (kind-control-plane, kind-worker2, ...); needed when the nodes' kubelets get different settings (lint checks each)")
 	cmd.Flags().StringVar(&f.read.Kubeadm.Patches, "kubeadm-patches", "", "kubeadm-config: kubeadm init's --patches folder, over the InitConfiguration's patches.directory (a relative one is the working folder's, as for kubeadm); its kubeletconfiguration patches apply to what kubeadm writes")
 	cmd.Flags().StringVar(&f.read.Minikube.Node, "minikube-node", "", "minikube: the node to check, by minikube's name (minikube, minikube-m02, ...); default the first")
+	cmd.Flags().StringArrayVar(&f.atBoot, "set", nil, "bootstrapper inputs: PATH=VALUE for a value only the instance knows (repeatable): --set maxPods=58")
 	cmd.Flags().BoolVar(&f.read.Kubeadm.SystemdResolved, "systemd-resolved", false, "kubeadm-config and kind: the node runs systemd-resolved, so kubeadm sets resolvConf: /run/systemd/resolve/resolv.conf")
 	_ = cmd.RegisterFlagCompletionFunc("input-format", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return input.Formats(), cobra.ShellCompDirectiveNoFileComp
@@ -43,6 +45,13 @@ func (f *inputFlags) options() kubeletcfg.Options {
 	if f.cmd != nil {
 		o.Stdin, o.Log = f.cmd.InOrStdin(), f.cmd.ErrOrStderr()
 	}
+	for _, kv := range f.atBoot {
+		k, v, _ := strings.Cut(kv, "=")
+		if o.Read.Set == nil {
+			o.Read.Set = map[string]string{}
+		}
+		o.Read.Set[strings.TrimSpace(k)] = v
+	}
 	if changed("kubelet-version") || !f.kc.discover && (f.cmd == nil || f.policyVersion) {
 		o.KubeletVersion = f.kubeletVersion
 	}
@@ -57,6 +66,11 @@ func (f *inputFlags) options() kubeletcfg.Options {
 // discovered kubelet's minor, or the input's, becomes --kubelet-version's default.
 func (f *inputFlags) input() (pipeline.Input, error) {
 	if f.prepared == nil {
+		for _, kv := range f.atBoot {
+			if k, _, ok := strings.Cut(kv, "="); !ok || strings.TrimSpace(k) == "" {
+				return pipeline.Input{}, fmt.Errorf("--set %q: want PATH=VALUE (maxPods=58)", kv)
+			}
+		}
 		p, err := f.options().Prepare()
 		var nothing *kubeletcfg.NothingToCheckError
 		if errors.As(err, &nothing) {

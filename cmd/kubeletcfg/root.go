@@ -63,8 +63,10 @@ type inputFlags struct {
 	cmd                *cobra.Command
 	// prepared is the flags resolved by input(), once.
 	prepared *kubeletcfg.Prepared
-	// read is --as-written, --kind-node and --systemd-resolved (inputs.go).
-	read input.Options
+	// read is --as-written, --kind-node and --systemd-resolved (inputs.go);
+	// atBoot is --set, values only a bootstrapped instance knows.
+	read   input.Options
+	atBoot []string
 	// kubeletFlags and kubeletFlagsFile are --kubelet-flags and
 	// --kubelet-flags-file, kc --discover and its flags (kubeletflags.go).
 	kubeletFlags, kubeletFlagsFile string

@@ -1,0 +1,123 @@
+package input
+
+import (
+	"fmt"
+	"maps"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+	"github.com/kubeletcfg/kubeletcfg/source"
+	"github.com/kubeletcfg/kubeletcfg/validate"
+)
+
+// translator is a bootstrapper's translation (a package under input/): the
+// files its tool writes for the kubelet from the file the user keeps.
+type translator struct {
+	format    Format
+	tool      bootstrap.Tool
+	detect    func(path string, data []byte) bool
+	translate func(path string, data []byte, opt bootstrap.Options) (*bootstrap.Output, error)
+}
+
+// translators are the bootstrappers read through input/bootstrap, in the
+// order Detect tries them (after the formats of input.go). A new one is one
+// entry here and its format's name in Formats.
+var translators = []translator{}
+
+// translatorOf is the translator of format f, if f is a bootstrapper's.
+func translatorOf(f Format) (translator, bool) {
+	for _, t := range translators {
+		if t.format == f {
+			return t, true
+		}
+	}
+	return translator{}, false
+}
+
+// detectTranslator is the first translator that recognises data, if any.
+func detectTranslator(path string, data []byte) (Format, bool) {
+	for _, t := range translators {
+		if t.detect(path, data) {
+			return t.format, true
+		}
+	}
+	return "", false
+}
+
+// convertBootstrapper runs t's translation of data (read from path) and turns
+// it into the Source the pipeline reads: the tool's --config file in place
+// of path, its drop-in folder in memory, its flags, every position mapped
+// back to path by field path, and the tool's own findings.
+func convertBootstrapper(t translator, path string, data []byte, opt Options) (*Source, error) {
+	out, err := t.translate(path, data, bootstrap.Options{Minor: opt.Minor, Set: opt.Set})
+	if err != nil {
+		return nil, &source.InputError{Path: path, Err: trimPath(err, path)}
+	}
+	return fromBootstrap(path, t.format, out), nil
+}
+
+// trimPath drops a leading "PATH: " from err, which InputError adds again.
+func trimPath(err error, path string) error {
+	if msg, ok := strings.CutPrefix(err.Error(), path+": "); ok {
+		return fmt.Errorf("%s", msg)
+	}
+	return err
+}
+
+// fromBootstrap is the Source of a translation. Findings in the generated
+// files (the --config file, held at path, and the drop-ins, held at their node
+// paths) are mapped to path by field path (Output.Positions), as a kubeadm
+// file's are.
+func fromBootstrap(file string, f Format, out *bootstrap.Output) *Source {
+	s := &Source{Path: file, Format: f, Note: out.Note, KubeletVersion: out.KubeletVersion,
+		Flags: slices.Clone(out.Flags), FlagPositions: slices.Clone(out.FlagPositions)}
+	if out.Config != nil {
+		s.Data = out.Config.Data
+	} else {
+		s.noConfig = true
+	}
+	m := &posMap{path: file, byPath: maps.Clone(out.Positions), anchor: out.Anchor,
+		notes: maps.Clone(out.Notes), defaultNote: "set by " + out.Tool.Name, generated: map[string]bool{}}
+	if m.byPath == nil {
+		m.byPath = map[string]validate.Position{}
+	}
+	if m.anchor.File == "" {
+		m.anchor = validate.Position{File: file, Line: 1, Column: 1}
+	}
+	for p := range out.Notes {
+		m.set = append(m.set, p)
+	}
+	for p := range out.Positions {
+		m.set = append(m.set, p)
+	}
+	slices.Sort(m.set)
+	if out.ConfigDir != "" {
+		s.configDir = out.ConfigDir
+		s.dropIns = map[string][]byte{}
+		for _, d := range out.DropIns {
+			p := path.Join(out.ConfigDir, path.Base(d.Path))
+			s.dropIns[p] = d.Data
+			m.generated[p] = true
+		}
+	}
+	s.pos = m
+	for _, fi := range out.Findings {
+		if fi.File == "" {
+			fi.Position = m.anchor
+		}
+		s.toolFindings = append(s.toolFindings, fi)
+	}
+	return s
+}
+
+// addToolFindings adds the tool's own findings to r's.
+func (s *Source) addToolFindings(r []validate.Finding) []validate.Finding {
+	if s == nil || len(s.toolFindings) == 0 {
+		return r
+	}
+	r = append(r, s.toolFindings...)
+	validate.SortFindings(r)
+	return r
+}

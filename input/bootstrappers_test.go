@@ -1,0 +1,110 @@
+package input
+
+import (
+	"strings"
+	"testing"
+
+	kcfinding "github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"github.com/kubeletcfg/kubeletcfg/skew"
+)
+
+// fakeTool stands for a bootstrapper: its user's file (tool.yaml) sets maxPods
+// and a misspelled key; the tool writes a config file of its own defaults, the
+// user's values as a drop-in in a folder only on the node, and a flag.
+var fakeTool = translator{
+	format: "faketool",
+	tool:   bootstrap.Tool{Name: "FakeTool", Release: "v1.0.0", Source: "fake.go"},
+	detect: func(path string, data []byte) bool { return strings.HasPrefix(string(data), "kind: FakeTool") },
+	translate: func(path string, data []byte, opt bootstrap.Options) (*bootstrap.Output, error) {
+		at := func(line, col int) kcfinding.Position { return kcfinding.Position{File: path, Line: line, Column: col} }
+		out := &bootstrap.Output{
+			Tool:      bootstrap.Tool{Name: "FakeTool"},
+			Config:    &bootstrap.File{Path: "/etc/fake/config.json", Data: []byte(`{"apiVersion":"kubelet.config.k8s.io/v1beta1","kind":"KubeletConfiguration","cgroupDriver":"systemd"}`)},
+			ConfigDir: "/etc/fake/config.json.d",
+			DropIns:   []bootstrap.File{{Path: "/etc/fake/config.json.d/40-user.conf", Data: []byte("{\"apiVersion\":\"kubelet.config.k8s.io/v1beta1\",\"kind\":\"KubeletConfiguration\",\n\"maxPods\":20,\n\"maxPod\":30}")}},
+			Flags:     []string{"--node-labels=a=b"}, FlagPositions: []kcfinding.Position{at(5, 3)},
+			Positions: map[string]kcfinding.Position{"maxPods": at(3, 5), "maxPod": at(4, 5)},
+			Notes:     map[string]string{"cgroupDriver": "set by FakeTool: its default"},
+			Findings:  []kcfinding.Finding{{Rule: "KC9002", Severity: kcfinding.Warning, Message: "FakeTool overrides x", Position: at(2, 1)}},
+			Note:      "FakeTool file: " + opt.Minor + " " + opt.Set["maxPods"],
+		}
+		return out, nil
+	},
+}
+
+func TestBootstrapperBridge(t *testing.T) {
+	translators = append(translators, fakeTool)
+	defer func() { translators = translators[:len(translators)-1] }()
+	data := []byte("kind: FakeTool\nx: 1\nvalues:\n    maxPods: 20\n    maxPod: 30\n")
+	if f := DetectPath("tool.yaml", data); f != "faketool" {
+		t.Fatalf("DetectPath = %q, want faketool", f)
+	}
+	if _, err := ParseFormat("faketool"); err != nil {
+		t.Fatal(err)
+	}
+	s, err := ConvertOptions("tool.yaml", data, Auto, Options{Minor: "1.37", Set: map[string]string{"maxPods": "58"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Note != "FakeTool file: 1.37 58" {
+		t.Errorf("the translation did not get the minor and --set: note %q", s.Note)
+	}
+	var in pipeline.Input
+	s.Apply(&in)
+	if !in.ConfigDirInMemory || in.ConfigDir != "/etc/fake/config.json.d" || len(in.Flags) != 1 {
+		t.Fatalf("Apply: %+v", in)
+	}
+	r, err := pipeline.Evaluate(skew.Default(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Settle(r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Effective == nil || r.Effective.MaxPods != 20 {
+		t.Fatalf("the in-memory drop-in was not merged: %+v", r.Effective)
+	}
+	var unknown, tool bool
+	for _, f := range r.Findings {
+		switch f.Rule {
+		case "KC2005": // a drop-in key the kubelet does not know
+			unknown = true
+			if f.Position.String() != "tool.yaml:4:5" {
+				t.Errorf("the drop-in's unknown key is at %s, want tool.yaml:4:5 (the user's file)", f.Position)
+			}
+		case "KC9002":
+			tool = true
+		}
+	}
+	if !unknown || !tool {
+		t.Errorf("findings %v: want the pipeline's KC2005 and the tool's KC9002", rulesOf(r.Findings))
+	}
+	if got := r.Origins["maxPods"].String(); got != "tool.yaml:3:5" {
+		t.Errorf("origin of maxPods %s, want tool.yaml:3:5", got)
+	}
+	if got := r.OriginNotes["cgroupDriver"]; got != "set by FakeTool: its default" {
+		t.Errorf("origin note of cgroupDriver %q", got)
+	}
+	if _, ok := r.Origins["failSwapOn"]; ok {
+		t.Errorf("a kubelet default (failSwapOn) is attributed to the tool: %v", r.Origins["failSwapOn"])
+	}
+}
+
+func TestBootstrapperForcedFormat(t *testing.T) {
+	translators = append(translators, fakeTool)
+	defer func() { translators = translators[:len(translators)-1] }()
+	_, err := ConvertOptions("x.yaml", []byte("kind: KubeletConfiguration\n"), "faketool", Options{})
+	if err == nil || !strings.Contains(err.Error(), "x.yaml: is not a FakeTool file") {
+		t.Errorf("forced format on another file: %v", err)
+	}
+}
+
+func rulesOf(fs []kcfinding.Finding) []string {
+	var ids []string
+	for _, f := range fs {
+		ids = append(ids, f.Rule+"@"+f.Position.String())
+	}
+	return ids
+}
