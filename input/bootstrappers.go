@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+	"github.com/kubeletcfg/kubeletcfg/input/nodeadm"
 	"github.com/kubeletcfg/kubeletcfg/source"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
@@ -24,7 +25,9 @@ type translator struct {
 // translators are the bootstrappers read through input/bootstrap, in the
 // order Detect tries them (after the formats of input.go). A new one is one
 // entry here and its format's name in Formats.
-var translators = []translator{}
+var translators = []translator{
+	{format: "nodeadm", tool: nodeadm.Tool, detect: nodeadm.Detect, translate: nodeadm.Translate},
+}
 
 // translatorOf is the translator of format f, if f is a bootstrapper's.
 func translatorOf(f Format) (translator, bool) {
