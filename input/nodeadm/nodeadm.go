@@ -17,10 +17,11 @@ import (
 	"strconv"
 	"strings"
 
+	"sigs.k8s.io/yaml"
+
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 	"github.com/kubeletcfg/kubeletcfg/skew"
-	"sigs.k8s.io/yaml"
 )
 
 // Tool is EKS nodeadm at the release the translation is ported from.
@@ -63,6 +64,7 @@ type translation struct {
 	// spec.kubelet.config's field paths were written (the last document that
 	// writes one wins, as in the merge).
 	nc, kc   map[string]finding.Position
+	leaf     map[string]bool
 	flagsPos []finding.Position
 	anchor   finding.Position
 }
@@ -108,7 +110,7 @@ func Translate(path string, data []byte, opt bootstrap.Options) (*bootstrap.Outp
 	t := &translation{
 		path: path, opt: opt,
 		out: &bootstrap.Output{Tool: Tool, Positions: map[string]finding.Position{}, Notes: map[string]string{}, AtBoot: map[string]string{}},
-		nc:  map[string]finding.Position{}, kc: map[string]finding.Position{},
+		nc:  map[string]finding.Position{}, kc: map[string]finding.Position{}, leaf: map[string]bool{},
 		anchor: finding.Position{File: path, Line: 1, Column: 1},
 	}
 	t.out.Anchor = t.anchor
@@ -207,7 +209,13 @@ func (t *translation) read(data []byte) (*nodeConfig, int) {
 			t.nc[k] = v
 		}
 		for k, v := range pos.kc {
+			if prev, ok := t.kc[k]; ok && pos.leaf[k] && t.leaf[k] {
+				t.add(ruleOverrides, prev, k,
+					fmt.Sprintf("%s merges the NodeConfigs in order and the later one wins: %s here is replaced by the value at %d:%d (api/merge.go MergeNodeConfigs, mergeInlineDocument, %s)", Tool.Name, k, v.Line, v.Column, Tool.Release),
+					"set the value in one NodeConfig only")
+			}
 			t.kc[k] = v
+			t.leaf[k] = pos.leaf[k]
 		}
 		for j := range cfg.Spec.Kubelet.Flags {
 			fp, ok := pos.nc["spec.kubelet.flags["+strconv.Itoa(j)+"]"]
@@ -302,7 +310,8 @@ func (t *translation) strictFinding(se error, pos *docPositions, p part) {
 		line, _ := strconv.Atoi(m[1])
 		at := finding.Position{File: t.path, Line: p.header, Column: 1}
 		if !p.encoded {
-			at = finding.Position{File: t.path, Line: line + p.line - 1, Column: keyColumn(p.data, line, m[2])}
+			l, c := droppedDuplicate(p.data, line, m[2])
+			at = finding.Position{File: t.path, Line: l + p.line - 1, Column: c}
 		}
 		t.add(ruleDrops, at, "",
 			fmt.Sprintf("%s keeps only the last of the duplicate keys %q (sigs.k8s.io/yaml in api/bridge/decode.go DecodeNodeConfig, %s): this one is dropped", Tool.Name, m[2], Tool.Release),
@@ -310,16 +319,29 @@ func (t *translation) strictFinding(se error, pos *docPositions, p part) {
 	}
 }
 
-// keyColumn is the 1-based column of key on line (1-based) of data, 1 if not found.
-func keyColumn(data []byte, line int, key string) int {
+// droppedDuplicate is the line and column of the earlier key of a duplicate
+// yaml reports at line (the one it keeps): the nearest line above with the
+// same key at the same indentation; line itself if there is none.
+func droppedDuplicate(data []byte, line int, key string) (int, int) {
 	lines := strings.Split(string(data), "\n")
 	if line < 1 || line > len(lines) {
-		return 1
+		return line, 1
 	}
-	if i := strings.Index(lines[line-1], key); i >= 0 {
-		return i + 1
+	indent := func(s string) int { return len(s) - len(strings.TrimLeft(s, " ")) }
+	col := indent(lines[line-1])
+	for i := line - 2; i >= 0; i-- {
+		l := lines[i]
+		if strings.TrimSpace(l) == "" || strings.HasPrefix(strings.TrimSpace(l), "#") {
+			continue
+		}
+		if indent(l) < col {
+			break
+		}
+		if indent(l) == col && strings.HasPrefix(strings.TrimLeft(l, " "), key+":") {
+			return i + 1, col + 1
+		}
 	}
-	return 1
+	return line, col + 1
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
@@ -588,7 +610,7 @@ func (t *translation) generate(cfg *nodeConfig, minor int, minorName string) err
 	flags["image-credential-provider-config"] = "/etc/eks/image-credential-provider/config.json"
 	flagNotes["image-credential-provider-config"] = "writeImageCredentialProviderConfig"
 
-	t.commandLine(cfg, flags, flagNotes, minorName)
+	t.commandLine(cfg, flags, flagNotes)
 	return nil
 }
 
@@ -614,8 +636,8 @@ func (t *translation) atBootPath(kc *kubeletConfig, path, what, src string, set 
 func (t *translation) atBootFinding(path, what, src string) {
 	t.out.AtBoot[path] = fmt.Sprintf("%s: %s (internal/kubelet/config.go %s)", t.tool(), what, src)
 	pos := t.anchor
-	if path == "maxPods" || path == "kubeReserved[memory]" {
-		pos = t.ncPos("spec.kubelet.maxPodsExpression")
+	if p, ok := t.nc["spec.kubelet.maxPodsExpression"]; ok && (path == "maxPods" || path == "kubeReserved[memory]") {
+		pos = p
 	}
 	t.add(ruleAtBoot, pos, path,
 		fmt.Sprintf("%s writes %s in config.json on the node at boot: %s (internal/kubelet/config.go %s, %s); unknown here", Tool.Name, path, what, src, Tool.Release),
@@ -629,7 +651,7 @@ func (t *translation) atBootFinding(path, what, src string) {
 // the kubelet unit expands unquoted (ExecStart=/usr/bin/kubelet
 // $NODEADM_KUBELET_ARGS, templates/al2023/runtime/rootfs/etc/systemd/system/kubelet.service):
 // systemd splits it at whitespace.
-func (t *translation) commandLine(cfg *nodeConfig, flags, notes map[string]string, minorName string) {
+func (t *translation) commandLine(cfg *nodeConfig, flags, notes map[string]string) {
 	out := t.out
 	names := make([]string, 0, len(flags))
 	for n := range flags {
@@ -658,37 +680,4 @@ func (t *translation) commandLine(cfg *nodeConfig, flags, notes map[string]strin
 			out.FlagNotes = append(out.FlagNotes, "")
 		}
 	}
-	// nodeadm's own flags win over spec.kubelet.config: the kubelet's command
-	// line beats its config files.
-	m, err := skew.Lookup(minorName)
-	if err != nil {
-		return
-	}
-	table, err := m.Flags()
-	if err != nil {
-		return
-	}
-	userFlag := map[string]bool{}
-	for _, a := range out.Flags[len(names):] {
-		n := strings.TrimLeft(a, "-")
-		if i := strings.IndexByte(n, '='); i >= 0 {
-			n = n[:i]
-		}
-		userFlag[n] = true
-	}
-	for _, n := range names {
-		f, ok := table.Lookup(n)
-		if !ok || f.Path == "" || userFlag[n] {
-			continue
-		}
-		for p, pos := range t.kc {
-			if !skew.Within(p, f.Path) {
-				continue
-			}
-			t.add(ruleOverrides, pos, p,
-				fmt.Sprintf("%s passes --%s=%s on the kubelet's command line (internal/kubelet/config.go, %s), and the command line wins over config files: %s from spec.kubelet.config is not used", Tool.Name, n, flags[n], Tool.Release, p),
-				fmt.Sprintf("pass --%s=VALUE in spec.kubelet.flags instead: those come after nodeadm's and win", n))
-		}
-	}
 }
-

@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"strconv"
 
+	yaml "go.yaml.in/yaml/v3"
+
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/skew"
-	yaml "go.yaml.in/yaml/v3"
 )
 
 // docPositions are the keys of one NodeConfig document, in the user's file.
@@ -17,6 +18,9 @@ type docPositions struct {
 	// kc: KubeletConfiguration field paths under spec.kubelet.config
 	// (featureGates[NodeSwap], kubeReserved[cpu]), at their key.
 	kc map[string]finding.Position
+	// leaf: the kc paths whose value is not an object (a scalar or a list):
+	// the ones a later NodeConfig replaces rather than merges into.
+	leaf map[string]bool
 	// first is the document's first key (the anchor), rest the first key of
 	// each further document of the same stream (nodeadm does not read them).
 	first finding.Position
@@ -27,7 +31,7 @@ type docPositions struct {
 // and columns. A part whose bytes are not the file's (encoded) has every
 // position at its Content-Type header.
 func positionsOf(file string, p part) *docPositions {
-	d := &docPositions{nc: map[string]finding.Position{}, kc: map[string]finding.Position{}}
+	d := &docPositions{nc: map[string]finding.Position{}, kc: map[string]finding.Position{}, leaf: map[string]bool{}}
 	at := func(n *yaml.Node) finding.Position {
 		if p.encoded {
 			return finding.Position{File: file, Line: p.header, Column: 1}
@@ -77,7 +81,7 @@ func walkNodeConfig(n *yaml.Node, path string, d *docPositions, at func(*yaml.No
 			p := skew.JoinPath(path, k.Value)
 			d.nc[p] = at(k)
 			if p == "spec.kubelet.config" {
-				walkKubelet(v, "", skew.Tree(), d, at)
+				walkKubelet(v, "", skew.Tree(), false, d, at)
 				continue
 			}
 			walkNodeConfig(v, p, d, at)
@@ -93,7 +97,7 @@ func walkNodeConfig(n *yaml.Node, path string, d *docPositions, at func(*yaml.No
 
 // walkKubelet records the keys of spec.kubelet.config by field path: the
 // KubeletConfiguration tree says which objects are maps (keys in brackets).
-func walkKubelet(n *yaml.Node, path string, f *skew.Field, d *docPositions, at func(*yaml.Node) finding.Position) {
+func walkKubelet(n *yaml.Node, path string, f *skew.Field, inList bool, d *docPositions, at func(*yaml.Node) finding.Position) {
 	switch n.Kind {
 	case yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
@@ -109,7 +113,10 @@ func walkKubelet(n *yaml.Node, path string, f *skew.Field, d *docPositions, at f
 				}
 			}
 			d.kc[p] = at(k)
-			walkKubelet(v, p, child, d, at)
+			if v.Kind != yaml.MappingNode && !inList {
+				d.leaf[p] = true
+			}
+			walkKubelet(v, p, child, inList, d, at)
 		}
 	case yaml.SequenceNode:
 		var elem *skew.Field
@@ -121,7 +128,7 @@ func walkKubelet(n *yaml.Node, path string, f *skew.Field, d *docPositions, at f
 			if _, ok := d.kc[p]; !ok {
 				d.kc[p] = at(item)
 			}
-			walkKubelet(item, p, elem, d, at)
+			walkKubelet(item, p, elem, true, d, at)
 		}
 	}
 }
