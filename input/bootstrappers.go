@@ -9,6 +9,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 	"github.com/kubeletcfg/kubeletcfg/input/nodeadm"
+	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
@@ -94,6 +95,24 @@ func fromBootstrap(file string, f Format, out *bootstrap.Output) *Source {
 	}
 	for p := range out.Positions {
 		m.set = append(m.set, p)
+	}
+	// The user's own flags are already positioned in the user's file: a
+	// finding there keeps its position (as minikube's flags do).
+	m.flagAt = map[validate.Position][]string{}
+	table, _ := skew.Default().Flags()
+	for i, fl := range out.Flags {
+		if i >= len(out.FlagPositions) || out.FlagPositions[i].File != file || out.FlagPositions[i].Line == 0 {
+			continue
+		}
+		fp := ""
+		name, _, _ := strings.Cut(strings.TrimLeft(fl, "-"), "=")
+		if table != nil {
+			if tf, ok := table.Lookup(name); ok && tf.Path != "" {
+				fp = tf.Path
+				m.set = append(m.set, tf.Path)
+			}
+		}
+		m.flagAt[out.FlagPositions[i]] = append(m.flagAt[out.FlagPositions[i]], fp)
 	}
 	slices.Sort(m.set)
 	if out.ConfigDir != "" {
