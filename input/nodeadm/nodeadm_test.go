@@ -198,3 +198,23 @@ func TestTranslateErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestCRLF: user data with CRLF line ends (as Windows editors and some
+// generators write it) reads the same, at the same lines.
+func TestCRLF(t *testing.T) {
+	lf := userData("Content-Type: application/node.eks.aws\n\n" + nodeConfigYAML("  kubelet:\n    config:\n      maxPods: 17\n    flagz: []\n"))
+	crlf := strings.ReplaceAll(lf, "\n", "\r\n")
+	a, err := Translate("ud.txt", []byte(lf), bootstrap.Options{Minor: "1.37"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Translate("ud.txt", []byte(crlf), bootstrap.Options{Minor: "1.37"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	jsonEqual(t, "drop-in", b.DropIns[0].Data, a.DropIns[0].Data)
+	fa, fb := findingWith(a, ruleDrops, "flagz"), findingWith(b, ruleDrops, "flagz")
+	if fa == nil || fb == nil || fa.Position != fb.Position || a.Positions["maxPods"] != b.Positions["maxPods"] {
+		t.Errorf("LF %v %v, CRLF %v %v", fa, a.Positions["maxPods"], fb, b.Positions["maxPods"])
+	}
+}
