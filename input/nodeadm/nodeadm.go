@@ -577,6 +577,7 @@ func (t *translation) generate(cfg *nodeConfig, minor int, minorName string) err
 		return err
 	}
 	out.Config = &bootstrap.File{Path: kubeletConfigFile, Data: b}
+	t.noteLeaves(b)
 	flags["config"] = kubeletConfigFile
 	flagNotes["config"] = "writeKubeletConfig"
 	if len(cfg.Spec.Kubelet.Config) > 0 {
@@ -612,6 +613,38 @@ func (t *translation) generate(cfg *nodeConfig, minor int, minorName string) err
 
 	t.commandLine(cfg, flags, flagNotes)
 	return nil
+}
+
+// noteLeaves gives every leaf of config.json its nearest ancestor's note, so
+// that a leaf nodeadm writes under an object the user writes too
+// (featureGates[RotateKubeletServerCertificate] beside the user's gates) is
+// told apart from the user's keys.
+func (t *translation) noteLeaves(configJSON []byte) {
+	var obj map[string]any
+	if err := json.Unmarshal(configJSON, &obj); err != nil {
+		return
+	}
+	for leaf := range skew.Flatten(obj, skew.Tree()) {
+		for p := leaf; p != ""; p = parentOf(p) {
+			if n, ok := t.out.Notes[p]; ok {
+				t.out.Notes[leaf] = n
+				break
+			}
+		}
+	}
+}
+
+// parentOf drops the last step of a field path: a.b[c] -> a.b -> a -> "".
+func parentOf(p string) string {
+	if strings.HasSuffix(p, "]") {
+		if i := strings.LastIndexByte(p, '['); i > 0 {
+			return p[:i]
+		}
+	}
+	if i := strings.LastIndexAny(p, ".["); i > 0 {
+		return p[:i]
+	}
+	return ""
 }
 
 // atBootPath handles a config.json value only the instance knows: opt.Set

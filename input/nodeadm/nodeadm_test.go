@@ -51,6 +51,10 @@ func TestPositions(t *testing.T) {
 	if f == nil || f.Position.String() != at(lineOf("    maxPods: 3"), 5) || !strings.Contains(f.Hint, "spec.kubelet.config") {
 		t.Errorf("the misplaced maxPods: %+v", f)
 	}
+	// nodeadm's own gate beside the user's: a note of its own, no position.
+	if _, ok := out.Positions["featureGates[RotateKubeletServerCertificate]"]; ok || !strings.Contains(out.Notes["featureGates[RotateKubeletServerCertificate]"], "defaultKubeletSubConfig") {
+		t.Errorf("nodeadm's gate: position %v, note %q", out.Positions["featureGates[RotateKubeletServerCertificate]"], out.Notes["featureGates[RotateKubeletServerCertificate]"])
+	}
 	if out.Anchor.String() != at(lineOf("kind: NodeConfig"), 1) {
 		t.Errorf("anchor %s", out.Anchor)
 	}
