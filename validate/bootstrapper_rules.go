@@ -14,27 +14,28 @@ var (
 		Summary: "The bootstrapper refuses the file: the node never starts a kubelet with it.",
 		Doc: "The tool that turns this file into the kubelet's configuration checks it first and stops on this value: a kubeadm " +
 			"API version that kubeadm minor no longer reads, a key Talos protects, a value Karpenter's validation rejects, a NodeConfig " +
-			"nodeadm's validation refuses. The message names the tool, its release and the source that refuses; fix the value in the " +
-			"file as the hint says.",
+			"nodeadm's validation refuses. The message names the tool, its release and the source that refuses. Fix: change the value " +
+			"in the file as the hint says.",
 	}
 	BootstrapperOverrides = &Rule{ID: "KC9002", AnyField: true, Name: "bootstrapper-overrides", Severity: Warning, Stage: StageBootstrap,
 		Summary: "The bootstrapper replaces a value the file sets: the kubelet runs with the tool's value.",
 		Doc: "The tool writes this key itself, after (or instead of) the value in the file: nodeadm's flags and drop-in order, Talos's " +
 			"generated fields, k0s's profile defaults, kubeadm's flags over its config.yaml. The kubelet starts, but not with what the " +
-			"file says. The message names the value that wins and where the tool sets it; set the value where the tool takes it from.",
+			"file says. The message names the value that wins and where the tool sets it. Fix: set the value where the " +
+			"tool takes it from, or remove the key that has no effect.",
 	}
 	BootstrapperDrops = &Rule{ID: "KC9003", AnyField: true, Name: "bootstrapper-drops", Severity: Warning, Stage: StageBootstrap,
 		Summary: "The bootstrapper does not pass a key of the file on to the kubelet.",
 		Doc: "The tool reads the file with its own schema and silently leaves this key out of what it writes for the kubelet: a key it " +
 			"does not know (often misspelled), a field it does not map (Karpenter's Bottlerocket settings), or a field of an API version " +
-			"it converts away. The kubelet never sees the value; move it where the tool passes it on, as the hint says.",
+			"it converts away. The kubelet never sees the value. Fix: move it where the tool passes it on, as the hint says.",
 	}
 	BootstrapperAtBoot = &Rule{ID: "KC9004", AnyField: true, Name: "bootstrapper-value-at-boot", Severity: Info, Stage: StageBootstrap,
 		Summary: "The bootstrapper sets this value on the instance at boot: unknown until then.",
 		Doc: "Some values are computed on the node when the tool runs (nodeadm's maxPods from the instance type's network interfaces, " +
 			"kubeReserved from its memory and CPUs, clusterDNS and providerID from the instance; node IPs). kubeletcfg does not invent " +
-			"them: the effective configuration leaves them to the kubelet's default and the checks that need them do not run. Give " +
-			"the value with --set PATH=VALUE (--set maxPods=58) when it is known.",
+			"them: the effective configuration leaves them to the kubelet's default and the checks that need them do not run. Fix: " +
+			"nothing to fix; give the value with --set PATH=VALUE (--set maxPods=58) when it is known.",
 	}
 )
 

@@ -55,6 +55,12 @@ func TestCLIInputs(t *testing.T) {
 		{"inputs-kind-nodes-skew", []string{"skew", "-c", inputs + "kind.yaml"}, exitUsage},
 		{"inputs-kind-nodes-effective", []string{"effective", inputs + "kind.yaml"}, exitUsage},
 		{"inputs-kind-worker-skew", []string{"skew", "-c", inputs + "kind.yaml", "--kind-node", "dev-worker2", "--versions", "1.33,1.37"}, exitClean},
+		// k0s: a worker profile of k0s.yaml, as k0s v1.36.3+k0s.2 writes it
+		// for the kubelet (input/k0s); at 1.37 the kubelet no longer has the
+		// --containerd flag k0s passes.
+		{"inputs-k0s", []string{"lint", inputs + "k0s.yaml"}, exitFindings},
+		{"inputs-k0s-1.36", []string{"lint", inputs + "k0s.yaml", "--kubelet-version", "1.36"}, exitClean},
+		{"inputs-k0s-origin", []string{"effective", inputs + "k0s.yaml", "--show-origin", "--kubelet-version", "1.36"}, exitClean},
 		{"inputs-forced-config", []string{"lint", "-c", inputs + "kubelet-config.yaml", "--input-format", "config", "-q"}, exitFindings},
 		{"inputs-forced-mismatch", []string{"lint", "-c", inputs + "kubelet-config.yaml", "--input-format", "configz"}, exitUsage},
 		{"inputs-bad-format", []string{"lint", "-c", inputs + "configz.json", "--input-format", "xml"}, exitUsage},
