@@ -7,6 +7,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // nodeConfigYAML is a valid NodeConfig with extra lines under spec.
@@ -106,4 +107,25 @@ func messages(fs []finding.Finding) []string {
 		out = append(out, f.Rule+"@"+f.Position.String()+": "+f.Message)
 	}
 	return out
+}
+
+// TestRuleIDs: the literal rule IDs and severities are validate's
+// bootstrapper rules (input/nodeadm does not import validate; its test may).
+func TestRuleIDs(t *testing.T) {
+	for _, r := range []struct {
+		id  string
+		sev finding.Severity
+		v   *validate.Rule
+	}{
+		{ruleRefuses, finding.Error, validate.BootstrapperRefuses},
+		{ruleOverrides, finding.Warning, validate.BootstrapperOverrides},
+		{ruleDrops, finding.Warning, validate.BootstrapperDrops},
+		{ruleAtBoot, finding.Info, validate.BootstrapperAtBoot},
+	} {
+		out := &translation{out: &bootstrap.Output{}}
+		out.add(r.id, finding.Position{File: "f"}, "", "m", "h")
+		if r.id != r.v.ID || r.sev != r.v.Severity || out.out.Findings[0].Severity != r.sev {
+			t.Errorf("%s/%v is validate's %s/%v", r.id, r.sev, r.v.ID, r.v.Severity)
+		}
+	}
 }
