@@ -10,6 +10,7 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 	"github.com/kubeletcfg/kubeletcfg/input/k0s"
 	"github.com/kubeletcfg/kubeletcfg/input/nodeadm"
+	"github.com/kubeletcfg/kubeletcfg/input/talos"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
 	"github.com/kubeletcfg/kubeletcfg/validate"
@@ -30,6 +31,7 @@ type translator struct {
 var translators = []translator{
 	{format: "k0s", tool: k0s.Tool, detect: k0s.Detect, translate: k0s.Translate},
 	{format: "nodeadm", tool: nodeadm.Tool, detect: nodeadm.Detect, translate: nodeadm.Translate},
+	{format: "talos", tool: talos.Tool, detect: talos.Detect, translate: talos.Translate},
 }
 
 // translatorOf is the translator of format f, if f is a bootstrapper's.

@@ -11,6 +11,8 @@ import (
 
 const inputs = "../../testdata/inputs/"
 
+const talos = "../../testdata/bootstrappers/talos/"
+
 // nodeadmExamples are the EKS nodeadm examples of docs/bootstrappers/nodeadm.md.
 const nodeadmExamples = "../../testdata/bootstrappers/nodeadm/examples/"
 
@@ -75,6 +77,14 @@ func TestCLIInputs(t *testing.T) {
 		{"inputs-nodes-1.31", []string{"lint", "--nodes", inputs + "nodes", "--kubelet-version", "1.31", "-q"}, exitUsage},
 		{"inputs-nodes-with-config", []string{"lint", "--nodes", inputs + "nodes", "-c", inputs + "configz.json"}, exitUsage},
 		{"inputs-nodes-missing", []string{"lint", "--nodes", inputs + "no-such-folder"}, exitUsage},
+		// Talos (input/talos): a protected extraConfig key; Talos's own reference example; the
+		// values only the node knows given with --set; forced format on a file of another kind
+		{"inputs-talos", []string{"lint", talos + "worked-example.yaml"}, exitFindings},
+		{"inputs-talos-origin", []string{"effective", "-c", talos + "worked-example.yaml", "--show-origin"}, exitClean},
+		{"inputs-talos-docs-example", []string{"lint", "-c", talos + "docs/kubelet-example.yaml"}, exitFindings},
+		{"inputs-talos-set", []string{"lint", "-c", talos + "worked-example.yaml", "--set", "hostname-override=worker-1",
+			"--set", "node-ip=10.0.0.21", "--set", "staticPodURL=http://127.0.0.1:40000", "-o", "json"}, exitFindings},
+		{"inputs-talos-forced-mismatch", []string{"lint", "-c", inputs + "kubelet-config.yaml", "--input-format", "talos"}, exitUsage},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

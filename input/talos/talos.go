@@ -1,0 +1,235 @@
+// Package talos translates a Talos machine configuration (the v1alpha1
+// document: version, machine, cluster) into what Talos starts the kubelet
+// with: /etc/kubernetes/kubelet.yaml and the kubelet's flags, ported from
+// siderolabs/talos at the release named in Tool.
+//
+// The chain ported is the one machined runs on the node:
+//
+//   - pkg/machinery/config/configloader/internal/decoder decode: the v1alpha1
+//     document is the one with machine/cluster keys and no kind; unknown keys
+//     refuse the whole file (siderolabs/gen xyaml.CheckUnknownKeys);
+//   - pkg/machinery/config/types/v1alpha1 (KubeletConfig.Validate,
+//     v1alpha1_provider.go, v1alpha1_clusterconfig.go): the accessors and
+//     their defaults;
+//   - internal/app/machined/pkg/controllers/k8s/kubelet_config.go
+//     NewKubeletConfigController: machine config -> KubeletConfigSpec;
+//   - kubelet_spec.go KubeletSpecController.Run (the flags, argsbuilder merge
+//     policies), prepareExtraConfig and NewKubeletConfiguration (the
+//     configuration);
+//   - kubelet_service.go KubeletServiceController.writeConfig (the file, as
+//     the apimachinery YAML serializer writes it).
+//
+// Values only the node knows (the node name Talos passes as
+// --hostname-override, the addresses it picks for --node-ip, the URL of its
+// local static pod server) are AtBoot: left out unless Options.Set gives them.
+package talos
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+)
+
+// Release is the Talos release ported.
+const Release = "v1.13.9"
+
+// Tool is Talos at the release ported.
+var Tool = bootstrap.Tool{
+	Name:    "Talos",
+	Release: Release,
+	Source:  "internal/app/machined/pkg/controllers/k8s/kubelet_spec.go NewKubeletConfiguration",
+}
+
+// Rule IDs of validate's bootstrapper rules (input/talos does not import
+// validate).
+const (
+	ruleRefuses   = "KC9001"
+	ruleOverrides = "KC9002"
+	ruleAtBoot    = "KC9004"
+)
+
+// Detect reports whether data is a Talos machine configuration: a YAML
+// document (of possibly several) with `version: v1alpha1`, `machine:` and
+// `cluster:` and no kind, as Talos's configloader decoder tells the v1alpha1
+// document from the others.
+func Detect(_ string, data []byte) bool {
+	docs, err := splitDocuments(data)
+	if err != nil {
+		return false
+	}
+	for _, d := range docs {
+		if isV1Alpha1(d) && mapValue(d, "machine") != nil && mapValue(d, "cluster") != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// splitDocuments reads every YAML document of data as its root node (nil for
+// an empty document).
+func splitDocuments(data []byte) ([]*yaml.Node, error) {
+	dec := yaml.NewDecoder(strings.NewReader(string(data)))
+	var docs []*yaml.Node
+	for {
+		var n yaml.Node
+		err := dec.Decode(&n)
+		if errors.Is(err, io.EOF) {
+			return docs, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+			docs = append(docs, n.Content[0])
+		} else {
+			docs = append(docs, nil)
+		}
+	}
+}
+
+// isV1Alpha1 follows decoder.go decode (configloader/internal/decoder, Talos
+// v1.13.9): a document is the v1alpha1 one when it has no kind and either
+// `apiVersion: v1alpha1` or one of the keys machine, cluster, debug, persist.
+func isV1Alpha1(n *yaml.Node) bool {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return false
+	}
+	var version, kind string
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		switch n.Content[i].Value {
+		case "kind":
+			kind = n.Content[i+1].Value
+		case "apiVersion":
+			version = n.Content[i+1].Value
+		case "machine", "cluster", "debug", "persist":
+			version = "v1alpha1"
+		}
+	}
+	return version == "v1alpha1" && kind == ""
+}
+
+// mapValue returns the value node of key in mapping n, or nil.
+func mapValue(n *yaml.Node, key string) *yaml.Node {
+	_, v := mapEntry(n, key)
+	return v
+}
+
+// mapEntry returns the key and value nodes of key in mapping n, or nils.
+func mapEntry(n *yaml.Node, key string) (*yaml.Node, *yaml.Node) {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil, nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i], n.Content[i+1]
+		}
+	}
+	return nil, nil
+}
+
+// at returns the node at the path of keys below n, or nil.
+func at(n *yaml.Node, keys ...string) *yaml.Node {
+	for _, k := range keys {
+		n = mapValue(n, k)
+		if n == nil {
+			return nil
+		}
+	}
+	return n
+}
+
+// keyAt returns the key node of the last of keys below n, or nil.
+func keyAt(n *yaml.Node, keys ...string) *yaml.Node {
+	if len(keys) == 0 {
+		return nil
+	}
+	parent := at(n, keys[:len(keys)-1]...)
+	k, _ := mapEntry(parent, keys[len(keys)-1])
+	return k
+}
+
+// translation holds what one Translate builds.
+type translation struct {
+	path string
+	opt  bootstrap.Options
+	doc  *yaml.Node
+	out  *bootstrap.Output
+	// replaced are the extraConfig keys Talos refuses or writes over.
+	replaced []string
+}
+
+func (t *translation) pos(n *yaml.Node) finding.Position {
+	if n == nil {
+		return t.out.Anchor
+	}
+	return finding.Position{File: t.path, Line: n.Line, Column: n.Column}
+}
+
+// posOf is the position of the key at keys below the document, falling back
+// to the nearest ancestor present, then to the anchor.
+func (t *translation) posOf(keys ...string) finding.Position {
+	for i := len(keys); i > 0; i-- {
+		if k := keyAt(t.doc, keys[:i]...); k != nil {
+			return t.pos(k)
+		}
+	}
+	return t.out.Anchor
+}
+
+func (t *translation) add(rule string, sev finding.Severity, pos finding.Position, path, msg, hint string) {
+	t.out.Findings = append(t.out.Findings, finding.Finding{
+		Rule: rule, Severity: sev, Position: pos, Path: path,
+		Message: "Talos " + Release + ": " + msg, Hint: hint,
+	})
+}
+
+// Translate turns the Talos machine configuration in data into the kubelet's
+// configuration file and flags as Talos writes them.
+func Translate(path string, data []byte, opt bootstrap.Options) (*bootstrap.Output, error) {
+	docs, err := splitDocuments(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: not YAML Talos can read: %s", path, oneLine(err.Error()))
+	}
+	var doc *yaml.Node
+	for _, d := range docs {
+		if !isV1Alpha1(d) {
+			continue
+		}
+		if doc != nil {
+			// decoder.go parse: "duplicate document v1alpha1//"
+			return nil, fmt.Errorf("%s: Talos refuses a second v1alpha1 document (line %d): duplicate document", path, d.Line)
+		}
+		doc = d
+	}
+	if doc == nil {
+		return nil, fmt.Errorf("%s: no Talos v1alpha1 machine configuration document (version: v1alpha1 with machine: and cluster:)", path)
+	}
+	if at(doc, "machine") == nil || at(doc, "cluster") == nil {
+		// kubelet_config.go NewKubeletConfigController: no KubeletConfig
+		// without both.
+		return nil, fmt.Errorf("%s: Talos writes no kubelet configuration without both machine: and cluster: (kubelet_config.go NewKubeletConfigController)", path)
+	}
+	t := &translation{path: path, opt: opt, doc: doc, out: &bootstrap.Output{
+		Tool:      Tool,
+		Positions: map[string]finding.Position{},
+		Notes:     map[string]string{},
+		AtBoot:    map[string]string{},
+	}}
+	t.out.Anchor = t.posOf("machine", "kubelet")
+	if err := t.run(); err != nil {
+		return nil, err
+	}
+	finding.SortFindings(t.out.Findings)
+	return t.out, nil
+}
+
+// oneLine folds a multi-line message.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
