@@ -73,6 +73,7 @@ func TestFindings(t *testing.T) {
 		{"maxPods given", ruleAtBoot, "writes maxPods", nodeConfigYAML(""), allSet, ""},
 		{"maxPods in the drop-in", ruleAtBoot, "writes maxPods", nodeConfigYAML("  kubelet:\n    config:\n      maxPods: 30\n"), nil, ""},
 		{"nothing at boot when all is given", ruleAtBoot, "", nodeConfigYAML(""), allSet, ""},
+		{"nothing at boot when nodeadm stops", ruleAtBoot, "", strings.Replace(nodeConfigYAML(""), "    name: my-cluster\n", "", 1), nil, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -127,12 +127,35 @@ func Translate(path string, data []byte, opt bootstrap.Options) (*bootstrap.Outp
 	if ndocs > 1 {
 		what = fmt.Sprintf("%d NodeConfigs merged", ndocs)
 	}
-	written := "config.json"
+	files, verb := "config.json", "writes it"
 	if len(t.out.DropIns) > 0 {
-		written += " and 40-nodeadm.conf"
+		files, verb = "config.json and 40-nodeadm.conf", "writes them"
 	}
-	t.out.Note = fmt.Sprintf("EKS nodeadm %s: %s as nodeadm %s writes them for kubelet %s", what, written, Tool.Release, minorName)
+	if !t.refused() {
+		t.out.Note = fmt.Sprintf("EKS nodeadm %s: %s as nodeadm %s %s for kubelet %s", what, files, Tool.Release, verb, minorName)
+		return t.out, nil
+	}
+	// nodeadm init stops: what it would write is still checked, but the
+	// values it would set at boot are not worth a word.
+	kept := t.out.Findings[:0]
+	for _, f := range t.out.Findings {
+		if f.Rule != ruleAtBoot {
+			kept = append(kept, f)
+		}
+	}
+	t.out.Findings = kept
+	t.out.Note = fmt.Sprintf("EKS nodeadm %s: nodeadm %s refuses it; checked as the %s it would write for kubelet %s", what, Tool.Release, files, minorName)
 	return t.out, nil
+}
+
+// refused reports whether nodeadm stops on the file (a KC9001 finding).
+func (t *translation) refused() bool {
+	for _, f := range t.out.Findings {
+		if f.Rule == ruleRefuses {
+			return true
+		}
+	}
+	return false
 }
 
 func minorNumber(v string) (int, error) {
