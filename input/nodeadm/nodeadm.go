@@ -420,6 +420,15 @@ func (t *translation) setString(key string) (string, bool, error) {
 	return fmt.Sprint(v), true, nil
 }
 
+// setFlag is the value opt.Set gives the flag name, written with or without
+// its dashes (node-ip, --node-ip).
+func (t *translation) setFlag(name string) (string, bool, error) {
+	if _, ok := t.opt.Set["--"+name]; ok {
+		return t.setString("--" + name)
+	}
+	return t.setString(name)
+}
+
 // userSets reports whether spec.kubelet.config writes path (then the
 // drop-in, which the kubelet reads after config.json, decides it).
 func (t *translation) userSets(path string) bool {
@@ -440,7 +449,7 @@ func (t *translation) generate(cfg *nodeConfig, minor int, minorName string) err
 	flags := map[string]string{}
 	flagNotes := map[string]string{}
 	atBootFlag := func(name, what, src string) error {
-		v, ok, err := t.setString("--" + name)
+		v, ok, err := t.setFlag(name)
 		if err != nil {
 			return err
 		}
@@ -449,9 +458,10 @@ func (t *translation) generate(cfg *nodeConfig, minor int, minorName string) err
 			flagNotes[name] = fmt.Sprintf("%s at boot (%s), given with --set", what, src)
 			return nil
 		}
+		t.out.AtBoot["--"+name] = fmt.Sprintf("%s: %s (internal/kubelet/config.go %s)", t.tool(), what, src)
 		t.add(ruleAtBoot, t.anchor, "",
 			fmt.Sprintf("%s passes --%s=<%s> on the node at boot (internal/kubelet/config.go %s, %s): unknown here", Tool.Name, name, what, src, Tool.Release),
-			fmt.Sprintf("give it with --set --%s=VALUE when it is known", name))
+			fmt.Sprintf("give it with --set %s=VALUE when it is known", name))
 		return nil
 	}
 
@@ -582,7 +592,7 @@ func (t *translation) generate(cfg *nodeConfig, minor int, minorName string) err
 	flagNotes["runtime-cgroups"] = "withRuntimeCgroups: so that cadvisor metrics include container usage"
 	// withNodeLabels: from 1.35 the NVIDIA label, only on instances with an NVIDIA GPU.
 	if minor >= 35 {
-		if v, ok, err := t.setString("--node-labels"); err != nil {
+		if v, ok, err := t.setFlag("node-labels"); err != nil {
 			return err
 		} else if ok {
 			flags["node-labels"] = v
@@ -590,7 +600,7 @@ func (t *translation) generate(cfg *nodeConfig, minor int, minorName string) err
 		} else {
 			t.add(ruleAtBoot, t.anchor, "",
 				fmt.Sprintf("%s passes --node-labels=nvidia.com/gpu.present=true on instances with an NVIDIA GPU, for kubelet 1.35+ (internal/kubelet/config.go withNodeLabels, %s): unknown here", Tool.Name, Tool.Release),
-				"give it with --set --node-labels=nvidia.com/gpu.present=true for a GPU instance")
+				"give it with --set node-labels=nvidia.com/gpu.present=true for a GPU instance")
 		}
 	}
 

@@ -92,7 +92,7 @@ func TestPeerKubeletFlags(t *testing.T) {
 	if hostname == nil || !strings.Contains(hostname.Message, "instance ID") {
 		t.Errorf("hostname-override at boot: %+v, want the instance ID (InstanceIdNodeName)", hostname)
 	}
-	set := translateCase(t, "kubelet-flags/config.yaml", bootstrap.Options{Minor: "1.35", Set: map[string]string{"--hostname-override": "i-1234567890abcdef0"}})
+	set := translateCase(t, "kubelet-flags/config.yaml", bootstrap.Options{Minor: "1.35", Set: map[string]string{"hostname-override": "i-1234567890abcdef0"}})
 	if !contains(set.Flags, "--hostname-override=i-1234567890abcdef0") {
 		t.Errorf("flags %q: want --hostname-override=i-1234567890abcdef0", set.Flags)
 	}
