@@ -73,7 +73,7 @@ func (t *translation) tool() string { return Tool.Name + " " + Tool.Release }
 
 func (t *translation) add(rule string, pos finding.Position, path, msg, hint string) {
 	sev := map[string]finding.Severity{ruleRefuses: finding.Error, ruleOverrides: finding.Warning, ruleDrops: finding.Warning, ruleAtBoot: finding.Info}[rule]
-	if pos.File == "" {
+	if pos.File == "" || pos.Line < 1 {
 		pos = t.anchor
 	}
 	t.out.Findings = append(t.out.Findings, finding.Finding{Rule: rule, Severity: sev, Message: msg, Position: pos, Path: path, Hint: hint})
@@ -183,7 +183,7 @@ func (t *translation) read(data []byte) (*nodeConfig, int) {
 			"set the part's Content-Type to "+nodeConfigMediaType)
 	}
 	if err != nil {
-		msg := fmt.Sprintf("%s cannot read the user data: %v (configprovider/mime.go ParseMultipart, %s)", Tool.Name, err, Tool.Release)
+		msg := fmt.Sprintf("%s cannot read the user data: %s (configprovider/mime.go ParseMultipart, %s)", Tool.Name, oneLine(err.Error()), Tool.Release)
 		hint := "fix the MIME structure of the user data"
 		if errors.Is(err, errNoConfigInUserData) {
 			msg = fmt.Sprintf("%s finds no NodeConfig in the user data: no part has Content-Type %s (configprovider/mime.go ParseMultipart: %v, %s); nodeadm init stops",

@@ -32,6 +32,9 @@ type docPositions struct {
 // position at its Content-Type header.
 func positionsOf(file string, p part) *docPositions {
 	d := &docPositions{nc: map[string]finding.Position{}, kc: map[string]finding.Position{}, leaf: map[string]bool{}}
+	if p.header < 1 {
+		p.header = 1
+	}
 	at := func(n *yaml.Node) finding.Position {
 		if p.encoded {
 			return finding.Position{File: file, Line: p.header, Column: 1}
