@@ -3,7 +3,8 @@ GO ?= go
 CASES := $(CURDIR)/testdata/conformance/cases
 GOLDEN := $(CURDIR)/testdata/conformance/golden
 BACKOFF := $(CURDIR)/testdata/conformance/backoff
-# What kubeadm writes to the node's config.yaml (harness kubeadm; checked by input's tests).
+# What kubeadm's kubelet-start phase writes to the node (config.yaml, kubeadm-flags.env,
+# instance-config.yaml: harness kubeadm; checked by input's TestKubeadmGoldens).
 KUBEADM := $(CURDIR)/testdata/kubeadm
 
 .PHONY: minor test check harness harness-test generate conformance conformance-check \

@@ -122,6 +122,14 @@ type ClusterRequest struct {
 	Progress func(context string, done, failed, total int)
 }
 
+// Validate checks the request's bounds before any cluster is read.
+func (req *ClusterRequest) Validate() error {
+	if req.Fetch.Concurrency < 1 || req.QPS <= 0 || req.Burst < 1 || req.Fetch.NodeTimeout <= 0 {
+		return errors.New("--concurrency, --qps, --burst and --node-timeout must be positive")
+	}
+	return nil
+}
+
 // Cluster runs req: lists each cluster's nodes, reads them through its API
 // server, evaluates each distinct configuration once over all the clusters
 // (the key is the configuration, flags and minor, never the cluster) and

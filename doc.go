@@ -17,11 +17,14 @@
 // kubelet would run with, Skew compares minors, Preflight compares the minor a
 // node pool runs with the one it moves to, LintPaths lints several main files
 // as several nodes, and Nodes lints a folder of nodes, grouping the nodes the
-// kubelet treats alike. Their results are the JSON documents the kubeletcfg
-// command prints (LintReport, PathsReport, SkewReport, PreflightReport,
-// NodesReport; the cluster run's is fleet.Report) and carry Write methods
-// that print them in the command's -o formats (Preflight: WriteJSON and
-// WriteTextQuiet; Effective: Render).
+// kubelet treats alike; Backoff plays out the crash-loop backoff, Fix plans
+// the repairs that need no guess, DropInNew and DropInDiff write checked
+// drop-ins, Explain describes a field, Discover finds the running kubelet and
+// Cluster reads a live cluster. Their results are the JSON documents the
+// kubeletcfg command prints (LintReport, PathsReport, SkewReport,
+// PreflightReport, NodesReport; the cluster run's is fleet.Report), and each
+// is a Verdict: Write prints it in one of the command's -o formats, and
+// CountAtLeast counts what makes the command exit 1 (FailOn does both).
 //
 // Errors for bad input are the messages the command prints; they name the
 // command's flags (--config, --kubelet-version, ...), which are the Options

@@ -2,12 +2,16 @@ package kubeletcfg
 
 import (
 	"encoding/json"
+	"fmt"
+	"io"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // EffectiveConfig is what Effective found: the evaluation whose effective
@@ -16,6 +20,48 @@ type EffectiveConfig struct {
 	// Result is the pipeline's result: Effective is nil when the kubelet
 	// stops before it has a configuration, Starts false when it refuses.
 	Result *pipeline.Result
+	// ShowOrigin has Write annotate every key with where its value came
+	// from (Render's showOrigin; YAML only).
+	ShowOrigin bool
+}
+
+// CheckEffectiveFormat is the error of an output format Effective's Write does
+// not have: yaml or json, and --show-origin needs YAML's comments.
+func CheckEffectiveFormat(format string, showOrigin bool) error {
+	if format != "yaml" && format != "json" {
+		return fmt.Errorf("unknown output format %q (want yaml or json)", format)
+	}
+	if showOrigin && format == "json" {
+		return fmt.Errorf("--show-origin needs -o yaml (JSON has no comments)")
+	}
+	return nil
+}
+
+// Write prints the effective configuration (Render, when there is one) and,
+// on opt.Log, a note when the kubelet would not start with it.
+func (e *EffectiveConfig) Write(w io.Writer, format string, opt report.Options) error {
+	out, err := e.Render(format, e.ShowOrigin)
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(out); err != nil {
+		return err
+	}
+	if res := e.Result; !res.Starts {
+		n := CountAtLeast(res.Findings, validate.Error)
+		opt.Logf("kubeletcfg: kubelet %s would not start with this configuration (%d %s); run kubeletcfg lint for details\n", res.Minor.Version, n, plural(n, "error", "errors"))
+	}
+	return nil
+}
+
+// CountAtLeast counts the errors that stop the kubelet, when it would not
+// start (effective has no --fail-on: the command asks at error); 0 when it
+// starts.
+func (e *EffectiveConfig) CountAtLeast(threshold validate.Severity) int {
+	if e.Result.Starts || threshold < 0 {
+		return 0
+	}
+	return CountAtLeast(e.Result.Findings, validate.Error)
 }
 
 // Effective evaluates the options at one kubelet minor for the configuration

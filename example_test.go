@@ -8,6 +8,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/report"
+	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // Lint a main file and its drop-ins at one kubelet minor, and print the
@@ -165,4 +166,63 @@ func ExampleLintPaths() {
 	// Output:
 	// testdata/examples/node/config.yaml starts: true
 	// testdata/no-such-node.yaml could not be read
+}
+
+// Play out the crash-loop backoff a kubelet would apply, and say whether the
+// kubelet would start at all (the verdict's count, as exit code 1).
+func ExampleBackoff() {
+	b, err := kubeletcfg.Backoff(kubeletcfg.Options{
+		Config:   "testdata/examples/node/config.yaml",
+		Versions: "1.34,1.37",
+	}, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, e := range b.Entries {
+		fmt.Println(e.KubeletVersion, "starts:", e.Starts)
+	}
+	fmt.Println("would not start:", b.CountAtLeast(validate.Error))
+	// Output:
+	// 1.34 starts: true
+	// 1.37 starts: true
+	// would not start: 0
+}
+
+// Plan the repairs that need no guess and print them as a diff, writing
+// nothing: the diff on standard output, the list of repairs on the log.
+func ExampleFix() {
+	f, err := kubeletcfg.Fix(kubeletcfg.Options{
+		Config:         "testdata/examples/node/config.yaml",
+		KubeletVersion: "1.37",
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := f.Write(os.Stdout, "diff", report.Options{}); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("failures:", f.CountAtLeast(validate.Error))
+	// Output:
+	// --- a/testdata/examples/node/config.yaml
+	// +++ b/testdata/examples/node/config.yaml
+	// @@ -17,5 +17,5 @@
+	//  rotateCertificates: true
+	//  staticPodPath: /etc/kubernetes/manifests
+	//  maxPod: 200            # misspelled: silently dropped, maxPods stays 110
+	// -crashloopbackoff:      # the KEP-4603 draft name: silently dropped
+	// -  maxSeconds: 30
+	// +crashLoopBackOff:      # the KEP-4603 draft name: silently dropped
+	// +  maxContainerRestartPeriod: 30s
+	// failures: 0
+}
+
+// Describe a field at a kubelet minor, as `kubeletcfg explain` does.
+func ExampleExplain() {
+	r, err := kubeletcfg.Explain(kubeletcfg.Options{KubeletVersion: "1.37"}, "crashLoopBackOff.maxContainerRestartPeriod")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(r.Path, r.Type)
+	// Output:
+	// crashLoopBackOff.maxContainerRestartPeriod duration
 }

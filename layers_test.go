@@ -14,11 +14,11 @@ import (
 var layers = [][]string{
 	// leaves: the finding types, the copied upstream types, small helpers
 	{"finding", "engine", "upstream/kubelet/config/v1beta1", "internal/kubeletdata", "internal/jsonscan", "internal/didyoumean",
-		"internal/fserr", "internal/atomicfile", "internal/udiff", "internal/oneshotgc", "internal/testonly/testtree",
+		"internal/fserr", "internal/atomicfile", "internal/manpage", "internal/udiff", "internal/oneshotgc", "internal/testonly/testtree",
 		"internal/testonly/testkubelet", "internal/testonly/schemacheck"},
 	{"skew"},                 // what each minor knows
 	{"validate", "defaults"}, // the rules and the defaulting
-	{"source", "input/kubeletcmd", "input/nodedir", "input/bootstrap", "input/k0s", "input/talos", "input/nodeadm", "input"}, // read and translate (bootstrapper translators: input/TOOL)
+	{"source", "input/kubeletcmd", "input/nodedir", "input/bootstrap", "input/k0s", "input/k3s", "input/aks", "input/talos", "input/nodeadm", "input"}, // read and translate (bootstrapper translators: input/TOOL)
 	{"drop-in"},  // merge
 	{"pipeline"}, // the kubelet's start-up, in order
 	{"report", "policy", "profile", "matrix"},                    // after the pipeline

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/kubeletcfg/kubeletcfg/input"
@@ -255,4 +256,40 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// CheckPaths checks a verb's positional paths (lint takes several, the other
+// verbs one) before the one becomes Config: `lint PATH` is `lint -c PATH`, and
+// several paths are several nodes (LintPaths). A folder is not a path: it is a
+// pool (nodesDir, --nodes) or drop-ins (ConfigDir), and which one is the user's
+// to say.
+func (o Options) CheckPaths(verb string, paths []string, nodesDir string) error {
+	if len(paths) == 0 {
+		return nil
+	}
+	if nodesDir != "" {
+		return fmt.Errorf("%s and --nodes %s: give files to lint, or a folder of nodes, not both", paths[0], nodesDir)
+	}
+	if o.Config != "" {
+		return fmt.Errorf("%s and --config %s both name the main file: give one of them", paths[0], o.Config)
+	}
+	if len(paths) > 1 && o.ConfigDir != "" {
+		return fmt.Errorf("--config-dir %s with %d paths: the drop-ins belong to one main file; lint each node with its own -d, or a pool of node folders with --nodes", o.ConfigDir, len(paths))
+	}
+	if len(paths) > 1 && (o.Discover || o.Versions != "") {
+		return fmt.Errorf("%d paths: --discover and --versions check one kubelet; give one path", len(paths))
+	}
+	stdin := 0
+	for _, p := range paths {
+		if p == "-" {
+			if stdin++; stdin > 1 {
+				return fmt.Errorf("- (standard input) given twice: it can be read once")
+			}
+			continue
+		}
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			return fmt.Errorf("%s is a folder: %s takes files; drop-ins of a main file are %s CONFIG -d %s, a folder of nodes is lint --nodes %s", p, verb, verb, p, p)
+		}
+	}
+	return nil
 }

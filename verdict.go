@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/kubeletcfg/kubeletcfg/author"
+	"github.com/kubeletcfg/kubeletcfg/discover"
+	"github.com/kubeletcfg/kubeletcfg/explain"
 	"github.com/kubeletcfg/kubeletcfg/fleet"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/validate"
@@ -26,6 +29,14 @@ var (
 	_ Verdict = (*Skewed)(nil)
 	_ Verdict = (*PreflightReport)(nil)
 	_ Verdict = (*fleet.Fleet)(nil)
+	_ Verdict = (*EffectiveConfig)(nil)
+	_ Verdict = (*BackoffCurves)(nil)
+	_ Verdict = (*Fixed)(nil)
+	_ Verdict = (*author.NewReport)(nil)
+	_ Verdict = (*author.DiffReport)(nil)
+	_ Verdict = (*explain.Result)(nil)
+	_ Verdict = (*discover.Kubelet)(nil)
+	_ Verdict = (*VersionInfo)(nil)
 )
 
 // CountAtLeast is the --fail-on count of the one-minor lint.
@@ -48,6 +59,19 @@ func FailOn(w io.Writer, v Verdict, format string, opt report.Options, threshold
 		return &FindingsError{N: n}
 	}
 	return nil
+}
+
+// ParseFailOn reads --fail-on: the lowest severity that fails, or -1 for
+// none.
+func ParseFailOn(s string) (validate.Severity, error) {
+	if s == "none" {
+		return -1, nil
+	}
+	sev, err := validate.ParseSeverity(s)
+	if err != nil {
+		return 0, fmt.Errorf("--fail-on: unknown severity %q (want error, warning, info or none)", s)
+	}
+	return sev, nil
 }
 
 // FindingsError says that a verdict has N findings at or above --fail-on (exit code 1).

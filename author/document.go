@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	yaml "go.yaml.in/yaml/v3"
+
+	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 )
 
 // Document is a drop-in: apiVersion, kind and the settings, in the order given.

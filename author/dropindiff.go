@@ -3,12 +3,14 @@ package author
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/kubeletcfg/kubeletcfg/internal/atomicfile"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
@@ -51,9 +53,47 @@ type DiffReport struct {
 	// configuration there ("kubelet 1.31: maxPods would be 110, not 50"); not
 	// empty: nothing was written.
 	Failures []string
-	// Written: the drop-in was written to DiffRequest.Out.
+	// Written: the drop-in was written to File (DiffRequest.Out).
 	Written bool
+	File    string
 }
+
+// Write prints the report as `dropin diff` does: "json" the document; "text"
+// the drop-in (or the line saying where it was written), with a note on
+// opt.Log when there is no difference and the failures when it does not
+// give the desired configuration.
+func (r *DiffReport) Write(w io.Writer, format string, opt report.Options) error {
+	if format == "json" {
+		return report.WriteJSON(w, r)
+	}
+	switch {
+	case r.Content == nil:
+		opt.Logf("kubeletcfg: no difference at kubelet %s: the current effective configuration is the desired one; nothing written\n", r.Minor)
+	case len(r.Failures) > 0:
+		if _, err := w.Write(r.Content); err != nil {
+			return err
+		}
+		opt.Logf("kubeletcfg: the drop-in does not give the desired configuration; nothing written:\n")
+		for _, f := range r.Failures {
+			opt.Logf("  %s\n", f)
+		}
+	case !r.Written:
+		_, err := w.Write(r.Content)
+		return err
+	default:
+		keys := "keys"
+		if r.Keys == 1 {
+			keys = "key"
+		}
+		_, err := fmt.Fprintf(w, "wrote %s (%d top-level %s; checked against kubelet %s)\n", r.File, r.Keys, keys, strings.Join(r.Checked, ", "))
+		return err
+	}
+	return nil
+}
+
+// CountAtLeast counts the minors' failures (nothing written: exit code 1);
+// dropin diff has no --fail-on, the threshold is not read.
+func (r *DiffReport) CountAtLeast(validate.Severity) int { return len(r.Failures) }
 
 // MarshalJSON is `dropin diff -o json`: Content as text (null when there is
 // no difference), not the base64 encoding/json gives a []byte.
@@ -207,7 +247,7 @@ func DropInDiff(req DiffRequest) (*DiffReport, error) {
 	if err := atomicfile.Write(out, content, atomicfile.Options{Overwrite: req.Force}); err != nil {
 		return nil, err
 	}
-	rep.Written = true
+	rep.Written, rep.File = true, out
 	return rep, nil
 }
 
@@ -264,4 +304,16 @@ func firstErrorText(r *pipeline.Result) string {
 		}
 	}
 	return "no finding"
+}
+
+// CheckDiffFormat checks dropin diff's -o; it used to be the file to write,
+// so a value that looks like a file says where that went.
+func CheckDiffFormat(output string) error {
+	if output == "text" || output == "json" {
+		return nil
+	}
+	if strings.HasSuffix(output, ".conf") || strings.ContainsRune(output, '/') {
+		return fmt.Errorf("-o %s: -o is the output format (json or text), as in every command; write the drop-in with --output-file %s", output, output)
+	}
+	return report.CheckFormat(output, "json", "text")
 }

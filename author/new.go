@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/kubeletcfg/kubeletcfg/internal/atomicfile"
@@ -15,6 +16,7 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // NewRequest is what `kubeletcfg dropin new` is asked: a drop-in NAME.conf in
@@ -274,6 +276,28 @@ func supportedRange() string {
 		return s[0]
 	}
 	return s[0] + "–" + s[len(s)-1]
+}
+
+// Write prints the report in format "json" (WriteJSON) or "text" (WriteText).
+func (r *NewReport) Write(w io.Writer, format string, _ report.Options) error {
+	if format == "json" {
+		return r.WriteJSON(w)
+	}
+	r.WriteText(w)
+	return nil
+}
+
+// CountAtLeast counts the minors that refuse the file (nothing written: exit
+// code 1); dropin new has no --fail-on, the threshold is not read.
+func (r *NewReport) CountAtLeast(validate.Severity) int { return len(r.Refused) }
+
+// ParseMode reads --mode: octal permission bits such as 0644.
+func ParseMode(s string) (os.FileMode, error) {
+	n, err := strconv.ParseUint(s, 8, 32)
+	if err != nil || n > 0o777 {
+		return 0, fmt.Errorf("--mode %q: want octal permission bits such as 0644", s)
+	}
+	return os.FileMode(n), nil
 }
 
 // WriteJSON writes the report as `dropin new -o json` prints it, indented.

@@ -418,3 +418,20 @@ func cutOutsideBrackets(s string, sep byte) (string, string, bool) {
 	}
 	return s, "", false
 }
+
+// CompleteSet completes a --set being typed: the field paths of the default
+// minor that start with prefix, each followed by "=" (apiVersion and kind are
+// written by New, never set).
+func CompleteSet(prefix string) ([]string, error) {
+	infos, err := skew.Default().FieldInfos()
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, f := range infos {
+		if strings.HasPrefix(f.Path, prefix) && f.Path != "apiVersion" && f.Path != "kind" {
+			out = append(out, f.Path+"=")
+		}
+	}
+	return out, nil
+}

@@ -7,7 +7,19 @@ import (
 	"text/tabwriter"
 
 	"github.com/kubeletcfg/kubeletcfg/report"
+	"github.com/kubeletcfg/kubeletcfg/validate"
 )
+
+// Write prints k in format "json" (WriteJSON) or "text" (WriteText).
+func (k *Kubelet) Write(w io.Writer, format string, _ report.Options) error {
+	if format == "json" {
+		return k.WriteJSON(w)
+	}
+	return k.WriteText(w)
+}
+
+// CountAtLeast is 0: finding the kubelet judges nothing.
+func (k *Kubelet) CountAtLeast(validate.Severity) int { return 0 }
 
 // WriteJSON writes k as one indented JSON document.
 func (k *Kubelet) WriteJSON(w io.Writer) error {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/internal/didyoumean"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
@@ -584,6 +585,18 @@ func firstSentence(doc string) string {
 		from = end
 	}
 }
+
+// Write prints the result in format "json" (the -o json contract) or "text"
+// (WriteText).
+func (d *Result) Write(w io.Writer, format string, _ report.Options) error {
+	if format == "json" {
+		return report.WriteJSON(w, d)
+	}
+	return d.WriteText(w)
+}
+
+// CountAtLeast is 0: explaining a field finds nothing wrong.
+func (d *Result) CountAtLeast(validate.Severity) int { return 0 }
 
 func (d *Result) WriteText(w io.Writer) error {
 	var b strings.Builder

@@ -38,9 +38,6 @@ func (p *Plan) Run(stdout, stderr io.Writer, diff bool) (failures int, err error
 	if errs+warns > 0 {
 		left = fmt.Sprintf("%s and %s left", plural(errs, "error"), plural(warns, "warning"))
 	}
-	// An error left at any target minor, a mistake found and not repaired,
-	// or repairs refused: exit code 1.
-	fail := errs > 0 || p.Skipped() > 0 || p.Worse != nil
 	var summary string
 	switch {
 	case p.Fixed() == 0 && p.Skipped() == 0 && errs+warns == 0:
@@ -74,10 +71,21 @@ func (p *Plan) Run(stdout, stderr io.Writer, diff bool) (failures int, err error
 	default:
 		fmt.Fprintf(report, "%s\n", summary)
 	}
-	if fail {
-		return errs + p.Skipped(), nil
+	return p.Failures(), nil
+}
+
+// Failures is what makes kubeletcfg fix fail, 0 when it succeeds: an error
+// left at any target minor and the mistakes found and not repaired, counted,
+// or 1 when the repairs were refused (they would lint worse).
+func (p *Plan) Failures() int {
+	errs, warns := p.Left()
+	switch {
+	case p.Fixed() == 0 && p.Skipped() == 0 && errs+warns == 0:
+		return 0
+	case p.Worse != nil:
+		return 1
 	}
-	return 0, nil
+	return errs + p.Skipped()
 }
 
 // writeChanged writes every changed file, each atomically and keeping its mode,

@@ -352,5 +352,14 @@ func (f *Fleet) Write(out io.Writer, format string, _ report.Options) error {
 	case "text":
 		return f.WriteText(out)
 	}
+	return CheckFormat(format)
+}
+
+// CheckFormat is the error of a format the cluster run does not write (nil
+// for json and text).
+func CheckFormat(format string) error {
+	if format == "json" || format == "text" {
+		return nil
+	}
 	return fmt.Errorf("unknown output format %q (want json or text)", format)
 }

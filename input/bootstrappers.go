@@ -7,8 +7,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kubeletcfg/kubeletcfg/input/aks"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 	"github.com/kubeletcfg/kubeletcfg/input/k0s"
+	"github.com/kubeletcfg/kubeletcfg/input/k3s"
 	"github.com/kubeletcfg/kubeletcfg/input/nodeadm"
 	"github.com/kubeletcfg/kubeletcfg/input/talos"
 	"github.com/kubeletcfg/kubeletcfg/skew"
@@ -32,6 +34,8 @@ var translators = []translator{
 	{format: "k0s", tool: k0s.Tool, detect: k0s.Detect, translate: k0s.Translate},
 	{format: "nodeadm", tool: nodeadm.Tool, detect: nodeadm.Detect, translate: nodeadm.Translate},
 	{format: "talos", tool: talos.Tool, detect: talos.Detect, translate: talos.Translate},
+	{format: "k3s", tool: k3s.Tool, detect: k3s.Detect, translate: k3s.Translate},
+	{format: "aks", tool: aks.Tool, detect: aks.Detect, translate: aks.Translate},
 }
 
 // translatorOf is the translator of format f, if f is a bootstrapper's.
@@ -100,23 +104,25 @@ func fromBootstrap(file string, f Format, out *bootstrap.Output) *Source {
 	for p := range out.Positions {
 		m.set = append(m.set, p)
 	}
-	// The user's own flags are already positioned in the user's file: a
-	// finding there keeps its position (as minikube's flags do).
-	m.flagAt = map[validate.Position][]string{}
-	table, _ := skew.Default().Flags()
-	for i, fl := range out.Flags {
-		if i >= len(out.FlagPositions) || out.FlagPositions[i].File != file || out.FlagPositions[i].Line == 0 {
-			continue
-		}
-		fp := ""
-		name, _, _ := strings.Cut(strings.TrimLeft(fl, "-"), "=")
-		if table != nil {
-			if tf, ok := table.Lookup(name); ok && tf.Path != "" {
-				fp = tf.Path
-				m.set = append(m.set, tf.Path)
+	// Flags the user wrote in the file (k3s's kubelet-arg): a finding or
+	// origin on the field a flag sets keeps the flag's position, as
+	// minikube's do.
+	if table, err := skew.Default().Flags(); err == nil {
+		for i, fp := range out.FlagPositions {
+			if fp.File == "" || i >= len(out.Flags) {
+				continue
 			}
+			name, _, _ := strings.Cut(strings.TrimLeft(out.Flags[i], "-"), "=")
+			field := ""
+			if tf, ok := table.Lookup(name); ok && tf.Path != "" {
+				field = tf.Path
+				m.set = append(m.set, field)
+			}
+			if m.flagAt == nil {
+				m.flagAt = map[validate.Position][]string{}
+			}
+			m.flagAt[fp] = append(m.flagAt[fp], field)
 		}
-		m.flagAt[out.FlagPositions[i]] = append(m.flagAt[out.FlagPositions[i]], fp)
 	}
 	slices.Sort(m.set)
 	if out.ConfigDir != "" {

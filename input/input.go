@@ -88,6 +88,9 @@ type Source struct {
 	// 10-kubeadm.conf), with their positions in Path; Apply puts them first.
 	Flags         []string
 	FlagPositions []validate.Position
+	// kubeadm is the node's kubeadm documents (a kubeadm config file): what each
+	// kubeadm minor refuses or takes from the node (input/kubeadmnode.go, Settle).
+	kubeadm *kubeadmNodeDoc
 
 	// A bootstrapper's translation (bootstrappers.go): noConfig, its kubelet
 	// runs without --config; configDir and dropIns, the drop-in folder it

@@ -3,15 +3,21 @@ package input
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
-// TestKubeadmGoldens: the port of kubeadm's kubelet defaulting writes, for every case
-// of testdata/kubeadm/cases, the config.yaml kubeadm's own code wrote for it (the
-// conformance harness's `kubeadm` subcommand, testdata/kubeadm/golden/<minor>), byte
-// for byte.
+// kubeadmDefaultCRISocket is constants.DefaultCRISocket (unix), what the harness's
+// kubeadm takes for an empty criSocket (CRI detection skipped).
+const kubeadmDefaultCRISocket = "unix:///var/run/containerd/containerd.sock"
+
+// TestKubeadmGoldens: the port of kubeadm's kubelet-start phase writes, for every case
+// of testdata/kubeadm/cases and at every minor, the config.yaml, kubeadm-flags.env and
+// instance-config.yaml kubeadm's own code wrote for it (the conformance harness's
+// `kubeadm` subcommand, testdata/kubeadm/golden/<minor>), byte for byte; where kubeadm
+// refuses the file, the port refuses it too.
 func TestKubeadmGoldens(t *testing.T) {
 	root, err := filepath.Abs(filepath.Join("..", "testdata", "kubeadm"))
 	if err != nil {
@@ -40,7 +46,9 @@ func TestKubeadmGoldens(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				var opt Options
+				// The harness skips kubeadm's CRI detection: an empty criSocket is kubeadm's
+				// DefaultCRISocket.
+				opt := Options{Kubeadm: KubeadmOptions{CRISocket: kubeadmDefaultCRISocket}}
 				if _, err := os.Stat(filepath.Join(dir, "systemd-resolved")); err == nil {
 					opt.Kubeadm.SystemdResolved = true
 				}
@@ -53,6 +61,20 @@ func TestKubeadmGoldens(t *testing.T) {
 				s, err := ConvertOptions("kubeadm.yaml", data, Auto, opt)
 				if err != nil {
 					t.Fatal(err)
+				}
+				if strings.HasPrefix(string(want), "# kubeadm: ") {
+					// kubeadm refuses the file: so must the port, at this minor.
+					said := strings.TrimSpace(strings.TrimPrefix(string(want), "# kubeadm: "))
+					ref := s.kubeadm.refusal(minor)
+					switch {
+					case ref == nil:
+						t.Errorf("kubeadm %s refuses it (%s); the port does not", m.Name(), said)
+					case !strings.HasPrefix(said, "no kind ") && ref.message != said:
+						// The scheme's error is the harness's (it decodes without
+						// validateSupportedVersion, which the port words as kubeadm does).
+						t.Errorf("kubeadm %s says\n%s\nthe port says\n%s", m.Name(), said, ref.message)
+					}
+					return
 				}
 				if s.Format != KubeadmConfig {
 					t.Fatalf("format %s, want %s", s.Format, KubeadmConfig)
@@ -87,8 +109,33 @@ func TestKubeadmGoldens(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
+				// Then the instance configuration, where this minor writes it.
+				w := kubeadmNodeOf("kubeadm.yaml", docs).writes(minor, opt.Kubeadm.CRISocket)
+				if w.instance {
+					if got, err = mergeInstanceConfig(got, w.endpoint); err != nil {
+						t.Fatal(err)
+					}
+				}
 				if string(got) != string(want) {
 					t.Errorf("kubeletcfg's port for %s writes\n%s\nkubeadm %s writes\n%s", m.Name(), got, m.Name(), want)
+				}
+				// kubeadm-flags.env and instance-config.yaml.
+				golden := func(suffix string) string {
+					b, err := os.ReadFile(filepath.Join(root, "golden", m.Name(), c.Name()+suffix))
+					if err != nil && !os.IsNotExist(err) {
+						t.Fatal(err)
+					}
+					return string(b)
+				}
+				if got, want := string(flagsEnv(w.flags)), golden(".flags.env"); got != want {
+					t.Errorf("kubeletcfg's port of kubeadm %s writes kubeadm-flags.env\n%s\nkubeadm writes\n%s", m.Name(), got, want)
+				}
+				var inst string
+				if w.instance {
+					inst = string(instanceConfig(w.endpoint))
+				}
+				if want := golden(".instance-config.yaml"); inst != want {
+					t.Errorf("kubeletcfg's port of kubeadm %s writes instance-config.yaml\n%q\nkubeadm writes\n%q", m.Name(), inst, want)
 				}
 			})
 		}

@@ -4,11 +4,15 @@ import (
 	"bytes"
 	"fmt"
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
 
+	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
@@ -136,20 +140,18 @@ func convertKubeadmConfig(path string, data []byte, opt Options) (*Source, error
 			kinds = append(kinds, d.kind)
 		}
 	}
-	init := cluster != nil
+	init, join := cluster != nil, false
 	for _, k := range kinds {
 		init = init || k == "InitConfiguration"
+		join = join || k == "JoinConfiguration"
 	}
 	what := "kubeadm config (" + strings.Join(kinds, ", ") + ")"
-	if kc == nil && (opt.AsWritten || !init) {
+	if kc == nil && (opt.AsWritten || !init && !join) {
 		return nil, &source.InputError{Path: path, Err: fmt.Errorf("is a %s without a KubeletConfiguration document: nothing of the kubelet's is written in it", what)}
 	}
-	if !init {
-		// kubeadm join ignores every document but JoinConfiguration
-		// (util/config/joinconfiguration.go): the node gets the cluster's
-		// kube-system/kubelet-config ConfigMap.
+	if !init && !join {
 		s := asWritten(path, kc, what)
-		s.Note += "; kubeadm join ignores it: the node gets the cluster's kube-system/kubelet-config ConfigMap (--input-format kubeadm reads that)"
+		s.Note += "; neither kubeadm init nor kubeadm join reads it without an InitConfiguration, ClusterConfiguration or JoinConfiguration"
 		return s, nil
 	}
 	if opt.AsWritten {
@@ -173,7 +175,7 @@ func convertKubeadmConfig(path string, data []byte, opt Options) (*Source, error
 		s.Note += "; kubeadm cannot read it either"
 		return s, nil
 	}
-	pm := &posMap{path: path, anchor: anchor, byPath: map[string]validate.Position{}, set: kubeadmSets,
+	pm := &posMap{path: path, anchor: anchor, byPath: map[string]validate.Position{}, set: slices.Clone(kubeadmSets),
 		notes: kubeadmNotes(path, cluster, net, opt.Kubeadm), defaultNote: "set by kubeadm (its default for the kubelet)"}
 	from := "kubeadm's defaults alone"
 	if kc != nil {
@@ -195,13 +197,118 @@ func convertKubeadmConfig(path string, data []byte, opt Options) (*Source, error
 		}
 		from += fmt.Sprintf(" and the patches of %s (%s)", patches.Dir, patchFilesNote(patches))
 	}
-	note := fmt.Sprintf("%s: %s is what kubeadm init writes to /var/lib/kubelet/config.yaml (%s); findings on what kubeadm sets point at line %d; --as-written reads the document alone",
-		what, from, kubeadmDefaultsNote(net, opt.Kubeadm), anchor.Line)
-	var written []byte
-	if kc != nil {
-		written = kc.laidOut()
+	node := kubeadmNodeOf(path, docs)
+	verb := "kubeadm init"
+	if node.join && !init {
+		// kubeadm join reads the JoinConfiguration alone (documentMapToJoinConfiguration)
+		// and gets the cluster's kube-system/kubelet-config ConfigMap, which kubeadm init
+		// made from the file's ClusterConfiguration and KubeletConfiguration: read as that.
+		verb = "kubeadm join"
+		if kc == nil {
+			from += " (the kubelet-config ConfigMap of a cluster kubeadm init made without a KubeletConfiguration: the cluster's own is not in this file; --input-format kubeadm reads it)"
+		} else {
+			from += " (the cluster's kubelet-config ConfigMap, as kubeadm init made it)"
+		}
 	}
-	return &Source{Path: path, Format: KubeadmConfig, Data: out, pos: pm, Note: note, written: written, nodeFile: true}, nil
+	// The socket kubeadm detects on the node: --set containerRuntimeEndpoint=... says it.
+	node.detected = opt.Kubeadm.CRISocket
+	if v, ok := opt.Set["containerRuntimeEndpoint"]; ok && node.detected == "" {
+		node.detected = strings.Trim(strings.TrimSpace(v), `"'`)
+	}
+	s := &Source{Path: path, Format: KubeadmConfig, pos: pm, nodeFile: true, kubeadm: node}
+	if kc != nil {
+		s.written = kc.laidOut()
+	}
+	// kubeadm of the kubelet's minor writes the flags (the one minor asked for, else the
+	// default); config.yaml is the newest kubeadm's (KubeadmKubeletConfig).
+	m := skew.Default()
+	if am, err := skew.Lookup(opt.Minor); opt.Minor != "" && err == nil {
+		m = am
+	}
+	w := node.writes(m, node.detected)
+	if w.instance && w.endpoint != "" {
+		// WriteConfigToDisk merges instance-config.yaml after the patches.
+		if out, err = mergeInstanceConfig(out, w.endpoint); err != nil {
+			return nil, &source.InputError{Path: path, Err: fmt.Errorf("%s stops: %v", verb, err)}
+		}
+		pos := node.criPos
+		if node.criSocket == "" {
+			pos = node.anchor
+		}
+		// Findings and the origin point at criSocket (the node's document without it).
+		pm.byPath["containerRuntimeEndpoint"] = pos
+		pm.set = append(pm.set, "containerRuntimeEndpoint")
+	}
+	s.Data = out
+	var line []string
+	if err := s.addKubeadmFlags(w.flags, m); err != nil {
+		return nil, err
+	}
+	for _, f := range w.flags {
+		line = append(line, "--"+f.name+"="+f.value)
+		if !strings.HasPrefix(f.from, "nodeRegistration.kubeletExtraArgs") {
+			node.own = append(node.own, f.name)
+		}
+	}
+	s.Note = fmt.Sprintf("%s: %s is what %s %s writes to /var/lib/kubelet/config.yaml (%s)", what, from, verb, m.Version, kubeadmDefaultsNote(net, opt.Kubeadm))
+	if w.instance {
+		s.Note += fmt.Sprintf(", with instance-config.yaml's containerRuntimeEndpoint %s", orDefault(w.endpoint, "(detected on the node)"))
+	}
+	s.Note += fmt.Sprintf(", and kubeadm-flags.env starts the kubelet with KUBELET_KUBEADM_ARGS=%q", strings.Join(line, " "))
+	if node.hostnameFlag(w) != "" {
+		s.Note += fmt.Sprintf(" (%s)", node.hostnameFlag(w))
+	}
+	s.Note += fmt.Sprintf("; findings on what kubeadm sets point at line %d; --as-written reads the document alone", anchor.Line)
+	return s, nil
+}
+
+// kubeadmSetBy is the origin note of a value kubeadm sets from a field of the file.
+func kubeadmSetBy(path, field string, pos validate.Position, how string) string {
+	return fmt.Sprintf("set by kubeadm from %s at %s:%d:%d (%s)", field, path, pos.Line, pos.Column, how)
+}
+
+// mergeInstanceConfig is applyKubeletConfigPatchFromFile (phases/kubelet/config.go,
+// 1.32+) with the file WriteInstanceConfigToDisk writes: a strategic merge patch of
+// the KubeletConfiguration, config.yaml to JSON and back to YAML.
+func mergeInstanceConfig(doc []byte, endpoint string) ([]byte, error) {
+	patch, err := sigsyaml.YAMLToJSON(instanceConfig(endpoint))
+	if err != nil {
+		return nil, err
+	}
+	p := &KubeadmPatches{patches: []kubeadmPatch{{file: "/var/lib/kubelet/instance-config.yaml", typ: "strategic", patch: patch}}}
+	out, err := p.Apply(doc)
+	if err != nil {
+		return nil, fmt.Errorf("could not apply kubelet instance configuration as a patch from %q: %v", "/var/lib/kubelet/instance-config.yaml", err)
+	}
+	return out, nil
+}
+
+// addKubeadmFlags makes flags, kubeadm-flags.env of kubeadm minor m, the kubelet's
+// first flags, each at the position of what sets it in the file, with the origin
+// note of the field it sets.
+func (s *Source) addKubeadmFlags(flags []kubeadmArg, m *skew.Minor) error {
+	table, err := m.Flags()
+	if err != nil {
+		return err
+	}
+	pm := s.pos
+	if pm.flagAt == nil {
+		pm.flagAt = map[validate.Position][]string{}
+	}
+	for _, f := range flags {
+		s.Flags = append(s.Flags, "--"+f.name+"="+f.value)
+		s.FlagPositions = append(s.FlagPositions, f.pos)
+		fp := ""
+		if tf, ok := table.Lookup(f.name); ok && tf.Path != "" {
+			fp = tf.Path
+			pm.set = append(pm.set, fp)
+			if pm.notes != nil {
+				pm.notes[fp] = kubeadmSetBy(s.Path, f.from, f.pos, "kubeadm-flags.env --"+f.name)
+			}
+		}
+		pm.flagAt[f.pos] = append(pm.flagAt[f.pos], fp)
+	}
+	return nil
 }
 
 // clusterNetworking reads what kubeadm's kubelet defaulting uses of a

@@ -89,9 +89,10 @@ func TestKubeadmConfig(t *testing.T) {
 		{name: "resolvConf otherwise", data: initDoc + "---\n" + kcDoc, hasNot: "resolvConf"},
 		{name: "no kubelet document", data: initDoc + "---\n" + clusterDoc, has: "cgroupDriver: systemd\n"},
 		{name: "no kubelet document as written", data: initDoc, opt: Options{AsWritten: true}, err: "without a KubeletConfiguration document"},
-		{name: "join ignores the document", data: joinDoc + "---\n" + kcDoc,
-			rule: "KC4025", path: "maxPods", line: 6, column: 1, hasNot: "clusterDNS"},
-		{name: "join without kubelet document", data: joinDoc, err: "without a KubeletConfiguration document"},
+		// kubeadm join: the cluster's kubelet-config, as kubeadm init made it of the same file.
+		{name: "join: the cluster's document", data: joinDoc + "---\n" + kcDoc,
+			rule: "KC4025", path: "maxPods", line: 6, column: 1, has: "clusterDNS:\n- 10.96.0.10\n"},
+		{name: "join without kubelet document", data: joinDoc, has: "cgroupDriver: systemd\n"},
 		{name: "two kubelet documents", data: initDoc + "---\n" + kcDoc + "---\n" + kcDoc, err: "line 9: a second KubeletConfiguration document (the first is at line 5)"},
 		// kubeadm cannot decode it: the document as written, where the pipeline says why.
 		{name: "undecodable", data: initDoc + "---\n" + strings.Replace(kcDoc, "maxPods: -1", "maxPods: many", 1),

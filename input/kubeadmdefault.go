@@ -48,6 +48,11 @@ type KubeadmOptions struct {
 	// Patches is kubeadm init's --patches folder, which overrides the
 	// InitConfiguration's patches.directory (input/kubeadmpatches.go).
 	Patches string
+	// CRISocket is the container runtime socket kubeadm detects on the node
+	// (util/runtime DetectCRISocket) when nodeRegistration.criSocket is not
+	// written; empty: unknown until boot, so kubeletcfg writes no
+	// --container-runtime-endpoint or instance configuration for it.
+	CRISocket string
 }
 
 // KubeadmKubeletConfig reproduces what `kubeadm init` (1.31-1.37: the kubelet

@@ -266,15 +266,20 @@ func (p *KubeadmPatches) positions() map[string]validate.Position {
 	return m
 }
 
-// kubeadmPatchesOf reads the patches folder kubeadm init applies: the
-// --patches flag's (opt.Patches), else the InitConfiguration's
-// patches.directory (kubeadm's initData.PatchesDir). A relative folder is
+// kubeadmPatchesOf reads the patches folder kubeadm init (or join) applies: the
+// --patches flag's (opt.Patches), else the InitConfiguration's (JoinConfiguration's)
+// patches.directory (kubeadm's initData.PatchesDir, joinData.PatchesDir). A relative folder is
 // kubeadm's working folder's, as os.Lstat reads it. nil: none.
 func kubeadmPatchesOf(docs []yamlDoc, opt KubeadmOptions) (*KubeadmPatches, error) {
 	dir := opt.Patches
+	// kubeadm join's node document is the JoinConfiguration (joinData.PatchesDir).
+	node := "InitConfiguration"
+	if n := kubeadmNodeOf("", docs); n.join {
+		node = "JoinConfiguration"
+	}
 	for i := range docs {
 		d := &docs[i]
-		if dir != "" || d.kind != "InitConfiguration" || group(d.apiVersion) != "kubeadm.k8s.io" {
+		if dir != "" || d.kind != node || group(d.apiVersion) != "kubeadm.k8s.io" {
 			continue
 		}
 		if p := get(d.root, "patches"); p != nil {

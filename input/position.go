@@ -134,7 +134,7 @@ func (s *Source) Translate(r *pipeline.Result) {
 				delete(r.Origins, k)
 				continue
 			}
-			if !written && m.notes != nil {
+			if !written && m.notes != nil && !m.flagSets(p, k) {
 				if r.OriginNotes == nil {
 					r.OriginNotes = map[string]string{}
 				}
@@ -170,6 +170,17 @@ func (m *posMap) noteFor(p string) string {
 		}
 	}
 	return m.defaultNote
+}
+
+// flagSets reports whether p is the position of a flag the input names that
+// sets path k (its origin is the flag, not a note).
+func (m *posMap) flagSets(p validate.Position, k string) bool {
+	for _, fp := range m.flagAt[p] {
+		if fp != "" && skew.Within(k, fp) {
+			return true
+		}
+	}
+	return false
 }
 
 // setsPath reports whether p is, is within or holds a path kubeadm sets.
@@ -208,6 +219,7 @@ func (s *Source) Settle(r *pipeline.Result) error {
 	if err := s.addWritten(r); err != nil {
 		return err
 	}
+	s.addKubeadmFindings(r)
 	if s == nil || s.Format != Configz || r == nil || r.Effective == nil {
 		return nil
 	}

@@ -444,7 +444,7 @@ func (p *Preflight) Write(w io.Writer, format string, opt report.Options) error 
 	case "text":
 		return p.WriteTextQuiet(w, opt.Quiet)
 	}
-	return fmt.Errorf("unknown output format %q (want one of [json text])", format)
+	return report.CheckFormat(format, "json", "text")
 }
 
 // CountAtLeast is the --fail-on count of a preflight: the target minor's findings.

@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"io"
+	"os"
+	"slices"
 	"sort"
 
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
@@ -61,6 +63,17 @@ type Options struct {
 	// error (the default), a negative severity none. JUnit fails a test case
 	// only for these findings.
 	FailOn *validate.Severity
+	// Log receives the notes a verb prints beside its output, on the
+	// command's standard error (a kubelet that would not start, the repairs of
+	// fix --diff, a drop-in not written); nil discards them.
+	Log io.Writer
+}
+
+// Logf writes a note to opt.Log, if any.
+func (opt Options) Logf(format string, args ...any) {
+	if opt.Log != nil {
+		fmt.Fprintf(opt.Log, format, args...)
+	}
 }
 
 // Fails reports whether a finding of severity s fails the job under opt.FailOn.
@@ -98,7 +111,33 @@ func Formats() []string {
 func For(name string) (Writer, error) {
 	w, ok := formats[name]
 	if !ok {
-		return nil, fmt.Errorf("unknown output format %q (want one of %v)", name, Formats())
+		return nil, CheckFormat(name, Formats()...)
 	}
 	return w, nil
+}
+
+// CheckFormat is the error of an output format that is not one of formats
+// (nil when it is), as every command words it.
+func CheckFormat(format string, formats ...string) error {
+	if slices.Contains(formats, format) {
+		return nil
+	}
+	return fmt.Errorf("unknown output format %q (want one of %v)", format, formats)
+}
+
+// ColorEnv reports whether the environment allows colour: NO_COLOR unset
+// (no-color.org) and a terminal that is not TERM=dumb.
+func ColorEnv() bool {
+	return os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
+}
+
+// Colorful reports whether text written to w may be coloured: w is a
+// terminal and ColorEnv allows it.
+func Colorful(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok || !ColorEnv() {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -117,6 +118,23 @@ type KubeconformWrite struct {
 	Files []string
 	// Written counts the files written; the others already held the same bytes.
 	Written int
+}
+
+// WriteText prints what `schema --kubeconform dir` prints: one summary line,
+// every file before it when verbose.
+func (k *KubeconformWrite) WriteText(w io.Writer, dir string, verbose bool) error {
+	if verbose {
+		for _, f := range k.Files {
+			fmt.Fprintln(w, f)
+		}
+	}
+	n, files := len(k.Files), "schema files"
+	if n == 1 {
+		files = "schema file"
+	}
+	minors := Supported()
+	_, err := fmt.Fprintf(w, "%s: %d %s for kubelet %s..%s (%d written, %d unchanged)\n", dir, n, files, minors[0], minors[len(minors)-1], k.Written, n-k.Written)
+	return err
 }
 
 // WriteKubeconform writes the KubeconformFiles under dir, each through

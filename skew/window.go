@@ -146,3 +146,35 @@ func Format(v any) string {
 	}
 	return string(b)
 }
+
+// CompleteVersions completes a --versions value being typed: a minor, then
+// after "A.." the ranges from A on, after "A,B," the minors not listed yet.
+// done says that a completion ends the value (a range).
+func CompleteVersions(toComplete string) (completions []string, done bool) {
+	supported := Supported()
+	if lo, _, ok := strings.Cut(toComplete, ".."); ok {
+		from := false
+		for _, v := range supported {
+			from = from || v == lo
+			if from {
+				completions = append(completions, lo+".."+v)
+			}
+		}
+		return completions, true
+	}
+	i := strings.LastIndexByte(toComplete, ',')
+	if i < 0 {
+		return supported, false
+	}
+	prefix := toComplete[:i+1]
+	have := map[string]bool{}
+	for _, v := range strings.Split(prefix, ",") {
+		have[v] = true
+	}
+	for _, v := range supported {
+		if !have[v] {
+			completions = append(completions, prefix+v)
+		}
+	}
+	return completions, false
+}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"text/tabwriter"
 )
 
 // MarkdownOptions adds to the rules reference what the registry cannot hold.
@@ -150,4 +151,40 @@ var fixes = map[string]string{
 	"KC8013": "set `podPidsLimit` to a positive limit.",
 	"KC8014": "set `seccompDefault: true`.",
 	"KC8101": "set `protectKernelDefaults: true`, once the node's sysctls are what the kubelet expects.",
+}
+
+// WriteRules prints what `kubeletcfg rules` does: format "markdown" the
+// registry's reference (WriteMarkdown); "text" each rule of ids explained, or
+// without ids a table of every rule.
+func WriteRules(w io.Writer, format string, ids []string) error {
+	switch format {
+	case "markdown":
+		return WriteMarkdown(w)
+	case "text":
+	default:
+		return fmt.Errorf("unknown output format %q (want text or markdown)", format)
+	}
+	if len(ids) == 0 {
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tSEVERITY\tSTAGE\tNAME")
+		for _, r := range Rules() {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Severity, r.Stage, r.Name)
+		}
+		return tw.Flush()
+	}
+	for _, id := range ids {
+		r, ok := Lookup(id)
+		if !ok {
+			return fmt.Errorf("no rule %q (kubeletcfg rules lists them)", id)
+		}
+		fmt.Fprintf(w, "%s %s (%s, stage %s)\n  %s\n\n  %s\n", r.ID, r.Name, r.Severity, r.Stage, r.Summary, r.Doc)
+		if fix := r.Fix(); fix != "" {
+			fmt.Fprintf(w, "\n  fix: %s\n", fix)
+		}
+		if r.Kubelet != "" {
+			fmt.Fprintf(w, "\n  mirrors: %s\n", r.Kubelet)
+		}
+		fmt.Fprintln(w)
+	}
+	return nil
 }

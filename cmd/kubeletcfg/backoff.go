@@ -1,14 +1,12 @@
 package main
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/kubeletcfg/kubeletcfg"
-	"github.com/kubeletcfg/kubeletcfg/backoff"
-	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
@@ -60,54 +58,23 @@ curve then), 2 for usage and input errors.`,
 			if err := in.takePath(args); err != nil {
 				return err
 			}
-			if err := outputFormat(output); err != nil {
+			if err := report.CheckFormat(output, "json", "text"); err != nil {
 				return err
 			}
-			first, err := in.input()
+			opt := in.options()
+			opt.Versions = versions
+			b, err := kubeletcfg.Backoff(opt, compare)
 			if err != nil {
 				return err
 			}
-			minors, err := kubeletcfg.Options{KubeletVersion: in.kubeletVersion, Versions: versions}.Minors(kubeletcfg.DefaultMinor)
-			if err != nil {
-				return err
-			}
-			inputs := []pipeline.Input{first}
-			for _, f := range compare {
-				inputs = append(inputs, pipeline.Input{Config: f, CgroupVersion: first.CgroupVersion})
-			}
-			entries, err := backoff.Evaluate(inputs, minors, in.src.Settle)
-			if err != nil {
-				return err
-			}
-			if output == "json" {
-				err = backoff.WriteJSON(cmd.OutOrStdout(), entries)
-			} else {
-				err = backoff.WriteText(cmd.OutOrStdout(), entries)
-			}
-			if err != nil {
-				return err
-			}
-			n := 0
-			for _, e := range entries {
-				if !e.Starts {
-					n++
-					fmt.Fprintf(cmd.ErrOrStderr(), "kubeletcfg: kubelet %s would not start with %s; run kubeletcfg lint --kubelet-version %s for details\n", e.KubeletVersion, e.Input(), e.KubeletVersion)
-				}
-			}
-			if n > 0 {
-				return &findingsError{N: n}
-			}
-			return nil
+			return finish(cmd, b, output)
 		},
 	}
 	in.register(cmd)
 	cmd.Flags().StringVar(&versions, "versions", "", "evaluate at several minors: a range (1.34..1.37) or a list (1.33,1.37); supported: "+strings.Join(skew.Supported(), ", "))
 	cmd.Flags().StringArrayVar(&compare, "compare", nil, "another --config file to show side by side, without drop-ins (repeatable)")
-	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: json, text")
+	outputFlag(cmd, &output, "text", "json", "text")
 	cmd.MarkFlagsMutuallyExclusive("versions", "kubelet-version")
 	_ = cmd.RegisterFlagCompletionFunc("versions", completeVersions)
-	_ = cmd.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"json", "text"}, cobra.ShellCompDirectiveNoFileComp
-	})
 	return cmd
 }

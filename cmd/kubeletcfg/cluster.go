@@ -1,17 +1,13 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
@@ -21,37 +17,14 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
-// clusterFlags are the flags of cluster lint and cluster preflight.
+// clusterFlags are the flags of cluster lint and cluster preflight, bound to
+// the request they make (kubectl's connection flags as client-go's clientcmd
+// binds them for kubectl: cli-runtime's ConfigFlags).
 type clusterFlags struct {
-	// kubeconfig and overrides are kubectl's connection flags, bound by
-	// client-go's clientcmd as kubectl (cli-runtime's ConfigFlags) binds them.
-	kubeconfig    *clientcmd.ClientConfigLoadingRules
-	overrides     *clientcmd.ConfigOverrides
-	contexts      []string // --context, repeatable: clientcmd's is one string
-	allContexts   bool
-	selector      string
-	nodes         []string
-	poolLabel     string
-	output        string
-	failOn        string
-	concurrency   int
-	qps           float32
-	burst         int
-	nodeTimeout   time.Duration
-	cgroupVersion string
-	to            string // preflight only
+	req                           kubeletcfg.ClusterRequest
+	output, failOn, cgroupVersion string
+	to                            string // preflight only
 }
-
-// Client defaults: at most 16 proxied requests in flight keeps kubeletcfg a
-// small tenant of its API Priority and Fairness level (APF limits requests in
-// flight, not their rate); 100 QPS with a burst of 200 reads 2,000 nodes'
-// configz and flagz (4,000 requests) in about 40 s.
-const (
-	defaultConcurrency = 16
-	defaultQPS         = 100
-	defaultBurst       = 200
-	defaultNodeTimeout = 20 * time.Second
-)
 
 func newClusterCommand() *cobra.Command {
 	cmd := &cobra.Command{
@@ -99,33 +72,28 @@ listed at all.`,
 
 func (f *clusterFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
-	f.kubeconfig = clientcmd.NewDefaultClientConfigLoadingRules()
-	f.overrides = &clientcmd.ConfigOverrides{}
-	fl.StringVar(&f.kubeconfig.ExplicitPath, "kubeconfig", "", "path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config, else the in-cluster configuration)")
+	f.req.Kubeconfig = clientcmd.NewDefaultClientConfigLoadingRules()
+	f.req.Overrides = &clientcmd.ConfigOverrides{}
+	fl.StringVar(&f.req.Kubeconfig.ExplicitPath, "kubeconfig", "", "path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config, else the in-cluster configuration)")
 	names := clientcmd.RecommendedConfigOverrideFlags("")
 	names.ContextOverrideFlags.Namespace = clientcmd.FlagInfo{} // nodes have no namespace
 	names.CurrentContext = clientcmd.FlagInfo{}                 // bound below, repeatable
 	names.AuthOverrideFlags.Username, names.AuthOverrideFlags.Password = clientcmd.FlagInfo{}, clientcmd.FlagInfo{}
 	names.ClusterOverrideFlags.APIServer.ShortName = "s"
-	clientcmd.BindOverrideFlags(f.overrides, fl, names)
-	fl.StringArrayVar(&f.contexts, "context", nil, "the kubeconfig context to use (repeatable: several clusters in one run; default: the current context)")
-	fl.BoolVar(&f.allContexts, "all-contexts", false, "read every context of the kubeconfig, sorted by name")
-	fl.StringVarP(&f.selector, "selector", "l", "", "only the nodes with these labels (a label selector: pool=gpu,zone!=a)")
-	fl.StringArrayVar(&f.nodes, "node", nil, "only this node (repeatable)")
-	fl.StringVar(&f.poolLabel, "pool-label", "", "the node label that names pools (default: the first present of "+strings.Join(fleet.PoolLabels, ", ")+"; else one pool)")
-	fl.StringVarP(&f.output, "output", "o", "text", "output format: json, text")
+	clientcmd.BindOverrideFlags(f.req.Overrides, fl, names)
+	fl.StringArrayVar(&f.req.Contexts, "context", nil, "the kubeconfig context to use (repeatable: several clusters in one run; default: the current context)")
+	fl.BoolVar(&f.req.AllContexts, "all-contexts", false, "read every context of the kubeconfig, sorted by name")
+	fl.StringVarP(&f.req.Selector, "selector", "l", "", "only the nodes with these labels (a label selector: pool=gpu,zone!=a)")
+	fl.StringArrayVar(&f.req.Nodes, "node", nil, "only this node (repeatable)")
+	fl.StringVar(&f.req.PoolLabel, "pool-label", "", "the node label that names pools (default: the first present of "+strings.Join(fleet.PoolLabels, ", ")+"; else one pool)")
+	outputFlag(cmd, &f.output, "text", "json", "text")
 	fl.StringVar(&f.failOn, "fail-on", "error", "exit 1 when a finding is at or above this severity (error, warning, info), or a node could not be checked; none: never")
-	fl.IntVar(&f.concurrency, "concurrency", defaultConcurrency, "nodes read at once (proxied requests in flight)")
-	fl.Float32Var(&f.qps, "qps", defaultQPS, "requests per second to the API server (client-side rate limit)")
-	fl.IntVar(&f.burst, "burst", defaultBurst, "requests allowed above --qps in a burst")
-	fl.DurationVar(&f.nodeTimeout, "node-timeout", defaultNodeTimeout, "time allowed to read one node, retries included")
+	fl.IntVar(&f.req.Fetch.Concurrency, "concurrency", fleet.DefaultConcurrency, "nodes read at once (proxied requests in flight)")
+	fl.Float32Var(&f.req.QPS, "qps", fleet.DefaultQPS, "requests per second to the API server (client-side rate limit)")
+	fl.IntVar(&f.req.Burst, "burst", fleet.DefaultBurst, "requests allowed above --qps in a burst")
+	fl.DurationVar(&f.req.Fetch.NodeTimeout, "node-timeout", fleet.DefaultNodeTimeout, "time allowed to read one node, retries included")
 	fl.StringVar(&f.cgroupVersion, "cgroup-version", "v2", "cgroup version of the nodes' hosts (v1 or v2): the API does not report it")
-	_ = cmd.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"json", "text"}, cobra.ShellCompDirectiveNoFileComp
-	})
-	_ = cmd.RegisterFlagCompletionFunc("fail-on", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"error", "warning", "info", "none"}, cobra.ShellCompDirectiveNoFileComp
-	})
+	completeWith(cmd, "fail-on", "error", "warning", "info", "none")
 }
 
 func newClusterLintCommand() *cobra.Command {
@@ -191,71 +159,28 @@ finding is at or above --fail-on), or when a node could not be checked (unless
 
 func runCluster(cmd *cobra.Command, f *clusterFlags, target *skew.Minor) error {
 	fleetMemoryLimit()
-	if f.output != "text" && f.output != "json" {
-		return fmt.Errorf("unknown output format %q (want json or text)", f.output)
+	if err := fleet.CheckFormat(f.output); err != nil {
+		return err
 	}
-	threshold, err := parseFailOn(f.failOn)
+	threshold, err := kubeletcfg.ParseFailOn(f.failOn)
 	if err != nil {
 		return err
 	}
-	cgroup, err := parseCgroup(f.cgroupVersion)
-	if err != nil {
+	if f.req.Cgroup, err = kubeletcfg.ParseCgroup(f.cgroupVersion); err != nil {
 		return err
 	}
-	if f.concurrency < 1 || f.qps <= 0 || f.burst < 1 || f.nodeTimeout <= 0 {
-		return errors.New("--concurrency, --qps, --burst and --node-timeout must be positive")
+	if err := f.req.Validate(); err != nil {
+		return err
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	progress := newProgress(cmd.ErrOrStderr(), len(f.contexts) > 1 || f.allContexts)
-	run, err := kubeletcfg.Cluster(ctx, kubeletcfg.ClusterRequest{
-		Kubeconfig: f.kubeconfig, Overrides: f.overrides, Contexts: f.contexts, AllContexts: f.allContexts,
-		Selector: f.selector, Nodes: f.nodes, PoolLabel: f.poolLabel,
-		Target: target, Cgroup: cgroup,
-		QPS: f.qps, Burst: f.burst, UserAgent: "kubeletcfg/" + rest.DefaultKubernetesUserAgent(),
-		Fetch:    fleet.FetchOptions{Concurrency: f.concurrency, NodeTimeout: f.nodeTimeout},
-		Progress: progress.update,
-	})
-	progress.done()
+	progress := fleet.NewProgress(cmd.ErrOrStderr(), len(f.req.Contexts) > 1 || f.req.AllContexts)
+	f.req.Target, f.req.Progress = target, progress.Update
+	f.req.UserAgent = "kubeletcfg/" + rest.DefaultKubernetesUserAgent()
+	run, err := kubeletcfg.Cluster(ctx, f.req)
+	progress.Done()
 	if err != nil {
 		return err
 	}
 	return kubeletcfg.FailOn(cmd.OutOrStdout(), run, f.output, report.Options{}, threshold)
-}
-
-// progress prints "reading nodes: done/total, failed" (of CONTEXT, with
-// several) on standard error while nodes are read, when standard error is a
-// terminal; nothing otherwise.
-type progress struct {
-	w       io.Writer
-	on      bool
-	context bool
-	last    time.Time
-	line    string
-}
-
-func newProgress(w io.Writer, context bool) *progress {
-	f, ok := w.(*os.File)
-	return &progress{w: w, on: ok && term.IsTerminal(int(f.Fd())), context: context}
-}
-
-func (p *progress) update(context string, done, failed, total int) {
-	if !p.on || (done < total && time.Since(p.last) < 100*time.Millisecond) {
-		return
-	}
-	p.last = time.Now()
-	of := ""
-	if p.context {
-		of = " of " + context
-	}
-	line := fmt.Sprintf("reading nodes%s: %d/%d, %d failed", of, done, total, failed)
-	// Pad over a longer line of the context before.
-	fmt.Fprint(p.w, "\r"+line+strings.Repeat(" ", max(0, len(p.line)-len(line))))
-	p.line = line
-}
-
-func (p *progress) done() {
-	if p.on && p.line != "" {
-		fmt.Fprint(p.w, "\r"+strings.Repeat(" ", len(p.line))+"\r")
-	}
 }

@@ -3,7 +3,8 @@ package main
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/kubeletcfg/kubeletcfg/discover"
+	"github.com/kubeletcfg/kubeletcfg"
+	"github.com/kubeletcfg/kubeletcfg/report"
 )
 
 func newDiscoverCommand() *cobra.Command {
@@ -32,24 +33,18 @@ comm, executable or argv[0] is not named kubelet), or a file cannot be read.`,
   kubeletcfg preflight --discover --to 1.37`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := outputFormat(output); err != nil {
+			if err := report.CheckFormat(output, "json", "text"); err != nil {
 				return err
 			}
-			k, err := discover.Discover(in.kc.discoverOptions())
+			k, err := kubeletcfg.Discover(kubeletcfg.Options{Host: in.kc.host})
 			if err != nil {
 				return err
 			}
-			if output == "json" {
-				return k.WriteJSON(cmd.OutOrStdout())
-			}
-			return k.WriteText(cmd.OutOrStdout())
+			return finish(cmd, k, output)
 		},
 	}
 	in.registerDiscover(cmd)
 	_ = cmd.Flags().MarkHidden("discover") // discovering is what this command does
-	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: json, text")
-	_ = cmd.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"json", "text"}, cobra.ShellCompDirectiveNoFileComp
-	})
+	outputFlag(cmd, &output, "text", "json", "text")
 	return cmd
 }

@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -29,18 +27,17 @@ files at each kubelet minor named before a byte is written.`,
 }
 
 // minorsFlags are --kubelet-version (one minor, as in every command) and
-// --versions (a range or list). window: with neither, check the n-3 window fix
+// --versions (a range or list). none: with neither, check the n-3 window fix
 // and skew default to (dropin new: the same files usually serve a pool
-// mid-upgrade) rather than the default minor alone (dropin diff, which
-// computes at one).
+// mid-upgrade) or the default minor alone (dropin diff, which computes at one).
 type minorsFlags struct {
 	kubeletVersion, versions string
-	window                   bool
+	none                     kubeletcfg.MinorChoice
 }
 
 func (f *minorsFlags) register(cmd *cobra.Command) {
 	def := "the default minor, " + skew.Default().Version
-	if f.window {
+	if f.none == kubeletcfg.DefaultWindow {
 		def = fmt.Sprintf("the default minor, %s, and the %d before it, as fix and skew", skew.Default().Version, skew.Skew)
 	}
 	cmd.Flags().StringVar(&f.kubeletVersion, "kubelet-version", "", "check this kubelet minor only ("+strings.Join(skew.Supported(), ", ")+"; several: --versions); default: "+def)
@@ -50,27 +47,16 @@ func (f *minorsFlags) register(cmd *cobra.Command) {
 	_ = cmd.RegisterFlagCompletionFunc("versions", completeVersions)
 }
 
-func (f *minorsFlags) minors() ([]*skew.Minor, error) {
-	none := kubeletcfg.DefaultMinor
-	if f.window {
-		none = kubeletcfg.DefaultWindow
-	}
-	return kubeletcfg.Options{KubeletVersion: f.kubeletVersion, Versions: f.versions}.Minors(none)
-}
-
-func parseMode(s string) (os.FileMode, error) {
-	n, err := strconv.ParseUint(s, 8, 32)
-	if err != nil || n > 0o777 {
-		return 0, fmt.Errorf("--mode %q: want octal permission bits such as 0644", s)
-	}
-	return os.FileMode(n), nil
+// options are the library's options of a drop-in verb.
+func (f *minorsFlags) options(config, configDir, cgroup string) kubeletcfg.Options {
+	return kubeletcfg.Options{Config: config, ConfigDir: configDir, CgroupVersion: cgroup, KubeletVersion: f.kubeletVersion, Versions: f.versions}
 }
 
 func newDropinNewCommand() *cobra.Command {
 	var (
 		configFile, configDir, cgroup, mode, output string
 		sets, gates                                 []string
-		mf                                          = minorsFlags{window: true}
+		mf                                          = minorsFlags{none: kubeletcfg.DefaultWindow}
 		dryRun, force, allowOverride                bool
 	)
 	cmd := &cobra.Command{
@@ -108,7 +94,7 @@ rename), with mode 0644 unless --mode, and never over an existing file without
 			if err := author.CheckDropInName(args[0]); err != nil {
 				return err
 			}
-			if err := outputFormat(output); err != nil {
+			if err := report.CheckFormat(output, "json", "text"); err != nil {
 				return err
 			}
 			req := author.NewRequest{
@@ -119,30 +105,14 @@ rename), with mode 0644 unless --mode, and never over an existing file without
 				return err
 			}
 			var err error
-			if req.Mode, err = parseMode(mode); err != nil {
+			if req.Mode, err = author.ParseMode(mode); err != nil {
 				return err
 			}
-			if req.Minors, err = mf.minors(); err != nil {
-				return err
-			}
-			if req.CgroupVersion, err = parseCgroup(cgroup); err != nil {
-				return err
-			}
-			rep, err := author.New(req)
+			rep, err := kubeletcfg.DropInNew(mf.options(configFile, configDir, cgroup), req)
 			if err != nil {
 				return err
 			}
-			if output == "json" {
-				if err := report.WriteJSON(cmd.OutOrStdout(), rep); err != nil {
-					return err
-				}
-			} else {
-				rep.WriteText(cmd.OutOrStdout())
-			}
-			if len(rep.Refused) > 0 {
-				return &findingsError{N: len(rep.Refused)}
-			}
-			return nil
+			return finish(cmd, rep, output)
 		},
 	}
 	fl := cmd.Flags()
@@ -155,27 +125,18 @@ rename), with mode 0644 unless --mode, and never over an existing file without
 	fl.BoolVar(&allowOverride, "allow-override", false, "write even when a later drop-in overrides some of its keys")
 	fl.StringVar(&mode, "mode", "0644", "permission bits of the new file (octal)")
 	fl.StringVar(&cgroup, "cgroup-version", "v2", "cgroup version of the node, for host checks: v1 or v2")
-	fl.StringVarP(&output, "output", "o", "text", "output format: json, text")
+	outputFlag(cmd, &output, "text", "json", "text")
 	mf.register(cmd)
 	_ = cmd.MarkFlagDirname("config-dir")
 	_ = cmd.RegisterFlagCompletionFunc("set", completeSetPath)
-	_ = cmd.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"json", "text"}, cobra.ShellCompDirectiveNoFileComp
-	})
 	return cmd
 }
 
-// completeSetPath completes field paths of the newest minor.
+// completeSetPath completes field paths of the default minor (author.CompleteSet).
 func completeSetPath(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-	infos, err := skew.Default().FieldInfos()
+	out, err := author.CompleteSet(toComplete)
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveError
-	}
-	var out []string
-	for _, f := range infos {
-		if strings.HasPrefix(f.Path, toComplete) && f.Path != "apiVersion" && f.Path != "kind" {
-			out = append(out, f.Path+"=")
-		}
 	}
 	return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
 }

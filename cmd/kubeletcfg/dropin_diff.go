@@ -2,12 +2,11 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/author"
-	"github.com/kubeletcfg/kubeletcfg/report"
 )
 
 func newDropinDiffCommand() *cobra.Command {
@@ -47,7 +46,7 @@ The file to write is --output-file (--out, its old name, still works).`,
   kubeletcfg dropin diff --from node-1.json --to golden.yaml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := diffOutputFormat(output); err != nil {
+			if err := author.CheckDiffFormat(output); err != nil {
 				return err
 			}
 			if oldOut != "" {
@@ -61,44 +60,11 @@ The file to write is --output-file (--out, its old name, still works).`,
 			if err := req.Validate(); err != nil {
 				return err
 			}
-			var err error
-			if req.Minors, err = mf.minors(); err != nil {
-				return err
-			}
-			if req.CgroupVersion, err = parseCgroup(cgroup); err != nil {
-				return err
-			}
-			rep, err := author.DropInDiff(req)
+			rep, err := kubeletcfg.DropInDiff(mf.options("", "", cgroup), req)
 			if err != nil {
 				return err
 			}
-			w, errw := cmd.OutOrStdout(), cmd.ErrOrStderr()
-			if output == "json" {
-				if err := report.WriteJSON(w, rep); err != nil {
-					return err
-				}
-				if len(rep.Failures) > 0 {
-					return &findingsError{N: len(rep.Failures)}
-				}
-				return nil
-			}
-			switch {
-			case rep.Content == nil:
-				fmt.Fprintf(errw, "kubeletcfg: no difference at kubelet %s: the current effective configuration is the desired one; nothing written\n", rep.Minor)
-			case len(rep.Failures) > 0:
-				fmt.Fprintf(w, "%s", rep.Content)
-				fmt.Fprintln(errw, "kubeletcfg: the drop-in does not give the desired configuration; nothing written:")
-				for _, f := range rep.Failures {
-					fmt.Fprintln(errw, "  "+f)
-				}
-				return &findingsError{N: len(rep.Failures)}
-			case !rep.Written:
-				_, err := w.Write(rep.Content)
-				return err
-			default:
-				fmt.Fprintf(w, "wrote %s (%d top-level %s; checked against kubelet %s)\n", out, rep.Keys, plural(rep.Keys, "key", "keys"), strings.Join(rep.Checked, ", "))
-			}
-			return nil
+			return finish(cmd, rep, output)
 		},
 	}
 	fl := cmd.Flags()
@@ -109,24 +75,9 @@ The file to write is --output-file (--out, its old name, still works).`,
 	// Hidden, not MarkDeprecated: cobra prints that note on stdout, into the
 	// drop-in a user may be redirecting; ours goes to stderr.
 	_ = fl.MarkHidden("out")
-	fl.StringVarP(&output, "output", "o", "text", "output format: json, text")
+	outputFlag(cmd, &output, "text", "json", "text")
 	fl.BoolVar(&force, "force", false, "replace an existing --output-file")
 	fl.StringVar(&cgroup, "cgroup-version", "v2", "cgroup version of the node, for host checks: v1 or v2")
 	mf.register(cmd)
-	_ = cmd.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"json", "text"}, cobra.ShellCompDirectiveNoFileComp
-	})
 	return cmd
-}
-
-// diffOutputFormat checks -o; it used to be the file to write, so a value that
-// looks like a file says where that went.
-func diffOutputFormat(output string) error {
-	if output == "text" || output == "json" {
-		return nil
-	}
-	if strings.HasSuffix(output, ".conf") || strings.ContainsRune(output, '/') {
-		return fmt.Errorf("-o %s: -o is the output format (json or text), as in every command; write the drop-in with --output-file %s", output, output)
-	}
-	return outputFormat(output)
 }

@@ -1,12 +1,9 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/spf13/cobra"
 
 	"github.com/kubeletcfg/kubeletcfg"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 func newEffectiveCommand() *cobra.Command {
@@ -30,38 +27,21 @@ a note goes to stderr and the exit code is 1.`,
 			if err := in.takePath(args); err != nil {
 				return err
 			}
-			if output != "yaml" && output != "json" {
-				return fmt.Errorf("unknown output format %q (want yaml or json)", output)
-			}
-			if showOrigin && output == "json" {
-				return fmt.Errorf("--show-origin needs -o yaml (JSON has no comments)")
+			if err := kubeletcfg.CheckEffectiveFormat(output, showOrigin); err != nil {
+				return err
 			}
 			e, err := kubeletcfg.Effective(in.options())
 			if err != nil {
 				return err
 			}
-			out, err := e.Render(output, showOrigin)
-			if err != nil {
-				return err
-			}
-			if _, err := cmd.OutOrStdout().Write(out); err != nil {
-				return err
-			}
-			res := e.Result
-			if !res.Starts {
-				n := kubeletcfg.CountAtLeast(res.Findings, validate.Error)
-				fmt.Fprintf(cmd.ErrOrStderr(), "kubeletcfg: kubelet %s would not start with this configuration (%d %s); run kubeletcfg lint for details\n", res.Minor.Version, n, plural(n, "error", "errors"))
-				return &findingsError{N: n}
-			}
-			return nil
+			e.ShowOrigin = showOrigin
+			return finish(cmd, e, output)
 		},
 	}
 	in.register(cmd)
 	in.registerDiscover(cmd)
 	cmd.Flags().StringVarP(&output, "output", "o", "yaml", "output format: yaml or json")
+	completeWith(cmd, "output", "yaml", "json")
 	cmd.Flags().BoolVar(&showOrigin, "show-origin", false, "annotate each field with the file:line that set it, or (default)")
-	_ = cmd.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"yaml", "json"}, cobra.ShellCompDirectiveNoFileComp
-	})
 	return cmd
 }

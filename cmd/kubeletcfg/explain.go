@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/kubeletcfg/kubeletcfg/explain"
+	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
@@ -34,32 +34,22 @@ under it or an object it is part of, plus gated-field-ignored for gated fields.`
   kubeletcfg explain                # the top-level fields`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := outputFormat(output); err != nil {
+			if err := report.CheckFormat(output, "json", "text"); err != nil {
 				return err
 			}
-			m, err := lookupMinor(version, "explain lists the minors that have the field (MINORS); compare files across minors with kubeletcfg skew --versions %s")
-			if err != nil {
-				return err
-			}
-			query := "KubeletConfiguration"
+			query := ""
 			if len(args) == 1 {
 				query = args[0]
 			}
-			doc, err := explain.Field(m, query)
+			doc, err := kubeletcfg.Explain(kubeletcfg.Options{KubeletVersion: version}, query)
 			if err != nil {
 				return err
 			}
-			if output == "json" {
-				return report.WriteJSON(cmd.OutOrStdout(), doc)
-			}
-			return doc.WriteText(cmd.OutOrStdout())
+			return finish(cmd, doc, output)
 		},
 	}
 	cmd.Flags().StringVar(&version, "kubelet-version", skew.Default().Version, "kubelet minor ("+strings.Join(skew.Supported(), ", ")+"); v1.37.2 is accepted")
-	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: json, text")
+	outputFlag(cmd, &output, "text", "json", "text")
 	_ = cmd.RegisterFlagCompletionFunc("kubelet-version", completeMinor)
-	_ = cmd.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"json", "text"}, cobra.ShellCompDirectiveNoFileComp
-	})
 	return cmd
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kubeletcfg/kubeletcfg"
-	"github.com/kubeletcfg/kubeletcfg/fix"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
@@ -75,26 +74,17 @@ Exit codes (with or without --diff):
 			if err := in.takePath(args); err != nil {
 				return err
 			}
-			input, err := in.input()
+			opt := in.options()
+			opt.Versions = versions
+			f, err := kubeletcfg.Fix(opt)
 			if err != nil {
 				return err
 			}
-			minors, err := kubeletcfg.Options{KubeletVersion: in.kubeletVersion, Versions: versions}.Minors(kubeletcfg.DefaultWindow)
-			if err != nil {
-				return err
+			format := "text"
+			if diff {
+				format = "diff"
 			}
-			plan, err := fix.Make(input, minors)
-			if err != nil {
-				return err
-			}
-			failures, err := plan.Run(cmd.OutOrStdout(), cmd.ErrOrStderr(), diff)
-			if err != nil {
-				return err
-			}
-			if failures > 0 {
-				return &findingsError{N: failures}
-			}
-			return nil
+			return finish(cmd, f, format)
 		},
 	}
 	in.registerFiles(cmd)

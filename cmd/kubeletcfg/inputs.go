@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-	"fmt"
 	"os"
 	"strings"
 
@@ -10,7 +8,6 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/input"
-	"github.com/kubeletcfg/kubeletcfg/pipeline"
 )
 
 // registerInput registers --input-format and remembers the command, whose
@@ -24,9 +21,7 @@ func (f *inputFlags) registerInput(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.read.Minikube.Node, "minikube-node", "", "minikube: the node to check, by minikube's name (minikube, minikube-m02, ...); default the first")
 	cmd.Flags().StringArrayVar(&f.atBoot, "set", nil, "bootstrapper inputs: PATH=VALUE for a value only the instance knows (repeatable): --set maxPods=58")
 	cmd.Flags().BoolVar(&f.read.Kubeadm.SystemdResolved, "systemd-resolved", false, "kubeadm-config and kind: the node runs systemd-resolved, so kubeadm sets resolvConf: /run/systemd/resolve/resolv.conf")
-	_ = cmd.RegisterFlagCompletionFunc("input-format", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return input.Formats(), cobra.ShellCompDirectiveNoFileComp
-	})
+	completeWith(cmd, "input-format", input.Formats()...)
 }
 
 // options are the library's options for the flags; --kubelet-version and
@@ -39,7 +34,7 @@ func (f *inputFlags) options() kubeletcfg.Options {
 		Config: f.config, ConfigDir: f.configDir,
 		Format: input.Format(f.inputFormat), Read: f.read,
 		KubeletFlags: f.kubeletFlags, KubeletFlagsFile: f.kubeletFlagsFile,
-		Discover: f.kc.discover, Host: f.kc.discoverOptions(),
+		Discover: f.kc.discover, Host: f.kc.host,
 		Stdin: os.Stdin,
 	}
 	if f.cmd != nil {
@@ -60,53 +55,3 @@ func (f *inputFlags) options() kubeletcfg.Options {
 	}
 	return o
 }
-
-// input resolves the flags into the pipeline's input (once: standard input
-// is read once, however often the command asks for its input); the
-// discovered kubelet's minor, or the input's, becomes --kubelet-version's default.
-func (f *inputFlags) input() (pipeline.Input, error) {
-	if f.prepared == nil {
-		for _, kv := range f.atBoot {
-			if k, _, ok := strings.Cut(kv, "="); !ok || strings.TrimSpace(k) == "" {
-				return pipeline.Input{}, fmt.Errorf("--set %q: want PATH=VALUE (maxPods=58)", kv)
-			}
-		}
-		p, err := f.options().Prepare()
-		var nothing *kubeletcfg.NothingToCheckError
-		if errors.As(err, &nothing) {
-			nothing.Discover = f.cmd != nil && f.cmd.Flags().Lookup("discover") != nil
-		}
-		if err != nil {
-			return pipeline.Input{}, err
-		}
-		f.prepared, f.src = p, p.Source
-		f.config, f.configDir = p.Config, p.ConfigDir
-		if p.KubeletVersion != "" {
-			f.kubeletVersion = p.KubeletVersion
-		}
-	}
-	// fix writes back what it read: never a conversion over the original.
-	if f.src != nil && f.src.Data != nil && f.cmd != nil && f.cmd.Name() == "fix" {
-		return pipeline.Input{}, fmt.Errorf("--config %s: fix edits KubeletConfiguration files in place; this is %s", f.src.Path, describeSource(f.src))
-	}
-	return f.prepared.Input, nil
-}
-
-func describeSource(s *input.Source) string {
-	switch s.Format {
-	case input.Configz:
-		return "a configz dump"
-	case input.Kubeadm:
-		return "a kubeadm ConfigMap"
-	case input.KubeadmConfig:
-		return "a kubeadm configuration file"
-	case input.Kind:
-		return "a kind cluster configuration"
-	case input.Minikube:
-		return "a minikube profile"
-	}
-	return "standard input"
-}
-
-// lintDocument is lint's JSON document (kubeletcfg.LintReport).
-type lintDocument = kubeletcfg.LintReport

@@ -41,6 +41,11 @@ func TestCLIInputs(t *testing.T) {
 		{"inputs-kubeadm-config-origin", []string{"effective", "-c", inputs + "kubeadm.yaml", "--show-origin", "--systemd-resolved"}, exitClean},
 		{"inputs-kubeadm-config-preflight", []string{"preflight", "-c", inputs + "kubeadm.yaml", "--from", "1.31", "--to", "1.32"}, exitClean},
 		{"inputs-kubeadm-config-skew", []string{"skew", "-c", inputs + "kubeadm.yaml", "--versions", "1.31,1.37"}, exitClean},
+		// kubeadm's kubelet-start phase: kubeadm-flags.env from kubeletExtraArgs, criSocket's
+		// instance configuration, the API versions each kubeadm minor reads.
+		{"inputs-kubeadm-extra-args", []string{"lint", "-c", kubeadmCases + "extra-args-v1beta4/kubeadm.yaml"}, exitFindings},
+		{"inputs-kubeadm-join-origin", []string{"effective", "-c", kubeadmCases + "join-worker/kubeadm.yaml", "--show-origin"}, exitClean},
+		{"inputs-kubeadm-v1beta3", []string{"lint", "-c", kubeadmCases + "extra-args-v1beta3/kubeadm.yaml"}, exitFindings},
 		{"inputs-kind", []string{"lint", "-c", inputs + "kind.yaml"}, exitFindings},
 		{"inputs-kind-worker", []string{"lint", "-c", inputs + "kind.yaml", "--kind-node", "dev-worker"}, exitFindings},
 		{"inputs-kind-worker-as-written", []string{"lint", "-c", inputs + "kind.yaml", "--kind-node", "dev-worker", "--as-written"}, exitFindings},
@@ -63,6 +68,12 @@ func TestCLIInputs(t *testing.T) {
 		{"inputs-k0s", []string{"lint", inputs + "k0s.yaml"}, exitFindings},
 		{"inputs-k0s-1.36", []string{"lint", inputs + "k0s.yaml", "--kubelet-version", "1.36"}, exitClean},
 		{"inputs-k0s-origin", []string{"effective", inputs + "k0s.yaml", "--show-origin", "--kubelet-version", "1.36"}, exitClean},
+		// k3s: /etc/rancher/k3s/config.yaml, detected by its path and keys.
+		{"inputs-k3s", []string{"lint", inputs + "rancher/k3s/config.yaml"}, exitFindings},
+		{"inputs-k3s-origin", []string{"effective", inputs + "rancher/k3s/config.yaml", "--show-origin", "--kubelet-version", "1.34"}, exitClean},
+		// AKS: a kubeletConfig JSON (az aks nodepool add --kubelet-config), detected by its keys.
+		{"inputs-aks", []string{"lint", inputs + "aks-kubeletconfig.json"}, exitClean},
+		{"inputs-aks-origin", []string{"effective", inputs + "aks-kubeletconfig.json", "--show-origin"}, exitClean},
 		{"inputs-forced-config", []string{"lint", "-c", inputs + "kubelet-config.yaml", "--input-format", "config", "-q"}, exitFindings},
 		{"inputs-forced-mismatch", []string{"lint", "-c", inputs + "kubelet-config.yaml", "--input-format", "configz"}, exitUsage},
 		{"inputs-bad-format", []string{"lint", "-c", inputs + "configz.json", "--input-format", "xml"}, exitUsage},

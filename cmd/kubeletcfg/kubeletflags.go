@@ -6,15 +6,12 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/discover"
 )
 
-// kubeletCmdFlags are the flags that give the kubelet's own command line
-// (read by kubeletcfg.Options.Prepare): written out, in a file, or discovered
-// on this host.
+// kubeletCmdFlags are --discover and where it looks (--host-root, --pid,
+// --unit and the hidden --proc-root: tests scan the real /proc with a
+// temporary host root), the options of kubeletcfg discover too.
 type kubeletCmdFlags struct {
 	discover bool
-	hostRoot string
-	pid      int
-	procRoot string // hidden: tests scan the real /proc with a temporary host root
-	unit     string
+	host     discover.Options
 }
 
 // registerKubeletFlags adds --kubelet-flags and --kubelet-flags-file: the
@@ -31,15 +28,10 @@ func (f *inputFlags) registerKubeletFlags(cmd *cobra.Command) {
 func (f *inputFlags) registerDiscover(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.BoolVar(&f.kc.discover, "discover", false, "evaluate the kubelet running on this host: its command line, systemd unit, --config and --config-dir files; --kubelet-version and --cgroup-version default to what it runs with (see kubeletcfg discover)")
-	fl.StringVar(&f.kc.hostRoot, "host-root", "", "read the host's files under this folder (a pod with the host's / mounted at /host and hostPID: --host-root /host); /proc is <host-root>/proc")
-	fl.IntVar(&f.kc.pid, "pid", 0, "with --discover: the kubelet process to read when several run")
-	fl.StringVar(&f.kc.unit, "unit", "", "with --discover: the kubelet's systemd unit (default: the service its cgroup is in, else kubelet.service)")
-	fl.StringVar(&f.kc.procRoot, "proc-root", "", "the proc file system to scan (default <host-root>/proc)")
+	fl.StringVar(&f.kc.host.HostRoot, "host-root", "", "read the host's files under this folder (a pod with the host's / mounted at /host and hostPID: --host-root /host); /proc is <host-root>/proc")
+	fl.IntVar(&f.kc.host.PID, "pid", 0, "with --discover: the kubelet process to read when several run")
+	fl.StringVar(&f.kc.host.Unit, "unit", "", "with --discover: the kubelet's systemd unit (default: the service its cgroup is in, else kubelet.service)")
+	fl.StringVar(&f.kc.host.ProcRoot, "proc-root", "", "the proc file system to scan (default <host-root>/proc)")
 	_ = fl.MarkHidden("proc-root")
 	_ = cmd.MarkFlagDirname("host-root")
-}
-
-// discoverOptions are the options of --discover and kubeletcfg discover.
-func (k *kubeletCmdFlags) discoverOptions() discover.Options {
-	return discover.Options{HostRoot: k.hostRoot, ProcRoot: k.procRoot, PID: k.pid, Unit: k.unit}
 }

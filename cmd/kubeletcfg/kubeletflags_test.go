@@ -45,10 +45,11 @@ func TestKubeletFlagsFile(t *testing.T) {
 
 func TestKubeletFlagsInput(t *testing.T) {
 	f := inputFlags{kubeletFlagsFile: "testdata/kubeletflags/kubeadm-flags.env", kubeletFlags: "/usr/bin/kubelet --max-pods=60", cgroupVersion: "v2"}
-	in, err := f.input()
+	p, err := f.options().Prepare()
 	if err != nil {
 		t.Fatal(err)
 	}
+	in := p.Input
 	if len(in.Flags) != 4 || in.Flags[3] != "--max-pods=60" || in.FlagPositions[3].File != pipeline.CommandLine {
 		t.Errorf("flags %q at %v: --kubelet-flags comes last, from the command line, without the binary", in.Flags, in.FlagPositions)
 	}

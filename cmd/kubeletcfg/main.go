@@ -7,7 +7,6 @@ import (
 	"os"
 
 	"github.com/kubeletcfg/kubeletcfg"
-	"github.com/kubeletcfg/kubeletcfg/internal/oneshotgc"
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
@@ -28,7 +27,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	err := root.Execute()
-	var fe *findingsError
+	var fe *kubeletcfg.FindingsError
 	var ie *source.InputError
 	switch {
 	case err == nil:
@@ -43,12 +42,3 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 }
-
-// longRunningGC gives the long-running modes (lint --nodes, cluster) the
-// proportional garbage collector back: a one-shot run has it off from the
-// start (internal/oneshotgc).
-func longRunningGC() { oneshotgc.Undo() }
-
-// findingsError reports that findings reached the --fail-on threshold; the
-// findings themselves are already printed (kubeletcfg.FailOn returns it).
-type findingsError = kubeletcfg.FindingsError

@@ -46,22 +46,14 @@ func (pf *policyFlags) register(cmd *cobra.Command, to policyTargets) {
 	}
 }
 
-// load finds and reads the policy, then fills in the defaults of the flags
+// load finds and reads the policy (kubeletcfg.LoadPolicy), then fills in the defaults of the flags
 // not given on the command line (cobra's Changed).
 func (pf *policyFlags) load(cmd *cobra.Command) error {
-	file := pf.file
 	if pf.none {
 		return nil
 	}
-	if file == "" {
-		found, err := policy.Find(".")
-		if err != nil || found == "" {
-			return err
-		}
-		file = found
-	}
-	p, err := policy.Load(file)
-	if err != nil {
+	p, err := kubeletcfg.LoadPolicy(pf.file)
+	if err != nil || p == nil {
 		return err
 	}
 	pf.policy = p

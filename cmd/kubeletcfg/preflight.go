@@ -41,7 +41,7 @@ The files are read once. Exit code 1 when the target has a finding at or above
 			if err := in.takePath(args); err != nil {
 				return err
 			}
-			if err := outputFormat(output); err != nil {
+			if err := report.CheckFormat(output, "json", "text"); err != nil {
 				return err
 			}
 			threshold, err := vf.threshold()
@@ -54,19 +54,16 @@ The files are read once. Exit code 1 when the target has a finding at or above
 			if err != nil {
 				return err
 			}
-			return kubeletcfg.FailOn(cmd.OutOrStdout(), p, output, report.Options{Quiet: vf.quiet}, threshold)
+			return vf.finish(cmd, p, output, threshold)
 		},
 	}
 	in.registerFiles(cmd)
 	in.registerDiscover(cmd)
 	cmd.Flags().StringVar(&from, "from", "", "the kubelet minor the node pool runs now (required unless --discover finds it; "+strings.Join(skew.Supported(), ", ")+")")
 	cmd.Flags().StringVar(&to, "to", skew.Default().Version, "the kubelet minor it moves to")
-	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: json, text")
+	outputFlag(cmd, &output, "text", "json", "text")
 	vf.register(cmd, "text: the blockers and behaviour changes only, no notes")
 	_ = cmd.RegisterFlagCompletionFunc("from", completeMinor)
 	_ = cmd.RegisterFlagCompletionFunc("to", completeMinor)
-	_ = cmd.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"json", "text"}, cobra.ShellCompDirectiveNoFileComp
-	})
 	return cmd
 }

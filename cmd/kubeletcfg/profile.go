@@ -30,7 +30,5 @@ func (p *profileFlag) Set(s string) error {
 func (p *profileFlag) register(cmd *cobra.Command) {
 	cmd.Flags().Var(p, "profile", "also check a security profile on the effective configuration (drop-ins and defaults included): "+
 		strings.Join(validate.Profiles(), ", ")+" (CIS Kubernetes Benchmark kubelet checks, warnings KC8xxx)")
-	_ = cmd.RegisterFlagCompletionFunc("profile", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return validate.Profiles(), cobra.ShellCompDirectiveNoFileComp
-	})
+	completeWith(cmd, "profile", validate.Profiles()...)
 }

@@ -13,6 +13,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
@@ -63,7 +64,7 @@ func TestREADMEJSONExampleKeys(t *testing.T) {
 		}
 	}
 	var missing []string
-	for _, k := range jsonTags(reflect.TypeOf(lintDocument{})) {
+	for _, k := range jsonTags(reflect.TypeOf(kubeletcfg.LintReport{})) {
 		if !shown[k] {
 			missing = append(missing, k)
 		}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,7 +12,6 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/input"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 func newRootCommand() *cobra.Command {
@@ -31,15 +29,9 @@ really run with.`,
 	}
 	// --version prints what the first line of `kubeletcfg version` does.
 	root.SetVersionTemplate("kubeletcfg {{.Version}}\n")
-	root.AddCommand(newLintCommand(), newEffectiveCommand(), newRulesCommand(), newVersionsCommand(), newSchemaCommand())
-	root.AddCommand(newSkewCommand(), newPreflightCommand())
-	root.AddCommand(newExplainCommand())
-	root.AddCommand(newVersionCommand(), newDocsCommand())
-	root.AddCommand(newFixCommand())
-	root.AddCommand(newBackoffCommand())
-	root.AddCommand(newDropinCommand())
-	root.AddCommand(newDiscoverCommand())
-	root.AddCommand(newClusterCommand())
+	root.AddCommand(newLintCommand(), newEffectiveCommand(), newRulesCommand(), newVersionsCommand(), newSchemaCommand(),
+		newSkewCommand(), newPreflightCommand(), newExplainCommand(), newVersionCommand(), newDocsCommand(),
+		newFixCommand(), newBackoffCommand(), newDropinCommand(), newDiscoverCommand(), newClusterCommand())
 	// Installed as kubectl-kubeletcfg (krew), kubectl runs it for
 	// "kubectl kubeletcfg ...": usage lines say so.
 	if strings.HasPrefix(filepath.Base(os.Args[0]), "kubectl-kubeletcfg") {
@@ -56,13 +48,10 @@ type inputFlags struct {
 	// policyVersion: the policy file set kubeletVersion (policyTargets).
 	policyVersion bool
 	cgroupVersion string
-	// inputFormat and nodes are --input-format and lint's --nodes; src is
-	// --config as recognised (inputs.go), cmd the command registered with.
+	// inputFormat and nodes are --input-format and lint's --nodes; cmd the
+	// command registered with.
 	inputFormat, nodes string
-	src                *input.Source
 	cmd                *cobra.Command
-	// prepared is the flags resolved by input(), once.
-	prepared *kubeletcfg.Prepared
 	// read is --as-written, --kind-node and --systemd-resolved (inputs.go);
 	// atBoot is --set, values only a bootstrapped instance knows.
 	read   input.Options
@@ -113,66 +102,31 @@ func newLintCommand() *cobra.Command {
 			if in.versions != "" && (in.nodes == "" || cmd.Flags().Changed("kubelet-version")) {
 				return fmt.Errorf("--versions evaluates --nodes at several minors, in place of --kubelet-version")
 			}
-			if err := checkPaths(&in, args); err != nil {
+			if err := in.takePath(args); err != nil {
 				return err
-			}
-			if len(args) == 1 {
-				in.config = args[0] // exactly as -c PATH
 			}
 			opt := in.options()
 			opt.Profile, opt.Policy = prof.name, pol.policy
-			out, ro := cmd.OutOrStdout(), vf.options(cmd.OutOrStdout(), threshold)
-			paths := args
 			if in.nodes != "" {
 				opt.Versions = in.versions
 				fleetMemoryLimit()
 			}
-			v, err := kubeletcfg.LintInputs(opt, paths, in.nodes)
+			v, err := kubeletcfg.LintInputs(opt, args, in.nodes)
 			if err != nil {
 				return err
 			}
-			return kubeletcfg.FailOn(out, v, output, ro, threshold)
+			return vf.finish(cmd, v, output, threshold)
 		},
 	}
 	in.register(cmd)
 	in.registerDiscover(cmd)
 	pol.register(cmd, policyTargets{kubeletVersion: &in.kubeletVersion, kubeletVersionSet: &in.policyVersion, failOn: &vf.failOn})
 	prof.register(cmd)
-	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: "+strings.Join(report.Formats(), ", "))
+	outputFlag(cmd, &output, "text", report.Formats()...)
 	vf.register(cmd, "print findings and the verdict only, no summary line")
 	cmd.Flags().StringVar(&in.nodes, "nodes", "", "lint many nodes at once: a folder with a folder per node (its config file, drop-in folder: conf.d, config.d, kubelet.conf.d, config.json.d or <config>.d, and kubelet flags files: kubeadm-flags.env, a systemd unit, a saved cmdline) or a configuration file (a configz dump) per node; identical nodes are grouped; any -o format")
 	cmd.Flags().StringVar(&in.versions, "versions", "", "with --nodes: evaluate the nodes at these minors, a range (1.31..1.37) or a list (1.33,1.37), each node's files read once")
-	_ = cmd.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return report.Formats(), cobra.ShellCompDirectiveNoFileComp
-	})
 	return cmd
-}
-
-// parseFailOn returns the lowest severity that fails, or -1 for none.
-func parseFailOn(s string) (validate.Severity, error) {
-	if s == "none" {
-		return -1, nil
-	}
-	sev, err := validate.ParseSeverity(s)
-	if err != nil {
-		return 0, fmt.Errorf("--fail-on: unknown severity %q (want error, warning, info or none)", s)
-	}
-	return sev, nil
-}
-
-// colorEnv reports whether the environment allows colour: NO_COLOR unset
-// (no-color.org) and a terminal that is not TERM=dumb.
-func colorEnv() bool {
-	return os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
-}
-
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok || !colorEnv() {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 func newVersionsCommand() *cobra.Command {
@@ -189,17 +143,7 @@ version and platform, and has -o json.`,
 		Example: "  kubeletcfg versions\n  kubeletcfg skew -c config.yaml --versions $(kubeletcfg versions | head -1 | cut -f1)..1.37",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			for _, m := range skew.Minors() {
-				var note string
-				switch {
-				case m.PreRelease():
-					note = ", pre-release" // asked for by name, never a default
-				case m == skew.Default():
-					note = "; the default"
-				}
-				fmt.Fprintf(cmd.OutOrStdout(), "%s\t(generated from k8s.io/kubernetes %s%s)\n", m.Version, m.Patch, note)
-			}
-			return nil
+			return kubeletcfg.WriteVersions(cmd.OutOrStdout())
 		},
 	}
 }

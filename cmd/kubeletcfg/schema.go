@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
@@ -45,12 +46,16 @@ drop-in merge, feature gates and validation.`,
 				if cmd.Flags().Changed("kubelet-version") {
 					return fmt.Errorf("--kubeconform writes every supported minor; leave out --kubelet-version")
 				}
-				return writeKubeconform(cmd, kubeconformDir, force, verbose)
+				res, err := skew.WriteKubeconform(kubeconformDir, force)
+				if err != nil {
+					return err
+				}
+				return res.WriteText(cmd.OutOrStdout(), kubeconformDir, verbose)
 			}
 			if force {
 				return fmt.Errorf("--force only applies with --kubeconform")
 			}
-			m, err := lookupMinor(kubeletVersion, "kubeletcfg schema --kubeconform writes every minor's schema")
+			m, err := kubeletcfg.LookupMinor(kubeletVersion, "kubeletcfg schema --kubeconform writes every minor's schema")
 			if err != nil {
 				return err
 			}
@@ -68,29 +73,7 @@ drop-in merge, feature gates and validation.`,
 	fl.BoolVar(&force, "force", false, "with --kubeconform: overwrite existing files that differ")
 	// No -v: the root command's -v is --version.
 	fl.BoolVar(&verbose, "verbose", false, "with --kubeconform: list every file")
-	_ = cmd.RegisterFlagCompletionFunc("kubelet-version", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return skew.Supported(), cobra.ShellCompDirectiveNoFileComp
-	})
+	_ = cmd.RegisterFlagCompletionFunc("kubelet-version", completeMinor)
 	_ = cmd.MarkFlagDirname("kubeconform")
 	return cmd
-}
-
-// writeKubeconform writes the folder (skew.WriteKubeconform) and prints one
-// summary line, every file before it with -v.
-func writeKubeconform(cmd *cobra.Command, dir string, force, verbose bool) error {
-	res, err := skew.WriteKubeconform(dir, force)
-	if err != nil {
-		return err
-	}
-	out := cmd.OutOrStdout()
-	if verbose {
-		for _, f := range res.Files {
-			fmt.Fprintln(out, f)
-		}
-	}
-	n := len(res.Files)
-	minors := skew.Supported()
-	fmt.Fprintf(out, "%s: %d %s for kubelet %s..%s (%d written, %d unchanged)\n", dir, n, plural(n, "schema file", "schema files"),
-		minors[0], minors[len(minors)-1], res.Written, n-res.Written)
-	return nil
 }

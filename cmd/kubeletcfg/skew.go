@@ -21,59 +21,25 @@ func (f *inputFlags) registerFiles(cmd *cobra.Command) {
 	onceStringVarP(fl, &f.config, "config", "c", "", "the kubelet's --config file (YAML or JSON)")
 	onceStringVarP(fl, &f.configDir, "config-dir", "d", "", "the kubelet's --config-dir drop-in folder")
 	fl.StringVar(&f.cgroupVersion, "cgroup-version", "v2", "cgroup version of the node, for host checks: v1 or v2")
-	_ = cmd.RegisterFlagCompletionFunc("cgroup-version", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"v1", "v2"}, cobra.ShellCompDirectiveNoFileComp
-	})
+	completeWith(cmd, "cgroup-version", "v1", "v2")
 	_ = cmd.MarkFlagDirname("config-dir")
 	f.registerInput(cmd)
 	f.registerKubeletFlags(cmd)
 }
-
-// parseCgroup reads --cgroup-version (kubeletcfg.ParseCgroup).
-func parseCgroup(s string) (int, error) { return kubeletcfg.ParseCgroup(s) }
 
 // completeMinor completes one supported minor.
 func completeMinor(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 	return skew.Supported(), cobra.ShellCompDirectiveNoFileComp
 }
 
-// completeVersions completes --versions: a minor, then after "A.." the minors
-// from A on, after "A," the other minors.
+// completeVersions completes --versions (skew.CompleteVersions): no space
+// after a minor or a list, which go on.
 func completeVersions(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-	supported := skew.Supported()
-	if lo, _, ok := strings.Cut(toComplete, ".."); ok {
-		var out []string
-		from := false
-		for _, v := range supported {
-			from = from || v == lo
-			if from {
-				out = append(out, lo+".."+v)
-			}
-		}
+	out, done := skew.CompleteVersions(toComplete)
+	if done {
 		return out, cobra.ShellCompDirectiveNoFileComp
 	}
-	if i := strings.LastIndexByte(toComplete, ','); i >= 0 {
-		prefix := toComplete[:i+1]
-		have := map[string]bool{}
-		for _, v := range strings.Split(prefix, ",") {
-			have[v] = true
-		}
-		var out []string
-		for _, v := range supported {
-			if !have[v] {
-				out = append(out, prefix+v)
-			}
-		}
-		return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
-	}
-	return supported, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
-}
-
-func outputFormat(output string) error {
-	if output != "text" && output != "json" {
-		return fmt.Errorf("unknown output format %q (want one of [json text])", output)
-	}
-	return nil
+	return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
 }
 
 func newSkewCommand() *cobra.Command {
@@ -110,7 +76,7 @@ Exit code 1 when a minor in the window has a finding at or above --fail-on
 			if err := in.takePath(args); err != nil {
 				return err
 			}
-			if err := skewOutputFormat(output); err != nil {
+			if _, err := report.For(output); err != nil {
 				return err
 			}
 			threshold, err := vf.threshold()
@@ -126,7 +92,7 @@ Exit code 1 when a minor in the window has a finding at or above --fail-on
 			}
 			// A minor that does not start has an error finding; --fail-on none
 			// is the only way to exit 0 then.
-			return kubeletcfg.FailOn(cmd.OutOrStdout(), s, output, vf.options(cmd.OutOrStdout(), threshold), threshold)
+			return vf.finish(cmd, s, output, threshold)
 		},
 	}
 	in.registerFiles(cmd)
@@ -135,20 +101,10 @@ Exit code 1 when a minor in the window has a finding at or above --fail-on
 	prof.register(cmd)
 	cmd.Flags().StringVar(&versions, "versions", "", "the minors to compare: a range (1.34..1.37) or a list (1.33,1.37); supported: "+strings.Join(skew.Supported(), ", "))
 	cmd.Flags().StringVar(&controlPlane, "control-plane", "", fmt.Sprintf("compare the minors a control plane of this minor supports (it and the %d before it)", skew.Skew))
-	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: "+strings.Join(report.Formats(), ", "))
+	outputFlag(cmd, &output, "text", report.Formats()...)
 	vf.register(cmd, "text: leave out the closing summary line")
 	cmd.MarkFlagsMutuallyExclusive("versions", "control-plane")
 	_ = cmd.RegisterFlagCompletionFunc("versions", completeVersions)
 	_ = cmd.RegisterFlagCompletionFunc("control-plane", completeMinor)
-	_ = cmd.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return report.Formats(), cobra.ShellCompDirectiveNoFileComp
-	})
 	return cmd
-}
-
-// skew writes every report format: text and json as its matrix, the CI
-// formats (sarif, junit, github) from each minor's lint document.
-func skewOutputFormat(output string) error {
-	_, err := report.For(output)
-	return err
 }

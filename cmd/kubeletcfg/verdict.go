@@ -1,13 +1,12 @@
 package main
 
 import (
-	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/report"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
@@ -22,19 +21,39 @@ func (v *verdictFlags) register(cmd *cobra.Command, quiet string) {
 	cmd.Flags().StringVar(&v.failOn, "fail-on", "error", "exit 1 when a finding is at or above this severity: error, warning, info or none")
 	cmd.Flags().BoolVarP(&v.quiet, "quiet", "q", false, quiet)
 	cmd.Flags().BoolVar(&v.noColor, "no-color", false, "never colour the text output (colour is used on terminals only; NO_COLOR and TERM=dumb are honoured)")
-	_ = cmd.RegisterFlagCompletionFunc("fail-on", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"error", "warning", "info", "none"}, cobra.ShellCompDirectiveNoFileComp
-	})
+	completeWith(cmd, "fail-on", "error", "warning", "info", "none")
 }
 
 // threshold is --fail-on parsed: the lowest severity that fails, -1 for none.
-func (v *verdictFlags) threshold() (validate.Severity, error) { return parseFailOn(v.failOn) }
-
-// options are the report options for out; threshold comes from threshold().
-func (v *verdictFlags) options(out io.Writer, threshold validate.Severity) report.Options {
-	return report.Options{Color: !v.noColor && isTerminal(out), Quiet: v.quiet, FailOn: &threshold}
+func (v *verdictFlags) threshold() (validate.Severity, error) {
+	return kubeletcfg.ParseFailOn(v.failOn)
 }
 
-// lookupMinor parses --kubelet-version where one minor is expected
-// (kubeletcfg.LookupMinor): a list or range gets hint ("%s": the value).
-func lookupMinor(v, hint string) (*skew.Minor, error) { return kubeletcfg.LookupMinor(v, hint) }
+// finish writes a verdict with the flags' report options (colour on a
+// terminal, -q, --fail-on) and returns its exit code's error (kubeletcfg.FailOn).
+func (v *verdictFlags) finish(cmd *cobra.Command, res kubeletcfg.Verdict, format string, threshold validate.Severity) error {
+	out := cmd.OutOrStdout()
+	opt := report.Options{Color: !v.noColor && report.Colorful(out), Quiet: v.quiet, FailOn: &threshold, Log: cmd.ErrOrStderr()}
+	return kubeletcfg.FailOn(out, res, format, opt, threshold)
+}
+
+// finish writes the result of a verb without --fail-on, its notes on standard
+// error, and returns its exit code's error (kubeletcfg.FailOn at error: a
+// kubelet that would not start, a drop-in refused, fix's failures).
+func finish(cmd *cobra.Command, res kubeletcfg.Verdict, format string) error {
+	return kubeletcfg.FailOn(cmd.OutOrStdout(), res, format, report.Options{Log: cmd.ErrOrStderr()}, validate.Error)
+}
+
+// outputFlag registers -o/--output, "output format: " and its formats, which
+// complete it.
+func outputFlag(cmd *cobra.Command, p *string, def string, formats ...string) {
+	cmd.Flags().StringVarP(p, "output", "o", def, "output format: "+strings.Join(formats, ", "))
+	completeWith(cmd, "output", formats...)
+}
+
+// completeWith completes a flag with these values (and no file names).
+func completeWith(cmd *cobra.Command, flag string, values ...string) {
+	_ = cmd.RegisterFlagCompletionFunc(flag, func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return values, cobra.ShellCompDirectiveNoFileComp
+	})
+}

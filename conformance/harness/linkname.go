@@ -25,6 +25,8 @@ import (
 //	minor_component[_pre1_33].go          server.ComponentKubelet: in cmd/kubelet/app before 1.33
 //	minor_gates[_pre1_35].go              featuregate: no dependencies or min compatibility before 1.35
 //	minor_kubeadm[_pre1_33].go            kubeadm's SplitConfigDocuments: SplitYAMLDocuments before 1.33
+//	minor_kubeadm_instance[_1_31].go      kubeadm's instance configuration: none in 1.31
+//	minor_kubeadm_gate[_ga].go            when it is written: NodeLocalCRISocket in 1.32-1.36, always from 1.37
 //
 // The file without a suffix is the newest minors' (and the default build's).
 //

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kubeletcfg/kubeletcfg/internal/didyoumean"
+
 	"go.yaml.in/yaml/v3"
 	sigsyaml "sigs.k8s.io/yaml"
 
@@ -399,39 +401,9 @@ func (t *translation) dropped(k *yaml.Node, parent *skew.Field, path, filePath s
 		filePath, why, sourceValues), hint)
 }
 
-// suggest returns the name among names closest to s (edit distance at most 2,
-// or equal ignoring case), or "".
-func suggest(s string, names []string) string {
-	best, bestD := "", 3
-	for _, n := range names {
-		d := distance(strings.ToLower(s), strings.ToLower(n))
-		if d < bestD {
-			best, bestD = n, d
-		}
-	}
-	return best
-}
-
-// distance is the Levenshtein distance of a and b.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := prev[j-1]
-			if a[i-1] != b[j-1] {
-				c++
-			}
-			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
+// suggest returns the name among names closest to s, or "" (the nearest
+// name as kubeletcfg's other did-you-mean hints find it).
+func suggest(s string, names []string) string { return didyoumean.Nearest(s, names) }
 
 // setPath sets a dotted path of obj to value, a YAML scalar or document
 // (Options.Set).

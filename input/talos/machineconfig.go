@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/kubeletcfg/kubeletcfg/internal/didyoumean"
+
 	"go.yaml.in/yaml/v3"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
@@ -163,42 +165,15 @@ func (t *translation) checkUnknownKeys(n *yaml.Node, s schema, where string) {
 	}
 }
 
-// nearest is the known key closest to name (case-insensitive, edit distance
-// at most 2), or "".
+// nearest is the known key closest to name, or "" (the nearest name as
+// kubeletcfg's other did-you-mean hints find it).
 func nearest(name string, s schema) string {
-	best, bestD := "", 3
 	keys := make([]string, 0, len(s))
 	for k := range s {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	for _, k := range keys {
-		if d := distance(strings.ToLower(name), strings.ToLower(k)); d < bestD {
-			best, bestD = k, d
-		}
-	}
-	return best
-}
-
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := prev[j-1]
-			if a[i-1] != b[j-1] {
-				c++
-			}
-			c = min(c, prev[j]+1, cur[j-1]+1)
-			cur[j] = c
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return didyoumean.Nearest(name, keys)
 }
 
 // decode reads the v1alpha1 document into the typed subset. A value of the

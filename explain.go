@@ -1,0 +1,28 @@
+package kubeletcfg
+
+import (
+	"github.com/kubeletcfg/kubeletcfg/discover"
+	"github.com/kubeletcfg/kubeletcfg/explain"
+	"github.com/kubeletcfg/kubeletcfg/skew"
+)
+
+// Explain describes a KubeletConfiguration field at Options.KubeletVersion
+// (one minor; default the default minor): path is dotted with map keys in
+// brackets, "" for the top-level fields (explain.Field).
+func Explain(opt Options, path string) (*explain.Result, error) {
+	m := skew.Default()
+	if opt.KubeletVersion != "" {
+		var err error
+		if m, err = LookupMinor(opt.KubeletVersion, "explain lists the minors that have the field (MINORS); compare files across minors with kubeletcfg skew --versions %s"); err != nil {
+			return nil, err
+		}
+	}
+	if path == "" {
+		path = "KubeletConfiguration"
+	}
+	return explain.Field(m, path)
+}
+
+// Discover finds the kubelet running on the host Options.Host describes and
+// what it starts from (discover.Discover).
+func Discover(opt Options) (*discover.Kubelet, error) { return discover.Discover(opt.Host) }

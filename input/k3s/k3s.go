@@ -1,0 +1,204 @@
+// Package k3s translates the k3s and RKE2 configuration file
+// (/etc/rancher/k3s/config.yaml or /etc/rancher/rke2/config.yaml, and the
+// files of config.yaml.d) into what the kubelet on that node is started with:
+// k3s's own flags, its 00-k3s-defaults.conf drop-in, and the user's
+// kubelet-arg values, ported from k3s's source (main at 2a1e2e8cf41b, the k3s
+// RKE2 v1.36.3+rke2r1's go.mod follows, built against Kubernetes
+// v1.36.3-k3s1; stable channel v1.36.3+k3s1).
+package k3s
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+)
+
+// Release is the k3s source the translation is ported from.
+const Release = "main@2a1e2e8cf41b"
+
+// Tool is k3s; RKE2 files are translated with the same code (RKE2 runs k3s's
+// agent) and named RKE2 in messages.
+var Tool = bootstrap.Tool{
+	Name:    "k3s",
+	Release: Release,
+	Source:  "pkg/configfilearg/parser.go readConfigFile; pkg/daemons/agent/agent.go startKubelet, extractConfigArgs, defaultKubeletConfig; pkg/daemons/agent/agent_linux.go kubeletArgsAndConfig; pkg/util/args.go GetArgs",
+}
+
+// RKE2 is the RKE2 release whose additions (pkg/cli/defaults/defaults.go Set,
+// pkg/cli/cmds flag sets) are ported.
+var RKE2 = bootstrap.Tool{
+	Name:    "RKE2",
+	Release: "v1.36.3+rke2r1",
+	Source:  "pkg/cli/defaults/defaults.go Set; pkg/cli/cmds/agent.go, server.go (flag sets); k3s " + Release + " for the rest",
+}
+
+type fileData struct {
+	path string
+	data []byte
+}
+
+// knownKeys are keys that mark a k3s/RKE2 configuration file.
+var knownKeys = map[string]bool{
+	"kubelet-arg": true, "node-name": true, "token": true, "server": true,
+	"node-label": true, "node-taint": true, "node-ip": true, "tls-san": true,
+	"write-kubeconfig-mode": true, "cluster-init": true, "disable": true,
+	"data-dir": true, "flannel-backend": true, "cni": true, "token-file": true,
+	"agent-token": true, "kube-apiserver-arg": true, "protect-kernel-defaults": true,
+	"profile": true, "selinux": true, "cluster-cidr": true, "service-cidr": true,
+}
+
+// program names the tool by the file's path: RKE2 under a rancher/rke2 folder.
+func program(path string) string {
+	p := filepath.ToSlash(path)
+	if strings.Contains(p, "rancher/rke2") || strings.Contains(filepath.Base(filepath.Dir(p)), "rke2") {
+		return "rke2"
+	}
+	return "k3s"
+}
+
+// topKeys returns the top-level keys of a YAML map, nil when data is not one.
+func topKeys(data []byte) []string {
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil || len(root.Content) != 1 || root.Content[0].Kind != yaml.MappingNode {
+		return nil
+	}
+	var keys []string
+	for i := 0; i+1 < len(root.Content[0].Content); i += 2 {
+		keys = append(keys, strings.TrimSuffix(root.Content[0].Content[i].Value, "+"))
+	}
+	return keys
+}
+
+// Detect reports whether the file is a k3s or RKE2 configuration file: a YAML
+// map with no apiVersion or kind, and
+//   - named config.yaml under a rancher/k3s or rancher/rke2 folder, or kept in
+//     a config.yaml.d folder, with a key k3s knows (kubelet-arg, node-name,
+//     token, server, ...); or
+//   - under any name, with kubelet-arg and only k3s or RKE2 flags as keys; or
+//   - with two keys or more k3s knows, every key lower-case and dashed as
+//     k3s flags are, at least half of them k3s or RKE2 flags (a misspelled
+//     one is then reported, not a reason to read the file as something else).
+func Detect(path string, data []byte) bool {
+	keys := topKeys(data)
+	if len(keys) == 0 {
+		return false
+	}
+	server := flagSet("k3s", "server")
+	rke2 := flagSet("rke2", "server")
+	known, flags := 0, 0
+	kubeletArg, dashed := false, true
+	for _, k := range keys {
+		if k == "apiVersion" || k == "kind" {
+			return false
+		}
+		if knownKeys[k] {
+			known++
+		}
+		if k == "kubelet-arg" {
+			kubeletArg = true
+		}
+		if server[k] || rke2[k] {
+			flags++
+		}
+		if k != strings.ToLower(k) || strings.ContainsAny(k, " _.") {
+			dashed = false
+		}
+	}
+	all := flags == len(keys)
+	p := filepath.ToSlash(path)
+	base, dir := filepath.Base(p), filepath.Base(filepath.Dir(p))
+	named := (base == "config.yaml" || base == "config.yml") &&
+		(strings.Contains(p, "rancher/k3s/") || strings.Contains(p, "rancher/rke2/"))
+	if dir == "config.yaml.d" && hasSuffixI(base, ".yaml", ".yml") {
+		named = true
+	}
+	switch {
+	case named && known > 0, kubeletArg && all:
+		return true
+	case known >= 2 && dashed && 2*flags >= len(keys):
+		return true
+	}
+	return false
+}
+
+// configFiles ports the file list of pkg/configfilearg/parser.go
+// readConfigFile (k3s 2a1e2e8cf41b): file (when it exists) then the .yaml/.yml
+// files of file+".d"; file may be missing when there are drop-ins.
+func configFiles(file string) ([]string, error) {
+	files, err := dotDFiles(file)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(file); err != nil {
+		if !(os.IsNotExist(err) && len(files) > 0) {
+			return nil, err
+		}
+		return files, nil
+	}
+	return append([]string{file}, files...), nil
+}
+
+// files returns the files k3s reads for path, in its order. path may be the
+// base file (config.yaml) or one of its drop-ins (config.yaml.d/NAME.yaml);
+// data stands for path's content, whether or not path is on disk.
+func files(path string, data []byte) ([]fileData, error) {
+	base := path
+	if d := filepath.Dir(path); strings.HasSuffix(d, ".yaml.d") || strings.HasSuffix(d, ".yml.d") {
+		base = strings.TrimSuffix(d, ".d")
+	}
+	names, err := configFiles(base)
+	if err != nil && !os.IsNotExist(err) {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	if !contains(names, path) {
+		// not on disk (standard input, a test): read where k3s would
+		if base == path {
+			names = append([]string{path}, names...)
+		} else {
+			names = append(names, path)
+		}
+	}
+	out := make([]fileData, 0, len(names))
+	for _, n := range names {
+		if filepath.Clean(n) == filepath.Clean(path) {
+			out = append(out, fileData{path, data})
+			continue
+		}
+		b, err := os.ReadFile(n)
+		if err != nil {
+			return nil, fmt.Errorf("%s: k3s reads %s too and it cannot be read: %v", path, n, err)
+		}
+		out = append(out, fileData{n, b})
+	}
+	return out, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, l := range list {
+		if filepath.Clean(l) == filepath.Clean(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// Translate reads a k3s/RKE2 configuration file (and the other files of its
+// config.yaml/config.yaml.d pair on disk) as k3s does and returns the
+// kubelet's command line and k3s's drop-in.
+func Translate(path string, data []byte, opt bootstrap.Options) (*bootstrap.Output, error) {
+	fs, err := files(path, data)
+	if err != nil {
+		return nil, err
+	}
+	args, err := readConfigFiles(fs)
+	if err != nil {
+		return nil, err
+	}
+	t := &translation{path: path, program: program(path), opt: opt}
+	return t.run(args)
+}

@@ -1,0 +1,558 @@
+package input
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/validate"
+)
+
+// What the kubelet-start phase of kubeadm init and kubeadm join writes besides
+// config.yaml, ported from k8s.io/kubernetes cmd/kubeadm/app at each minor's release
+// (conformance/minors/versions.txt: v1.31.0 ... v1.38.0-beta.0):
+//
+//   - /var/lib/kubelet/kubeadm-flags.env, KUBELET_KUBEADM_ARGS
+//     (phases/kubelet/flags.go, WriteKubeletDynamicEnvFile and buildKubeletArgsCommon;
+//     util/arguments.go, ArgumentsToCommand): kubeadm's own flags
+//     (--container-runtime-endpoint from criSocket, --pod-infra-container-image,
+//     --register-with-taints on a joining worker, --hostname-override) overridden by
+//     nodeRegistration.kubeletExtraArgs;
+//   - /var/lib/kubelet/instance-config.yaml (phases/kubelet/config.go,
+//     WriteInstanceConfigToDisk), containerRuntimeEndpoint from criSocket, merged into
+//     config.yaml after the patches (applyKubeletConfigPatchFromFile) where the minor
+//     writes it;
+//   - the API versions the minor reads (util/config/common.go, validateSupportedVersion).
+//
+// The conformance harness runs kubeadm's own WriteKubeletDynamicEnvFile,
+// WriteInstanceConfigToDisk and applyKubeletConfigPatchFromFile on testdata/kubeadm/cases
+// at every minor (testdata/kubeadm/golden/<minor>/NAME.flags.env and
+// NAME.instance-config.yaml); TestKubeadmNodeGoldens compares.
+
+// kubeadmArg is one kubelet flag of kubeadm-flags.env (kubeadmapi.Arg) and where the
+// user's file sets it.
+type kubeadmArg struct {
+	name, value string
+	pos         validate.Position
+	// from says what in the file the flag comes from, for origins and messages:
+	// "nodeRegistration.kubeletExtraArgs[max-pods]".
+	from string
+}
+
+// kubeadmNodeDoc is what the kubelet-start phase reads of the node's document (the
+// InitConfiguration, or the JoinConfiguration of a file without one) and of the
+// ClusterConfiguration.
+type kubeadmNodeDoc struct {
+	path         string
+	doc          *yamlDoc // nil: no InitConfiguration (kubeadm's defaults)
+	join         bool
+	controlPlane bool // a JoinConfiguration with controlPlane
+	anchor       validate.Position
+	name         string
+	namePos      validate.Position
+	criSocket    string
+	criPos       validate.Position
+	extra        []kubeadmArg // in the internal type's order
+	taints       []string     // v1.Taint.ToString of each
+	taintsPos    validate.Position
+	imageRepo    string
+	imageRepoPos validate.Position
+	// gate: the ClusterConfiguration's featureGates.NodeLocalCRISocket, when written.
+	gate    *bool
+	gatePos validate.Position
+	// versions are the kubeadm documents kubeadm checks (validateSupportedVersion), in
+	// its order: sorted by GroupVersionKind string.
+	versions []*yamlDoc
+	cluster  *yamlDoc
+	// detected is KubeadmOptions.CRISocket.
+	detected string
+	// own are the names of the flags kubeadm wrote itself (not kubeletExtraArgs'),
+	// set by the conversion.
+	own []string
+	// badArgs is a kubeletExtraArgs of the other API version's shape; nil: none.
+	badArgs *yaml.Node
+	// badValue is the first kubeletExtraArgs value that is not a string (a number,
+	// a boolean, ...), which kubeadm's decoder refuses; nil: none.
+	badValue *yaml.Node
+}
+
+// kubeadmNodeOf reads the node's kubeadm documents of a file split into docs.
+func kubeadmNodeOf(path string, docs []yamlDoc) *kubeadmNodeDoc {
+	n := &kubeadmNodeDoc{path: path, imageRepo: "registry.k8s.io"}
+	var initDoc, joinDoc *yamlDoc
+	for i := range docs {
+		d := &docs[i]
+		if group(d.apiVersion) != "kubeadm.k8s.io" {
+			continue
+		}
+		switch d.kind {
+		case "InitConfiguration":
+			initDoc = d
+		case "JoinConfiguration":
+			joinDoc = d
+		case "ClusterConfiguration":
+			n.cluster = d
+		}
+	}
+	n.doc = initDoc
+	if initDoc == nil && joinDoc != nil {
+		n.doc, n.join = joinDoc, true
+	}
+	for i := range docs {
+		d := &docs[i]
+		// documentMapToJoinConfiguration checks the JoinConfiguration only.
+		if group(d.apiVersion) == "kubeadm.k8s.io" && (!n.join || d == joinDoc) {
+			n.versions = append(n.versions, d)
+		}
+	}
+	slices.SortStableFunc(n.versions, func(a, b *yamlDoc) int { return strings.Compare(gvkString(a), gvkString(b)) })
+	n.anchor = validate.Position{File: path, Line: 1, Column: 1}
+	if len(docs) > 0 {
+		n.anchor.Line = docs[0].first
+	}
+	if n.doc != nil {
+		n.anchor = n.pos(n.doc.kindLine, n.doc.kindColumn)
+		if n.join {
+			n.controlPlane = get(n.doc.root, "controlPlane") != nil
+		}
+		n.readNodeRegistration(get(n.doc.root, "nodeRegistration"), strings.HasSuffix(n.doc.apiVersion, "/v1beta3"))
+	}
+	if c := n.cluster; c != nil && c.root != nil {
+		if k := keyNode(c.root, "imageRepository"); k != nil {
+			if v := get(c.root, "imageRepository"); v.Value != "" {
+				n.imageRepo, n.imageRepoPos = v.Value, n.pos(k.Line, k.Column)
+			}
+		}
+		if fg := get(c.root, "featureGates"); fg != nil {
+			if k := keyNode(fg, "NodeLocalCRISocket"); k != nil {
+				if b, err := strconv.ParseBool(get(fg, "NodeLocalCRISocket").Value); err == nil {
+					n.gate, n.gatePos = &b, n.pos(k.Line, k.Column)
+				}
+			}
+		}
+	}
+	return n
+}
+
+// gvkString is schema.GroupVersionKind.String of a document.
+func gvkString(d *yamlDoc) string {
+	return d.apiVersion + ", Kind=" + d.kind
+}
+
+func (n *kubeadmNodeDoc) pos(line, column int) validate.Position {
+	return validate.Position{File: n.path, Line: line, Column: column}
+}
+
+// readNodeRegistration reads nodeRegistration: name, criSocket, taints and
+// kubeletExtraArgs, v1beta3's map sorted by name as its conversion sorts it
+// (v1beta3/conversion.go, convertToArgs), v1beta4's list as written.
+func (n *kubeadmNodeDoc) readNodeRegistration(nr *yaml.Node, v1beta3 bool) {
+	if nr == nil || nr.Kind != yaml.MappingNode {
+		return
+	}
+	if k := keyNode(nr, "name"); k != nil {
+		n.name, n.namePos = get(nr, "name").Value, n.pos(k.Line, k.Column)
+	}
+	if k := keyNode(nr, "criSocket"); k != nil {
+		n.criSocket, n.criPos = get(nr, "criSocket").Value, n.pos(k.Line, k.Column)
+	}
+	if k := keyNode(nr, "taints"); k != nil {
+		n.taintsPos = n.pos(k.Line, k.Column)
+		for _, t := range get(nr, "taints").Content {
+			n.taints = append(n.taints, taintString(t))
+		}
+	}
+	args := get(nr, "kubeletExtraArgs")
+	if args == nil {
+		return
+	}
+	// v1beta4's list written as v1beta3's map (or the other way round): the decoder
+	// refuses the field's type.
+	if v1beta3 && args.Kind == yaml.SequenceNode || !v1beta3 && args.Kind == yaml.MappingNode {
+		n.badArgs = args
+		return
+	}
+	from := func(name string) string { return "nodeRegistration.kubeletExtraArgs[" + name + "]" }
+	switch {
+	case v1beta3 && args.Kind == yaml.MappingNode:
+		for i := 0; i+1 < len(args.Content); i += 2 {
+			k, v := args.Content[i], args.Content[i+1]
+			n.checkValue(v)
+			n.extra = append(n.extra, kubeadmArg{name: k.Value, value: v.Value, pos: n.pos(k.Line, k.Column), from: from(k.Value)})
+		}
+		slices.SortStableFunc(n.extra, func(a, b kubeadmArg) int {
+			if c := strings.Compare(a.name, b.name); c != 0 {
+				return c
+			}
+			return strings.Compare(a.value, b.value)
+		})
+	case args.Kind == yaml.SequenceNode:
+		for _, item := range args.Content {
+			a := kubeadmArg{pos: n.pos(item.Line, item.Column)}
+			if k := keyNode(item, "name"); k != nil {
+				a.name, a.pos = get(item, "name").Value, n.pos(k.Line, k.Column)
+			}
+			if v := get(item, "value"); v != nil {
+				a.value = v.Value
+				n.checkValue(v)
+			}
+			a.from = from(a.name)
+			n.extra = append(n.extra, a)
+		}
+	}
+}
+
+// checkValue records v when kubeadm's decoder cannot read it as a string.
+func (n *kubeadmNodeDoc) checkValue(v *yaml.Node) {
+	if n.badValue == nil && jsonKind(v) != "" {
+		n.badValue = v
+	}
+}
+
+// jsonKind is what encoding/json calls a YAML value that is not a string ("number",
+// "bool", "object", "array"); empty for a string or null.
+func jsonKind(v *yaml.Node) string {
+	switch {
+	case v.Kind == yaml.MappingNode:
+		return "object"
+	case v.Kind == yaml.SequenceNode:
+		return "array"
+	case v.Tag == "!!int" || v.Tag == "!!float":
+		return "number"
+	case v.Tag == "!!bool":
+		return "bool"
+	}
+	return ""
+}
+
+// taintString is v1.Taint.ToString: key=value:effect, key:effect without a value.
+func taintString(t *yaml.Node) string {
+	val := func(k string) string {
+		if v := get(t, k); v != nil {
+			return v.Value
+		}
+		return ""
+	}
+	if val("value") == "" {
+		return val("key") + ":" + val("effect")
+	}
+	return val("key") + "=" + val("value") + ":" + val("effect")
+}
+
+// kubeadmNodeWrites is what the kubelet-start phase of one kubeadm minor writes
+// besides config.yaml.
+type kubeadmNodeWrites struct {
+	// Flags are KUBELET_KUBEADM_ARGS in order.
+	flags []kubeadmArg
+	// instance: the minor writes instance-config.yaml with containerRuntimeEndpoint
+	// endpoint (empty when criSocket is not written: kubeadm detects the socket on the
+	// node).
+	instance bool
+	endpoint string
+}
+
+// kubeadmRefusal is kubeadm's error when it refuses the file, with the position of
+// what it refuses and the source that refuses.
+type kubeadmRefusal struct {
+	pos     validate.Position
+	message string // kubeadm's words
+	source  string
+}
+
+func (r *kubeadmRefusal) Error() string { return r.message }
+
+// minorNumber is 37 of "1.37".
+func minorNumber(m *skew.Minor) int {
+	_, mm, _ := strings.Cut(m.Version, ".")
+	n, _ := strconv.Atoi(mm)
+	return n
+}
+
+// refusal is what kubeadm of minor m refuses in the file before it writes anything:
+// an API version it no longer (or not yet) reads (util/config/common.go,
+// validateSupportedVersion, in documentMapToInitConfiguration's order), and the
+// NodeLocalCRISocket feature gate where kubeadm does not know it
+// (apis/kubeadm/validation/validation.go, ValidateFeatureGates: 1.31, and 1.37 on).
+func (n *kubeadmNodeDoc) refusal(m *skew.Minor) *kubeadmRefusal {
+	minor := minorNumber(m)
+	old := map[string]string{
+		"kubeadm.k8s.io/v1alpha1": "v1.11",
+		"kubeadm.k8s.io/v1alpha2": "v1.12",
+		"kubeadm.k8s.io/v1alpha3": "v1.14",
+		"kubeadm.k8s.io/v1beta1":  "v1.15",
+		"kubeadm.k8s.io/v1beta2":  "v1.22",
+	}
+	if minor >= 37 {
+		old["kubeadm.k8s.io/v1beta3"] = "v1.36"
+	}
+	migrate := "'kubeadm config migrate --old-config old-config-file --new-config new-config-file'"
+	if minor <= 32 {
+		migrate = "'kubeadm config migrate --old-config old.yaml --new-config new.yaml'"
+	}
+	src := fmt.Sprintf("cmd/kubeadm/app/util/config/common.go, validateSupportedVersion, kubeadm %s", m.Patch)
+	for _, d := range n.versions {
+		use := old[d.apiVersion]
+		at := n.pos(d.kindLine, d.kindColumn)
+		if v := get(d.root, "apiVersion"); v != nil {
+			at = n.pos(v.Line, v.Column)
+		}
+		decodes := use == "" && d == n.doc && (d.apiVersion == "kubeadm.k8s.io/v1beta4" || d.apiVersion == "kubeadm.k8s.io/v1beta3")
+		if decodes && n.badArgs != nil {
+			typ, field := "[]v1beta4.Arg", "object"
+			if d.apiVersion == "kubeadm.k8s.io/v1beta3" {
+				typ, field = "map[string]string", "array"
+			}
+			return &kubeadmRefusal{pos: n.pos(n.badArgs.Line, n.badArgs.Column), source: fmt.Sprintf("cmd/kubeadm/app/util/config, runtime.DecodeInto of the %s, kubeadm %s", n.doc.kind, m.Patch),
+				message: fmt.Sprintf("json: cannot unmarshal %s into Go struct field NodeRegistrationOptions.nodeRegistration.kubeletExtraArgs of type %s", field, typ)}
+		}
+		if decodes && n.badValue != nil {
+			// runtime.DecodeInto of the node's document (kubeadm's scheme, encoding/json).
+			field := "Arg.nodeRegistration.kubeletExtraArgs.value"
+			if d.apiVersion == "kubeadm.k8s.io/v1beta3" {
+				field = "NodeRegistrationOptions.nodeRegistration.kubeletExtraArgs"
+			}
+			return &kubeadmRefusal{pos: n.pos(n.badValue.Line, n.badValue.Column), source: fmt.Sprintf("cmd/kubeadm/app/util/config, runtime.DecodeInto of the %s, kubeadm %s", n.doc.kind, m.Patch),
+				message: fmt.Sprintf("json: cannot unmarshal %s into Go struct field %s of type string", jsonKind(n.badValue), field)}
+		}
+		if use != "" {
+			return &kubeadmRefusal{pos: at, source: src, message: fmt.Sprintf("your configuration file uses an old API spec: %q (kind: %q). Please use kubeadm %s instead and run %s, which will write the new, similar spec using a newer API version.", d.apiVersion, d.kind, use, migrate)}
+		}
+		switch {
+		case d.apiVersion == "kubeadm.k8s.io/v1" && minor >= 37:
+			return &kubeadmRefusal{pos: at, source: src, message: fmt.Sprintf("experimental API spec: %q (kind: %q) is not allowed. You can use the --allow-experimental-api flag if the command supports it.", d.apiVersion, d.kind)}
+		case d.apiVersion != "kubeadm.k8s.io/v1beta4" && d.apiVersion != "kubeadm.k8s.io/v1beta3" && d.apiVersion != "kubeadm.k8s.io/v1":
+			// Not registered in the scheme: the decoder refuses it.
+			return &kubeadmRefusal{pos: at, source: fmt.Sprintf("cmd/kubeadm/app/apis/kubeadm/scheme, kubeadm %s", m.Patch),
+				message: fmt.Sprintf("no kind %q is registered for version %q in scheme", d.kind, d.apiVersion)}
+		case d.apiVersion == "kubeadm.k8s.io/v1" && minor < 37:
+			return &kubeadmRefusal{pos: at, source: fmt.Sprintf("cmd/kubeadm/app/apis/kubeadm/scheme, kubeadm %s", m.Patch),
+				message: fmt.Sprintf("no kind %q is registered for version %q in scheme", d.kind, d.apiVersion)}
+		}
+	}
+	if n.gate != nil && (minor <= 31 || minor >= 37) && !n.join {
+		return &kubeadmRefusal{pos: n.gatePos, source: fmt.Sprintf("cmd/kubeadm/app/apis/kubeadm/validation/validation.go, ValidateFeatureGates, kubeadm %s", m.Patch),
+			message: fmt.Sprintf("featureGates: Invalid value: map[string]bool{\"NodeLocalCRISocket\":%t}: NodeLocalCRISocket is not a valid feature name.", *n.gate)}
+	}
+	return nil
+}
+
+// nodeLocalCRISocket is features.Enabled(cfg.FeatureGates, features.NodeLocalCRISocket)
+// as the kubelet-start phase of minor m asks it: no gate in 1.31 (always the flag),
+// alpha (off) in 1.32-1.33, beta (on) in 1.34-1.35, GA in 1.36 (locked on, yet a
+// file's false is still read: kubeadm's NewFeatureGate does not check the lock), and
+// from 1.37 no gate: the instance configuration always
+// (cmd/phases/init/kubelet.go runKubeletStart, cmd/phases/join/kubelet.go
+// runKubeletStartJoinPhase).
+func (n *kubeadmNodeDoc) nodeLocalCRISocket(minor int) bool {
+	switch {
+	case minor <= 31:
+		return false
+	case minor >= 37:
+		return true
+	case n.gate != nil:
+		return *n.gate
+	}
+	return minor >= 34
+}
+
+// pauseVersion is constants.PauseVersion of kubeadm minor m.
+func pauseVersion(minor int) string {
+	switch {
+	case minor <= 33:
+		return "3.10"
+	case minor <= 35:
+		return "3.10.1"
+	}
+	return "3.10.2"
+}
+
+// writes is what kubeadm of minor m writes for the node: buildKubeletArgsCommon's
+// flags, overridden by kubeletExtraArgs (ArgumentsToCommand), and whether the instance
+// configuration is written. detected is the CRI socket kubeadm detects on the node
+// when criSocket is not written (KubeadmOptions.CRISocket; empty: unknown).
+func (n *kubeadmNodeDoc) writes(m *skew.Minor, detected string) kubeadmNodeWrites {
+	minor := minorNumber(m)
+	var w kubeadmNodeWrites
+	// SetNodeRegistrationDynamicDefaults: a socket without a scheme gets unix://;
+	// none is detected on the node (DetectCRISocket).
+	socket, socketPos, socketFrom := n.criSocket, n.criPos, "nodeRegistration.criSocket"
+	switch {
+	case socket == "":
+		socket, socketPos, socketFrom = detected, n.anchor, "the CRI socket kubeadm detects on the node"
+	case !strings.HasPrefix(socket, "unix"):
+		socket = "unix://" + socket
+	}
+	var base []kubeadmArg
+	if n.nodeLocalCRISocket(minor) {
+		w.instance, w.endpoint = true, socket
+	} else if socket != "" {
+		base = append(base, kubeadmArg{name: "container-runtime-endpoint", value: socket, pos: socketPos, from: socketFrom})
+	}
+	if minor <= 34 {
+		// GetPauseImage: imageRepository/pause:PauseVersion (gone from 1.35).
+		pos := n.imageRepoPos
+		if pos.Line == 0 {
+			pos = n.anchor
+		}
+		base = append(base, kubeadmArg{name: "pod-infra-container-image", value: n.imageRepo + "/pause:" + pauseVersion(minor), pos: pos,
+			from: "ClusterConfiguration imageRepository (kubeadm's pause image)"})
+	}
+	if n.join && !n.controlPlane && len(n.taints) > 0 {
+		base = append(base, kubeadmArg{name: "register-with-taints", value: strings.Join(n.taints, ","), pos: n.taintsPos, from: "nodeRegistration.taints"})
+	}
+	// GetNodeNameAndHostname: the node name is nodeRegistration.name (lower-cased by
+	// GetHostname), else the hostname-override extra arg, else the host's name; the flag
+	// is written when it differs from the host's name, which only the node knows.
+	nodeName, namePos, nameFrom := strings.ToLower(strings.TrimSpace(n.name)), n.namePos, "nodeRegistration.name"
+	for _, a := range n.extra {
+		if a.name == "hostname-override" {
+			nodeName, namePos, nameFrom = a.value, a.pos, a.from
+		}
+	}
+	if nodeName != "" {
+		base = append(base, kubeadmArg{name: "hostname-override", value: nodeName, pos: namePos, from: nameFrom})
+	}
+	w.flags = argumentsToCommand(minor, base, n.extra)
+	return w
+}
+
+// hostnameFlag says, when the flags have kubeadm's own --hostname-override, that it
+// depends on the node; empty otherwise.
+func (n *kubeadmNodeDoc) hostnameFlag(w kubeadmNodeWrites) string {
+	for _, f := range w.flags {
+		if f.name == "hostname-override" && f.from == "nodeRegistration.name" {
+			return fmt.Sprintf("kubeadm writes --hostname-override=%s unless the node's hostname is %s: the node's name is the same either way", f.value, f.value)
+		}
+	}
+	return ""
+}
+
+// argumentsToCommand is util/arguments.go ArgumentsToCommand: an extra arg replaces
+// every base arg of its name. 1.31 sorts the lot by name, then value; from 1.32 the
+// base args are sorted and the extra args follow as given (1.37's merge methods are
+// v1's, which kubeadm 1.37 does not read without --allow-experimental-api).
+func argumentsToCommand(minor int, base, overrides []kubeadmArg) []kubeadmArg {
+	over := map[string]bool{}
+	for _, a := range overrides {
+		over[a.name] = true
+	}
+	byNameValue := func(a, b kubeadmArg) int {
+		if c := strings.Compare(a.name, b.name); c != 0 {
+			return c
+		}
+		return strings.Compare(a.value, b.value)
+	}
+	var out []kubeadmArg
+	if minor <= 31 {
+		out = slices.Clone(overrides)
+	}
+	base = slices.Clone(base)
+	slices.SortStableFunc(base, byNameValue)
+	for _, a := range base {
+		if !over[a.name] {
+			out = append(out, a)
+		}
+	}
+	if minor <= 31 {
+		slices.SortStableFunc(out, byNameValue)
+		return out
+	}
+	return append(out, overrides...)
+}
+
+// flagsEnv is the kubeadm-flags.env WriteKubeletArgsToFile writes:
+// KUBELET_KUBEADM_ARGS=%q of the flags joined by spaces.
+func flagsEnv(flags []kubeadmArg) []byte {
+	var args []string
+	for _, a := range flags {
+		args = append(args, "--"+a.name+"="+a.value)
+	}
+	return fmt.Appendf(nil, "KUBELET_KUBEADM_ARGS=%q\n", strings.Join(args, " "))
+}
+
+// instanceConfig is the instance-config.yaml WriteInstanceConfigToDisk writes.
+func instanceConfig(endpoint string) []byte {
+	return fmt.Appendf(nil, "containerRuntimeEndpoint: %q\n", endpoint)
+}
+
+// addKubeadmFindings adds, to a result at minor r.Minor of a kubeadm config file,
+// what kubeadm of that minor says of the file: that it refuses it (KC9001, kubeadm's
+// own words), and what it takes from the node instead of the file (KC9004).
+func (s *Source) addKubeadmFindings(r *pipeline.Result) {
+	if s == nil || s.kubeadm == nil || r == nil || r.Minor == nil {
+		return
+	}
+	n := s.kubeadm
+	if m := s.pos; m != nil && m.byPath != nil {
+		// kubeadm marshals a field it does not set as its zero value
+		// (containerRuntimeEndpoint: ""), which the kubelet defaults as if absent: a
+		// kubeadm flag for it overrides nothing the file says.
+		kept := r.Findings[:0]
+		for _, f := range r.Findings {
+			if f.Rule == validate.FlagOverridesFile.ID && f.Path != "" && !m.writtenOrKubeadms(f.Path) {
+				continue
+			}
+			// A deprecated flag kubeadm writes itself (--pod-infra-container-image,
+			// --container-runtime-endpoint): not the file's to remove.
+			for _, own := range n.own {
+				if f.Rule == validate.FlagDeprecated.ID && strings.HasPrefix(f.Message, "--"+own+" ") {
+					f.Message += " (kubeadm writes it itself into kubeadm-flags.env)"
+					f.Hint = "nothing to change in the file: kubeadm of this minor passes it; newer kubeadm releases do not"
+				}
+			}
+			kept = append(kept, f)
+		}
+		r.Findings = kept
+	}
+	if ref := n.refusal(r.Minor); ref != nil {
+		hint := "use apiVersion kubeadm.k8s.io/v1beta4 in every kubeadm document (kubeadm config migrate writes it)"
+		switch {
+		case n.badValue != nil && ref.pos == n.pos(n.badValue.Line, n.badValue.Column):
+			hint = fmt.Sprintf("quote the value: %q", n.badValue.Value)
+		case n.badArgs != nil && ref.pos == n.pos(n.badArgs.Line, n.badArgs.Column) && n.badArgs.Kind == yaml.MappingNode:
+			hint = "v1beta4's kubeletExtraArgs is a list: - name: max-pods, value: \"150\" (kubeadm config migrate converts v1beta3's map)"
+		case n.badArgs != nil && ref.pos == n.pos(n.badArgs.Line, n.badArgs.Column):
+			hint = "v1beta3's kubeletExtraArgs is a map: max-pods: \"150\""
+		case n.gate != nil && ref.pos == n.gatePos:
+			hint = fmt.Sprintf("remove featureGates.NodeLocalCRISocket: kubeadm %s does not know the gate", r.Minor.Version)
+		}
+		r.Findings = append(r.Findings, validate.BootstrapperRefuses.At(ref.pos, "",
+			fmt.Sprintf("kubeadm %s refuses the file and writes nothing for the kubelet: %s (%s)", r.Minor.Version, ref.message, ref.source), hint))
+	}
+	if n.criSocket == "" && n.detected == "" {
+		verb := "init"
+		if n.join {
+			verb = "join"
+		}
+		where := "--container-runtime-endpoint in kubeadm-flags.env"
+		if n.nodeLocalCRISocket(minorNumber(r.Minor)) {
+			where = "containerRuntimeEndpoint in /var/lib/kubelet/instance-config.yaml, merged into config.yaml"
+		}
+		r.Findings = append(r.Findings, validate.BootstrapperAtBoot.At(n.anchor, "containerRuntimeEndpoint",
+			fmt.Sprintf("kubeadm %s %s writes the container runtime socket it detects on the node as %s (nodeRegistration.criSocket is not written: util/config SetNodeRegistrationDynamicDefaults, DetectCRISocket): unknown until boot, the kubelet's default is used here",
+				verb, r.Minor.Version, where),
+			"write nodeRegistration.criSocket (unix:///run/containerd/containerd.sock, unix:///var/run/crio/crio.sock), or give the node's with --set containerRuntimeEndpoint=unix:///..."))
+	}
+	validate.SortFindings(r.Findings)
+}
+
+// writtenOrKubeadms reports whether the file (or a patch) writes path or kubeadm's
+// defaulting sets it (kubeadmSets, the instance configuration's endpoint).
+func (m *posMap) writtenOrKubeadms(path string) bool {
+	for p := path; p != ""; p = parentPath(p) {
+		if _, ok := m.byPath[p]; ok {
+			return true
+		}
+	}
+	for _, q := range kubeadmSets {
+		if skew.Within(path, q) || skew.Within(q, path) {
+			return true
+		}
+	}
+	return false
+}

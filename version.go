@@ -1,0 +1,103 @@
+package kubeletcfg
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"runtime/debug"
+	"text/tabwriter"
+
+	"github.com/kubeletcfg/kubeletcfg/report"
+	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/validate"
+)
+
+// VersionInfo is what `kubeletcfg version -o json` prints: kubeletcfg's
+// version, the commit and Go version it was built from, and the kubelet minors
+// it knows.
+type VersionInfo struct {
+	Version  string         `json:"version"`
+	Commit   string         `json:"commit,omitempty"`
+	Go       string         `json:"go"`
+	Platform string         `json:"platform"`
+	Minors   []VersionMinor `json:"kubeletMinors"`
+}
+
+// VersionMinor is a kubelet minor kubeletcfg knows and the Kubernetes release
+// its knowledge was generated from.
+type VersionMinor struct {
+	Minor      string `json:"minor"`
+	Kubernetes string `json:"kubernetes"`
+	PreRelease bool   `json:"preRelease,omitempty"`
+	Default    bool   `json:"default,omitempty"`
+}
+
+// BuildInfo is this binary's version (report.Version), commit (the build's
+// vcs.revision), Go version and platform, without the minors.
+func BuildInfo() VersionInfo {
+	v := VersionInfo{Version: report.Version(), Go: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" {
+				v.Commit = s.Value
+			}
+		}
+	}
+	return v
+}
+
+// WithMinors is v with every minor kubeletcfg knows, oldest first.
+func (v VersionInfo) WithMinors() *VersionInfo {
+	v.Minors = nil
+	for _, m := range skew.Minors() {
+		v.Minors = append(v.Minors, VersionMinor{Minor: m.Version, Kubernetes: m.Patch, PreRelease: m.PreRelease(), Default: m == skew.Default()})
+	}
+	return &v
+}
+
+// Write prints v as `kubeletcfg version` does: "json", or "text" (the
+// version, commit, Go and platform, then a table of the minors).
+func (v *VersionInfo) Write(w io.Writer, format string, _ report.Options) error {
+	if format == "json" {
+		return report.WriteJSON(w, v)
+	}
+	fmt.Fprintf(w, "kubeletcfg %s\n", v.Version)
+	if v.Commit != "" {
+		fmt.Fprintf(w, "commit      %s\n", v.Commit)
+	}
+	fmt.Fprintf(w, "go          %s %s\n\nkubelet minors:\n", v.Go, v.Platform)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, m := range v.Minors {
+		note := ""
+		switch {
+		case m.PreRelease:
+			note = " (pre-release)"
+		case m.Default:
+			note = " (default)"
+		}
+		fmt.Fprintf(tw, "  %s\tk8s.io/kubernetes %s%s\n", m.Minor, m.Kubernetes, note)
+	}
+	return tw.Flush()
+}
+
+// CountAtLeast is 0: a version has no findings.
+func (v *VersionInfo) CountAtLeast(validate.Severity) int { return 0 }
+
+// WriteVersions prints the minors as `kubeletcfg versions` does, one a line
+// for scripts: the minor, a tab, the release it was generated from, the
+// default and the pre-releases marked.
+func WriteVersions(w io.Writer) error {
+	for _, m := range skew.Minors() {
+		var note string
+		switch {
+		case m.PreRelease():
+			note = ", pre-release" // asked for by name, never a default
+		case m == skew.Default():
+			note = "; the default"
+		}
+		if _, err := fmt.Fprintf(w, "%s\t(generated from k8s.io/kubernetes %s%s)\n", m.Version, m.Patch, note); err != nil {
+			return err
+		}
+	}
+	return nil
+}
