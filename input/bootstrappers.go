@@ -12,6 +12,7 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/input/k0s"
 	"github.com/kubeletcfg/kubeletcfg/input/k3s"
 	"github.com/kubeletcfg/kubeletcfg/input/karpenter"
+	"github.com/kubeletcfg/kubeletcfg/input/nodeadm"
 	"github.com/kubeletcfg/kubeletcfg/input/talos"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
@@ -31,12 +32,13 @@ type translator struct {
 // order Detect tries them (after the formats of input.go). A new one is one
 // entry here and its format's name in Formats.
 var translators = []translator{
-	{format: "k0s", tool: k0s.Tool, detect: k0s.Detect, translate: k0s.Translate},
+	{format: "nodeadm", tool: nodeadm.Tool, detect: nodeadm.Detect, translate: nodeadm.Translate},
+	{format: "karpenter", tool: karpenter.Tool, detect: karpenter.Detect, translate: karpenter.Translate},
+	{format: "cluster-api", tool: CAPITool, detect: DetectCAPI, translate: TranslateCAPI},
 	{format: "talos", tool: talos.Tool, detect: talos.Detect, translate: talos.Translate},
+	{format: "k0s", tool: k0s.Tool, detect: k0s.Detect, translate: k0s.Translate},
 	{format: "k3s", tool: k3s.Tool, detect: k3s.Detect, translate: k3s.Translate},
 	{format: "aks", tool: aks.Tool, detect: aks.Detect, translate: aks.Translate},
-	{format: "cluster-api", tool: CAPITool, detect: DetectCAPI, translate: TranslateCAPI},
-	{format: "karpenter", tool: karpenter.Tool, detect: karpenter.Detect, translate: karpenter.Translate},
 }
 
 // translatorOf is the translator of format f, if f is a bootstrapper's.

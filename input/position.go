@@ -79,6 +79,11 @@ func (s *Source) mapPosition(p validate.Position, path string, flags bool) valid
 			if q, ok := m.byPath[path]; ok {
 				return q
 			}
+			if _, ok := m.notes[path]; ok {
+				// The tool set this value (its note says so), not the user's
+				// key above it: the anchor, not that key.
+				return m.anchor
+			}
 			path = parentPath(path)
 		}
 		return m.anchor

@@ -13,6 +13,9 @@ const inputs = "../../testdata/inputs/"
 
 const talos = "../../testdata/bootstrappers/talos/"
 
+// nodeadmExamples are the EKS nodeadm examples of docs/bootstrappers/nodeadm.md.
+const nodeadmExamples = "../../testdata/bootstrappers/nodeadm/examples/"
+
 // TestCLIInputs is TestCLI for the input formats (configz dumps, the kubeadm
 // ConfigMap, standard input) and lint --nodes: go test ./cmd/kubeletcfg -run
 // Inputs -update rewrites these goldens only.
@@ -75,6 +78,11 @@ func TestCLIInputs(t *testing.T) {
 		{"inputs-forced-mismatch", []string{"lint", "-c", inputs + "kubelet-config.yaml", "--input-format", "configz"}, exitUsage},
 		{"inputs-bad-format", []string{"lint", "-c", inputs + "configz.json", "--input-format", "xml"}, exitUsage},
 		{"inputs-format-without-config", []string{"lint", "-d", inputs + "nodes/pool-a-1/conf.d", "--input-format", "kubeadm"}, exitUsage},
+		// EKS nodeadm (input/nodeadm): MIME user data, and a NodeConfig at 1.37 and at 1.38.
+		{"inputs-nodeadm-userdata", []string{"lint", nodeadmExamples + "userdata.txt"}, exitFindings},
+		{"inputs-nodeadm-swap", []string{"lint", nodeadmExamples + "nodeconfig-swap.yaml"}, exitClean},
+		{"inputs-nodeadm-swap-1.38", []string{"lint", nodeadmExamples + "nodeconfig-swap.yaml", "--kubelet-version", "1.38"}, exitFindings},
+		{"inputs-nodeadm-origin", []string{"effective", nodeadmExamples + "nodeconfig-swap.yaml", "--show-origin", "--set", "maxPods=58", "--set", "kubeReserved[cpu]=70m"}, exitClean},
 		{"inputs-nodes", []string{"lint", "--nodes", inputs + "nodes"}, exitUsage},
 		{"inputs-nodes-json", []string{"lint", "--nodes", inputs + "nodes", "-o", "json"}, exitUsage},
 		{"inputs-nodes-1.31", []string{"lint", "--nodes", inputs + "nodes", "--kubelet-version", "1.31", "-q"}, exitUsage},

@@ -1,0 +1,749 @@
+// Package nodeadm translates an EKS nodeadm NodeConfig (node.eks.aws/v1alpha1),
+// alone or inside MIME multi-part user data, into what nodeadm init writes for
+// the kubelet: /etc/kubernetes/kubelet/config.json, the user's
+// spec.kubelet.config as the drop-in config.json.d/40-nodeadm.conf, and the
+// kubelet's command line (nodeadm's flags, then spec.kubelet.flags). It is a
+// port of awslabs/amazon-eks-ami's nodeadm at Tool.Release; each function
+// names the file and function it follows.
+package nodeadm
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+	"github.com/kubeletcfg/kubeletcfg/skew"
+)
+
+// Tool is EKS nodeadm at the release the translation is ported from.
+var Tool = bootstrap.Tool{
+	Name:    "EKS nodeadm",
+	Release: "v20260724",
+	Source:  "nodeadm/internal/kubelet/config.go writeKubeletConfig",
+}
+
+// Detect reports whether data is a NodeConfig (apiVersion node.eks.aws/...,
+// kind NodeConfig) or MIME multi-part user data with a part of type
+// application/node.eks.aws.
+func Detect(path string, data []byte) bool {
+	if r, _, err := multipartReader(data); err == nil && r != nil {
+		return bytes.Contains(data, []byte(nodeConfigMediaType))
+	}
+	var tm struct {
+		APIVersion string `json:"apiVersion"`
+		Kind       string `json:"kind"`
+	}
+	if err := yaml.Unmarshal(data, &tm); err != nil {
+		return false
+	}
+	return tm.Kind == kindNodeConfig && strings.HasPrefix(tm.APIVersion, groupName+"/")
+}
+
+// Rule IDs of validate's bootstrapper rules (this package does not import validate).
+const (
+	ruleRefuses   = "KC9001"
+	ruleOverrides = "KC9002"
+	ruleDrops     = "KC9003"
+	ruleAtBoot    = "KC9004"
+)
+
+type translation struct {
+	path string
+	opt  bootstrap.Options
+	out  *bootstrap.Output
+	// nc and kc: where the merged NodeConfig's keys and its
+	// spec.kubelet.config's field paths were written (the last document that
+	// writes one wins, as in the merge).
+	nc, kc   map[string]finding.Position
+	leaf     map[string]bool
+	flagsPos []finding.Position
+	anchor   finding.Position
+}
+
+func (t *translation) tool() string { return Tool.Name + " " + Tool.Release }
+
+func (t *translation) add(rule string, pos finding.Position, path, msg, hint string) {
+	sev := map[string]finding.Severity{ruleRefuses: finding.Error, ruleOverrides: finding.Warning, ruleDrops: finding.Warning, ruleAtBoot: finding.Info}[rule]
+	if pos.File == "" || pos.Line < 1 {
+		pos = t.anchor
+	}
+	t.out.Findings = append(t.out.Findings, finding.Finding{Rule: rule, Severity: sev, Message: msg, Position: pos, Path: path, Hint: hint})
+}
+
+// ncPos is where the NodeConfig path p (or its nearest written ancestor) is.
+func (t *translation) ncPos(p string) finding.Position {
+	for p != "" {
+		if pos, ok := t.nc[p]; ok {
+			return pos
+		}
+		i := strings.LastIndexAny(p, ".[")
+		if i < 0 {
+			break
+		}
+		p = p[:i]
+	}
+	return t.anchor
+}
+
+// Translate reads a NodeConfig file or user data as nodeadm init does
+// (cmd/nodeadm/init/init.go Run: the config providers, api.ValidateNodeConfig,
+// then the kubelet daemon's Configure) and returns what it writes for the
+// kubelet at the kubelet minor opt.Minor.
+func Translate(path string, data []byte, opt bootstrap.Options) (*bootstrap.Output, error) {
+	minorName := opt.Minor
+	if minorName == "" {
+		minorName = skew.Default().Version
+	}
+	minor, err := minorNumber(minorName)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	t := &translation{
+		path: path, opt: opt,
+		out: &bootstrap.Output{Tool: Tool, Positions: map[string]finding.Position{}, Notes: map[string]string{}, AtBoot: map[string]string{}},
+		nc:  map[string]finding.Position{}, kc: map[string]finding.Position{}, leaf: map[string]bool{},
+		anchor: finding.Position{File: path, Line: 1, Column: 1},
+	}
+	t.out.Anchor = t.anchor
+	cfg, ndocs := t.read(data)
+	if cfg == nil {
+		t.out.Note = fmt.Sprintf("EKS nodeadm NodeConfig: nodeadm %s refuses it; it writes nothing for the kubelet", Tool.Release)
+		return t.out, nil
+	}
+	t.validate(cfg)
+	if err := t.generate(cfg, minor, minorName); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	what := "NodeConfig"
+	if ndocs > 1 {
+		what = fmt.Sprintf("%d NodeConfigs merged", ndocs)
+	}
+	files, verb := "config.json", "writes it"
+	if len(t.out.DropIns) > 0 {
+		files, verb = "config.json and 40-nodeadm.conf", "writes them"
+	}
+	if !t.refused() {
+		t.out.Note = fmt.Sprintf("EKS nodeadm %s: %s as nodeadm %s %s for kubelet %s", what, files, Tool.Release, verb, minorName)
+		return t.out, nil
+	}
+	// nodeadm init stops: what it would write is still checked, but the
+	// values it would set at boot are not worth a word.
+	kept := t.out.Findings[:0]
+	for _, f := range t.out.Findings {
+		if f.Rule != ruleAtBoot {
+			kept = append(kept, f)
+		}
+	}
+	t.out.Findings = kept
+	t.out.Note = fmt.Sprintf("EKS nodeadm %s: nodeadm %s refuses it; checked as the %s it would write for kubelet %s", what, Tool.Release, files, minorName)
+	return t.out, nil
+}
+
+// refused reports whether nodeadm stops on the file (a KC9001 finding).
+func (t *translation) refused() bool {
+	for _, f := range t.out.Findings {
+		if f.Rule == ruleRefuses {
+			return true
+		}
+	}
+	return false
+}
+
+func minorNumber(v string) (int, error) {
+	v = strings.TrimPrefix(v, "v")
+	parts := strings.Split(v, ".")
+	if len(parts) < 2 || parts[0] != "1" {
+		return 0, fmt.Errorf("kubelet minor %q: want 1.N", v)
+	}
+	n, err := strconv.Atoi(parts[1])
+	if err != nil {
+		return 0, fmt.Errorf("kubelet minor %q: want 1.N", v)
+	}
+	return n, nil
+}
+
+// read finds, decodes and merges the NodeConfigs of the file
+// (configprovider ParseMaybeMultipart, api.MergeNodeConfigs), with their
+// positions; nil when nodeadm refuses the file.
+func (t *translation) read(data []byte) (*nodeConfig, int) {
+	parts, ignored, multi, err := parseMaybeMultipart(data)
+	for _, ip := range ignored {
+		t.add(ruleDrops, finding.Position{File: t.path, Line: ip.header, Column: 1}, "",
+			fmt.Sprintf("%s skips this part of the user data: it holds a NodeConfig but its Content-Type is %q, not %s (configprovider/mime.go ParseMultipart, %s)",
+				Tool.Name, ip.contentType, nodeConfigMediaType, Tool.Release),
+			"set the part's Content-Type to "+nodeConfigMediaType)
+	}
+	if err != nil {
+		msg := fmt.Sprintf("%s cannot read the user data: %s (configprovider/mime.go ParseMultipart, %s)", Tool.Name, oneLine(err.Error()), Tool.Release)
+		hint := "fix the MIME structure of the user data"
+		if errors.Is(err, errNoConfigInUserData) {
+			msg = fmt.Sprintf("%s finds no NodeConfig in the user data: no part has Content-Type %s (configprovider/mime.go ParseMultipart: %v, %s); nodeadm init stops",
+				Tool.Name, nodeConfigMediaType, err, Tool.Release)
+			hint = "put the NodeConfig in a part with Content-Type: " + nodeConfigMediaType
+		}
+		t.add(ruleRefuses, t.anchor, "", msg, hint)
+		return nil, 0
+	}
+	var merged *nodeConfig
+	refused := false
+	for i, p := range parts {
+		pos := positionsOf(t.path, p)
+		if i == 0 {
+			t.anchor = pos.first
+			if k, ok := pos.nc["kind"]; ok {
+				t.anchor = k
+			}
+			t.out.Anchor = t.anchor
+		}
+		where := "the file"
+		if multi {
+			where = "each user-data part"
+		}
+		for _, r := range pos.rest {
+			t.add(ruleDrops, r, "",
+				fmt.Sprintf("%s reads only the first YAML document of %s: this document is ignored (api/bridge/decode.go DecodeNodeConfig decodes the whole data as one object, sigs.k8s.io/yaml keeps the first document, %s)",
+					Tool.Name, where, Tool.Release),
+				"put each NodeConfig in a part of its own in MIME multi-part user data (nodeadm merges those), or merge the documents into one")
+		}
+		cfg, strict, err := decodeNodeConfig(p.data)
+		if err != nil {
+			refused = true
+			t.add(ruleRefuses, pos.first, "",
+				fmt.Sprintf("%s cannot decode this NodeConfig: %s (api/bridge/decode.go DecodeNodeConfig, %s); nodeadm init stops", Tool.Name, oneLine(err.Error()), Tool.Release),
+				"use apiVersion: node.eks.aws/v1alpha1 and kind: NodeConfig, with values of the types the NodeConfig API documents")
+			continue
+		}
+		for _, se := range strict {
+			t.strictFinding(se, pos, p)
+		}
+		for k, v := range pos.nc {
+			if k == "spec.kubelet.flags" || strings.HasPrefix(k, "spec.kubelet.flags[") {
+				continue
+			}
+			t.nc[k] = v
+		}
+		for k, v := range pos.kc {
+			if prev, ok := t.kc[k]; ok && pos.leaf[k] && t.leaf[k] {
+				t.add(ruleOverrides, prev, k,
+					fmt.Sprintf("%s merges the NodeConfigs in order and the later one wins: %s here is replaced by the value at %d:%d (api/merge.go MergeNodeConfigs, mergeInlineDocument, %s)", Tool.Name, k, v.Line, v.Column, Tool.Release),
+					"set the value in one NodeConfig only")
+			}
+			t.kc[k] = v
+			t.leaf[k] = pos.leaf[k]
+		}
+		for j := range cfg.Spec.Kubelet.Flags {
+			fp, ok := pos.nc["spec.kubelet.flags["+strconv.Itoa(j)+"]"]
+			if !ok {
+				fp = pos.first
+			}
+			t.flagsPos = append(t.flagsPos, fp)
+		}
+		if merged == nil {
+			merged = cfg
+			continue
+		}
+		if err := mergeNodeConfig(merged, cfg); err != nil {
+			refused = true
+			t.add(ruleRefuses, pos.first, "", fmt.Sprintf("%s cannot merge this NodeConfig: %v (api/merge.go MergeNodeConfigs, %s)", Tool.Name, err, Tool.Release), "")
+		}
+	}
+	if refused {
+		return nil, len(parts)
+	}
+	return merged, len(parts)
+}
+
+var (
+	unknownFieldRE   = regexp.MustCompile(`unknown field "([^"]*)"`)
+	duplicateFieldRE = regexp.MustCompile(`duplicate field "([^"]*)"`)
+	yamlDuplicateRE  = regexp.MustCompile(`line (\d+): key "([^"]*)" already set`)
+)
+
+// knownFields are the NodeConfig v1alpha1 fields by parent path, for hints.
+var knownFields = map[string][]string{
+	"":                           {"apiVersion", "kind", "metadata", "spec"},
+	"spec":                       {"cluster", "containerd", "instance", "kubelet", "featureGates"},
+	"spec.cluster":               {"name", "apiServerEndpoint", "certificateAuthority", "cidr", "enableOutpost", "id"},
+	"spec.kubelet":               {"config", "flags", "maxPodsExpression"},
+	"spec.containerd":            {"config", "baseRuntimeSpec"},
+	"spec.instance":              {"localStorage", "environment", "network"},
+	"spec.instance.localStorage": {"strategy", "mountPath", "disabledMounts"},
+	"spec.instance.network":      {"nameservers", "domains"},
+}
+
+// strictFinding turns one of the strict decoder's complaints, which the
+// lenient decoder nodeadm uses passes over, into a KC9003 finding.
+func (t *translation) strictFinding(se error, pos *docPositions, p part) {
+	msg := se.Error()
+	if m := unknownFieldRE.FindStringSubmatch(msg); m != nil {
+		field := m[1]
+		parent, name := "", field
+		if i := strings.LastIndex(field, "."); i >= 0 {
+			parent, name = field[:i], field[i+1:]
+		}
+		at, ok := pos.nc[field]
+		if !ok {
+			at = pos.first
+		}
+		hint := ""
+		known := knownFields[parent]
+		for _, k := range known {
+			if strings.EqualFold(k, name) {
+				hint = fmt.Sprintf("nodeadm matches keys case-sensitively: spell it %s.%s", parent, k)
+			}
+		}
+		if hint == "" {
+			if _, exact := skew.Tree().Child(name); exact && (parent == "spec.kubelet" || parent == "spec") {
+				hint = fmt.Sprintf("%s is a KubeletConfiguration field: put it under spec.kubelet.config", name)
+			} else if field == "status" {
+				hint = "nodeadm fills in .status itself; remove it"
+			} else if len(known) > 0 {
+				where := parent
+				if where == "" {
+					where = "the top level"
+				}
+				hint = fmt.Sprintf("%s takes %s", where, strings.Join(known, ", "))
+			}
+		}
+		t.add(ruleDrops, at, "",
+			fmt.Sprintf("%s drops %q: NodeConfig v1alpha1 has no such field and nodeadm decodes without strictness (api/bridge/decode.go DecodeNodeConfig, %s)", Tool.Name, field, Tool.Release),
+			hint)
+		return
+	}
+	if m := duplicateFieldRE.FindStringSubmatch(msg); m != nil {
+		at, ok := pos.nc[m[1]]
+		if !ok {
+			at = pos.first
+		}
+		t.add(ruleDrops, at, "",
+			fmt.Sprintf("%s keeps only the last of the duplicate keys %q (api/bridge/decode.go DecodeNodeConfig, %s)", Tool.Name, m[1], Tool.Release),
+			"write the key once")
+		return
+	}
+	for _, m := range yamlDuplicateRE.FindAllStringSubmatch(msg, -1) {
+		line, _ := strconv.Atoi(m[1])
+		at := finding.Position{File: t.path, Line: p.header, Column: 1}
+		if !p.encoded {
+			l, c := droppedDuplicate(p.data, line, m[2])
+			at = finding.Position{File: t.path, Line: l + p.line - 1, Column: c}
+		}
+		t.add(ruleDrops, at, "",
+			fmt.Sprintf("%s keeps only the last of the duplicate keys %q (sigs.k8s.io/yaml in api/bridge/decode.go DecodeNodeConfig, %s): this one is dropped", Tool.Name, m[2], Tool.Release),
+			"write the key once")
+	}
+}
+
+// droppedDuplicate is the line and column of the earlier key of a duplicate
+// yaml reports at line (the one it keeps): the nearest line above with the
+// same key at the same indentation; line itself if there is none.
+func droppedDuplicate(data []byte, line int, key string) (int, int) {
+	lines := strings.Split(string(data), "\n")
+	if line < 1 || line > len(lines) {
+		return line, 1
+	}
+	indent := func(s string) int { return len(s) - len(strings.TrimLeft(s, " ")) }
+	col := indent(lines[line-1])
+	for i := line - 2; i >= 0; i-- {
+		l := lines[i]
+		if strings.TrimSpace(l) == "" || strings.HasPrefix(strings.TrimSpace(l), "#") {
+			continue
+		}
+		if indent(l) < col {
+			break
+		}
+		if indent(l) == col && strings.HasPrefix(strings.TrimLeft(l, " "), key+":") {
+			return i + 1, col + 1
+		}
+	}
+	return line, col + 1
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// validate is api/validation.go ValidateNodeConfig: the first missing field
+// stops nodeadm init.
+func (t *translation) validate(cfg *nodeConfig) {
+	c := cfg.Spec.Cluster
+	var msg, path string
+	switch {
+	case c.Name == "":
+		msg, path = "Name is missing in cluster configuration", "spec.cluster.name"
+	case c.APIServerEndpoint == "":
+		msg, path = "Apiserver endpoint is missing in cluster configuration", "spec.cluster.apiServerEndpoint"
+	case c.CertificateAuthority == nil:
+		msg, path = "Certificate authority is missing in cluster configuration", "spec.cluster.certificateAuthority"
+	case c.CIDR == "":
+		msg, path = "CIDR is missing in cluster configuration", "spec.cluster.cidr"
+	case c.EnableOutpost != nil && *c.EnableOutpost && c.ID == "":
+		msg, path = "cluster ID must be provided for outposts", "spec.cluster.id"
+	default:
+		return
+	}
+	t.add(ruleRefuses, t.ncPos(path), "",
+		fmt.Sprintf("%s refuses the NodeConfig: %q (api/validation.go ValidateNodeConfig, %s); nodeadm init stops before it writes the kubelet's configuration", Tool.Name, msg, Tool.Release),
+		"set "+path)
+}
+
+// setValue is the value opt.Set gives for key, decoded from YAML.
+func (t *translation) setValue(key string) (any, bool, error) {
+	s, ok := t.opt.Set[key]
+	if !ok {
+		return nil, false, nil
+	}
+	var v any
+	if err := yaml.Unmarshal([]byte(s), &v); err != nil {
+		return nil, false, fmt.Errorf("--set %s=%s: %v", key, s, err)
+	}
+	return v, true, nil
+}
+
+func (t *translation) setString(key string) (string, bool, error) {
+	v, ok, err := t.setValue(key)
+	if !ok || err != nil {
+		return "", ok, err
+	}
+	switch x := v.(type) {
+	case string:
+		return x, true, nil
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64), true, nil
+	}
+	return fmt.Sprint(v), true, nil
+}
+
+// setFlag is the value opt.Set gives the flag name, written with or without
+// its dashes (node-ip, --node-ip).
+func (t *translation) setFlag(name string) (string, bool, error) {
+	if _, ok := t.opt.Set["--"+name]; ok {
+		return t.setString("--" + name)
+	}
+	return t.setString(name)
+}
+
+// userSets reports whether spec.kubelet.config writes path (then the
+// drop-in, which the kubelet reads after config.json, decides it).
+func (t *translation) userSets(path string) bool {
+	_, ok := t.kc[path]
+	return ok
+}
+
+// generate is config.go writeKubeletConfig and generateKubeletConfig, and
+// environment.go writeKubeletEnvironment for the command line.
+func (t *translation) generate(cfg *nodeConfig, minor int, minorName string) error {
+	out := t.out
+	note := func(path, s string) { out.Notes[path] = fmt.Sprintf("%s: %s", t.tool(), s) }
+	for _, p := range []string{"address", "authentication", "authorization", "cgroupDriver", "cgroupRoot", "clusterDomain",
+		"containerRuntimeEndpoint", "evictionHard", "featureGates", "hairpinMode", "logging", "protectKernelDefaults",
+		"readOnlyPort", "serializeImagePulls", "serverTLSBootstrap", "tlsCipherSuites"} {
+		note(p, "EKS default (internal/kubelet/config.go defaultKubeletSubConfig)")
+	}
+	flags := map[string]string{}
+	flagNotes := map[string]string{}
+	atBootFlag := func(name, what, src string) error {
+		v, ok, err := t.setFlag(name)
+		if err != nil {
+			return err
+		}
+		if ok {
+			flags[name] = v
+			flagNotes[name] = fmt.Sprintf("%s at boot (%s), given with --set", what, src)
+			return nil
+		}
+		t.out.AtBoot["--"+name] = fmt.Sprintf("%s: %s (internal/kubelet/config.go %s)", t.tool(), what, src)
+		t.add(ruleAtBoot, t.anchor, "",
+			fmt.Sprintf("%s passes --%s=<%s> on the node at boot (internal/kubelet/config.go %s, %s): unknown here", Tool.Name, name, what, src, Tool.Release),
+			fmt.Sprintf("give it with --set %s=VALUE when it is known", name))
+		return nil
+	}
+
+	kc := defaultKubeletSubConfig()
+	// withFallbackClusterDns; getNodeIp parses the same CIDR.
+	dns, err := clusterDNS(cfg.Spec.Cluster.CIDR)
+	if err != nil {
+		if cfg.Spec.Cluster.CIDR != "" {
+			t.add(ruleRefuses, t.ncPos("spec.cluster.cidr"), "",
+				fmt.Sprintf("%s cannot derive clusterDNS from spec.cluster.cidr: %v (api/net.go GetClusterDns, from internal/kubelet/config.go withFallbackClusterDns, %s); nodeadm init stops", Tool.Name, err, Tool.Release),
+				"set spec.cluster.cidr to the cluster's service CIDR (10.100.0.0/16)")
+		}
+	} else {
+		kc.ClusterDNS = []string{dns}
+		note("clusterDNS", "the service CIDR's DNS address (api/net.go GetClusterDns, from spec.cluster.cidr)")
+		if pos, ok := t.nc["spec.cluster.cidr"]; ok && !t.userSets("clusterDNS") {
+			out.Positions["clusterDNS"] = pos
+		}
+		ipv4, _ := cidrIsIPv4(cfg.Spec.Cluster.CIDR)
+		what := "the instance's private IPv4 address from IMDS local-ipv4"
+		if !ipv4 {
+			what = "the instance's IPv6 address from IMDS"
+		}
+		if err := atBootFlag("node-ip", what, "withNodeIp"); err != nil {
+			return err
+		}
+	}
+
+	kc.withVersionToggles(minor)
+	if minor >= 33 {
+		note("featureGates[DynamicResourceAllocation]", "enabled for kubelet 1.33+ (internal/kubelet/config.go withVersionToggles)")
+	}
+	if minor >= 34 {
+		note("featureGates[MutableCSINodeAllocatableCount]", "enabled for kubelet 1.34+ (internal/kubelet/config.go withVersionToggles)")
+		note("shutdownGracePeriod", "graceful node shutdown for kubelet 1.34+ (internal/kubelet/config.go withVersionToggles)")
+		note("shutdownGracePeriodCriticalPods", "graceful node shutdown for kubelet 1.34+ (internal/kubelet/config.go withVersionToggles)")
+	}
+
+	// withCloudProvider
+	flags["cloud-provider"] = "external"
+	flagNotes["cloud-provider"] = "withCloudProvider"
+	if err := t.atBootPath(&kc, "providerID", "aws:///<availability zone>/<instance ID> from IMDS", "withCloudProvider", func(v string) error {
+		kc.ProviderID = &v
+		return nil
+	}); err != nil {
+		return err
+	}
+	hostname := "the instance's private DNS name from EC2"
+	if isFeatureEnabled(featureInstanceIDNodeName, cfg.Spec.FeatureGates) {
+		hostname = "the instance ID (featureGates InstanceIdNodeName)"
+	}
+	if err := atBootFlag("hostname-override", hostname, "withCloudProvider"); err != nil {
+		return err
+	}
+
+	// withDefaultReservedResources
+	kc.SystemReservedCgroup = ptrTo("/system")
+	kc.KubeReservedCgroup = ptrTo("/runtime")
+	note("systemReservedCgroup", "internal/kubelet/config.go withDefaultReservedResources")
+	note("kubeReservedCgroup", "internal/kubelet/config.go withDefaultReservedResources")
+	maxPodsFrom := "the instance type's ENI limits (internal/kubelet/eni_max_pods.go CalcMaxPods)"
+	if e := cfg.Spec.Kubelet.MaxPodsExpression; e != "" {
+		maxPodsFrom = fmt.Sprintf("spec.kubelet.maxPodsExpression %q over the instance type's ENI limits", e)
+	}
+	maxPodsSet := false
+	if err := t.atBootPath(&kc, "maxPods", maxPodsFrom, "withDefaultReservedResources", func(v string) error {
+		n, err := strconv.ParseInt(v, 10, 32)
+		if err != nil {
+			return fmt.Errorf("--set maxPods=%s: want an integer", v)
+		}
+		kc.MaxPods = int32(n)
+		maxPodsSet = true
+		return nil
+	}); err != nil {
+		return err
+	}
+	if pos, ok := t.nc["spec.kubelet.maxPodsExpression"]; ok && !t.userSets("maxPods") {
+		out.Positions["maxPods"] = pos
+	}
+	kc.KubeReserved = map[string]string{"ephemeral-storage": "1Gi"}
+	note("kubeReserved", "internal/kubelet/config.go withDefaultReservedResources")
+	if whole, ok, err := t.setValue("kubeReserved"); err != nil {
+		return err
+	} else if ok {
+		m, isMap := whole.(map[string]any)
+		if !isMap {
+			return fmt.Errorf("--set kubeReserved: want a map")
+		}
+		for k, v := range m {
+			kc.KubeReserved[k] = fmt.Sprint(v)
+		}
+	}
+	if _, ok := kc.KubeReserved["cpu"]; !ok {
+		if err := t.atBootPath(&kc, "kubeReserved[cpu]", "a share of the instance's CPUs", "withDefaultReservedResources (getCPUMillicoresToReserve)", func(v string) error {
+			kc.KubeReserved["cpu"] = v
+			return nil
+		}); err != nil {
+			return err
+		}
+	}
+	if _, ok := kc.KubeReserved["memory"]; !ok {
+		if s, ok := t.opt.Set["kubeReserved[memory]"]; ok {
+			kc.KubeReserved["memory"] = strings.TrimSpace(s)
+		} else if maxPodsSet {
+			kc.KubeReserved["memory"] = fmt.Sprintf("%dMi", memoryMebibytesToReserve(kc.MaxPods))
+			note("kubeReserved[memory]", fmt.Sprintf("11 × maxPods + 255 Mi with the instance's maxPods %d (internal/kubelet/config.go getMemoryMebibytesToReserve)", kc.MaxPods))
+		} else if !t.userSets("kubeReserved[memory]") {
+			what := "11 × the instance's maxPods + 255 Mi"
+			if t.userSets("maxPods") {
+				what += " (the maxPods nodeadm computes for the instance, not the one in spec.kubelet.config)"
+			}
+			t.atBootFinding("kubeReserved[memory]", what, "withDefaultReservedResources (getMemoryMebibytesToReserve)")
+		}
+	}
+
+	// withImageServiceEndpoint
+	if isFeatureEnabled(featureFastImagePull, cfg.Spec.FeatureGates) {
+		if err := t.atBootPath(&kc, "imageServiceEndpoint", "the SOCI snapshotter's socket on instances with at least 4 CPUs and 7 GiB of memory (containerd/config.go UseSOCISnapshotter)", "withImageServiceEndpoint", func(v string) error {
+			kc.ImageServiceEndpoint = v
+			return nil
+		}); err != nil {
+			return err
+		}
+	}
+
+	// withRuntimeCgroups
+	flags["runtime-cgroups"] = "/runtime.slice/containerd.service"
+	flagNotes["runtime-cgroups"] = "withRuntimeCgroups: so that cadvisor metrics include container usage"
+	// withNodeLabels: from 1.35 the NVIDIA label, only on instances with an NVIDIA GPU.
+	if minor >= 35 {
+		if v, ok, err := t.setFlag("node-labels"); err != nil {
+			return err
+		} else if ok {
+			flags["node-labels"] = v
+			flagNotes["node-labels"] = "withNodeLabels at boot, given with --set"
+		} else {
+			t.add(ruleAtBoot, t.anchor, "",
+				fmt.Sprintf("%s passes --node-labels=nvidia.com/gpu.present=true on instances with an NVIDIA GPU, for kubelet 1.35+ (internal/kubelet/config.go withNodeLabels, %s): unknown here", Tool.Name, Tool.Release),
+				"give it with --set node-labels=nvidia.com/gpu.present=true for a GPU instance")
+		}
+	}
+
+	// writeKubeletConfig
+	b, err := json.MarshalIndent(kc, "", strings.Repeat(" ", 4))
+	if err != nil {
+		return err
+	}
+	out.Config = &bootstrap.File{Path: kubeletConfigFile, Data: b}
+	t.noteLeaves(b)
+	flags["config"] = kubeletConfigFile
+	flagNotes["config"] = "writeKubeletConfig"
+	if len(cfg.Spec.Kubelet.Config) > 0 {
+		flags["config-dir"] = kubeletConfigDir
+		flagNotes["config-dir"] = "writeKubeletConfig: spec.kubelet.config is the drop-in 40-nodeadm.conf"
+		// "merge in default type metadata like kind and apiVersion in case
+		// the user has not specified this"
+		m, err := utilMerge(defaultKubeletSubConfig().TypeMeta, cfg.Spec.Kubelet.Config)
+		if err != nil {
+			return err
+		}
+		d, err := json.MarshalIndent(m, "", strings.Repeat(" ", 4))
+		if err != nil {
+			return err
+		}
+		out.ConfigDir = kubeletConfigDir
+		out.DropIns = []bootstrap.File{{Path: dropInFile, Data: d}}
+	}
+	for p, pos := range t.kc {
+		out.Positions[p] = pos
+	}
+	// kubeconfig.go writeKubeconfig, image-credential-provider.go writeImageCredentialProviderConfig.
+	flags["kubeconfig"] = "/var/lib/kubelet/kubeconfig"
+	flagNotes["kubeconfig"] = "writeKubeconfig"
+	if e := cfg.Spec.Cluster.EnableOutpost; e != nil && *e {
+		flags["bootstrap-kubeconfig"] = "/var/lib/kubelet/bootstrap-kubeconfig"
+		flagNotes["bootstrap-kubeconfig"] = "writeKubeconfig: outposts bootstrap with aws-iam-authenticator"
+	}
+	flags["image-credential-provider-bin-dir"] = "/etc/eks/image-credential-provider"
+	flagNotes["image-credential-provider-bin-dir"] = "writeImageCredentialProviderConfig (ECR_CREDENTIAL_PROVIDER_BIN_PATH changes it)"
+	flags["image-credential-provider-config"] = "/etc/eks/image-credential-provider/config.json"
+	flagNotes["image-credential-provider-config"] = "writeImageCredentialProviderConfig"
+
+	t.commandLine(cfg, flags, flagNotes)
+	return nil
+}
+
+// noteLeaves gives every leaf of config.json its nearest ancestor's note, so
+// that a leaf nodeadm writes under an object the user writes too
+// (featureGates[RotateKubeletServerCertificate] beside the user's gates) is
+// told apart from the user's keys.
+func (t *translation) noteLeaves(configJSON []byte) {
+	var obj map[string]any
+	if err := json.Unmarshal(configJSON, &obj); err != nil {
+		return
+	}
+	for leaf := range skew.Flatten(obj, skew.Tree()) {
+		for p := leaf; p != ""; p = parentOf(p) {
+			if n, ok := t.out.Notes[p]; ok {
+				t.out.Notes[leaf] = n
+				break
+			}
+		}
+	}
+}
+
+// parentOf drops the last step of a field path: a.b[c] -> a.b -> a -> "".
+func parentOf(p string) string {
+	if strings.HasSuffix(p, "]") {
+		if i := strings.LastIndexByte(p, '['); i > 0 {
+			return p[:i]
+		}
+	}
+	if i := strings.LastIndexAny(p, ".["); i > 0 {
+		return p[:i]
+	}
+	return ""
+}
+
+// atBootPath handles a config.json value only the instance knows: opt.Set
+// gives it (set is called with it), or it is left out with a KC9004 finding
+// unless spec.kubelet.config sets the path itself.
+func (t *translation) atBootPath(kc *kubeletConfig, path, what, src string, set func(string) error) error {
+	v, ok, err := t.setString(path)
+	if err != nil {
+		return err
+	}
+	if ok {
+		t.out.Notes[path] = fmt.Sprintf("%s: %s at boot (internal/kubelet/config.go %s), given with --set", t.tool(), what, src)
+		return set(v)
+	}
+	if t.userSets(path) {
+		return nil
+	}
+	t.atBootFinding(path, what, src)
+	return nil
+}
+
+func (t *translation) atBootFinding(path, what, src string) {
+	t.out.AtBoot[path] = fmt.Sprintf("%s: %s (internal/kubelet/config.go %s)", t.tool(), what, src)
+	pos := t.anchor
+	if p, ok := t.nc["spec.kubelet.maxPodsExpression"]; ok && (path == "maxPods" || path == "kubeReserved[memory]") {
+		pos = p
+	}
+	t.add(ruleAtBoot, pos, path,
+		fmt.Sprintf("%s writes %s in config.json on the node at boot: %s (internal/kubelet/config.go %s, %s); unknown here", Tool.Name, path, what, src, Tool.Release),
+		fmt.Sprintf("give it with --set %s=VALUE when it is known, or set it in spec.kubelet.config", path))
+}
+
+// commandLine is environment.go writeKubeletEnvironment: nodeadm's flags
+// ("--name=value", from a Go map: in no fixed order; they never share a
+// name, so the order does not matter and kubeletcfg sorts them), then
+// spec.kubelet.flags, joined with spaces into NODEADM_KUBELET_ARGS, which
+// the kubelet unit expands unquoted (ExecStart=/usr/bin/kubelet
+// $NODEADM_KUBELET_ARGS, templates/al2023/runtime/rootfs/etc/systemd/system/kubelet.service):
+// systemd splits it at whitespace.
+func (t *translation) commandLine(cfg *nodeConfig, flags, notes map[string]string) {
+	out := t.out
+	names := make([]string, 0, len(flags))
+	for n := range flags {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		out.Flags = append(out.Flags, "--"+n+"="+flags[n])
+		out.FlagPositions = append(out.FlagPositions, finding.Position{})
+		out.FlagNotes = append(out.FlagNotes, fmt.Sprintf("%s: internal/kubelet %s", t.tool(), notes[n]))
+	}
+	for i, f := range cfg.Spec.Kubelet.Flags {
+		pos := t.anchor
+		if i < len(t.flagsPos) {
+			pos = t.flagsPos[i]
+		}
+		args := strings.Fields(f)
+		if len(args) != 1 {
+			t.add(ruleOverrides, pos, "",
+				fmt.Sprintf("%s joins spec.kubelet.flags with spaces into NODEADM_KUBELET_ARGS and systemd splits it at whitespace (internal/kubelet/environment.go writeKubeletEnvironment, %s): the kubelet receives %q as %d arguments", Tool.Name, Tool.Release, f, len(args)),
+				"write one flag per list item, --name=value, without spaces")
+		}
+		for _, a := range args {
+			out.Flags = append(out.Flags, a)
+			out.FlagPositions = append(out.FlagPositions, pos)
+			out.FlagNotes = append(out.FlagNotes, "")
+		}
+	}
+}
