@@ -31,7 +31,7 @@ var markdownLink = regexp.MustCompile(`\]\(([^()\s]+)(?:\s+"[^"]*")?\)`)
 // Markdown file it points into.
 func TestDocLinks(t *testing.T) {
 	files := []string{"README.md", "ARCHITECTURE.md", "CONTRIBUTING.md"}
-	for _, pattern := range []string{"docs/*.md", "docs/commands/*.md"} {
+	for _, pattern := range []string{"docs/*.md", "docs/commands/*.md", "docs/bootstrappers/*.md"} {
 		m, err := filepath.Glob(pattern)
 		if err != nil {
 			t.Fatal(err)

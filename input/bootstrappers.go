@@ -86,7 +86,7 @@ func trimPath(err error, path string) error {
 // paths) are mapped to path by field path (Output.Positions), as a kubeadm
 // file's are.
 func fromBootstrap(file string, f Format, out *bootstrap.Output) *Source {
-	s := &Source{Path: file, Format: f, Note: out.Note, KubeletVersion: out.KubeletVersion,
+	s := &Source{Path: file, Format: f, tool: out.Tool.Name, Note: out.Note, KubeletVersion: out.KubeletVersion,
 		Flags: slices.Clone(out.Flags), FlagPositions: slices.Clone(out.FlagPositions)}
 	if out.Config != nil {
 		s.Data = out.Config.Data

@@ -108,3 +108,41 @@ func rulesOf(fs []kcfinding.Finding) []string {
 	}
 	return ids
 }
+
+// A finding on a value the tool sets (it has a note, the user's file has no
+// key for it) is at the anchor and says who set it.
+func TestBootstrapperToolValueFinding(t *testing.T) {
+	tool := fakeTool
+	tool.translate = func(path string, data []byte, opt bootstrap.Options) (*bootstrap.Output, error) {
+		return &bootstrap.Output{
+			Tool:   bootstrap.Tool{Name: "FakeTool"},
+			Config: &bootstrap.File{Data: []byte(`{"apiVersion":"kubelet.config.k8s.io/v1beta1","kind":"KubeletConfiguration","imageGCHighThresholdPercent":10,"imageGCLowThresholdPercent":20}`)},
+			Notes:  map[string]string{"imageGCHighThresholdPercent": "set by FakeTool from its table", "imageGCLowThresholdPercent": "set by FakeTool from its table"},
+			Anchor: kcfinding.Position{File: path, Line: 1, Column: 1},
+		}, nil
+	}
+	translators = append(translators, tool)
+	defer func() { translators = translators[:len(translators)-1] }()
+	s, err := ConvertOptions("tool.yaml", []byte("kind: FakeTool\n"), Auto, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var in pipeline.Input
+	s.Apply(&in)
+	r, err := pipeline.Evaluate(skew.Default(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Settle(r); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range r.Findings {
+		if f.Rule == "KC4010" { // imageGCLowThresholdPercent not below the high one
+			if f.Position.String() != "tool.yaml:1:1" || !strings.HasSuffix(f.Message, "(set by FakeTool from its table)") {
+				t.Errorf("finding on the tool's value: %s %q (path %s)", f.Position, f.Message, f.Path)
+			}
+			return
+		}
+	}
+	t.Errorf("no finding on imageGCHighThresholdPercent: %v", rulesOf(r.Findings))
+}

@@ -99,6 +99,8 @@ type Source struct {
 	configDir    string
 	dropIns      map[string][]byte
 	toolFindings []validate.Finding
+	// tool names the bootstrapper whose translation this is ("" otherwise).
+	tool string
 }
 
 // Open reads path (Stdin: r, once, within source.MaxFileSize) and converts it

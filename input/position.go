@@ -128,6 +128,13 @@ func (s *Source) Translate(r *pipeline.Result) {
 			// The message names where the file set the value: a position in the converted document.
 			f.Message = s.mapMessage(f.Message, f.Path)
 		}
+		if _, onFlag := s.pos.flagAt[f.Position]; s.tool != "" && !onFlag && (f.File == s.pos.path || s.pos.generated[f.File]) {
+			if note, ok := s.pos.toolNote(f.Path); ok {
+				// The value is the tool's, not the user's: say so, since the
+				// finding points at the anchor rather than a key.
+				f.Message += " (" + note + ")"
+			}
+		}
 		f.Position = s.positionAt(f.Position, f.Path)
 	}
 	for k, p := range r.Origins {
@@ -172,6 +179,20 @@ func (s *Source) mapMessage(msg, path string) string {
 		// The file's value, not the flag's: never kept as a flag position.
 		return "from " + s.mapPosition(validate.Position{File: s.pos.path, Line: line, Column: col}, path, false).String()
 	})
+}
+
+// toolNote is the note of a path the tool sets and the user's file does not
+// write (mapPosition sends its findings to the anchor), if p is one.
+func (m *posMap) toolNote(p string) (string, bool) {
+	for ; p != ""; p = parentPath(p) {
+		if _, ok := m.byPath[p]; ok {
+			return "", false
+		}
+		if n, ok := m.notes[p]; ok {
+			return n, true
+		}
+	}
+	return "", false
 }
 
 // noteFor is the note of path p: its own, a nearest ancestor's, else the default.

@@ -85,6 +85,10 @@ func (textWriter) Write(w io.Writer, docs []Document, opt Options) error {
 			verdict = paint(red+bold, "does NOT start: the kubelet panics at startup")
 		case !d.Starts:
 			verdict = paint(red+bold, "does NOT start: the kubelet refuses this configuration")
+		case refusedByBootstrapper(d.Findings):
+			// The kubelet would start with what the tool writes, but the tool
+			// stops first: the node never gets that far.
+			verdict = paint(red+bold, "would start, but the bootstrapper refuses the file first ("+validate.BootstrapperRefuses.ID+"): the node gets no kubelet")
 		}
 		if d.Subject != "" {
 			fmt.Fprintf(&b, "%s: ", d.Subject)
@@ -130,4 +134,15 @@ func OneLine(s string) string {
 		return strings.TrimRight(s[:i], " :") + " …"
 	}
 	return s
+}
+
+// refusedByBootstrapper reports whether a bootstrapper (kubeadm, nodeadm,
+// Talos, ...) refuses the file the findings are about.
+func refusedByBootstrapper(fs []validate.Finding) bool {
+	for _, f := range fs {
+		if f.Rule == validate.BootstrapperRefuses.ID {
+			return true
+		}
+	}
+	return false
 }

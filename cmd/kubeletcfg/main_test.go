@@ -88,9 +88,12 @@ var readmeExits = map[string]int{
 	"lint testdata/inputs/nodes/":           exitClean,
 	"lint -c testdata/inputs/kubeadm.yaml ": exitClean,
 	"lint -c testdata/inputs/kind.yaml ":    exitFindings,
-	"lint -c testdata/conformance/cases/475-flags-over-dropin/kubelet.yaml ": exitClean,
-	"lint --kubelet-flags-file testdata/hosts/kubeadm-rpm/":                  exitClean,
-	"lint -c testdata/minikube/config.json ":                                 exitClean,
+	"lint -c testdata/conformance/cases/475-flags-over-dropin/kubelet.yaml ":  exitClean,
+	"lint --kubelet-flags-file testdata/hosts/kubeadm-rpm/":                   exitClean,
+	"lint -c testdata/minikube/config.json ":                                  exitClean,
+	"lint testdata/inputs/aks-kubeletconfig.json ":                            exitClean,
+	"lint --kubelet-version 1.36 testdata/inputs/k0s.yaml ":                   exitClean,
+	"lint testdata/bootstrappers/nodeadm/examples/nodeconfig-swap.yaml --set": exitClean,
 }
 
 // docFiles are the Markdown files whose examples the tests keep true: the
@@ -101,7 +104,11 @@ func docFiles(t *testing.T) []string {
 	if err != nil || len(guides) == 0 {
 		t.Fatalf("no docs/*.md (run from the module root): %v", err)
 	}
-	return append([]string{"README.md"}, guides...)
+	tools, err := filepath.Glob("docs/bootstrappers/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(append([]string{"README.md"}, guides...), tools...)
 }
 
 // TestREADMEBlocks keeps the example outputs of the README and of docs/*.md
