@@ -41,6 +41,16 @@ var translators = []translator{
 	{format: "aks", tool: aks.Tool, detect: aks.Detect, translate: aks.Translate},
 }
 
+// BootstrapperFormats are the --input-format names of the bootstrappers'
+// files, in the order Detect tries them.
+func BootstrapperFormats() []string {
+	names := make([]string, len(translators))
+	for i, t := range translators {
+		names[i] = string(t.format)
+	}
+	return names
+}
+
 // translatorOf is the translator of format f, if f is a bootstrapper's.
 func translatorOf(f Format) (translator, bool) {
 	for _, t := range translators {

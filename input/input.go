@@ -218,7 +218,7 @@ func ConvertOptions(path string, data []byte, f Format, opt Options) (*Source, e
 	}
 	if t, ok := translatorOf(f); ok {
 		if !t.detect(path, data) {
-			return nil, &source.InputError{Path: path, Err: fmt.Errorf("is not a %s file", t.tool.Name)}
+			return nil, &source.InputError{Path: path, Err: fmt.Errorf("is not a file %s reads (--input-format %s)", t.tool.Name, f)}
 		}
 		return convertBootstrapper(t, path, data, opt)
 	}

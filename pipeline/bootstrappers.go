@@ -22,6 +22,19 @@ var bootstrapperKinds = map[string]string{
 	"kops.k8s.io/InstanceGroup":                         "a kops InstanceGroup (kops writes the kubelet's flags from spec.kubelet)",
 }
 
+// bootstrapperFormats are the kinds of bootstrapperKinds that package input
+// reads as their tool translates them (--input-format NAME): the file reaches
+// the pipeline as a KubeletConfiguration only when --input-format config
+// forces it.
+var bootstrapperFormats = map[string]string{
+	"node.eks.aws/NodeConfig":                           "nodeadm",
+	"karpenter.k8s.aws/EC2NodeClass":                    "karpenter",
+	"bootstrap.cluster.x-k8s.io/KubeadmConfig":          "cluster-api",
+	"bootstrap.cluster.x-k8s.io/KubeadmConfigTemplate":  "cluster-api",
+	"controlplane.cluster.x-k8s.io/KubeadmControlPlane": "cluster-api",
+	"k0s.k0sproject.io/ClusterConfig":                   "k0s",
+}
+
 // bootstrapperHint is the hint for a --config file that a bootstrapper reads
 // rather than the kubelet, or "" when its apiVersion and kind (read from keys,
 // the file's walked keys, as typeMetaPos reads them) are not one of
@@ -42,5 +55,8 @@ func bootstrapperHint(keys []source.Key) string {
 	if !ok {
 		return ""
 	}
-	return "this is " + what + ", not the kubelet's own file: kubeletcfg does not read it yet; lint the KubeletConfiguration the tool writes on the node (kubeletcfg lint --discover there, or its files)"
+	if f, ok := bootstrapperFormats[group+"/"+kind]; ok {
+		return "this is " + what + ", not the kubelet's own file: drop --input-format config and kubeletcfg reads it as the tool translates it (--input-format " + f + "; docs/bootstrappers.md)"
+	}
+	return "this is " + what + ", not the kubelet's own file: kubeletcfg does not read it yet (docs/bootstrappers.md lists the tools it reads); lint the KubeletConfiguration the tool writes on the node (kubeletcfg lint --discover there, or its files)"
 }

@@ -20,6 +20,8 @@ func TestBootstrapperHint(t *testing.T) {
 		{"Karpenter", "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\n", "a Karpenter EC2NodeClass"},
 		{"Cluster API", "apiVersion: bootstrap.cluster.x-k8s.io/v1beta1\nkind: KubeadmConfigTemplate\n", "a Cluster API KubeadmConfigTemplate"},
 		{"k0s", "apiVersion: k0s.k0sproject.io/v1beta1\nkind: ClusterConfig\n", "a k0s ClusterConfig"},
+		{"read as the tool translates it", "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\n", "drop --input-format config and kubeletcfg reads it as the tool translates it (--input-format nodeadm"},
+		{"kops, not read yet", "apiVersion: kops.k8s.io/v1alpha2\nkind: InstanceGroup\n", "a kops InstanceGroup (kops writes the kubelet's flags from spec.kubelet), not the kubelet's own file: kubeletcfg does not read it yet"},
 		{"another kind", "apiVersion: v1\nkind: ConfigMap\n", "start the file with apiVersion: kubelet.config.k8s.io/v1beta1"},
 		{"the right group, another kind", "apiVersion: node.eks.aws/v1alpha1\nkind: Other\n", "start the file with apiVersion: kubelet.config.k8s.io/v1beta1"},
 	} {

@@ -14,7 +14,7 @@ import (
 // standard input `-c -` reads and whose name decides what it may convert.
 func (f *inputFlags) registerInput(cmd *cobra.Command) {
 	f.cmd = cmd
-	cmd.Flags().StringVar(&f.inputFormat, "input-format", "auto", "what --config is: auto (by content), config, configz (a configz dump), kubeadm (the kubelet-config ConfigMap), kubeadm-config (a kubeadm init --config file), kind (a kind cluster config) or minikube (a profile's config.json); -c - reads standard input")
+	cmd.Flags().StringVar(&f.inputFormat, "input-format", "auto", "what --config is: auto (by content), config, configz (a configz dump), kubeadm (the kubelet-config ConfigMap), kubeadm-config (a kubeadm init --config file), kind (a kind cluster config), minikube (a profile's config.json), or a bootstrapper's file ("+strings.Join(input.BootstrapperFormats(), ", ")+"); -c - reads standard input")
 	cmd.Flags().BoolVar(&f.read.AsWritten, "as-written", false, "kubeadm-config, kind and minikube: check the KubeletConfiguration as written, not what kubeadm (and kind, minikube) write to the node")
 	cmd.Flags().StringVar(&f.read.KindNode, "kind-node", "", "kind: the node to check, by kind's name (kind-control-plane, kind-worker2, ...); needed when the nodes' kubelets get different settings (lint checks each)")
 	cmd.Flags().StringVar(&f.read.Kubeadm.Patches, "kubeadm-patches", "", "kubeadm-config: kubeadm init's --patches folder, over the InitConfiguration's patches.directory (a relative one is the working folder's, as for kubeadm); its kubeletconfiguration patches apply to what kubeadm writes")
