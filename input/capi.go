@@ -718,7 +718,6 @@ func (c *capiSpec) checkUnknownKeys(phase string, phaseNode, nodeReg *yaml.Node)
 	check(walk(phaseNode, "patches"), phase+".patches", []string{"directory"})
 }
 
-
 // looksLikeKubeletPatch: a file named for the kubeletconfiguration target
 // that kubeadm's name pattern does not take (another extension).
 func looksLikeKubeletPatch(name string) bool {
