@@ -119,8 +119,9 @@ func TestCAPIFixtures(t *testing.T) {
 		{"patch-kct.yaml", "1.37", append(slices.Clone(capiBase), capiTaint), kubeadmConfigYAML, with(capiPatch, "containerRuntimeEndpoint", containerd), false},
 		{"files-config-kcpt.yaml", "1.37", capiBase, "/etc/kubernetes/kubelet/config.yaml", nil, false},
 		{"files-config-kct.yaml", "1.37", append(slices.Clone(capiBase), capiTaint), "/etc/kubernetes/kubelet/config.yaml", nil, false},
-		{"md-ipv6.yaml", "1.37", append(slices.Clone(capiBase), capiTaint, "--node-ip=::"), kubeadmConfigYAML, map[string]any{"containerRuntimeEndpoint": nil}, true},
-		{"kcp-ipv6.yaml", "1.37", append(slices.Clone(capiBase), "--node-ip=::"), kubeadmConfigYAML, map[string]any{"containerRuntimeEndpoint": nil}, true},
+		// No criSocket: kubeadm's zero value stays (kubeadm detects the socket on the node).
+		{"md-ipv6.yaml", "1.37", append(slices.Clone(capiBase), capiTaint, "--node-ip=::"), kubeadmConfigYAML, map[string]any{}, true},
+		{"kcp-ipv6.yaml", "1.37", append(slices.Clone(capiBase), "--node-ip=::"), kubeadmConfigYAML, map[string]any{}, true},
 		// kubeadm 1.33: the CRI socket and the pause image as flags (NodeLocalCRISocket off).
 		{"extra-args-kct.yaml", "1.33", append(append(slices.Clone(capiBase), "--container-runtime-endpoint="+containerd, "--pod-infra-container-image=registry.k8s.io/pause:3.10", capiTaint), capiReserved...), kubeadmConfigYAML, map[string]any{}, false},
 		// kubeadm 1.34: NodeLocalCRISocket on, the pause image 3.10.1 still a flag.
@@ -210,7 +211,6 @@ func TestCAPIFindings(t *testing.T) {
 		{"misspelled kubeletExtraArgs (pruned)", "      joinConfiguration:\n        nodeRegistration:\n          criSocket: unix:///run/containerd/containerd.sock\n          kubeletExtraArg:\n          - name: max-pods\n            value: \"50\"\n", "KC9003", 11, 11, ""},
 		{"extra arg rendered at boot", "      joinConfiguration:\n        nodeRegistration:\n          criSocket: unix:///run/containerd/containerd.sock\n          kubeletExtraArgs:\n          - name: node-ip\n            value: '{{ ds.meta_data.local_ipv4 }}'\n", "KC9004", 12, 19, ""},
 		{"node name rendered at boot", "      joinConfiguration:\n        nodeRegistration:\n          criSocket: unix:///run/containerd/containerd.sock\n          name: '{{ ds.meta_data.local_hostname }}'\n", "KC9004", 11, 17, ""},
-		{"criSocket not set", "      joinConfiguration:\n        nodeRegistration:\n          name: node-a\n", "KC9004", 2, 7, "containerRuntimeEndpoint"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			out := capiTranslate(t, "m.yaml", capiKCT+tt.spec, "1.37")
