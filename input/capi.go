@@ -40,12 +40,19 @@ import (
 //   - bootstrap/kubeadm/webhooks/admission/kubeadmconfig.go validateFiles and
 //     the CRD's CEL rule on kubeletExtraArgs (unique names): refusals.
 //
-// What kubeadm then does with it (k8s.io/kubernetes cmd/kubeadm/app, 1.31-1.37):
-// phases/kubelet/flags.go buildKubeletArgsCommon and WriteKubeletDynamicEnvFile
-// (kubeadm-flags.env: its own flags sorted, kubeletExtraArgs replacing them by
-// name and appended in order, util/arguments.go ArgumentsToCommand);
-// phases/kubelet/config.go WriteConfigToDisk (defaults, patches, then the
-// instance configuration's containerRuntimeEndpoint from 1.34).
+// What kubeadm then does with it (k8s.io/kubernetes cmd/kubeadm/app, 1.31-1.38) is
+// not re-implemented here: CAPI's kubeadm documents (kubeadmDocs, built of the
+// manifest's own YAML nodes so that every position is the manifest's) go through the
+// kubeadm input's port of the kubelet-start phase, kubeadmnode.go (kubeadmNodeOf,
+// kubeadmNodeDoc.writes: kubeadm-flags.env in ArgumentsToCommand's order of each
+// minor, --pod-infra-container-image up to 1.34, --register-with-taints on a joining
+// worker, the instance configuration where NodeLocalCRISocket is on) and
+// kubeadmconfig.go (mergeInstanceConfig after the patches), which the conformance
+// harness checks against kubeadm itself at every minor; the bridge attaches the
+// documents to the Source (convertCAPI), so kubeadm's per-minor findings
+// (addKubeadmFindings) are a kubeadm file's. What stays here is CAPI's: which phase
+// runs, files[] (patches, --config, --config-dir), the webhook's and the CRD's
+// refusals, cloud-init templates, the Cluster's networking.
 
 // CAPITool is Cluster API's kubeadm bootstrap provider.
 var CAPITool = bootstrap.Tool{Name: "Cluster API", Release: "v1.14.0",
