@@ -274,8 +274,8 @@ func translateCAPI(path string, data []byte, opt bootstrap.Options) (*capiSpec, 
 	// are the ones the harness checks against kubeadm itself.
 	c.checkExtraArgs(nodeReg)
 	clusterConf := get(c.spec, "clusterConfiguration")
-	docs = c.kubeadmDocs(phase, phaseNode, clusterConf, init, !init && !c.cp && get(phaseNode, "controlPlane") == nil)
-	node := kubeadmNodeOf(path, docs)
+	kdocs := c.kubeadmDocs(phase, phaseNode, clusterConf, init, !init && !c.cp && get(phaseNode, "controlPlane") == nil)
+	node := kubeadmNodeOf(path, kdocs)
 	if node.badValue != nil {
 		// The CRD types every value as a string: the API server refuses the object
 		// before CAPI (or kubeadm's decoder) sees it.
