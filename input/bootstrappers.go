@@ -26,6 +26,9 @@ type translator struct {
 	tool      bootstrap.Tool
 	detect    func(path string, data []byte) bool
 	translate func(path string, data []byte, opt bootstrap.Options) (*bootstrap.Output, error)
+	// convert, when set, makes the Source in place of translate and fromBootstrap
+	// (Cluster API: kubeadm's node documents attached, convertCAPI).
+	convert func(path string, data []byte, opt Options) (*Source, error)
 }
 
 // translators are the bootstrappers read through input/bootstrap, in the
@@ -34,7 +37,7 @@ type translator struct {
 var translators = []translator{
 	{format: "nodeadm", tool: nodeadm.Tool, detect: nodeadm.Detect, translate: nodeadm.Translate},
 	{format: "karpenter", tool: karpenter.Tool, detect: karpenter.Detect, translate: karpenter.Translate},
-	{format: "cluster-api", tool: CAPITool, detect: DetectCAPI, translate: TranslateCAPI},
+	{format: "cluster-api", tool: CAPITool, detect: DetectCAPI, translate: TranslateCAPI, convert: convertCAPI},
 	{format: "talos", tool: talos.Tool, detect: talos.Detect, translate: talos.Translate},
 	{format: "k0s", tool: k0s.Tool, detect: k0s.Detect, translate: k0s.Translate},
 	{format: "k3s", tool: k3s.Tool, detect: k3s.Detect, translate: k3s.Translate},
@@ -76,6 +79,9 @@ func detectTranslator(path string, data []byte) (Format, bool) {
 // of path, its drop-in folder in memory, its flags, every position mapped
 // back to path by field path, and the tool's own findings.
 func convertBootstrapper(t translator, path string, data []byte, opt Options) (*Source, error) {
+	if t.convert != nil {
+		return t.convert(path, data, opt)
+	}
 	out, err := t.translate(path, data, bootstrap.Options{Minor: opt.Minor, Set: opt.Set})
 	if err != nil {
 		return nil, &source.InputError{Path: path, Err: trimPath(err, path)}

@@ -2,7 +2,6 @@ package input
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"maps"
 	ppath "path"
@@ -12,11 +11,11 @@ import (
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
-	sigsyaml "sigs.k8s.io/yaml"
 
 	kf "github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
 // Cluster API's kubeadm bootstrap provider (CABPK), ported from
@@ -41,12 +40,19 @@ import (
 //   - bootstrap/kubeadm/webhooks/admission/kubeadmconfig.go validateFiles and
 //     the CRD's CEL rule on kubeletExtraArgs (unique names): refusals.
 //
-// What kubeadm then does with it (k8s.io/kubernetes cmd/kubeadm/app, 1.31-1.37):
-// phases/kubelet/flags.go buildKubeletArgsCommon and WriteKubeletDynamicEnvFile
-// (kubeadm-flags.env: its own flags sorted, kubeletExtraArgs replacing them by
-// name and appended in order, util/arguments.go ArgumentsToCommand);
-// phases/kubelet/config.go WriteConfigToDisk (defaults, patches, then the
-// instance configuration's containerRuntimeEndpoint from 1.34).
+// What kubeadm then does with it (k8s.io/kubernetes cmd/kubeadm/app, 1.31-1.38) is
+// not re-implemented here: CAPI's kubeadm documents (kubeadmDocs, built of the
+// manifest's own YAML nodes so that every position is the manifest's) go through the
+// kubeadm input's port of the kubelet-start phase, kubeadmnode.go (kubeadmNodeOf,
+// kubeadmNodeDoc.writes: kubeadm-flags.env in ArgumentsToCommand's order of each
+// minor, --pod-infra-container-image up to 1.34, --register-with-taints on a joining
+// worker, the instance configuration where NodeLocalCRISocket is on) and
+// kubeadmconfig.go (mergeInstanceConfig after the patches), which the conformance
+// harness checks against kubeadm itself at every minor; the bridge attaches the
+// documents to the Source (convertCAPI), so kubeadm's per-minor findings
+// (addKubeadmFindings) are a kubeadm file's. What stays here is CAPI's: which phase
+// runs, files[] (patches, --config, --config-dir), the webhook's and the CRD's
+// refusals, cloud-init templates, the Cluster's networking.
 
 // CAPITool is Cluster API's kubeadm bootstrap provider.
 var CAPITool = bootstrap.Tool{Name: "Cluster API", Release: "v1.14.0",
@@ -92,6 +98,10 @@ type capiSpec struct {
 	cp      bool   // a control plane kind
 	lines   []string
 	out     *bootstrap.Output
+	// node is the kubeadm configuration CAPI writes, as kubeadmnode.go reads it;
+	// kubeadmFlags are the flags kubeadm writes from it into kubeadm-flags.env.
+	node         *kubeadmNodeDoc
+	kubeadmFlags []kubeadmArg
 }
 
 func (c *capiSpec) pos(n *yaml.Node) kf.Position {
@@ -102,8 +112,16 @@ func (c *capiSpec) pos(n *yaml.Node) kf.Position {
 }
 
 func (c *capiSpec) add(rule string, sev kf.Severity, n *yaml.Node, fieldPath, msg, hint string) {
+	c.addAt(rule, sev, c.pos(n), fieldPath, msg, hint)
+}
+
+// addAt is add at a position of the manifest (none: the anchor).
+func (c *capiSpec) addAt(rule string, sev kf.Severity, pos kf.Position, fieldPath, msg, hint string) {
+	if pos.Line == 0 {
+		pos = c.out.Anchor
+	}
 	c.out.Findings = append(c.out.Findings, kf.Finding{Rule: rule, Severity: sev, Message: "Cluster API: " + msg,
-		Position: c.pos(n), Path: fieldPath, Hint: hint})
+		Position: pos, Path: fieldPath, Hint: hint})
 }
 
 // walk is the node at the keys' path under n; nil when missing.
@@ -121,7 +139,6 @@ func walk(n *yaml.Node, keys ...string) *yaml.Node {
 type capiArg struct {
 	name, value string
 	pos         kf.Position
-	key         *yaml.Node
 	note        string
 }
 
@@ -131,6 +148,45 @@ type capiArg struct {
 // kubeadm init (the first control plane machine) or kubeadm join (workers)
 // writes from it, files[] in place.
 func TranslateCAPI(path string, data []byte, opt bootstrap.Options) (*bootstrap.Output, error) {
+	c, err := translateCAPI(path, data, opt)
+	if err != nil {
+		return nil, err
+	}
+	return c.out, nil
+}
+
+// convertCAPI is the bridge's Source of a Cluster API manifest (fromBootstrap) with
+// kubeadm's node documents attached as for a kubeadm file: Settle adds what kubeadm
+// of each minor says of them (addKubeadmFindings: its refusals, the CRI socket it
+// detects on the node, its own deprecated flags), and --show-origin names the field
+// each kubeadm flag comes from (addKubeadmFlags' notes).
+func convertCAPI(path string, data []byte, opt Options) (*Source, error) {
+	c, err := translateCAPI(path, data, bootstrap.Options{Minor: opt.Minor, Set: opt.Set})
+	if err != nil {
+		return nil, &source.InputError{Path: path, Err: trimPath(err, path)}
+	}
+	s := fromBootstrap(path, "cluster-api", c.out)
+	s.kubeadm = c.node
+	table, err := skew.Default().Flags()
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range c.kubeadmFlags {
+		if !strings.HasPrefix(f.from, "nodeRegistration.kubeletExtraArgs") {
+			c.node.own = append(c.node.own, f.name)
+		}
+		if tf, ok := table.Lookup(f.name); ok && tf.Path != "" && f.pos.Line != 0 {
+			if s.pos.flagNotes == nil {
+				s.pos.flagNotes = map[string]string{}
+			}
+			s.pos.flagNotes[tf.Path] = kubeadmSetBy(path, f.from, f.pos, "kubeadm-flags.env --"+f.name)
+		}
+	}
+	return s, nil
+}
+
+// translateCAPI is TranslateCAPI, with kubeadm's node documents kept.
+func translateCAPI(path string, data []byte, opt bootstrap.Options) (*capiSpec, error) {
 	docs := splitDocs(data)
 	c := &capiSpec{path: path, lines: strings.SplitAfter(string(data), "\n")}
 	var cluster *yamlDoc
@@ -190,7 +246,6 @@ func TranslateCAPI(path string, data []byte, opt bootstrap.Options) (*bootstrap.
 		}
 	}
 	kubeadmAPI := "kubeadm.k8s.io/v1beta4" // every supported minor is 1.31 or newer
-	mv := m.MajorMinor()
 
 	// Which kubeadm runs: a control plane kind's first machine runs kubeadm
 	// init from initConfiguration; a KubeadmConfig(Template) with a
@@ -213,89 +268,45 @@ func TranslateCAPI(path string, data []byte, opt bootstrap.Options) (*bootstrap.
 	// a Secret kubeletcfg cannot read).
 	files := c.files()
 
-	// kubeletExtraArgs: v1beta2's list or v1beta1's map (ConvertToArgs: sorted by name).
-	extra := c.extraArgs(nodeReg, opt.Set)
-
-	// kubeadm's own flags (phases/kubelet/flags.go buildKubeletArgsCommon).
-	var base []capiArg
-	criSocket := ""
-	if v := walk(nodeReg, "criSocket"); v != nil {
-		criSocket = v.Value
-	}
+	// The kubeadm configuration CAPI writes to /run/kubeadm/kubeadm.yaml, read by
+	// kubeletcfg's port of kubeadm's kubelet-start phase (kubeadmnode.go) as a
+	// kubeadm file is: the flags of kubeadm-flags.env and the instance configuration
+	// are the ones the harness checks against kubeadm itself.
+	c.checkExtraArgs(nodeReg)
 	clusterConf := get(c.spec, "clusterConfiguration")
-	localCRISocket := mv.AtLeast(skew.VersionOf("1.34")) // NodeLocalCRISocket: beta (on) in 1.34, GA in 1.36
-	if g := walk(clusterConf, "featureGates", "NodeLocalCRISocket"); g != nil && !mv.AtLeast(skew.VersionOf("1.36")) {
-		localCRISocket = g.Value == "true"
+	kdocs := c.kubeadmDocs(phase, phaseNode, clusterConf, init, !init && !c.cp && get(phaseNode, "controlPlane") == nil)
+	node := kubeadmNodeOf(path, kdocs)
+	if node.badValue != nil {
+		// The CRD types every value as a string: the API server refuses the object
+		// before CAPI (or kubeadm's decoder) sees it.
+		c.add("KC9001", kf.Error, node.badValue, "", fmt.Sprintf("kubeletExtraArgs value %s is not a string: the API server refuses the object (the CRD's structural schema types kubeletExtraArgs values as strings, %s)", node.badValue.Value, CAPITool.Release),
+			fmt.Sprintf("quote the value: %q", node.badValue.Value))
+		node.badValue = nil
 	}
-	if !localCRISocket {
-		if criSocket != "" {
-			base = append(base, capiArg{name: "container-runtime-endpoint", value: criSocket, pos: c.pos(walk(nodeReg, "criSocket")),
-				note: "kubeadm: nodeRegistration.criSocket (phases/kubelet/flags.go buildKubeletArgsCommon)"})
-		} else {
-			c.out.AtBoot["containerRuntimeEndpoint"] = "kubeadm: the CRI socket it detects on the node (nodeRegistration.criSocket is not set)"
-		}
+	c.renderedAtBoot(node, opt.Set)
+	// The socket kubeadm detects on the node: --set containerRuntimeEndpoint=... says it
+	// (kubeadmconfig.go, convertKubeadmConfig).
+	if v, ok := opt.Set["containerRuntimeEndpoint"]; ok {
+		node.detected = strings.Trim(strings.TrimSpace(v), `"'`)
 	}
-	if !mv.AtLeast(skew.VersionOf("1.35")) {
-		repo := "registry.k8s.io"
-		if v := walk(clusterConf, "imageRepository"); v != nil && v.Value != "" {
-			repo = v.Value
-		}
-		pause := "3.10"
-		if mv.AtLeast(skew.VersionOf("1.34")) {
-			pause = "3.10.1"
-		}
-		base = append(base, capiArg{name: "pod-infra-container-image", value: repo + "/pause:" + pause,
-			note: "kubeadm: its pause image (images.GetPauseImage, phases/kubelet/flags.go)"})
-	}
-	if !init && !c.cp && get(phaseNode, "controlPlane") == nil {
-		// joinWorker adds the uninitialized taint; kubeadm join registers
-		// taints with the flag when the node is not a control plane
-		// (joinConfiguration.controlPlane unset: joinControlplane adds none).
-		taints := []string{}
-		if t := walk(nodeReg, "taints"); t != nil && t.Kind == yaml.SequenceNode {
-			for _, tn := range t.Content {
-				taints = append(taints, taintString(tn))
-			}
-		}
-		if !slices.Contains(taints, capiUninitializedTaint) {
-			taints = append(taints, capiUninitializedTaint)
-		}
-		base = append(base, capiArg{name: "register-with-taints", value: strings.Join(taints, ","),
-			note: "Cluster API joinWorker adds the node.cluster.x-k8s.io/uninitialized taint; kubeadm join passes taints as a flag"})
-	}
-	if n := walk(nodeReg, "name"); n != nil && n.Value != "" {
-		a := capiArg{name: "hostname-override", value: n.Value, pos: c.pos(n), note: "kubeadm: nodeRegistration.name differs from the hostname"}
-		if isTemplate(n.Value) {
-			c.add("KC9004", kf.Info, n, "", fmt.Sprintf("nodeRegistration.name %q is rendered by cloud-init on the instance; kubeadm passes it as --hostname-override when it differs from the hostname (phases/kubelet/flags.go GetNodeNameAndHostname)", n.Value),
-				"give the node name with --set hostname-override=NAME when it matters")
-			a.value = ""
-			if v, ok := opt.Set["hostname-override"]; ok {
-				a.value = v
-			}
-		}
-		if a.value != "" {
-			base = append(base, a)
+	w := node.writes(m, node.detected)
+	for i := range w.flags {
+		if w.flags[i].pos.Line == 0 {
+			w.flags[i].pos = kf.Position{} // what CAPI adds (the uninitialized taint alone): no line of the manifest
 		}
 	}
-	sort.SliceStable(base, func(i, j int) bool { return base[i].name < base[j].name }) // sortArgsSlice
-
-	// ArgumentsToCommand: base args replaced by an extra arg of their name, extra args appended.
-	overridden := map[string]capiArg{}
-	for _, a := range extra {
-		overridden[a.name] = a
-	}
-	var args []capiArg
-	for _, b := range base {
-		if o, ok := overridden[b.name]; ok {
-			if o.value != b.value {
-				c.add("KC9002", kf.Warning, o.key, "", fmt.Sprintf("kubeletExtraArgs %s=%q replaces kubeadm's own --%s=%s (util/arguments.go ArgumentsToCommand: an extra arg replaces the base arg of its name)", o.name, o.value, b.name, b.value),
+	// An extra arg that replaces one of kubeadm's own flags (ArgumentsToCommand):
+	// kubeadm's flags are those it writes without the extra args.
+	own := *node
+	own.extra = nil
+	for _, b := range own.writes(m, node.detected).flags {
+		for _, a := range node.extra {
+			if a.name == b.name && a.value != b.value {
+				c.addAt("KC9002", kf.Warning, a.pos, "", fmt.Sprintf("kubeletExtraArgs %s=%q replaces kubeadm's own --%s=%s (util/arguments.go ArgumentsToCommand: an extra arg replaces the base arg of its name)", a.name, a.value, b.name, b.value),
 					"drop the extra arg unless replacing kubeadm's value is intended")
 			}
-			continue
 		}
-		args = append(args, b)
 	}
-	args = append(args, extra...)
 
 	// The systemd drop-in kubeadm's packages install (10-kubeadm.conf):
 	// $KUBELET_KUBECONFIG_ARGS $KUBELET_CONFIG_ARGS $KUBELET_KUBEADM_ARGS.
@@ -303,25 +314,30 @@ func TranslateCAPI(path string, data []byte, opt bootstrap.Options) (*bootstrap.
 		{name: "bootstrap-kubeconfig", value: "/etc/kubernetes/bootstrap-kubelet.conf", note: "kubeadm's 10-kubeadm.conf (KUBELET_KUBECONFIG_ARGS)"},
 		{name: "kubeconfig", value: "/etc/kubernetes/kubelet.conf", note: "kubeadm's 10-kubeadm.conf (KUBELET_KUBECONFIG_ARGS)"},
 	}
-
-	var configArg, dirArg *capiArg
-	for i, a := range args {
+	var configArg, dirArg *kubeadmArg
+	var kubeadmFlags []kubeadmArg
+	for i, a := range w.flags {
 		switch a.name {
 		case "config":
-			configArg = &args[i]
+			configArg = &w.flags[i]
 			continue
 		case "config-dir":
-			dirArg = &args[i]
+			dirArg = &w.flags[i]
 			continue
 		}
-		flags = append(flags, a)
+		kubeadmFlags = append(kubeadmFlags, a)
+		note := "kubeadm-flags.env, from " + a.from
+		if a.name == "register-with-taints" {
+			note += " (Cluster API joinWorker adds the node.cluster.x-k8s.io/uninitialized taint)"
+		}
+		flags = append(flags, capiArg{name: a.name, value: a.value, pos: a.pos, note: note})
 	}
 	for _, a := range flags {
 		c.out.Flags = append(c.out.Flags, "--"+a.name+"="+a.value)
 		c.out.FlagPositions = append(c.out.FlagPositions, a.pos)
 		c.out.FlagNotes = append(c.out.FlagNotes, a.note)
 	}
-
+	c.node, c.kubeadmFlags = node, kubeadmFlags
 	// The kubelet configuration: kubeadm's (defaults, the patches of the
 	// phase's patches.directory, the instance configuration), unless an
 	// extra arg --config names a file of files[].
@@ -391,31 +407,24 @@ func TranslateCAPI(path string, data []byte, opt bootstrap.Options) (*bootstrap.
 		}
 		maps.Copy(c.out.Positions, patches.positions())
 	}
-	if localCRISocket {
-		// WriteConfigToDisk: the instance configuration, after the patches.
-		if criSocket != "" {
-			if p, ok := c.out.Positions["containerRuntimeEndpoint"]; ok {
-				c.out.Findings = append(c.out.Findings, kf.Finding{Rule: "KC9002", Severity: kf.Warning, Position: p, Path: "containerRuntimeEndpoint",
-					Message: fmt.Sprintf("Cluster API: kubeadm %s writes containerRuntimeEndpoint %q from nodeRegistration.criSocket over the patch's value (phases/kubelet/config.go WriteConfigToDisk: the instance configuration is applied after the patches)", m.Version, criSocket),
-					Hint:    "set nodeRegistration.criSocket instead"})
-			}
-			configDoc, err = mergeYAML(configDoc, map[string]any{"containerRuntimeEndpoint": criSocket})
-			if err != nil {
-				return nil, fmt.Errorf("%s: %v", path, err)
-			}
-			c.out.Positions["containerRuntimeEndpoint"] = c.pos(walk(nodeReg, "criSocket"))
-		} else {
-			c.out.AtBoot["containerRuntimeEndpoint"] = "kubeadm: the CRI socket it detects on the node (nodeRegistration.criSocket is not set)"
+	switch {
+	case w.instance && w.endpoint != "":
+		// WriteConfigToDisk: instance-config.yaml, merged after the patches
+		// (kubeadmconfig.go mergeInstanceConfig, as for a kubeadm file).
+		if p, ok := c.out.Positions["containerRuntimeEndpoint"]; ok && node.criSocket != "" {
+			c.addAt("KC9002", kf.Warning, p, "containerRuntimeEndpoint", fmt.Sprintf("kubeadm %s writes containerRuntimeEndpoint %q from nodeRegistration.criSocket over the patch's value (phases/kubelet/config.go WriteConfigToDisk: the instance configuration is applied after the patches)", m.Version, w.endpoint),
+				"set nodeRegistration.criSocket instead")
 		}
-	}
-	if _, ok := c.out.AtBoot["containerRuntimeEndpoint"]; ok {
-		var v any
-		if s, ok := opt.Set["containerRuntimeEndpoint"]; ok {
-			v = s
-		}
-		if configDoc, err = mergeYAML(configDoc, map[string]any{"containerRuntimeEndpoint": v}); err != nil {
+		if configDoc, err = mergeInstanceConfig(configDoc, w.endpoint); err != nil {
 			return nil, fmt.Errorf("%s: %v", path, err)
 		}
+		pos := node.criPos
+		if node.criSocket == "" {
+			pos = node.anchor
+		}
+		c.out.Positions["containerRuntimeEndpoint"] = pos
+	case node.criSocket == "" && node.detected == "":
+		c.out.AtBoot["containerRuntimeEndpoint"] = "kubeadm: the CRI socket it detects on the node (nodeRegistration.criSocket is not set)"
 	}
 	c.out.Config = &bootstrap.File{Path: kubeadmConfigYAML, Data: configDoc}
 	for _, p := range kubeadmSets {
@@ -435,14 +444,10 @@ func TranslateCAPI(path string, data []byte, opt bootstrap.Options) (*bootstrap.
 	if len(patches.Files) > 0 {
 		from += " and the patches " + strings.Join(patches.Files, ", ")
 	}
-	for p := range c.out.AtBoot {
-		c.add("KC9004", kf.Info, walk(nodeReg, "criSocket"), p, "kubeadm detects the container runtime's socket on the node: nodeRegistration.criSocket is not set (cmd/kubeadm/app/util/runtime DetectCRISocket)",
-			"set nodeRegistration.criSocket, or give the value with --set containerRuntimeEndpoint=unix:///run/containerd/containerd.sock")
-	}
 	if configArg != nil {
 		i := slices.IndexFunc(files, func(f capiFile) bool { return f.path == ppath.Clean(configArg.value) })
 		if i < 0 || !files[i].known {
-			c.add("KC9004", kf.Info, configArg.key, "", fmt.Sprintf("kubeletExtraArgs config=%s: the kubelet reads that file instead of kubeadm's %s, and it is not written by files[] with inline content: kubeletcfg cannot see it", configArg.value, kubeadmConfigYAML),
+			c.addAt("KC9004", kf.Info, configArg.pos, "", fmt.Sprintf("kubeletExtraArgs config=%s: the kubelet reads that file instead of kubeadm's %s, and it is not written by files[] with inline content: kubeletcfg cannot see it", configArg.value, kubeadmConfigYAML),
 				"put the file in files[] with content, or lint the file itself")
 		} else {
 			used[i] = true
@@ -451,7 +456,7 @@ func TranslateCAPI(path string, data []byte, opt bootstrap.Options) (*bootstrap.
 			c.out.Notes = map[string]string{}
 			from = fmt.Sprintf("files[%d] %s (kubeletExtraArgs config= replaces kubeadm's --config=%s; kubeadm's defaults and patches do not reach the kubelet)", files[i].index, files[i].path, kubeadmConfigYAML)
 			if len(patches.Files) > 0 {
-				c.add("KC9003", kf.Warning, configArg.key, "", fmt.Sprintf("the kubeletconfiguration patches (%s) patch kubeadm's %s, which the kubelet does not read: kubeletExtraArgs config=%s comes later on its command line (10-kubeadm.conf: $KUBELET_CONFIG_ARGS before $KUBELET_KUBEADM_ARGS)", strings.Join(patches.Files, ", "), kubeadmConfigYAML, configArg.value),
+				c.addAt("KC9003", kf.Warning, configArg.pos, "", fmt.Sprintf("the kubeletconfiguration patches (%s) patch kubeadm's %s, which the kubelet does not read: kubeletExtraArgs config=%s comes later on its command line (10-kubeadm.conf: $KUBELET_CONFIG_ARGS before $KUBELET_KUBEADM_ARGS)", strings.Join(patches.Files, ", "), kubeadmConfigYAML, configArg.value),
 					"use one of the two: the patches, or the file given with config=")
 			}
 		}
@@ -503,7 +508,7 @@ func TranslateCAPI(path string, data []byte, opt bootstrap.Options) (*bootstrap.
 	if c.cp {
 		c.out.Note += "; the other control plane machines join with joinConfiguration"
 	}
-	return c.out, nil
+	return c, nil
 }
 
 // capiFile is an entry of spec.files.
@@ -605,45 +610,39 @@ func (f capiFile) positions(typ string, j int) map[string]kf.Position {
 	return m
 }
 
-// extraArgs reads nodeRegistration.kubeletExtraArgs: v1beta2's list of
-// {name, value} (the CRD's CEL rule refuses a name twice), v1beta1's map
-// (ConvertToArgs sorts it by name).
-func (c *capiSpec) extraArgs(nodeReg *yaml.Node, set map[string]string) []capiArg {
+// checkExtraArgs is the CRD's CEL rule on v1beta2's kubeletExtraArgs list: a
+// name twice refuses the object.
+func (c *capiSpec) checkExtraArgs(nodeReg *yaml.Node) {
 	ea := walk(nodeReg, "kubeletExtraArgs")
-	if ea == nil {
-		return nil
+	if ea == nil || ea.Kind != yaml.SequenceNode {
+		return
 	}
-	var out []capiArg
-	note := "kubeletExtraArgs"
-	switch ea.Kind {
-	case yaml.SequenceNode:
-		seen := map[string]*yaml.Node{}
-		for _, it := range ea.Content {
-			n, v := get(it, "name"), get(it, "value")
-			if n == nil {
-				continue
-			}
-			a := capiArg{name: n.Value, pos: c.pos(n), key: n, note: note}
-			if v != nil {
-				a.value = v.Value
-			}
-			if first, dup := seen[a.name]; dup {
-				c.add("KC9001", kf.Error, n, "", fmt.Sprintf("kubeletExtraArgs name %q is given twice (first at line %d): the CRD's CEL rule refuses the object: \"kubeletExtraArgs name must be unique\" (api/bootstrap/kubeadm/v1beta2/kubeadm_types.go NodeRegistrationOptions, %s)", a.name, first.Line, CAPITool.Release),
-					"give each kubelet flag once")
-			} else {
-				seen[a.name] = n
-			}
-			out = append(out, a)
+	seen := map[string]*yaml.Node{}
+	for _, it := range ea.Content {
+		n := get(it, "name")
+		if n == nil {
+			continue
 		}
-	case yaml.MappingNode:
-		for i := 0; i+1 < len(ea.Content); i += 2 {
-			k, v := ea.Content[i], ea.Content[i+1]
-			out = append(out, capiArg{name: k.Value, value: v.Value, pos: c.pos(k), key: k, note: note + " (v1beta1 map: sorted by name, api/bootstrap/kubeadm/v1beta2/conversion.go ConvertToArgs)"})
+		if first, dup := seen[n.Value]; dup {
+			c.add("KC9001", kf.Error, n, "", fmt.Sprintf("kubeletExtraArgs name %q is given twice (first at line %d): the CRD's CEL rule refuses the object: \"kubeletExtraArgs name must be unique\" (api/bootstrap/kubeadm/v1beta2/kubeadm_types.go NodeRegistrationOptions, %s)", n.Value, first.Line, CAPITool.Release),
+				"give each kubelet flag once")
+			continue
 		}
-		sort.SliceStable(out, func(i, j int) bool { return out[i].name < out[j].name })
+		seen[n.Value] = n
 	}
-	kept := out[:0]
-	for _, a := range out {
+}
+
+// renderedAtBoot: cloud-init renders Jinja templates ({{ ds.meta_data.local_hostname }})
+// in nodeRegistration.name and kubeletExtraArgs values on the instance, before kubeadm
+// reads them: unknown here unless --set gives them (name: --set hostname-override=).
+func (c *capiSpec) renderedAtBoot(n *kubeadmNodeDoc, set map[string]string) {
+	if isTemplate(n.name) {
+		c.addAt("KC9004", kf.Info, n.namePos, "", fmt.Sprintf("nodeRegistration.name %q is rendered by cloud-init on the instance; kubeadm passes it as --hostname-override when it differs from the hostname (phases/kubelet/flags.go GetNodeNameAndHostname)", n.name),
+			"give the node name with --set hostname-override=NAME when it matters")
+		n.name = set["hostname-override"]
+	}
+	kept := n.extra[:0]
+	for _, a := range n.extra {
 		if !isTemplate(a.value) {
 			kept = append(kept, a)
 			continue
@@ -653,10 +652,163 @@ func (c *capiSpec) extraArgs(nodeReg *yaml.Node, set map[string]string) []capiAr
 			kept = append(kept, a)
 			continue
 		}
-		c.add("KC9004", kf.Info, a.key, "", fmt.Sprintf("kubeletExtraArgs %s=%q is rendered by cloud-init on the instance: its value is known at boot, and the flag is left out here", a.name, a.value),
+		c.addAt("KC9004", kf.Info, a.pos, "", fmt.Sprintf("kubeletExtraArgs %s=%q is rendered by cloud-init on the instance: its value is known at boot, and the flag is left out here", a.name, a.value),
 			fmt.Sprintf("give the value with --set %s=VALUE when it matters", a.name))
 	}
-	return kept
+	n.extra = kept
+}
+
+// The kubeadm documents CAPI writes are built of the manifest's own nodes, so that
+// every position kubeadmnode.go reports is in the manifest; what CAPI adds has the
+// position of the key it belongs to (or none).
+
+// synth is a scalar node at the position of at (nil: no position).
+func synth(value string, at *yaml.Node) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: value}
+	if at != nil {
+		n.Line, n.Column = at.Line, at.Column
+	}
+	return n
+}
+
+// kubeadmDoc is a kubeadm.k8s.io/v1beta4 document of kind with the fields of the
+// mapping body (nil: none), its kind at the position of at.
+func kubeadmDoc(kind string, at *yaml.Node, body []*yaml.Node) yamlDoc {
+	root := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	root.Content = append(root.Content, synth("apiVersion", at), synth("kubeadm.k8s.io/v1beta4", at), synth("kind", at), synth(kind, at))
+	root.Content = append(root.Content, body...)
+	d := yamlDoc{root: root, apiVersion: "kubeadm.k8s.io/v1beta4", kind: kind}
+	if at != nil {
+		d.first, d.last, d.kindLine, d.kindColumn = at.Line, at.Line, at.Line, at.Column
+	}
+	return d
+}
+
+// kubeadmDocs are the kubeadm documents CAPI writes to /run/kubeadm/kubeadm.yaml
+// (kubeadmconfig_controller.go handleClusterNotInitialized: ClusterConfiguration and
+// InitConfiguration; joinWorker, joinControlplane: the JoinConfiguration), as
+// MarshalInitConfigurationForVersion and MarshalJoinConfigurationForVersion convert
+// them to kubeadm.k8s.io/v1beta4 (bootstrap/kubeadm/types/upstreamv1beta4): a v1beta1
+// kubeletExtraArgs map is the list ConvertToArgs sorts by name, and a worker's
+// taints get clusterv1.NodeUninitializedTaint unless one matches it (key and effect,
+// taints.HasTaint). The spec's clusterConfiguration is the ClusterConfiguration
+// kubeadm reads for a join too (the cluster's, in the kubeadm-config ConfigMap: the
+// control plane's, which this manifest may not hold).
+func (c *capiSpec) kubeadmDocs(phase string, phaseNode, clusterConf *yaml.Node, init, worker bool) []yamlDoc {
+	at := keyNode(c.spec, phase)
+	if at == nil {
+		at = synth("", &yaml.Node{Line: c.doc.kindLine, Column: c.doc.kindColumn})
+	}
+	var body []*yaml.Node
+	if phaseNode != nil && phaseNode.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(phaseNode.Content); i += 2 {
+			k, v := phaseNode.Content[i], phaseNode.Content[i+1]
+			if k.Value == "nodeRegistration" || k.Value == "apiVersion" || k.Value == "kind" {
+				continue
+			}
+			body = append(body, k, v)
+		}
+	}
+	nrKey := keyNode(phaseNode, "nodeRegistration")
+	if nrKey == nil {
+		nrKey = synth("nodeRegistration", nil)
+	}
+	body = append(body, nrKey, c.nodeRegistration(get(orEmpty(phaseNode), "nodeRegistration"), worker))
+	kind := "JoinConfiguration"
+	if init {
+		kind = "InitConfiguration"
+	}
+	docs := []yamlDoc{kubeadmDoc(kind, at, body)}
+	if clusterConf != nil && clusterConf.Kind == yaml.MappingNode {
+		ccAt := keyNode(c.spec, "clusterConfiguration")
+		docs = append(docs, kubeadmDoc("ClusterConfiguration", ccAt, clusterConf.Content))
+	}
+	return docs
+}
+
+// atValue is a copy of the key k at the position of its value v.
+func atValue(k, v *yaml.Node) *yaml.Node {
+	c := *k
+	c.Line, c.Column = v.Line, v.Column
+	return &c
+}
+
+// orEmpty is n, or an empty mapping for nil.
+func orEmpty(n *yaml.Node) *yaml.Node {
+	if n == nil {
+		return &yaml.Node{Kind: yaml.MappingNode}
+	}
+	return n
+}
+
+// nodeRegistration is the v1beta4 nodeRegistration of the manifest's nr (nil: none).
+func (c *capiSpec) nodeRegistration(nr *yaml.Node, worker bool) *yaml.Node {
+	out := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	var taintsKey, taints *yaml.Node
+	for i := 0; nr != nil && nr.Kind == yaml.MappingNode && i+1 < len(nr.Content); i += 2 {
+		k, v := nr.Content[i], nr.Content[i+1]
+		switch k.Value {
+		case "taints":
+			taintsKey, taints = k, v
+			continue
+		case "name", "criSocket":
+			// CAPI's findings and flags point at the value, as they always have.
+			k = atValue(k, v)
+		case "kubeletExtraArgs":
+			if v.Kind == yaml.SequenceNode {
+				list := *v
+				list.Content = nil
+				for _, it := range v.Content {
+					if it.Kind == yaml.MappingNode {
+						item := *it
+						item.Content = slices.Clone(it.Content)
+						for j := 0; j+1 < len(item.Content); j += 2 {
+							if item.Content[j].Value == "name" {
+								item.Content[j] = atValue(item.Content[j], item.Content[j+1])
+							}
+						}
+						it = &item
+					}
+					list.Content = append(list.Content, it)
+				}
+				v = &list
+			}
+			if v.Kind == yaml.MappingNode {
+				// api/bootstrap/kubeadm/v1beta2/conversion.go ConvertToArgs: sorted by name.
+				list := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: v.Line, Column: v.Column}
+				for j := 0; j+1 < len(v.Content); j += 2 {
+					name := *v.Content[j]
+					name.Tag = "!!str"
+					list.Content = append(list.Content, &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: name.Line, Column: name.Column,
+						Content: []*yaml.Node{synth("name", &name), &name, synth("value", v.Content[j+1]), v.Content[j+1]}})
+				}
+				slices.SortStableFunc(list.Content, func(a, b *yaml.Node) int { return strings.Compare(a.Content[1].Value, b.Content[1].Value) })
+				v = list
+			}
+		}
+		out.Content = append(out.Content, k, v)
+	}
+	if worker {
+		list := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+		if taints != nil && taints.Kind == yaml.SequenceNode {
+			list.Content = slices.Clone(taints.Content)
+		}
+		key, effect, _ := strings.Cut(capiUninitializedTaint, ":")
+		if !slices.ContainsFunc(list.Content, func(t *yaml.Node) bool {
+			return walk(t, "key") != nil && walk(t, "key").Value == key && walk(t, "effect") != nil && walk(t, "effect").Value == effect
+		}) {
+			list.Content = append(list.Content, &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map",
+				Content: []*yaml.Node{synth("key", nil), synth(key, nil), synth("effect", nil), synth(effect, nil)}})
+		}
+		taints = list
+		if taintsKey == nil {
+			taintsKey = synth("taints", nil)
+		}
+	}
+	if taints != nil {
+		out.Content = append(out.Content, taintsKey, taints)
+	}
+	return out
 }
 
 // isTemplate: a cloud-init Jinja template ({{ ds.meta_data.local_hostname }}).
@@ -758,27 +910,4 @@ func capiNetworking(cc *yaml.Node, cluster *yamlDoc) Networking {
 		}
 	}
 	return net
-}
-
-// mergeYAML sets (a nil value: deletes) top-level keys of the YAML document doc.
-func mergeYAML(doc []byte, set map[string]any) ([]byte, error) {
-	j, err := sigsyaml.YAMLToJSON(doc)
-	if err != nil {
-		return nil, err
-	}
-	var obj map[string]any
-	if err := json.Unmarshal(j, &obj); err != nil {
-		return nil, err
-	}
-	for k, v := range set {
-		if v == nil {
-			delete(obj, k)
-		} else {
-			obj[k] = v
-		}
-	}
-	if j, err = json.Marshal(obj); err != nil {
-		return nil, err
-	}
-	return sigsyaml.JSONToYAML(j)
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -12,6 +13,7 @@ import (
 
 	kf "github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
@@ -119,8 +121,9 @@ func TestCAPIFixtures(t *testing.T) {
 		{"patch-kct.yaml", "1.37", append(slices.Clone(capiBase), capiTaint), kubeadmConfigYAML, with(capiPatch, "containerRuntimeEndpoint", containerd), false},
 		{"files-config-kcpt.yaml", "1.37", capiBase, "/etc/kubernetes/kubelet/config.yaml", nil, false},
 		{"files-config-kct.yaml", "1.37", append(slices.Clone(capiBase), capiTaint), "/etc/kubernetes/kubelet/config.yaml", nil, false},
-		{"md-ipv6.yaml", "1.37", append(slices.Clone(capiBase), capiTaint, "--node-ip=::"), kubeadmConfigYAML, map[string]any{"containerRuntimeEndpoint": nil}, true},
-		{"kcp-ipv6.yaml", "1.37", append(slices.Clone(capiBase), "--node-ip=::"), kubeadmConfigYAML, map[string]any{"containerRuntimeEndpoint": nil}, true},
+		// No criSocket: kubeadm's zero value stays (kubeadm detects the socket on the node).
+		{"md-ipv6.yaml", "1.37", append(slices.Clone(capiBase), capiTaint, "--node-ip=::"), kubeadmConfigYAML, map[string]any{}, true},
+		{"kcp-ipv6.yaml", "1.37", append(slices.Clone(capiBase), "--node-ip=::"), kubeadmConfigYAML, map[string]any{}, true},
 		// kubeadm 1.33: the CRI socket and the pause image as flags (NodeLocalCRISocket off).
 		{"extra-args-kct.yaml", "1.33", append(append(slices.Clone(capiBase), "--container-runtime-endpoint="+containerd, "--pod-infra-container-image=registry.k8s.io/pause:3.10", capiTaint), capiReserved...), kubeadmConfigYAML, map[string]any{}, false},
 		// kubeadm 1.34: NodeLocalCRISocket on, the pause image 3.10.1 still a flag.
@@ -207,10 +210,10 @@ func TestCAPIFindings(t *testing.T) {
 		{"patch without patches.directory", "      files:\n      - path: /etc/kubernetes/patches/kubeletconfiguration.yaml\n        content: |\n          maxPods: 10\n      joinConfiguration:\n        nodeRegistration:\n          criSocket: unix:///run/containerd/containerd.sock\n", "KC9003", 9, 15, ""},
 		{"patch with the wrong extension", "      files:\n      - path: /etc/kubernetes/patches/kubeletconfiguration.yml\n        content: |\n          maxPods: 10\n      joinConfiguration:\n        nodeRegistration:\n          criSocket: unix:///run/containerd/containerd.sock\n        patches:\n          directory: /etc/kubernetes/patches\n", "KC9003", 9, 15, ""},
 		{"KubeletConfiguration file nothing names", "      files:\n      - path: /etc/kubernetes/kubelet.yaml\n        content: |\n          apiVersion: kubelet.config.k8s.io/v1beta1\n          kind: KubeletConfiguration\n      joinConfiguration:\n        nodeRegistration:\n          criSocket: unix:///run/containerd/containerd.sock\n", "KC9003", 9, 15, ""},
+		{"kubeletExtraArgs value not a string (CRD schema)", "      joinConfiguration:\n        nodeRegistration:\n          criSocket: unix:///run/containerd/containerd.sock\n          kubeletExtraArgs:\n          - name: max-pods\n            value: 50\n", "KC9001", 13, 20, ""},
 		{"misspelled kubeletExtraArgs (pruned)", "      joinConfiguration:\n        nodeRegistration:\n          criSocket: unix:///run/containerd/containerd.sock\n          kubeletExtraArg:\n          - name: max-pods\n            value: \"50\"\n", "KC9003", 11, 11, ""},
 		{"extra arg rendered at boot", "      joinConfiguration:\n        nodeRegistration:\n          criSocket: unix:///run/containerd/containerd.sock\n          kubeletExtraArgs:\n          - name: node-ip\n            value: '{{ ds.meta_data.local_ipv4 }}'\n", "KC9004", 12, 19, ""},
 		{"node name rendered at boot", "      joinConfiguration:\n        nodeRegistration:\n          criSocket: unix:///run/containerd/containerd.sock\n          name: '{{ ds.meta_data.local_hostname }}'\n", "KC9004", 11, 17, ""},
-		{"criSocket not set", "      joinConfiguration:\n        nodeRegistration:\n          name: node-a\n", "KC9004", 2, 7, "containerRuntimeEndpoint"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			out := capiTranslate(t, "m.yaml", capiKCT+tt.spec, "1.37")
@@ -338,5 +341,129 @@ func TestCAPIVariablesAndControlPlaneJoin(t *testing.T) {
 	out = capiTranslate(t, "kc.yaml", kc, "1.37")
 	if !reflect.DeepEqual(out.Flags, capiBase) {
 		t.Errorf("flags %q", out.Flags)
+	}
+}
+
+// TestCAPIKubeadmGoldens: a Cluster API manifest holding a harness case's kubeadm
+// configuration gets, at every minor, the kubeadm-flags.env kubeadm itself wrote for
+// the case (testdata/kubeadm/golden/<minor>/NAME.flags.env) after 10-kubeadm.conf's
+// flags, and config.yaml the instance configuration's endpoint: CAPI's flags are
+// kubeadm's port's. A worker's taints get CAPI's uninitialized taint.
+func TestCAPIKubeadmGoldens(t *testing.T) {
+	kcp := `apiVersion: controlplane.cluster.x-k8s.io/v1beta2
+kind: KubeadmControlPlaneTemplate
+metadata:
+  name: cp
+spec:
+  template:
+    spec:
+      kubeadmConfigSpec:
+        clusterConfiguration:
+          imageRepository: registry.example.com
+        initConfiguration:
+          localAPIEndpoint:
+            advertiseAddress: 192.0.2.10
+          nodeRegistration:
+            name: cp-1.example.internal
+            criSocket: unix:///run/containerd/containerd.sock
+            kubeletExtraArgs:
+            - name: node-labels
+              value: node-role.kubernetes.io/control-plane=,tier=gold
+            - name: max-pods
+              value: "150"
+            - name: v
+              value: "2"
+            - name: pod-infra-container-image
+              value: registry.example.com/pause:3.9
+`
+	kct := capiKCT + `      joinConfiguration:
+        nodeRegistration:
+          name: worker-7
+          criSocket: unix:///run/containerd/containerd.sock
+          taints:
+          - key: dedicated
+            value: gpu
+            effect: NoSchedule
+          kubeletExtraArgs:
+          - name: node-labels
+            value: pool=gpu
+          - name: max-pods
+            value: "64"
+`
+	minors, err := os.ReadDir("../testdata/kubeadm/golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range minors {
+		for _, tt := range []struct{ name, manifest string }{{"extra-args-v1beta4", kcp}, {"join-worker", kct}} {
+			t.Run(m.Name()+"/"+tt.name, func(t *testing.T) {
+				golden := "../testdata/kubeadm/golden/" + m.Name() + "/" + tt.name
+				env, err := os.ReadFile(golden + ".flags.env")
+				if err != nil {
+					t.Skip("kubeadm writes no flags for it at this minor")
+				}
+				args, err := strconv.Unquote(strings.TrimSpace(strings.TrimPrefix(string(env), "KUBELET_KUBEADM_ARGS=")))
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := slices.Clone(capiBase)
+				for _, f := range strings.Fields(args) {
+					if v, ok := strings.CutPrefix(f, "--register-with-taints="); ok {
+						f = "--register-with-taints=" + v + ",node.cluster.x-k8s.io/uninitialized:NoSchedule"
+					}
+					want = append(want, f)
+				}
+				out := capiTranslate(t, "m.yaml", tt.manifest, m.Name())
+				if !reflect.DeepEqual(out.Flags, want) {
+					t.Errorf("flags\n got %q\nwant %q", out.Flags, want)
+				}
+				endpoint := asJSON(t, out.Config.Data)["containerRuntimeEndpoint"]
+				if ic, err := os.ReadFile(golden + ".instance-config.yaml"); err == nil {
+					if w := asJSON(t, ic)["containerRuntimeEndpoint"]; endpoint != w {
+						t.Errorf("containerRuntimeEndpoint %v, instance-config.yaml %v", endpoint, w)
+					}
+				} else if endpoint != "" {
+					t.Errorf("containerRuntimeEndpoint %v without an instance configuration", endpoint)
+				}
+			})
+		}
+	}
+}
+
+// TestCAPIKubeadmFindings: what kubeadm of each minor says of the configuration CAPI
+// writes comes from kubeadm's port (addKubeadmFindings): the CRI socket it detects
+// when criSocket is not set (KC9004, at the phase's key), and a featureGates entry
+// kubeadm 1.37 does not know (KC9001, at the gate).
+func TestCAPIKubeadmFindings(t *testing.T) {
+	for _, tt := range []struct {
+		name, manifest, minor, rule string
+		line, col                   int
+	}{
+		{"criSocket not set", capiKCT + "      joinConfiguration:\n        nodeRegistration:\n          name: node-a\n", "1.37", "KC9004", 8, 7},
+		{"criSocket set", capiKCT + "      joinConfiguration:\n        nodeRegistration:\n          criSocket: unix:///run/containerd/containerd.sock\n", "1.37", "", 0, 0},
+		{"NodeLocalCRISocket gate at 1.37", "apiVersion: controlplane.cluster.x-k8s.io/v1beta2\nkind: KubeadmControlPlane\nmetadata:\n  name: cp\nspec:\n  kubeadmConfigSpec:\n    clusterConfiguration:\n      featureGates:\n        NodeLocalCRISocket: true\n    initConfiguration:\n      nodeRegistration:\n        criSocket: unix:///run/containerd/containerd.sock\n", "1.37", "KC9001", 9, 9},
+		{"NodeLocalCRISocket gate at 1.35", "apiVersion: controlplane.cluster.x-k8s.io/v1beta2\nkind: KubeadmControlPlane\nmetadata:\n  name: cp\nspec:\n  kubeadmConfigSpec:\n    clusterConfiguration:\n      featureGates:\n        NodeLocalCRISocket: true\n    initConfiguration:\n      nodeRegistration:\n        criSocket: unix:///run/containerd/containerd.sock\n", "1.35", "", 0, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := ConvertOptions("m.yaml", []byte(tt.manifest), "cluster-api", Options{Minor: tt.minor})
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := skew.Lookup(tt.minor)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := &pipeline.Result{Minor: m}
+			s.addKubeadmFindings(r)
+			if tt.rule == "" {
+				if len(r.Findings) > 0 {
+					t.Fatalf("findings %+v", r.Findings)
+				}
+				return
+			}
+			if len(r.Findings) != 1 || r.Findings[0].Rule != tt.rule || r.Findings[0].Line != tt.line || r.Findings[0].Column != tt.col || r.Findings[0].File != "m.yaml" {
+				t.Errorf("want %s at %d:%d, got %+v", tt.rule, tt.line, tt.col, r.Findings)
+			}
+		})
 	}
 }

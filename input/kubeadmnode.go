@@ -503,6 +503,10 @@ func (s *Source) addKubeadmFindings(r *pipeline.Result) {
 				if f.Rule == validate.FlagDeprecated.ID && strings.HasPrefix(f.Message, "--"+own+" ") {
 					f.Message += " (kubeadm writes it itself into kubeadm-flags.env)"
 					f.Hint = "nothing to change in the file: kubeadm of this minor passes it; newer kubeadm releases do not"
+					if own == "register-with-taints" {
+						// buildKubeletArgsCommon writes a joining worker's taints as the flag at every minor.
+						f.Hint = "nothing to change in the file: kubeadm join passes a worker's nodeRegistration.taints as this flag at every minor"
+					}
 				}
 			}
 			kept = append(kept, f)
