@@ -650,7 +650,7 @@ func (t *translation) al2023(kc map[string]any, spec *yaml.Node, opt bootstrap.O
 	for p, note := range t.out.AtBoot {
 		karp.AtBoot[p] = note
 	}
-	nout, err := nodeadm.TranslateDocuments(t.path, append(docs, karp), opt)
+	nout, err := nodeadm.TranslateDocuments(t.path, t.out.Anchor, append(docs, karp), opt)
 	if err != nil {
 		return err
 	}

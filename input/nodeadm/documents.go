@@ -93,16 +93,14 @@ func sortByLine(docs []Document) {
 // (UserDataDocuments, and its own): nodeadm merges them in the order given
 // (api.MergeNodeConfigs), validates the result and writes config.json, the
 // 40-nodeadm.conf drop-in and the kubelet's flags for kubelet opt.Minor, as
-// Translate does for a file; findings point where the documents say.
-func TranslateDocuments(path string, docs []Document, opt bootstrap.Options) (*bootstrap.Output, error) {
+// Translate does for a file; findings point where the documents say, and
+// those on the whole (the values nodeadm takes at boot) at anchor.
+func TranslateDocuments(path string, anchor finding.Position, docs []Document, opt bootstrap.Options) (*bootstrap.Output, error) {
 	t, minor, minorName, err := newTranslation(path, opt)
 	if err != nil {
 		return nil, err
 	}
-	if len(docs) > 0 && docs[0].Anchor.File != "" {
-		t.anchor = docs[0].Anchor
-		t.out.Anchor = t.anchor
-	}
+	t.anchor, t.out.Anchor, t.fixedAnchor = anchor, anchor, true
 	cfg, n := t.readDocs(docs, true)
 	if cfg == nil && n == 0 && !t.refused() {
 		t.add(ruleRefuses, t.anchor, "",

@@ -70,6 +70,8 @@ type translation struct {
 	// boot are the spec.cluster paths a generated document writes at boot
 	// (Document.AtBoot), with what sets them.
 	boot map[string]string
+	// fixedAnchor: the caller gave the anchor (TranslateDocuments).
+	fixedAnchor bool
 }
 
 func (t *translation) tool() string { return Tool.Name + " " + Tool.Release }
@@ -233,7 +235,7 @@ func (t *translation) readDocs(docs []Document, multi bool) (*nodeConfig, int) {
 		}
 		n++
 		pos := positionsOf(&d)
-		if n == 1 && d.Generator == "" {
+		if n == 1 && !t.fixedAnchor {
 			t.anchor = pos.first
 			if k, ok := pos.nc["kind"]; ok {
 				t.anchor = k
