@@ -448,3 +448,21 @@ func TestCustom(t *testing.T) {
 		t.Errorf("findings %+v at boot %v", out.Findings, out.AtBoot)
 	}
 }
+
+// TestAL2023AtBootReplaces: Karpenter's maxPods, known only at launch,
+// replaces the user data's maxPods: 42, so the drop-in has neither (KC9004
+// and Karpenter's KC9002), and keeps the user's other keys.
+func TestAL2023AtBootReplaces(t *testing.T) {
+	ud := "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      maxPods: 42\n      shutdownGracePeriod: 30s\n"
+	out := translate(t, nodeClassYAML("al2023@latest", "", ud), bootstrap.Options{})
+	got := jsonOf(t, out.DropIns[0].Data)
+	if _, ok := got["maxPods"]; ok || got["shutdownGracePeriod"] != "30s" {
+		t.Errorf("drop-in %v", got)
+	}
+	if p := out.Positions["shutdownGracePeriod"]; p.Line != 15 || p.Column != 11 {
+		t.Errorf("shutdownGracePeriod at %s", p)
+	}
+	if _, ok := out.Positions["maxPods"]; ok {
+		t.Errorf("maxPods has a position %s; it is Karpenter's, at launch", out.Positions["maxPods"])
+	}
+}

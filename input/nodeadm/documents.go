@@ -33,9 +33,10 @@ type Document struct {
 	Generator string
 	Positions map[string]finding.Position
 	// AtBoot are the paths the generator writes with a value only known at
-	// boot, left out of Data, each with what sets it: KubeletConfiguration
-	// field paths (maxPods, clusterDNS), which then count as set by the
-	// document (nodeadm's own value for them is not reported), and the
+	// boot, left out of Data, each with what sets it: top-level
+	// KubeletConfiguration fields (maxPods, clusterDNS), which then count as
+	// set by the document (an earlier document's value is replaced, nodeadm's
+	// own value for them is not reported), and the
 	// NodeConfig paths spec.cluster.name, .apiServerEndpoint,
 	// .certificateAuthority and .cidr, which count as given (a service CIDR
 	// at boot makes config.json's clusterDNS and the --node-ip family at
@@ -123,12 +124,15 @@ func (d *Document) generated(path string) finding.Position {
 }
 
 // atBootInto records the document's at-boot paths: KubeletConfiguration
-// paths as set by it (positions, leaves), spec.cluster paths in t.boot, the
-// merged NodeConfig's value of those emptied (what nodeadm sees there is the
-// generator's, unknown here).
+// fields as set by it (positions, leaves), spec.cluster paths in t.boot; the
+// merged NodeConfig's value of each is emptied (what nodeadm sees there is
+// the generator's, unknown here).
 func (t *translation) atBootInto(d *Document, pos *docPositions, merged *nodeConfig) {
 	for p, note := range d.AtBoot {
 		if !strings.HasPrefix(p, "spec.") {
+			// The generator's value replaces an earlier document's: the
+			// merged spec.kubelet.config has none (top-level fields only).
+			delete(merged.Spec.Kubelet.Config, p)
 			pos.kc[p] = d.generated(p)
 			pos.leaf[p] = true
 			continue
