@@ -692,7 +692,11 @@ func (t *translation) al2023(kc map[string]any, spec *yaml.Node, opt bootstrap.O
 	t.out.Findings = append(t.out.Findings, nout.Findings...)
 	t.out.Config, t.out.ConfigDir, t.out.DropIns = nout.Config, nout.ConfigDir, nout.DropIns
 	t.out.Flags, t.out.FlagPositions, t.out.FlagNotes = nout.Flags, nout.FlagPositions, nout.FlagNotes
-	t.out.Note = "Karpenter EC2NodeClass, AL2023: spec.userData's NodeConfigs, then the NodeConfig Karpenter generates (spec.kubelet, registerWithTaints), through " + nout.Note +
+	through := nout.Note
+	if what, rest, ok := strings.Cut(strings.TrimPrefix(through, nodeadm.Tool.Name+" "), ": "); ok {
+		through = fmt.Sprintf("%s (%s): %s", nodeadm.Tool.Name, what, rest)
+	}
+	t.out.Note = "Karpenter EC2NodeClass, AL2023: spec.userData's NodeConfigs, then the NodeConfig Karpenter generates (spec.kubelet, registerWithTaints), through " + through +
 		"; the NodePool's --node-labels flag is not in this file"
 	return nil
 }
