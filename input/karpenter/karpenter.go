@@ -13,7 +13,9 @@
 //   - pkg/providers/amifamily/bootstrap/nodeadm.go getNodeConfigYAML and
 //     generateInlineKubeletConfiguration (AL2023: the NodeConfig Karpenter
 //     appends to the user data, after the user's own, so that nodeadm's
-//     merge, nodeadm/internal/api/merge.go, lets it win);
+//     merge, nodeadm/internal/api/merge.go, lets it win); the NodeConfigs
+//     then go through input/nodeadm (TranslateDocuments), which writes what
+//     nodeadm writes on the node;
 //   - bootstrap/bottlerocket.go Script (the settings it maps, and so those it
 //     does not: podsPerCore, clusterDNS after the first);
 //   - bootstrap/bootstrap.go kubeletExtraArgs and eksbootstrap.go
