@@ -13,7 +13,9 @@
 //   - pkg/providers/amifamily/bootstrap/nodeadm.go getNodeConfigYAML and
 //     generateInlineKubeletConfiguration (AL2023: the NodeConfig Karpenter
 //     appends to the user data, after the user's own, so that nodeadm's
-//     merge, nodeadm/internal/api/merge.go, lets it win);
+//     merge, nodeadm/internal/api/merge.go, lets it win); the NodeConfigs
+//     then go through input/nodeadm (TranslateDocuments), which writes what
+//     nodeadm writes on the node;
 //   - bootstrap/bottlerocket.go Script (the settings it maps, and so those it
 //     does not: podsPerCore, clusterDNS after the first);
 //   - bootstrap/bootstrap.go kubeletExtraArgs and eksbootstrap.go
@@ -27,7 +29,6 @@ import (
 	"fmt"
 	"io"
 	"mime"
-	"mime/multipart"
 	"net/mail"
 	"regexp"
 	"sort"
@@ -40,6 +41,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+	"github.com/kubeletcfg/kubeletcfg/input/nodeadm"
 )
 
 // Tool is Karpenter's AWS provider.
@@ -393,7 +395,7 @@ func Translate(path string, data []byte, opt bootstrap.Options) (*bootstrap.Outp
 	}
 	switch fam {
 	case "AL2023":
-		err = t.al2023(kc, spec)
+		err = t.al2023(kc, spec, opt)
 	case "Bottlerocket":
 		err = t.bottlerocket(kc, spec)
 	case "AL2":
@@ -583,196 +585,192 @@ func nodeConfigYAML(kc map[string]any, taints []any) ([]byte, error) {
 	return append([]byte("# Karpenter Generated NodeConfig\n"), y...), nil
 }
 
-// userNodeConfig is a NodeConfig of spec.userData: its kubelet config and
-// flags, with positions in the manifest.
+// userNodeConfig is a NodeConfig of spec.userData: its kubelet config, with
+// where its keys are in the manifest.
 type userNodeConfig struct {
-	config  map[string]any
-	flags   []string
-	pos     map[string]finding.Position
-	keys    map[string]finding.Position // spec.kubelet.config's keys
-	flagPos []finding.Position
+	config map[string]any
+	keys   map[string]finding.Position // spec.kubelet.config's keys
 }
 
-// al2023: the user's NodeConfigs of spec.userData, then Karpenter's, merged
-// as nodeadm merges them (MergeNodeConfigs: kubelet.config deep-merged, a
-// later document's value winning; kubelet.flags appended), then what nodeadm
-// writes: the merged kubelet.config as the 40-nodeadm.conf drop-in, the flags
-// after its own.
-func (t *translation) al2023(kc map[string]any, spec *yaml.Node) error {
-	users, err := t.userNodeConfigs(get(spec, "userData"))
+// al2023: Nodeadm.Script: the user's NodeConfigs of spec.userData, then the
+// NodeConfig Karpenter generates, in one MIME archive that nodeadm reads on
+// the node: input/nodeadm merges them as nodeadm does (MergeNodeConfigs:
+// kubelet.config deep-merged, a later document's value winning;
+// kubelet.flags appended) and writes what nodeadm writes for the kubelet
+// version: config.json with its defaults, the merged kubelet.config as the
+// 40-nodeadm.conf drop-in, its flags then the NodeConfigs'. Karpenter's
+// findings (a user-data value its NodeConfig replaces, values it takes at
+// launch) are Karpenter's; nodeadm's (its validation, values it takes at
+// boot, keys it drops) are nodeadm's.
+func (t *translation) al2023(kc map[string]any, spec *yaml.Node, opt bootstrap.Options) error {
+	docs, err := t.userDocuments(get(spec, "userData"))
 	if err != nil {
 		return err
 	}
-	merged := map[string]any{}
-	var flags []string
-	var flagPos []finding.Position
-	for _, u := range users {
-		merged = deepMerge(merged, u.config)
-		flags = append(flags, u.flags...)
-		flagPos = append(flagPos, u.flagPos...)
-		for p, pos := range u.pos {
-			t.out.Positions[p] = pos
-		}
-	}
-	karp := map[string]any{}
-	for k, v := range kc {
-		karp[k] = v
-	}
-	karp["registerWithTaints"] = t.taints
-	for _, u := range users {
+	for _, u := range t.userNodeConfigs(docs) {
 		for k, pos := range u.keys {
-			kv, ok := karp[k]
-			if _, atBoot := t.out.AtBoot[k]; !ok && !atBoot {
+			kv, ok := kc[k]
+			note, atBoot := t.out.AtBoot[k]
+			if !ok && !atBoot && k != "registerWithTaints" {
 				continue
+			}
+			if k == "registerWithTaints" {
+				kv = t.taints
 			}
 			uv, _ := json.Marshal(u.config[k])
 			kj, _ := json.Marshal(kv)
-			if _, atBoot := t.out.AtBoot[k]; atBoot || !bytes.Equal(uv, kj) {
-				what := string(kj)
-				if note, atBoot := t.out.AtBoot[k]; atBoot {
-					what, _, _ = strings.Cut(strings.TrimPrefix(note, "Karpenter: "), " (")
-				}
-				t.out.Findings = append(t.out.Findings, finding.Finding{Rule: "KC9002", Severity: finding.Warning, Position: pos, Path: k,
-					Message: fmt.Sprintf("Karpenter: the NodeConfig in spec.userData sets kubelet.config.%s, but Karpenter appends its own NodeConfig after the user data with %s, and nodeadm lets the later one win (pkg/providers/amifamily/bootstrap/nodeadm.go Script, %s; nodeadm/internal/api/merge.go MergeNodeConfigs)", k, what, Tool.Release),
-					Hint:    fmt.Sprintf("set spec.kubelet.%s in the EC2NodeClass instead", k)})
-				if !atBoot {
-					delete(t.out.Positions, k)
-				}
+			if !atBoot && bytes.Equal(uv, kj) {
+				continue
 			}
+			what := string(kj)
+			if atBoot {
+				what, _, _ = strings.Cut(strings.TrimPrefix(note, "Karpenter: "), " (")
+			}
+			t.out.Findings = append(t.out.Findings, finding.Finding{Rule: "KC9002", Severity: finding.Warning, Position: pos, Path: k,
+				Message: fmt.Sprintf("Karpenter: the NodeConfig in spec.userData sets kubelet.config.%s, but Karpenter appends its own NodeConfig after the user data with %s, and nodeadm lets the later one win (pkg/providers/amifamily/bootstrap/nodeadm.go Script, %s; nodeadm/internal/api/merge.go MergeNodeConfigs)", k, what, Tool.Release),
+				Hint:    fmt.Sprintf("set spec.kubelet.%s in the EC2NodeClass instead", k)})
 		}
 	}
-	merged = deepMerge(merged, karp)
-	for k := range t.out.AtBoot {
-		delete(merged, k)
-	}
-	for k := range t.keys {
-		t.out.Positions[k] = t.pos(t.keys[k])
-	}
-	t.out.Notes["registerWithTaints"] = t.taintsNote("")
-	doc := map[string]any{"apiVersion": kubeletAPI, "kind": "KubeletConfiguration"}
-	for k, v := range merged {
-		doc[k] = v
-	}
-	j, err := json.MarshalIndent(doc, "", "    ")
+	y, err := nodeConfigYAML(kc, t.taints)
 	if err != nil {
 		return err
 	}
-	t.out.Config = &bootstrap.File{Path: nodeadmConfig, Data: []byte(`{"apiVersion": "` + kubeletAPI + `", "kind": "KubeletConfiguration"}` + "\n")}
-	t.out.ConfigDir = nodeadmDropInDir
-	t.out.DropIns = []bootstrap.File{{Path: nodeadmDropIn, Data: j}}
-	t.out.Flags, t.out.FlagPositions = flags, flagPos
-	for range flags {
-		t.out.FlagNotes = append(t.out.FlagNotes, "spec.userData NodeConfig kubelet.flags")
+	// Karpenter's NodeConfig: its keys at spec.kubelet's (and the NodePool's
+	// taints); the cluster details and the values it resolves at launch are
+	// known at boot only.
+	discovered := "Karpenter: the cluster's %s it discovers (pkg/providers/amifamily/bootstrap/nodeadm.go getNodeConfigYAML)"
+	karp := nodeadm.Document{Data: y, Generator: "Karpenter", Anchor: t.out.Anchor, Positions: map[string]finding.Position{},
+		AtBoot: map[string]string{
+			"spec.cluster.name":                 fmt.Sprintf(discovered, "name"),
+			"spec.cluster.apiServerEndpoint":    fmt.Sprintf(discovered, "API server endpoint"),
+			"spec.cluster.certificateAuthority": fmt.Sprintf(discovered, "CA bundle"),
+			"spec.cluster.cidr":                 fmt.Sprintf(discovered, "service CIDR"),
+		}}
+	for p, pos := range t.out.Positions {
+		karp.Positions[p] = pos
 	}
-	t.out.Note = "Karpenter EC2NodeClass, AL2023: the NodeConfig Karpenter generates (spec.kubelet, registerWithTaints) after spec.userData's NodeConfigs, merged as nodeadm merges them, as nodeadm's 40-nodeadm.conf drop-in; nodeadm's own config.json defaults are not applied here (input/nodeadm does that); the NodePool's --node-labels flag is not in this file"
+	for p, note := range t.out.AtBoot {
+		karp.AtBoot[p] = note
+	}
+	nout, err := nodeadm.TranslateDocuments(t.path, t.out.Anchor, append(docs, karp), opt)
+	if err != nil {
+		return err
+	}
+	// What Karpenter writes without a place in the file (values given with
+	// --set, at boot) has Karpenter's note, not the anchor's position.
+	wrote := map[string]bool{"registerWithTaints": true}
+	for k := range kc {
+		wrote[k] = true
+	}
+	for k := range t.out.AtBoot {
+		wrote[k] = true
+	}
+	positions := map[string]finding.Position{}
+	for p, pos := range nout.Positions {
+		root := p
+		if i := strings.IndexAny(p, ".["); i > 0 {
+			root = p[:i]
+		}
+		if wrote[root] && pos == karp.Anchor {
+			continue
+		}
+		positions[p] = pos
+	}
+	for p, pos := range t.out.Positions {
+		positions[p] = pos
+	}
+	t.out.Positions = positions
+	for p, n := range nout.Notes {
+		if _, ok := t.out.Notes[p]; !ok {
+			t.out.Notes[p] = n
+		}
+	}
+	t.out.Notes["registerWithTaints"] = t.taintsNote("")
+	for p, n := range nout.AtBoot {
+		if _, ok := t.out.AtBoot[p]; !ok {
+			t.out.AtBoot[p] = n
+		}
+	}
+	t.out.Findings = append(t.out.Findings, nout.Findings...)
+	t.out.Config, t.out.ConfigDir, t.out.DropIns = nout.Config, nout.ConfigDir, nout.DropIns
+	t.out.Flags, t.out.FlagPositions, t.out.FlagNotes = nout.Flags, nout.FlagPositions, nout.FlagNotes
+	through := nout.Note
+	if what, rest, ok := strings.Cut(strings.TrimPrefix(through, nodeadm.Tool.Name+" "), ": "); ok {
+		through = fmt.Sprintf("%s (%s): %s", nodeadm.Tool.Name, what, rest)
+	}
+	t.out.Note = "Karpenter EC2NodeClass, AL2023: spec.userData's NodeConfigs, then the NodeConfig Karpenter generates (spec.kubelet, registerWithTaints), through " + through +
+		"; the NodePool's --node-labels flag is not in this file"
 	return nil
 }
 
-// deepMerge is nodeadm's util.Merge of two JSON objects: src's keys over
-// dst's, objects merged key by key.
-func deepMerge(dst, src map[string]any) map[string]any {
-	out := map[string]any{}
-	for k, v := range dst {
-		out[k] = v
-	}
-	for k, v := range src {
-		if sm, ok := v.(map[string]any); ok {
-			if dm, ok := out[k].(map[string]any); ok {
-				out[k] = deepMerge(dm, sm)
-				continue
-			}
-		}
-		out[k] = v
-	}
-	return out
-}
-
-// userNodeConfigs are the NodeConfigs of spec.userData (nodeadm.go
-// parseUserData: a MIME multi-part archive's application/node.eks.aws
-// parts, or the whole user data when it is YAML), with positions at the
-// manifest's lines.
-func (t *translation) userNodeConfigs(ud *yaml.Node) ([]userNodeConfig, error) {
+// userDocuments are the NodeConfigs of spec.userData as nodeadm finds them
+// in the archive Karpenter writes (nodeadm.go parseUserData: MIME
+// multi-part user data is split into its parts, YAML is one NodeConfig,
+// anything else a shell script), at the manifest's lines: a literal block's
+// content starts on the line after its indicator, indented by the block's
+// indentation; a value of another style has every position at the value.
+func (t *translation) userDocuments(ud *yaml.Node) ([]nodeadm.Document, error) {
 	if ud == nil || strings.TrimSpace(ud.Value) == "" {
 		return nil, nil
 	}
 	text := ud.Value
-	var parts []string
 	trimmed := strings.TrimSpace(text)
 	if strings.HasPrefix(trimmed, "MIME-Version:") || strings.HasPrefix(trimmed, "Content-Type:") {
+		// mime.NewArchive: the archive must be multipart.
 		msg, err := mail.ReadMessage(strings.NewReader(text))
 		if err != nil {
 			return nil, fmt.Errorf("spec.userData: Karpenter cannot parse the MIME archive: %v", err)
 		}
-		mt, params, err := mime.ParseMediaType(msg.Header.Get("Content-Type"))
-		if err != nil || !strings.HasPrefix(mt, "multipart/") {
+		if mt, _, err := mime.ParseMediaType(msg.Header.Get("Content-Type")); err != nil || !strings.HasPrefix(mt, "multipart/") {
 			return nil, fmt.Errorf("spec.userData: Karpenter cannot parse the MIME archive: not multipart")
 		}
-		r := multipart.NewReader(msg.Body, params["boundary"])
-		for {
-			p, err := r.NextPart()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				return nil, fmt.Errorf("spec.userData: Karpenter cannot parse the MIME archive: %v", err)
-			}
-			body, _ := io.ReadAll(p)
-			if strings.HasPrefix(p.Header.Get("Content-Type"), "application/node.eks.aws") {
-				parts = append(parts, string(body))
-			}
-		}
-	} else {
-		var m map[string]any
-		if sigsyaml.Unmarshal([]byte(text), &m) == nil {
-			parts = append(parts, text)
+	} else if sigsyaml.Unmarshal([]byte(text), &map[string]any{}) != nil {
+		return nil, nil
+	}
+	at := func(int, int) finding.Position { return t.pos(ud) }
+	if ud.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+		indent := t.blockIndent(ud)
+		at = func(l, c int) finding.Position {
+			return finding.Position{File: t.path, Line: ud.Line + l, Column: indent + c}
 		}
 	}
-	// Where the block's lines are: a literal block's content starts on the
-	// line after its indicator, indented by the block's indentation.
-	block := ud.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0
+	docs, err := nodeadm.UserDataDocuments([]byte(text), at)
+	if err != nil {
+		return nil, fmt.Errorf("spec.userData: Karpenter cannot parse the MIME archive: %v", err)
+	}
+	return docs, nil
+}
+
+// userNodeConfigs are the kubelet configs of the user's NodeConfigs.
+func (t *translation) userNodeConfigs(docs []nodeadm.Document) []userNodeConfig {
 	var out []userNodeConfig
-	for _, part := range parts {
-		u := userNodeConfig{config: map[string]any{}, pos: map[string]finding.Position{}, keys: map[string]finding.Position{}}
-		var n yaml.Node
-		if err := yaml.Unmarshal([]byte(part), &n); err != nil || len(n.Content) != 1 {
+	for _, d := range docs {
+		if d.Skipped != "" {
 			continue
 		}
-		// The part's first line within the user data.
-		lineOff := strings.Count(text[:max(strings.Index(text, part), 0)], "\n")
-		at := func(y *yaml.Node) finding.Position {
-			if !block {
-				return t.pos(ud)
-			}
-			return finding.Position{File: t.path, Line: ud.Line + lineOff + y.Line, Column: y.Column + t.blockIndent(ud)}
+		var n yaml.Node
+		if err := yaml.Unmarshal(d.Data, &n); err != nil || len(n.Content) != 1 {
+			continue
 		}
-		kub := get(get(n.Content[0], "spec"), "kubelet")
-		cfg := get(kub, "config")
-		if cfg != nil {
-			var m map[string]any
-			raw, _ := yaml.Marshal(cfg)
-			if err := sigsyaml.Unmarshal(raw, &m); err == nil {
-				u.config = m
-			}
-			for i := 0; i+1 < len(cfg.Content); i += 2 {
-				k := cfg.Content[i]
-				u.keys[k.Value] = at(k)
-				u.pos[k.Value] = at(k)
-				if v := cfg.Content[i+1]; v.Kind == yaml.MappingNode {
-					for j := 0; j+1 < len(v.Content); j += 2 {
-						u.pos[k.Value+"["+v.Content[j].Value+"]"] = at(v.Content[j])
-					}
-				}
-			}
+		u := userNodeConfig{config: map[string]any{}, keys: map[string]finding.Position{}}
+		cfg := get(get(get(n.Content[0], "spec"), "kubelet"), "config")
+		if cfg == nil {
+			continue
 		}
-		if fl := get(kub, "flags"); fl != nil && fl.Kind == yaml.SequenceNode {
-			for _, f := range fl.Content {
-				u.flags = append(u.flags, f.Value)
-				u.flagPos = append(u.flagPos, at(f))
+		raw, _ := yaml.Marshal(cfg)
+		if err := sigsyaml.Unmarshal(raw, &u.config); err != nil {
+			continue
+		}
+		for i := 0; i+1 < len(cfg.Content); i += 2 {
+			k := cfg.Content[i]
+			u.keys[k.Value] = d.Anchor
+			if d.At != nil {
+				u.keys[k.Value] = d.At(k.Line, k.Column)
 			}
 		}
 		out = append(out, u)
 	}
-	return out, nil
+	return out
 }
 
 // blockIndent is the indentation of a block scalar's content: that of its

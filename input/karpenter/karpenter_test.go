@@ -124,24 +124,119 @@ func TestGoldenAL2023Unmerged(t *testing.T) {
 
 // TestGoldenAL2023YAMLMerged: al2023_yaml_userdata_input.golden as spec.userData
 // gives al2023_yaml_userdata_merged.golden: the user's NodeConfig first,
-// Karpenter's after. nodeadm's merge of the two is the drop-in kubeletcfg
-// writes, and the user's maxPods: 42 is overridden (KC9002).
+// Karpenter's after, and the user's maxPods: 42 is overridden (Karpenter's
+// KC9002). On the node nodeadm reads that archive: the input's
+// certificateAuthority "cluster-ca" is not base64, so nodeadm cannot decode
+// it (nodeadm's KC9001). With the CA base64-encoded, nodeadm drops its
+// clusterEndpoint, not a NodeConfig field (nodeadm's KC9003, at the key), and
+// the drop-in it writes is the merge of the golden's two kubelet.configs.
 func TestGoldenAL2023YAMLMerged(t *testing.T) {
 	ncs := nodeConfigs(t, read(t, "al2023_yaml_userdata_merged.golden"))
 	if len(ncs) != 2 {
 		t.Fatalf("%d NodeConfigs in the golden", len(ncs))
 	}
-	want := deepMerge(sub(ncs[0], "spec", "kubelet", "config").(map[string]any), sub(ncs[1], "spec", "kubelet", "config").(map[string]any))
-	want["apiVersion"], want["kind"] = kubeletAPI, "KubeletConfiguration"
-	out := translate(t, nodeClassYAML("al2023@latest", "", read(t, "al2023_yaml_userdata_input.golden")), suiteSet)
+	input := read(t, "al2023_yaml_userdata_input.golden")
+	out := translate(t, nodeClassYAML("al2023@latest", "", input), suiteSet)
+	rules := map[string]int{}
+	for _, f := range out.Findings {
+		rules[owner(f)+" "+f.Rule]++
+		if f.Rule == "KC9002" && (f.Path != "maxPods" || f.Line != 19 || f.Column != 11) {
+			t.Errorf("KC9002 %+v", f)
+		}
+	}
+	if want := map[string]int{"Karpenter KC9002": 1, "EKS nodeadm KC9001": 1}; !reflect.DeepEqual(rules, want) {
+		t.Errorf("findings %v, want %v", rules, want)
+	}
+	if out.Config != nil {
+		t.Errorf("nodeadm refuses the user data, yet config %s", out.Config.Data)
+	}
+
+	want := map[string]any{"apiVersion": kubeletAPI, "kind": "KubeletConfiguration"}
+	for _, nc := range ncs {
+		for k, v := range sub(nc, "spec", "kubelet", "config").(map[string]any) {
+			want[k] = v // top-level keys only: mergo merges objects, these are values
+		}
+	}
+	fixed := strings.Replace(input, "certificateAuthority: cluster-ca", "certificateAuthority: Y2EtYnVuZGxlCg==", 1)
+	out = translate(t, nodeClassYAML("al2023@latest", "", fixed), suiteSet)
 	if len(out.DropIns) != 1 || out.DropIns[0].Path != nodeadmDropIn || out.ConfigDir != nodeadmDropInDir {
 		t.Fatalf("drop-ins %+v in %q", out.DropIns, out.ConfigDir)
 	}
 	if got := jsonOf(t, out.DropIns[0].Data); !reflect.DeepEqual(got, want) {
 		t.Errorf("drop-in\n got %v\nwant %v", got, want)
 	}
-	if len(out.Findings) != 1 || out.Findings[0].Rule != "KC9002" || out.Findings[0].Path != "maxPods" {
-		t.Errorf("findings %+v", out.Findings)
+	rules = map[string]int{}
+	for _, f := range out.Findings {
+		if f.Rule != "KC9004" {
+			rules[owner(f)+" "+f.Rule]++
+		}
+		if f.Rule == "KC9003" && (f.Line != 14 || f.Column != 9 || !strings.Contains(f.Message, `"spec.cluster.clusterEndpoint"`)) {
+			t.Errorf("KC9003 %+v", f)
+		}
+	}
+	if want := map[string]int{"Karpenter KC9002": 1, "EKS nodeadm KC9003": 1}; !reflect.DeepEqual(rules, want) {
+		t.Errorf("findings %v, want %v", rules, want)
+	}
+}
+
+// owner is the tool a finding's message names first.
+func owner(f finding.Finding) string {
+	for _, who := range []string{"Karpenter", "EKS nodeadm"} {
+		if strings.HasPrefix(f.Message, who) {
+			return who
+		}
+	}
+	return f.Message
+}
+
+// TestAL2023ConfigJSON: config.json is nodeadm's for the kubelet version.
+// With the values only the instance knows given (as nodeadm's peer suite
+// gives them), an EC2NodeClass's config.json is the one nodeadm's e2e case
+// kubelet-config-dir expects at kubelet 1.29 (nodeadm's
+// testdata/bootstrappers/nodeadm/cases), and at 1.33 and 1.34 it has
+// nodeadm's version toggles.
+func TestAL2023ConfigJSON(t *testing.T) {
+	set := map[string]string{"maxPods": "58", "kubeReserved[cpu]": "70m", "providerID": "aws:///us-west-2f/i-1234567890abcdef0", "clusterDNS": "10.100.0.10"}
+	out := translate(t, nodeClassYAML("al2023@latest", "", ""), bootstrap.Options{Minor: "1.29", Set: set})
+	if out.Config == nil || out.Config.Path != nodeadmConfig {
+		t.Fatalf("config %+v", out.Config)
+	}
+	want := jsonOf(t, []byte(read(t, "../nodeadm/cases/kubelet-config-dir/expected-kubelet-config.json")))
+	if got := jsonOf(t, out.Config.Data); !reflect.DeepEqual(got, want) {
+		t.Errorf("config.json\n got %v\nwant %v", got, want)
+	}
+	// nodeadm's flags first, none of the user's; then the at-boot ones are nodeadm's findings.
+	if len(out.Flags) == 0 || out.Flags[0] != "--cloud-provider=external" {
+		t.Errorf("flags %q", out.Flags)
+	}
+	for _, tt := range []struct {
+		minor    string
+		dra, sgp bool
+	}{{"1.32", false, false}, {"1.33", true, false}, {"1.34", true, true}, {"1.37", true, true}} {
+		out := translate(t, nodeClassYAML("al2023@latest", "", ""), bootstrap.Options{Minor: tt.minor})
+		got := jsonOf(t, out.Config.Data)
+		_, dra := sub(got, "featureGates").(map[string]any)["DynamicResourceAllocation"]
+		_, sgp := got["shutdownGracePeriod"]
+		if dra != tt.dra || sgp != tt.sgp || got["cgroupDriver"] != "systemd" || got["readOnlyPort"] != float64(0) {
+			t.Errorf("%s: DynamicResourceAllocation %v, shutdownGracePeriod %v in %v", tt.minor, dra, sgp, got)
+		}
+		// Without --set: Karpenter's maxPods and clusterDNS, nodeadm's
+		// providerID, kubeReserved[cpu] and [memory] are at boot and left out.
+		for _, k := range []string{"maxPods", "clusterDNS", "providerID"} {
+			if v, ok := got[k]; ok && v != nil {
+				t.Errorf("%s: config.json %s = %v, an at-boot value", tt.minor, k, v)
+			}
+		}
+		owners := map[string]string{}
+		for _, f := range out.Findings {
+			if f.Rule == "KC9004" && f.Path != "" {
+				owners[f.Path] = owner(f)
+			}
+		}
+		wantOwners := map[string]string{"maxPods": "Karpenter", "clusterDNS": "Karpenter", "providerID": "EKS nodeadm", "kubeReserved[cpu]": "EKS nodeadm", "kubeReserved[memory]": "EKS nodeadm"}
+		if !reflect.DeepEqual(owners, wantOwners) {
+			t.Errorf("%s: KC9004 owners %v, want %v", tt.minor, owners, wantOwners)
+		}
 	}
 }
 
@@ -240,7 +335,8 @@ func TestFindings(t *testing.T) {
 			out := translate(t, nodeClassYAML(tt.family, tt.kubelet, tt.userData), bootstrap.Options{})
 			var got []finding.Finding
 			for _, f := range out.Findings {
-				if f.Rule != "KC9004" || tt.rule == "KC9004" {
+				// Karpenter's own findings (nodeadm's are input/nodeadm's, tested there).
+				if strings.HasPrefix(f.Message, "Karpenter: ") && (f.Rule != "KC9004" || tt.rule == "KC9004") {
 					got = append(got, f)
 				}
 			}
@@ -350,5 +446,23 @@ func TestCustom(t *testing.T) {
 	out := translate(t, data, bootstrap.Options{})
 	if len(out.Findings) != 1 || out.Findings[0].Rule != "KC9003" || out.Findings[0].Line != 10 || len(out.AtBoot) != 0 {
 		t.Errorf("findings %+v at boot %v", out.Findings, out.AtBoot)
+	}
+}
+
+// TestAL2023AtBootReplaces: Karpenter's maxPods, known only at launch,
+// replaces the user data's maxPods: 42, so the drop-in has neither (KC9004
+// and Karpenter's KC9002), and keeps the user's other keys.
+func TestAL2023AtBootReplaces(t *testing.T) {
+	ud := "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      maxPods: 42\n      shutdownGracePeriod: 30s\n"
+	out := translate(t, nodeClassYAML("al2023@latest", "", ud), bootstrap.Options{})
+	got := jsonOf(t, out.DropIns[0].Data)
+	if _, ok := got["maxPods"]; ok || got["shutdownGracePeriod"] != "30s" {
+		t.Errorf("drop-in %v", got)
+	}
+	if p := out.Positions["shutdownGracePeriod"]; p.Line != 15 || p.Column != 11 {
+		t.Errorf("shutdownGracePeriod at %s", p)
+	}
+	if _, ok := out.Positions["maxPods"]; ok {
+		t.Errorf("maxPods has a position %s; it is Karpenter's, at launch", out.Positions["maxPods"])
 	}
 }

@@ -67,6 +67,11 @@ type translation struct {
 	leaf     map[string]bool
 	flagsPos []finding.Position
 	anchor   finding.Position
+	// boot are the spec.cluster paths a generated document writes at boot
+	// (Document.AtBoot), with what sets them.
+	boot map[string]string
+	// fixedAnchor: the caller gave the anchor (TranslateDocuments).
+	fixedAnchor bool
 }
 
 func (t *translation) tool() string { return Tool.Name + " " + Tool.Release }
@@ -99,29 +104,43 @@ func (t *translation) ncPos(p string) finding.Position {
 // then the kubelet daemon's Configure) and returns what it writes for the
 // kubelet at the kubelet minor opt.Minor.
 func Translate(path string, data []byte, opt bootstrap.Options) (*bootstrap.Output, error) {
+	t, minor, minorName, err := newTranslation(path, opt)
+	if err != nil {
+		return nil, err
+	}
+	cfg, ndocs := t.read(data)
+	return t.finish(cfg, ndocs, minor, minorName)
+}
+
+func newTranslation(path string, opt bootstrap.Options) (*translation, int, string, error) {
 	minorName := opt.Minor
 	if minorName == "" {
 		minorName = skew.Default().Version
 	}
 	minor, err := minorNumber(minorName)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+		return nil, 0, "", fmt.Errorf("%s: %v", path, err)
 	}
 	t := &translation{
 		path: path, opt: opt,
 		out: &bootstrap.Output{Tool: Tool, Positions: map[string]finding.Position{}, Notes: map[string]string{}, AtBoot: map[string]string{}},
-		nc:  map[string]finding.Position{}, kc: map[string]finding.Position{}, leaf: map[string]bool{},
+		nc:  map[string]finding.Position{}, kc: map[string]finding.Position{}, leaf: map[string]bool{}, boot: map[string]string{},
 		anchor: finding.Position{File: path, Line: 1, Column: 1},
 	}
 	t.out.Anchor = t.anchor
-	cfg, ndocs := t.read(data)
+	return t, minor, minorName, nil
+}
+
+// finish validates and generates what nodeadm writes from the merged
+// NodeConfig cfg of ndocs documents (nil: nodeadm refuses them).
+func (t *translation) finish(cfg *nodeConfig, ndocs, minor int, minorName string) (*bootstrap.Output, error) {
 	if cfg == nil {
 		t.out.Note = fmt.Sprintf("EKS nodeadm NodeConfig: nodeadm %s refuses it; it writes nothing for the kubelet", Tool.Release)
 		return t.out, nil
 	}
 	t.validate(cfg)
 	if err := t.generate(cfg, minor, minorName); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+		return nil, fmt.Errorf("%s: %v", t.path, err)
 	}
 	what := "NodeConfig"
 	if ndocs > 1 {
@@ -175,14 +194,12 @@ func minorNumber(v string) (int, error) {
 // (configprovider ParseMaybeMultipart, api.MergeNodeConfigs), with their
 // positions; nil when nodeadm refuses the file.
 func (t *translation) read(data []byte) (*nodeConfig, int) {
-	parts, ignored, multi, err := parseMaybeMultipart(data)
-	for _, ip := range ignored {
-		t.add(ruleDrops, finding.Position{File: t.path, Line: ip.header, Column: 1}, "",
-			fmt.Sprintf("%s skips this part of the user data: it holds a NodeConfig but its Content-Type is %q, not %s (configprovider/mime.go ParseMultipart, %s)",
-				Tool.Name, ip.contentType, nodeConfigMediaType, Tool.Release),
-			"set the part's Content-Type to "+nodeConfigMediaType)
-	}
+	at := func(l, c int) finding.Position { return finding.Position{File: t.path, Line: l, Column: c} }
+	docs, multi, err := userDataDocuments(data, at)
 	if err != nil {
+		for _, d := range docs {
+			t.skipped(d)
+		}
 		msg := fmt.Sprintf("%s cannot read the user data: %s (configprovider/mime.go ParseMultipart, %s)", Tool.Name, oneLine(err.Error()), Tool.Release)
 		hint := "fix the MIME structure of the user data"
 		if errors.Is(err, errNoConfigInUserData) {
@@ -193,11 +210,32 @@ func (t *translation) read(data []byte) (*nodeConfig, int) {
 		t.add(ruleRefuses, t.anchor, "", msg, hint)
 		return nil, 0
 	}
+	return t.readDocs(docs, multi)
+}
+
+// skipped reports a user-data part nodeadm skips that holds a NodeConfig.
+func (t *translation) skipped(d Document) {
+	t.add(ruleDrops, d.Anchor, "",
+		fmt.Sprintf("%s skips this part of the user data: it holds a NodeConfig but its Content-Type is %q, not %s (configprovider/mime.go ParseMultipart, %s)",
+			Tool.Name, d.Skipped, nodeConfigMediaType, Tool.Release),
+		"set the part's Content-Type to "+nodeConfigMediaType)
+}
+
+// readDocs decodes and merges the NodeConfigs docs in order
+// (api.MergeNodeConfigs), with their positions; nil when nodeadm refuses
+// them. multi: they are parts of user data (not one file).
+func (t *translation) readDocs(docs []Document, multi bool) (*nodeConfig, int) {
 	var merged *nodeConfig
 	refused := false
-	for i, p := range parts {
-		pos := positionsOf(t.path, p)
-		if i == 0 {
+	n := 0
+	for _, d := range docs {
+		if d.Skipped != "" {
+			t.skipped(d)
+			continue
+		}
+		n++
+		pos := positionsOf(&d)
+		if n == 1 && !t.fixedAnchor {
 			t.anchor = pos.first
 			if k, ok := pos.nc["kind"]; ok {
 				t.anchor = k
@@ -214,7 +252,7 @@ func (t *translation) read(data []byte) (*nodeConfig, int) {
 					Tool.Name, where, Tool.Release),
 				"put each NodeConfig in a part of its own in MIME multi-part user data (nodeadm merges those), or merge the documents into one")
 		}
-		cfg, strict, err := decodeNodeConfig(p.data)
+		cfg, strict, err := decodeNodeConfig(d.Data)
 		if err != nil {
 			refused = true
 			t.add(ruleRefuses, pos.first, "",
@@ -223,7 +261,17 @@ func (t *translation) read(data []byte) (*nodeConfig, int) {
 			continue
 		}
 		for _, se := range strict {
-			t.strictFinding(se, pos, p)
+			t.strictFinding(se, pos, d)
+		}
+		if merged == nil {
+			merged = cfg
+		} else if err := mergeNodeConfig(merged, cfg); err != nil {
+			refused = true
+			t.add(ruleRefuses, pos.first, "", fmt.Sprintf("%s cannot merge this NodeConfig: %v (api/merge.go MergeNodeConfigs, %s)", Tool.Name, err, Tool.Release), "")
+		}
+		t.clearBoot(cfg)
+		if d.Generator != "" {
+			t.atBootInto(&d, pos, merged)
 		}
 		for k, v := range pos.nc {
 			if k == "spec.kubelet.flags" || strings.HasPrefix(k, "spec.kubelet.flags[") {
@@ -232,7 +280,7 @@ func (t *translation) read(data []byte) (*nodeConfig, int) {
 			t.nc[k] = v
 		}
 		for k, v := range pos.kc {
-			if prev, ok := t.kc[k]; ok && pos.leaf[k] && t.leaf[k] {
+			if prev, ok := t.kc[k]; ok && pos.leaf[k] && t.leaf[k] && d.Generator == "" {
 				t.add(ruleOverrides, prev, k,
 					fmt.Sprintf("%s merges the NodeConfigs in order and the later one wins: %s here is replaced by the value at %d:%d (api/merge.go MergeNodeConfigs, mergeInlineDocument, %s)", Tool.Name, k, v.Line, v.Column, Tool.Release),
 					"set the value in one NodeConfig only")
@@ -247,19 +295,11 @@ func (t *translation) read(data []byte) (*nodeConfig, int) {
 			}
 			t.flagsPos = append(t.flagsPos, fp)
 		}
-		if merged == nil {
-			merged = cfg
-			continue
-		}
-		if err := mergeNodeConfig(merged, cfg); err != nil {
-			refused = true
-			t.add(ruleRefuses, pos.first, "", fmt.Sprintf("%s cannot merge this NodeConfig: %v (api/merge.go MergeNodeConfigs, %s)", Tool.Name, err, Tool.Release), "")
-		}
 	}
 	if refused {
-		return nil, len(parts)
+		return nil, n
 	}
-	return merged, len(parts)
+	return merged, n
 }
 
 var (
@@ -282,7 +322,7 @@ var knownFields = map[string][]string{
 
 // strictFinding turns one of the strict decoder's complaints, which the
 // lenient decoder nodeadm uses passes over, into a KC9003 finding.
-func (t *translation) strictFinding(se error, pos *docPositions, p part) {
+func (t *translation) strictFinding(se error, pos *docPositions, d Document) {
 	msg := se.Error()
 	if m := unknownFieldRE.FindStringSubmatch(msg); m != nil {
 		field := m[1]
@@ -331,10 +371,9 @@ func (t *translation) strictFinding(se error, pos *docPositions, p part) {
 	}
 	for _, m := range yamlDuplicateRE.FindAllStringSubmatch(msg, -1) {
 		line, _ := strconv.Atoi(m[1])
-		at := finding.Position{File: t.path, Line: p.header, Column: 1}
-		if !p.encoded {
-			l, c := droppedDuplicate(p.data, line, m[2])
-			at = finding.Position{File: t.path, Line: l + p.line - 1, Column: c}
+		at := d.Anchor
+		if d.At != nil && d.Generator == "" {
+			at = d.At(droppedDuplicate(d.Data, line, m[2]))
 		}
 		t.add(ruleDrops, at, "",
 			fmt.Sprintf("%s keeps only the last of the duplicate keys %q (sigs.k8s.io/yaml in api/bridge/decode.go DecodeNodeConfig, %s): this one is dropped", Tool.Name, m[2], Tool.Release),
@@ -373,15 +412,17 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 // stops nodeadm init.
 func (t *translation) validate(cfg *nodeConfig) {
 	c := cfg.Spec.Cluster
+	// A generated document's value at boot (Document.AtBoot) is given.
+	given := func(p string) bool { _, ok := t.boot[p]; return ok }
 	var msg, path string
 	switch {
-	case c.Name == "":
+	case c.Name == "" && !given("spec.cluster.name"):
 		msg, path = "Name is missing in cluster configuration", "spec.cluster.name"
-	case c.APIServerEndpoint == "":
+	case c.APIServerEndpoint == "" && !given("spec.cluster.apiServerEndpoint"):
 		msg, path = "Apiserver endpoint is missing in cluster configuration", "spec.cluster.apiServerEndpoint"
-	case c.CertificateAuthority == nil:
+	case c.CertificateAuthority == nil && !given("spec.cluster.certificateAuthority"):
 		msg, path = "Certificate authority is missing in cluster configuration", "spec.cluster.certificateAuthority"
-	case c.CIDR == "":
+	case c.CIDR == "" && !given("spec.cluster.cidr"):
 		msg, path = "CIDR is missing in cluster configuration", "spec.cluster.cidr"
 	case c.EnableOutpost != nil && *c.EnableOutpost && c.ID == "":
 		msg, path = "cluster ID must be provided for outposts", "spec.cluster.id"
@@ -418,6 +459,15 @@ func (t *translation) setString(key string) (string, bool, error) {
 		return strconv.FormatFloat(x, 'f', -1, 64), true, nil
 	}
 	return fmt.Sprint(v), true, nil
+}
+
+// setList is a --set value of a list of strings: [a, b] or a.
+func setList(v string) []string {
+	var l []string
+	if err := yaml.Unmarshal([]byte(v), &l); err == nil {
+		return l
+	}
+	return []string{strings.TrimSpace(v)}
 }
 
 // setFlag is the value opt.Set gives the flag name, written with or without
@@ -468,7 +518,19 @@ func (t *translation) generate(cfg *nodeConfig, minor int, minorName string) err
 	kc := defaultKubeletSubConfig()
 	// withFallbackClusterDns; getNodeIp parses the same CIDR.
 	dns, err := clusterDNS(cfg.Spec.Cluster.CIDR)
-	if err != nil {
+	if cidrNote, atBoot := t.boot["spec.cluster.cidr"]; atBoot {
+		// The service CIDR is a generated document's, known at boot: so are
+		// the DNS address nodeadm derives from it and the node IP's family.
+		if err := t.atBootPath(&kc, "clusterDNS", "the DNS address of the service CIDR ("+cidrNote+")", "withFallbackClusterDns", func(v string) error {
+			kc.ClusterDNS = setList(v)
+			return nil
+		}); err != nil {
+			return err
+		}
+		if err := atBootFlag("node-ip", "the instance's IPv4 or IPv6 address from IMDS, by the service CIDR's family", "withNodeIp"); err != nil {
+			return err
+		}
+	} else if err != nil {
 		if cfg.Spec.Cluster.CIDR != "" {
 			t.add(ruleRefuses, t.ncPos("spec.cluster.cidr"), "",
 				fmt.Sprintf("%s cannot derive clusterDNS from spec.cluster.cidr: %v (api/net.go GetClusterDns, from internal/kubelet/config.go withFallbackClusterDns, %s); nodeadm init stops", Tool.Name, err, Tool.Release),

@@ -27,21 +27,18 @@ type docPositions struct {
 	rest  []finding.Position
 }
 
-// positionsOf reads the documents of p with yaml.v3 for their keys' lines
-// and columns. A part whose bytes are not the file's (encoded) has every
-// position at its Content-Type header.
-func positionsOf(file string, p part) *docPositions {
-	d := &docPositions{nc: map[string]finding.Position{}, kc: map[string]finding.Position{}, leaf: map[string]bool{}}
-	if p.header < 1 {
-		p.header = 1
-	}
+// positionsOf reads the documents of d with yaml.v3 for their keys' lines
+// and columns, placed in the user's file by d.At (nil: every position at
+// d.Anchor); a generated document's keys are at d.Positions.
+func positionsOf(d *Document) *docPositions {
+	dp := &docPositions{nc: map[string]finding.Position{}, kc: map[string]finding.Position{}, leaf: map[string]bool{}}
 	at := func(n *yaml.Node) finding.Position {
-		if p.encoded {
-			return finding.Position{File: file, Line: p.header, Column: 1}
+		if d.At == nil {
+			return d.Anchor
 		}
-		return finding.Position{File: file, Line: n.Line + p.line - 1, Column: n.Column}
+		return d.At(n.Line, n.Column)
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(p.data))
+	dec := yaml.NewDecoder(bytes.NewReader(d.Data))
 	for i := 0; ; i++ {
 		var doc yaml.Node
 		if err := dec.Decode(&doc); err != nil {
@@ -53,20 +50,25 @@ func positionsOf(file string, p part) *docPositions {
 		}
 		root := doc.Content[0]
 		if i > 0 {
-			d.rest = append(d.rest, at(firstKey(root)))
+			dp.rest = append(dp.rest, at(firstKey(root)))
 			continue
 		}
-		d.first = at(firstKey(root))
-		walkNodeConfig(root, "", d, at)
+		dp.first = at(firstKey(root))
+		walkNodeConfig(root, "", dp, at)
 	}
-	if d.first.File == "" {
-		line := p.line
-		if p.encoded || line == 0 {
-			line = p.header
+	if dp.first.File == "" {
+		dp.first = d.Anchor
+	}
+	if d.Generator != "" {
+		dp.first = d.Anchor
+		for p := range dp.nc {
+			dp.nc[p] = d.generated(p)
 		}
-		d.first = finding.Position{File: file, Line: line, Column: 1}
+		for p := range dp.kc {
+			dp.kc[p] = d.generated(p)
+		}
 	}
-	return d
+	return dp
 }
 
 func firstKey(n *yaml.Node) *yaml.Node {
