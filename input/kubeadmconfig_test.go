@@ -282,8 +282,8 @@ func TestParentPath(t *testing.T) {
 		"enforceNodeAllocatable[0]":        "enforceNodeAllocatable",
 		"maxPods":                          "",
 	} {
-		if got := parentPath(in); got != want {
-			t.Errorf("parentPath(%q) = %q, want %q", in, got, want)
+		if got := skew.Parent(in); got != want {
+			t.Errorf("skew.Parent(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

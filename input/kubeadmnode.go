@@ -548,7 +548,7 @@ func (s *Source) addKubeadmFindings(r *pipeline.Result) {
 // writtenOrKubeadms reports whether the file (or a patch) writes path or kubeadm's
 // defaulting sets it (kubeadmSets, the instance configuration's endpoint).
 func (m *posMap) writtenOrKubeadms(path string) bool {
-	for p := path; p != ""; p = parentPath(p) {
+	for p := path; p != ""; p = skew.Parent(p) {
 		if _, ok := m.byPath[p]; ok {
 			return true
 		}

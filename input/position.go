@@ -4,7 +4,6 @@ import (
 	"reflect"
 	"regexp"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
@@ -84,7 +83,7 @@ func (s *Source) mapPosition(p validate.Position, path string, flags bool) valid
 				// key above it: the anchor, not that key.
 				return m.anchor
 			}
-			path = parentPath(path)
+			path = skew.Parent(path)
 		}
 		return m.anchor
 	}
@@ -184,7 +183,7 @@ func (s *Source) mapMessage(msg, path string) string {
 // toolNote is the note of a path the tool sets and the user's file does not
 // write (mapPosition sends its findings to the anchor), if p is one.
 func (m *posMap) toolNote(p string) (string, bool) {
-	for ; p != ""; p = parentPath(p) {
+	for ; p != ""; p = skew.Parent(p) {
 		if _, ok := m.byPath[p]; ok {
 			return "", false
 		}
@@ -197,7 +196,7 @@ func (m *posMap) toolNote(p string) (string, bool) {
 
 // noteFor is the note of path p: its own, a nearest ancestor's, else the default.
 func (m *posMap) noteFor(p string) string {
-	for q := p; q != ""; q = parentPath(q) {
+	for q := p; q != ""; q = skew.Parent(q) {
 		if n, ok := m.notes[q]; ok {
 			return n
 		}
@@ -224,19 +223,6 @@ func (m *posMap) setsPath(p string) bool {
 		}
 	}
 	return false
-}
-
-// parentPath drops the last element of a field path: a.b[c] -> a.b -> a -> "".
-func parentPath(p string) string {
-	if strings.HasSuffix(p, "]") {
-		if i := strings.LastIndexByte(p, '['); i > 0 {
-			return p[:i]
-		}
-	}
-	if i := strings.LastIndexAny(p, ".["); i > 0 {
-		return p[:i]
-	}
-	return ""
 }
 
 // Settle is what every command does with a Result of this input before

@@ -25,6 +25,20 @@ func Within(path, p string) bool {
 	return path == p || Below(path, p)
 }
 
+// Parent drops the last step of a path: a.b[c] -> a.b -> a -> "". A
+// bracketed key is one step whatever it holds (evictionHard[memory.available]).
+func Parent(p string) string {
+	if strings.HasSuffix(p, "]") {
+		if i := strings.LastIndexByte(p, '['); i > 0 {
+			return p[:i]
+		}
+	}
+	if i := strings.LastIndexAny(p, ".["); i > 0 {
+		return p[:i]
+	}
+	return ""
+}
+
 // Step is one step of a path: an object field's name, or what stands in
 // brackets (a map key or a list index).
 type Step struct {

@@ -720,26 +720,13 @@ func (t *translation) noteLeaves(configJSON []byte) {
 		return
 	}
 	for leaf := range skew.Flatten(obj, skew.Tree()) {
-		for p := leaf; p != ""; p = parentOf(p) {
+		for p := leaf; p != ""; p = skew.Parent(p) {
 			if n, ok := t.out.Notes[p]; ok {
 				t.out.Notes[leaf] = n
 				break
 			}
 		}
 	}
-}
-
-// parentOf drops the last step of a field path: a.b[c] -> a.b -> a -> "".
-func parentOf(p string) string {
-	if strings.HasSuffix(p, "]") {
-		if i := strings.LastIndexByte(p, '['); i > 0 {
-			return p[:i]
-		}
-	}
-	if i := strings.LastIndexAny(p, ".["); i > 0 {
-		return p[:i]
-	}
-	return ""
 }
 
 // atBootPath handles a config.json value only the instance knows: opt.Set
