@@ -143,6 +143,18 @@ func fromBootstrap(file string, f Format, out *bootstrap.Output) *Source {
 			m.flagAt[fp] = append(m.flagAt[fp], field)
 		}
 	}
+	// Flags the tool writes of its own accord (no position in the file).
+	for i, a := range out.Flags {
+		if i < len(out.FlagPositions) && out.FlagPositions[i].File != "" {
+			continue
+		}
+		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if s.ownFlags == nil {
+			s.ownFlags = map[string]bool{}
+		}
+		s.ownFlags[name] = true
+	}
+	s.toolRelease = out.Tool.Release
 	slices.Sort(m.set)
 	if out.ConfigDir != "" {
 		s.configDir = out.ConfigDir
@@ -163,12 +175,57 @@ func fromBootstrap(file string, f Format, out *bootstrap.Output) *Source {
 	return s
 }
 
-// addToolFindings adds the tool's own findings to r's.
+// addToolFindings adds the tool's own findings to r's, and says of the
+// kubelet's findings on a flag the tool writes itself that the file cannot
+// change it; a tool's flag overriding a value the user did not write (the
+// zero value a tool marshals) is no news and goes.
 func (s *Source) addToolFindings(r []validate.Finding) []validate.Finding {
-	if s == nil || len(s.toolFindings) == 0 {
+	if s == nil || s.tool == "" {
 		return r
 	}
-	r = append(r, s.toolFindings...)
+	kept := r[:0]
+	for _, f := range r {
+		name := s.ownFlagOf(f)
+		switch {
+		case name == "", s.kubeadm != nil: // kubeadm's flags: addKubeadmFindings
+		case f.Rule == validate.FlagOverridesFile.ID && f.Path != "" && !s.pos.userWrote(f.Path):
+			continue
+		case f.Rule == validate.FlagDeprecated.ID || f.Rule == validate.FlagUnknown.ID:
+			f.Message += fmt.Sprintf(" (%s writes --%s itself)", s.tool, name)
+			f.Hint = fmt.Sprintf("nothing to change in the file: %s %s passes the flag; whether a release for this kubelet minor does is the tool's", s.tool, s.toolRelease)
+		}
+		kept = append(kept, f)
+	}
+	r = append(kept, s.toolFindings...)
 	validate.SortFindings(r)
 	return r
+}
+
+// ownFlagOf is the name of the flag the tool writes of its own accord that a
+// finding on the command line is about, or "".
+func (s *Source) ownFlagOf(f validate.Finding) string {
+	// The kubelet reports its command line as pipeline.CommandLine; input
+	// cannot name the constant without importing pipeline, so it checks the
+	// message instead: a finding at a position in a file is not a flag of the tool.
+	if f.Line != 0 || !strings.HasPrefix(f.Message, "--") && !strings.Contains(f.Message, " --") {
+		return ""
+	}
+	for name := range s.ownFlags {
+		for _, at := range []string{"--" + name + " ", "--" + name + ":", "--" + name + "="} {
+			if strings.HasPrefix(f.Message, at) || strings.Contains(f.Message, " "+at) {
+				return name
+			}
+		}
+	}
+	return ""
+}
+
+// userWrote reports whether the user's file writes path or a key below it.
+func (m *posMap) userWrote(path string) bool {
+	for p := range m.byPath {
+		if skew.Within(p, path) {
+			return true
+		}
+	}
+	return false
 }

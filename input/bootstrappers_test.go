@@ -146,3 +146,70 @@ func TestBootstrapperToolValueFinding(t *testing.T) {
 	}
 	t.Errorf("no finding on imageGCHighThresholdPercent: %v", rulesOf(r.Findings))
 }
+
+// The kubelet's findings on a flag the tool writes itself say so (the file
+// cannot remove it), and the tool's flag overriding a value only the tool
+// wrote is not reported; over a value the user wrote, it is.
+func TestBootstrapperOwnFlags(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		userWrote bool
+		wantOver  bool
+	}{
+		{"over the tool's own zero value", false, false},
+		{"over the user's value", true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tool := fakeTool
+			tool.translate = func(path string, data []byte, opt bootstrap.Options) (*bootstrap.Output, error) {
+				out := &bootstrap.Output{
+					Tool:          bootstrap.Tool{Name: "FakeTool", Release: "v1"},
+					Config:        &bootstrap.File{Data: []byte(`{"apiVersion":"kubelet.config.k8s.io/v1beta1","kind":"KubeletConfiguration","logging":{"verbosity":3}}`)},
+					Flags:         []string{"--containerd=/run/c.sock", "--v=1"},
+					FlagPositions: []kcfinding.Position{{}, {}},
+				}
+				if tc.userWrote {
+					out.Positions = map[string]kcfinding.Position{"logging.verbosity": {File: path, Line: 2, Column: 3}}
+				}
+				return out, nil
+			}
+			translators = append(translators, tool)
+			defer func() { translators = translators[:len(translators)-1] }()
+			s, err := ConvertOptions("tool.yaml", []byte("kind: FakeTool\n"), Auto, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var in pipeline.Input
+			s.Apply(&in)
+			m, err := skew.Lookup("1.36") // --containerd is deprecated there, gone in 1.37
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := pipeline.Evaluate(m, in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Settle(r); err != nil {
+				t.Fatal(err)
+			}
+			var deprecated, over bool
+			for _, f := range r.Findings {
+				switch f.Rule {
+				case "KC2503":
+					deprecated = true
+					if !strings.Contains(f.Message, "(FakeTool writes --containerd itself)") || !strings.HasPrefix(f.Hint, "nothing to change in the file") {
+						t.Errorf("deprecated flag the tool writes: %q, hint %q", f.Message, f.Hint)
+					}
+				case "KC2504":
+					over = true
+				}
+			}
+			if !deprecated {
+				t.Errorf("no KC2503 for --containerd at 1.36: %v", rulesOf(r.Findings))
+			}
+			if over != tc.wantOver {
+				t.Errorf("KC2504 reported %v, want %v: %v", over, tc.wantOver, rulesOf(r.Findings))
+			}
+		})
+	}
+}

@@ -99,8 +99,11 @@ type Source struct {
 	configDir    string
 	dropIns      map[string][]byte
 	toolFindings []validate.Finding
-	// tool names the bootstrapper whose translation this is ("" otherwise).
-	tool string
+	// tool names the bootstrapper whose translation this is ("" otherwise),
+	// toolRelease its release ported, and ownFlags the flags it writes of its
+	// own accord (no position in the file).
+	tool, toolRelease string
+	ownFlags          map[string]bool
 }
 
 // Open reads path (Stdin: r, once, within source.MaxFileSize) and converts it
