@@ -53,6 +53,11 @@ func bootstrapperHint(keys []source.Key) string {
 	group, _, _ := strings.Cut(apiVersion, "/")
 	what, ok := bootstrapperKinds[group+"/"+kind]
 	if !ok {
+		if strings.Contains(apiVersion, "/") && kind != "" && group != "kubelet.config.k8s.io" {
+			// Another tool's kind: say what kubeletcfg tried before
+			// handing it to the kubelet as its --config file.
+			return "kind " + kind + " of " + apiVersion + " is none of the files kubeletcfg reads (a KubeletConfiguration, a configz dump, a kubeadm, kind or minikube file, or a bootstrapper's: docs/bootstrappers.md); if this is meant to be the kubelet's own file, start it with apiVersion: kubelet.config.k8s.io/v1beta1 and kind: KubeletConfiguration"
+		}
 		return ""
 	}
 	if f, ok := bootstrapperFormats[group+"/"+kind]; ok {

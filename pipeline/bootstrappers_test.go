@@ -22,8 +22,11 @@ func TestBootstrapperHint(t *testing.T) {
 		{"k0s", "apiVersion: k0s.k0sproject.io/v1beta1\nkind: ClusterConfig\n", "a k0s ClusterConfig"},
 		{"read as the tool translates it", "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\n", "drop --input-format config and kubeletcfg reads it as the tool translates it (--input-format nodeadm"},
 		{"kops, not read yet", "apiVersion: kops.k8s.io/v1alpha2\nkind: InstanceGroup\n", "a kops InstanceGroup (kops writes the kubelet's flags from spec.kubelet), not the kubelet's own file: kubeletcfg does not read it yet"},
-		{"another kind", "apiVersion: v1\nkind: ConfigMap\n", "start the file with apiVersion: kubelet.config.k8s.io/v1beta1"},
-		{"the right group, another kind", "apiVersion: node.eks.aws/v1alpha1\nkind: Other\n", "start the file with apiVersion: kubelet.config.k8s.io/v1beta1"},
+		{"another kind", "apiVersion: example.com/v1\nkind: Widget\n", "kind Widget of example.com/v1 is none of the files kubeletcfg reads"},
+		{"a core kind (the kubeadm ConfigMap forced as config)", "apiVersion: v1\nkind: ConfigMap\n", "start the file with apiVersion: kubelet.config.k8s.io/v1beta1"},
+		{"no kind", "apiVersion: v1\nfoo: bar\n", "start the file with apiVersion: kubelet.config.k8s.io/v1beta1"},
+		{"the right group, another kind", "apiVersion: node.eks.aws/v1alpha1\nkind: Other\n", "kind Other of node.eks.aws/v1alpha1 is none of the files kubeletcfg reads"},
+		{"the kubelet's group, another kind", "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: Other\n", "start the file with apiVersion: kubelet.config.k8s.io/v1beta1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "config.yaml")
