@@ -130,6 +130,23 @@ func TestPreCommitHooks(t *testing.T) {
 	if !found {
 		t.Error("no kubeletcfg-lint hook")
 	}
+	// kubeletcfg-lint-files lints the changed files, each its own node
+	// (lint PATH...): bootstrappers' files are read as their tool translates them.
+	found = false
+	for _, h := range hooks {
+		if h.ID != "kubeletcfg-lint-files" {
+			continue
+		}
+		found = true
+		entry, ok := strings.CutPrefix(h.Entry, "kubeletcfg ")
+		if !ok || h.PassFilenames == nil || !*h.PassFilenames {
+			t.Fatalf("kubeletcfg-lint-files: entry %q, pass_filenames %v: want kubeletcfg lint with the changed files", h.Entry, h.PassFilenames)
+		}
+		checkCommandLine(t, ".pre-commit-hooks.yaml", entry+" nodeconfig.yaml machineconfig.yaml")
+	}
+	if !found {
+		t.Error("no kubeletcfg-lint-files hook")
+	}
 	// pre-commit runs go install ./... at the repository root.
 	if _, err := os.Stat(filepath.Join(repoRoot, "cmd/kubeletcfg/main.go")); err != nil {
 		t.Error(err)
