@@ -388,6 +388,23 @@ func (o Options) convert(in *pipeline.Input, config string) (*input.Source, erro
 	return src, nil
 }
 
+// ParseSets reads --set PATH=VALUE values (input.Options.Set: values only a
+// bootstrapped instance knows); nil when there are none.
+func ParseSets(kvs []string) (map[string]string, error) {
+	var set map[string]string
+	for _, kv := range kvs {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return nil, fmt.Errorf("--set %q: want PATH=VALUE (maxPods=58)", kv)
+		}
+		if set == nil {
+			set = map[string]string{}
+		}
+		set[strings.TrimSpace(k)] = v
+	}
+	return set, nil
+}
+
 // ParseCgroup reads a cgroup version: v1, v2, 1 or 2.
 func ParseCgroup(s string) (int, error) {
 	switch s {
