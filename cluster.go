@@ -45,10 +45,10 @@ func EvaluateClusterNode(n *fleet.Node, target *skew.Minor, cgroup int) *fleet.E
 		in.FlagPositions = append(in.FlagPositions, validate.Position{File: "flagz"})
 	}
 	if target == nil {
-		src.Apply(&in)
+		applySource(src, &in)
 		res, err := pipeline.Evaluate(n.Kubelet, in)
 		if err == nil {
-			err = src.Settle(res)
+			err = settle(src, res)
 		}
 		if err != nil {
 			e.Err = err
