@@ -6,12 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/kubeletcfg/kubeletcfg/engine"
@@ -43,10 +45,10 @@ func EvaluateClusterNode(n *fleet.Node, target *skew.Minor, cgroup int) *fleet.E
 		in.FlagPositions = append(in.FlagPositions, validate.Position{File: "flagz"})
 	}
 	if target == nil {
-		src.Apply(&in)
+		applySource(src, &in)
 		res, err := pipeline.Evaluate(n.Kubelet, in)
 		if err == nil {
-			err = src.Settle(res)
+			err = settle(src, res)
 		}
 		if err != nil {
 			e.Err = err
@@ -128,6 +130,54 @@ func (req *ClusterRequest) Validate() error {
 		return errors.New("--concurrency, --qps, --burst and --node-timeout must be positive")
 	}
 	return nil
+}
+
+// ClusterFlags are the values of cluster lint's and cluster preflight's
+// flags that RunCluster checks and uses: -o, --fail-on, --cgroup-version and
+// preflight's --to (nil for lint); Out gets the result, Log the progress.
+type ClusterFlags struct {
+	Output, FailOn, CgroupVersion string
+	To                            *string
+	Out, Log                      io.Writer
+}
+
+// RunCluster is `kubeletcfg cluster lint|preflight`: the flags checked (--to,
+// -o, --fail-on, --cgroup-version, the request's bounds) before any cluster
+// is read, the progress shown on f.Log, req run (Cluster, as kubeletcfg's
+// user agent unless req names one), and the result written to f.Out with its
+// exit code's error (FailOn).
+func RunCluster(ctx context.Context, req ClusterRequest, f ClusterFlags) error {
+	if f.To != nil {
+		tgt, err := skew.Lookup(*f.To)
+		if err != nil {
+			return fmt.Errorf("--to: %w", err)
+		}
+		req.Target = tgt
+	}
+	if err := fleet.CheckFormat(f.Output); err != nil {
+		return err
+	}
+	threshold, err := ParseFailOn(f.FailOn)
+	if err != nil {
+		return err
+	}
+	if req.Cgroup, err = ParseCgroup(f.CgroupVersion); err != nil {
+		return err
+	}
+	if err := req.Validate(); err != nil {
+		return err
+	}
+	progress := fleet.NewProgress(f.Log, len(req.Contexts) > 1 || req.AllContexts)
+	req.Progress = progress.Update
+	if req.UserAgent == "" {
+		req.UserAgent = "kubeletcfg/" + rest.DefaultKubernetesUserAgent()
+	}
+	run, err := Cluster(ctx, req)
+	progress.Done()
+	if err != nil {
+		return err
+	}
+	return FailOn(f.Out, run, f.Output, report.Options{}, threshold)
 }
 
 // Cluster runs req: lists each cluster's nodes, reads them through its API

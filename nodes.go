@@ -306,7 +306,7 @@ func (n *node) evaluate(m *skew.Minor, format input.Format, read input.Options, 
 			n.err = fmt.Errorf("%s: a configz dump is already merged; drop-ins do not apply (remove %s)", n.config, n.configDir)
 			return
 		}
-		src.Apply(&in)
+		applySource(src, &in)
 	}
 	for _, file := range n.flags {
 		// Host paths a unit names (EnvironmentFile=) are read under the node
@@ -332,7 +332,7 @@ func (n *node) evaluate(m *skew.Minor, format input.Format, read input.Options, 
 		n.err = err
 		return
 	}
-	if n.err = src.Settle(res); n.err != nil {
+	if n.err = settle(src, res); n.err != nil {
 		return
 	}
 	post(res, n.config)

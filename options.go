@@ -113,7 +113,48 @@ type Prepared struct {
 
 // Settle maps what the pipeline reported for a converted input back to the
 // file as written (input.Source.Settle); every result of Input needs it.
-func (p *Prepared) Settle(res *pipeline.Result) error { return p.Source.Settle(res) }
+func (p *Prepared) Settle(res *pipeline.Result) error { return settle(p.Source, res) }
+
+// applySource makes in read src as its --config file (input.Source.Apply,
+// on the fields of in that a source sets).
+func applySource(src *input.Source, in *pipeline.Input) {
+	f := input.Files{Config: in.Config, ConfigDir: in.ConfigDir, ConfigDirInMemory: in.ConfigDirInMemory,
+		Virtual: in.Virtual, Flags: in.Flags, FlagPositions: in.FlagPositions}
+	src.Apply(&f)
+	in.Config, in.ConfigDir, in.ConfigDirInMemory = f.Config, f.ConfigDir, f.ConfigDirInMemory
+	in.Virtual, in.Flags, in.FlagPositions = f.Virtual, f.Flags, f.FlagPositions
+}
+
+// settle is input.Source.Settle on res (nil: nothing to settle), with the
+// pipeline evaluating what the source needs evaluated (evaluateFile).
+func settle(src *input.Source, res *pipeline.Result) error {
+	if res == nil {
+		return src.Settle(nil, evaluateFile)
+	}
+	r := inputResult(res)
+	err := src.Settle(r, evaluateFile)
+	res.Findings, res.Origins, res.OriginNotes, res.Dropped = r.Findings, r.Origins, r.OriginNotes, r.Dropped
+	return err
+}
+
+// inputResult is the part of res an input settles (input.Result).
+func inputResult(res *pipeline.Result) *input.Result {
+	r := &input.Result{Minor: res.Minor, Findings: res.Findings, Origins: res.Origins, OriginNotes: res.OriginNotes, Dropped: res.Dropped}
+	if res.Effective != nil {
+		r.Object = res.EffectiveObject
+	}
+	return r
+}
+
+// evaluateFile is the input.Evaluator of the pipeline: one in-memory file
+// at minor m.
+func evaluateFile(m *skew.Minor, path string, data []byte) (*input.Result, error) {
+	res, err := pipeline.Evaluate(m, pipeline.Input{Config: path, Virtual: map[string][]byte{path: data}})
+	if err != nil {
+		return nil, err
+	}
+	return inputResult(res), nil
+}
 
 // Prepare resolves the options: the kubelet's command line is read (and the
 // running kubelet discovered), its --config/--config-dir honoured, the main
@@ -384,8 +425,25 @@ func (o Options) convert(in *pipeline.Input, config string) (*input.Source, erro
 	if src.Format == input.Configz && in.ConfigDir != "" {
 		return nil, fmt.Errorf("--config-dir %s: %s is a configz dump: a configz dump is already merged; drop-ins do not apply", in.ConfigDir, src.Path)
 	}
-	src.Apply(in)
+	applySource(src, in)
 	return src, nil
+}
+
+// ParseSets reads --set PATH=VALUE values (input.Options.Set: values only a
+// bootstrapped instance knows); nil when there are none.
+func ParseSets(kvs []string) (map[string]string, error) {
+	var set map[string]string
+	for _, kv := range kvs {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return nil, fmt.Errorf("--set %q: want PATH=VALUE (maxPods=58)", kv)
+		}
+		if set == nil {
+			set = map[string]string{}
+		}
+		set[strings.TrimSpace(k)] = v
+	}
+	return set, nil
 }
 
 // ParseCgroup reads a cgroup version: v1, v2, 1 or 2.

@@ -52,7 +52,7 @@ func TestBootstrapperBridge(t *testing.T) {
 		t.Errorf("the translation did not get the minor and --set: note %q", s.Note)
 	}
 	var in pipeline.Input
-	s.Apply(&in)
+	applyTo(s, &in)
 	if !in.ConfigDirInMemory || in.ConfigDir != "/etc/fake/config.json.d" || len(in.Flags) != 1 {
 		t.Fatalf("Apply: %+v", in)
 	}
@@ -60,7 +60,7 @@ func TestBootstrapperBridge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Settle(r); err != nil {
+	if err := settleResult(s, r); err != nil {
 		t.Fatal(err)
 	}
 	if r.Effective == nil || r.Effective.MaxPods != 20 {
@@ -128,12 +128,12 @@ func TestBootstrapperToolValueFinding(t *testing.T) {
 		t.Fatal(err)
 	}
 	var in pipeline.Input
-	s.Apply(&in)
+	applyTo(s, &in)
 	r, err := pipeline.Evaluate(skew.Default(), in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Settle(r); err != nil {
+	if err := settleResult(s, r); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range r.Findings {

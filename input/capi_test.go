@@ -13,7 +13,6 @@ import (
 
 	kf "github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
-	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
@@ -453,7 +452,7 @@ func TestCAPIKubeadmFindings(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := &pipeline.Result{Minor: m}
+			r := &Result{Minor: m}
 			s.addKubeadmFindings(r)
 			if tt.rule == "" {
 				if len(r.Findings) > 0 {

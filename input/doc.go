@@ -5,7 +5,8 @@
 // positions the pipeline reports are positions in the file the user has.
 //
 // The converted document is fed to the pipeline under the original path
-// (pipeline.Input.Virtual), so findings name that file. Where the layout alone
+// (Source.Apply: Files.Virtual, which the module root copies into the
+// pipeline's input), so findings name that file. Where the layout alone
 // cannot keep a position (the top of the file, a quoted data.kubelet string),
 // Source.Translate maps the result's positions afterwards.
 package input

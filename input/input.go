@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/source"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
@@ -228,9 +227,20 @@ func ConvertOptions(path string, data []byte, f Format, opt Options) (*Source, e
 	return nil, fmt.Errorf("unknown input format %q", f)
 }
 
+// Files are the fields of the pipeline's input (pipeline.Input's of the same
+// names) that a source sets: input does not import pipeline, so the module
+// root copies them in and out.
+type Files struct {
+	Config, ConfigDir string
+	ConfigDirInMemory bool
+	Virtual           map[string][]byte
+	Flags             []string
+	FlagPositions     []validate.Position
+}
+
 // Apply makes in read the source as its --config file (a bootstrapper's
 // translation: the files and flags its tool writes).
-func (s *Source) Apply(in *pipeline.Input) {
+func (s *Source) Apply(in *Files) {
 	in.Config = s.Path
 	if s.noConfig {
 		in.Config = ""

@@ -175,12 +175,12 @@ func TestKubeadm(t *testing.T) {
 				t.Errorf("fallback %v, want %v; note %q", got, tt.fallback, s.Note)
 			}
 			var in pipeline.Input
-			s.Apply(&in)
+			applyTo(s, &in)
 			r, err := pipeline.Evaluate(skew.Default(), in)
 			if err != nil {
 				t.Fatal(err)
 			}
-			s.Translate(r)
+			translateResult(s, r)
 			for _, f := range r.Findings {
 				if f.Rule == tt.rule {
 					if f.File != path || f.Line != tt.line || tt.column != 0 && f.Column != tt.column {
@@ -202,12 +202,12 @@ func TestKubeadmOrigins(t *testing.T) {
 		t.Fatal(err)
 	}
 	var in pipeline.Input
-	s.Apply(&in)
+	applyTo(s, &in)
 	r, err := pipeline.Evaluate(skew.Default(), in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Translate(r)
+	translateResult(s, r)
 	if got, want := r.Origins["maxPods"], (validate.Position{File: "cm.yaml", Line: 10, Column: 5}); got != want {
 		t.Errorf("origin of maxPods %v, want %v", got, want)
 	}
@@ -237,7 +237,7 @@ func TestPosition(t *testing.T) {
 		}
 	}
 	var none *Source
-	none.Translate(&pipeline.Result{}) // a nil source (no --config) is a no-op
+	none.Translate(&Result{}) // a nil source (no --config) is a no-op
 }
 
 func TestOpen(t *testing.T) {
@@ -282,7 +282,7 @@ func TestOpen(t *testing.T) {
 				t.Errorf("format %q, want %q", s.Format, tt.want)
 			}
 			var in pipeline.Input
-			s.Apply(&in)
+			applyTo(s, &in)
 			if _, ok := in.Virtual[in.Config]; ok != tt.virtual {
 				t.Errorf("in memory: %v, want %v", ok, tt.virtual)
 			}
@@ -347,13 +347,13 @@ func TestSettleConfigzDefaults(t *testing.T) {
 				t.Fatal(err)
 			}
 			var in pipeline.Input
-			s.Apply(&in)
+			applyTo(s, &in)
 			r, err := pipeline.Evaluate(m, in)
 			if err != nil {
 				t.Fatal(err)
 			}
 			before := countRule(r, validate.GatedFieldIgnored.ID)
-			if err := s.Settle(r); err != nil {
+			if err := settleResult(s, r); err != nil {
 				t.Fatal(err)
 			}
 			if got := countRule(r, validate.GatedFieldIgnored.ID); got != tt.want || before != 1 {

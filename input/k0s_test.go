@@ -34,12 +34,12 @@ spec:
 		t.Fatal(err)
 	}
 	var in pipeline.Input
-	s.Apply(&in)
+	applyTo(s, &in)
 	r, err := pipeline.Evaluate(m, in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Settle(r); err != nil {
+	if err := settleResult(s, r); err != nil {
 		t.Fatal(err)
 	}
 	found := false

@@ -20,12 +20,12 @@ const (
 func settle(t *testing.T, s *Source) *pipeline.Result {
 	t.Helper()
 	var in pipeline.Input
-	s.Apply(&in)
+	applyTo(s, &in)
 	r, err := pipeline.Evaluate(skew.Default(), in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Settle(r); err != nil {
+	if err := settleResult(s, r); err != nil {
 		t.Fatal(err)
 	}
 	return r

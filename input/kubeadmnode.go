@@ -8,7 +8,6 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
-	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
@@ -483,7 +482,7 @@ func instanceConfig(endpoint string) []byte {
 // addKubeadmFindings adds, to a result at minor r.Minor of a kubeadm config file,
 // what kubeadm of that minor says of the file: that it refuses it (KC9001, kubeadm's
 // own words), and what it takes from the node instead of the file (KC9004).
-func (s *Source) addKubeadmFindings(r *pipeline.Result) {
+func (s *Source) addKubeadmFindings(r *Result) {
 	if s == nil || s.kubeadm == nil || r == nil || r.Minor == nil {
 		return
 	}

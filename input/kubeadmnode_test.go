@@ -32,12 +32,12 @@ cgroupDriver: systemd
 func settleAt(t *testing.T, s *Source, m *skew.Minor) *pipeline.Result {
 	t.Helper()
 	var in pipeline.Input
-	s.Apply(&in)
+	applyTo(s, &in)
 	r, err := pipeline.Evaluate(m, in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Settle(r); err != nil {
+	if err := settleResult(s, r); err != nil {
 		t.Fatal(err)
 	}
 	return r

@@ -413,13 +413,13 @@ func TestFlagOverrideMessageKubeadm(t *testing.T) {
 		t.Fatal(err)
 	}
 	var in pipeline.Input
-	s.Apply(&in)
+	applyTo(s, &in)
 	in.Flags = []string{"--max-pods=30"}
 	r, err := pipeline.Evaluate(skew.Default(), in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Settle(r); err != nil {
+	if err := settleResult(s, r); err != nil {
 		t.Fatal(err)
 	}
 	f := finding(r, validate.FlagOverridesFile.ID, "maxPods")

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
@@ -117,7 +116,7 @@ func (s *Source) mapPosition(p validate.Position, path string, flags bool) valid
 // The order of the findings is kept: the mapping of a block keeps it, and for
 // a quoted string, where all share the key's position, the order inside the
 // string is the useful one.
-func (s *Source) Translate(r *pipeline.Result) {
+func (s *Source) Translate(r *Result) {
 	if s == nil || s.pos == nil || r == nil {
 		return
 	}
@@ -225,28 +224,48 @@ func (m *posMap) setsPath(p string) bool {
 	return false
 }
 
+// Result is what Translate and Settle read and change of a pipeline result
+// (pipeline.Result's fields of the same names): input does not import
+// pipeline, so the module root copies them in and out.
+type Result struct {
+	Minor       *skew.Minor
+	Findings    []validate.Finding
+	Origins     map[string]validate.Position
+	OriginNotes map[string]string
+	Dropped     []string
+	// Object is the effective configuration as a JSON object
+	// (pipeline.Result.EffectiveObject); nil when the kubelet has none.
+	Object func() (map[string]any, error)
+}
+
+// Evaluator runs the pipeline on one in-memory KubeletConfiguration file,
+// named path, at minor m (pipeline.Evaluate of an Input with Config path and
+// Virtual {path: data}): Settle evaluates what kubeadm writes, and a minor's
+// defaults, with it.
+type Evaluator func(m *skew.Minor, path string, data []byte) (*Result, error)
+
 // Settle is what every command does with a Result of this input before
 // printing it: Translate, and for a configz dump, drop the KC6002 findings
 // (a gated field set while its gate is off) whose value is the minor's own
 // default. A dump writes out every field the running kubelet holds, defaults
 // included, so only a value the kubelet would not have chosen itself was set.
-func (s *Source) Settle(r *pipeline.Result) error {
+func (s *Source) Settle(r *Result, eval Evaluator) error {
 	s.Translate(r)
 	if r != nil {
 		r.Findings = s.addToolFindings(r.Findings)
 	}
-	if err := s.addWritten(r); err != nil {
+	if err := s.addWritten(r, eval); err != nil {
 		return err
 	}
 	s.addKubeadmFindings(r)
-	if s == nil || s.Format != Configz || r == nil || r.Effective == nil {
+	if s == nil || s.Format != Configz || r == nil || r.Object == nil {
 		return nil
 	}
-	got, err := r.EffectiveObject()
+	got, err := r.Object()
 	if err != nil {
 		return err
 	}
-	defaults, err := minorDefaults(r.Minor)
+	defaults, err := minorDefaults(r.Minor, eval)
 	if err != nil {
 		return err
 	}
@@ -269,19 +288,19 @@ var defaultsByMinor sync.Map // *skew.Minor -> func() (map[string]any, error)
 
 // minorDefaults is the effective configuration of a file with only apiVersion
 // and kind at m, flattened; callers only read it.
-func minorDefaults(m *skew.Minor) (map[string]any, error) {
-	f, _ := defaultsByMinor.LoadOrStore(m, sync.OnceValues(func() (map[string]any, error) { return computeDefaults(m) }))
+func minorDefaults(m *skew.Minor, eval Evaluator) (map[string]any, error) {
+	f, _ := defaultsByMinor.LoadOrStore(m, sync.OnceValues(func() (map[string]any, error) { return computeDefaults(m, eval) }))
 	return f.(func() (map[string]any, error))()
 }
 
-func computeDefaults(m *skew.Minor) (map[string]any, error) {
+func computeDefaults(m *skew.Minor, eval Evaluator) (map[string]any, error) {
 	const empty = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"
 	path := "(defaults of kubelet " + m.Version + ")"
-	r, err := pipeline.Evaluate(m, pipeline.Input{Config: path, Virtual: map[string][]byte{path: []byte(empty)}})
-	if err != nil {
+	r, err := eval(m, path, []byte(empty))
+	if err != nil || r.Object == nil {
 		return nil, err
 	}
-	obj, err := r.EffectiveObject()
+	obj, err := r.Object()
 	if err != nil || obj == nil {
 		return nil, err
 	}
@@ -315,7 +334,7 @@ var writtenRules = map[string]bool{
 // node's file of kubeadm M has no key kubelet M does not know: a key kubeletcfg's
 // port (the newest types) writes and an older minor lacks is not on that node,
 // and what the file misspells kubeadm has already dropped.
-func (s *Source) addWritten(r *pipeline.Result) error {
+func (s *Source) addWritten(r *Result, eval Evaluator) error {
 	if s == nil || !s.nodeFile || r == nil || r.Minor == nil {
 		return nil
 	}
@@ -331,7 +350,7 @@ func (s *Source) addWritten(r *pipeline.Result) error {
 	if s.written == nil {
 		return nil
 	}
-	w, err := pipeline.Evaluate(r.Minor, pipeline.Input{Config: s.Path, Virtual: map[string][]byte{s.Path: s.written}})
+	w, err := eval(r.Minor, s.Path, s.written)
 	if err != nil {
 		return err
 	}

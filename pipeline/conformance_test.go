@@ -1,4 +1,4 @@
-package pipeline
+package pipeline_test
 
 import (
 	"errors"
@@ -6,9 +6,10 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	testcorpus "github.com/kubeletcfg/kubeletcfg/internal/corpus"
+	"github.com/kubeletcfg/kubeletcfg/internal/fuzzcase"
+	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
 	"github.com/kubeletcfg/kubeletcfg/validate"
@@ -16,19 +17,8 @@ import (
 
 // The conformance corpus: every case under testdata/conformance/cases has, per
 // kubelet minor, a golden recorded by running the real kubelet code on it
-// (conformance/harness). kubeletcfg must agree with every golden.
-
-const corpus = "../testdata/conformance"
-
-// caseInput reads a case folder as the harness does (internal/corpus).
-func caseInput(t testing.TB, dir string) (Input, testcorpus.Case) {
-	t.Helper()
-	c, err := testcorpus.Read(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return Input{Config: c.Config, ConfigDir: c.ConfigDir, CgroupVersion: c.CgroupVersion, Flags: c.Flags}, c
-}
+// (conformance/harness). kubeletcfg must agree with every golden, compared as
+// internal/fuzzcase compares (fuzzcase.Outcome, testcorpus.Compare).
 
 func TestConformance(t *testing.T) {
 	for _, v := range skew.Supported() {
@@ -38,7 +28,7 @@ func TestConformance(t *testing.T) {
 }
 
 func conformance(t *testing.T, minor *skew.Minor) {
-	goldens, _ := filepath.Glob(filepath.Join(corpus, "golden", minor.Version, "*.json"))
+	goldens, _ := filepath.Glob(filepath.Join(pipeline.Corpus, "golden", minor.Version, "*.json"))
 	if len(goldens) == 0 {
 		t.Fatalf("no goldens for %s", minor.Version)
 	}
@@ -49,13 +39,13 @@ func conformance(t *testing.T, minor *skew.Minor) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		dir, err := filepath.Abs(filepath.Join(corpus, "cases", name))
+		dir, err := filepath.Abs(filepath.Join(pipeline.Corpus, "cases", name))
 		if err != nil {
 			t.Fatal(err)
 		}
 		ok := t.Run(name, func(t *testing.T) {
-			in, meta := caseInput(t, dir)
-			got, err := Evaluate(minor, in)
+			in, meta := pipeline.CaseInput(t, dir)
+			got, err := pipeline.Evaluate(minor, in)
 			var o testcorpus.Outcome
 			if err != nil {
 				var ie *source.InputError
@@ -63,7 +53,7 @@ func conformance(t *testing.T, minor *skew.Minor) {
 					t.Fatalf("input error: %v", err)
 				}
 				o.InputError = err
-			} else if o, err = outcome(got, dir); err != nil {
+			} else if o, err = fuzzcase.Outcome(got, dir); err != nil {
 				t.Fatal(err)
 			}
 			for _, d := range testcorpus.Compare(want, o) {
@@ -124,30 +114,9 @@ func dumpQuotes(fs []validate.Finding) string {
 	return b.String()
 }
 
-func dumpResult(r *Result) string {
+func dumpResult(r *pipeline.Result) string {
 	if r == nil {
 		return ""
 	}
-	return dump(r.Findings)
-}
-
-func dump(fs []validate.Finding) string {
-	var b strings.Builder
-	for _, f := range fs {
-		b.WriteString("  " + f.Position.String() + " " + f.Severity.String() + " " + f.Rule + " " + f.Message + "\n")
-	}
-	return b.String()
-}
-
-// outcome is r as internal/corpus compares it with a golden.
-func outcome(r *Result, caseDir string) (testcorpus.Outcome, error) {
-	obj, err := r.EffectiveObject()
-	if err != nil {
-		return testcorpus.Outcome{}, err
-	}
-	var initial, max *time.Duration
-	if b := r.CrashLoopBackOff; b != nil {
-		initial, max = &b.Initial, &b.Max
-	}
-	return testcorpus.OutcomeOf(r.Starts, r.Panics, r.Findings, obj, initial, max, caseDir)
+	return pipeline.Dump(r.Findings)
 }

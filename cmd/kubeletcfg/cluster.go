@@ -1,19 +1,16 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
-	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/fleet"
-	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
@@ -23,7 +20,7 @@ import (
 type clusterFlags struct {
 	req                           kubeletcfg.ClusterRequest
 	output, failOn, cgroupVersion string
-	to                            string // preflight only
+	to                            *string // preflight only
 }
 
 func newClusterCommand() *cobra.Command {
@@ -110,7 +107,7 @@ func newClusterLintCommand() *cobra.Command {
   # as a kubectl plugin, two nodes of another context
   kubectl kubeletcfg cluster lint --context prod --node ip-10-0-1-5 --node ip-10-0-1-6`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runCluster(cmd, &f, nil) },
+		RunE: func(cmd *cobra.Command, _ []string) error { return runCluster(cmd, &f) },
 	}
 	f.register(cmd)
 	return cmd
@@ -142,45 +139,20 @@ finding is at or above --fail-on), or when a node could not be checked (unless
   # in a pod with the ClusterRole of deploy/, as JSON for a log pipeline
   kubeletcfg cluster preflight --to 1.37 -o json`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			tgt, err := skew.Lookup(f.to)
-			if err != nil {
-				return fmt.Errorf("--to: %w", err)
-			}
-			return runCluster(cmd, &f, tgt)
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return runCluster(cmd, &f) },
 	}
 	f.register(cmd)
 	// Defaults as preflight's --to does: the default minor, never a pre-release.
-	cmd.Flags().StringVar(&f.to, "to", skew.Default().Version, "the kubelet minor the pools move to ("+strings.Join(skew.Supported(), ", ")+")")
+	f.to = new(string)
+	cmd.Flags().StringVar(f.to, "to", skew.Default().Version, "the kubelet minor the pools move to ("+strings.Join(skew.Supported(), ", ")+")")
 	_ = cmd.RegisterFlagCompletionFunc("to", completeMinor)
 	return cmd
 }
 
-func runCluster(cmd *cobra.Command, f *clusterFlags, target *skew.Minor) error {
+func runCluster(cmd *cobra.Command, f *clusterFlags) error {
 	fleetMemoryLimit()
-	if err := fleet.CheckFormat(f.output); err != nil {
-		return err
-	}
-	threshold, err := kubeletcfg.ParseFailOn(f.failOn)
-	if err != nil {
-		return err
-	}
-	if f.req.Cgroup, err = kubeletcfg.ParseCgroup(f.cgroupVersion); err != nil {
-		return err
-	}
-	if err := f.req.Validate(); err != nil {
-		return err
-	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	progress := fleet.NewProgress(cmd.ErrOrStderr(), len(f.req.Contexts) > 1 || f.req.AllContexts)
-	f.req.Target, f.req.Progress = target, progress.Update
-	f.req.UserAgent = "kubeletcfg/" + rest.DefaultKubernetesUserAgent()
-	run, err := kubeletcfg.Cluster(ctx, f.req)
-	progress.Done()
-	if err != nil {
-		return err
-	}
-	return kubeletcfg.FailOn(cmd.OutOrStdout(), run, f.output, report.Options{}, threshold)
+	return kubeletcfg.RunCluster(ctx, f.req, kubeletcfg.ClusterFlags{Output: f.output, FailOn: f.failOn, CgroupVersion: f.cgroupVersion,
+		To: f.to, Out: cmd.OutOrStdout(), Log: cmd.ErrOrStderr()})
 }

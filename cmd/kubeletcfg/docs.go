@@ -2,7 +2,6 @@ package main
 
 import (
 	"embed"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -19,12 +18,6 @@ import (
 //
 //go:embed man/*.1
 var manPages embed.FS
-
-// Placeholders in the generated pages' .TH line (package manpage).
-const (
-	manDate   = manpage.Date
-	manSource = manpage.Source
-)
 
 // newDocsCommand is hidden: it is for packagers (man pages in a release
 // archive or a distribution package), not for checking configurations.
@@ -47,15 +40,10 @@ SOURCE_DATE_EPOCH when set, for reproducible builds, else today.`,
 		Example: `  kubeletcfg docs man ./man && man -l man/kubeletcfg-lint.1`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return writeManPages(args[0], manpage.HeaderDate(), "kubeletcfg "+report.Version())
+			// the generated pages with the header's date and source filled in, each atomically
+			return manpage.Write(manPages, args[0], manpage.HeaderDate(), "kubeletcfg "+report.Version())
 		},
 	}
 	docs.AddCommand(man)
 	return docs
-}
-
-// writeManPages writes the generated pages into dir with the header's date
-// and source filled in, each atomically (manpage.Write).
-func writeManPages(dir string, date time.Time, source string) error {
-	return manpage.Write(manPages, dir, date, source)
 }

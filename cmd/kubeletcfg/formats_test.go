@@ -16,6 +16,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/cobra/doc"
 
+	"github.com/kubeletcfg/kubeletcfg"
+	"github.com/kubeletcfg/kubeletcfg/internal/manpage"
 	"github.com/kubeletcfg/kubeletcfg/report"
 )
 
@@ -137,8 +139,8 @@ func TestCLIFormatsOffered(t *testing.T) {
 func TestCLIVersion(t *testing.T) {
 	real := buildInfo
 	t.Cleanup(func() { buildInfo = real })
-	buildInfo = func() versionInfo {
-		return versionInfo{Version: "v1.2.3", Commit: "0123456789abcdef0123456789abcdef01234567", Go: "go1.26.0", Platform: "linux/amd64"}
+	buildInfo = func() kubeletcfg.VersionInfo {
+		return kubeletcfg.VersionInfo{Version: "v1.2.3", Commit: "0123456789abcdef0123456789abcdef01234567", Go: "go1.26.0", Platform: "linux/amd64"}
 	}
 	tests := []struct {
 		name string
@@ -283,9 +285,9 @@ func TestManPagesFresh(t *testing.T) {
 	root.InitDefaultCompletionCmd()                        // as Execute adds it
 	root.DisableAutoGenTag = true                          // the generated-by footer would carry the date again
 	date := time.Date(1970, 1, 15, 0, 0, 0, 0, time.Local) // mid-month: Jan 1970 in every time zone
-	header := &doc.GenManHeader{Section: "1", Source: manSource, Manual: "kubeletcfg manual", Date: &date}
-	if got := date.Format("Jan 2006"); got != manDate {
-		t.Fatalf("the placeholder date formats as %q here, not %q", got, manDate)
+	header := &doc.GenManHeader{Section: "1", Source: manpage.Source, Manual: "kubeletcfg manual", Date: &date}
+	if got := date.Format("Jan 2006"); got != manpage.Date {
+		t.Fatalf("the placeholder date formats as %q here, not %q", got, manpage.Date)
 	}
 	if err := doc.GenManTree(root, header, dir); err != nil {
 		t.Fatal(err)
@@ -331,7 +333,7 @@ func TestManPagesFresh(t *testing.T) {
 	if err := doc.GenManTree(root, real, direct); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeManPages(written, when, "kubeletcfg v9.9.9"); err != nil {
+	if err := manpage.Write(manPages, written, when, "kubeletcfg v9.9.9"); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range generated {

@@ -40,13 +40,7 @@ func (f *inputFlags) options() kubeletcfg.Options {
 	if f.cmd != nil {
 		o.Stdin, o.Log = f.cmd.InOrStdin(), f.cmd.ErrOrStderr()
 	}
-	for _, kv := range f.atBoot {
-		k, v, _ := strings.Cut(kv, "=")
-		if o.Read.Set == nil {
-			o.Read.Set = map[string]string{}
-		}
-		o.Read.Set[strings.TrimSpace(k)] = v
-	}
+	o.Read.Set, _ = kubeletcfg.ParseSets(f.atBoot) // checked by takePath
 	if changed("kubelet-version") || !f.kc.discover && (f.cmd == nil || f.policyVersion) {
 		o.KubeletVersion = f.kubeletVersion
 	}

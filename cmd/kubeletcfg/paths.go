@@ -2,9 +2,10 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/kubeletcfg/kubeletcfg"
 )
 
 // onePath is the positional argument of the commands that read one node's
@@ -19,10 +20,8 @@ func onePath(cmd *cobra.Command, args []string) error {
 // takePath makes the one positional path --config, with lint's checks
 // (kubeletcfg.Options.CheckPaths), and checks that every --set is PATH=VALUE.
 func (f *inputFlags) takePath(args []string) error {
-	for _, kv := range f.atBoot {
-		if k, _, ok := strings.Cut(kv, "="); !ok || strings.TrimSpace(k) == "" {
-			return fmt.Errorf("--set %q: want PATH=VALUE (maxPods=58)", kv)
-		}
+	if _, err := kubeletcfg.ParseSets(f.atBoot); err != nil {
+		return err
 	}
 	opt, name := f.options(), "lint"
 	if f.cmd != nil {

@@ -44,7 +44,7 @@ The files are read once. Exit code 1 when the target has a finding at or above
 			if err := report.CheckFormat(output, "json", "text"); err != nil {
 				return err
 			}
-			threshold, err := vf.threshold()
+			threshold, err := kubeletcfg.ParseFailOn(vf.failOn)
 			if err != nil {
 				return err
 			}

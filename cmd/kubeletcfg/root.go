@@ -95,7 +95,7 @@ func newLintCommand() *cobra.Command {
 			if _, err := report.For(output); err != nil {
 				return err
 			}
-			threshold, err := vf.threshold()
+			threshold, err := kubeletcfg.ParseFailOn(vf.failOn)
 			if err != nil {
 				return err
 			}
@@ -120,7 +120,7 @@ func newLintCommand() *cobra.Command {
 	}
 	in.register(cmd)
 	in.registerDiscover(cmd)
-	pol.register(cmd, policyTargets{kubeletVersion: &in.kubeletVersion, kubeletVersionSet: &in.policyVersion, failOn: &vf.failOn})
+	pol.register(cmd, kubeletcfg.PolicyTargets{KubeletVersion: &in.kubeletVersion, KubeletVersionSet: &in.policyVersion, FailOn: &vf.failOn})
 	prof.register(cmd)
 	outputFlag(cmd, &output, "text", report.Formats()...)
 	vf.register(cmd, "print findings and the verdict only, no summary line")

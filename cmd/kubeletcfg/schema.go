@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -11,8 +10,7 @@ import (
 )
 
 func newSchemaCommand() *cobra.Command {
-	var kubeletVersion, kubeconformDir string
-	var force, verbose bool
+	var req kubeletcfg.SchemaRequest
 	cmd := &cobra.Command{
 		Use:   "schema",
 		Short: "Print the JSON Schema of KubeletConfiguration for a kubelet minor, or write kubeconform's schema folder",
@@ -42,37 +40,16 @@ drop-in merge, feature gates and validation.`,
   kubeconform -strict -schema-location default -schema-location 'schemas/` + skew.KubeconformTemplate + `' config.yaml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if kubeconformDir != "" {
-				if cmd.Flags().Changed("kubelet-version") {
-					return fmt.Errorf("--kubeconform writes every supported minor; leave out --kubelet-version")
-				}
-				res, err := skew.WriteKubeconform(kubeconformDir, force)
-				if err != nil {
-					return err
-				}
-				return res.WriteText(cmd.OutOrStdout(), kubeconformDir, verbose)
-			}
-			if force {
-				return fmt.Errorf("--force only applies with --kubeconform")
-			}
-			m, err := kubeletcfg.LookupMinor(kubeletVersion, "kubeletcfg schema --kubeconform writes every minor's schema")
-			if err != nil {
-				return err
-			}
-			raw, err := m.Schema()
-			if err != nil {
-				return err
-			}
-			_, err = cmd.OutOrStdout().Write(raw)
-			return err
+			req.KubeletVersionSet = cmd.Flags().Changed("kubelet-version")
+			return kubeletcfg.Schema(cmd.OutOrStdout(), req)
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&kubeletVersion, "kubelet-version", skew.Default().Version, "kubelet minor whose schema to print ("+strings.Join(skew.Supported(), ", ")+"); v1.37.2 is accepted")
-	fl.StringVar(&kubeconformDir, "kubeconform", "", "write the schemas of every supported minor under this folder, in kubeconform's layout")
-	fl.BoolVar(&force, "force", false, "with --kubeconform: overwrite existing files that differ")
+	fl.StringVar(&req.KubeletVersion, "kubelet-version", skew.Default().Version, "kubelet minor whose schema to print ("+strings.Join(skew.Supported(), ", ")+"); v1.37.2 is accepted")
+	fl.StringVar(&req.Kubeconform, "kubeconform", "", "write the schemas of every supported minor under this folder, in kubeconform's layout")
+	fl.BoolVar(&req.Force, "force", false, "with --kubeconform: overwrite existing files that differ")
 	// No -v: the root command's -v is --version.
-	fl.BoolVar(&verbose, "verbose", false, "with --kubeconform: list every file")
+	fl.BoolVar(&req.Verbose, "verbose", false, "with --kubeconform: list every file")
 	_ = cmd.RegisterFlagCompletionFunc("kubelet-version", completeMinor)
 	_ = cmd.MarkFlagDirname("kubeconform")
 	return cmd

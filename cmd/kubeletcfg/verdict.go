@@ -24,11 +24,6 @@ func (v *verdictFlags) register(cmd *cobra.Command, quiet string) {
 	completeWith(cmd, "fail-on", "error", "warning", "info", "none")
 }
 
-// threshold is --fail-on parsed: the lowest severity that fails, -1 for none.
-func (v *verdictFlags) threshold() (validate.Severity, error) {
-	return kubeletcfg.ParseFailOn(v.failOn)
-}
-
 // finish writes a verdict with the flags' report options (colour on a
 // terminal, -q, --fail-on) and returns its exit code's error (kubeletcfg.FailOn).
 func (v *verdictFlags) finish(cmd *cobra.Command, res kubeletcfg.Verdict, format string, threshold validate.Severity) error {

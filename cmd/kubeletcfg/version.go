@@ -7,9 +7,6 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/report"
 )
 
-// versionInfo is what `kubeletcfg version -o json` prints.
-type versionInfo = kubeletcfg.VersionInfo
-
 // buildInfo is a variable so that the golden test does not depend on the Go
 // toolchain that runs it.
 var buildInfo = kubeletcfg.BuildInfo

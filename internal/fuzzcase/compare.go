@@ -101,7 +101,7 @@ func CompareCase(m *skew.Minor, dir string, want corpus.Golden) (ds []corpus.Dis
 			return []corpus.Disagreement{{Class: "kubeletcfg failed", Detail: err.Error()}}
 		}
 		o.InputError = err
-	} else if o, err = outcome(res, dir); err != nil {
+	} else if o, err = Outcome(res, dir); err != nil {
 		return []corpus.Disagreement{{Class: "kubeletcfg failed", Detail: err.Error()}}
 	}
 	return corpus.Compare(want, o)
@@ -127,8 +127,9 @@ func (r *Report) Write(w io.Writer) {
 	}
 }
 
-// outcome is res as corpus.Compare compares it with a golden.
-func outcome(res *pipeline.Result, caseDir string) (corpus.Outcome, error) {
+// Outcome is res as corpus.Compare compares it with a golden (caseDir: the
+// case's folder); pipeline's conformance test compares with it too.
+func Outcome(res *pipeline.Result, caseDir string) (corpus.Outcome, error) {
 	obj, err := res.EffectiveObject()
 	if err != nil {
 		return corpus.Outcome{}, err

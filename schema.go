@@ -1,0 +1,47 @@
+package kubeletcfg
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/kubeletcfg/kubeletcfg/skew"
+)
+
+// SchemaRequest is what `kubeletcfg schema` is asked: the minor whose JSON
+// Schema to print (KubeletVersionSet: given on the command line), or
+// Kubeconform, the folder to write every minor's schemas into (Force:
+// overwrite files that differ; Verbose: list every file).
+type SchemaRequest struct {
+	KubeletVersion    string
+	KubeletVersionSet bool
+	Kubeconform       string
+	Force, Verbose    bool
+}
+
+// Schema writes to w the JSON Schema of req's minor (skew.Minor.Schema), or
+// writes the kubeconform schema folder (skew.WriteKubeconform) and its summary.
+func Schema(w io.Writer, req SchemaRequest) error {
+	if req.Kubeconform != "" {
+		if req.KubeletVersionSet {
+			return fmt.Errorf("--kubeconform writes every supported minor; leave out --kubelet-version")
+		}
+		res, err := skew.WriteKubeconform(req.Kubeconform, req.Force)
+		if err != nil {
+			return err
+		}
+		return res.WriteText(w, req.Kubeconform, req.Verbose)
+	}
+	if req.Force {
+		return fmt.Errorf("--force only applies with --kubeconform")
+	}
+	m, err := LookupMinor(req.KubeletVersion, "kubeletcfg schema --kubeconform writes every minor's schema")
+	if err != nil {
+		return err
+	}
+	raw, err := m.Schema()
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(raw)
+	return err
+}
