@@ -180,7 +180,7 @@ func TestBootstrapperOwnFlags(t *testing.T) {
 				t.Fatal(err)
 			}
 			var in pipeline.Input
-			s.Apply(&in)
+			applyTo(s, &in)
 			m, err := skew.Lookup("1.36") // --containerd is deprecated there, gone in 1.37
 			if err != nil {
 				t.Fatal(err)
@@ -189,7 +189,7 @@ func TestBootstrapperOwnFlags(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := s.Settle(r); err != nil {
+			if err := settleResult(s, r); err != nil {
 				t.Fatal(err)
 			}
 			var deprecated, over bool
