@@ -54,7 +54,7 @@ func dropInDecodeFinding(f *source.File, err error) validate.Finding {
 			pos.Line = line
 		}
 	}
-	fd := validate.DropInDecode.At(pos, "", "the kubelet cannot decode this drop-in and refuses to start: "+msg, "fix the file; each key may appear once per mapping")
+	fd := DropInDecode.At(pos, "", "the kubelet cannot decode this drop-in and refuses to start: "+msg, "fix the file; each key may appear once per mapping")
 	fd.Kubelet = err.Error()
 	return fd
 }
@@ -122,7 +122,7 @@ func mergeDecodeFinding(err error, patches []Patch, opt Options) validate.Findin
 	if pos.File == "" && len(patches) > 0 {
 		pos = validate.Position{File: patches[len(patches)-1].Path}
 	}
-	fd := validate.DropInMerged.At(pos, path, "the merged configuration does not decode, the kubelet refuses to start: "+text, "give the field a value of the right type")
+	fd := DropInMerged.At(pos, path, "the merged configuration does not decode, the kubelet refuses to start: "+text, "give the field a value of the right type")
 	fd.Kubelet = "failed to unmarshal merged JSON into kubelet configuration: " + text
 	return fd
 }
@@ -149,13 +149,13 @@ func keyFindings(p Patch, opt Options) []validate.Finding {
 			} else if k.Suggest != "" {
 				hint = fmt.Sprintf("did you mean %q?", k.Suggest)
 			}
-			out = append(out, validate.UnknownFieldIn(validate.DropInUnknownField, k.Pos, k.Path, k.Written, hint))
+			out = append(out, validate.UnknownFieldIn(DropInUnknownField, k.Pos, k.Path, k.Written, hint))
 			if fd, ok := draftCrashLoop(k); ok {
 				out = append(out, validate.ReplacingDraft(fd, p.File.Text(), p.File.Doc))
 			}
 		case source.KeyExact:
 			if !k.Null && k.Value != "" && isPathField(k.Path, opt.PathFields) && !filepath.IsAbs(k.Value) {
-				out = append(out, validate.DropInRelativePath.Atf(k.Pos, k.Path, "use an absolute path",
+				out = append(out, DropInRelativePath.Atf(k.Pos, k.Path, "use an absolute path",
 					"%s %q is relative: drop-ins are not resolved against their folder, the kubelet uses it relative to its working directory", k.Path, k.Value))
 			}
 		}

@@ -133,12 +133,12 @@ func legacyKeyFindings(p Patch, opt Options) []validate.Finding {
 			continue
 		}
 		if internal := legacyInternalKey(k, opt); internal != "" && !strings.EqualFold(internal, k.Written) {
-			out = append(out, validate.DropInUnknownField.Atf(k.Pos, k.Path, fmt.Sprintf("set it in the main --config file, or write %q in the drop-in for kubelet 1.31", lowerFirst(internal)),
+			out = append(out, DropInUnknownField.Atf(k.Pos, k.Path, fmt.Sprintf("set it in the main --config file, or write %q in the drop-in for kubelet 1.31", lowerFirst(internal)),
 				"kubelet 1.31 matches drop-in keys against its internal field names, where %s is %q: this key is ignored", k.Path, internal))
 			continue
 		}
 		if k.Null {
-			out = append(out, validate.DropInNullKept.Atf(k.Pos, k.Path, "set the value you want instead of null",
+			out = append(out, DropInNullKept.Atf(k.Pos, k.Path, "set the value you want instead of null",
 				"null does not reset %s at kubelet 1.31: the main file's value (or its default) stays", k.Path))
 		}
 	}

@@ -88,7 +88,7 @@ func Merge(base []byte, entries []Entry, opt Options) (*Result, error) {
 	}
 	for _, e := range entries {
 		if !e.Conf {
-			res.Findings = append(res.Findings, validate.DropInIgnored.At(validate.Position{File: e.Path}, "",
+			res.Findings = append(res.Findings, DropInIgnored.At(validate.Position{File: e.Path}, "",
 				"not merged: only files ending in .conf are read from the drop-in folder", "rename it to end in .conf if it is meant to apply"))
 			continue
 		}
@@ -106,7 +106,7 @@ func Merge(base []byte, entries []Entry, opt Options) (*Result, error) {
 			continue // the kubelet already stopped; keep reading for diagnostics only
 		}
 		if err := merged.apply(truncateDeep(p.JSON, maxPatchDepth)); err != nil {
-			res.Findings = append(res.Findings, validate.DropInDecode.At(validate.Position{File: e.Path}, "",
+			res.Findings = append(res.Findings, DropInDecode.At(validate.Position{File: e.Path}, "",
 				"the drop-in cannot be merged: "+err.Error(), ""))
 			res.Refused = true
 			continue
@@ -199,11 +199,11 @@ func readPatch(path string, opt Options) (*Patch, *validate.Finding, error) {
 		if errors.As(err, &ie) && strings.Contains(ie.Err.Error(), "reads at most") {
 			return nil, nil, err
 		}
-		fd := validate.DropInDecode.At(at, "", "the kubelet cannot read this drop-in: "+errors.Unwrap(err).Error(), "")
+		fd := DropInDecode.At(at, "", "the kubelet cannot read this drop-in: "+errors.Unwrap(err).Error(), "")
 		return nil, &fd, nil
 	}
 	if len(f.Data) == 0 {
-		fd := validate.DropInEmpty.At(at, "", "empty drop-in: the kubelet refuses to start (\"kubelet config file was empty\")",
+		fd := DropInEmpty.At(at, "", "empty drop-in: the kubelet refuses to start (\"kubelet config file was empty\")",
 			"delete the file or give it apiVersion: kubelet.config.k8s.io/v1beta1 and kind: KubeletConfiguration")
 		return nil, &fd, nil
 	}
@@ -211,7 +211,7 @@ func readPatch(path string, opt Options) (*Patch, *validate.Finding, error) {
 	if err != nil && f.SyntaxErr == nil && (runtime.IsMissingKind(err) || runtime.IsMissingVersion(err)) {
 		// The decoder stops at the missing kind before anything else; a drop-in of
 		// whitespace or comments only has no kind either.
-		fd := validate.AddingAPIVersion(validate.DropInTypeMeta.At(typeMetaPos(f, runtime.IsMissingVersion(err)), "", "the drop-in has no apiVersion/kind: the kubelet refuses to start",
+		fd := validate.AddingAPIVersion(DropInTypeMeta.At(typeMetaPos(f, runtime.IsMissingVersion(err)), "", "the drop-in has no apiVersion/kind: the kubelet refuses to start",
 			"add apiVersion: kubelet.config.k8s.io/v1beta1 and kind: KubeletConfiguration"), f.Text(), f.Doc)
 		fd.Kubelet = err.Error()
 		return nil, &fd, nil
@@ -221,13 +221,13 @@ func readPatch(path string, opt Options) (*Patch, *validate.Finding, error) {
 		return nil, &fd, nil
 	}
 	if gvk == nil || gvk.Empty() {
-		fd := validate.DropInTypeMeta.At(at, "", "the drop-in has no apiVersion/kind: the kubelet refuses to start",
+		fd := DropInTypeMeta.At(at, "", "the drop-in has no apiVersion/kind: the kubelet refuses to start",
 			"add apiVersion: kubelet.config.k8s.io/v1beta1 and kind: KubeletConfiguration")
 		return nil, &fd, nil
 	}
 	if *gvk != source.KubeletGVK && opt.Legacy == nil {
 		// 1.31 decodes drop-ins into Unstructured without checking the kind.
-		fd := validate.AddingAPIVersion(validate.DropInTypeMeta.At(typeMetaPos(f, gvk.GroupVersion() != source.KubeletGVK.GroupVersion()), "", fmt.Sprintf("the drop-in is %s, not kubelet.config.k8s.io/v1beta1 KubeletConfiguration: the kubelet refuses to start", gvkString(gvk.GroupVersion().String(), gvk.Kind)),
+		fd := validate.AddingAPIVersion(DropInTypeMeta.At(typeMetaPos(f, gvk.GroupVersion() != source.KubeletGVK.GroupVersion()), "", fmt.Sprintf("the drop-in is %s, not kubelet.config.k8s.io/v1beta1 KubeletConfiguration: the kubelet refuses to start", gvkString(gvk.GroupVersion().String(), gvk.Kind)),
 			"use apiVersion: kubelet.config.k8s.io/v1beta1 and kind: KubeletConfiguration"), f.Text(), f.Doc)
 		return nil, &fd, nil
 	}

@@ -51,7 +51,7 @@ func applyOrigins(patches []Patch, merged []byte, cfg *kubeletv1beta1.KubeletCon
 				switch eff.of(k, valued[k.WrittenPath]) {
 				case effectShadowed:
 					if k.Kind == source.KeyCase {
-						out = append(out, validate.DropInCaseShadowed.Atf(k.Pos, k.Path, fmt.Sprintf("spell it %q", lastSegment(k.Path)),
+						out = append(out, DropInCaseShadowed.Atf(k.Pos, k.Path, fmt.Sprintf("spell it %q", lastSegment(k.Path)),
 							"%q is overridden by %q already in the merged config: encoding/json applies the correctly spelled key last, so this value is lost", k.Written, lastSegment(k.Path)).
 							Renaming(p.File.Text(), k.Written, lastSegment(k.Path)))
 					}
@@ -60,7 +60,7 @@ func applyOrigins(patches []Patch, merged []byte, cfg *kubeletv1beta1.KubeletCon
 					continue
 				}
 				if k.Kind == source.KeyCase {
-					out = append(out, validate.DropInCaseOnly.Atf(k.Pos, k.Path, fmt.Sprintf("spell it %q", lastSegment(k.Path)),
+					out = append(out, DropInCaseOnly.Atf(k.Pos, k.Path, fmt.Sprintf("spell it %q", lastSegment(k.Path)),
 						"%q takes effect as %q only because drop-ins match field names case-insensitively; in the main file it would be dropped", k.Written, k.Path).
 						Renaming(p.File.Text(), k.Written, lastSegment(k.Path)))
 				}

@@ -126,7 +126,7 @@ func (o *overrides) findings(cfg *kubeletv1beta1.KubeletConfiguration) []validat
 		case k.Value != "":
 			wrote += ": " + k.Value
 		}
-		out = append(out, validate.DropInOverridden.Atf(k.Pos, k.Path,
+		out = append(out, DropInOverridden.Atf(k.Pos, k.Path,
 			fmt.Sprintf("set %s in one drop-in only, or rename the files so that the one meant to win sorts last", k.Path),
 			"%s set here is overridden by %s, a later drop-in in name order: %s", wrote, short(winner.Pos), applies))
 	}

@@ -63,7 +63,7 @@ func TestOverridden(t *testing.T) {
 			m := merge(t, tc.files)
 			var got []string
 			for _, f := range m.res.Findings {
-				if f.Rule != validate.DropInOverridden.ID {
+				if f.Rule != DropInOverridden.ID {
 					continue
 				}
 				if f.Severity != validate.Info {

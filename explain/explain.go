@@ -13,6 +13,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	dropin "github.com/kubeletcfg/kubeletcfg/drop-in"
 	"github.com/kubeletcfg/kubeletcfg/internal/didyoumean"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/report"
@@ -309,7 +310,7 @@ func Field(m *skew.Minor, query string) (*Result, error) {
 	if !doc.Known {
 		// This kubelet drops the key before any rule about the field could see it.
 		doc.Rules = []Rule{}
-		for _, rule := range []*validate.Rule{validate.UnknownField, validate.DropInUnknownField} {
+		for _, rule := range []*validate.Rule{validate.UnknownField, dropin.DropInUnknownField} {
 			doc.Rules = append(doc.Rules, ruleDoc(rule))
 		}
 	}

@@ -1,6 +1,7 @@
 package fix
 
 import (
+	dropin "github.com/kubeletcfg/kubeletcfg/drop-in"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
@@ -18,7 +19,7 @@ func (e *env) typeMeta(pf *parsedFile) {
 	}
 	rule := validate.ConfigTypeMeta.ID
 	if !pf.main {
-		rule = validate.DropInTypeMeta.ID
+		rule = dropin.DropInTypeMeta.ID
 	}
 	what := "kind: KubeletConfiguration without apiVersion"
 	if reason != "" {

@@ -7,6 +7,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	dropin "github.com/kubeletcfg/kubeletcfg/drop-in"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
@@ -89,12 +90,12 @@ func newEnv(minors []*skew.Minor, before []*pipeline.Result) (*env, error) {
 	for _, r := range before {
 		for _, f := range r.Findings {
 			switch f.Rule {
-			case validate.CaseMismatch.ID, validate.DropInCaseOnly.ID, validate.DropInCaseShadowed.ID:
+			case validate.CaseMismatch.ID, dropin.DropInCaseOnly.ID, dropin.DropInCaseShadowed.ID:
 				e.rules[f.Position] = f.Rule
 				if len(f.Fixes) == 1 && len(f.Fixes[0].Edits) == 1 {
 					e.renames[f.Position] = f.Fixes[0].Edits[0]
 				}
-			case validate.ConfigTypeMeta.ID, validate.DropInTypeMeta.ID:
+			case validate.ConfigTypeMeta.ID, dropin.DropInTypeMeta.ID:
 				if len(f.Fixes) == 1 {
 					e.typeMetaFixes[f.File] = f.Fixes[0]
 				}
@@ -351,7 +352,7 @@ func (e *env) caseRule(pf *parsedFile, k *yaml.Node) string {
 	if pf.main {
 		return validate.CaseMismatch.ID
 	}
-	return validate.DropInCaseOnly.ID
+	return dropin.DropInCaseOnly.ID
 }
 
 // renameField repairs a key that names a field only case-insensitively.

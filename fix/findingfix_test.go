@@ -9,6 +9,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	dropin "github.com/kubeletcfg/kubeletcfg/drop-in"
 	testcorpus "github.com/kubeletcfg/kubeletcfg/internal/corpus"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
@@ -51,7 +52,7 @@ func TestFindingRenamesAreTheWalks(t *testing.T) {
 			}
 			for _, f := range res.Findings {
 				switch f.Rule {
-				case validate.CaseMismatch.ID, validate.DropInCaseOnly.ID, validate.DropInCaseShadowed.ID:
+				case validate.CaseMismatch.ID, dropin.DropInCaseOnly.ID, dropin.DropInCaseShadowed.ID:
 				case validate.DraftCrashLoopField.ID:
 					drafts += checkDraftFix(t, v, f)
 					continue
@@ -112,7 +113,7 @@ func TestTypeMetaFindingCarriesTheRepair(t *testing.T) {
 		}
 		var carried *validate.Finding
 		for i, f := range res.Findings {
-			if f.Rule == validate.ConfigTypeMeta.ID || f.Rule == validate.DropInTypeMeta.ID {
+			if f.Rule == validate.ConfigTypeMeta.ID || f.Rule == dropin.DropInTypeMeta.ID {
 				carried = &res.Findings[i]
 			}
 		}

@@ -303,7 +303,7 @@ func (p *Plan) relabel(in pipeline.Input) error {
 	in.Virtual = map[string][]byte{}
 	for _, f := range p.Files {
 		for i := range f.Fixes {
-			if r := f.Fixes[i].Rule; f.Path != in.Config && (r == validate.DropInCaseOnly.ID || r == validate.DropInCaseShadowed.ID) {
+			if r := f.Fixes[i].Rule; f.Path != in.Config && (r == dropin.DropInCaseOnly.ID || r == dropin.DropInCaseShadowed.ID) {
 				pending = append(pending, &f.Fixes[i])
 			}
 		}
@@ -326,7 +326,7 @@ func (p *Plan) relabel(in pipeline.Input) error {
 		}
 		for _, f := range r.Findings {
 			// The newest minor's rule wins, as in newEnv.
-			if f.Rule == validate.DropInCaseOnly.ID || f.Rule == validate.DropInCaseShadowed.ID {
+			if f.Rule == dropin.DropInCaseOnly.ID || f.Rule == dropin.DropInCaseShadowed.ID {
 				rules[f.Position] = f.Rule
 			}
 		}

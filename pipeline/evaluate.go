@@ -323,7 +323,7 @@ func (r *Result) finish() *Result {
 	seen := map[string]bool{}
 	for _, f := range r.Findings {
 		switch f.Rule {
-		case validate.UnknownField.ID, validate.CaseMismatch.ID, validate.DropInUnknownField.ID, validate.DropInCaseShadowed.ID:
+		case validate.UnknownField.ID, validate.CaseMismatch.ID, dropin.DropInUnknownField.ID, dropin.DropInCaseShadowed.ID:
 			if f.Path != "" && !seen[f.Path] {
 				seen[f.Path] = true
 				r.Dropped = append(r.Dropped, f.Path)
@@ -548,7 +548,7 @@ func (r *Result) mergeDropIns(m *skew.Minor, base featuregate.MutableVersionedFe
 	}
 	r.add(res.Findings...)
 	if l.walkErr != nil {
-		r.add(validate.DropInDecode.At(validate.Position{File: dir}, "", "the kubelet cannot walk the drop-in folder and refuses to start: "+l.walkErr.Error(), ""))
+		r.add(dropin.DropInDecode.At(validate.Position{File: dir}, "", "the kubelet cannot walk the drop-in folder and refuses to start: "+l.walkErr.Error(), ""))
 		return nil, nil
 	}
 	if res.Config == nil {

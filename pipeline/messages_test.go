@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	dropin "github.com/kubeletcfg/kubeletcfg/drop-in"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
@@ -85,7 +86,7 @@ func TestTopLevelEvictionSignalDropIn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := findingOf(res, validate.DropInUnknownField.ID)
+	f := findingOf(res, dropin.DropInUnknownField.ID)
 	if f == nil || !strings.HasPrefix(f.Hint, `did you mean "evictionHard[imagefs.available]"?`) {
 		t.Errorf("finding %+v", f)
 	}

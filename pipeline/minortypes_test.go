@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	dropin "github.com/kubeletcfg/kubeletcfg/drop-in"
 	testcorpus "github.com/kubeletcfg/kubeletcfg/internal/corpus"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
@@ -44,13 +45,13 @@ func TestEachMinorOwnTypes(t *testing.T) {
 		dropped      string
 	}{
 		{name: "drop-in tlsCurvePreferences not a list", dropIn: `tlsCurvePreferences: "notalist"`,
-			refuse: from("1.36"), rule: validate.DropInMerged.ID, field: "tlsCurvePreferences", dropped: validate.DropInUnknownField.ID},
+			refuse: from("1.36"), rule: dropin.DropInMerged.ID, field: "tlsCurvePreferences", dropped: dropin.DropInUnknownField.ID},
 		{name: "drop-in defaultPodSysctls a list", dropIn: `defaultPodSysctls: ["net.ipv4.ip_forward=1"]`,
-			refuse: from("1.37"), rule: validate.DropInMerged.ID, field: "defaultPodSysctls", dropped: validate.DropInUnknownField.ID},
+			refuse: from("1.37"), rule: dropin.DropInMerged.ID, field: "defaultPodSysctls", dropped: dropin.DropInUnknownField.ID},
 		{name: "drop-in case variant", dropIn: `TLSCurvePreferences: "notalist"`,
-			refuse: from("1.36"), rule: validate.DropInMerged.ID, field: "tlsCurvePreferences", writtenField: "TLSCurvePreferences", dropped: validate.DropInUnknownField.ID},
+			refuse: from("1.36"), rule: dropin.DropInMerged.ID, field: "tlsCurvePreferences", writtenField: "TLSCurvePreferences", dropped: dropin.DropInUnknownField.ID},
 		{name: "drop-in object field a scalar", dropIn: `userNamespaces: 65536`,
-			refuse: from("1.33"), rule: validate.DropInMerged.ID, field: "userNamespaces", dropped: validate.DropInUnknownField.ID},
+			refuse: from("1.33"), rule: dropin.DropInMerged.ID, field: "userNamespaces", dropped: dropin.DropInUnknownField.ID},
 		{name: "main file tlsCurvePreferences not a list", main: `tlsCurvePreferences: "notalist"`,
 			refuse: from("1.36"), rule: validate.ConfigDecode.ID, field: "tlsCurvePreferences", dropped: validate.UnknownField.ID},
 	} {
@@ -143,7 +144,7 @@ func TestKubeletTextMatchesGoldens(t *testing.T) {
 			var quotes []string
 			for _, f := range res.Findings {
 				switch f.Rule {
-				case validate.ConfigDecode.ID, validate.ConfigTypeMeta.ID, validate.DropInMerged.ID, validate.DropInDecode.ID, validate.DropInTypeMeta.ID:
+				case validate.ConfigDecode.ID, validate.ConfigTypeMeta.ID, dropin.DropInMerged.ID, dropin.DropInDecode.ID, dropin.DropInTypeMeta.ID:
 				default:
 					continue // gate errors: featuregate lists them in map order
 				}
@@ -222,7 +223,7 @@ func TestOverriddenAtEveryMinor(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, line := range []int{3, 5} {
-			if !hasFinding(res.Findings, validate.DropInOverridden.ID, loser, line, "") {
+			if !hasFinding(res.Findings, dropin.DropInOverridden.ID, loser, line, "") {
 				t.Errorf("%s: no KC2011 at 00-overrides.conf:%d\n%s", v, line, dump(res.Findings))
 			}
 		}

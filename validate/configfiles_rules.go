@@ -8,9 +8,9 @@ package validate
 
 const kubeletServer = "cmd/kubelet/app/server.go"
 
-// relativePathFields are the paths configfiles.resolveRelativePaths makes
+// RelativePathFields are the paths configfiles.resolveRelativePaths makes
 // absolute in the main file (and leaves as written in a drop-in).
-var relativePathFields = []string{"staticPodPath", "authentication.x509.clientCAFile", "tlsCertFile",
+var RelativePathFields = []string{"staticPodPath", "authentication.x509.clientCAFile", "tlsCertFile",
 	"tlsPrivateKeyFile", "resolvConf", "volumePluginDir", "podLogsDir"}
 
 var (
@@ -48,7 +48,7 @@ var (
 		Summary: "Only the first YAML document of the file is read; later ones are ignored.",
 		Doc:     "YAML-to-JSON conversion reads the first document only. Anything after `---` has no effect, even if it is another KubeletConfiguration.",
 		Kubelet: "sigs.k8s.io/yaml YAMLToJSON"}
-	RelativePathResolved = &Rule{ID: "KC1105", Fields: relativePathFields, Name: "relative-path-resolved", Severity: Info, Stage: StageRead,
+	RelativePathResolved = &Rule{ID: "KC1105", Fields: RelativePathFields, Name: "relative-path-resolved", Severity: Info, Stage: StageRead,
 		Summary: "A relative path in the main file is resolved against the file's folder.",
 		Doc:     "The kubelet makes staticPodPath, authentication.x509.clientCAFile, tlsCertFile, tlsPrivateKeyFile, resolvConf, volumePluginDir and podLogsDir absolute by joining them to the folder of the --config file. The same path in a drop-in is not resolved (KC2008).",
 		Kubelet: "pkg/kubelet/kubeletconfig/configfiles/configfiles.go resolveRelativePaths"}

@@ -11,7 +11,7 @@ import (
 // did-you-mean hint when one was found.
 func UnknownFieldIn(r *Rule, pos Position, path, written, hint string) Finding {
 	where := "the kubelet"
-	if r == DropInUnknownField {
+	if r.Stage == StageDropIn { // KC2005, declared in drop-in
 		where = "the drop-in merge"
 	}
 	return r.Atf(pos, path, hint, "unknown field %q is silently dropped by %s: the setting has no effect", written, where)

@@ -131,16 +131,34 @@ func (r *Rule) Atf(pos Position, path, hint, format string, args ...any) Finding
 	return r.At(pos, path, fmt.Sprintf(format, args...), hint)
 }
 
-// allRules is every rule kubeletcfg has: one explicit list per file, joined
-// here once. Nothing registers itself; a rule missing from this list is missing
-// from Run, the rules reference and SARIF alike (docs/rules.md's test notices).
+// allRules is every rule kubeletcfg has: validate's own, one explicit list per
+// file, and the rules declared next to the code that emits them in a higher
+// package (drop-in, ...), which that package's generated rules_gen.go passes to
+// Register. A rule missing from these lists is missing from Run, the rules
+// reference and SARIF alike (docs/rules.md's test notices).
 func allRules() [][]*Rule {
-	return [][]*Rule{
-		readRules, dropInRules, flagRules, gateRules, // emitted by pipeline steps
+	return append([][]*Rule{
+		readRules, flagRules, gateRules, // emitted by pipeline steps
 		validationRules, validationNodeRules, reservedMemoryRules, // validation.go
 		linuxRules, loggingRules, tracingRules, validationTailRules,
 		lintRules, policyRules, cisRules(), bootstrapperRules,
+	}, registered...)
+}
+
+// registered are the rules declared outside validate, each list from the init
+// function of the package that declares and emits them: a binary knows the rules
+// of the packages it links, and the rules reference links them all
+// (internal/rulesdoc's generated emitters_gen.go).
+var registered [][]*Rule
+
+// Register adds rules declared outside validate to the registry. Only the
+// generated rules_gen.go of an emitting package calls it, from init, so before
+// any lookup; a later call is a programming error and panics.
+func Register(rules ...*Rule) {
+	if registry != nil {
+		panic("validate: Register after the registry was built")
 	}
+	registered = append(registered, rules)
 }
 
 var (
