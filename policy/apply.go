@@ -80,7 +80,7 @@ func Apply(p *Policy, results []*pipeline.Result, opt Options) [][]validate.Find
 		s := &sups[i]
 		var extra []validate.Finding
 		if len(s.IDs) == 0 {
-			extra = append(extra, validate.SuppressionUnused.At(s.Position, "",
+			extra = append(extra, SuppressionUnused.At(s.Position, "",
 				Marker+" names no rule: it suppresses nothing", "write # "+Marker+" KCxxxx <why this is fine>"))
 		}
 		for _, id := range s.IDs {
@@ -89,7 +89,7 @@ func Apply(p *Policy, results []*pipeline.Result, opt Options) [][]validate.Find
 			}
 		}
 		if len(s.IDs) > 0 && s.Reason == "" {
-			extra = append(extra, validate.SuppressionNoReason.At(s.Position, "",
+			extra = append(extra, SuppressionNoReason.At(s.Position, "",
 				fmt.Sprintf("%s %s gives no reason", Marker, strings.Join(s.IDs, ",")),
 				fmt.Sprintf("say why after the ID: # %s %s <why this is fine>", Marker, strings.Join(s.IDs, ","))))
 		}
@@ -141,7 +141,7 @@ func (p *Policy) grade(rule string) (Grade, bool) {
 }
 
 func notAllowed(s *Suppression, f validate.Finding) validate.Finding {
-	return validate.SuppressionNotAllowed.At(s.Position, f.Path,
+	return SuppressionNotAllowed.At(s.Position, f.Path,
 		fmt.Sprintf("%s %s cannot hide the error at line %d: it means the kubelet will not start, so it stays", Marker, f.Rule, f.Line),
 		"fix the configuration; errors cannot be suppressed, turned off or excluded")
 }
@@ -156,7 +156,7 @@ func unused(s *Suppression, id string) validate.Finding {
 	if _, ok := validate.Lookup(id); !ok {
 		hint = unknownRule(id)
 	}
-	return validate.SuppressionUnused.At(s.Position, "", msg, hint)
+	return SuppressionUnused.At(s.Position, "", msg, hint)
 }
 
 // read reports whether the evaluation read file.

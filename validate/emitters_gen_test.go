@@ -10,4 +10,5 @@ package validate_test
 // Every package that declares rules, so that validate's tests check them all.
 import (
 	_ "github.com/kubeletcfg/kubeletcfg/drop-in"
+	_ "github.com/kubeletcfg/kubeletcfg/policy"
 )

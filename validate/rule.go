@@ -141,7 +141,7 @@ func allRules() [][]*Rule {
 		readRules, flagRules, gateRules, // emitted by pipeline steps
 		validationRules, validationNodeRules, reservedMemoryRules, // validation.go
 		linuxRules, loggingRules, tracingRules, validationTailRules,
-		lintRules, policyRules, cisRules(), bootstrapperRules,
+		lintRules, cisRules(), bootstrapperRules,
 	}, registered...)
 }
 

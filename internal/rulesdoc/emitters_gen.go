@@ -10,4 +10,5 @@ package rulesdoc
 // Every package that declares rules, so that the reference lists them all.
 import (
 	_ "github.com/kubeletcfg/kubeletcfg/drop-in"
+	_ "github.com/kubeletcfg/kubeletcfg/policy"
 )
