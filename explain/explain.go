@@ -297,7 +297,7 @@ func Field(m *skew.Minor, query string) (*Result, error) {
 			default:
 				hint = fmt.Sprintf("; it is new in %s", first.Version) + hint
 			}
-			doc.Notes = append(doc.Notes, fmt.Sprintf("kubelet %s does not register the gate %q: setting it makes the kubelet panic at startup (%s)%s", m.Version, g, validate.GateUnknown.ID, hint))
+			doc.Notes = append(doc.Notes, fmt.Sprintf("kubelet %s does not register the gate %q: setting it makes the kubelet panic at startup (%s)%s", m.Version, g, pipeline.GateUnknown.ID, hint))
 		}
 		doc.FeatureGates = append(doc.FeatureGates, eg)
 	}

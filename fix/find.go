@@ -103,8 +103,8 @@ func newEnv(minors []*skew.Minor, before []*pipeline.Result) (*env, error) {
 				if len(f.Fixes) == 1 {
 					e.draftFixes[f.Position] = f.Fixes[0]
 				}
-			case validate.GateUnknown.ID, validate.GateGA.ID, validate.GateDeprecated.ID:
-				if e.gateRules[f.Position] != validate.GateUnknown.ID {
+			case pipeline.GateUnknown.ID, pipeline.GateGA.ID, pipeline.GateDeprecated.ID:
+				if e.gateRules[f.Position] != pipeline.GateUnknown.ID {
 					e.gateRules[f.Position] = f.Rule
 				}
 			}
@@ -434,7 +434,7 @@ func (e *env) featureGates(pf *parsedFile, n *yaml.Node, shared string) {
 			}
 			continue
 		}
-		rule := validate.GateUnknown.ID
+		rule := pipeline.GateUnknown.ID
 		what := "featureGates[" + en.k.Value + "]"
 		reason := shared
 		if reason == "" {

@@ -7,8 +7,8 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 	"k8s.io/component-base/featuregate"
 
+	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // lockable is a featureGates entry with a boolean value and a name written
@@ -116,9 +116,9 @@ func (e *env) lockedGates(pf *parsedFile) {
 		}
 		rule := e.gateRules[pf.pos(c.k)]
 		if gone || rule == "" {
-			rule = validate.GateUnknown.ID
+			rule = pipeline.GateUnknown.ID
 			if !gone {
-				rule = validate.GateGA.ID
+				rule = pipeline.GateGA.ID
 			}
 		}
 		fixes = append(fixes, Fix{Rule: rule, Pos: pf.pos(c.k), Before: fmt.Sprintf("featureGates[%s]: %t", c.name, c.value),

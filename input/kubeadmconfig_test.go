@@ -233,7 +233,7 @@ func TestKind(t *testing.T) {
 		{name: "quoted node patch", opt: Options{KindNode: "kind-worker2"}, rule: "KC4005", path: "healthzPort", line: 18, column: 5},
 		{name: "node patch overrides cluster patch", opt: Options{KindNode: "kind-worker2"}, rule: "KC4025", line: 0, has: "maxPods: 20\n"},
 		// kind writes the cluster's featureGates into the kubelet's config.
-		{name: "cluster feature gates", rule: validate.GateGA.ID, path: "featureGates[NodeSwap]", line: 4, column: 3, has: "NodeSwap: true"},
+		{name: "cluster feature gates", rule: pipeline.GateGA.ID, path: "featureGates[NodeSwap]", line: 4, column: 3, has: "NodeSwap: true"},
 		{name: "as written", opt: Options{AsWritten: true}, rule: "KC4025", path: "maxPods", line: 8, column: 3, hasNot: "cgroupRoot"},
 		{name: "unknown node", opt: Options{KindNode: "kind-worker3"}, err: `has no node "kind-worker3" (kind-control-plane, kind-worker, kind-worker2)`},
 	} {

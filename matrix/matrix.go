@@ -148,7 +148,7 @@ func (c *Column) GateProblems() []validate.Finding {
 	seen := map[string]bool{}
 	for _, f := range c.Result.Findings {
 		switch f.Rule {
-		case validate.GateUnknown.ID, validate.GateLocked.ID, validate.GatePreAlpha.ID:
+		case pipeline.GateUnknown.ID, pipeline.GateLocked.ID, pipeline.GatePreAlpha.ID:
 		default:
 			continue
 		}

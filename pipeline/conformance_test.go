@@ -100,7 +100,7 @@ func checkGateQuotes(t *testing.T, kubelet string, fs []validate.Finding, ctx st
 	}
 	for _, f := range fs {
 		if strings.HasPrefix(f.Path, "featureGates[") && f.Kubelet != "" && !strings.Contains(f.Kubelet, strings.TrimSuffix(strings.TrimPrefix(f.Path, "featureGates["), "]")) &&
-			f.Rule != validate.GateDependency.ID {
+			f.Rule != pipeline.GateDependency.ID {
 			t.Errorf("the finding for %s quotes another gate: %s", f.Path, f.Kubelet)
 		}
 	}

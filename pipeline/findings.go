@@ -233,7 +233,7 @@ const maxGateSuggestions = 1000
 func gateFindings(m *skew.Minor, gates map[string]bool, origins map[string]validate.Position, at validate.Position, err error, panicking bool) []validate.Finding {
 	table, terr := m.Gates()
 	if terr != nil {
-		return []validate.Finding{validate.GateUnknown.At(at, "featureGates", terr.Error(), "")}
+		return []validate.Finding{GateUnknown.At(at, "featureGates", terr.Error(), "")}
 	}
 	panics, kubelet := "the kubelet panics at startup while applying defaults", "failed to merge global and in-flight KubeletConfiguration while setting defaults, error: "
 	if !panicking {
@@ -268,7 +268,7 @@ func gateFindings(m *skew.Minor, gates map[string]bool, origins map[string]valid
 					hint = fmt.Sprintf("did you mean %q?", s)
 				}
 			}
-			out = append(out, validate.GateUnknown.Atf(pos, path, hint, "unknown feature gate %q: %s", name, panics))
+			out = append(out, GateUnknown.Atf(pos, path, hint, "unknown feature gate %q: %s", name, panics))
 			items = append(items, "unrecognized feature gate: "+name)
 			unknown++
 			continue
@@ -276,12 +276,12 @@ func gateFindings(m *skew.Minor, gates map[string]bool, origins map[string]valid
 		spec := table.At(g)
 		switch {
 		case spec.LockToDefault && spec.Default != v:
-			out = append(out, validate.GateLocked.Atf(pos, path, fmt.Sprintf("remove the entry (it is %t and cannot change)", spec.Default),
+			out = append(out, GateLocked.Atf(pos, path, fmt.Sprintf("remove the entry (it is %t and cannot change)", spec.Default),
 				"feature gate %s is locked to %t (%s since %s): %s", name, spec.Default, stageName(spec.PreRelease), spec.Version, panics))
 			items = append(items, fmt.Sprintf("cannot set feature gate %s to %t, feature is locked to %t", name, v, spec.Default))
 			perGate++
 		case spec.PreRelease == string(featuregate.PreAlpha):
-			out = append(out, validate.GatePreAlpha.Atf(pos, path, "remove it, or target a newer kubelet",
+			out = append(out, GatePreAlpha.Atf(pos, path, "remove it, or target a newer kubelet",
 				"feature gate %s is not available yet at kubelet %s: %s", name, m.Version, panics))
 			items = append(items, fmt.Sprintf("cannot set feature gate %s to %t, feature is PreAlpha at emulated version %s, min compatibility version %s",
 				name, v, table.EmulationVersion, table.MinCompatibilityVersion))
@@ -290,11 +290,11 @@ func gateFindings(m *skew.Minor, gates map[string]bool, origins map[string]valid
 	}
 	for i := range out {
 		switch {
-		case out[i].Rule == validate.GateUnknown.ID && unknown > 1:
+		case out[i].Rule == GateUnknown.ID && unknown > 1:
 			out[i].Message += fmt.Sprintf(" (the kubelet reports one of these %d gates, chosen at random)", unknown)
-		case out[i].Rule != validate.GateUnknown.ID && unknown > 0:
+		case out[i].Rule != GateUnknown.ID && unknown > 0:
 			out[i].Message += " (the kubelet reports it only when it meets it before an unknown gate, in random order)"
-		case out[i].Rule != validate.GateUnknown.ID && perGate > 1:
+		case out[i].Rule != GateUnknown.ID && perGate > 1:
 			out[i].Message += fmt.Sprintf(" (the kubelet reports these %d gates in one error, in random order)", perGate)
 		}
 	}
@@ -308,7 +308,7 @@ func gateFindings(m *skew.Minor, gates map[string]bool, origins map[string]valid
 		}
 	}
 	if len(out) == 0 {
-		out = append(out, validate.GateDependency.At(at, "featureGates", "the feature gates cannot be applied: "+panics, ""))
+		out = append(out, GateDependency.At(at, "featureGates", "the feature gates cannot be applied: "+panics, ""))
 		items = append(items, sortedError(err))
 	}
 	for i := range out {
@@ -371,14 +371,14 @@ func (r *Result) gateWarnings(m *skew.Minor, gates map[string]bool, at validate.
 		switch spec.PreRelease {
 		case string(featuregate.GA):
 			if spec.LockToDefault {
-				r.add(validate.GateGA.Atf(pos, path, "remove the entry; once the gate is removed the kubelet panics on it",
+				r.add(GateGA.Atf(pos, path, "remove the entry; once the gate is removed the kubelet panics on it",
 					"feature gate %s is GA since %s and locked to %t: setting it is a no-op that will break when the gate is removed", name, spec.Version, spec.Default))
 			} else {
-				r.add(validate.GateGA.Atf(pos, path, "stop depending on the gate: once it is removed, this entry makes the kubelet panic",
+				r.add(GateGA.Atf(pos, path, "stop depending on the gate: once it is removed, this entry makes the kubelet panic",
 					"feature gate %s is GA since %s (default %t, not yet locked): setting it works today but will break when the gate is locked or removed", name, spec.Version, spec.Default))
 			}
 		case string(featuregate.Deprecated):
-			r.add(validate.GateDeprecated.Atf(pos, path, "remove the entry before the gate is removed",
+			r.add(GateDeprecated.Atf(pos, path, "remove the entry before the gate is removed",
 				"feature gate %s is deprecated since %s and will be removed", name, spec.Version))
 		}
 	}
@@ -494,7 +494,7 @@ func dependencyFindings(table *skew.GateTable, gates map[string]bool, origins ma
 			msg = fmt.Sprintf("disabling %s breaks %s, which is on by default and depends on it: %s", blame, name, panics)
 			hint = "also set " + name + ": false, or keep " + blame + " enabled"
 		}
-		out = append(out, validate.GateDependency.At(pos, path, msg, hint))
+		out = append(out, GateDependency.At(pos, path, msg, hint))
 		items = append(items, fmt.Sprintf("%s is enabled, but depends on features that are disabled: %v", name, off))
 	}
 	return out, items

@@ -10,5 +10,6 @@ package rulesdoc
 // Every package that declares rules, so that the reference lists them all.
 import (
 	_ "github.com/kubeletcfg/kubeletcfg/drop-in"
+	_ "github.com/kubeletcfg/kubeletcfg/pipeline"
 	_ "github.com/kubeletcfg/kubeletcfg/policy"
 )
