@@ -8,6 +8,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
@@ -524,7 +525,7 @@ func (s *Source) addKubeadmFindings(r *Result) {
 		case n.gate != nil && ref.pos == n.gatePos:
 			hint = fmt.Sprintf("remove featureGates.NodeLocalCRISocket: kubeadm %s does not know the gate", r.Minor.Version)
 		}
-		r.Findings = append(r.Findings, validate.BootstrapperRefuses.At(ref.pos, "",
+		r.Findings = append(r.Findings, bootstrap.Refuses.At(ref.pos, "",
 			fmt.Sprintf("kubeadm %s refuses the file and writes nothing for the kubelet: %s (%s)", r.Minor.Version, ref.message, ref.source), hint))
 	}
 	if n.criSocket == "" && n.detected == "" {
@@ -536,7 +537,7 @@ func (s *Source) addKubeadmFindings(r *Result) {
 		if n.nodeLocalCRISocket(minorNumber(r.Minor)) {
 			where = "containerRuntimeEndpoint in /var/lib/kubelet/instance-config.yaml, merged into config.yaml"
 		}
-		r.Findings = append(r.Findings, validate.BootstrapperAtBoot.At(n.anchor, "containerRuntimeEndpoint",
+		r.Findings = append(r.Findings, bootstrap.AtBoot.At(n.anchor, "containerRuntimeEndpoint",
 			fmt.Sprintf("kubeadm %s %s writes the container runtime socket it detects on the node as %s (nodeRegistration.criSocket is not written: util/config SetNodeRegistrationDynamicDefaults, DetectCRISocket): unknown until boot, the kubelet's default is used here",
 				verb, r.Minor.Version, where),
 			"write nodeRegistration.criSocket (unix:///run/containerd/containerd.sock, unix:///var/run/crio/crio.sock), or give the node's with --set containerRuntimeEndpoint=unix:///..."))

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
@@ -112,23 +113,23 @@ nodeRegistration:
 		line, column      int // 0: the rule must be absent
 		msg               string
 	}{
-		{name: "v1beta3 refused by 1.37", data: v1beta3, minor: "1.37", rule: validate.BootstrapperRefuses.ID, line: 1, column: 13,
+		{name: "v1beta3 refused by 1.37", data: v1beta3, minor: "1.37", rule: bootstrap.Refuses.ID, line: 1, column: 13,
 			msg: `kubeadm 1.37 refuses the file and writes nothing for the kubelet: your configuration file uses an old API spec: "kubeadm.k8s.io/v1beta3" (kind: "InitConfiguration"). Please use kubeadm v1.36 instead`},
-		{name: "v1beta3 read by 1.36", data: v1beta3, minor: "1.36", rule: validate.BootstrapperRefuses.ID},
-		{name: "v1beta4 read by 1.37", data: nodeFile, minor: "1.37", rule: validate.BootstrapperRefuses.ID},
-		{name: "gate unknown to 1.37", data: gateOff, minor: "1.37", rule: validate.BootstrapperRefuses.ID, line: 9, column: 3,
+		{name: "v1beta3 read by 1.36", data: v1beta3, minor: "1.36", rule: bootstrap.Refuses.ID},
+		{name: "v1beta4 read by 1.37", data: nodeFile, minor: "1.37", rule: bootstrap.Refuses.ID},
+		{name: "gate unknown to 1.37", data: gateOff, minor: "1.37", rule: bootstrap.Refuses.ID, line: 9, column: 3,
 			msg: "NodeLocalCRISocket is not a valid feature name."},
-		{name: "gate known to 1.35", data: gateOff, minor: "1.35", rule: validate.BootstrapperRefuses.ID},
-		{name: "a number in kubeletExtraArgs", data: strings.Replace(nodeFile, `value: "150"`, "value: 150", 1), minor: "1.37", rule: validate.BootstrapperRefuses.ID, line: 9, column: 12,
+		{name: "gate known to 1.35", data: gateOff, minor: "1.35", rule: bootstrap.Refuses.ID},
+		{name: "a number in kubeletExtraArgs", data: strings.Replace(nodeFile, `value: "150"`, "value: 150", 1), minor: "1.37", rule: bootstrap.Refuses.ID, line: 9, column: 12,
 			msg: "json: cannot unmarshal number into Go struct field Arg.nodeRegistration.kubeletExtraArgs.value of type string"},
-		{name: "v1beta3's map in v1beta4", data: noSocket + "nodeRegistration:\n  kubeletExtraArgs:\n    max-pods: \"150\"\n", minor: "1.35", rule: validate.BootstrapperRefuses.ID, line: 5, column: 5,
+		{name: "v1beta3's map in v1beta4", data: noSocket + "nodeRegistration:\n  kubeletExtraArgs:\n    max-pods: \"150\"\n", minor: "1.35", rule: bootstrap.Refuses.ID, line: 5, column: 5,
 			msg: "json: cannot unmarshal object into Go struct field NodeRegistrationOptions.nodeRegistration.kubeletExtraArgs of type []v1beta4.Arg"},
-		{name: "criSocket not written", data: noSocket, minor: "1.37", rule: validate.BootstrapperAtBoot.ID, line: 2, column: 7,
+		{name: "criSocket not written", data: noSocket, minor: "1.37", rule: bootstrap.AtBoot.ID, line: 2, column: 7,
 			msg: "kubeadm init 1.37 writes the container runtime socket it detects on the node as containerRuntimeEndpoint in /var/lib/kubelet/instance-config.yaml"},
-		{name: "criSocket not written, 1.33", data: noSocket, minor: "1.33", rule: validate.BootstrapperAtBoot.ID, line: 2, column: 7,
+		{name: "criSocket not written, 1.33", data: noSocket, minor: "1.33", rule: bootstrap.AtBoot.ID, line: 2, column: 7,
 			msg: "as --container-runtime-endpoint in kubeadm-flags.env"},
-		{name: "criSocket written", data: nodeFile, minor: "1.37", rule: validate.BootstrapperAtBoot.ID},
-		{name: "criSocket known to the user", data: noSocket, minor: "1.37", opt: Options{Kubeadm: KubeadmOptions{CRISocket: "unix:///run/crio/crio.sock"}}, rule: validate.BootstrapperAtBoot.ID},
+		{name: "criSocket written", data: nodeFile, minor: "1.37", rule: bootstrap.AtBoot.ID},
+		{name: "criSocket known to the user", data: noSocket, minor: "1.37", opt: Options{Kubeadm: KubeadmOptions{CRISocket: "unix:///run/crio/crio.sock"}}, rule: bootstrap.AtBoot.ID},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s, err := ConvertOptions("kubeadm.yaml", []byte(tt.data), Auto, tt.opt)
@@ -221,7 +222,7 @@ func TestKubeadmFlagsAtMinor(t *testing.T) {
 	if !strings.Contains(string(s.Data), "containerRuntimeEndpoint: unix:///run/crio/crio.sock\n") {
 		t.Errorf("--set containerRuntimeEndpoint not in config.yaml:\n%s", s.Data)
 	}
-	if f := finding(settle(t, s), validate.BootstrapperAtBoot.ID, ""); f != nil {
+	if f := finding(settle(t, s), bootstrap.AtBoot.ID, ""); f != nil {
 		t.Errorf("unexpected %s", f.Message)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
@@ -88,7 +89,7 @@ func (textWriter) Write(w io.Writer, docs []Document, opt Options) error {
 		case refusedByBootstrapper(d.Findings):
 			// The kubelet would start with what the tool writes, but the tool
 			// stops first: the node never gets that far.
-			verdict = paint(red+bold, "would start, but the bootstrapper refuses the file first ("+validate.BootstrapperRefuses.ID+"): the node gets no kubelet")
+			verdict = paint(red+bold, "would start, but the bootstrapper refuses the file first ("+bootstrap.Refuses.ID+"): the node gets no kubelet")
 		}
 		if d.Subject != "" {
 			fmt.Fprintf(&b, "%s: ", d.Subject)
@@ -140,7 +141,7 @@ func OneLine(s string) string {
 // Talos, ...) refuses the file the findings are about.
 func refusedByBootstrapper(fs []validate.Finding) bool {
 	for _, f := range fs {
-		if f.Rule == validate.BootstrapperRefuses.ID {
+		if f.Rule == bootstrap.Refuses.ID {
 			return true
 		}
 	}

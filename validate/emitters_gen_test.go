@@ -10,6 +10,7 @@ package validate_test
 // Every package that declares rules, so that validate's tests check them all.
 import (
 	_ "github.com/kubeletcfg/kubeletcfg/drop-in"
+	_ "github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 	_ "github.com/kubeletcfg/kubeletcfg/pipeline"
 	_ "github.com/kubeletcfg/kubeletcfg/policy"
 )

@@ -141,7 +141,7 @@ func allRules() [][]*Rule {
 		readRules, flagRules, // emitted by pipeline steps
 		validationRules, validationNodeRules, reservedMemoryRules, // validation.go
 		linuxRules, loggingRules, tracingRules, validationTailRules,
-		lintRules, cisRules(), bootstrapperRules,
+		lintRules, cisRules(),
 	}, registered...)
 }
 

@@ -83,7 +83,7 @@ type Output struct {
 	AtBoot map[string]string
 	// Findings are the tool's own verdicts on the file (a key it forbids,
 	// overrides or drops; its validation), positioned in the user's file, with
-	// rule IDs of validate's bootstrapper rules.
+	// rule IDs of the bootstrapper rules (rules.go).
 	Findings []finding.Finding
 	// KubeletVersion is the kubelet release the file names, when it names one.
 	KubeletVersion string

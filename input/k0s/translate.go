@@ -20,7 +20,7 @@ import (
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 )
 
-// The bootstrapper rules of validate/bootstrapper_rules.go (input/ does not
+// The bootstrapper rules of input/bootstrap/rules.go (input/ does not
 // import validate).
 const (
 	ruleRefuses   = "KC9001"

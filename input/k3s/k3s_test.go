@@ -485,12 +485,12 @@ func TestSet(t *testing.T) {
 	}
 }
 
-// checkRules: every finding uses one of validate's bootstrapper rules, with
+// checkRules: every finding uses one of the bootstrapper rules (input/bootstrap/rules.go), with
 // its severity (the package names them by literal ID).
 func checkRules(t *testing.T, fs []finding.Finding) {
 	t.Helper()
 	rules := map[string]*validate.Rule{}
-	for _, r := range []*validate.Rule{validate.BootstrapperRefuses, validate.BootstrapperOverrides, validate.BootstrapperDrops, validate.BootstrapperAtBoot} {
+	for _, r := range []*validate.Rule{bootstrap.Refuses, bootstrap.Overrides, bootstrap.Drops, bootstrap.AtBoot} {
 		rules[r.ID] = r
 	}
 	for _, f := range fs {

@@ -429,7 +429,7 @@ func TestNodePoolTaints(t *testing.T) {
 }
 
 // TestRuleIDs: the literal rule IDs and severities the findings use are
-// validate's bootstrapper rules.
+// the bootstrapper rules (input/bootstrap/rules.go).
 func TestRuleIDs(t *testing.T) {
 	for id, sev := range map[string]finding.Severity{"KC9001": finding.Error, "KC9002": finding.Warning, "KC9003": finding.Warning, "KC9004": finding.Info} {
 		r, ok := validate.Lookup(id)

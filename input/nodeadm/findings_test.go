@@ -118,10 +118,10 @@ func TestRuleIDs(t *testing.T) {
 		sev finding.Severity
 		v   *validate.Rule
 	}{
-		{ruleRefuses, finding.Error, validate.BootstrapperRefuses},
-		{ruleOverrides, finding.Warning, validate.BootstrapperOverrides},
-		{ruleDrops, finding.Warning, validate.BootstrapperDrops},
-		{ruleAtBoot, finding.Info, validate.BootstrapperAtBoot},
+		{ruleRefuses, finding.Error, bootstrap.Refuses},
+		{ruleOverrides, finding.Warning, bootstrap.Overrides},
+		{ruleDrops, finding.Warning, bootstrap.Drops},
+		{ruleAtBoot, finding.Info, bootstrap.AtBoot},
 	} {
 		out := &translation{out: &bootstrap.Output{}}
 		out.add(r.id, finding.Position{File: "f"}, "", "m", "h")

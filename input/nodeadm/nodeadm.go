@@ -48,7 +48,7 @@ func Detect(path string, data []byte) bool {
 	return tm.Kind == kindNodeConfig && strings.HasPrefix(tm.APIVersion, groupName+"/")
 }
 
-// Rule IDs of validate's bootstrapper rules (this package does not import validate).
+// Rule IDs of the bootstrapper rules (input/bootstrap/rules.go) (this package does not import validate).
 const (
 	ruleRefuses   = "KC9001"
 	ruleOverrides = "KC9002"

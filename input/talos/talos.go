@@ -46,8 +46,8 @@ var Tool = bootstrap.Tool{
 	Source:  "internal/app/machined/pkg/controllers/k8s/kubelet_spec.go NewKubeletConfiguration",
 }
 
-// Rule IDs of validate's bootstrapper rules (input/talos does not import
-// validate).
+// Rule IDs of the bootstrapper rules, input/bootstrap/rules.go (input/talos
+// does not import validate).
 const (
 	ruleRefuses   = "KC9001"
 	ruleOverrides = "KC9002"

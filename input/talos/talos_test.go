@@ -295,9 +295,9 @@ func TestRuleIDs(t *testing.T) {
 		sev finding.Severity
 		v   *validate.Rule
 	}{
-		{ruleRefuses, finding.Error, validate.BootstrapperRefuses},
-		{ruleOverrides, finding.Warning, validate.BootstrapperOverrides},
-		{ruleAtBoot, finding.Info, validate.BootstrapperAtBoot},
+		{ruleRefuses, finding.Error, bootstrap.Refuses},
+		{ruleOverrides, finding.Warning, bootstrap.Overrides},
+		{ruleAtBoot, finding.Info, bootstrap.AtBoot},
 	} {
 		if r.id != r.v.ID || r.sev != r.v.Severity {
 			t.Errorf("%s/%v is validate's %s/%v", r.id, r.sev, r.v.ID, r.v.Severity)

@@ -10,6 +10,7 @@ package rulesdoc
 // Every package that declares rules, so that the reference lists them all.
 import (
 	_ "github.com/kubeletcfg/kubeletcfg/drop-in"
+	_ "github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 	_ "github.com/kubeletcfg/kubeletcfg/pipeline"
 	_ "github.com/kubeletcfg/kubeletcfg/policy"
 )
