@@ -132,7 +132,7 @@ func mergeDecodeFinding(err error, patches []Patch, opt Options) validate.Findin
 func keyFindings(p Patch, opt Options) []validate.Finding {
 	out := legacyKeyFindings(p, opt)
 	for _, line := range p.File.ExtraDocs {
-		out = append(out, validate.ExtraDocument.At(validate.Position{File: p.Path, Line: line, Column: 1}, "",
+		out = append(out, source.ExtraDocument.At(validate.Position{File: p.Path, Line: line, Column: 1}, "",
 			"only the first YAML document is read; this document is ignored by the kubelet", "move its settings into the first document or into another drop-in"))
 	}
 	for _, k := range p.Keys {

@@ -18,6 +18,7 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/source"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
@@ -310,7 +311,7 @@ func Field(m *skew.Minor, query string) (*Result, error) {
 	if !doc.Known {
 		// This kubelet drops the key before any rule about the field could see it.
 		doc.Rules = []Rule{}
-		for _, rule := range []*validate.Rule{validate.UnknownField, dropin.DropInUnknownField} {
+		for _, rule := range []*validate.Rule{source.UnknownField, dropin.DropInUnknownField} {
 			doc.Rules = append(doc.Rules, ruleDoc(rule))
 		}
 	}

@@ -2,6 +2,7 @@ package fix
 
 import (
 	dropin "github.com/kubeletcfg/kubeletcfg/drop-in"
+	"github.com/kubeletcfg/kubeletcfg/source"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
@@ -17,7 +18,7 @@ func (e *env) typeMeta(pf *parsedFile) {
 	if !ok {
 		return
 	}
-	rule := validate.ConfigTypeMeta.ID
+	rule := source.ConfigTypeMeta.ID
 	if !pf.main {
 		rule = dropin.DropInTypeMeta.ID
 	}

@@ -90,12 +90,12 @@ func newEnv(minors []*skew.Minor, before []*pipeline.Result) (*env, error) {
 	for _, r := range before {
 		for _, f := range r.Findings {
 			switch f.Rule {
-			case validate.CaseMismatch.ID, dropin.DropInCaseOnly.ID, dropin.DropInCaseShadowed.ID:
+			case source.CaseMismatch.ID, dropin.DropInCaseOnly.ID, dropin.DropInCaseShadowed.ID:
 				e.rules[f.Position] = f.Rule
 				if len(f.Fixes) == 1 && len(f.Fixes[0].Edits) == 1 {
 					e.renames[f.Position] = f.Fixes[0].Edits[0]
 				}
-			case validate.ConfigTypeMeta.ID, dropin.DropInTypeMeta.ID:
+			case source.ConfigTypeMeta.ID, dropin.DropInTypeMeta.ID:
 				if len(f.Fixes) == 1 {
 					e.typeMetaFixes[f.File] = f.Fixes[0]
 				}
@@ -350,7 +350,7 @@ func (e *env) caseRule(pf *parsedFile, k *yaml.Node) string {
 		return r
 	}
 	if pf.main {
-		return validate.CaseMismatch.ID
+		return source.CaseMismatch.ID
 	}
 	return dropin.DropInCaseOnly.ID
 }

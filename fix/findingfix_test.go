@@ -52,7 +52,7 @@ func TestFindingRenamesAreTheWalks(t *testing.T) {
 			}
 			for _, f := range res.Findings {
 				switch f.Rule {
-				case validate.CaseMismatch.ID, dropin.DropInCaseOnly.ID, dropin.DropInCaseShadowed.ID:
+				case source.CaseMismatch.ID, dropin.DropInCaseOnly.ID, dropin.DropInCaseShadowed.ID:
 				case validate.DraftCrashLoopField.ID:
 					drafts += checkDraftFix(t, v, f)
 					continue
@@ -113,7 +113,7 @@ func TestTypeMetaFindingCarriesTheRepair(t *testing.T) {
 		}
 		var carried *validate.Finding
 		for i, f := range res.Findings {
-			if f.Rule == validate.ConfigTypeMeta.ID || f.Rule == dropin.DropInTypeMeta.ID {
+			if f.Rule == source.ConfigTypeMeta.ID || f.Rule == dropin.DropInTypeMeta.ID {
 				carried = &res.Findings[i]
 			}
 		}

@@ -136,25 +136,25 @@ func TestKubeadm(t *testing.T) {
 		fallback     bool
 	}{
 		// line 8 is the first line of the block; maxPod is its 4th line.
-		{name: "literal", data: kubeadmCM(typo, 4), rule: validate.UnknownField.ID, line: 11, column: 5},
-		{name: "literal deeper", data: kubeadmCM(typo, 6), rule: validate.UnknownField.ID, line: 11, column: 7},
-		{name: "literal strip chomping", data: strings.Replace(kubeadmCM(typo, 4), "|", "|-", 1), rule: validate.UnknownField.ID, line: 11, column: 5},
+		{name: "literal", data: kubeadmCM(typo, 4), rule: source.UnknownField.ID, line: 11, column: 5},
+		{name: "literal deeper", data: kubeadmCM(typo, 6), rule: source.UnknownField.ID, line: 11, column: 7},
+		{name: "literal strip chomping", data: strings.Replace(kubeadmCM(typo, 4), "|", "|-", 1), rule: source.UnknownField.ID, line: 11, column: 5},
 		{name: "literal with comment and blank line", data: strings.Replace(kubeadmCM(strings.Replace(typo, "maxPod", "\n# pods\nmaxPod", 1), 4), "|", "| # written by kubeadm", 1),
-			rule: validate.UnknownField.ID, line: 13, column: 5},
-		{name: "CRLF", data: strings.ReplaceAll(kubeadmCM(typo, 4), "\n", "\r\n"), rule: validate.UnknownField.ID, line: 11, column: 5},
+			rule: source.UnknownField.ID, line: 13, column: 5},
+		{name: "CRLF", data: strings.ReplaceAll(kubeadmCM(typo, 4), "\n", "\r\n"), rule: source.UnknownField.ID, line: 11, column: 5},
 		// The kubelet's file starts with a document marker: it keeps column 1
 		// in the converted document, and its findings get the block's column.
-		{name: "document marker", data: kubeadmCM("---\n"+typo, 4), rule: validate.UnknownField.ID, line: 12, column: 5},
-		{name: "second document", data: kubeadmCM(typo+"---\nmaxPods: 1\n", 4), rule: validate.ExtraDocument.ID, line: 12, column: 5},
+		{name: "document marker", data: kubeadmCM("---\n"+typo, 4), rule: source.UnknownField.ID, line: 12, column: 5},
+		{name: "second document", data: kubeadmCM(typo+"---\nmaxPods: 1\n", 4), rule: source.ExtraDocument.ID, line: 12, column: 5},
 		// Missing kind is reported at the top of the file: the top of the block.
-		{name: "top of file", data: kubeadmCM("apiVersion: kubelet.config.k8s.io/v1beta1\nmaxPods: 1\n", 4), rule: validate.ConfigTypeMeta.ID, line: 8, column: 5},
-		{name: "syntax error", data: kubeadmCM("apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nmaxPods: [1\n", 4), rule: validate.ConfigSyntax.ID, line: 10},
+		{name: "top of file", data: kubeadmCM("apiVersion: kubelet.config.k8s.io/v1beta1\nmaxPods: 1\n", 4), rule: source.ConfigTypeMeta.ID, line: 8, column: 5},
+		{name: "syntax error", data: kubeadmCM("apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nmaxPods: [1\n", 4), rule: source.ConfigSyntax.ID, line: 10},
 		{name: "quoted", data: "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kubelet-config\ndata:\n  kubelet: \"apiVersion: kubelet.config.k8s.io/v1beta1\\nkind: KubeletConfiguration\\nmaxPod: 1\\n\"\n",
-			rule: validate.UnknownField.ID, line: 6, column: 3, fallback: true},
+			rule: source.UnknownField.ID, line: 6, column: 3, fallback: true},
 		{name: "folded", data: "apiVersion: v1\nkind: ConfigMap\ndata:\n  kubelet: >\n    apiVersion: kubelet.config.k8s.io/v1beta1\n\n    kind: KubeletConfiguration\n\n    maxPod: 1\n",
-			rule: validate.UnknownField.ID, line: 4, column: 3, fallback: true},
+			rule: source.UnknownField.ID, line: 4, column: 3, fallback: true},
 		{name: "json", data: `{"apiVersion":"v1","kind":"ConfigMap","data":{"kubelet":"apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nmaxPod: 1\n"}}`,
-			rule: validate.UnknownField.ID, line: 1, column: 47, fallback: true},
+			rule: source.UnknownField.ID, line: 1, column: 47, fallback: true},
 		{name: "no data.kubelet", data: "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: other\ndata:\n  x: y\n", err: "ConfigMap other has no data.kubelet"},
 		{name: "data.kubelet not a string", data: "apiVersion: v1\nkind: ConfigMap\ndata:\n  kubelet:\n    maxPods: 1\n", err: "line 4: data.kubelet is not a string"},
 		{name: "not a configmap", data: config, err: "is not a ConfigMap"},

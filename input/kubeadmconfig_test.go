@@ -6,6 +6,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/source"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
@@ -81,7 +82,7 @@ func TestKubeadmConfig(t *testing.T) {
 			rule: "KC4025", path: "maxPods", line: 3, column: 1, has: "clusterDNS:\n- 10.96.0.10\nclusterDomain: cluster.local\n"},
 		// Unknown keys: kubeadm drops them from the node's file; still reported where written.
 		{name: "typo kept from the file", data: initDoc + "---\n" + strings.Replace(kcDoc, "maxPods: -1", "maxPod: 10", 1),
-			rule: validate.UnknownField.ID, path: "maxPod", line: 6, column: 1, hasNot: "maxPod"},
+			rule: source.UnknownField.ID, path: "maxPod", line: 6, column: 1, hasNot: "maxPod"},
 		{name: "kubeadm's healthz", data: initDoc + "---\n" + kcDoc, has: "healthzBindAddress: 127.0.0.1\nhealthzPort: 10248\n"},
 		{name: "file's healthz kept", data: initDoc + "---\n" + kcDoc + "healthzPort: 10250\n", has: "healthzPort: 10250\n"},
 		{name: "rotateCertificates forced", data: initDoc + "---\n" + strings.Replace(kcDoc, "maxPods: -1", "rotateCertificates: false", 1), has: "rotateCertificates: true\n"},
@@ -96,7 +97,7 @@ func TestKubeadmConfig(t *testing.T) {
 		{name: "two kubelet documents", data: initDoc + "---\n" + kcDoc + "---\n" + kcDoc, err: "line 9: a second KubeletConfiguration document (the first is at line 5)"},
 		// kubeadm cannot decode it: the document as written, where the pipeline says why.
 		{name: "undecodable", data: initDoc + "---\n" + strings.Replace(kcDoc, "maxPods: -1", "maxPods: many", 1),
-			rule: validate.ConfigDecode.ID, line: 6},
+			rule: source.ConfigDecode.ID, line: 6},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s, err := ConvertOptions("kubeadm.yaml", []byte(tt.data), Auto, tt.opt)

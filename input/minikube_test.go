@@ -11,6 +11,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/source"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
@@ -445,9 +446,9 @@ func TestMinikubeMiscased(t *testing.T) {
 		t.Errorf("minikube's document lacks FailCgroupV1 as given:\n%s", s.written)
 	}
 	r := settle(t, s)
-	f := finding(r, validate.CaseMismatch.ID, "")
+	f := finding(r, source.CaseMismatch.ID, "")
 	if f == nil {
-		t.Fatalf("no %s: %v", validate.CaseMismatch.ID, r.Findings)
+		t.Fatalf("no %s: %v", source.CaseMismatch.ID, r.Findings)
 	}
 	if f.Line != 12 {
 		t.Errorf("%s at %s, want line 12", f.Rule, f.Position)

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/source"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
@@ -323,9 +324,9 @@ func equalBelow(a, b map[string]any, path string) bool {
 // (lenient, like the kubelet's fallback) drops or folds before it writes the
 // node's file, so the node's file no longer shows them.
 var writtenRules = map[string]bool{
-	validate.UnknownField.ID: true,
-	validate.CaseMismatch.ID: true,
-	validate.DuplicateKey.ID: true,
+	source.UnknownField.ID: true,
+	source.CaseMismatch.ID: true,
+	source.DuplicateKey.ID: true,
 }
 
 // addWritten replaces, in r, the result for what kubeadm writes to the node, the
@@ -341,7 +342,7 @@ func (s *Source) addWritten(r *Result, eval Evaluator) error {
 	kept := r.Findings[:0]
 	for _, f := range r.Findings {
 		// A key a kubeadm patch wrote (its finding in the patch file) is on the node.
-		if !writtenRules[f.Rule] || f.Rule == validate.DuplicateKey.ID || s.pos != nil && s.pos.patchFiles[f.File] {
+		if !writtenRules[f.Rule] || f.Rule == source.DuplicateKey.ID || s.pos != nil && s.pos.patchFiles[f.File] {
 			kept = append(kept, f)
 		}
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/kubeletcfg/kubeletcfg/skew"
-	"github.com/kubeletcfg/kubeletcfg/validate"
+	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
 // A bootstrapper's file given as --config is refused as the kubelet refuses it
@@ -39,7 +39,7 @@ func TestBootstrapperHint(t *testing.T) {
 			}
 			found := false
 			for _, f := range res.Findings {
-				if f.Rule == validate.ConfigTypeMeta.ID {
+				if f.Rule == source.ConfigTypeMeta.ID {
 					found = true
 					if !strings.Contains(f.Hint, tc.hint) {
 						t.Errorf("hint %q, want one with %q", f.Hint, tc.hint)

@@ -323,7 +323,7 @@ func (r *Result) finish() *Result {
 	seen := map[string]bool{}
 	for _, f := range r.Findings {
 		switch f.Rule {
-		case validate.UnknownField.ID, validate.CaseMismatch.ID, dropin.DropInUnknownField.ID, dropin.DropInCaseShadowed.ID:
+		case source.UnknownField.ID, source.CaseMismatch.ID, dropin.DropInUnknownField.ID, dropin.DropInCaseShadowed.ID:
 			if f.Path != "" && !seen[f.Path] {
 				seen[f.Path] = true
 				r.Dropped = append(r.Dropped, f.Path)
@@ -367,7 +367,7 @@ func (r *Result) loadConfigFile(m *skew.Minor, base featuregate.MutableVersioned
 	r.Files = append(r.Files, path)
 	top := r.mainPos()
 	if len(f.Data) == 0 {
-		r.add(validate.ConfigEmpty.At(top, "", "the config file is empty: the kubelet refuses to start",
+		r.add(source.ConfigEmpty.At(top, "", "the config file is empty: the kubelet refuses to start",
 			"write at least apiVersion: kubelet.config.k8s.io/v1beta1 and kind: KubeletConfiguration"))
 		return nil, nil
 	}
@@ -376,7 +376,7 @@ func (r *Result) loadConfigFile(m *skew.Minor, base featuregate.MutableVersioned
 		r.Origins[k] = pos
 	}
 	for _, line := range f.ExtraDocs {
-		r.add(validate.ExtraDocument.At(validate.Position{File: path, Line: line, Column: 1}, "",
+		r.add(source.ExtraDocument.At(validate.Position{File: path, Line: line, Column: 1}, "",
 			"only the first YAML document is read; this document is ignored by the kubelet", "move its settings into the first document or into a drop-in"))
 	}
 	dec := r.files.DecodeMain(f)
@@ -420,7 +420,7 @@ func (r *Result) loadConfigFile(m *skew.Minor, base featuregate.MutableVersioned
 		return nil, &source.InputError{Path: path, Err: err}
 	}
 	for _, p := range defaults.ResolveRelativePaths(kc, filepath.Dir(abs)) {
-		r.add(validate.RelativePathResolved.Atf(r.Origins[p], p, "write an absolute path to make the intent explicit",
+		r.add(source.RelativePathResolved.Atf(r.Origins[p], p, "write an absolute path to make the intent explicit",
 			"relative path resolved against the config file's folder: the kubelet uses %s", pathValue(kc, p)))
 	}
 	defaults.EvictionHard(m.Version, kc)

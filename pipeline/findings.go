@@ -44,20 +44,20 @@ func keyFindings(files *source.Cache, f *source.File, keys []source.Key, m *skew
 			} else if k.Suggest != "" {
 				hint = fmt.Sprintf("did you mean %q?", k.Suggest)
 			}
-			out = append(out, validate.UnknownFieldIn(validate.UnknownField, k.Pos, k.Path, k.Written, hint))
+			out = append(out, validate.UnknownFieldIn(source.UnknownField, k.Pos, k.Path, k.Written, hint))
 		case source.KeyCase:
-			out = append(out, validate.CaseMismatch.Atf(k.Pos, k.Path, fmt.Sprintf("spell it %q", k.Suggest),
+			out = append(out, source.CaseMismatch.Atf(k.Pos, k.Path, fmt.Sprintf("spell it %q", k.Suggest),
 				"%q differs from the field %q only in case: the kubelet drops it in the main file and keeps the default", k.Written, k.Suggest).
 				Renaming(f.Text(), k.Written, k.Suggest))
 		case source.KeyDuplicate:
 			if merged.in(keys, k) {
 				// The dropped occurrence was merged in with <<: report where the
 				// file overrides it, the line the kubelet's strict error names.
-				out = append(out, validate.DuplicateKey.Atf(k.Winner, k.Path, "drop the << merge or the override, or accept the override knowingly",
+				out = append(out, source.DuplicateKey.Atf(k.Winner, k.Path, "drop the << merge or the override, or accept the override knowingly",
 					"%q overrides the value merged in from line %d with <<: strict decoding calls this a duplicate key; the kubelet falls back to lenient decoding and keeps this value", k.Written, k.Pos.Line))
 				continue
 			}
-			out = append(out, validate.DuplicateKey.Atf(k.Pos, k.Path, "delete one of the two",
+			out = append(out, source.DuplicateKey.Atf(k.Pos, k.Path, "delete one of the two",
 				"duplicate key %q: the kubelet uses the value at line %d and drops this one", k.Written, k.Winner.Line))
 		}
 	}
@@ -148,13 +148,13 @@ func mainDecodeFinding(f *source.File, err error, keys []source.Key) validate.Fi
 			// yaml's UTF-8 errors name no line: point at the byte.
 			pos.Line, pos.Column = line, col
 		}
-		fd = validate.ConfigSyntax.At(pos, "", "the config file is not valid YAML, the kubelet refuses to start: "+f.SyntaxErr.Error(), syntaxHint(f.Data))
+		fd = source.ConfigSyntax.At(pos, "", "the config file is not valid YAML, the kubelet refuses to start: "+f.SyntaxErr.Error(), syntaxHint(f.Data))
 	case isTypeMetaError(err):
 		hint := "start the file with apiVersion: kubelet.config.k8s.io/v1beta1 and kind: KubeletConfiguration"
 		if h := bootstrapperHint(keys); h != "" {
 			hint = h
 		}
-		fd = validate.AddingAPIVersion(validate.ConfigTypeMeta.At(typeMetaPos(keys, top), "", "the config file is not a kubelet.config.k8s.io/v1beta1 KubeletConfiguration, the kubelet refuses to start",
+		fd = validate.AddingAPIVersion(source.ConfigTypeMeta.At(typeMetaPos(keys, top), "", "the config file is not a kubelet.config.k8s.io/v1beta1 KubeletConfiguration, the kubelet refuses to start",
 			hint), f.Text(), f.Doc)
 	default:
 		pos, path := top, ""
@@ -172,7 +172,7 @@ func mainDecodeFinding(f *source.File, err error, keys []source.Key) validate.Fi
 		if k := culprit(f, keys, named); k != nil {
 			pos, path = k.Pos, k.Path
 		}
-		fd = validate.ConfigDecode.At(pos, path, "a value has the wrong type, the kubelet refuses to start: "+shortJSONError(kubelet), "give the field a value of the type it takes")
+		fd = source.ConfigDecode.At(pos, path, "a value has the wrong type, the kubelet refuses to start: "+shortJSONError(kubelet), "give the field a value of the type it takes")
 	}
 	fd.Kubelet = kubelet
 	return fd

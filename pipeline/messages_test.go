@@ -8,6 +8,7 @@ import (
 
 	dropin "github.com/kubeletcfg/kubeletcfg/drop-in"
 	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/source"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
@@ -43,9 +44,9 @@ func TestSyntaxHintTabs(t *testing.T) {
 		{head + "evictionHard:\n\tmemory.available: 100Mi\n", true},
 		{head + "maxPods: [1\n", false},
 	} {
-		f := findingOf(evaluateText(t, tt.text), validate.ConfigSyntax.ID)
+		f := findingOf(evaluateText(t, tt.text), source.ConfigSyntax.ID)
 		if f == nil {
-			t.Fatalf("%q: no %s finding", tt.text, validate.ConfigSyntax.ID)
+			t.Fatalf("%q: no %s finding", tt.text, source.ConfigSyntax.ID)
 		}
 		if got := strings.Contains(f.Hint, "tab"); got != tt.tabs {
 			t.Errorf("%q: hint %q mentions tabs: %v, want %v", tt.text, f.Hint, got, tt.tabs)
@@ -61,7 +62,7 @@ func TestTopLevelEvictionSignal(t *testing.T) {
 		{"Memory.Available", `did you mean "evictionHard[memory.available]"?`},
 		{"maxPod", `did you mean "maxPods"?`},
 	} {
-		f := findingOf(evaluateText(t, head+tt.key+": 10%\n"), validate.UnknownField.ID)
+		f := findingOf(evaluateText(t, head+tt.key+": 10%\n"), source.UnknownField.ID)
 		if f == nil || !strings.HasPrefix(f.Hint, tt.want) {
 			t.Errorf("%s: finding %+v, want hint %q", tt.key, f, tt.want)
 		}

@@ -10,6 +10,7 @@ import (
 	dropin "github.com/kubeletcfg/kubeletcfg/drop-in"
 	testcorpus "github.com/kubeletcfg/kubeletcfg/internal/corpus"
 	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/source"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
@@ -53,7 +54,7 @@ func TestEachMinorOwnTypes(t *testing.T) {
 		{name: "drop-in object field a scalar", dropIn: `userNamespaces: 65536`,
 			refuse: from("1.33"), rule: dropin.DropInMerged.ID, field: "userNamespaces", dropped: dropin.DropInUnknownField.ID},
 		{name: "main file tlsCurvePreferences not a list", main: `tlsCurvePreferences: "notalist"`,
-			refuse: from("1.36"), rule: validate.ConfigDecode.ID, field: "tlsCurvePreferences", dropped: validate.UnknownField.ID},
+			refuse: from("1.36"), rule: source.ConfigDecode.ID, field: "tlsCurvePreferences", dropped: source.UnknownField.ID},
 	} {
 		for _, v := range all {
 			t.Run(tc.name+"/"+v, func(t *testing.T) {
@@ -103,7 +104,7 @@ func TestMainFileErrorOfTheMinor(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Starts || !hasFinding(res.Findings, validate.ConfigDecode.ID, in.Config, 0, "KubeletConfiguration."+field+" of type") {
+		if res.Starts || !hasFinding(res.Findings, source.ConfigDecode.ID, in.Config, 0, "KubeletConfiguration."+field+" of type") {
 			t.Errorf("%s: want a refusal on %s\n%s", v, field, dump(res.Findings))
 		}
 	}
@@ -144,7 +145,7 @@ func TestKubeletTextMatchesGoldens(t *testing.T) {
 			var quotes []string
 			for _, f := range res.Findings {
 				switch f.Rule {
-				case validate.ConfigDecode.ID, validate.ConfigTypeMeta.ID, dropin.DropInMerged.ID, dropin.DropInDecode.ID, dropin.DropInTypeMeta.ID:
+				case source.ConfigDecode.ID, source.ConfigTypeMeta.ID, dropin.DropInMerged.ID, dropin.DropInDecode.ID, dropin.DropInTypeMeta.ID:
 				default:
 					continue // gate errors: featuregate lists them in map order
 				}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/source"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
@@ -18,9 +19,9 @@ import (
 func TestFoldedInEveryFormat(t *testing.T) {
 	const n = 40
 	res := &pipeline.Result{Minor: skew.Default(), Files: []string{"c.yaml"}}
-	res.Findings = append(res.Findings, validate.ConfigDecode.At(validate.Position{File: "c.yaml", Line: 1, Column: 1}, "", "refused", ""))
+	res.Findings = append(res.Findings, source.ConfigDecode.At(validate.Position{File: "c.yaml", Line: 1, Column: 1}, "", "refused", ""))
 	for i := range n {
-		res.Findings = append(res.Findings, validate.DuplicateKey.Atf(validate.Position{File: "c.yaml", Line: 10 + i, Column: 3}, "systemReserved[cpu]", "", "dup number %d", i))
+		res.Findings = append(res.Findings, source.DuplicateKey.Atf(validate.Position{File: "c.yaml", Line: 10 + i, Column: 3}, "systemReserved[cpu]", "", "dup number %d", i))
 	}
 	doc := FromResult(res)
 	if len(doc.Findings) != 1+validate.FoldKeep+1 {
@@ -63,7 +64,7 @@ func TestFoldedInEveryFormat(t *testing.T) {
 					t.Fatal(err)
 				}
 				last := one.Findings[len(one.Findings)-1]
-				if last.Folded != n-validate.FoldKeep || last.Rule != validate.DuplicateKey.ID || last.Severity != "warning" {
+				if last.Folded != n-validate.FoldKeep || last.Rule != source.DuplicateKey.ID || last.Severity != "warning" {
 					t.Errorf("summary finding %+v", last)
 				}
 			case "sarif":

@@ -1,10 +1,7 @@
 package validate
 
-// Reading and decoding the main --config file (KC1xxx), as
-// pkg/kubelet/kubeletconfig/configfiles (fsLoader.Load, resolveRelativePaths)
-// and pkg/kubelet/kubeletconfig/util/codec (DecodeKubeletConfiguration) do. The
-// pipeline's read step emits these findings (Rule.EmittedBy): the rules have no
-// Check.
+// What the start-up stages' rules share. The read rules (KC1xxx) are declared
+// in package source (rules.go), the drop-in rules (KC2xxx) in drop-in.
 
 const kubeletServer = "cmd/kubelet/app/server.go"
 
@@ -12,48 +9,3 @@ const kubeletServer = "cmd/kubelet/app/server.go"
 // absolute in the main file (and leaves as written in a drop-in).
 var RelativePathFields = []string{"staticPodPath", "authentication.x509.clientCAFile", "tlsCertFile",
 	"tlsPrivateKeyFile", "resolvConf", "volumePluginDir", "podLogsDir"}
-
-var (
-	// --- reading the main --config file (KC1xxx) ---
-
-	ConfigEmpty = &Rule{ID: "KC1001", Name: "config-empty", Severity: Error, Stage: StageRead,
-		Summary: "The --config file is empty; the kubelet refuses to start.",
-		Doc:     "The kubelet's file loader treats a zero-byte config file as an error (\"kubelet config file was empty\"). Write at least apiVersion and kind.",
-		Kubelet: "pkg/kubelet/kubeletconfig/configfiles/configfiles.go fsLoader.Load"}
-	ConfigTypeMeta = &Rule{ID: "KC1002", Fields: []string{"apiVersion", "kind"}, Name: "config-apiversion-kind", Severity: Error, Stage: StageRead,
-		Summary: "apiVersion/kind missing or not kubelet.config.k8s.io/v1beta1 KubeletConfiguration; the kubelet refuses to start.",
-		Doc:     "The kubelet decodes the file with a scheme that knows kubelet.config.k8s.io/v1beta1 KubeletConfiguration only. A missing or different apiVersion or kind (including a file with only comments) is a decoding error and the kubelet exits.",
-		Kubelet: "pkg/kubelet/kubeletconfig/util/codec/codec.go DecodeKubeletConfiguration"}
-	ConfigSyntax = &Rule{ID: "KC1003", Name: "config-syntax", Severity: Error, Stage: StageRead,
-		Summary: "The --config file is not valid YAML or JSON; the kubelet refuses to start.",
-		Doc:     "YAML syntax errors (tabs for indentation, unclosed quotes, bad nesting) make decoding fail before any field is read.",
-		Kubelet: "pkg/kubelet/kubeletconfig/util/codec/codec.go DecodeKubeletConfiguration"}
-	ConfigDecode = &Rule{ID: "KC1004", AnyField: true, Name: "config-decode", Severity: Error, Stage: StageRead,
-		Summary: "A value has the wrong type for its field; the kubelet refuses to start.",
-		Doc:     "Type errors (a string where a number is expected, a list where a map is expected) fail even the lenient decoder, so the kubelet exits with \"failed to decode\" or \"failed lenient decoding\".",
-		Kubelet: "pkg/kubelet/kubeletconfig/util/codec/codec.go DecodeKubeletConfiguration"}
-	UnknownField = &Rule{ID: "KC1101", AnyField: true, Name: "unknown-field", Severity: Warning, Stage: StageRead,
-		Summary: "A key the kubelet does not know is silently dropped.",
-		Doc:     "Strict decoding of the main file fails on unknown keys; the kubelet then decodes leniently, logs one info line and starts without the key. The setting you wrote has no effect. The hint names the nearest real field.",
-		Kubelet: "pkg/kubelet/kubeletconfig/util/codec/codec.go DecodeKubeletConfiguration (lenient fallback)"}
-	CaseMismatch = &Rule{ID: "KC1102", AnyField: true, Name: "field-case-mismatch", Severity: Warning, Stage: StageRead,
-		Summary: "A key that differs from a field only in case is dropped in the main file.",
-		Doc:     "The main file is decoded case-sensitively: `MaxPods` is not `maxPods`, so the lenient decoder drops it and the default stays. The same key in a drop-in would take effect, because drop-ins are decoded with encoding/json, which matches case-insensitively.",
-		Kubelet: "k8s.io/apimachinery/pkg/runtime/serializer/json (UnmarshalCaseSensitivePreserveInts)"}
-	DuplicateKey = &Rule{ID: "KC1103", AnyField: true, Name: "duplicate-key", Severity: Warning, Stage: StageRead,
-		Summary: "A key repeated in the main file: the last occurrence wins, the others are dropped.",
-		Doc:     "Strict decoding fails on duplicate keys; the lenient fallback keeps the last value. In a drop-in the same mistake is fatal (see KC2004).",
-		Kubelet: "sigs.k8s.io/yaml YAMLToJSONStrict, then the lenient fallback"}
-	ExtraDocument = &Rule{ID: "KC1104", Name: "extra-yaml-document", Severity: Warning, Stage: StageRead,
-		Summary: "Only the first YAML document of the file is read; later ones are ignored.",
-		Doc:     "YAML-to-JSON conversion reads the first document only. Anything after `---` has no effect, even if it is another KubeletConfiguration.",
-		Kubelet: "sigs.k8s.io/yaml YAMLToJSON"}
-	RelativePathResolved = &Rule{ID: "KC1105", Fields: RelativePathFields, Name: "relative-path-resolved", Severity: Info, Stage: StageRead,
-		Summary: "A relative path in the main file is resolved against the file's folder.",
-		Doc:     "The kubelet makes staticPodPath, authentication.x509.clientCAFile, tlsCertFile, tlsPrivateKeyFile, resolvConf, volumePluginDir and podLogsDir absolute by joining them to the folder of the --config file. The same path in a drop-in is not resolved (KC2008).",
-		Kubelet: "pkg/kubelet/kubeletconfig/configfiles/configfiles.go resolveRelativePaths"}
-)
-
-// readRules are emitted while the main --config file is read and decoded.
-var readRules = emittedBy("pipeline: read", ConfigEmpty, ConfigTypeMeta, ConfigSyntax, ConfigDecode, UnknownField,
-	CaseMismatch, DuplicateKey, ExtraDocument, RelativePathResolved)

@@ -138,7 +138,7 @@ func (r *Rule) Atf(pos Position, path, hint, format string, args ...any) Finding
 // reference and SARIF alike (docs/rules.md's test notices).
 func allRules() [][]*Rule {
 	return append([][]*Rule{
-		readRules, flagRules, // emitted by pipeline steps
+		flagRules,                                                 // emitted by pipeline steps
 		validationRules, validationNodeRules, reservedMemoryRules, // validation.go
 		linuxRules, loggingRules, tracingRules, validationTailRules,
 		lintRules, cisRules(),

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/kubeletcfg/kubeletcfg/source"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
@@ -16,7 +17,7 @@ func OutcomeOf(starts, panics bool, findings []validate.Finding, effective map[s
 	o := Outcome{Starts: starts, Panics: panics}
 	for _, f := range findings {
 		switch f.Rule {
-		case validate.UnknownField.ID, validate.CaseMismatch.ID, validate.DuplicateKey.ID:
+		case source.UnknownField.ID, source.CaseMismatch.ID, source.DuplicateKey.ID:
 			o.DroppedKeyWarning = true
 		}
 	}

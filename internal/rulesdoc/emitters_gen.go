@@ -13,4 +13,5 @@ import (
 	_ "github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 	_ "github.com/kubeletcfg/kubeletcfg/pipeline"
 	_ "github.com/kubeletcfg/kubeletcfg/policy"
+	_ "github.com/kubeletcfg/kubeletcfg/source"
 )
