@@ -19,13 +19,14 @@ import (
 )
 
 // Cluster API's kubeadm bootstrap provider (CABPK), ported from
-// sigs.k8s.io/cluster-api v1.14.0. The translator lives in package input,
+// sigs.k8s.io/cluster-api v1.14.2 (ported at v1.14.0; the files ported are the same at
+// v1.14.2, whose code conformance/capi links: TestCAPIHarnessGoldens). The translator lives in package input,
 // not in input/capi, because what CAPI writes is a kubeadm configuration
 // file plus files[], and what kubeadm then writes for the kubelet
 // (KubeadmKubeletConfigAt, the patches of kubeadmpatches.go) is here: input/capi
 // could not import it (layers_test.go).
 //
-// What CAPI does, at v1.14.0:
+// What CAPI does, at v1.14.2:
 //   - bootstrap/kubeadm/reconcilers/kubeadmconfig/kubeadmconfig_controller.go:
 //     handleClusterNotInitialized (the first control plane: ClusterConfiguration
 //     + InitConfiguration into /run/kubeadm/kubeadm.yaml, `kubeadm init`),
@@ -37,6 +38,9 @@ import (
 //     kubeadm.k8s.io/v1beta3 for Kubernetes 1.22-1.30, v1beta4 from 1.31.
 //   - api/bootstrap/kubeadm/v1beta2/conversion.go ConvertToArgs: a v1beta1
 //     kubeletExtraArgs map becomes a list sorted by name.
+//   - controlplane/kubeadm/pkg/desiredstate/desired_state.go ComputeDesiredKubeadmConfig,
+//     DefaultFeatureGates: a KubeadmControlPlane's machines get
+//     featureGates.ControlPlaneKubeletLocalMode for Kubernetes 1.31-1.35.
 //   - bootstrap/kubeadm/webhooks/admission/kubeadmconfig.go validateFiles and
 //     the CRD's CEL rule on kubeletExtraArgs (unique names): refusals.
 //
@@ -55,7 +59,7 @@ import (
 // refusals, cloud-init templates, the Cluster's networking.
 
 // CAPITool is Cluster API's kubeadm bootstrap provider.
-var CAPITool = bootstrap.Tool{Name: "Cluster API", Release: "v1.14.0",
+var CAPITool = bootstrap.Tool{Name: "Cluster API", Release: "v1.14.2",
 	Source: "bootstrap/kubeadm/reconcilers/kubeadmconfig/kubeadmconfig_controller.go (handleClusterNotInitialized, joinWorker) and bootstrap/kubeadm/pkg/types/utils.go (KubeVersionToKubeadmAPIGroupVersion)"}
 
 const (
