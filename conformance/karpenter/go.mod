@@ -2,6 +2,9 @@ module github.com/kubeletcfg/kubeletcfg/conformance/karpenter
 
 go 1.26.9
 
+// karpenter-provider-aws v1.15.0, not v1.15.2: v1.15.2 requires sigs.k8s.io/karpenter v1.15.1,
+// whose zip the module proxy does not serve (403); v1.15.0's pkg/apis and
+// pkg/providers/amifamily are v1.15.2's byte for byte.
 require (
 	github.com/aws/karpenter-provider-aws v1.15.0
 	github.com/samber/lo v1.53.0
