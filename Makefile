@@ -9,7 +9,7 @@ KUBEADM := $(CURDIR)/testdata/kubeadm
 
 .PHONY: minor test check harness harness-test generate conformance conformance-check \
 	harness-all generate-all conformance-all conformance-check-all harness-test-all fuzz-conformance release-check harness-vet \
-	integration integration-scale
+	integration integration-scale capi-golden capi-golden-check karpenter-check karpenter-goldens karpenter-goldens-check
 
 test:
 	$(GO) test ./...
@@ -135,6 +135,26 @@ minor:
 	$(GO) test ./cmd/kubeletcfg -update || true
 	$(GO) test ./...
 
+# Karpenter's own bootstrap code (github.com/aws/karpenter-provider-aws, the release in
+# conformance/karpenter/go.mod) run on every EC2NodeClass fixture: the user data it
+# generates, the goldens input/karpenter's TestKarpenterHarnessGoldens checks kubeletcfg's
+# translation against. Its own module, never linked by the main module; it declares a Go
+# newer than the main module's, so it builds with the toolchain of the 1.38 harness.
+KARPENTER_TOOLCHAIN := go1.27.3
+KARPENTER_FIXTURES := $(wildcard testdata/bootstrappers/karpenter/*.yaml)
+KARPENTER_GOLDEN := testdata/bootstrappers/karpenter/golden
+karpenter-check:
+	cd conformance/karpenter && GOTOOLCHAIN=$(KARPENTER_TOOLCHAIN) $(GO) build -o $(CURDIR)/bin/karpenter-check .
+
+karpenter-goldens: karpenter-check
+	bin/karpenter-check -out $(KARPENTER_GOLDEN) $(KARPENTER_FIXTURES)
+	$(GO) test ./input/karpenter -run TestKarpenterHarnessGoldens
+
+# Fail if a golden is no longer what Karpenter's code generates.
+karpenter-goldens-check: karpenter-check
+	@tmp=$$(mktemp -d) && bin/karpenter-check -out $$tmp $(KARPENTER_FIXTURES) && \
+	diff -r $(KARPENTER_GOLDEN) $$tmp && rm -rf $$tmp
+
 # Every minor in turn (one k8s build at a time: 5-10 min each when cold).
 harness-all generate-all conformance-all conformance-check-all harness-test-all:
 	@for m in $(MINORS); do $(MAKE) --no-print-directory $(@:-all=) MINOR=$$m || exit 1; done
@@ -148,3 +168,16 @@ integration:
 
 integration-scale:
 	cd integration && KUBELETCFG_IT_SCALE=1 $(GO) test -count=1 -timeout 30m -run 'TestScale' -v ./...
+
+# The kubeadm documents Cluster API writes for each fixture of testdata/bootstrappers/capi,
+# by Cluster API's own code (conformance/capi: its own module, linking
+# sigs.k8s.io/cluster-api; the main module never imports it), at every minor, into
+# testdata/bootstrappers/capi/golden/<minor>/; input's TestCAPIHarnessGoldens compares
+# kubeletcfg's with them. About 10 minutes cold on a busy 2-core machine, seconds warm.
+CAPI_CASES := $(CURDIR)/testdata/bootstrappers/capi
+capi-golden:
+	cd conformance/capi && $(GO) run . -cases $(CAPI_CASES) -out $(CAPI_CASES)/golden
+
+# Fail if a golden no longer matches Cluster API's output.
+capi-golden-check:
+	cd conformance/capi && $(GO) vet . && $(GO) run . -cases $(CAPI_CASES) -out $(CAPI_CASES)/golden -check

@@ -19,13 +19,14 @@ import (
 )
 
 // Cluster API's kubeadm bootstrap provider (CABPK), ported from
-// sigs.k8s.io/cluster-api v1.14.0. The translator lives in package input,
+// sigs.k8s.io/cluster-api v1.14.2 (ported at v1.14.0; the files ported are the same at
+// v1.14.2, whose code conformance/capi links: TestCAPIHarnessGoldens). The translator lives in package input,
 // not in input/capi, because what CAPI writes is a kubeadm configuration
 // file plus files[], and what kubeadm then writes for the kubelet
 // (KubeadmKubeletConfigAt, the patches of kubeadmpatches.go) is here: input/capi
 // could not import it (layers_test.go).
 //
-// What CAPI does, at v1.14.0:
+// What CAPI does, at v1.14.2:
 //   - bootstrap/kubeadm/reconcilers/kubeadmconfig/kubeadmconfig_controller.go:
 //     handleClusterNotInitialized (the first control plane: ClusterConfiguration
 //     + InitConfiguration into /run/kubeadm/kubeadm.yaml, `kubeadm init`),
@@ -37,6 +38,9 @@ import (
 //     kubeadm.k8s.io/v1beta3 for Kubernetes 1.22-1.30, v1beta4 from 1.31.
 //   - api/bootstrap/kubeadm/v1beta2/conversion.go ConvertToArgs: a v1beta1
 //     kubeletExtraArgs map becomes a list sorted by name.
+//   - controlplane/kubeadm/pkg/desiredstate/desired_state.go ComputeDesiredKubeadmConfig,
+//     DefaultFeatureGates: a KubeadmControlPlane's machines get
+//     featureGates.ControlPlaneKubeletLocalMode for Kubernetes 1.31-1.35.
 //   - bootstrap/kubeadm/webhooks/admission/kubeadmconfig.go validateFiles and
 //     the CRD's CEL rule on kubeletExtraArgs (unique names): refusals.
 //
@@ -55,7 +59,7 @@ import (
 // refusals, cloud-init templates, the Cluster's networking.
 
 // CAPITool is Cluster API's kubeadm bootstrap provider.
-var CAPITool = bootstrap.Tool{Name: "Cluster API", Release: "v1.14.0",
+var CAPITool = bootstrap.Tool{Name: "Cluster API", Release: "v1.14.2",
 	Source: "bootstrap/kubeadm/reconcilers/kubeadmconfig/kubeadmconfig_controller.go (handleClusterNotInitialized, joinWorker) and bootstrap/kubeadm/pkg/types/utils.go (KubeVersionToKubeadmAPIGroupVersion)"}
 
 const (
@@ -102,6 +106,11 @@ type capiSpec struct {
 	// kubeadmFlags are the flags kubeadm writes from it into kubeadm-flags.env.
 	node         *kubeadmNodeDoc
 	kubeadmFlags []kubeadmArg
+	// kdocs are the kubeadm documents CAPI writes (kubeadmDocs), checked against
+	// Cluster API's own output by TestCAPIHarnessGoldens.
+	kdocs []yamlDoc
+	// kubeVersion is the Kubernetes minor CAPI writes for: spec.version, else the one evaluated.
+	kubeVersion skew.Version
 }
 
 func (c *capiSpec) pos(n *yaml.Node) kf.Position {
@@ -246,6 +255,10 @@ func translateCAPI(path string, data []byte, opt bootstrap.Options) (*capiSpec, 
 		}
 	}
 	kubeadmAPI := "kubeadm.k8s.io/v1beta4" // every supported minor is 1.31 or newer
+	c.kubeVersion, _ = skew.ParseVersion(m.Version)
+	if v, ok := skew.ParseVersion(strings.TrimPrefix(c.version, "v")); ok && c.version != "" {
+		c.kubeVersion = v
+	}
 
 	// Which kubeadm runs: a control plane kind's first machine runs kubeadm
 	// init from initConfiguration; a KubeadmConfig(Template) with a
@@ -275,6 +288,7 @@ func translateCAPI(path string, data []byte, opt bootstrap.Options) (*capiSpec, 
 	c.checkExtraArgs(nodeReg)
 	clusterConf := get(c.spec, "clusterConfiguration")
 	kdocs := c.kubeadmDocs(phase, phaseNode, clusterConf, init, !init && !c.cp && get(phaseNode, "controlPlane") == nil)
+	c.kdocs = kdocs
 	node := kubeadmNodeOf(path, kdocs)
 	if node.badValue != nil {
 		// The CRD types every value as a string: the API server refuses the object
@@ -719,11 +733,53 @@ func (c *capiSpec) kubeadmDocs(phase string, phaseNode, clusterConf *yaml.Node, 
 		kind = "InitConfiguration"
 	}
 	docs := []yamlDoc{kubeadmDoc(kind, at, body)}
+	var cc []*yaml.Node
 	if clusterConf != nil && clusterConf.Kind == yaml.MappingNode {
+		cc = slices.Clone(clusterConf.Content)
+	}
+	if init && c.cp {
+		cc = c.defaultFeatureGates(cc)
+	}
+	if cc != nil || init {
+		// handleClusterNotInitialized writes a ClusterConfiguration, empty or not.
 		ccAt := keyNode(c.spec, "clusterConfiguration")
-		docs = append(docs, kubeadmDoc("ClusterConfiguration", ccAt, clusterConf.Content))
+		if ccAt == nil {
+			ccAt = at
+		}
+		docs = append(docs, kubeadmDoc("ClusterConfiguration", ccAt, cc))
 	}
 	return docs
+}
+
+// defaultFeatureGates is controlplane/kubeadm/pkg/desiredstate/desired_state.go
+// DefaultFeatureGates (v1.14.2), which ComputeDesiredKubeadmConfig runs on every
+// KubeadmConfig a KubeadmControlPlane creates: featureGates.ControlPlaneKubeletLocalMode
+// true for Kubernetes 1.31 <= version < 1.36, unless the gate is set. cc is the
+// ClusterConfiguration's fields (a copy: the manifest's nodes are not changed).
+func (c *capiSpec) defaultFeatureGates(cc []*yaml.Node) []*yaml.Node {
+	const gate = "ControlPlaneKubeletLocalMode"
+	v := c.kubeVersion
+	if v.Major != 1 || v.Minor < 31 || v.Minor >= 36 {
+		return cc
+	}
+	for i := 0; i+1 < len(cc); i += 2 {
+		if cc[i].Value != "featureGates" {
+			continue
+		}
+		fg := cc[i+1]
+		if fg.Kind != yaml.MappingNode {
+			return cc
+		}
+		if get(fg, gate) != nil {
+			return cc
+		}
+		m := *fg
+		m.Content = append(slices.Clone(fg.Content), synth(gate, fg), &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"})
+		cc[i+1] = &m
+		return cc
+	}
+	return append(cc, synth("featureGates", nil), &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map",
+		Content: []*yaml.Node{synth(gate, nil), {Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"}}})
 }
 
 // atValue is a copy of the key k at the position of its value v.

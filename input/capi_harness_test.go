@@ -1,0 +1,131 @@
+package input
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+)
+
+// capiAdditional are the ClusterConfiguration fields CAPI fills from objects other
+// than the manifest (computeClusterConfigurationAndAdditionalData: the Machine's
+// version, the Cluster's name); the harness assumes v<minor>.0 and no Cluster. kubeadm's
+// kubelet-start phase reads neither, and kubeletcfg does not invent them.
+var capiAdditional = []string{"kubernetesVersion", "clusterName"}
+
+// TestCAPIHarnessGoldens: the kubeadm documents kubeletcfg's port builds for each
+// Cluster API fixture (input/capi.go kubeadmDocs) are those Cluster API v1.14.2 writes
+// (conformance/capi: CAPI's own ComputeDesiredKubeadmConfig and
+// Marshal{Cluster,Init,Join}ConfigurationForVersion; make capi-golden), at every minor:
+// the same kubeadm fields and values, kubeletExtraArgs in order, taints, criSocket,
+// patches directory. A null or an empty mapping is the field left out (kubeadm's
+// decoder reads both as unset).
+func TestCAPIHarnessGoldens(t *testing.T) {
+	dirs, err := filepath.Glob(capiTestdata + "golden/*")
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no goldens under %sgolden (make capi-golden): %v", capiTestdata, err)
+	}
+	for _, dir := range dirs {
+		minor := filepath.Base(dir)
+		goldens, _ := filepath.Glob(filepath.Join(dir, "*.yaml"))
+		for _, g := range goldens {
+			name := filepath.Base(g)
+			t.Run(minor+"/"+name, func(t *testing.T) {
+				data, err := os.ReadFile(capiTestdata + name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				c, err := translateCAPI(name, data, bootstrap.Options{Minor: minor})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := map[string]any{}
+				for _, d := range c.kdocs {
+					var v any
+					if err := d.root.Decode(&v); err != nil {
+						t.Fatal(err)
+					}
+					got[d.kind] = capiNormal(t, v)
+				}
+				want := map[string]any{}
+				gdata, err := os.ReadFile(g)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, doc := range bytes.Split(gdata, []byte("---\n")) {
+					var v any
+					if err := sigsyaml.Unmarshal(doc, &v); err != nil {
+						t.Fatal(err)
+					}
+					m, _ := capiNormal(t, v).(map[string]any)
+					if m["kind"] == "ClusterConfiguration" {
+						for _, k := range capiAdditional {
+							delete(m, k)
+						}
+					}
+					kind, _ := m["kind"].(string)
+					want[kind] = m
+				}
+				if !reflect.DeepEqual(got, want) {
+					gj, _ := json.MarshalIndent(got, "", "  ")
+					wj, _ := json.MarshalIndent(want, "", "  ")
+					t.Errorf("kubeletcfg's kubeadm documents differ from Cluster API's (%s):\n got: %s\nwant: %s", g, gj, wj)
+				}
+			})
+		}
+	}
+}
+
+// capiNormal is v through JSON, with nulls and empty mappings left out.
+func capiNormal(t *testing.T, v any) any {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out any
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	return prune(out)
+}
+
+func prune(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			e = prune(e)
+			if m, ok := e.(map[string]any); e == nil || ok && len(m) == 0 {
+				delete(x, k)
+				continue
+			}
+			x[k] = e
+		}
+		return x
+	case []any:
+		for i := range x {
+			x[i] = prune(x[i])
+		}
+	}
+	return v
+}
+
+// TestCAPIHarnessGoldensCover: every Cluster API fixture has a golden at every minor.
+func TestCAPIHarnessGoldensCover(t *testing.T) {
+	fixtures, _ := filepath.Glob(capiTestdata + "*.yaml")
+	for _, m := range []string{"1.31", "1.32", "1.33", "1.34", "1.35", "1.36", "1.37", "1.38"} {
+		for _, f := range fixtures {
+			g := filepath.Join(capiTestdata, "golden", m, filepath.Base(f))
+			if _, err := os.Stat(g); err != nil {
+				t.Errorf("%s: no golden (make capi-golden)", strings.TrimPrefix(g, capiTestdata))
+			}
+		}
+	}
+}

@@ -1,0 +1,275 @@
+package karpenter
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+	"github.com/kubeletcfg/kubeletcfg/input/nodeadm"
+)
+
+// harnessDiffers are the fixtures where the user data Karpenter's own
+// bootstrap code generates (the goldens of conformance/karpenter, linking
+// karpenter-provider-aws v1.15.0, whose pkg/apis and pkg/providers/amifamily
+// are those of v1.15.2) is not yet what kubeletcfg's port of v1.14.1
+// generates, with why. TestKarpenterHarnessGoldens fails when a fixture
+// listed here agrees (drop it) or another one disagrees.
+var harnessDiffers = map[string]string{
+	// v1.15 made spec.kubelet an open map (CRD: x-kubernetes-preserve-unknown-fields;
+	// pkg/apis/v1/kubeletconfiguration.go) and AL2023 passes every key through
+	// (nodeadm.go generateInlineKubeletConfiguration ranges over
+	// UnparsedKubeletConfig): featureGates reaches the node. The v1.14.1 port
+	// drops it with KC9003, as v1.14.1's schema pruned it.
+	"mistakes.yaml": "v1.15 passes spec.kubelet.featureGates through on AL2023; the v1.14.1 port drops it",
+}
+
+// TestKarpenterHarnessGoldens checks kubeletcfg's translation of every
+// fixture against the user data Karpenter's bootstrap code writes for it
+// (testdata/bootstrappers/karpenter/golden/*.userdata, make
+// karpenter-goldens), with the launch template suite's maxPods and kube-dns
+// IP (suiteSet):
+//   - AL2023: the NodeConfig Karpenter generates (the archive's last part)
+//     has NodeConfig's spec.kubelet, and nodeadm (input/nodeadm) reading the
+//     whole archive writes the drop-in and flags Translate gives;
+//   - Bottlerocket: settings.kubernetes are the kubelet fields of Translate's
+//     config;
+//   - AL2: bootstrap.sh's --kubelet-extra-args are Translate's flags (a
+//     map-valued flag's pairs in any order: Karpenter's are in Go's map
+//     order), --dns-cluster-ip its clusterDNS.
+func TestKarpenterHarnessGoldens(t *testing.T) {
+	goldens, _ := filepath.Glob(testdata + "golden/*.userdata")
+	if len(goldens) == 0 {
+		t.Fatal("no goldens under " + testdata + "golden")
+	}
+	for _, g := range goldens {
+		name := strings.TrimSuffix(filepath.Base(g), ".userdata") + ".yaml"
+		t.Run(name, func(t *testing.T) {
+			golden, err := os.ReadFile(g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			head, ud, _ := strings.Cut(string(golden), "\n")
+			family := head[strings.LastIndex(head, " ")+1:]
+			data := []byte(read(t, name))
+			out, err := Translate(name, data, suiteSet)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var diffs []string
+			switch family {
+			case "AL2023":
+				diffs = al2023Diffs(t, name, data, ud, out)
+			case "Bottlerocket":
+				diffs = bottlerocketDiffs(t, ud, out)
+			case "AL2":
+				diffs = al2Diffs(t, ud, out)
+			default:
+				t.Fatalf("amiFamily %s: no comparison", family)
+			}
+			why, listed := harnessDiffers[name]
+			switch {
+			case len(diffs) > 0 && !listed:
+				t.Errorf("kubeletcfg's translation is not Karpenter's:\n%s", strings.Join(diffs, "\n"))
+			case len(diffs) == 0 && listed:
+				t.Errorf("kubeletcfg now agrees with Karpenter: drop it from harnessDiffers (%s)", why)
+			case listed:
+				t.Logf("known difference (%s):\n%s", why, strings.Join(diffs, "\n"))
+			}
+		})
+	}
+}
+
+func jsonEqual(a, b any) bool {
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	var x, y any
+	_ = json.Unmarshal(ja, &x)
+	_ = json.Unmarshal(jb, &y)
+	return reflect.DeepEqual(x, y)
+}
+
+func diffMaps(what string, want, got map[string]any) []string {
+	var d []string
+	keys := map[string]bool{}
+	for k := range want {
+		keys[k] = true
+	}
+	for k := range got {
+		keys[k] = true
+	}
+	var ks []string
+	for k := range keys {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	for _, k := range ks {
+		if !jsonEqual(want[k], got[k]) {
+			w, _ := json.Marshal(want[k])
+			g, _ := json.Marshal(got[k])
+			d = append(d, what+"."+k+": Karpenter "+string(w)+", kubeletcfg "+string(g))
+		}
+	}
+	return d
+}
+
+func al2023Diffs(t *testing.T, name string, data []byte, ud string, out *bootstrap.Output) []string {
+	t.Helper()
+	at := func(int, int) finding.Position { return finding.Position{File: name} }
+	docs, err := nodeadm.UserDataDocuments([]byte(ud), at)
+	if err != nil || len(docs) == 0 {
+		t.Fatalf("golden user data: %v (%d NodeConfigs)", err, len(docs))
+	}
+	kubelet := func(doc []byte) map[string]any {
+		var nc struct {
+			Spec struct {
+				Kubelet map[string]any `json:"kubelet"`
+			} `json:"spec"`
+		}
+		if err := sigsyaml.Unmarshal(doc, &nc); err != nil {
+			t.Fatal(err)
+		}
+		return nc.Spec.Kubelet
+	}
+	ours, err := NodeConfig(name, data, suiteSet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	diffs := diffMaps("Karpenter's NodeConfig spec.kubelet", kubelet(docs[len(docs)-1].Data), kubelet(ours))
+	// nodeadm reading Karpenter's archive, as kubeletcfg's nodeadm port does.
+	ref, err := nodeadm.TranslateDocuments(name, finding.Position{File: name}, docs, suiteSet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range ref.DropIns {
+		if i >= len(out.DropIns) {
+			diffs = append(diffs, "missing drop-in "+ref.DropIns[i].Path)
+			continue
+		}
+		diffs = append(diffs, diffMaps(ref.DropIns[i].Path, jsonOf(t, ref.DropIns[i].Data), jsonOf(t, out.DropIns[i].Data))...)
+	}
+	if !reflect.DeepEqual(ref.Flags, out.Flags) {
+		diffs = append(diffs, "flags: Karpenter's archive through nodeadm "+strings.Join(ref.Flags, " ")+", kubeletcfg "+strings.Join(out.Flags, " "))
+	}
+	return diffs
+}
+
+// bottlerocketSettings maps the settings.kubernetes keys Bottlerocket.Script
+// writes back to the kubelet fields.
+var bottlerocketSettings = map[string]string{
+	"max-pods": "maxPods", "cluster-dns-ip": "clusterDNS", "system-reserved": "systemReserved", "kube-reserved": "kubeReserved",
+	"eviction-hard": "evictionHard", "eviction-soft": "evictionSoft", "eviction-soft-grace-period": "evictionSoftGracePeriod",
+	"eviction-max-pod-grace-period": "evictionMaxPodGracePeriod", "image-gc-high-threshold-percent": "imageGCHighThresholdPercent",
+	"image-gc-low-threshold-percent": "imageGCLowThresholdPercent", "cpu-cfs-quota-enforced": "cpuCFSQuota", "node-taints": "registerWithTaints",
+}
+
+// bottlerocketDiffs reads the TOML Karpenter writes (go-toml's output:
+// [table] lines, key = value with single-quoted strings).
+func bottlerocketDiffs(t *testing.T, ud string, out *bootstrap.Output) []string {
+	t.Helper()
+	want := map[string]any{}
+	section := ""
+	for _, l := range strings.Split(ud, "\n") {
+		l = strings.TrimSpace(l)
+		if strings.HasPrefix(l, "[") {
+			section = strings.Trim(l, "[]")
+			continue
+		}
+		k, v, ok := strings.Cut(l, " = ")
+		if !ok || !strings.HasPrefix(section, "settings.kubernetes") {
+			continue
+		}
+		k = strings.Trim(k, `'"`)
+		var val any
+		if err := sigsyaml.Unmarshal([]byte(v), &val); err != nil {
+			t.Fatalf("%s: %v", l, err)
+		}
+		if sub, ok := strings.CutPrefix(section, "settings.kubernetes."); ok {
+			field := bottlerocketSettings[sub]
+			if field == "" {
+				continue
+			}
+			m, _ := want[field].(map[string]any)
+			if m == nil {
+				m = map[string]any{}
+				want[field] = m
+			}
+			m[k] = val
+			continue
+		}
+		if field := bottlerocketSettings[k]; field != "" {
+			want[field] = val
+		}
+	}
+	// Karpenter's forms: cluster-dns-ip one address; node-taints key: [value:effect].
+	if ip, ok := want["clusterDNS"].(string); ok {
+		want["clusterDNS"] = []any{ip}
+	}
+	if m, ok := want["registerWithTaints"].(map[string]any); ok {
+		var ts []any
+		for _, k := range sortedKeys(m) {
+			for _, ve := range m[k].([]any) {
+				v, e, _ := strings.Cut(ve.(string), ":")
+				taint := map[string]any{"key": k, "effect": e}
+				if v != "" {
+					taint["value"] = v
+				}
+				ts = append(ts, taint)
+			}
+		}
+		want["registerWithTaints"] = ts
+	}
+	got := jsonOf(t, out.Config.Data)
+	delete(got, "apiVersion")
+	delete(got, "kind")
+	return diffMaps("settings.kubernetes", want, got)
+}
+
+var extraArgsRE = regexp.MustCompile(`--kubelet-extra-args '([^']*)'`)
+var dnsRE = regexp.MustCompile(`--dns-cluster-ip '([^']*)'`)
+
+// al2Diffs reads bootstrap.sh's line of the script Karpenter writes.
+func al2Diffs(t *testing.T, ud string, out *bootstrap.Output) []string {
+	t.Helper()
+	m := extraArgsRE.FindStringSubmatch(ud)
+	if m == nil {
+		t.Fatal("no --kubelet-extra-args in the golden")
+	}
+	norm := func(flag string) string {
+		// bootstrap.sh puts the flags in KUBELET_EXTRA_ARGS; systemd's
+		// word splitting drops the quotes; a map's pairs are in Go's order.
+		name, v, _ := strings.Cut(strings.ReplaceAll(flag, `"`, ""), "=")
+		parts := strings.Split(v, ",")
+		sort.Strings(parts)
+		return name + "=" + strings.Join(parts, ",")
+	}
+	var want, got []string
+	for _, f := range strings.Fields(m[1]) {
+		want = append(want, norm(f))
+	}
+	for _, f := range out.Flags {
+		got = append(got, norm(f))
+	}
+	var diffs []string
+	if !reflect.DeepEqual(want, got) {
+		diffs = append(diffs, "--kubelet-extra-args: Karpenter "+strings.Join(want, " ")+", kubeletcfg "+strings.Join(got, " "))
+	}
+	cfg := jsonOf(t, out.Config.Data)
+	if d := dnsRE.FindStringSubmatch(ud); d != nil && !jsonEqual(cfg["clusterDNS"], []string{d[1]}) {
+		diffs = append(diffs, "--dns-cluster-ip: Karpenter "+d[1]+", kubeletcfg "+strings.Join(strings.Fields(string(mustJSON(cfg["clusterDNS"]))), ""))
+	}
+	return diffs
+}
+
+func mustJSON(v any) []byte {
+	b, _ := json.Marshal(v)
+	return b
+}
