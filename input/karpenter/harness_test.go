@@ -20,17 +20,9 @@ import (
 // harnessDiffers are the fixtures where the user data Karpenter's own
 // bootstrap code generates (the goldens of conformance/karpenter, linking
 // karpenter-provider-aws v1.15.0, whose pkg/apis and pkg/providers/amifamily
-// are those of v1.15.2) is not yet what kubeletcfg's port of v1.14.1
-// generates, with why. TestKarpenterHarnessGoldens fails when a fixture
+// are those of v1.15.2) is not what kubeletcfg's port generates, with why. TestKarpenterHarnessGoldens fails when a fixture
 // listed here agrees (drop it) or another one disagrees.
-var harnessDiffers = map[string]string{
-	// v1.15 made spec.kubelet an open map (CRD: x-kubernetes-preserve-unknown-fields;
-	// pkg/apis/v1/kubeletconfiguration.go) and AL2023 passes every key through
-	// (nodeadm.go generateInlineKubeletConfiguration ranges over
-	// UnparsedKubeletConfig): featureGates reaches the node. The v1.14.1 port
-	// drops it with KC9003, as v1.14.1's schema pruned it.
-	"mistakes.yaml": "v1.15 passes spec.kubelet.featureGates through on AL2023; the v1.14.1 port drops it",
-}
+var harnessDiffers = map[string]string{}
 
 // TestKarpenterHarnessGoldens checks kubeletcfg's translation of every
 // fixture against the user data Karpenter's bootstrap code writes for it

@@ -1,6 +1,10 @@
 // Package karpenter translates a Karpenter EC2NodeClass (karpenter.k8s.aws/v1)
 // into what the node's kubelet is started with, ported from
-// github.com/aws/karpenter-provider-aws v1.14.1:
+// github.com/aws/karpenter-provider-aws v1.14.1, moved to v1.15.0 (whose
+// pkg/apis and pkg/providers/amifamily are v1.15.2's byte for byte) where it
+// matters for the kubelet: spec.kubelet is an open map, AL2023 passes every
+// key through, the other families refuse keys they cannot apply
+// (pkg/controllers/nodeclass/validation.go validateKubeletFieldsSupported):
 //
 //   - pkg/apis/v1/ec2nodeclass.go: KubeletConfiguration (the fields of
 //     spec.kubelet, their kubebuilder markers and CEL rules, in the CRD
@@ -45,7 +49,7 @@ import (
 )
 
 // Tool is Karpenter's AWS provider.
-var Tool = bootstrap.Tool{Name: "Karpenter", Release: "v1.14.1",
+var Tool = bootstrap.Tool{Name: "Karpenter", Release: "v1.15.0",
 	Source: "pkg/providers/amifamily/resolver.go (resolveLaunchTemplates) and pkg/providers/amifamily/bootstrap/ (nodeadm.go getNodeConfigYAML, bottlerocket.go Script, eksbootstrap.go eksBootstrapScript)"}
 
 const (
@@ -121,6 +125,9 @@ type translation struct {
 	kubelet                 map[string]any
 	keys                    map[string]*yaml.Node
 	kubeletNode, kubeletKey *yaml.Node
+	// unmanaged are spec.kubelet's keys Karpenter does not map (v1.15:
+	// v1.UnmanagedKubeletFields), in the file's order.
+	unmanaged []string
 	// taints are the NodeClaim's taints, startup taints and the
 	// unregistered taint (resolveLaunchTemplates); pool names the NodePool
 	// of the same file they come from ("" for none).
@@ -260,9 +267,18 @@ func (t *translation) readKubelet(k *yaml.Node) {
 				t.kubelet[name] = m
 			}
 		default:
-			t.add("KC9003", finding.Warning, key, "", fmt.Sprintf("spec.kubelet.%s is not a field of Karpenter's KubeletConfiguration: the API server prunes it (kubectl warns \"unknown field\") and Karpenter never passes it to the kubelet (pkg/apis/v1/ec2nodeclass.go, %s)", name, Tool.Release),
-				"Karpenter's spec.kubelet takes "+strings.Join(kubeletFields, ", ")+"; set other kubelet fields in spec.userData (a NodeConfig for AL2023, Bottlerocket settings)")
-			continue
+			// v1.15: spec.kubelet is an open map (pkg/apis/v1/kubeletconfiguration.go
+			// KubeletConfiguration, the CRD's x-kubernetes-preserve-unknown-fields):
+			// a key Karpenter does not manage is kept as written. AL2023 passes it
+			// through (nodeadm.go generateInlineKubeletConfiguration); the other
+			// families refuse it (unsupported).
+			var raw any
+			if err := v.Decode(&raw); err != nil {
+				schemaErr(v, name, fmt.Sprintf("%s: %v", name, err))
+				continue
+			}
+			t.kubelet[name] = raw
+			t.unmanaged = append(t.unmanaged, name)
 		}
 		t.keys[name] = key
 	}
@@ -799,19 +815,11 @@ func (t *translation) bottlerocket(kc map[string]any, spec *yaml.Node) error {
 	for k, v := range kc {
 		doc[k] = v
 	}
-	if _, ok := kc["podsPerCore"]; ok {
-		delete(doc, "podsPerCore")
-		t.add("KC9003", finding.Warning, t.keys["podsPerCore"], "podsPerCore", fmt.Sprintf("Bottlerocket: Karpenter maps no setting for spec.kubelet.podsPerCore, so the kubelet never gets it (pkg/providers/amifamily/bootstrap/bottlerocket.go Script, %s)", Tool.Release),
-			"bound the pods with spec.kubelet.maxPods instead (Karpenter maps it to settings.kubernetes.max-pods)")
+	for _, k := range t.unsupported("Bottlerocket", false) {
+		delete(doc, k)
 	}
 	if ips, ok := kc["clusterDNS"].([]any); ok && len(ips) > 1 {
-		doc["clusterDNS"] = ips[:1]
-		for i := 1; i < len(ips); i++ {
-			p := "clusterDNS[" + strconv.Itoa(i) + "]"
-			n := get(t.kubeletNode, "clusterDNS")
-			t.add("KC9003", finding.Warning, n.Content[i], p, fmt.Sprintf("Bottlerocket: Karpenter writes only the first clusterDNS address to settings.kubernetes.cluster-dns-ip; %s is dropped (pkg/providers/amifamily/bootstrap/bottlerocket.go Script, %s)", ips[i], Tool.Release),
-				"give one clusterDNS address")
-		}
+		doc["clusterDNS"] = ips[:1] // settings.kubernetes.cluster-dns-ip: the first address
 	}
 	// Settings of spec.userData's TOML that Karpenter overwrites.
 	if ud := get(spec, "userData"); ud != nil {
@@ -866,6 +874,7 @@ func (t *translation) bottlerocket(kc map[string]any, spec *yaml.Node) error {
 // clusterDNS address), --use-max-pods false when maxPods is set, and
 // --kubelet-extra-args from kubeletExtraArgs.
 func (t *translation) al2(kc map[string]any) {
+	t.unsupported("AL2", true)
 	var flags []string
 	var pos []finding.Position
 	var notes []string
@@ -917,15 +926,44 @@ func (t *translation) al2(kc map[string]any) {
 	}
 	doc := map[string]any{"apiVersion": kubeletAPI, "kind": "KubeletConfiguration"}
 	if ips, ok := kc["clusterDNS"].([]any); ok && len(ips) > 0 {
-		doc["clusterDNS"] = ips[:1]
-		n := get(t.kubeletNode, "clusterDNS")
-		for i := 1; i < len(ips); i++ {
-			t.add("KC9003", finding.Warning, n.Content[i], "clusterDNS["+strconv.Itoa(i)+"]", fmt.Sprintf("AL2: Karpenter passes only the first clusterDNS address to bootstrap.sh --dns-cluster-ip; %s is dropped (pkg/providers/amifamily/bootstrap/eksbootstrap.go eksBootstrapScript, %s)", ips[i], Tool.Release),
-				"give one clusterDNS address")
-		}
+		doc["clusterDNS"] = ips[:1] // --dns-cluster-ip: the first address
 	}
 	j, _ := json.MarshalIndent(doc, "", "    ")
 	t.out.Config = &bootstrap.File{Path: "/etc/kubernetes/kubelet/kubelet-config.json", Data: j}
 	t.out.Flags, t.out.FlagPositions, t.out.FlagNotes = flags, pos, notes
 	t.out.Note = "Karpenter EC2NodeClass, AL2: bootstrap.sh's --kubelet-extra-args as Karpenter writes them (map-valued flags with their keys sorted; Karpenter's order is Go's map order) and --dns-cluster-ip in kubelet-config.json; the AMI's own kubelet-config.json template is not modeled; the NodePool's --node-labels flag is not in this file"
+}
+
+// unsupported is v1.15's validateKubeletFieldsSupported
+// (pkg/controllers/nodeclass/validation.go, v1.15.0): a family without
+// SupportsArbitraryKubeletConfig (every one but AL2023) refuses the keys
+// Karpenter does not map (v1.UnmanagedKubeletFields), podsPerCore where the
+// family has no setting for it (Bottlerocket: PodsPerCoreEnabled false), and
+// more than one clusterDNS address (a single-valued bootstrap parameter):
+// the EC2NodeClass gets ValidationSucceeded=False
+// (UnsupportedKubeletConfiguration) and Karpenter launches no node from it.
+// It returns the keys refused.
+func (t *translation) unsupported(fam string, podsPerCoreEnabled bool) []string {
+	fields := append([]string(nil), t.unmanaged...)
+	if _, ok := t.kubelet["podsPerCore"]; ok && !podsPerCoreEnabled {
+		fields = append(fields, "podsPerCore")
+	}
+	sorted := append([]string(nil), fields...)
+	sort.Strings(sorted)
+	src := "pkg/controllers/nodeclass/validation.go validateKubeletFieldsSupported, " + Tool.Release
+	for _, k := range fields {
+		path, hint := "", "set "+k+" in spec.userData, or use the AL2023 family, which passes every spec.kubelet key to the kubelet"
+		if k == "podsPerCore" {
+			path, hint = k, "bound the pods with spec.kubelet.maxPods instead (Karpenter maps it to settings.kubernetes.max-pods)"
+		}
+		t.add("KC9001", finding.Error, t.keys[k], path, fmt.Sprintf("its controller refuses the EC2NodeClass (ValidationSucceeded=False, UnsupportedKubeletConfiguration; no node is launched): spec.kubelet has fields not applied by the %s AMI family that would be silently dropped: %s (%s)", fam, strings.Join(sorted, ", "), src), hint)
+	}
+	if ips, ok := t.kubelet["clusterDNS"].([]any); ok && len(ips) > 1 {
+		n := get(t.kubeletNode, "clusterDNS")
+		for i := 1; i < len(ips) && i < len(n.Content); i++ {
+			t.add("KC9001", finding.Error, n.Content[i], "clusterDNS["+strconv.Itoa(i)+"]", fmt.Sprintf("its controller refuses the EC2NodeClass (ValidationSucceeded=False, UnsupportedKubeletConfiguration; no node is launched): spec.kubelet.clusterDNS: the %s AMI family doesn't accept multiple entries, only one, but %d were set (%s)", fam, len(ips), src),
+				"give one clusterDNS address")
+		}
+	}
+	return fields
 }

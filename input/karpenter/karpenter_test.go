@@ -325,10 +325,15 @@ func TestFindings(t *testing.T) {
 		{"userData NodeConfig maxPods under Karpenter's", "al2023@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n", "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      maxPods: 42\n", "KC9002", 17, 11, "maxPods"},
 		{"userData NodeConfig other key kept", "al2023@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n", "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      shutdownGracePeriod: 30s\n", "", 0, 0, ""},
 		{"Bottlerocket user max-pods overwritten", "bottlerocket@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n", "[settings.kubernetes]\nmax-pods = 50\n", "KC9002", 13, 5, "maxPods"},
-		{"featureGates is not Karpenter's (pruned)", "al2023@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n    featureGates:\n      InPlacePodVerticalScaling: true\n", "", "KC9003", 11, 5, ""},
-		{"Bottlerocket drops podsPerCore", "bottlerocket@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n    podsPerCore: 4\n", "", "KC9003", 11, 5, "podsPerCore"},
+		{"AL2023 passes featureGates through (v1.15)", "al2023@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n    featureGates:\n      InPlacePodVerticalScaling: true\n", "", "", 0, 0, ""},
+		{"Bottlerocket refuses featureGates (v1.15)", "bottlerocket@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n    featureGates:\n      InPlacePodVerticalScaling: true\n", "", "KC9001", 11, 5, ""},
+		{"AL2 refuses featureGates (v1.15)", "al2@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n    featureGates:\n      InPlacePodVerticalScaling: true\n", "", "KC9001", 11, 5, ""},
+		{"Bottlerocket refuses podsPerCore (v1.15)", "bottlerocket@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n    podsPerCore: 4\n", "", "KC9001", 11, 5, "podsPerCore"},
+		{"Bottlerocket takes one clusterDNS", "bottlerocket@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n", "", "", 0, 0, ""},
+		{"Bottlerocket refuses a second clusterDNS (v1.15)", "bottlerocket@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10, 10.0.0.11]\n", "", "KC9001", 10, 29, "clusterDNS[1]"},
+		{"AL2 keeps podsPerCore", "al2@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n    podsPerCore: 4\n", "", "", 0, 0, ""},
 		{"AL2023 keeps podsPerCore", "al2023@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n    podsPerCore: 4\n", "", "", 0, 0, ""},
-		{"AL2 drops a second clusterDNS", "al2@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10, 10.0.0.11]\n", "", "KC9003", 10, 29, "clusterDNS[1]"},
+		{"AL2 refuses a second clusterDNS (v1.15)", "al2@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10, 10.0.0.11]\n", "", "KC9001", 10, 29, "clusterDNS[1]"},
 		{"maxPods from the instance type", "al2023@latest", "    clusterDNS: [10.0.0.10]\n", "", "KC9004", 8, 3, "maxPods"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
