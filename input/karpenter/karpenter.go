@@ -148,23 +148,28 @@ func (t *translation) add(rule string, sev finding.Severity, n *yaml.Node, path,
 		Position: t.pos(n), Path: path, Hint: hint})
 }
 
-// The CRD's validation of spec.kubelet (pkg/apis/v1/ec2nodeclass.go
-// KubeletConfiguration markers, pkg/apis/crds/karpenter.k8s.aws_ec2nodeclasses.yaml).
+// The validation of spec.kubelet's managed fields (v1.14.1: the CRD's markers
+// and CEL rules, pkg/apis/v1/ec2nodeclass.go; v1.15.0: the controller's
+// pkg/apis/v1/kubeletconfiguration_validation.go ValidateKubeletConfig).
 var (
-	reservedKeys  = []string{"cpu", "memory", "ephemeral-storage", "pid"}
-	signalKeys    = []string{"memory.available", "nodefs.available", "nodefs.inodesFree", "imagefs.available", "imagefs.inodesFree", "pid.available"}
-	quantityRE    = regexp.MustCompile(`^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$`)
-	thresholdRE   = regexp.MustCompile(`^((\d{1,2}(\.\d{1,2})?|100(\.0{1,2})?)%||(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?)$`)
-	kubeletFields = []string{"clusterDNS", "maxPods", "podsPerCore", "systemReserved", "kubeReserved", "evictionHard", "evictionSoft",
-		"evictionSoftGracePeriod", "evictionMaxPodGracePeriod", "imageGCHighThresholdPercent", "imageGCLowThresholdPercent", "cpuCFSQuota"}
+	reservedKeys = []string{"cpu", "memory", "ephemeral-storage", "pid"}
+	signalKeys   = []string{"memory.available", "nodefs.available", "nodefs.inodesFree", "imagefs.available", "imagefs.inodesFree", "pid.available"}
+	quantityRE   = regexp.MustCompile(`^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$`)
+	thresholdRE  = regexp.MustCompile(`^((\d{1,2}(\.\d{1,2})?|100(\.0{1,2})?)%||(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?)$`)
 )
 
-// celRef names Karpenter's rule in messages.
-var celRef = "Karpenter's CEL rule (pkg/apis/v1/ec2nodeclass.go KubeletConfiguration, " + Tool.Release + ")"
+// celRef names Karpenter's rule in messages. v1.15 moved the rules from the CRD's CEL to the controller
+// (spec.kubelet is an open map the API server does not validate): the
+// messages keep v1.14.1's CEL wording.
+var celRef = "Karpenter's rule (pkg/apis/v1/kubeletconfiguration_validation.go ValidateKubeletConfig, " + Tool.Release + "; as v1.14.1's CEL rule words it)"
 
-// readKubelet reads spec.kubelet as the API server admits it and Karpenter
-// decodes it: unknown fields pruned, the schema's types, minimums and
-// patterns, and the CEL rules.
+// readKubelet reads spec.kubelet as Karpenter v1.15 decodes and validates it:
+// the managed fields (ParsedKubeletConfig) with their types, minimums,
+// patterns and rules; any other key kept as written (t.unmanaged). Not
+// modeled: v1.15's check of other keys against the kubelet's own type
+// (validateAgainstUpstreamType; kubeletcfg's pipeline reports unknown
+// kubelet fields itself) and CEL expressions in maxPods/kubeReserved/
+// systemReserved (refused here as not integers/quantities).
 func (t *translation) readKubelet(k *yaml.Node) {
 	t.kubelet, t.keys = map[string]any{}, map[string]*yaml.Node{}
 	if k == nil {
@@ -175,7 +180,7 @@ func (t *translation) readKubelet(k *yaml.Node) {
 		return
 	}
 	schemaErr := func(n *yaml.Node, path, msg string) {
-		t.add("KC9001", finding.Error, n, path, fmt.Sprintf("the API server refuses the EC2NodeClass: spec.kubelet.%s (the CRD's schema, pkg/apis/crds/karpenter.k8s.aws_ec2nodeclasses.yaml, %s)", msg, Tool.Release),
+		t.add("KC9001", finding.Error, n, path, fmt.Sprintf("its controller refuses the EC2NodeClass (ValidationSucceeded=False; no node is launched): spec.kubelet.%s (pkg/apis/v1/kubeletconfiguration_validation.go ValidateKubeletConfig, %s; the rule as v1.14.1's CRD schema words it)", msg, Tool.Release),
 			"fix the value as the schema says")
 	}
 	for i := 0; i+1 < len(k.Content); i += 2 {
@@ -235,7 +240,7 @@ func (t *translation) readKubelet(k *yaml.Node) {
 				mk, mv := v.Content[j], v.Content[j+1]
 				path := name + "[" + mk.Value + "]"
 				if !contains(keys, mk.Value) {
-					t.add("KC9001", finding.Error, mk, path, fmt.Sprintf("the API server refuses the EC2NodeClass: spec.kubelet.%s: valid keys for %s are ['%s'] (%s)", name, name, strings.Join(keys, "','"), celRef),
+					t.add("KC9001", finding.Error, mk, path, fmt.Sprintf("its controller refuses the EC2NodeClass (ValidationSucceeded=False; no node is launched): spec.kubelet.%s: valid keys for %s are ['%s'] (%s)", name, name, strings.Join(keys, "','"), celRef),
 						fmt.Sprintf("use one of %s", strings.Join(keys, ", ")))
 					ok = false
 					continue
@@ -256,7 +261,7 @@ func (t *translation) readKubelet(k *yaml.Node) {
 					continue
 				}
 				if (name == "systemReserved" || name == "kubeReserved") && strings.HasPrefix(mv.Value, "-") {
-					t.add("KC9001", finding.Error, mv, path, fmt.Sprintf("the API server refuses the EC2NodeClass: spec.kubelet.%s: %s value cannot be a negative resource quantity (%s)", name, name, celRef),
+					t.add("KC9001", finding.Error, mv, path, fmt.Sprintf("its controller refuses the EC2NodeClass (ValidationSucceeded=False; no node is launched): spec.kubelet.%s: %s value cannot be a negative resource quantity (%s)", name, name, celRef),
 						"use a quantity of zero or more")
 					ok = false
 					continue
@@ -286,7 +291,7 @@ func (t *translation) readKubelet(k *yaml.Node) {
 	hi, okH := t.kubelet["imageGCHighThresholdPercent"].(int64)
 	lo, okL := t.kubelet["imageGCLowThresholdPercent"].(int64)
 	if okH && okL && hi <= lo {
-		t.add("KC9001", finding.Error, get(k, "imageGCHighThresholdPercent"), "imageGCHighThresholdPercent", fmt.Sprintf("the API server refuses the EC2NodeClass: spec.kubelet: imageGCHighThresholdPercent must be greater than imageGCLowThresholdPercent (%d <= %d; %s)", hi, lo, celRef),
+		t.add("KC9001", finding.Error, get(k, "imageGCHighThresholdPercent"), "imageGCHighThresholdPercent", fmt.Sprintf("its controller refuses the EC2NodeClass (ValidationSucceeded=False; no node is launched): spec.kubelet: imageGCHighThresholdPercent must be greater than imageGCLowThresholdPercent (%d <= %d; %s)", hi, lo, celRef),
 			"make imageGCHighThresholdPercent greater than imageGCLowThresholdPercent")
 	}
 	soft, _ := t.kubelet["evictionSoft"].(map[string]any)
@@ -294,7 +299,7 @@ func (t *translation) readKubelet(k *yaml.Node) {
 	if get(k, "evictionSoft") != nil {
 		for _, s := range sortedKeys(soft) {
 			if _, ok := grace[s]; !ok {
-				t.add("KC9001", finding.Error, keyOf(get(k, "evictionSoft"), s), "evictionSoft["+s+"]", fmt.Sprintf("the API server refuses the EC2NodeClass: spec.kubelet: evictionSoft OwnerKey does not have a matching evictionSoftGracePeriod (%s has none; %s)", s, celRef),
+				t.add("KC9001", finding.Error, keyOf(get(k, "evictionSoft"), s), "evictionSoft["+s+"]", fmt.Sprintf("its controller refuses the EC2NodeClass (ValidationSucceeded=False; no node is launched): spec.kubelet: evictionSoft OwnerKey does not have a matching evictionSoftGracePeriod (%s has none; %s)", s, celRef),
 					"give evictionSoftGracePeriod["+s+"]")
 			}
 		}
@@ -302,7 +307,7 @@ func (t *translation) readKubelet(k *yaml.Node) {
 	if get(k, "evictionSoftGracePeriod") != nil {
 		for _, s := range sortedKeys(grace) {
 			if _, ok := soft[s]; !ok {
-				t.add("KC9001", finding.Error, keyOf(get(k, "evictionSoftGracePeriod"), s), "evictionSoftGracePeriod["+s+"]", fmt.Sprintf("the API server refuses the EC2NodeClass: spec.kubelet: evictionSoftGracePeriod OwnerKey does not have a matching evictionSoft (%s has none; %s)", s, celRef),
+				t.add("KC9001", finding.Error, keyOf(get(k, "evictionSoftGracePeriod"), s), "evictionSoftGracePeriod["+s+"]", fmt.Sprintf("its controller refuses the EC2NodeClass (ValidationSucceeded=False; no node is launched): spec.kubelet: evictionSoftGracePeriod OwnerKey does not have a matching evictionSoft (%s has none; %s)", s, celRef),
 					"give evictionSoft["+s+"] or drop the grace period")
 			}
 		}
