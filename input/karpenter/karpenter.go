@@ -32,9 +32,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"mime"
 	"net/mail"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -134,6 +136,10 @@ type translation struct {
 	taints []any
 	pool   string
 	lines  []string
+	// exprs are the CEL expressions of maxPods, kubeReserved and
+	// systemReserved (v1.15), by field path: Karpenter evaluates them per
+	// instance type, so their values are known only at launch.
+	exprs map[string]*yaml.Node
 }
 
 func (t *translation) pos(n *yaml.Node) finding.Position {
@@ -168,8 +174,8 @@ var celRef = "Karpenter's rule (pkg/apis/v1/kubeletconfiguration_validation.go V
 // patterns and rules; any other key kept as written (t.unmanaged). Not
 // modeled: v1.15's check of other keys against the kubelet's own type
 // (validateAgainstUpstreamType; kubeletcfg's pipeline reports unknown
-// kubelet fields itself) and CEL expressions in maxPods/kubeReserved/
-// systemReserved (refused here as not integers/quantities).
+// kubelet fields itself). CEL expressions in maxPods/kubeReserved/
+// systemReserved are values known at launch (exprs), not checked as CEL.
 func (t *translation) readKubelet(k *yaml.Node) {
 	t.kubelet, t.keys = map[string]any{}, map[string]*yaml.Node{}
 	if k == nil {
@@ -188,6 +194,12 @@ func (t *translation) readKubelet(k *yaml.Node) {
 		name := key.Value
 		switch name {
 		case "maxPods", "podsPerCore", "evictionMaxPodGracePeriod", "imageGCHighThresholdPercent", "imageGCLowThresholdPercent":
+			if name == "maxPods" && v.Kind == yaml.ScalarNode && v.Tag == "!!str" {
+				// v1.15: a string maxPods is a CEL expression evaluated per
+				// instance type (ParsedKubeletConfig.HasExpressions).
+				t.expr(name, v)
+				continue
+			}
 			n, err := strconv.ParseInt(v.Value, 10, 32)
 			if v.Kind != yaml.ScalarNode || v.Tag != "!!int" || err != nil {
 				schemaErr(v, name, fmt.Sprintf("%s: Invalid value: %q: must be of type integer", name, v.Value))
@@ -253,6 +265,13 @@ func (t *translation) readKubelet(k *yaml.Node) {
 						continue
 					}
 					m[mk.Value] = d.String() // metav1.Duration's MarshalJSON
+					continue
+				}
+				if (name == "systemReserved" || name == "kubeReserved") && !strings.HasPrefix(mv.Value, "-") && !quantityRE.MatchString(mv.Value) {
+					// v1.15: a reservation that is no quantity is a CEL
+					// expression evaluated per instance type
+					// (HasResourceExpressions), not an error.
+					t.expr(path, mv)
 					continue
 				}
 				if !valueRE.MatchString(mv.Value) {
@@ -450,7 +469,10 @@ func (t *translation) resolved(opt bootstrap.Options) map[string]any {
 	for k, v := range t.kubelet {
 		kc[k] = v
 	}
-	if _, ok := kc["maxPods"]; !ok {
+	for _, path := range slices.Sorted(maps.Keys(t.exprs)) {
+		t.atBootExpr(opt, kc, path)
+	}
+	if _, ok := kc["maxPods"]; !ok && t.exprs["maxPods"] == nil {
 		t.atBoot(opt, kc, "maxPods", "Karpenter: the pod capacity of the instance type it launches (pkg/providers/amifamily/resolver.go resolveLaunchTemplates)",
 			"maxPods is the pod capacity of the instance type launched (ENI-limited, or 110), since spec.kubelet.maxPods is not set (pkg/providers/amifamily/resolver.go resolveLaunchTemplates, "+Tool.Release+")")
 	}
@@ -459,6 +481,40 @@ func (t *translation) resolved(opt bootstrap.Options) map[string]any {
 			"clusterDNS is the kube-dns Service's IP, discovered in the cluster, since spec.kubelet.clusterDNS is not set (pkg/providers/amifamily/resolver.go defaultClusterDNS, "+Tool.Release+")")
 	}
 	return kc
+}
+
+// expr records a CEL expression Karpenter evaluates per instance type.
+func (t *translation) expr(path string, n *yaml.Node) {
+	if t.exprs == nil {
+		t.exprs = map[string]*yaml.Node{}
+	}
+	t.exprs[path] = n
+}
+
+// atBootExpr is atBoot for a CEL expression at path (maxPods,
+// kubeReserved[cpu]): opt.Set's value, else unknown until launch (KC9004 at
+// the expression).
+func (t *translation) atBootExpr(opt bootstrap.Options, kc map[string]any, path string) {
+	n := t.exprs[path]
+	note := fmt.Sprintf("Karpenter: the CEL expression %q, evaluated for the instance type it launches (pkg/apis/v1/kubeletconfiguration.go, %s)", n.Value, Tool.Release)
+	field, key, inMap := strings.Cut(strings.TrimSuffix(path, "]"), "[")
+	if s, ok := opt.Set[path]; ok {
+		if inMap {
+			m, _ := kc[field].(map[string]any)
+			if m == nil {
+				m = map[string]any{}
+			}
+			m[key] = s
+			kc[field] = m
+		} else if v, err := strconv.ParseInt(s, 10, 32); err == nil {
+			kc[path] = v
+		}
+		t.out.Notes[path] = "given with --set " + path + "; " + note
+		return
+	}
+	t.out.AtBoot[path] = note
+	t.add("KC9004", finding.Info, n, path, fmt.Sprintf("%s is the CEL expression %q, which Karpenter evaluates for each instance type it launches (pkg/apis/v1/kubeletconfiguration.go ParsedKubeletConfig.HasExpressions, %s): unknown until then", path, n.Value, Tool.Release),
+		fmt.Sprintf("give the value with --set %s=VALUE to check it for one instance type", path))
 }
 
 func (t *translation) atBoot(opt bootstrap.Options, kc map[string]any, path, note, msg string) {
