@@ -48,6 +48,8 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 	"github.com/kubeletcfg/kubeletcfg/input/nodeadm"
+	"github.com/kubeletcfg/kubeletcfg/internal/didyoumean"
+	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 // Tool is Karpenter's AWS provider.
@@ -171,10 +173,8 @@ var celRef = "Karpenter's rule (pkg/apis/v1/kubeletconfiguration_validation.go V
 
 // readKubelet reads spec.kubelet as Karpenter v1.15 decodes and validates it:
 // the managed fields (ParsedKubeletConfig) with their types, minimums,
-// patterns and rules; any other key kept as written (t.unmanaged). Not
-// modeled: v1.15's check of other keys against the kubelet's own type
-// (validateAgainstUpstreamType; kubeletcfg's pipeline reports unknown
-// kubelet fields itself). CEL expressions in maxPods/kubeReserved/
+// patterns and rules; any other key kept as written (t.unmanaged) and checked
+// against the upstream type (checkUpstream). CEL expressions in maxPods/kubeReserved/
 // systemReserved are values known at launch (exprs), not checked as CEL.
 func (t *translation) readKubelet(k *yaml.Node) {
 	t.kubelet, t.keys = map[string]any{}, map[string]*yaml.Node{}
@@ -303,6 +303,7 @@ func (t *translation) readKubelet(k *yaml.Node) {
 			}
 			t.kubelet[name] = raw
 			t.unmanaged = append(t.unmanaged, name)
+			t.checkUpstream(key, v, name)
 		}
 		t.keys[name] = key
 	}
@@ -481,6 +482,48 @@ func (t *translation) resolved(opt bootstrap.Options) map[string]any {
 			"clusterDNS is the kube-dns Service's IP, discovered in the cluster, since spec.kubelet.clusterDNS is not set (pkg/providers/amifamily/resolver.go defaultClusterDNS, "+Tool.Release+")")
 	}
 	return kc
+}
+
+// upstreamMinor is the kubelet whose KubeletConfiguration type Karpenter
+// links (k8s.io/kubelet v0.37.0 in v1.15.0's go.mod): validateAgainstUpstreamType
+// decodes spec.kubelet into it strictly.
+const upstreamMinor = "1.37"
+
+// checkUpstream is validateAgainstUpstreamType (pkg/apis/v1/
+// kubeletconfiguration_validation.go) for one key Karpenter does not manage:
+// sigs.k8s.io/json's strict decode into the upstream type refuses a field the
+// type does not have (case-sensitively), at any depth of the structs. Types are
+// left to the kubelet's own checks.
+func (t *translation) checkUpstream(key, v *yaml.Node, path string) {
+	m, err := skew.Lookup(upstreamMinor)
+	if err != nil {
+		return
+	}
+	t.checkFields(m.Fields(), key, v, path)
+}
+
+func (t *translation) checkFields(parent *skew.Field, key, v *yaml.Node, path string) {
+	name := key.Value
+	f, exact := parent.Child(name)
+	if f == nil || !exact {
+		var names []string
+		for n := range parent.Children {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		hint := "remove it, or spell it as the kubelet's KubeletConfiguration does"
+		if near := didyoumean.Nearest(name, names); near != "" {
+			hint = fmt.Sprintf("did you mean %q?", near)
+		}
+		t.add("KC9001", finding.Error, key, path, fmt.Sprintf("its controller refuses the EC2NodeClass (ValidationSucceeded=False; no node is launched): spec.kubelet: unknown field %q: the kubelet %s KubeletConfiguration it decodes spec.kubelet into strictly has no such field (pkg/apis/v1/kubeletconfiguration_validation.go validateAgainstUpstreamType, %s)", path, upstreamMinor, Tool.Release), hint)
+		return
+	}
+	if f.Kind != skew.Object || v.Kind != yaml.MappingNode {
+		return
+	}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		t.checkFields(f, v.Content[i], v.Content[i+1], path+"."+v.Content[i].Value)
+	}
 }
 
 // expr records a CEL expression Karpenter evaluates per instance type.
