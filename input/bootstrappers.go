@@ -1,6 +1,8 @@
 package input
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"path"
@@ -65,7 +67,12 @@ func translatorOf(f Format) (translator, bool) {
 }
 
 // detectTranslator is the first translator that recognises data, if any.
+// A KubeletConfiguration, the common case, is no tool's file: it is told
+// apart without the translators' parses (each reads the YAML its own way).
 func detectTranslator(path string, data []byte) (Format, bool) {
+	if kubeletConfigurationKind(data) {
+		return "", false
+	}
 	for _, t := range translators {
 		if t.detect(path, data) {
 			return t.format, true
@@ -224,6 +231,36 @@ func (s *Source) ownFlagOf(f validate.Finding) string {
 func (m *posMap) userWrote(path string) bool {
 	for p := range m.byPath {
 		if skew.Within(p, path) {
+			return true
+		}
+	}
+	return false
+}
+
+// kubeletConfigurationKind reports whether data says at its top level that it
+// is a KubeletConfiguration: a line "kind: KubeletConfiguration" at column 0
+// (YAML), or a JSON object whose kind is. No bootstrapper's file is one (the
+// KubeletConfiguration documents a kubeadm file holds are told apart before
+// the translators run).
+func kubeletConfigurationKind(data []byte) bool {
+	trimmed := bytes.TrimLeft(data, " \t\r\n")
+	if len(trimmed) > 0 && trimmed[0] == '{' {
+		var tm struct {
+			Kind string `json:"kind"`
+		}
+		return json.Unmarshal(trimmed, &tm) == nil && tm.Kind == "KubeletConfiguration"
+	}
+	for line := range bytes.Lines(data) {
+		v, ok := bytes.CutPrefix(line, []byte("kind:"))
+		if !ok {
+			continue
+		}
+		v = bytes.TrimSpace(v)
+		if i := bytes.Index(v, []byte(" #")); i >= 0 {
+			v = bytes.TrimSpace(v[:i])
+		}
+		v = bytes.Trim(v, `"'`)
+		if string(v) == "KubeletConfiguration" {
 			return true
 		}
 	}

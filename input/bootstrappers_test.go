@@ -213,3 +213,29 @@ func TestBootstrapperOwnFlags(t *testing.T) {
 		})
 	}
 }
+
+// A KubeletConfiguration is told apart before any translator parses it; the
+// translators still see everything else.
+func TestKubeletConfigurationSkipsTranslators(t *testing.T) {
+	for _, tc := range []struct {
+		data string
+		skip bool
+	}{
+		{"apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nmaxPods: 10\n", true},
+		{"kind: \"KubeletConfiguration\" # the kubelet's\napiVersion: kubelet.config.k8s.io/v1beta1\n", true},
+		{`{"apiVersion":"kubelet.config.k8s.io/v1beta1","kind":"KubeletConfiguration"}`, true},
+		{"apiVersion: example.com/v1\nkind: FakeTool\nspec:\n  kubelet:\n    config:\n      kind: KubeletConfiguration\n", false},
+		{"kind: FakeTool\n", false},
+		{`{"kind":"FakeTool","spec":{"kind":"KubeletConfiguration"}}`, false},
+	} {
+		called := false
+		tool := fakeTool
+		tool.detect = func(path string, data []byte) bool { called = true; return false }
+		translators = append(translators, tool)
+		DetectPath("x.yaml", []byte(tc.data))
+		translators = translators[:len(translators)-1]
+		if called == tc.skip {
+			t.Errorf("%q: translators ran %v, want %v", tc.data, called, !tc.skip)
+		}
+	}
+}

@@ -40,6 +40,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -162,8 +163,14 @@ func (t *translation) add(rule string, sev finding.Severity, n *yaml.Node, path,
 var (
 	reservedKeys = []string{"cpu", "memory", "ephemeral-storage", "pid"}
 	signalKeys   = []string{"memory.available", "nodefs.available", "nodefs.inodesFree", "imagefs.available", "imagefs.inodesFree", "pid.available"}
-	quantityRE   = regexp.MustCompile(`^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$`)
-	thresholdRE  = regexp.MustCompile(`^((\d{1,2}(\.\d{1,2})?|100(\.0{1,2})?)%||(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?)$`)
+	// The patterns compile on first use: a run that reads no EC2NodeClass
+	// does not pay for them at start-up.
+	quantityRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$`)
+	})
+	thresholdRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^((\d{1,2}(\.\d{1,2})?|100(\.0{1,2})?)%||(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?)$`)
+	})
 )
 
 // celRef names Karpenter's rule in messages. v1.15 moved the rules from the CRD's CEL to the controller
@@ -242,9 +249,9 @@ func (t *translation) readKubelet(k *yaml.Node) {
 				schemaErr(v, name, name+": must be of type object")
 				continue
 			}
-			keys, valueRE := signalKeys, thresholdRE
+			keys, valueRE := signalKeys, thresholdRE()
 			if name == "systemReserved" || name == "kubeReserved" {
-				keys, valueRE = reservedKeys, quantityRE
+				keys, valueRE = reservedKeys, quantityRE()
 			}
 			m := map[string]any{}
 			ok := true
@@ -267,7 +274,7 @@ func (t *translation) readKubelet(k *yaml.Node) {
 					m[mk.Value] = d.String() // metav1.Duration's MarshalJSON
 					continue
 				}
-				if (name == "systemReserved" || name == "kubeReserved") && !strings.HasPrefix(mv.Value, "-") && !quantityRE.MatchString(mv.Value) {
+				if (name == "systemReserved" || name == "kubeReserved") && !strings.HasPrefix(mv.Value, "-") && !quantityRE().MatchString(mv.Value) {
 					// v1.15: a reservation that is no quantity is a CEL
 					// expression evaluated per instance type
 					// (HasResourceExpressions), not an error.

@@ -3,6 +3,7 @@ package nodeadm
 import (
 	"errors"
 	"fmt"
+	"sync"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -104,13 +105,14 @@ func isFeatureEnabled(feature string, gates map[string]bool) bool {
 func (n *nodeConfig) DeepCopyObject() runtime.Object     { c := *n; return &c }
 func (n *nodeConfigList) DeepCopyObject() runtime.Object { c := *n; return &c }
 
-// scheme is api/bridge/scheme.go's: the v1alpha1 kinds.
-var scheme = func() *runtime.Scheme {
+// scheme is api/bridge/scheme.go's: the v1alpha1 kinds, built on first use
+// (not at start-up, for runs that read no NodeConfig).
+var scheme = sync.OnceValue(func() *runtime.Scheme {
 	s := runtime.NewScheme()
 	s.AddKnownTypeWithName(groupVersion.WithKind(kindNodeConfig), &nodeConfig{})
 	s.AddKnownTypeWithName(groupVersion.WithKind("NodeConfigList"), &nodeConfigList{})
 	return s
-}()
+})
 
 // errDecoding is api/bridge/decode.go's ErrNodeConfigDecodingFailure.
 var errDecoding = errors.New("failed to decode node config")
@@ -124,7 +126,7 @@ var errDecoding = errors.New("failed to decode node config")
 // top (unknown and duplicate fields): what nodeadm drops without a word.
 func decodeNodeConfig(data []byte) (cfg *nodeConfig, strict []error, err error) {
 	isJSON := utilyaml.IsJSONBuffer(data)
-	lenient := json.NewSerializerWithOptions(json.DefaultMetaFactory, scheme, scheme, json.SerializerOptions{Yaml: !isJSON})
+	lenient := json.NewSerializerWithOptions(json.DefaultMetaFactory, scheme(), scheme(), json.SerializerOptions{Yaml: !isJSON})
 	obj, gvk, err := lenient.Decode(data, nil, nil)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w, %w", errDecoding, err)
@@ -139,7 +141,7 @@ func decodeNodeConfig(data []byte) (cfg *nodeConfig, strict []error, err error) 
 	if !ok {
 		return nil, nil, fmt.Errorf("unable to convert %T to internal NodeConfig", obj)
 	}
-	strictSerializer := json.NewSerializerWithOptions(json.DefaultMetaFactory, scheme, scheme, json.SerializerOptions{Yaml: !isJSON, Strict: true})
+	strictSerializer := json.NewSerializerWithOptions(json.DefaultMetaFactory, scheme(), scheme(), json.SerializerOptions{Yaml: !isJSON, Strict: true})
 	if _, _, err := strictSerializer.Decode(data, nil, nil); err != nil {
 		if se, ok := runtime.AsStrictDecodingError(err); ok {
 			strict = se.Errors()

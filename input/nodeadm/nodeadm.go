@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"sigs.k8s.io/yaml"
 
@@ -302,10 +303,11 @@ func (t *translation) readDocs(docs []Document, multi bool) (*nodeConfig, int) {
 	return merged, n
 }
 
+// The decoders' messages, parsed on first use (not at start-up).
 var (
-	unknownFieldRE   = regexp.MustCompile(`unknown field "([^"]*)"`)
-	duplicateFieldRE = regexp.MustCompile(`duplicate field "([^"]*)"`)
-	yamlDuplicateRE  = regexp.MustCompile(`line (\d+): key "([^"]*)" already set`)
+	unknownFieldRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`unknown field "([^"]*)"`) })
+	duplicateFieldRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`duplicate field "([^"]*)"`) })
+	yamlDuplicateRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`line (\d+): key "([^"]*)" already set`) })
 )
 
 // knownFields are the NodeConfig v1alpha1 fields by parent path, for hints.
@@ -324,7 +326,7 @@ var knownFields = map[string][]string{
 // lenient decoder nodeadm uses passes over, into a KC9003 finding.
 func (t *translation) strictFinding(se error, pos *docPositions, d Document) {
 	msg := se.Error()
-	if m := unknownFieldRE.FindStringSubmatch(msg); m != nil {
+	if m := unknownFieldRE().FindStringSubmatch(msg); m != nil {
 		field := m[1]
 		parent, name := "", field
 		if i := strings.LastIndex(field, "."); i >= 0 {
@@ -359,7 +361,7 @@ func (t *translation) strictFinding(se error, pos *docPositions, d Document) {
 			hint)
 		return
 	}
-	if m := duplicateFieldRE.FindStringSubmatch(msg); m != nil {
+	if m := duplicateFieldRE().FindStringSubmatch(msg); m != nil {
 		at, ok := pos.nc[m[1]]
 		if !ok {
 			at = pos.first
@@ -369,7 +371,7 @@ func (t *translation) strictFinding(se error, pos *docPositions, d Document) {
 			"write the key once")
 		return
 	}
-	for _, m := range yamlDuplicateRE.FindAllStringSubmatch(msg, -1) {
+	for _, m := range yamlDuplicateRE().FindAllStringSubmatch(msg, -1) {
 		line, _ := strconv.Atoi(m[1])
 		at := d.Anchor
 		if d.At != nil && d.Generator == "" {
