@@ -9,7 +9,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -177,11 +179,7 @@ func parse(p string, data []byte) (*translation, error) {
 	if len(m.Content) > 0 {
 		t.out.Anchor = t.pos(m.Content[0])
 	}
-	names := make([]string, 0, len(keys))
-	for k := range keys {
-		names = append(names, k)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(keys))
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
 		field, ok := keys[k.Value]
@@ -383,11 +381,7 @@ func (t *translation) object(key string, v *yaml.Node, subs map[string]string, r
 		t.refuse(key, v, keys[key], "a JSON object is expected", "see the custom node configuration docs")
 		return
 	}
-	var names []string
-	for s := range subs {
-		names = append(names, s)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(subs))
 	for i := 0; i+1 < len(v.Content); i += 2 {
 		k, n := v.Content[i], v.Content[i+1]
 		target, ok := subs[k.Value]
