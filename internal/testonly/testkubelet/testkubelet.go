@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 const source = `package main
@@ -72,6 +73,17 @@ func Start(t testing.TB, bin string, args []string) (int, func() string) {
 		_ = cmd.Process.Kill()
 		<-done
 	})
+	// Start returns once exec has closed the child's close-on-exec pipe, which
+	// the kernel does before it lays out the new argument area: for a moment
+	// /proc/PID/cmdline is empty, and discover rightly calls such a process
+	// no kubelet. Wait for it, a bounded number of times.
+	cmdline := fmt.Sprintf("/proc/%d/cmdline", cmd.Process.Pid)
+	for i := 0; i < 200; i++ {
+		if data, err := os.ReadFile(cmdline); err != nil || len(data) > 0 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	return cmd.Process.Pid, func() string {
 		select {
 		case <-done:
