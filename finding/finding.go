@@ -82,6 +82,10 @@ type Finding struct {
 	// Fixes are the repairs that need no guess, set where the mistake is
 	// detected; kubeletcfg fix applies them. They are not part of the output.
 	Fixes []SuggestedFix `json:"-"`
+	// NoFix says why a mistake that fix repairs elsewhere has no repair here
+	// (an anchor, a twin key, a value out of range): kubeletcfg fix reports it
+	// as skipped, with these words. Set with Fixes empty; not part of the output.
+	NoFix string `json:"-"`
 }
 
 // SortFindings orders findings by file, line, column, then rule.

@@ -10,9 +10,10 @@ const apiVersion = validate.KubeletAPIVersion
 
 // typeMeta adds the apiVersion a document leaves out when its kind says
 // KubeletConfiguration (validate.AddAPIVersion decides when that is no guess).
-// The edit is the one the KC1002/KC2003 finding carries; a drop-in that no
+// The edit is the one the KC1002/KC2003 finding carries (validate.AddingAPIVersion
+// makes it the same way); it is made for every file, as a drop-in that no
 // target minor's linter reached (after an error that stops the kubelet) gets
-// the same one here.
+// no finding.
 func (e *env) typeMeta(pf *parsedFile) {
 	fix, kindKey, reason, ok := validate.AddAPIVersion(pf.t, pf.file.Doc)
 	if !ok {
@@ -27,9 +28,9 @@ func (e *env) typeMeta(pf *parsedFile) {
 		pf.skip(rule, kindKey, what, reason+": add apiVersion: "+apiVersion+" by hand")
 		return
 	}
-	if carried, ok := e.typeMetaFixes[pf.file.Path]; ok {
-		fix = carried
-	}
 	pf.fixes = append(pf.fixes, Fix{Rule: rule, Pos: pf.pos(kindKey), Before: what, After: "apiVersion: " + apiVersion + " added",
 		edits: fix.Edits, typeMeta: true})
+	// The kubelet reads nothing else of the file without it: the rounds of
+	// evaluation (discover) read it with the apiVersion added.
+	pf.addApplied(fix.Edits)
 }

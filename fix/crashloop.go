@@ -8,123 +8,116 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 	"k8s.io/component-base/featuregate"
 
+	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
-// resolveCrashLoop repairs the KEP-4603 draft keys found by the walk, now that
-// the feature gates of every file are known: whether the target minors turn
-// KubeletCrashLoopBackOffMax on decides whether the repair adds the gate.
-func (e *env) resolveCrashLoop(files []*parsedFile) {
-	// The gates as the kubelet merges them: the main file, then the drop-ins
-	// in order, a later entry winning.
-	merged := map[string]gateEntry{}
-	for _, pf := range files {
-		if !pf.gatesApply() {
+// gateEntry is a featureGates setting as the kubelet merged it.
+type gateEntry struct {
+	value string // "true" or "false"
+	pos   validate.Position
+}
+
+// mergedGates are the feature gates as the kubelet merges the files (the
+// main file, then the drop-ins in order, a later entry winning), read from the
+// newest target minor that got that far in the last round; positions are in
+// the original files.
+func mergedGates(files map[string]*parsedFile, results []*pipeline.Result) map[string]gateEntry {
+	out := map[string]gateEntry{}
+	for i := len(results) - 1; i >= 0; i-- {
+		r := results[i]
+		if r.Effective == nil {
 			continue
 		}
-		for _, g := range pf.gates {
-			merged[g.name] = g
+		for name, v := range r.Effective.FeatureGates {
+			g := gateEntry{value: strconv.FormatBool(v), pos: r.Origins["featureGates["+name+"]"]}
+			if pf := files[g.pos.File]; pf != nil {
+				if data, err := pf.current(); err == nil {
+					if off := validate.NewText(data).Offset(g.pos.Line, g.pos.Column); off >= 0 {
+						if orig, ok := toOriginal(pf.applied, off); ok {
+							g.pos.Line, g.pos.Column = lineCol(pf.t, orig)
+						}
+					}
+				}
+			}
+			out[name] = g
 		}
+		break
 	}
-	for _, pf := range files {
-		for _, d := range pf.drafts {
-			e.repairDraft(pf, d, merged)
+	return out
+}
+
+// resolveCrashLoop repairs the KEP-4603 draft keys the last round's findings
+// report (KC6001 carries the rename and the value, or why not), now that the
+// feature gates of every file are known: whether the target minors turn
+// KubeletCrashLoopBackOffMax on decides whether the repair adds the gate.
+func (e *env) resolveCrashLoop(files map[string]*parsedFile, os map[offerKey]*offer, order []offerKey, last []*pipeline.Result) {
+	merged := mergedGates(files, last)
+	for _, k := range order {
+		pf := files[k.file]
+		if pf.decided[k.off] {
+			continue
 		}
+		pf.decided[k.off] = true
+		e.repairDraft(pf, os[k], merged)
 	}
 }
 
-func (e *env) repairDraft(pf *parsedFile, d draft, merged map[string]gateEntry) {
+func (e *env) repairDraft(pf *parsedFile, o *offer, merged map[string]gateEntry) {
 	rule := validate.DraftCrashLoopField.ID
-	what := d.written
-	if d.value.Kind == yaml.ScalarNode {
-		what += ": " + d.value.Value
+	key, value := o.key, o.at.Value()
+	parentKey, _ := parentKeyOf(pf.file.Doc, o.at.Mapping)
+	what := writtenPath(pf.file.Doc, key)
+	if value.Kind == yaml.ScalarNode {
+		what += ": " + value.Value
 	}
-	reason := e.draftBlocked(pf, d, merged)
-	var n int
+	reason := ""
+	if o.f.NoFix == validate.SharedReason {
+		reason = o.f.NoFix
+	} else if parentKey != nil {
+		if ok, seen := pf.renamed[parentKey]; seen && !ok {
+			reason = fmt.Sprintf("the key %q above it is not repaired (see line %d)", parentKey.Value, parentKey.Line)
+		}
+	}
 	if reason == "" {
-		n, reason = draftSeconds(d.value)
+		reason = o.f.NoFix
 	}
 	var need []*skew.Minor
 	if reason == "" {
 		need, reason = e.gateNeeded(merged)
 	}
-	var edits []edit
-	if carried, ok := e.draftFixes[pf.pos(d.key)]; ok && reason == "" {
-		// The rename and the value the KC6001 finding carries.
-		edits = append(edits, carried.Edits...)
-	} else if reason == "" {
-		keyEdit, ok := rename(pf.t, d.key, "maxContainerRestartPeriod")
-		start, end, vok := pf.t.ScalarSpan(d.value)
-		if !ok || !vok {
-			reason = "the key or value is written with escapes, a tag or across lines: rewrite it by hand"
-		} else {
-			value := strconv.Itoa(n) + "s"
-			if d.parent.Style&yaml.FlowStyle != 0 {
-				value = `"` + value + `"` // JSON, or a YAML {...}
-			}
-			edits = []edit{keyEdit, {Pos: start, End: end, NewText: value}}
-		}
+	edits := o.edits
+	if reason == "" && len(edits) == 0 {
+		reason = "the key or value is written with escapes, a tag or across lines: rewrite it by hand"
 	}
 	var also string
 	if reason == "" && len(need) > 0 && !pf.gateAdded {
 		var ed edit
 		if ed, reason = pf.addGate(); reason == "" {
-			edits = append(edits, ed)
+			edits = append(edits[:len(edits):len(edits)], ed)
 			pf.gateAdded = true
 			also = fmt.Sprintf("adds featureGates[%s]: true, off by default at kubelet %s", crashLoopGate, minorList(need))
 		}
 	}
 	if reason != "" {
-		pf.skip(rule, d.key, what, reason)
-		pf.dropLoneParent(d)
+		pf.skip(rule, key, what, reason)
+		pf.dropLoneParent(key, o.at.Mapping, parentKey)
 		return
 	}
+	n, _ := strconv.Atoi(value.Value) // validate.ReplacingDraft read it as a whole number
 	after := fmt.Sprintf("%s: %ds", crashLoopField, n)
-	pf.fixes = append(pf.fixes, Fix{Rule: rule, Pos: pf.pos(d.key), Before: what, After: after, Also: also, edits: edits})
+	pf.fixes = append(pf.fixes, Fix{Rule: rule, Pos: pf.pos(key), Before: what, After: after, Also: also, edits: edits})
 }
 
-// draftBlocked is why the draft key cannot be renamed where it is: a twin
-// key, or the real field already set beside it.
-func (e *env) draftBlocked(pf *parsedFile, d draft, merged map[string]gateEntry) string {
-	if d.blocked != "" {
-		return d.blocked
-	}
-	if d.parentKey != nil {
-		if ok, seen := pf.renamed[d.parentKey]; seen && !ok {
-			return fmt.Sprintf("the key %q above it is not repaired (see line %d)", d.parentKey.Value, d.parentKey.Line)
+// parentKeyOf finds the top-level key whose value is the mapping n.
+func parentKeyOf(root, n *yaml.Node) (*yaml.Node, bool) {
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if root.Content[i+1] == n {
+			return root.Content[i], true
 		}
 	}
-	for i := 0; i+1 < len(d.parent.Content); i += 2 {
-		k := d.parent.Content[i]
-		if k == d.key || k.Kind != yaml.ScalarNode {
-			continue
-		}
-		switch {
-		case strings.EqualFold(k.Value, "maxSeconds"):
-			return fmt.Sprintf("%q (line %d) is the same draft key: keep one of them by hand", k.Value, k.Line)
-		case strings.EqualFold(k.Value, "maxContainerRestartPeriod"):
-			return fmt.Sprintf("%q (line %d) already sets the cap: delete one of the two by hand", k.Value, k.Line)
-		}
-	}
-	return ""
-}
-
-// draftSeconds reads the draft's value: a whole number of seconds the kubelet
-// accepts as a cap. Anything else would be a guess, or a refusal (KC4049).
-func draftSeconds(v *yaml.Node) (int, string) {
-	if v.Kind != yaml.ScalarNode || v.Tag != "!!int" {
-		return 0, "the value is not a whole number of seconds: write crashLoopBackOff.maxContainerRestartPeriod (a duration between 1s and 300s) by hand"
-	}
-	n, err := strconv.Atoi(v.Value)
-	if err != nil {
-		return 0, "the value is not a decimal whole number of seconds: write crashLoopBackOff.maxContainerRestartPeriod by hand"
-	}
-	if n < minCap || n > maxCap {
-		return 0, fmt.Sprintf("%ds is outside the %ds..%ds the kubelet accepts: maxContainerRestartPeriod: %ds would stop it (KC4049); choose a cap by hand",
-			n, minCap, maxCap, n)
-	}
-	return n, ""
+	return nil, false
 }
 
 // gateNeeded returns the target minors at which the repaired field needs the
@@ -172,15 +165,15 @@ func (e *env) gateNeeded(merged map[string]gateEntry) ([]*skew.Minor, string) {
 // dropLoneParent turns the repair of the draft key's parent (crashloopbackoff
 // to crashLoopBackOff) into a skip when the draft key is all it holds:
 // renaming it alone changes nothing.
-func (pf *parsedFile) dropLoneParent(d draft) {
-	if d.parentKey == nil || len(d.parent.Content) != 2 || !pf.renamed[d.parentKey] {
+func (pf *parsedFile) dropLoneParent(key, parent, parentKey *yaml.Node) {
+	if parentKey == nil || len(parent.Content) != 2 || !pf.renamed[parentKey] {
 		return
 	}
 	for i, fx := range pf.fixes {
-		if fx.Pos == pf.pos(d.parentKey) {
+		if fx.Pos == pf.pos(parentKey) {
 			pf.fixes = append(pf.fixes[:i], pf.fixes[i+1:]...)
-			pf.renamed[d.parentKey] = false
-			pf.skip(fx.Rule, d.parentKey, fx.Before, fmt.Sprintf("it only holds %s, which is not repaired (line %d)", d.key.Value, d.key.Line))
+			pf.renamed[parentKey] = false
+			pf.skip(fx.Rule, parentKey, fx.Before, fmt.Sprintf("it only holds %s, which is not repaired (line %d)", key.Value, key.Line))
 			return
 		}
 	}

@@ -2,19 +2,22 @@
 // need no guess: the KEP-4603 draft crashLoopBackOff.maxSeconds rewritten as
 // maxContainerRestartPeriod (with the feature gate where a target minor needs
 // it), field names and feature-gate names that differ from the real ones only
-// in case. Repairs are byte edits of the original files at the positions the
-// YAML parser reports, so comments, quoting, indentation and key order stay;
-// the result is evaluated by the pipeline at every target minor and refused
-// when it would lint worse than the original.
+// in case, a missing apiVersion, and feature-gate entries set to the value
+// their gate is locked to. Repairs are byte edits of the original files, so
+// comments, quoting, indentation and key order stay; the result is evaluated
+// by the pipeline at every target minor and refused when it would lint worse
+// than the original.
 //
-// The edits of the case renames (KC1102, KC2006, KC2007), of the missing
-// apiVersion (KC1002, KC2003) and of the KEP-4603 draft key (KC6001) are the
-// ones the findings carry (validate.Finding.Fixes, set where the pipeline
-// detects the mistake). The walk of the files (find.go) decides what is not
-// repaired and why (anchors, duplicates, a key above left unrepaired, a gate
-// setting that contradicts the draft's), computes the same edits for keys no
-// target minor's linter reached, and plans the repairs that depend on every
-// target minor and file at once: the gate the shipped crash-loop field needs,
-// gate names that differ in case (KC3001) and gate entries set to their locked
-// value (KC3005).
+// The repairs are the findings' (Finding.Fixes, set where the pipeline finds
+// the mistake), and so are the reasons a mistake is left (Finding.NoFix: an
+// anchor, a twin key, a value out of range). fix evaluates the files at every
+// target minor, takes the renames the findings carry, applies them and
+// evaluates again until the kubelet reads every key they let it read (a key
+// under a key the main file drops, the drop-ins after a misspelt gate); then
+// it weighs what depends on every target minor and file at once (plan.go,
+// crashloop.go): a gate entry is removed only when its gate is locked to the
+// value at every target minor (pipeline.GateLockAt, the gate step's own
+// decision), the entries of one mapping are removed together
+// (validate.RemoveEntries), and the draft's repair adds the gate where a target
+// minor has it off.
 package fix

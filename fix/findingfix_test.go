@@ -3,7 +3,6 @@ package fix
 import (
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -17,16 +16,16 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
-// TestFindingRenamesAreTheWalks checks that the rename a case finding carries
-// (and the repair a KC6001 finding carries)
-// (KC1102, KC2006, KC2007: validate.Finding.Fixes, set where the pipeline
-// detects the key) is the edit the fixer's own walk makes of that key, and that
-// a finding carries none where the walk refuses (escapes, tags, anchors), over
-// every case of the corpus and of testdata/fix at every supported minor.
-func TestFindingRenamesAreTheWalks(t *testing.T) {
+// TestRepairableFindingsSayWhy checks, over every case of the corpus and of
+// testdata/fix at every supported minor, that each finding fix acts on
+// (KC1102, KC2006, KC2007, KC6001, KC1002, KC2003, and the gate findings
+// with a case-only name) carries either a repair or the reason it has none,
+// never both; and that the repair, applied alone to the file, writes the
+// field's own name (or the shipped crash-loop field) at the finding's key.
+func TestRepairableFindingsSayWhy(t *testing.T) {
 	dirs, _ := filepath.Glob("../testdata/conformance/cases/*")
 	fixDirs, _ := filepath.Glob("../testdata/fix/*")
-	checked, drafts := 0, 0
+	repaired, reasons := map[string]int{}, map[string]int{}
 	for _, dir := range append(dirs, fixDirs...) {
 		in := pipeline.Input{}
 		if c, err := testcorpus.Read(dir); err == nil && c.Config+c.ConfigDir != "" {
@@ -51,41 +50,68 @@ func TestFindingRenamesAreTheWalks(t *testing.T) {
 				continue
 			}
 			for _, f := range res.Findings {
+				var want string // the key's name once repaired ("" not checked)
 				switch f.Rule {
 				case source.CaseMismatch.ID, dropin.DropInCaseOnly.ID, dropin.DropInCaseShadowed.ID:
+					want = lastName(f.Path)
 				case validate.DraftCrashLoopField.ID:
-					drafts += checkDraftFix(t, v, f)
-					continue
+					want = "maxContainerRestartPeriod"
+				case source.ConfigTypeMeta.ID, dropin.DropInTypeMeta.ID:
+				case pipeline.GateUnknown.ID:
+					if want, _ = pipeline.GateSpelling(gateName(f.Path)); want == "" {
+						continue
+					}
 				default:
 					continue
 				}
-				sf, err := source.ReadFile(f.File)
-				if err != nil || sf.Doc == nil {
+				if len(f.Fixes) == 0 && f.NoFix == "" {
+					if f.Rule == source.ConfigTypeMeta.ID || f.Rule == dropin.DropInTypeMeta.ID {
+						continue // only a missing apiVersion beside kind KubeletConfiguration is repaired
+					}
+					t.Errorf("%s at %s, %s: neither a repair nor a reason", f.Rule, v, f.Position)
 					continue
 				}
-				k, _ := keyValueAt(sf.Doc, f.Line, f.Column)
-				if k == nil {
-					t.Errorf("%s at %s: no key at %s", f.Rule, v, f.Position)
+				if len(f.Fixes) > 0 && f.NoFix != "" {
+					t.Errorf("%s at %s, %s: a repair and a reason (%s)", f.Rule, v, f.Position, f.NoFix)
+				}
+				if f.NoFix != "" {
+					reasons[f.Rule]++
 					continue
 				}
-				want, ok := rename(validate.NewText(sf.Data), k, lastName(f.Path))
-				switch {
-				case !ok && len(f.Fixes) > 0:
-					t.Errorf("%s at %s, %s: the finding renames a key the walk leaves alone: %+v", f.Rule, v, f.Position, f.Fixes)
-				case ok && (len(f.Fixes) != 1 || len(f.Fixes[0].Edits) != 1 || f.Fixes[0].Edits[0] != want):
-					t.Errorf("%s at %s, %s: finding fixes %+v, the walk's edit %+v", f.Rule, v, f.Position, f.Fixes, want)
+				data, err := os.ReadFile(f.File)
+				if err != nil {
+					t.Fatal(err)
 				}
-				checked++
+				fixed, err := validate.ApplyEdits(data, f.Fixes[0].Edits)
+				if err != nil {
+					t.Errorf("%s at %s, %s: %v", f.Rule, v, f.Position, err)
+					continue
+				}
+				if want != "" {
+					var doc yaml.Node
+					if err := yaml.Unmarshal(fixed, &doc); err != nil || len(doc.Content) == 0 {
+						t.Errorf("%s at %s, %s: the repaired file does not parse: %v", f.Rule, v, f.Position, err)
+						continue
+					}
+					if k, _ := keyValueAt(doc.Content[0], f.Line, f.Column); k == nil || k.Value != want {
+						t.Errorf("%s at %s, %s: the repair writes %v, want the key %q", f.Rule, v, f.Position, k, want)
+					}
+				}
+				repaired[f.Rule]++
 			}
 		}
 	}
-	if checked == 0 {
-		t.Fatal("no case finding checked")
+	for _, rule := range []string{source.CaseMismatch.ID, dropin.DropInCaseOnly.ID, validate.DraftCrashLoopField.ID, pipeline.GateUnknown.ID} {
+		if repaired[rule] == 0 {
+			t.Errorf("no %s finding with a repair checked", rule)
+		}
 	}
-	if drafts == 0 {
-		t.Fatal("no KC6001 finding with a repair checked")
+	for _, rule := range []string{dropin.DropInCaseShadowed.ID, validate.DraftCrashLoopField.ID} {
+		if reasons[rule] == 0 {
+			t.Errorf("no %s finding with a reason checked", rule)
+		}
 	}
-	t.Logf("%d case findings and %d draft repairs checked", checked, drafts)
+	t.Logf("repairs checked %v, reasons %v", repaired, reasons)
 }
 
 // lastName is the last field name of a path: crashLoopBackOff.maxContainerRestartPeriod -> maxContainerRestartPeriod.
@@ -139,35 +165,6 @@ func TestTypeMetaFindingCarriesTheRepair(t *testing.T) {
 	}
 }
 
-// checkDraftFix compares the repair a KC6001 finding carries with the edits
-// the walk makes of the same key and value; 1 when there was one to compare.
-func checkDraftFix(t *testing.T, minor string, f validate.Finding) int {
-	t.Helper()
-	if len(f.Fixes) == 0 {
-		return 0
-	}
-	sf, err := source.ReadFile(f.File)
-	if err != nil || sf.Doc == nil {
-		t.Errorf("KC6001 at %s, %s: %v", minor, f.Position, err)
-		return 0
-	}
-	k, v := keyValueAt(sf.Doc, f.Line, f.Column)
-	tx := validate.NewText(sf.Data)
-	keyEdit, kok := rename(tx, k, "maxContainerRestartPeriod")
-	start, end, vok := tx.ScalarSpan(v)
-	n, reason := draftSeconds(v)
-	if !kok || !vok || reason != "" {
-		t.Errorf("KC6001 at %s, %s: the finding repairs what the walk leaves alone: %+v", minor, f.Position, f.Fixes)
-		return 0
-	}
-	got := f.Fixes[0].Edits
-	if len(f.Fixes) != 1 || len(got) != 2 || got[0] != keyEdit || got[1].Pos != start || got[1].End != end ||
-		strings.Trim(got[1].NewText, `"`) != strconv.Itoa(n)+"s" {
-		t.Errorf("KC6001 at %s, %s: finding fixes %+v, the walk's key edit %+v and value %d..%d %ds", minor, f.Position, f.Fixes, keyEdit, start, end, n)
-	}
-	return 1
-}
-
 // keyValueAt is the mapping key at a line and column and its value.
 func keyValueAt(n *yaml.Node, line, col int) (*yaml.Node, *yaml.Node) {
 	if n.Kind == yaml.MappingNode {
@@ -183,4 +180,81 @@ func keyValueAt(n *yaml.Node, line, col int) (*yaml.Node, *yaml.Node) {
 		}
 	}
 	return nil, nil
+}
+
+// TestGateRemovalOffersAreFixes checks that the removal a gate finding carries
+// (pipeline's gate step: the entry is set to the value its gate is locked to
+// at that minor) is the repair fix makes at that minor alone, or a skip with
+// its reason, over testdata/fix and the corpus at every supported minor; and
+// that applied alone it removes that entry and nothing else of the mapping.
+func TestGateRemovalOffersAreFixes(t *testing.T) {
+	dirs, _ := filepath.Glob("../testdata/conformance/cases/*")
+	fixDirs, _ := filepath.Glob("../testdata/fix/*")
+	checked := 0
+	for _, dir := range append(fixDirs, dirs...) {
+		in := pipeline.Input{}
+		if c, err := testcorpus.Read(dir); err == nil && c.Config+c.ConfigDir != "" {
+			in = pipeline.Input{Config: c.Config, ConfigDir: c.ConfigDir, CgroupVersion: c.CgroupVersion, Flags: c.Flags}
+		} else {
+			if _, err := os.Stat(filepath.Join(dir, "config.yaml")); err == nil {
+				in.Config = filepath.Join(dir, "config.yaml")
+			}
+			if fi, err := os.Stat(filepath.Join(dir, "conf.d")); err == nil && fi.IsDir() {
+				in.ConfigDir = filepath.Join(dir, "conf.d")
+			}
+		}
+		if in.Config == "" && in.ConfigDir == "" {
+			continue
+		}
+		for _, v := range skew.Supported() {
+			m, _ := skew.Lookup(v)
+			res, err := pipeline.Evaluate(m, in)
+			if err != nil {
+				continue
+			}
+			var plan *Plan
+			for _, f := range res.Findings {
+				if kindOf(&f) != gateRemoval || len(f.Fixes) != 1 {
+					continue
+				}
+				data, err := os.ReadFile(f.File)
+				if err != nil {
+					t.Fatal(err)
+				}
+				fixed, err := validate.ApplyEdits(data, f.Fixes[0].Edits)
+				if err != nil {
+					t.Fatalf("%s at %s: %v", f.Position, v, err)
+				}
+				name := gateName(f.Path)
+				if strings.Contains(string(fixed), name+":") {
+					t.Errorf("%s at %s: the repair leaves featureGates[%s]: %q", f.Position, v, name, fixed)
+				}
+				if len(fixed) >= len(data) {
+					t.Errorf("%s at %s: the repair removes nothing", f.Position, v)
+				}
+				if plan == nil {
+					if plan, err = Make(in, []*skew.Minor{m}); err != nil {
+						t.Fatal(err)
+					}
+				}
+				found := false
+				for _, pf := range plan.Files {
+					for _, fx := range pf.Fixes {
+						found = found || (fx.Pos == f.Position && fx.gate == name)
+					}
+					for _, s := range pf.Skips {
+						found = found || s.Pos == f.Position
+					}
+				}
+				if !found {
+					t.Errorf("%s at %s: the finding offers removing featureGates[%s]; fix neither removes nor skips it", f.Position, v, name)
+				}
+				checked++
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no gate finding with a removal checked")
+	}
+	t.Logf("%d removals checked", checked)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
 	"github.com/kubeletcfg/kubeletcfg/validate"
+	yaml "go.yaml.in/yaml/v3"
 )
 
 // Fix is one repair.
@@ -212,7 +213,7 @@ func Make(in pipeline.Input, minors []*skew.Minor) (*Plan, error) {
 		}
 	}
 	p := &Plan{Minors: minors}
-	env, err := newEnv(minors, before)
+	env, err := newEnv(minors)
 	if err != nil {
 		return nil, err
 	}
@@ -235,13 +236,29 @@ func Make(in pipeline.Input, minors []*skew.Minor) (*Plan, error) {
 			}
 		}
 	}
+	files := map[string]*parsedFile{}
 	for _, pf := range parsed {
-		env.find(pf)
+		files[pf.file.Path] = pf
+		pf.locateGates()
 		env.typeMeta(pf)
 	}
-	env.resolveCrashLoop(parsed)
+	// The renames first, evaluated again until the kubelet reads every key
+	// they let it read; then the repairs that depend on everything it reads.
+	last, err := env.discover(in, parsed, before)
+	if err != nil {
+		return nil, err
+	}
+	drafts, order, err := offers(files, last, draftRepair)
+	if err != nil {
+		return nil, err
+	}
+	env.resolveCrashLoop(files, drafts, order, last)
+	removals, _, err := offers(files, last, gateRemoval)
+	if err != nil {
+		return nil, err
+	}
 	for _, pf := range parsed {
-		env.lockedGates(pf)
+		env.lockedGates(pf, removals)
 	}
 	for _, pf := range parsed {
 		f, err := pf.finish()
@@ -286,7 +303,7 @@ func readInput(path string, main bool) *parsedFile {
 	if err != nil || f.SyntaxErr != nil || f.Doc == nil {
 		return nil
 	}
-	pf := &parsedFile{file: f, main: main, t: validate.NewText(f.Data)}
+	pf := &parsedFile{file: f, main: main, t: validate.NewText(f.Data), renamed: map[*yaml.Node]bool{}, decided: map[int]bool{}}
 	if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeSymlink != 0 {
 		pf.symlink = true
 	}

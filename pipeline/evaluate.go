@@ -307,6 +307,7 @@ func (r *Result) roundTrip(m *skew.Minor, kc *kubeletv1beta1.KubeletConfiguratio
 func (r *Result) add(fs ...validate.Finding) { r.Findings = append(r.Findings, fs...) }
 
 func (r *Result) finish() *Result {
+	r.gateFixes()
 	validate.SortFindings(r.Findings)
 	r.Starts = true
 	for _, f := range r.Findings {

@@ -46,9 +46,9 @@ func keyFindings(files *source.Cache, f *source.File, keys []source.Key, m *skew
 			}
 			out = append(out, validate.UnknownFieldIn(source.UnknownField, k.Pos, k.Path, k.Written, hint))
 		case source.KeyCase:
-			out = append(out, source.CaseMismatch.Atf(k.Pos, k.Path, fmt.Sprintf("spell it %q", k.Suggest),
-				"%q differs from the field %q only in case: the kubelet drops it in the main file and keeps the default", k.Written, k.Suggest).
-				Renaming(f.Text(), k.Written, k.Suggest))
+			out = append(out, validate.RenamingField(source.CaseMismatch.Atf(k.Pos, k.Path, fmt.Sprintf("spell it %q", k.Suggest),
+				"%q differs from the field %q only in case: the kubelet drops it in the main file and keeps the default", k.Written, k.Suggest),
+				f.Text(), f.Doc, k.Written, k.Suggest))
 		case source.KeyDuplicate:
 			if merged.in(keys, k) {
 				// The dropped occurrence was merged in with <<: report where the

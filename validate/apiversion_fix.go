@@ -65,6 +65,8 @@ func AddAPIVersion(t *Text, doc *yaml.Node) (fix SuggestedFix, kind *yaml.Node, 
 func AddingAPIVersion(f Finding, t *Text, doc *yaml.Node) Finding {
 	if fix, _, reason, ok := AddAPIVersion(t, doc); ok && reason == "" {
 		f.Fixes = append(f.Fixes[:len(f.Fixes):len(f.Fixes)], fix)
+	} else if ok {
+		f.NoFix = reason + ": add apiVersion: " + KubeletAPIVersion + " by hand"
 	}
 	return f
 }

@@ -1,11 +1,16 @@
 package validate
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
 )
+
+// The kubelet accepts crashLoopBackOff.maxContainerRestartPeriod between 1s and
+// 300s (KC4049).
+const minCrashLoopCap, maxCrashLoopCap = 1, 300
 
 // ReplacingDraft returns f, a KC6001 finding, with the repair that writes the
 // KEP-4603 draft key as the shipped field, maxSeconds: N as
@@ -13,27 +18,43 @@ import (
 // guess: N a whole number of seconds the kubelet accepts (1..300), key and
 // value written plainly or quoted without escapes, no twin key or cap beside
 // it, no anchor or merge key above it (the text would serve other places too).
-// t and doc are f's file. The gate the shipped field needs is not part of
-// the repair: whether it is on depends on the minor and on every file, which
-// kubeletcfg fix weighs.
+// Otherwise NoFix says which. t and doc are f's file. The gate the shipped
+// field needs is not part of the repair: whether it is on depends on the minor
+// and on every file, which kubeletcfg fix weighs.
 func ReplacingDraft(f Finding, t *Text, doc *yaml.Node) Finding {
-	parent, i := keyIn(doc, f.Line, f.Column, false)
-	if parent == nil {
+	at, ok := LocateKey(doc, f.Line, f.Column)
+	if !ok {
 		return f
 	}
+	parent, i := at.Mapping, at.Index
 	key, value := parent.Content[i], parent.Content[i+1]
+	if at.Shared {
+		f.NoFix = SharedReason
+		return f
+	}
 	for j := 0; j+1 < len(parent.Content); j += 2 {
-		if k := parent.Content[j]; j != i && (strings.EqualFold(k.Value, "maxSeconds") || strings.EqualFold(k.Value, "maxContainerRestartPeriod")) {
+		k := parent.Content[j]
+		if j == i || k.Kind != yaml.ScalarNode {
+			continue
+		}
+		switch {
+		case strings.EqualFold(k.Value, "maxSeconds"):
+			f.NoFix = fmt.Sprintf("%q (line %d) is the same draft key: keep one of them by hand", k.Value, k.Line)
+			return f
+		case strings.EqualFold(k.Value, "maxContainerRestartPeriod"):
+			f.NoFix = fmt.Sprintf("%q (line %d) already sets the cap: delete one of the two by hand", k.Value, k.Line)
 			return f
 		}
 	}
-	n, err := strconv.Atoi(value.Value)
-	if value.Kind != yaml.ScalarNode || value.Tag != "!!int" || err != nil || n < 1 || n > 300 {
+	n, reason := draftSeconds(value)
+	if reason != "" {
+		f.NoFix = reason
 		return f
 	}
 	ks, ke, kok := t.ScalarSpan(key)
 	vs, ve, vok := t.ScalarSpan(value)
 	if !kok || !vok {
+		f.NoFix = "the key or value is written with escapes, a tag or across lines: rewrite it by hand"
 		return f
 	}
 	seconds := strconv.Itoa(n) + "s"
@@ -50,33 +71,19 @@ func ReplacingDraft(f Finding, t *Text, doc *yaml.Node) Finding {
 	return f
 }
 
-// keyIn finds the mapping holding the key at line and column and the key's
-// index in it, nil when there is none or it sits under an anchor or a merge
-// key (shared says one was met above).
-func keyIn(n *yaml.Node, line, col int, shared bool) (*yaml.Node, int) {
-	if n == nil {
-		return nil, 0
+// draftSeconds reads the draft's value: a whole number of seconds the kubelet
+// accepts as a cap. Anything else would be a guess, or a refusal (KC4049).
+func draftSeconds(v *yaml.Node) (int, string) {
+	if v.Kind != yaml.ScalarNode || v.Tag != "!!int" {
+		return 0, "the value is not a whole number of seconds: write crashLoopBackOff.maxContainerRestartPeriod (a duration between 1s and 300s) by hand"
 	}
-	shared = shared || n.Anchor != ""
-	if n.Kind == yaml.MappingNode {
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if n.Content[i].Tag == "!!merge" {
-				shared = true
-			}
-		}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if k := n.Content[i]; k.Line == line && k.Column == col && k.Kind == yaml.ScalarNode {
-				if shared {
-					return nil, 0
-				}
-				return n, i
-			}
-		}
+	n, err := strconv.Atoi(v.Value)
+	if err != nil {
+		return 0, "the value is not a decimal whole number of seconds: write crashLoopBackOff.maxContainerRestartPeriod by hand"
 	}
-	for _, c := range n.Content {
-		if m, i := keyIn(c, line, col, shared); m != nil {
-			return m, i
-		}
+	if n < minCrashLoopCap || n > maxCrashLoopCap {
+		return 0, fmt.Sprintf("%ds is outside the %ds..%ds the kubelet accepts: maxContainerRestartPeriod: %ds would stop it (KC4049); choose a cap by hand",
+			n, minCrashLoopCap, maxCrashLoopCap, n)
 	}
-	return nil, 0
+	return n, ""
 }

@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"strings"
 	"testing"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -62,15 +63,18 @@ func TestReplacingDraft(t *testing.T) {
 	for _, tc := range []struct {
 		name, data string
 		want       string // the file once repaired; "" when no repair
+		noFix      string // a part of the reason when there is none
 	}{
-		{"block", "crashLoopBackOff:\n  maxSeconds: 30 # cap\n", "crashLoopBackOff:\n  maxContainerRestartPeriod: 30s # cap\n"},
-		{"any case, quoted key", "crashloopbackoff:\n  'MaxSeconds': 60\n", "crashloopbackoff:\n  'maxContainerRestartPeriod': 60s\n"},
-		{"flow", `{"crashLoopBackOff": {"maxSeconds": 300}}`, `{"crashLoopBackOff": {"maxContainerRestartPeriod": "300s"}}`},
-		{"out of range", "crashLoopBackOff:\n  maxSeconds: 301\n", ""},
-		{"not a whole number", "crashLoopBackOff:\n  maxSeconds: 1.5\n", ""},
-		{"string", "crashLoopBackOff:\n  maxSeconds: \"30\"\n", ""},
-		{"cap beside it", "crashLoopBackOff:\n  maxSeconds: 30\n  maxContainerRestartPeriod: 1m\n", ""},
-		{"under an anchor", "crashLoopBackOff: &c\n  maxSeconds: 30\n", ""},
+		{"block", "crashLoopBackOff:\n  maxSeconds: 30 # cap\n", "crashLoopBackOff:\n  maxContainerRestartPeriod: 30s # cap\n", ""},
+		{"any case, quoted key", "crashloopbackoff:\n  'MaxSeconds': 60\n", "crashloopbackoff:\n  'maxContainerRestartPeriod': 60s\n", ""},
+		{"flow", `{"crashLoopBackOff": {"maxSeconds": 300}}`, `{"crashLoopBackOff": {"maxContainerRestartPeriod": "300s"}}`, ""},
+		{"out of range", "crashLoopBackOff:\n  maxSeconds: 301\n", "", "301s is outside the 1s..300s"},
+		{"not a whole number", "crashLoopBackOff:\n  maxSeconds: 1.5\n", "", "not a whole number of seconds"},
+		{"string", "crashLoopBackOff:\n  maxSeconds: \"30\"\n", "", "not a whole number of seconds"},
+		{"cap beside it", "crashLoopBackOff:\n  maxSeconds: 30\n  maxContainerRestartPeriod: 1m\n", "", "already sets the cap"},
+		{"twin", "crashLoopBackOff:\n  maxSeconds: 30\n  MaxSeconds: 40\n", "", "is the same draft key"},
+		{"under an anchor", "crashLoopBackOff: &c\n  maxSeconds: 30\n", "", "YAML anchor or merge"},
+		{"escaped key", "crashLoopBackOff:\n  \"max\\x53econds\": 30\n", "", "escapes"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var doc yaml.Node
@@ -85,7 +89,13 @@ func TestReplacingDraft(t *testing.T) {
 				if tc.want != "" {
 					t.Fatalf("no repair, want %q", tc.want)
 				}
+				if !strings.Contains(f.NoFix, tc.noFix) || f.NoFix == "" {
+					t.Errorf("reason %q, want one with %q", f.NoFix, tc.noFix)
+				}
 				return
+			}
+			if f.NoFix != "" {
+				t.Errorf("a repair and a reason %q", f.NoFix)
 			}
 			if tc.want == "" {
 				t.Fatalf("repair %+v, want none", f.Fixes)

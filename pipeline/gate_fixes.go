@@ -1,0 +1,156 @@
+package pipeline
+
+import (
+	"strings"
+	"sync"
+
+	"k8s.io/component-base/featuregate"
+
+	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/validate"
+)
+
+// The repairs of the gate findings, set where the gate step reports them
+// (Finding.Fixes, or Finding.NoFix when the repair would be a guess):
+//   - an unknown gate (KC3001) whose name differs only in case from the one
+//     spelling the supported kubelets register is respelled;
+//   - an entry set to the value its gate is locked to at this minor (KC3005,
+//     KC3006), or was locked to at the last minor that registered it (KC3001),
+//     is removed: it changes nothing here.
+// kubeletcfg fix intersects them across its target minors: an entry is
+// removed only when every target minor offers its removal.
+
+// gateFixes sets the repairs of the gate findings of r.
+func (r *Result) gateFixes() {
+	for i := range r.Findings {
+		f := &r.Findings[i]
+		if f.Rule != GateUnknown.ID && f.Rule != GateGA.ID && f.Rule != GateDeprecated.ID {
+			continue
+		}
+		name, ok := strings.CutPrefix(f.Path, "featureGates[")
+		if !ok || !strings.HasSuffix(name, "]") || f.File == "" {
+			continue
+		}
+		name = strings.TrimSuffix(name, "]")
+		file := r.files.Read(f.File)
+		if file == nil || file.Doc == nil {
+			continue
+		}
+		at, ok := validate.GateEntryAt(file.Doc, f.Position)
+		if !ok || at.Key().Value != name {
+			continue
+		}
+		if f.Rule == GateUnknown.ID {
+			if spelling, ok := GateSpelling(name); ok {
+				*f = validate.RenamingGate(*f, file.Text(), at, spelling)
+				continue
+			}
+		}
+		value, ok := validate.RemovableGate(at)
+		if !ok {
+			continue
+		}
+		if lock, ok := GateLockAt(r.Minor, name, value); ok {
+			*f = validate.RemovingGate(*f, file.Text(), at, f.File != r.mainFile, lock.String(name, value))
+		}
+	}
+}
+
+// spellings maps each lower-cased gate name to its spellings registered by any
+// supported minor, built once.
+var spellings = sync.OnceValue(func() map[string][]string {
+	out := map[string][]string{}
+	for _, v := range skew.Supported() {
+		m, err := skew.Lookup(v)
+		if err != nil {
+			continue
+		}
+		t, err := m.Gates()
+		if err != nil {
+			continue
+		}
+		for _, name := range t.Names() {
+			low := strings.ToLower(name)
+			if !contains(out[low], name) {
+				out[low] = append(out[low], name)
+			}
+		}
+	}
+	return out
+})
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// GateSpelling is the one spelling, registered by some supported kubelet, of
+// a gate name that no supported kubelet registers as written: a case mistake
+// (the KEP-4603 proposal's ReduceDefaultCrashLoopBackoffDecay is one). A name
+// some minor registered exactly is no case mistake: that gate is gone.
+func GateSpelling(name string) (string, bool) {
+	c := spellings()[strings.ToLower(name)]
+	if len(c) != 1 || c[0] == name {
+		return "", false
+	}
+	return c[0], true
+}
+
+// GateLock is why setting a gate to a value changes nothing at a minor: the
+// minor registers it locked to that value (Last is empty), or no longer
+// registers it and Last, the last supported minor that did, had it locked to
+// that value (the entry then only makes the kubelet panic, KC3001).
+type GateLock struct {
+	Minor string
+	Last  string
+}
+
+// String says so in words, for the gate name set to value.
+func (l GateLock) String(name string, value bool) string {
+	if l.Last == "" {
+		return name + " is locked to " + boolWord(value) + " at kubelet " + l.Minor
+	}
+	return "kubelet " + l.Minor + " no longer registers " + name + " (locked to " + boolWord(value) + " at " + l.Last + ", the last minor that registered it)"
+}
+
+func boolWord(b bool) string {
+	if b {
+		return "true"
+	}
+	return "false"
+}
+
+// GateLockAt says whether setting the gate name to value is a no-op at minor
+// m. AllAlpha and AllBeta set the alpha and beta gates a file leaves out: only
+// a GA or deprecated lock holds whatever the file says.
+func GateLockAt(m *skew.Minor, name string, value bool) (GateLock, bool) {
+	t, err := m.Gates()
+	if err != nil {
+		return GateLock{}, false
+	}
+	if g, ok := t.Lookup(name); ok {
+		s := t.At(g)
+		stage := s.PreRelease
+		if g.Special || !s.LockToDefault || s.Default != value || (stage != string(featuregate.GA) && stage != string(featuregate.Deprecated)) {
+			return GateLock{}, false
+		}
+		return GateLock{Minor: m.Version}, true
+	}
+	last, _, _ := m.GateHistory(name)
+	if last == nil {
+		return GateLock{}, false // never registered before: nothing says what it was
+	}
+	lt, err := last.Gates()
+	if err != nil {
+		return GateLock{}, false
+	}
+	g, _ := lt.Lookup(name)
+	if s := lt.At(g); g.Special || !s.LockToDefault || s.Default != value {
+		return GateLock{}, false
+	}
+	return GateLock{Minor: m.Version, Last: last.Version}, true
+}

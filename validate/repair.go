@@ -1,0 +1,298 @@
+package validate
+
+import (
+	"fmt"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// The repairs the findings carry (Finding.Fixes), or why they carry none
+// (Finding.NoFix), decided where the mistake is found: these helpers locate
+// the key a finding names in its file's YAML and say whether an edit of it
+// needs no guess. kubeletcfg fix intersects them across the target minors.
+
+// SharedReason is why a key under a YAML anchor or merge key is not repaired.
+const SharedReason = "it is inside a YAML anchor or merge (&, <<): the same text is used in other places; rename it by hand"
+
+// KeyAt is a key found at a finding's position: the mapping that holds it,
+// its index in Content, and whether the mapping's text may serve other places
+// too (an anchor on it or above it, a merge key in it or above it).
+type KeyAt struct {
+	Mapping *yaml.Node
+	Index   int
+	Shared  bool
+	// Parent is the key whose value is Mapping, when GateEntryAt found it.
+	Parent *yaml.Node
+}
+
+// Key is the key node; Value its value.
+func (k KeyAt) Key() *yaml.Node   { return k.Mapping.Content[k.Index] }
+func (k KeyAt) Value() *yaml.Node { return k.Mapping.Content[k.Index+1] }
+
+// LocateKey finds the scalar key written at line and column in doc.
+func LocateKey(doc *yaml.Node, line, col int) (KeyAt, bool) {
+	return locate(doc, line, col, false)
+}
+
+func locate(n *yaml.Node, line, col int, shared bool) (KeyAt, bool) {
+	if n == nil {
+		return KeyAt{}, false
+	}
+	shared = shared || n.Anchor != ""
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Tag == "!!merge" {
+				shared = true
+			}
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k := n.Content[i]; k.Line == line && k.Column == col && k.Kind == yaml.ScalarNode {
+				return KeyAt{Mapping: n, Index: i, Shared: shared}, true
+			}
+		}
+	}
+	for _, c := range n.Content {
+		if at, ok := locate(c, line, col, shared); ok {
+			return at, true
+		}
+	}
+	return KeyAt{}, false
+}
+
+// Twins lists the other scalar keys of k's mapping that name the same field or
+// gate, name, as encoding/json matches names (case-insensitively), as
+// "\"maxPods\" (line 8)", joined by " and ".
+func (k KeyAt) Twins(name string) string {
+	var out []string
+	for i := 0; i+1 < len(k.Mapping.Content); i += 2 {
+		o := k.Mapping.Content[i]
+		if i != k.Index && o.Kind == yaml.ScalarNode && o.Tag != "!!merge" && strings.EqualFold(o.Value, name) {
+			out = append(out, fmt.Sprintf("%q (line %d)", o.Value, o.Line))
+		}
+	}
+	return strings.Join(out, " and ")
+}
+
+// RenamingField returns f, a finding at a key that names the field path only
+// case-insensitively (KC1102, KC2006, KC2007), with the repair that respells
+// it as name, or with NoFix saying why renaming it would be a guess: the key
+// is under an anchor or merge key, another key of its mapping names the same
+// field, or it is written with escapes, a tag or across lines. t and doc are
+// f's file.
+func RenamingField(f Finding, t *Text, doc *yaml.Node, written, name string) Finding {
+	at, ok := LocateKey(doc, f.Line, f.Column)
+	if !ok {
+		return f.Renaming(t, written, name)
+	}
+	switch {
+	case at.Shared:
+		f.NoFix = SharedReason
+	case at.Twins(name) != "":
+		f.NoFix = fmt.Sprintf("%s sets %s too: renaming would make a duplicate key; keep one of them by hand", at.Twins(name), f.Path)
+	default:
+		if f = f.Renaming(t, written, name); len(f.Fixes) == 0 {
+			f.NoFix = "the key is written with escapes, a tag or across lines: rename it by hand"
+		}
+	}
+	return f
+}
+
+// RenamingGate returns f, an unknown-gate finding (KC3001) at a featureGates
+// entry whose name differs only in case from the one spelling a kubelet
+// registers, name, with the repair that respells it, or with NoFix saying
+// why that is a guess (as RenamingField).
+func RenamingGate(f Finding, t *Text, at KeyAt, name string) Finding {
+	k := at.Key()
+	switch {
+	case at.Shared:
+		f.NoFix = SharedReason
+	case at.Twins(name) != "":
+		f.NoFix = fmt.Sprintf("%s sets %s too: renaming would make a duplicate key; keep one of them by hand", at.Twins(name), name)
+	default:
+		if start, end, ok := t.ScalarSpan(k); ok {
+			f.Fixes = append(f.Fixes[:len(f.Fixes):len(f.Fixes)], SuggestedFix{
+				Message: fmt.Sprintf("rename the gate %q to %q", k.Value, name),
+				Edits:   []TextEdit{{Pos: start, End: end, NewText: QuoteLike(k.Style, name)}},
+			})
+		} else {
+			f.NoFix = "the gate name is written with escapes, a tag or across lines: rename it by hand"
+		}
+	}
+	return f
+}
+
+// GateEntryAt finds the featureGates entry a gate finding points at: a key of
+// the top-level featureGates mapping of doc (spelled in any case).
+func GateEntryAt(doc *yaml.Node, pos Position) (KeyAt, bool) {
+	at, ok := LocateKey(doc, pos.Line, pos.Column)
+	if !ok || doc == nil || doc.Kind != yaml.MappingNode {
+		return KeyAt{}, false
+	}
+	for i := 0; i+1 < len(doc.Content); i += 2 {
+		if doc.Content[i+1] == at.Mapping && strings.EqualFold(doc.Content[i].Value, "featureGates") {
+			at.Parent = doc.Content[i]
+			return at, true
+		}
+	}
+	return KeyAt{}, false
+}
+
+// GateBool reads a gate's value as the kubelet's YAML decoder does, for the
+// plain booleans only (a quoted "true" is a string the kubelet refuses).
+func GateBool(v *yaml.Node) (bool, bool) {
+	if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" || v.Style != 0 {
+		return false, false
+	}
+	switch strings.ToLower(v.Value) {
+	case "true":
+		return true, true
+	case "false":
+		return false, true
+	}
+	return false, false
+}
+
+// RemovableGate reports whether the entry at can be removed by itself: a plain
+// boolean value, its name written once in its mapping, not under an anchor or
+// merge key.
+func RemovableGate(at KeyAt) (value, ok bool) {
+	if at.Shared || at.Mapping.Anchor != "" || at.Twins(at.Key().Value) != "" {
+		return false, false
+	}
+	return GateBool(at.Value())
+}
+
+// RemovingGate returns f, a finding at a featureGates entry set to the value
+// its gate is locked to (or was, at the last minor that registered it), with
+// the repair that removes the entry, when it can be removed by itself
+// (RemovableGate) and the edit needs no guess (RemoveEntries). why says why
+// removing it changes nothing.
+func RemovingGate(f Finding, t *Text, at KeyAt, dropIn bool, why string) Finding {
+	edits, reason := RemoveEntries(t, at.Mapping, map[*yaml.Node]bool{at.Key(): true}, RemoveOptions{Key: at.Parent, DropIn: dropIn})
+	if reason != "" {
+		return f
+	}
+	f.Fixes = append(f.Fixes[:len(f.Fixes):len(f.Fixes)], SuggestedFix{
+		Message: fmt.Sprintf("remove featureGates[%s]: %s", at.Key().Value, why),
+		Edits:   edits[at.Key()],
+	})
+	return f
+}
+
+// RemoveOptions says how RemoveEntries treats a featureGates mapping left
+// empty.
+type RemoveOptions struct {
+	// Key is the featureGates key: when every entry goes and the key is
+	// written exactly so, on a line of its own, it goes too.
+	Key *yaml.Node
+	// DropIn is set for a drop-in: an emptied featureGates would read as null,
+	// which resets the main file's gates, so the last entry is not removed
+	// unless the key goes too.
+	DropIn bool
+	// Adding is set when another repair adds an entry to the mapping: it is
+	// not left empty then.
+	Adding bool
+}
+
+// RemoveEntries is the edits that remove the entries remove of the mapping m
+// (a featureGates mapping of t), by entry key: each line of a block mapping,
+// each run of entries of a flow mapping ({...}, as in JSON) with its comma.
+// A mapping left empty goes with its key (block style, opt.Key) or stays as {}
+// (flow style). reason is why they cannot be removed without a guess.
+func RemoveEntries(t *Text, m *yaml.Node, remove map[*yaml.Node]bool, opt RemoveOptions) (map[*yaml.Node][]TextEdit, string) {
+	all := len(remove) == len(m.Content)/2
+	if m.Style&yaml.FlowStyle != 0 {
+		return flowRemove(t, m, remove, all)
+	}
+	return blockRemove(t, m, remove, all, opt)
+}
+
+func blockRemove(t *Text, v *yaml.Node, removed map[*yaml.Node]bool, all bool, opt RemoveOptions) (map[*yaml.Node][]TextEdit, string) {
+	startsLine := func(n *yaml.Node) (int, bool) {
+		at := t.Offset(n.Line, n.Column)
+		ls := t.Offset(n.Line, 1)
+		if at < 0 || ls < 0 || strings.Trim(string(t.Data[ls:at]), " ") != "" {
+			return 0, false
+		}
+		return ls, true
+	}
+	out := map[*yaml.Node][]TextEdit{}
+	var owners []*yaml.Node
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		k, val := v.Content[i], v.Content[i+1]
+		if !removed[k] {
+			continue
+		}
+		ls, ok := startsLine(k)
+		_, _, vok := t.ScalarSpan(val)
+		if !ok || !vok || val.Line != k.Line || (i+2 < len(v.Content) && v.Content[i+2].Line == k.Line) {
+			return nil, "the entry shares its line with other text: remove it by hand"
+		}
+		out[k] = []TextEdit{{Pos: ls, End: t.LineEnd(k.Line), NewText: ""}}
+		owners = append(owners, k)
+	}
+	if key := opt.Key; all && !opt.Adding && key != nil && key.Value == "featureGates" {
+		if ls, ok := startsLine(key); ok && v.Content[0].Line > key.Line {
+			last := v.Content[len(v.Content)-1]
+			out = map[*yaml.Node][]TextEdit{owners[0]: {{Pos: ls, End: t.LineEnd(last.Line)}}}
+			for _, o := range owners[1:] {
+				out[o] = nil
+			}
+			return out, ""
+		}
+	}
+	if all && opt.DropIn && !opt.Adding {
+		return nil, "it is the drop-in's only gate and its featureGates key cannot be removed with it"
+	}
+	return out, ""
+}
+
+func flowRemove(t *Text, v *yaml.Node, removed map[*yaml.Node]bool, all bool) (map[*yaml.Node][]TextEdit, string) {
+	n := len(v.Content) / 2
+	start := func(i int) int { k := v.Content[2*i]; return t.Offset(k.Line, k.Column) }
+	end := func(i int) int {
+		_, e, ok := t.ScalarSpan(v.Content[2*i+1])
+		if !ok {
+			return -1
+		}
+		return e
+	}
+	const hand = "the mapping is written in a way kubeletcfg does not edit: remove the entry by hand"
+	out := map[*yaml.Node][]TextEdit{}
+	for i := 0; i < n; i++ {
+		if k := v.Content[2*i]; removed[k] {
+			out[k] = nil
+		}
+	}
+	if all {
+		s, e := start(0), end(n-1)
+		if s < 0 || e < 0 {
+			return nil, hand
+		}
+		out[v.Content[0]] = []TextEdit{{Pos: s, End: e}}
+		return out, ""
+	}
+	for i := 0; i < n; {
+		if !removed[v.Content[2*i]] {
+			i++
+			continue
+		}
+		j := i
+		for j+1 < n && removed[v.Content[2*(j+1)]] {
+			j++
+		}
+		var s, e int
+		if j+1 < n {
+			s, e = start(i), start(j+1)
+		} else {
+			s, e = end(i-1), end(j)
+		}
+		if s < 0 || e < 0 || e < s {
+			return nil, hand
+		}
+		out[v.Content[2*i]] = []TextEdit{{Pos: s, End: e}}
+		i = j + 1
+	}
+	return out, ""
+}
