@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kubeletcfg/kubeletcfg"
+	"github.com/kubeletcfg/kubeletcfg/input"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
@@ -225,4 +226,109 @@ func ExampleExplain() {
 	fmt.Println(r.Path, r.Type)
 	// Output:
 	// crashLoopBackOff.maxContainerRestartPeriod duration
+}
+
+// Read `--fail-on` and count what makes the command exit 1: the lint of
+// ExampleLint has an error, four warnings and an info finding.
+func ExampleParseFailOn() {
+	l, err := kubeletcfg.Lint(kubeletcfg.Options{
+		Config:         "testdata/examples/node/config.yaml",
+		ConfigDir:      "testdata/examples/node/conf.d",
+		KubeletVersion: "1.37",
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, s := range []string{"error", "warning", "info", "none", "fatal"} {
+		threshold, err := kubeletcfg.ParseFailOn(s)
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		fmt.Printf("--fail-on %s: %d\n", s, l.CountAtLeast(threshold))
+	}
+	// Output:
+	// --fail-on error: 1
+	// --fail-on warning: 5
+	// --fail-on info: 6
+	// --fail-on none: 0
+	// --fail-on: unknown severity "fatal" (want error, warning, info or none)
+}
+
+// Give the values only a bootstrapped instance knows (`--set PATH=VALUE`):
+// AKS's resource provider sets maxPods and clusterDNS, which the node pool's
+// kubeletconfig.json does not hold.
+func ExampleParseSets() {
+	set, err := kubeletcfg.ParseSets([]string{"maxPods=58", "clusterDNS=[10.0.0.10]"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, s := range []map[string]string{nil, set} {
+		e, err := kubeletcfg.Effective(kubeletcfg.Options{
+			Config:         "testdata/inputs/aks-kubeletconfig.json",
+			KubeletVersion: "1.37",
+			Read:           input.Options{Set: s},
+		})
+		if err != nil {
+			log.Fatal(err)
+		}
+		out, err := e.Render("yaml", false)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("--set %v:\n", s)
+		for _, line := range strings.Split(string(out), "\n") {
+			if strings.HasPrefix(line, "maxPods:") || strings.HasPrefix(line, "clusterDNS:") || line == "  - 10.0.0.10" {
+				fmt.Println(line)
+			}
+		}
+	}
+	_, err = kubeletcfg.ParseSets([]string{"maxPods"})
+	fmt.Println(err)
+	// Output:
+	// --set map[]:
+	// maxPods: 110
+	// --set map[clusterDNS:[10.0.0.10] maxPods:58]:
+	// clusterDNS:
+	//   - 10.0.0.10
+	// maxPods: 58
+	// --set "maxPods": want PATH=VALUE (maxPods=58)
+}
+
+// Read `--cgroup-version`: v1, v2, 1 or 2.
+func ExampleParseCgroup() {
+	for _, s := range []string{"v1", "2", "cgroup2"} {
+		v, err := kubeletcfg.ParseCgroup(s)
+		fmt.Println(v, err)
+	}
+	// Output:
+	// 1 <nil>
+	// 2 <nil>
+	// 0 --cgroup-version must be v1 or v2, not "cgroup2"
+}
+
+// Read a `--kubelet-version` where one minor is expected: a patch release is
+// its minor, and a list or a range gets the hint naming what takes several.
+func ExampleLookupMinor() {
+	m, err := kubeletcfg.LookupMinor("v1.37.2", "")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(m.Version)
+	_, err = kubeletcfg.LookupMinor("1.34..1.37", "compare several minors with kubeletcfg skew --versions %s")
+	fmt.Println(err)
+	// Output:
+	// 1.37
+	// --kubelet-version takes one minor, not "1.34..1.37": compare several minors with kubeletcfg skew --versions 1.34..1.37
+}
+
+// Check `effective`'s -o and --show-origin before anything is read.
+func ExampleCheckEffectiveFormat() {
+	fmt.Println(kubeletcfg.CheckEffectiveFormat("yaml", true))
+	fmt.Println(kubeletcfg.CheckEffectiveFormat("json", true))
+	fmt.Println(kubeletcfg.CheckEffectiveFormat("text", false))
+	// Output:
+	// <nil>
+	// --show-origin needs -o yaml (JSON has no comments)
+	// unknown output format "text" (want yaml or json)
 }
