@@ -8,6 +8,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/input"
+	"github.com/kubeletcfg/kubeletcfg/policy"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
@@ -331,4 +332,91 @@ func ExampleCheckEffectiveFormat() {
 	// <nil>
 	// --show-origin needs -o yaml (JSON has no comments)
 	// unknown output format "text" (want yaml or json)
+}
+
+// Lint a node with and without its repository's policy (.kubeletcfg.yaml):
+// the policy re-grades rules (KC2006 fails CI, KC2001 is a warning, KC3005
+// is off) and leaves out the image vendor's drop-in.
+func ExampleLoadPolicy() {
+	p, err := kubeletcfg.LoadPolicy("testdata/policy/repo/.kubeletcfg.yaml")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("kubeletVersion:", p.KubeletVersion, "versions:", p.Versions, "failOn:", p.FailOn)
+	for _, pol := range []*policy.Policy{nil, p} {
+		l, err := kubeletcfg.Lint(kubeletcfg.Options{
+			Config:         "testdata/policy/repo/config.yaml",
+			ConfigDir:      "testdata/policy/repo/conf.d",
+			KubeletVersion: "1.35",
+			Policy:         pol,
+		})
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println("policy:", pol != nil)
+		for _, f := range l.Report.Findings {
+			fmt.Println(" ", f.Rule, f.Severity, f.Position.File)
+		}
+	}
+	_, err = kubeletcfg.LoadPolicy("testdata/policy/bad/unknown-key.yaml")
+	fmt.Println(err)
+	// Output:
+	// kubeletVersion: 1.35 versions: 1.34..1.37 failOn: warning
+	// policy: false
+	//   KC2006 warning testdata/policy/repo/conf.d/50-reserved.conf
+	//   KC2001 info testdata/policy/repo/conf.d/60-old.conf.bak
+	//   KC2005 warning testdata/policy/repo/conf.d/90-vendor.conf
+	//   KC3005 warning testdata/policy/repo/config.yaml
+	// policy: true
+	//   KC2006 error testdata/policy/repo/conf.d/50-reserved.conf
+	//   KC2001 warning testdata/policy/repo/conf.d/60-old.conf.bak
+	// testdata/policy/bad/unknown-key.yaml:2: unknown key "failon"; did you mean "failOn"?
+}
+
+// Fill in the flags a command line did not give from the policy, as every
+// command that reports findings does before it runs: here --fail-on was
+// given, so the policy's failOn does not replace it.
+func ExampleApplyPolicy() {
+	kubeletVersion, versions, failOn := "", "", "error"
+	var kubeletVersionSet bool
+	p, err := kubeletcfg.ApplyPolicy("testdata/policy/repo/.kubeletcfg.yaml", false, kubeletcfg.PolicyTargets{
+		KubeletVersion:    &kubeletVersion,
+		KubeletVersionSet: &kubeletVersionSet,
+		Versions:          &versions,
+		FailOn:            &failOn,
+		Changed:           func(flag string) bool { return flag == "fail-on" },
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("policy:", p.Path)
+	fmt.Printf("--kubelet-version %s (from the policy: %v), --versions %s, --fail-on %s\n", kubeletVersion, kubeletVersionSet, versions, failOn)
+
+	// --no-policy: no policy, and the targets keep their values.
+	kubeletVersion = ""
+	p, err = kubeletcfg.ApplyPolicy("testdata/policy/repo/.kubeletcfg.yaml", true, kubeletcfg.PolicyTargets{KubeletVersion: &kubeletVersion})
+	fmt.Printf("policy: %v, --kubelet-version %q, err: %v\n", p != nil, kubeletVersion, err)
+	// Output:
+	// policy: testdata/policy/repo/.kubeletcfg.yaml
+	// --kubelet-version 1.35 (from the policy: true), --versions 1.34..1.37, --fail-on error
+	// policy: false, --kubelet-version "", err: <nil>
+}
+
+// The one minor lint evaluates at under a policy: its kubeletVersion, else
+// the newest minor of its versions window; "" when it names neither.
+func ExamplePolicyMinor() {
+	for _, file := range []string{"testdata/policy/repo/.kubeletcfg.yaml", "testdata/policy/quiet.yaml"} {
+		p, err := kubeletcfg.LoadPolicy(file)
+		if err != nil {
+			log.Fatal(err)
+		}
+		v, err := kubeletcfg.PolicyMinor(p)
+		fmt.Printf("%s: %q %v\n", file, v, err)
+	}
+	v, err := kubeletcfg.PolicyMinor(&policy.Policy{Versions: "1.33,1.36"})
+	fmt.Printf("versions 1.33,1.36: %q %v\n", v, err)
+	// Output:
+	// testdata/policy/repo/.kubeletcfg.yaml: "1.35" <nil>
+	// testdata/policy/quiet.yaml: "" <nil>
+	// versions 1.33,1.36: "1.36" <nil>
 }
