@@ -1,7 +1,10 @@
 package kubeletcfg_test
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"io"
 	"log"
 	"os"
 	"strings"
@@ -419,4 +422,39 @@ func ExamplePolicyMinor() {
 	// testdata/policy/repo/.kubeletcfg.yaml: "1.35" <nil>
 	// testdata/policy/quiet.yaml: "" <nil>
 	// versions 1.33,1.36: "1.36" <nil>
+}
+
+// Print a minor's JSON Schema (`kubeletcfg schema`) and read it as an
+// editor or a validator would: a closed object whose fields are the minor's
+// (crashLoopBackOff first appears in 1.32).
+func ExampleSchema() {
+	for _, v := range []string{"1.31", "1.37"} {
+		var b bytes.Buffer
+		if err := kubeletcfg.Schema(&b, kubeletcfg.SchemaRequest{KubeletVersion: v, KubeletVersionSet: true}); err != nil {
+			log.Fatal(err)
+		}
+		var s struct {
+			Title                string
+			Required             []string
+			AdditionalProperties bool
+			Properties           map[string]struct{ Type any }
+		}
+		if err := json.Unmarshal(b.Bytes(), &s); err != nil {
+			log.Fatal(err)
+		}
+		_, clbo := s.Properties["crashLoopBackOff"]
+		fmt.Println(s.Title)
+		fmt.Println("  required:", s.Required, "additionalProperties:", s.AdditionalProperties)
+		fmt.Println("  maxPods:", s.Properties["maxPods"].Type, "crashLoopBackOff:", clbo)
+	}
+	err := kubeletcfg.Schema(io.Discard, kubeletcfg.SchemaRequest{KubeletVersion: "1.37", Force: true})
+	fmt.Println(err)
+	// Output:
+	// KubeletConfiguration (kubelet.config.k8s.io/v1beta1) of kubelet 1.31
+	//   required: [apiVersion kind] additionalProperties: false
+	//   maxPods: integer crashLoopBackOff: false
+	// KubeletConfiguration (kubelet.config.k8s.io/v1beta1) of kubelet 1.37
+	//   required: [apiVersion kind] additionalProperties: false
+	//   maxPods: integer crashLoopBackOff: true
+	// --force only applies with --kubeconform
 }
