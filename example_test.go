@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/kubeletcfg/kubeletcfg"
+	"github.com/kubeletcfg/kubeletcfg/author"
 	"github.com/kubeletcfg/kubeletcfg/input"
 	"github.com/kubeletcfg/kubeletcfg/policy"
 	"github.com/kubeletcfg/kubeletcfg/report"
@@ -457,4 +458,94 @@ func ExampleSchema() {
 	//   required: [apiVersion kind] additionalProperties: false
 	//   maxPods: integer crashLoopBackOff: true
 	// --force only applies with --kubeconform
+}
+
+// Check a drop-in before writing it (`kubeletcfg dropin new --dry-run`): at
+// every minor of the window, the new file sorts before 90-site.conf, which
+// sets the same eviction threshold, so the kubelet would not run with the
+// new value and the file is refused.
+func ExampleDropInNew() {
+	r, err := kubeletcfg.DropInNew(kubeletcfg.Options{
+		Config:    "testdata/dropin/node/config.yaml",
+		ConfigDir: "testdata/dropin/node/conf.d",
+		Versions:  "1.34..1.37",
+	}, author.NewRequest{
+		Name:   "50-pods.conf",
+		Sets:   []string{"maxPods=50", "evictionHard[memory.available]=200Mi"},
+		DryRun: true,
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("refused by:", r.Refused, "written:", r.Written)
+	fmt.Print(r.Content)
+	v := r.Verdicts[len(r.Verdicts)-1] // the newest minor's
+	fmt.Println("kubelet", v.Minor, "starts:", v.Starts)
+	for _, a := range v.Applied {
+		if a.Holds() {
+			fmt.Printf("  %s = %v\n", a.Path, a.Got)
+		} else {
+			fmt.Printf("  %s = %v, not %v: overridden by %s\n", a.Path, a.Got, a.Want, a.OverriddenBy)
+		}
+	}
+	// Output:
+	// refused by: [1.34 1.35 1.36 1.37] written: false
+	// # Written by kubeletcfg dropin new; checked against kubelet 1.34, 1.35, 1.36, 1.37.
+	// # Drop-ins merge in lexical order of their paths: a later file overrides these keys.
+	//
+	// apiVersion: kubelet.config.k8s.io/v1beta1
+	// kind: KubeletConfiguration
+	// maxPods: 50
+	// evictionHard:
+	//   memory.available: 200Mi
+	// kubelet 1.37 starts: true
+	//   evictionHard[memory.available] = 500Mi, not 200Mi: overridden by testdata/dropin/node/conf.d/90-site.conf
+	//   maxPods = 50
+}
+
+// Compute the drop-in that turns what a node runs into the desired
+// configuration (`kubeletcfg dropin diff`), checked at each minor: the
+// desired file turns on a gate kubelet 1.31 does not have, so a window that
+// includes 1.31 fails.
+func ExampleDropInDiff() {
+	for _, versions := range []string{"1.32..1.37", "1.31..1.37"} {
+		r, err := kubeletcfg.DropInDiff(kubeletcfg.Options{Versions: versions}, author.DiffRequest{
+			From: []string{"testdata/dropin/node/config.yaml", "testdata/dropin/node/conf.d"},
+			To:   "testdata/dropin/golden.yaml",
+		})
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println("checked:", r.Checked, "keys:", r.Keys, "written:", r.Written)
+		for _, f := range r.Failures {
+			fmt.Println("failure:", f)
+		}
+		if len(r.Failures) == 0 {
+			fmt.Print(string(r.Content))
+		}
+	}
+	// Output:
+	// checked: [1.32 1.33 1.34 1.35 1.36 1.37] keys: 7 written: false
+	// # Written by kubeletcfg dropin diff: merged after the current files, it gives testdata/dropin/golden.yaml.
+	// # Checked against kubelet 1.32, 1.33, 1.34, 1.35, 1.36, 1.37.
+	//
+	// apiVersion: kubelet.config.k8s.io/v1beta1
+	// kind: KubeletConfiguration
+	// clusterDNS:
+	//   - 10.96.0.10
+	//   - 10.96.0.11
+	// crashLoopBackOff:
+	//   maxContainerRestartPeriod: 1m0s
+	// evictionHard:
+	//   imagefs.available: null
+	//   imagefs.inodesFree: null
+	//   nodefs.available: null
+	//   nodefs.inodesFree: null
+	// featureGates:
+	//   KubeletCrashLoopBackOffMax: true
+	// kubeReserved: null
+	// maxPods: 200
+	// serializeImagePulls: false
+	// checked: [1.31 1.32 1.33 1.34 1.35 1.36 1.37] keys: 7 written: false
+	// failure: kubelet 1.31: --to: kubelet 1.31 would not start with it (testdata/dropin/golden.yaml:23:3 KC3001: unknown feature gate "KubeletCrashLoopBackOffMax": the kubelet refuses to start); kubeletcfg lint shows why
 }
