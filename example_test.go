@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -643,4 +644,102 @@ func ExampleEvaluateClusterNode() {
 	// to "1.37": starts false
 	//   KC3001 error configz (without 1.34 defaults):15:5
 	// to "1.33": the nodes run kubelet 1.34, newer than --to 1.33
+}
+
+// Lint a kind cluster file whose nodes get different kubelet configurations:
+// Lint refuses to pick one (KindNodesError), LintKindNodes checks each (the
+// first worker's healthzPort 70000 is out of range).
+func ExampleLintKindNodes() {
+	opt := kubeletcfg.Options{Config: "testdata/inputs/kind.yaml", KubeletVersion: "1.37"}
+	_, err := kubeletcfg.Lint(opt)
+	var several *kubeletcfg.KindNodesError
+	if !errors.As(err, &several) {
+		log.Fatalf("Lint: %v", err)
+	}
+	fmt.Println(several.Groups)
+	l, err := kubeletcfg.LintKindNodes(opt, several)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, r := range l.Report.Reports {
+		fmt.Println(r.KindNodes, "starts:", r.Starts)
+	}
+	// Output:
+	// [[dev-control-plane] [dev-worker] [dev-worker2]]
+	// [dev-control-plane] starts: true
+	// [dev-worker] starts: false
+	// [dev-worker2] starts: true
+}
+
+// `kubeletcfg lint`'s choice of verb: several paths, a folder of nodes, or
+// one node's files.
+func ExampleLintInputs() {
+	opt := kubeletcfg.Options{Config: "testdata/examples/node/config.yaml", KubeletVersion: "1.37"}
+	for _, in := range []struct {
+		paths []string
+		nodes string
+	}{
+		{paths: []string{"testdata/examples/node/config.yaml", "testdata/inputs/kubelet-config.yaml"}},
+		{nodes: "testdata/inputs/nodes"},
+		{},
+	} {
+		o := opt
+		if len(in.paths) > 0 || in.nodes != "" {
+			o.Config = ""
+		}
+		v, err := kubeletcfg.LintInputs(o, in.paths, in.nodes)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("%T\n", v)
+	}
+	// Output:
+	// *kubeletcfg.LintedPaths
+	// *kubeletcfg.LintedNodes
+	// *kubeletcfg.Linted
+}
+
+// Write a verdict and turn it into the command's exit code: a
+// *FindingsError (exit code 1) when findings are at or above the threshold.
+func ExampleFailOn() {
+	l, err := kubeletcfg.Lint(kubeletcfg.Options{
+		Config:         "node.yaml",
+		KubeletVersion: "1.37",
+		ConfigData:     []byte("apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nmaxPods: -1\n"),
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	err = kubeletcfg.FailOn(os.Stdout, l, "text", report.Options{Quiet: true}, validate.Error)
+	var fe *kubeletcfg.FindingsError
+	fmt.Printf("--fail-on error: exit code 1: %v (%v)\n", errors.As(err, &fe), err)
+	err = kubeletcfg.FailOn(io.Discard, l, "text", report.Options{}, -1)
+	fmt.Printf("--fail-on none: %v\n", err)
+	// Output:
+	// node.yaml
+	// node.yaml:3:1: error: maxPods is -1; it must not be negative [KC4025]
+	//     field: maxPods
+	//     hint:  set maxPods to 0 or more, or remove it to use the default
+	//     kubelet: invalid configuration: maxPods (--max-pods) -1 must not be a negative number
+	//
+	// kubelet 1.37: does NOT start: the kubelet refuses this configuration
+	// --fail-on error: exit code 1: true (1 findings at or above --fail-on)
+	// --fail-on none: <nil>
+}
+
+// Count the findings of each group of alike nodes, as examples/lintdir does.
+func ExampleCountAtLeast() {
+	l, err := kubeletcfg.Nodes("testdata/inputs/nodes", kubeletcfg.Options{KubeletVersion: "1.37"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, g := range l.Reports[0].Groups {
+		fmt.Printf("%s: %d errors, %d warnings or worse\n", strings.Join(g.Nodes, ", "),
+			kubeletcfg.CountAtLeast(g.Document.Findings, validate.Error),
+			kubeletcfg.CountAtLeast(g.Document.Findings, validate.Warning))
+	}
+	// Output:
+	// pool-a-1, pool-a-2, pool-a-3: 0 errors, 1 warnings or worse
+	// pool-b-1, pool-b-2: 0 errors, 0 warnings or worse
+	// pool-a-4: 1 errors, 2 warnings or worse
 }
