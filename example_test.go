@@ -9,6 +9,7 @@ import (
 	"io"
 	"log"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/author"
+	"github.com/kubeletcfg/kubeletcfg/discover"
 	"github.com/kubeletcfg/kubeletcfg/fleet"
 	"github.com/kubeletcfg/kubeletcfg/input"
 	"github.com/kubeletcfg/kubeletcfg/policy"
@@ -742,4 +744,58 @@ func ExampleCountAtLeast() {
 	// pool-a-1, pool-a-2, pool-a-3: 0 errors, 1 warnings or worse
 	// pool-b-1, pool-b-2: 0 errors, 0 warnings or worse
 	// pool-a-4: 1 errors, 2 warnings or worse
+}
+
+// Find the kubelet on a host and what it starts from (`kubeletcfg discover`):
+// its command line read from /proc, traced back to the systemd unit and
+// environment files that give it, and its --config read under the host
+// root. The host is kubeadm's deb layout (testdata/hosts/kubeadm-deb), and
+// its /proc a folder laid out here with one kubelet process.
+func ExampleDiscover() {
+	proc, err := os.MkdirTemp("", "proc")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(proc)
+	args := []string{
+		"/usr/bin/kubelet",
+		"--bootstrap-kubeconfig=/etc/kubernetes/bootstrap-kubelet.conf",
+		"--kubeconfig=/etc/kubernetes/kubelet.conf",
+		"--config=/var/lib/kubelet/config.yaml",
+		"--container-runtime-endpoint=unix:///var/run/containerd/containerd.sock",
+		"--node-ip=10.0.0.11",
+		"--pod-infra-container-image=registry.k8s.io/pause:3.10",
+	}
+	for name, content := range map[string]string{
+		"1/comm":     "systemd\n",
+		"1/cmdline":  "/sbin/init\x00",
+		"42/comm":    "kubelet\n",
+		"42/cmdline": strings.Join(args, "\x00") + "\x00",
+	} {
+		if err := os.MkdirAll(filepath.Join(proc, filepath.Dir(name)), 0o755); err != nil {
+			log.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(proc, name), []byte(content), 0o644); err != nil {
+			log.Fatal(err)
+		}
+	}
+
+	k, err := kubeletcfg.Discover(kubeletcfg.Options{Host: discover.Options{HostRoot: "testdata/hosts/kubeadm-deb", ProcRoot: proc}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("pid", k.PID, k.Exe, "arguments from the", k.ArgsFrom, k.Unit.Name)
+	for _, f := range k.Flags {
+		fmt.Println(" ", f.Arg, "from", f.From)
+	}
+	fmt.Println("--config", k.Config.Path, "read at", k.Config.Read)
+	// Output:
+	// pid 42 /usr/bin/kubelet arguments from the unit kubelet.service
+	//   --bootstrap-kubeconfig=/etc/kubernetes/bootstrap-kubelet.conf from /usr/lib/systemd/system/kubelet.service.d/10-kubeadm.conf:5:1
+	//   --kubeconfig=/etc/kubernetes/kubelet.conf from /usr/lib/systemd/system/kubelet.service.d/10-kubeadm.conf:5:1
+	//   --config=/var/lib/kubelet/config.yaml from /usr/lib/systemd/system/kubelet.service.d/10-kubeadm.conf:6:1
+	//   --container-runtime-endpoint=unix:///var/run/containerd/containerd.sock from /var/lib/kubelet/kubeadm-flags.env:1:1
+	//   --node-ip=10.0.0.11 from /var/lib/kubelet/kubeadm-flags.env:1:1
+	//   --pod-infra-container-image=registry.k8s.io/pause:3.10 from /var/lib/kubelet/kubeadm-flags.env:1:1
+	// --config /var/lib/kubelet/config.yaml read at testdata/hosts/kubeadm-deb/var/lib/kubelet/config.yaml
 }
