@@ -799,3 +799,45 @@ func ExampleDiscover() {
 	//   --pod-infra-container-image=registry.k8s.io/pause:3.10 from /var/lib/kubelet/kubeadm-flags.env:1:1
 	// --config /var/lib/kubelet/config.yaml read at testdata/hosts/kubeadm-deb/var/lib/kubelet/config.yaml
 }
+
+// The minors a verb evaluates, the one rule every command follows: a
+// --versions range or list, or the window a --control-plane minor supports,
+// wins over --kubelet-version, which names one minor.
+func ExampleOptions_Minors() {
+	for _, o := range []kubeletcfg.Options{
+		{Versions: "1.34..1.37"},
+		{Versions: "1.33,1.37", KubeletVersion: "1.36"},
+		{ControlPlane: "1.37"},
+		{KubeletVersion: "v1.37.2-eks-abc"},
+		{KubeletVersion: "1.35,1.37"},
+	} {
+		minors, err := o.Minors(kubeletcfg.DefaultMinor)
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		var names []string
+		for _, m := range minors {
+			names = append(names, m.Version)
+		}
+		fmt.Println(strings.Join(names, " "))
+	}
+	// Output:
+	// 1.34 1.35 1.36 1.37
+	// 1.33 1.37
+	// 1.34 1.35 1.36 1.37
+	// 1.37
+	// --kubelet-version takes one minor, not "1.35,1.37": use --versions 1.35,1.37
+}
+
+// Check `kubeletcfg lint`'s positional paths before any is read: a folder
+// is drop-ins or a pool of nodes, and which one is the user's to say.
+func ExampleOptions_CheckPaths() {
+	fmt.Println(kubeletcfg.Options{}.CheckPaths("lint", []string{"testdata/examples/node/config.yaml", "testdata/inputs/kubelet-config.yaml"}, ""))
+	fmt.Println(kubeletcfg.Options{}.CheckPaths("lint", []string{"testdata/examples/node/conf.d"}, ""))
+	fmt.Println(kubeletcfg.Options{Config: "node.yaml"}.CheckPaths("lint", []string{"testdata/examples/node/config.yaml"}, ""))
+	// Output:
+	// <nil>
+	// testdata/examples/node/conf.d is a folder: lint takes files; drop-ins of a main file are lint CONFIG -d testdata/examples/node/conf.d, a folder of nodes is lint --nodes testdata/examples/node/conf.d
+	// testdata/examples/node/config.yaml and --config node.yaml both name the main file: give one of them
+}
