@@ -1,13 +1,28 @@
 package kubeletcfg_test
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"log"
 	"os"
+	"path/filepath"
 	"strings"
+	"time"
+
+	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/kubeletcfg/kubeletcfg"
+	"github.com/kubeletcfg/kubeletcfg/author"
+	"github.com/kubeletcfg/kubeletcfg/discover"
+	"github.com/kubeletcfg/kubeletcfg/fleet"
+	"github.com/kubeletcfg/kubeletcfg/input"
+	"github.com/kubeletcfg/kubeletcfg/policy"
 	"github.com/kubeletcfg/kubeletcfg/report"
+	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
@@ -225,4 +240,604 @@ func ExampleExplain() {
 	fmt.Println(r.Path, r.Type)
 	// Output:
 	// crashLoopBackOff.maxContainerRestartPeriod duration
+}
+
+// Read `--fail-on` and count what makes the command exit 1: the lint of
+// ExampleLint has an error, four warnings and an info finding.
+func ExampleParseFailOn() {
+	l, err := kubeletcfg.Lint(kubeletcfg.Options{
+		Config:         "testdata/examples/node/config.yaml",
+		ConfigDir:      "testdata/examples/node/conf.d",
+		KubeletVersion: "1.37",
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, s := range []string{"error", "warning", "info", "none", "fatal"} {
+		threshold, err := kubeletcfg.ParseFailOn(s)
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		fmt.Printf("--fail-on %s: %d\n", s, l.CountAtLeast(threshold))
+	}
+	// Output:
+	// --fail-on error: 1
+	// --fail-on warning: 5
+	// --fail-on info: 6
+	// --fail-on none: 0
+	// --fail-on: unknown severity "fatal" (want error, warning, info or none)
+}
+
+// Give the values only a bootstrapped instance knows (`--set PATH=VALUE`):
+// AKS's resource provider sets maxPods and clusterDNS, which the node pool's
+// kubeletconfig.json does not hold.
+func ExampleParseSets() {
+	set, err := kubeletcfg.ParseSets([]string{"maxPods=58", "clusterDNS=[10.0.0.10]"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, s := range []map[string]string{nil, set} {
+		e, err := kubeletcfg.Effective(kubeletcfg.Options{
+			Config:         "testdata/inputs/aks-kubeletconfig.json",
+			KubeletVersion: "1.37",
+			Read:           input.Options{Set: s},
+		})
+		if err != nil {
+			log.Fatal(err)
+		}
+		out, err := e.Render("yaml", false)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("--set %v:\n", s)
+		for _, line := range strings.Split(string(out), "\n") {
+			if strings.HasPrefix(line, "maxPods:") || strings.HasPrefix(line, "clusterDNS:") || line == "  - 10.0.0.10" {
+				fmt.Println(line)
+			}
+		}
+	}
+	_, err = kubeletcfg.ParseSets([]string{"maxPods"})
+	fmt.Println(err)
+	// Output:
+	// --set map[]:
+	// maxPods: 110
+	// --set map[clusterDNS:[10.0.0.10] maxPods:58]:
+	// clusterDNS:
+	//   - 10.0.0.10
+	// maxPods: 58
+	// --set "maxPods": want PATH=VALUE (maxPods=58)
+}
+
+// Read `--cgroup-version`: v1, v2, 1 or 2.
+func ExampleParseCgroup() {
+	for _, s := range []string{"v1", "2", "cgroup2"} {
+		v, err := kubeletcfg.ParseCgroup(s)
+		fmt.Println(v, err)
+	}
+	// Output:
+	// 1 <nil>
+	// 2 <nil>
+	// 0 --cgroup-version must be v1 or v2, not "cgroup2"
+}
+
+// Read a `--kubelet-version` where one minor is expected: a patch release is
+// its minor, and a list or a range gets the hint naming what takes several.
+func ExampleLookupMinor() {
+	m, err := kubeletcfg.LookupMinor("v1.37.2", "")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(m.Version)
+	_, err = kubeletcfg.LookupMinor("1.34..1.37", "compare several minors with kubeletcfg skew --versions %s")
+	fmt.Println(err)
+	// Output:
+	// 1.37
+	// --kubelet-version takes one minor, not "1.34..1.37": compare several minors with kubeletcfg skew --versions 1.34..1.37
+}
+
+// Check `effective`'s -o and --show-origin before anything is read.
+func ExampleCheckEffectiveFormat() {
+	fmt.Println(kubeletcfg.CheckEffectiveFormat("yaml", true))
+	fmt.Println(kubeletcfg.CheckEffectiveFormat("json", true))
+	fmt.Println(kubeletcfg.CheckEffectiveFormat("text", false))
+	// Output:
+	// <nil>
+	// --show-origin needs -o yaml (JSON has no comments)
+	// unknown output format "text" (want yaml or json)
+}
+
+// Lint a node with and without its repository's policy (.kubeletcfg.yaml):
+// the policy re-grades rules (KC2006 fails CI, KC2001 is a warning, KC3005
+// is off) and leaves out the image vendor's drop-in.
+func ExampleLoadPolicy() {
+	p, err := kubeletcfg.LoadPolicy("testdata/policy/repo/.kubeletcfg.yaml")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("kubeletVersion:", p.KubeletVersion, "versions:", p.Versions, "failOn:", p.FailOn)
+	for _, pol := range []*policy.Policy{nil, p} {
+		l, err := kubeletcfg.Lint(kubeletcfg.Options{
+			Config:         "testdata/policy/repo/config.yaml",
+			ConfigDir:      "testdata/policy/repo/conf.d",
+			KubeletVersion: "1.35",
+			Policy:         pol,
+		})
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println("policy:", pol != nil)
+		for _, f := range l.Report.Findings {
+			fmt.Println(" ", f.Rule, f.Severity, f.Position.File)
+		}
+	}
+	_, err = kubeletcfg.LoadPolicy("testdata/policy/bad/unknown-key.yaml")
+	fmt.Println(err)
+	// Output:
+	// kubeletVersion: 1.35 versions: 1.34..1.37 failOn: warning
+	// policy: false
+	//   KC2006 warning testdata/policy/repo/conf.d/50-reserved.conf
+	//   KC2001 info testdata/policy/repo/conf.d/60-old.conf.bak
+	//   KC2005 warning testdata/policy/repo/conf.d/90-vendor.conf
+	//   KC3005 warning testdata/policy/repo/config.yaml
+	// policy: true
+	//   KC2006 error testdata/policy/repo/conf.d/50-reserved.conf
+	//   KC2001 warning testdata/policy/repo/conf.d/60-old.conf.bak
+	// testdata/policy/bad/unknown-key.yaml:2: unknown key "failon"; did you mean "failOn"?
+}
+
+// Fill in the flags a command line did not give from the policy, as every
+// command that reports findings does before it runs: here --fail-on was
+// given, so the policy's failOn does not replace it.
+func ExampleApplyPolicy() {
+	kubeletVersion, versions, failOn := "", "", "error"
+	var kubeletVersionSet bool
+	p, err := kubeletcfg.ApplyPolicy("testdata/policy/repo/.kubeletcfg.yaml", false, kubeletcfg.PolicyTargets{
+		KubeletVersion:    &kubeletVersion,
+		KubeletVersionSet: &kubeletVersionSet,
+		Versions:          &versions,
+		FailOn:            &failOn,
+		Changed:           func(flag string) bool { return flag == "fail-on" },
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("policy:", p.Path)
+	fmt.Printf("--kubelet-version %s (from the policy: %v), --versions %s, --fail-on %s\n", kubeletVersion, kubeletVersionSet, versions, failOn)
+
+	// --no-policy: no policy, and the targets keep their values.
+	kubeletVersion = ""
+	p, err = kubeletcfg.ApplyPolicy("testdata/policy/repo/.kubeletcfg.yaml", true, kubeletcfg.PolicyTargets{KubeletVersion: &kubeletVersion})
+	fmt.Printf("policy: %v, --kubelet-version %q, err: %v\n", p != nil, kubeletVersion, err)
+	// Output:
+	// policy: testdata/policy/repo/.kubeletcfg.yaml
+	// --kubelet-version 1.35 (from the policy: true), --versions 1.34..1.37, --fail-on error
+	// policy: false, --kubelet-version "", err: <nil>
+}
+
+// The one minor lint evaluates at under a policy: its kubeletVersion, else
+// the newest minor of its versions window; "" when it names neither.
+func ExamplePolicyMinor() {
+	for _, file := range []string{"testdata/policy/repo/.kubeletcfg.yaml", "testdata/policy/quiet.yaml"} {
+		p, err := kubeletcfg.LoadPolicy(file)
+		if err != nil {
+			log.Fatal(err)
+		}
+		v, err := kubeletcfg.PolicyMinor(p)
+		fmt.Printf("%s: %q %v\n", file, v, err)
+	}
+	v, err := kubeletcfg.PolicyMinor(&policy.Policy{Versions: "1.33,1.36"})
+	fmt.Printf("versions 1.33,1.36: %q %v\n", v, err)
+	// Output:
+	// testdata/policy/repo/.kubeletcfg.yaml: "1.35" <nil>
+	// testdata/policy/quiet.yaml: "" <nil>
+	// versions 1.33,1.36: "1.36" <nil>
+}
+
+// Print a minor's JSON Schema (`kubeletcfg schema`) and read it as an
+// editor or a validator would: a closed object whose fields are the minor's
+// (crashLoopBackOff first appears in 1.32).
+func ExampleSchema() {
+	for _, v := range []string{"1.31", "1.37"} {
+		var b bytes.Buffer
+		if err := kubeletcfg.Schema(&b, kubeletcfg.SchemaRequest{KubeletVersion: v, KubeletVersionSet: true}); err != nil {
+			log.Fatal(err)
+		}
+		var s struct {
+			Title                string
+			Required             []string
+			AdditionalProperties bool
+			Properties           map[string]struct{ Type any }
+		}
+		if err := json.Unmarshal(b.Bytes(), &s); err != nil {
+			log.Fatal(err)
+		}
+		_, clbo := s.Properties["crashLoopBackOff"]
+		fmt.Println(s.Title)
+		fmt.Println("  required:", s.Required, "additionalProperties:", s.AdditionalProperties)
+		fmt.Println("  maxPods:", s.Properties["maxPods"].Type, "crashLoopBackOff:", clbo)
+	}
+	err := kubeletcfg.Schema(io.Discard, kubeletcfg.SchemaRequest{KubeletVersion: "1.37", Force: true})
+	fmt.Println(err)
+	// Output:
+	// KubeletConfiguration (kubelet.config.k8s.io/v1beta1) of kubelet 1.31
+	//   required: [apiVersion kind] additionalProperties: false
+	//   maxPods: integer crashLoopBackOff: false
+	// KubeletConfiguration (kubelet.config.k8s.io/v1beta1) of kubelet 1.37
+	//   required: [apiVersion kind] additionalProperties: false
+	//   maxPods: integer crashLoopBackOff: true
+	// --force only applies with --kubeconform
+}
+
+// Check a drop-in before writing it (`kubeletcfg dropin new --dry-run`): at
+// every minor of the window, the new file sorts before 90-site.conf, which
+// sets the same eviction threshold, so the kubelet would not run with the
+// new value and the file is refused.
+func ExampleDropInNew() {
+	r, err := kubeletcfg.DropInNew(kubeletcfg.Options{
+		Config:    "testdata/dropin/node/config.yaml",
+		ConfigDir: "testdata/dropin/node/conf.d",
+		Versions:  "1.34..1.37",
+	}, author.NewRequest{
+		Name:   "50-pods.conf",
+		Sets:   []string{"maxPods=50", "evictionHard[memory.available]=200Mi"},
+		DryRun: true,
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("refused by:", r.Refused, "written:", r.Written)
+	fmt.Print(r.Content)
+	v := r.Verdicts[len(r.Verdicts)-1] // the newest minor's
+	fmt.Println("kubelet", v.Minor, "starts:", v.Starts)
+	for _, a := range v.Applied {
+		if a.Holds() {
+			fmt.Printf("  %s = %v\n", a.Path, a.Got)
+		} else {
+			fmt.Printf("  %s = %v, not %v: overridden by %s\n", a.Path, a.Got, a.Want, a.OverriddenBy)
+		}
+	}
+	// Output:
+	// refused by: [1.34 1.35 1.36 1.37] written: false
+	// # Written by kubeletcfg dropin new; checked against kubelet 1.34, 1.35, 1.36, 1.37.
+	// # Drop-ins merge in lexical order of their paths: a later file overrides these keys.
+	//
+	// apiVersion: kubelet.config.k8s.io/v1beta1
+	// kind: KubeletConfiguration
+	// maxPods: 50
+	// evictionHard:
+	//   memory.available: 200Mi
+	// kubelet 1.37 starts: true
+	//   evictionHard[memory.available] = 500Mi, not 200Mi: overridden by testdata/dropin/node/conf.d/90-site.conf
+	//   maxPods = 50
+}
+
+// Compute the drop-in that turns what a node runs into the desired
+// configuration (`kubeletcfg dropin diff`), checked at each minor: the
+// desired file turns on a gate kubelet 1.31 does not have, so a window that
+// includes 1.31 fails.
+func ExampleDropInDiff() {
+	for _, versions := range []string{"1.32..1.37", "1.31..1.37"} {
+		r, err := kubeletcfg.DropInDiff(kubeletcfg.Options{Versions: versions}, author.DiffRequest{
+			From: []string{"testdata/dropin/node/config.yaml", "testdata/dropin/node/conf.d"},
+			To:   "testdata/dropin/golden.yaml",
+		})
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println("checked:", r.Checked, "keys:", r.Keys, "written:", r.Written)
+		for _, f := range r.Failures {
+			fmt.Println("failure:", f)
+		}
+		if len(r.Failures) == 0 {
+			fmt.Print(string(r.Content))
+		}
+	}
+	// Output:
+	// checked: [1.32 1.33 1.34 1.35 1.36 1.37] keys: 7 written: false
+	// # Written by kubeletcfg dropin diff: merged after the current files, it gives testdata/dropin/golden.yaml.
+	// # Checked against kubelet 1.32, 1.33, 1.34, 1.35, 1.36, 1.37.
+	//
+	// apiVersion: kubelet.config.k8s.io/v1beta1
+	// kind: KubeletConfiguration
+	// clusterDNS:
+	//   - 10.96.0.10
+	//   - 10.96.0.11
+	// crashLoopBackOff:
+	//   maxContainerRestartPeriod: 1m0s
+	// evictionHard:
+	//   imagefs.available: null
+	//   imagefs.inodesFree: null
+	//   nodefs.available: null
+	//   nodefs.inodesFree: null
+	// featureGates:
+	//   KubeletCrashLoopBackOffMax: true
+	// kubeReserved: null
+	// maxPods: 200
+	// serializeImagePulls: false
+	// checked: [1.31 1.32 1.33 1.34 1.35 1.36 1.37] keys: 7 written: false
+	// failure: kubelet 1.31: --to: kubelet 1.31 would not start with it (testdata/dropin/golden.yaml:23:3 KC3001: unknown feature gate "KubeletCrashLoopBackOffMax": the kubelet refuses to start); kubeletcfg lint shows why
+}
+
+// Run `kubeletcfg cluster lint` as the command does: the flags and the
+// request's bounds are checked before any cluster is read, so a wrong one is
+// an error without a connection; then the kubeconfig is read (here a file
+// that does not exist, so no API server is ever reached).
+func ExampleRunCluster() {
+	noCluster := &clientcmd.ClientConfigLoadingRules{ExplicitPath: "testdata/no-such-kubeconfig"}
+	flags := kubeletcfg.ClusterFlags{Output: "text", FailOn: "error", CgroupVersion: "v2", Out: io.Discard, Log: io.Discard}
+	// A request without bounds: no concurrency, QPS, burst or node timeout.
+	fmt.Println(kubeletcfg.RunCluster(context.Background(), kubeletcfg.ClusterRequest{Kubeconfig: noCluster}, flags))
+
+	req := kubeletcfg.ClusterRequest{
+		Kubeconfig: noCluster,
+		QPS:        5,
+		Burst:      10,
+		Fetch:      fleet.FetchOptions{Concurrency: 4, NodeTimeout: 10 * time.Second},
+	}
+	for _, f := range []kubeletcfg.ClusterFlags{
+		{Output: "sarif", FailOn: "error", CgroupVersion: "v2"},
+		{Output: "text", FailOn: "warnings", CgroupVersion: "v2"},
+		{Output: "text", FailOn: "error", CgroupVersion: "cgroup2"},
+		flags,
+	} {
+		fmt.Println(kubeletcfg.RunCluster(context.Background(), req, f))
+	}
+	// Output:
+	// --concurrency, --qps, --burst and --node-timeout must be positive
+	// unknown output format "sarif" (want json or text)
+	// --fail-on: unknown severity "warnings" (want error, warning, info or none)
+	// --cgroup-version must be v1 or v2, not "cgroup2"
+	// kubeconfig: stat testdata/no-such-kubeconfig: no such file or directory
+}
+
+// Cluster reads nodes through an API server; what it refuses before any
+// server is reached needs none: a request that contradicts itself, a
+// kubeconfig that cannot be read.
+func ExampleCluster() {
+	_, err := kubeletcfg.Cluster(context.Background(), kubeletcfg.ClusterRequest{Contexts: []string{"prod"}, AllContexts: true})
+	fmt.Println(err)
+	_, err = kubeletcfg.Cluster(context.Background(), kubeletcfg.ClusterRequest{
+		Kubeconfig: &clientcmd.ClientConfigLoadingRules{ExplicitPath: "testdata/no-such-kubeconfig"},
+		Contexts:   []string{"prod", "staging"},
+	})
+	fmt.Println(err)
+	// Output:
+	// --all-contexts reads every context: leave out --context
+	// kubeconfig: stat testdata/no-such-kubeconfig: no such file or directory
+}
+
+// Evaluate a node as `kubeletcfg cluster` does once it has read the node's
+// /configz through the API server (here a saved dump): at the minor it runs
+// (lint), then as if upgraded to 1.37 (preflight), where a gate its
+// configuration still sets is gone.
+func ExampleEvaluateClusterNode() {
+	configz, err := os.ReadFile("testdata/inputs/configz.json")
+	if err != nil {
+		log.Fatal(err)
+	}
+	running, err := kubeletcfg.LookupMinor("1.34", "")
+	if err != nil {
+		log.Fatal(err)
+	}
+	n := &fleet.Node{Name: "node-1", Kubelet: running, Configz: configz}
+	for _, to := range []string{"", "1.37", "1.33"} {
+		var target *skew.Minor
+		if to != "" {
+			if target, err = kubeletcfg.LookupMinor(to, ""); err != nil {
+				log.Fatal(err)
+			}
+		}
+		e := kubeletcfg.EvaluateClusterNode(n, target, 2)
+		if e.Err != nil {
+			fmt.Printf("to %q: %v\n", to, e.Err)
+			continue
+		}
+		fmt.Printf("to %q: starts %v\n", to, e.Starts)
+		for _, f := range e.Findings {
+			if f.Severity >= validate.Warning {
+				fmt.Println(" ", f.Rule, f.Severity, f.Position)
+			}
+		}
+	}
+	// Output:
+	// to "": starts true
+	//   KC3006 warning configz:123:7
+	// to "1.37": starts false
+	//   KC3001 error configz (without 1.34 defaults):15:5
+	// to "1.33": the nodes run kubelet 1.34, newer than --to 1.33
+}
+
+// Lint a kind cluster file whose nodes get different kubelet configurations:
+// Lint refuses to pick one (KindNodesError), LintKindNodes checks each (the
+// first worker's healthzPort 70000 is out of range).
+func ExampleLintKindNodes() {
+	opt := kubeletcfg.Options{Config: "testdata/inputs/kind.yaml", KubeletVersion: "1.37"}
+	_, err := kubeletcfg.Lint(opt)
+	var several *kubeletcfg.KindNodesError
+	if !errors.As(err, &several) {
+		log.Fatalf("Lint: %v", err)
+	}
+	fmt.Println(several.Groups)
+	l, err := kubeletcfg.LintKindNodes(opt, several)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, r := range l.Report.Reports {
+		fmt.Println(r.KindNodes, "starts:", r.Starts)
+	}
+	// Output:
+	// [[dev-control-plane] [dev-worker] [dev-worker2]]
+	// [dev-control-plane] starts: true
+	// [dev-worker] starts: false
+	// [dev-worker2] starts: true
+}
+
+// `kubeletcfg lint`'s choice of verb: several paths, a folder of nodes, or
+// one node's files.
+func ExampleLintInputs() {
+	opt := kubeletcfg.Options{Config: "testdata/examples/node/config.yaml", KubeletVersion: "1.37"}
+	for _, in := range []struct {
+		paths []string
+		nodes string
+	}{
+		{paths: []string{"testdata/examples/node/config.yaml", "testdata/inputs/kubelet-config.yaml"}},
+		{nodes: "testdata/inputs/nodes"},
+		{},
+	} {
+		o := opt
+		if len(in.paths) > 0 || in.nodes != "" {
+			o.Config = ""
+		}
+		v, err := kubeletcfg.LintInputs(o, in.paths, in.nodes)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("%T\n", v)
+	}
+	// Output:
+	// *kubeletcfg.LintedPaths
+	// *kubeletcfg.LintedNodes
+	// *kubeletcfg.Linted
+}
+
+// Write a verdict and turn it into the command's exit code: a
+// *FindingsError (exit code 1) when findings are at or above the threshold.
+func ExampleFailOn() {
+	l, err := kubeletcfg.Lint(kubeletcfg.Options{
+		Config:         "node.yaml",
+		KubeletVersion: "1.37",
+		ConfigData:     []byte("apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nmaxPods: -1\n"),
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	err = kubeletcfg.FailOn(os.Stdout, l, "text", report.Options{Quiet: true}, validate.Error)
+	var fe *kubeletcfg.FindingsError
+	fmt.Printf("--fail-on error: exit code 1: %v (%v)\n", errors.As(err, &fe), err)
+	err = kubeletcfg.FailOn(io.Discard, l, "text", report.Options{}, -1)
+	fmt.Printf("--fail-on none: %v\n", err)
+	// Output:
+	// node.yaml
+	// node.yaml:3:1: error: maxPods is -1; it must not be negative [KC4025]
+	//     field: maxPods
+	//     hint:  set maxPods to 0 or more, or remove it to use the default
+	//     kubelet: invalid configuration: maxPods (--max-pods) -1 must not be a negative number
+	//
+	// kubelet 1.37: does NOT start: the kubelet refuses this configuration
+	// --fail-on error: exit code 1: true (1 findings at or above --fail-on)
+	// --fail-on none: <nil>
+}
+
+// Count the findings of each group of alike nodes, as examples/lintdir does.
+func ExampleCountAtLeast() {
+	l, err := kubeletcfg.Nodes("testdata/inputs/nodes", kubeletcfg.Options{KubeletVersion: "1.37"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, g := range l.Reports[0].Groups {
+		fmt.Printf("%s: %d errors, %d warnings or worse\n", strings.Join(g.Nodes, ", "),
+			kubeletcfg.CountAtLeast(g.Document.Findings, validate.Error),
+			kubeletcfg.CountAtLeast(g.Document.Findings, validate.Warning))
+	}
+	// Output:
+	// pool-a-1, pool-a-2, pool-a-3: 0 errors, 1 warnings or worse
+	// pool-b-1, pool-b-2: 0 errors, 0 warnings or worse
+	// pool-a-4: 1 errors, 2 warnings or worse
+}
+
+// Find the kubelet on a host and what it starts from (`kubeletcfg discover`):
+// its command line read from /proc, traced back to the systemd unit and
+// environment files that give it, and its --config read under the host
+// root. The host is kubeadm's deb layout (testdata/hosts/kubeadm-deb), and
+// its /proc a folder laid out here with one kubelet process.
+func ExampleDiscover() {
+	proc, err := os.MkdirTemp("", "proc")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(proc)
+	args := []string{
+		"/usr/bin/kubelet",
+		"--bootstrap-kubeconfig=/etc/kubernetes/bootstrap-kubelet.conf",
+		"--kubeconfig=/etc/kubernetes/kubelet.conf",
+		"--config=/var/lib/kubelet/config.yaml",
+		"--container-runtime-endpoint=unix:///var/run/containerd/containerd.sock",
+		"--node-ip=10.0.0.11",
+		"--pod-infra-container-image=registry.k8s.io/pause:3.10",
+	}
+	for name, content := range map[string]string{
+		"1/comm":     "systemd\n",
+		"1/cmdline":  "/sbin/init\x00",
+		"42/comm":    "kubelet\n",
+		"42/cmdline": strings.Join(args, "\x00") + "\x00",
+	} {
+		if err := os.MkdirAll(filepath.Join(proc, filepath.Dir(name)), 0o755); err != nil {
+			log.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(proc, name), []byte(content), 0o644); err != nil {
+			log.Fatal(err)
+		}
+	}
+
+	k, err := kubeletcfg.Discover(kubeletcfg.Options{Host: discover.Options{HostRoot: "testdata/hosts/kubeadm-deb", ProcRoot: proc}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("pid", k.PID, k.Exe, "arguments from the", k.ArgsFrom, k.Unit.Name)
+	for _, f := range k.Flags {
+		fmt.Println(" ", f.Arg, "from", f.From)
+	}
+	fmt.Println("--config", k.Config.Path, "read at", k.Config.Read)
+	// Output:
+	// pid 42 /usr/bin/kubelet arguments from the unit kubelet.service
+	//   --bootstrap-kubeconfig=/etc/kubernetes/bootstrap-kubelet.conf from /usr/lib/systemd/system/kubelet.service.d/10-kubeadm.conf:5:1
+	//   --kubeconfig=/etc/kubernetes/kubelet.conf from /usr/lib/systemd/system/kubelet.service.d/10-kubeadm.conf:5:1
+	//   --config=/var/lib/kubelet/config.yaml from /usr/lib/systemd/system/kubelet.service.d/10-kubeadm.conf:6:1
+	//   --container-runtime-endpoint=unix:///var/run/containerd/containerd.sock from /var/lib/kubelet/kubeadm-flags.env:1:1
+	//   --node-ip=10.0.0.11 from /var/lib/kubelet/kubeadm-flags.env:1:1
+	//   --pod-infra-container-image=registry.k8s.io/pause:3.10 from /var/lib/kubelet/kubeadm-flags.env:1:1
+	// --config /var/lib/kubelet/config.yaml read at testdata/hosts/kubeadm-deb/var/lib/kubelet/config.yaml
+}
+
+// The minors a verb evaluates, the one rule every command follows: a
+// --versions range or list, or the window a --control-plane minor supports,
+// wins over --kubelet-version, which names one minor.
+func ExampleOptions_Minors() {
+	for _, o := range []kubeletcfg.Options{
+		{Versions: "1.34..1.37"},
+		{Versions: "1.33,1.37", KubeletVersion: "1.36"},
+		{ControlPlane: "1.37"},
+		{KubeletVersion: "v1.37.2-eks-abc"},
+		{KubeletVersion: "1.35,1.37"},
+	} {
+		minors, err := o.Minors(kubeletcfg.DefaultMinor)
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		var names []string
+		for _, m := range minors {
+			names = append(names, m.Version)
+		}
+		fmt.Println(strings.Join(names, " "))
+	}
+	// Output:
+	// 1.34 1.35 1.36 1.37
+	// 1.33 1.37
+	// 1.34 1.35 1.36 1.37
+	// 1.37
+	// --kubelet-version takes one minor, not "1.35,1.37": use --versions 1.35,1.37
+}
+
+// Check `kubeletcfg lint`'s positional paths before any is read: a folder
+// is drop-ins or a pool of nodes, and which one is the user's to say.
+func ExampleOptions_CheckPaths() {
+	fmt.Println(kubeletcfg.Options{}.CheckPaths("lint", []string{"testdata/examples/node/config.yaml", "testdata/inputs/kubelet-config.yaml"}, ""))
+	fmt.Println(kubeletcfg.Options{}.CheckPaths("lint", []string{"testdata/examples/node/conf.d"}, ""))
+	fmt.Println(kubeletcfg.Options{Config: "node.yaml"}.CheckPaths("lint", []string{"testdata/examples/node/config.yaml"}, ""))
+	// Output:
+	// <nil>
+	// testdata/examples/node/conf.d is a folder: lint takes files; drop-ins of a main file are lint CONFIG -d testdata/examples/node/conf.d, a folder of nodes is lint --nodes testdata/examples/node/conf.d
+	// testdata/examples/node/config.yaml and --config node.yaml both name the main file: give one of them
 }
