@@ -27,19 +27,7 @@ func TestRepairableFindingsSayWhy(t *testing.T) {
 	fixDirs, _ := filepath.Glob("../testdata/fix/*")
 	repaired, reasons := map[string]int{}, map[string]int{}
 	for _, dir := range append(dirs, fixDirs...) {
-		in := pipeline.Input{}
-		if c, err := testcorpus.Read(dir); err == nil && c.Config+c.ConfigDir != "" {
-			in = pipeline.Input{Config: c.Config, ConfigDir: c.ConfigDir, CgroupVersion: c.CgroupVersion, Flags: c.Flags}
-		}
-		if in.Config == "" && in.ConfigDir == "" {
-			if _, err := os.Stat(filepath.Join(dir, "config.yaml")); err == nil {
-				in.Config = filepath.Join(dir, "config.yaml")
-			}
-			if fi, err := os.Stat(filepath.Join(dir, "conf.d")); err == nil && fi.IsDir() {
-				in.ConfigDir = filepath.Join(dir, "conf.d")
-			}
-		}
-		loaded, err := pipeline.Load(in)
+		loaded, err := pipeline.Load(caseInput(dir))
 		if err != nil {
 			continue
 		}
@@ -112,6 +100,22 @@ func TestRepairableFindingsSayWhy(t *testing.T) {
 		}
 	}
 	t.Logf("repairs checked %v, reasons %v", repaired, reasons)
+}
+
+// caseInput is the input of a corpus case, or of a testdata/fix folder
+// (config.yaml and conf.d).
+func caseInput(dir string) pipeline.Input {
+	if c, err := testcorpus.Read(dir); err == nil && c.Config+c.ConfigDir != "" {
+		return pipeline.Input{Config: c.Config, ConfigDir: c.ConfigDir, CgroupVersion: c.CgroupVersion, Flags: c.Flags}
+	}
+	var in pipeline.Input
+	if _, err := os.Stat(filepath.Join(dir, "config.yaml")); err == nil {
+		in.Config = filepath.Join(dir, "config.yaml")
+	}
+	if fi, err := os.Stat(filepath.Join(dir, "conf.d")); err == nil && fi.IsDir() {
+		in.ConfigDir = filepath.Join(dir, "conf.d")
+	}
+	return in
 }
 
 // lastName is the last field name of a path: crashLoopBackOff.maxContainerRestartPeriod -> maxContainerRestartPeriod.
@@ -192,17 +196,7 @@ func TestGateRemovalOffersAreFixes(t *testing.T) {
 	fixDirs, _ := filepath.Glob("../testdata/fix/*")
 	checked := 0
 	for _, dir := range append(fixDirs, dirs...) {
-		in := pipeline.Input{}
-		if c, err := testcorpus.Read(dir); err == nil && c.Config+c.ConfigDir != "" {
-			in = pipeline.Input{Config: c.Config, ConfigDir: c.ConfigDir, CgroupVersion: c.CgroupVersion, Flags: c.Flags}
-		} else {
-			if _, err := os.Stat(filepath.Join(dir, "config.yaml")); err == nil {
-				in.Config = filepath.Join(dir, "config.yaml")
-			}
-			if fi, err := os.Stat(filepath.Join(dir, "conf.d")); err == nil && fi.IsDir() {
-				in.ConfigDir = filepath.Join(dir, "conf.d")
-			}
-		}
+		in := caseInput(dir)
 		if in.Config == "" && in.ConfigDir == "" {
 			continue
 		}

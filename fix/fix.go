@@ -201,16 +201,9 @@ func Make(in pipeline.Input, minors []*skew.Minor) (*Plan, error) {
 	}
 	// The repairs are edits of the bytes on disk: the original files are
 	// linted from the disk too.
-	in.Virtual = nil
-	loaded, err := pipeline.Load(in)
+	before, err := evaluateAt(in, nil, minors)
 	if err != nil {
 		return nil, err
-	}
-	before := make([]*pipeline.Result, len(minors))
-	for i, m := range minors {
-		if before[i], err = loaded.Evaluate(m); err != nil {
-			return nil, err
-		}
 	}
 	p := &Plan{Minors: minors}
 	env, err := newEnv(minors)
@@ -359,7 +352,7 @@ func (p *Plan) relabel(in pipeline.Input) error {
 // evaluate lints the files with the repairs keep picks applied, at every
 // minor.
 func (p *Plan) evaluate(in pipeline.Input, keep func(*Fix) bool) ([]*pipeline.Result, error) {
-	in.Virtual = map[string][]byte{}
+	virtual := map[string][]byte{}
 	for _, f := range p.Files {
 		var edits []edit
 		for i := range f.Fixes {
@@ -374,19 +367,9 @@ func (p *Plan) evaluate(in pipeline.Input, keep func(*Fix) bool) ([]*pipeline.Re
 		if err != nil {
 			return nil, fmt.Errorf("fix %s: %w", f.Path, err)
 		}
-		in.Virtual[f.Path] = data
+		virtual[f.Path] = data
 	}
-	loaded, err := pipeline.Load(in)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]*pipeline.Result, len(p.Minors))
-	for i, m := range p.Minors {
-		if out[i], err = loaded.Evaluate(m); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+	return evaluateAt(in, virtual, p.Minors)
 }
 
 // baseline is what the other repairs are compared with: the original files

@@ -3,6 +3,7 @@ package fix
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -373,7 +374,7 @@ func (e *env) discover(in pipeline.Input, parsed []*parsedFile, before []*pipeli
 // evaluate lints the files with the rounds' edits applied at every target
 // minor.
 func (e *env) evaluate(in pipeline.Input, parsed []*parsedFile) ([]*pipeline.Result, error) {
-	in.Virtual = map[string][]byte{}
+	virtual := map[string][]byte{}
 	for _, pf := range parsed {
 		if len(pf.applied) == 0 {
 			continue
@@ -382,14 +383,21 @@ func (e *env) evaluate(in pipeline.Input, parsed []*parsedFile) ([]*pipeline.Res
 		if err != nil {
 			return nil, fmt.Errorf("fix %s: %w", pf.file.Path, err)
 		}
-		in.Virtual[pf.file.Path] = data
+		virtual[pf.file.Path] = data
 	}
+	return evaluateAt(in, virtual, e.minors)
+}
+
+// evaluateAt lints the input with the files of virtual in place of the ones
+// on disk at each minor.
+func evaluateAt(in pipeline.Input, virtual map[string][]byte, minors []*skew.Minor) ([]*pipeline.Result, error) {
+	in.Virtual = virtual
 	loaded, err := pipeline.Load(in)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*pipeline.Result, len(e.minors))
-	for i, m := range e.minors {
+	out := make([]*pipeline.Result, len(minors))
+	for i, m := range minors {
 		if out[i], err = loaded.Evaluate(m); err != nil {
 			return nil, err
 		}
@@ -541,7 +549,7 @@ func (e *env) lockedWhy(name string, value bool) (why string, gone bool) {
 			continue
 		}
 		goneAt = append(goneAt, m.Version)
-		if !contains(lastAt, l.Last) {
+		if !slices.Contains(lastAt, l.Last) {
 			lastAt = append(lastAt, l.Last)
 		}
 	}
@@ -554,15 +562,6 @@ func (e *env) lockedWhy(name string, value bool) (why string, gone bool) {
 			skew.Span(goneAt), verb(len(goneAt), "registers", "register"), value, versionList(lastAt)))
 	}
 	return strings.Join(parts, "; ") + ": removing the entry changes nothing", len(goneAt) > 0
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // finish applies the file's repairs. A symbolic link is not written through:

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"slices"
 	"strings"
 	"sync"
 
@@ -71,22 +72,13 @@ var spellings = sync.OnceValue(func() map[string][]string {
 		}
 		for _, name := range t.Names() {
 			low := strings.ToLower(name)
-			if !contains(out[low], name) {
+			if !slices.Contains(out[low], name) {
 				out[low] = append(out[low], name)
 			}
 		}
 	}
 	return out
 })
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
 
 // GateSpelling is the one spelling, registered by some supported kubelet, of
 // a gate name that no supported kubelet registers as written: a case mistake
