@@ -66,11 +66,7 @@ func TestRepairableFindingsSayWhy(t *testing.T) {
 					reasons[f.Rule]++
 					continue
 				}
-				data, err := os.ReadFile(f.File)
-				if err != nil {
-					t.Fatal(err)
-				}
-				fixed, err := validate.ApplyEdits(data, f.Fixes[0].Edits)
+				_, fixed, err := applyFirst(f)
 				if err != nil {
 					t.Errorf("%s at %s, %s: %v", f.Rule, v, f.Position, err)
 					continue
@@ -100,6 +96,15 @@ func TestRepairableFindingsSayWhy(t *testing.T) {
 		}
 	}
 	t.Logf("repairs checked %v, reasons %v", repaired, reasons)
+}
+
+// applyFirst applies the first repair f carries to its file as on disk.
+func applyFirst(f validate.Finding) (data, fixed []byte, err error) {
+	if data, err = os.ReadFile(f.File); err != nil {
+		return nil, nil, err
+	}
+	fixed, err = validate.ApplyEdits(data, f.Fixes[0].Edits)
+	return data, fixed, err
 }
 
 // caseInput is the input of a corpus case, or of a testdata/fix folder
@@ -211,11 +216,7 @@ func TestGateRemovalOffersAreFixes(t *testing.T) {
 				if kindOf(&f) != gateRemoval || len(f.Fixes) != 1 {
 					continue
 				}
-				data, err := os.ReadFile(f.File)
-				if err != nil {
-					t.Fatal(err)
-				}
-				fixed, err := validate.ApplyEdits(data, f.Fixes[0].Edits)
+				data, fixed, err := applyFirst(f)
 				if err != nil {
 					t.Fatalf("%s at %s: %v", f.Position, v, err)
 				}
