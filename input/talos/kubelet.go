@@ -174,7 +174,7 @@ func (t *translation) run() error {
 		}
 		ips, err := dnsServiceIPs(cidrs)
 		if err != nil {
-			t.add(ruleRefuses, finding.Error, t.posOf("cluster", "network", "serviceSubnets"), "clusterDNS",
+			t.add(bootstrap.Refuses, t.posOf("cluster", "network", "serviceSubnets"), "clusterDNS",
 				"error building DNS service IPs: "+err.Error()+" (kubelet_config.go NewKubeletConfigController)",
 				"give cluster.network.serviceSubnets as CIDRs, or machine.kubelet.clusterDNS")
 		}
@@ -218,7 +218,7 @@ func (t *translation) staticPodURL() string {
 	const what = "Talos: the URL of machined's static pod server on 127.0.0.1, a port picked at boot (static_pod_server.go)"
 	url := t.atBoot("staticPodURL", what)
 	if url == "" {
-		t.add(ruleAtBoot, finding.Info, t.out.Anchor, "staticPodURL",
+		t.add(bootstrap.AtBoot, t.out.Anchor, "staticPodURL",
 			"staticPodURL is the URL of machined's static pod server (http://127.0.0.1 and a port picked at boot; static_pod_server.go, kubelet_spec.go NewKubeletConfiguration): unknown until then",
 			"give it with --set staticPodURL=URL when it matters; the static pods of machine.pods are served there")
 	}
@@ -267,7 +267,7 @@ func (t *translation) flags(s *spec, v version, k *kubeletConfig) {
 			if deref(k.RegisterWithFQDN) {
 				pos = t.posOf("machine", "kubelet", "registerWithFQDN")
 			}
-			t.add(ruleAtBoot, finding.Info, pos, "",
+			t.add(bootstrap.AtBoot, pos, "",
 				"--hostname-override is the node name Talos takes from the machine's hostname at boot (kubelet_spec.go KubeletSpecController.Run, nodename.go): unknown until then",
 				"give it with --set hostname-override=NAME when it is known")
 		}
@@ -289,7 +289,7 @@ func (t *translation) flags(s *spec, v version, k *kubeletConfig) {
 		if ip := t.atBoot("--node-ip", what); ip != "" {
 			args["node-ip"] = &arg{values: []string{ip}, note: "--set: " + what}
 		} else {
-			t.add(ruleAtBoot, finding.Info, t.posOf("machine", "kubelet", "nodeIP", "validSubnets"), "",
+			t.add(bootstrap.AtBoot, t.posOf("machine", "kubelet", "nodeIP", "validSubnets"), "",
 				"--node-ip is the machine's addresses Talos picks at boot (kubelet_spec.go KubeletSpecController.Run, nodeip.go): unknown until then",
 				"give it with --set node-ip=ADDRESS when it is known, or set machine.kubelet.extraArgs.node-ip")
 		}
@@ -306,7 +306,7 @@ func (t *translation) flags(s *spec, v version, k *kubeletConfig) {
 	for _, name := range names {
 		keyNode, valNode := mapEntry(extraNode, name)
 		if slices.Contains(deniedArgs, name) {
-			t.add(ruleRefuses, finding.Error, t.pos(keyNode), "",
+			t.add(bootstrap.Refuses, t.pos(keyNode), "",
 				fmt.Sprintf("extra arg %q is not allowed: Talos sets --%s itself and refuses to start the kubelet (kubelet_spec.go KubeletSpecController.Run, argsbuilder.MergeDenied)", name, name),
 				"remove machine.kubelet.extraArgs."+name)
 			continue
@@ -331,7 +331,7 @@ func (t *translation) flags(s *spec, v version, k *kubeletConfig) {
 		for name, value := range map[string]string{"image-credential-provider-bin-dir": kubeletCredentialProviderBinDir, "image-credential-provider-config": kubeletCredentialProviderConfig} {
 			if user, ok := args[name]; ok {
 				keyNode, _ := mapEntry(extraNode, name)
-				t.add(ruleOverrides, finding.Warning, t.pos(keyNode), "",
+				t.add(bootstrap.Overrides, t.pos(keyNode), "",
 					fmt.Sprintf("extraArgs %s=%s is replaced by --%s=%s because machine.kubelet.credentialProviderConfig is set (kubelet_spec.go KubeletSpecController.Run)", name, strings.Join(user.values, ","), name, value),
 					"remove machine.kubelet.extraArgs."+name+": Talos writes the credential provider configuration and installs the binaries there")
 			}
@@ -383,7 +383,7 @@ func (t *translation) prepareExtraConfig(extra map[string]any) *kubeletconfig.Ku
 			continue
 		}
 		keyNode, _ := mapEntry(node, field)
-		t.add(ruleRefuses, finding.Error, t.pos(keyNode), protectedPath(field),
+		t.add(bootstrap.Refuses, t.pos(keyNode), protectedPath(field),
 			fmt.Sprintf("field %q can't be overridden: Talos refuses the machine configuration and starts no kubelet (kubelet_spec.go prepareExtraConfig, pkg/machinery/kubelet ProtectedConfigurationFields; v1alpha1_validation.go KubeletConfig.Validate)", field),
 			fmt.Sprintf("remove machine.kubelet.extraConfig.%s: Talos sets it itself%s", field, protectedHint(field)))
 		delete(rest, field)
@@ -397,7 +397,7 @@ func (t *translation) prepareExtraConfig(extra map[string]any) *kubeletconfig.Ku
 			continue
 		}
 		keyNode, _ := mapEntry(node, field)
-		t.add(ruleRefuses, finding.Error, t.pos(keyNode), "",
+		t.add(bootstrap.Refuses, t.pos(keyNode), "",
 			fmt.Sprintf("error unmarshalling extra kubelet configuration: strict decoding error: unknown field %q: Talos %s links k8s.io/kubelet %s, which does not have it; Talos starts no kubelet (kubelet_spec.go prepareExtraConfig)", field, Release, talosKubeletModule),
 			"remove the key: this Talos release cannot pass it to the kubelet")
 		delete(rest, field)
@@ -423,14 +423,14 @@ func (t *translation) prepareExtraConfig(extra map[string]any) *kubeletconfig.Ku
 		if strings.Contains(err.Error(), "unknown field") {
 			pos, hint = t.pos(keyNode), "extraConfig takes KubeletConfiguration (kubelet.config.k8s.io/v1beta1) field names: fix the spelling or remove the key"
 		}
-		t.add(ruleRefuses, finding.Error, pos, "",
+		t.add(bootstrap.Refuses, pos, "",
 			"error unmarshalling extra kubelet configuration: "+oneLine(err.Error())+": Talos starts no kubelet (kubelet_spec.go prepareExtraConfig)",
 			hint)
 		delete(rest, key)
 	}
 	config = kubeletconfig.KubeletConfiguration{}
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructuredWithValidation(rest, &config, true); err != nil {
-		t.add(ruleRefuses, finding.Error, t.pos(keyAt(t.doc, "machine", "kubelet", "extraConfig")), "",
+		t.add(bootstrap.Refuses, t.pos(keyAt(t.doc, "machine", "kubelet", "extraConfig")), "",
 			"error unmarshalling extra kubelet configuration: "+oneLine(err.Error())+" (kubelet_spec.go prepareExtraConfig)", "")
 		return &kubeletconfig.KubeletConfiguration{}
 	}
@@ -586,7 +586,7 @@ func (t *translation) overridden(s *spec, v version) {
 		}
 		keyNode, _ := mapEntry(node, field)
 		t.replaced = append(t.replaced, field)
-		t.add(ruleOverrides, finding.Warning, t.pos(keyNode), field,
+		t.add(bootstrap.Overrides, t.pos(keyNode), field,
 			fmt.Sprintf("extraConfig %s: %v is replaced by %s (kubelet_spec.go NewKubeletConfiguration sets it after merging extraConfig)", field, value, talos),
 			hint)
 	}

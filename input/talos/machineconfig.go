@@ -12,6 +12,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 )
 
 // The part of the v1alpha1 document the kubelet's configuration is built from
@@ -154,7 +155,7 @@ func (t *translation) checkUnknownKeys(n *yaml.Node, s schema, where string) {
 			if near := nearest(k.Value, s); near != "" {
 				hint = fmt.Sprintf("did you mean %s?", strings.TrimPrefix(where+"."+near, "."))
 			}
-			t.add(ruleRefuses, finding.Error, t.pos(k), "",
+			t.add(bootstrap.Refuses, t.pos(k), "",
 				fmt.Sprintf("unknown key %s: Talos refuses the whole machine configuration (configloader decoder, siderolabs/gen xyaml.CheckUnknownKeys: \"unknown keys found during decoding\")", name),
 				hint)
 			continue
@@ -185,12 +186,12 @@ func (t *translation) decode() *v1alpha1Config {
 		var te *yaml.TypeError
 		if errors.As(err, &te) {
 			for _, e := range te.Errors {
-				t.add(ruleRefuses, finding.Error, t.linePos(e), "",
+				t.add(bootstrap.Refuses, t.linePos(e), "",
 					"the machine configuration does not decode (configloader decoder: \"error decoding v1alpha1\"): "+e,
 					"give the value the type the Talos v1alpha1 reference documents")
 			}
 		} else {
-			t.add(ruleRefuses, finding.Error, t.out.Anchor, "",
+			t.add(bootstrap.Refuses, t.out.Anchor, "",
 				"the machine configuration does not decode (configloader decoder): "+oneLine(err.Error()), "")
 		}
 	}
@@ -233,7 +234,7 @@ func (t *translation) validate(k *kubeletConfig) {
 				if subnets != nil && i < len(subnets.Content) {
 					n = subnets.Content[i]
 				}
-				t.add(ruleRefuses, finding.Error, t.pos(n), "",
+				t.add(bootstrap.Refuses, t.pos(n), "",
 					fmt.Sprintf("kubelet nodeIP subnet is not valid: %q (v1alpha1_validation.go KubeletConfig.Validate)", cidr),
 					"give a CIDR (10.0.0.0/8) or an address, optionally negated with !")
 			}

@@ -99,7 +99,7 @@ func TestKubeletSpecPeerSuite(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			refused := byRule(out, ruleRefuses)
+			refused := byRule(out, bootstrap.Refuses.ID)
 			if b, ok := readCase(t, dir, "expected-errors.txt"); ok {
 				var want []string
 				for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
@@ -181,7 +181,7 @@ func TestStabilityConfigs(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, f := range out.Findings {
-				if f.Rule != ruleAtBoot {
+				if f.Rule != bootstrap.AtBoot.ID {
 					t.Errorf("unexpected finding %s %s", f.Rule, f.Message)
 				}
 			}
@@ -241,7 +241,7 @@ func TestDocsExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, f := range out.Findings {
-		if f.Rule != ruleAtBoot || f.Path != "staticPodURL" {
+		if f.Rule != bootstrap.AtBoot.ID || f.Path != "staticPodURL" {
 			t.Errorf("finding on the reference's own example: %s %s", f.Rule, f.Message)
 		}
 	}

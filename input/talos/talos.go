@@ -34,6 +34,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // Release is the Talos release ported.
@@ -45,14 +46,6 @@ var Tool = bootstrap.Tool{
 	Release: Release,
 	Source:  "internal/app/machined/pkg/controllers/k8s/kubelet_spec.go NewKubeletConfiguration",
 }
-
-// Rule IDs of the bootstrapper rules, input/bootstrap/rules.go (input/talos
-// does not import validate).
-const (
-	ruleRefuses   = "KC9001"
-	ruleOverrides = "KC9002"
-	ruleAtBoot    = "KC9004"
-)
 
 // Detect reports whether data is a Talos machine configuration: a YAML
 // document (of possibly several) with `version: v1alpha1`, `machine:` and
@@ -182,11 +175,10 @@ func (t *translation) posOf(keys ...string) finding.Position {
 	return t.out.Anchor
 }
 
-func (t *translation) add(rule string, sev finding.Severity, pos finding.Position, path, msg, hint string) {
-	t.out.Findings = append(t.out.Findings, finding.Finding{
-		Rule: rule, Severity: sev, Position: pos, Path: path,
-		Message: "Talos " + Release + ": " + msg, Hint: hint,
-	})
+// add reports a finding of one of the bootstrapper rules (input/bootstrap),
+// its message prefixed with the Talos release.
+func (t *translation) add(rule *validate.Rule, pos finding.Position, path, msg, hint string) {
+	t.out.Findings = append(t.out.Findings, rule.At(pos, path, "Talos "+Release+": "+msg, hint))
 }
 
 // Translate turns the Talos machine configuration in data into the kubelet's

@@ -37,62 +37,63 @@ func TestFindings(t *testing.T) {
 		data string
 		set  map[string]string
 		// want: rule, path, line, column and a part of the message; empty: no finding
-		rule, path string
-		line, col  int
-		msg        string
+		rule      *validate.Rule
+		path      string
+		line, col int
+		msg       string
 	}{
 		// KC9001: protected extraConfig fields (prepareExtraConfig, KubeletConfig.Validate)
 		{name: "protected staticPodPath", data: doc("extraConfig:", "  staticPodPath: /etc/pods"),
-			rule: ruleRefuses, path: "staticPodPath", line: 6, col: 7, msg: `field "staticPodPath" can't be overridden`},
+			rule: bootstrap.Refuses, path: "staticPodPath", line: 6, col: 7, msg: `field "staticPodPath" can't be overridden`},
 		{name: "protected kind", data: doc("extraConfig:", "  kind: KubeletConfiguration"),
-			rule: ruleRefuses, path: "", line: 6, col: 7, msg: `field "kind" can't be overridden`},
+			rule: bootstrap.Refuses, path: "", line: 6, col: 7, msg: `field "kind" can't be overridden`},
 		{name: "not protected staticPodURL is no refusal", data: doc("extraConfig:", "  maxPods: 50")},
 		// KC9001: strict decoding of extraConfig
 		{name: "unknown extraConfig key", data: doc("extraConfig:", "  maxPod: 50"),
-			rule: ruleRefuses, line: 6, col: 7, msg: `strict decoding error: unknown field "maxPod"`},
+			rule: bootstrap.Refuses, line: 6, col: 7, msg: `strict decoding error: unknown field "maxPod"`},
 		{name: "extraConfig value of the wrong type", data: doc("extraConfig:", "  maxPods: fifty"),
-			rule: ruleRefuses, line: 6, col: 16, msg: "error unmarshalling extra kubelet configuration"},
+			rule: bootstrap.Refuses, line: 6, col: 16, msg: "error unmarshalling extra kubelet configuration"},
 		{name: "a field newer than Talos's k8s.io/kubelet", data: doc("extraConfig:", "  defaultPodSysctls:", "    - name: net.ipv4.ip_forward", "      value: \"1\""),
-			rule: ruleRefuses, line: 6, col: 7, msg: `unknown field "defaultPodSysctls": Talos v1.13.9 links k8s.io/kubelet v0.36.3`},
+			rule: bootstrap.Refuses, line: 6, col: 7, msg: `unknown field "defaultPodSysctls": Talos v1.13.9 links k8s.io/kubelet v0.36.3`},
 		{name: "extraConfig nested keys", data: doc("extraConfig:", "  evictionHard:", "    memory.available: 100Mi", "  featureGates:", "    NodeSwap: true")},
 		// KC9001: denied extraArgs (argsbuilder.MergeDenied)
 		{name: "denied extraArg", data: doc("extraArgs:", "  config: /etc/other.yaml"),
-			rule: ruleRefuses, line: 6, col: 7, msg: `extra arg "config" is not allowed`},
+			rule: bootstrap.Refuses, line: 6, col: 7, msg: `extra arg "config" is not allowed`},
 		{name: "allowed extraArg", data: doc("extraArgs:", "  max-pods: \"50\"")},
 		// KC9001: unknown keys of the machine configuration (xyaml.CheckUnknownKeys)
 		{name: "misspelled machine.kubelet key", data: doc("extraConfigs:", "  maxPods: 50"),
-			rule: ruleRefuses, line: 5, col: 5, msg: "unknown key machine.kubelet.extraConfigs"},
+			rule: bootstrap.Refuses, line: 5, col: 5, msg: "unknown key machine.kubelet.extraConfigs"},
 		{name: "misspelled machine key", data: strings.Replace(doc(), "  type: worker\n", "  type: worker\n  kublet: {}\n", 1),
-			rule: ruleRefuses, line: 4, col: 3, msg: "unknown key machine.kublet"},
+			rule: bootstrap.Refuses, line: 4, col: 3, msg: "unknown key machine.kublet"},
 		// KC9001: a value of the wrong type in the machine configuration
 		{name: "bool of the wrong type", data: doc("skipNodeRegistration: maybe"),
-			rule: ruleRefuses, line: 5, col: 1, msg: "does not decode"},
+			rule: bootstrap.Refuses, line: 5, col: 1, msg: "does not decode"},
 		{name: "extraArgs value of the wrong type", data: doc("extraArgs:", "  node-labels:", "    a: b"),
-			rule: ruleRefuses, msg: "arg value must be a string or list of strings"},
+			rule: bootstrap.Refuses, msg: "arg value must be a string or list of strings"},
 		// KC9001: KubeletConfig.Validate nodeIP.validSubnets
 		{name: "invalid validSubnets", data: doc("nodeIP:", "  validSubnets:", "    - 10.0.0.0/33"),
-			rule: ruleRefuses, line: 7, col: 11, msg: "kubelet nodeIP subnet is not valid"},
+			rule: bootstrap.Refuses, line: 7, col: 11, msg: "kubelet nodeIP subnet is not valid"},
 		{name: "valid validSubnets", data: doc("nodeIP:", "  validSubnets:", "    - 10.0.0.0/8", "    - '!10.0.0.3'")},
 		// KC9001: machine.type and cluster.network.serviceSubnets
 		{name: "unknown machine type is not refused (MachineConfig.Type ignores the error)", data: strings.Replace(doc(), "type: worker", "type: master", 1)},
 		{name: "invalid service subnet", data: doc() + "    serviceSubnets:\n      - 10.96.0.0\n",
-			rule: ruleRefuses, path: "clusterDNS", line: 7, col: 5, msg: "error building DNS service IPs"},
+			rule: bootstrap.Refuses, path: "clusterDNS", line: 7, col: 5, msg: "error building DNS service IPs"},
 		// KC9002: values Talos replaces
 		{name: "staticPodURL replaced", data: doc("extraConfig:", "  staticPodURL: http://example.com/pods"),
-			rule: ruleOverrides, path: "staticPodURL", line: 6, col: 7, msg: "is replaced by the URL of machined's static pod server"},
+			rule: bootstrap.Overrides, path: "staticPodURL", line: 6, col: 7, msg: "is replaced by the URL of machined's static pod server"},
 		{name: "containerRuntimeEndpoint replaced", data: doc("extraConfig:", "  containerRuntimeEndpoint: unix:///run/crio.sock"),
-			rule: ruleOverrides, path: "containerRuntimeEndpoint", line: 6, col: 7, msg: "unix:///run/containerd/containerd.sock"},
+			rule: bootstrap.Overrides, path: "containerRuntimeEndpoint", line: 6, col: 7, msg: "unix:///run/containerd/containerd.sock"},
 		{name: "image-credential-provider-config replaced", data: doc("extraArgs:", "  image-credential-provider-config: /etc/mine.yaml",
 			"credentialProviderConfig:", "  apiVersion: kubelet.config.k8s.io/v1", "  kind: CredentialProviderConfig"),
-			rule: ruleOverrides, line: 6, col: 7, msg: "--image-credential-provider-config=/etc/kubernetes/kubelet-credentialproviderconfig.yaml"},
+			rule: bootstrap.Overrides, line: 6, col: 7, msg: "--image-credential-provider-config=/etc/kubernetes/kubelet-credentialproviderconfig.yaml"},
 		{name: "image-credential-provider-config kept without credentialProviderConfig", data: doc("extraArgs:", "  image-credential-provider-config: /etc/mine.yaml")},
 		// KC9004: values only the node knows
 		{name: "node name at boot", data: doc("registerWithFQDN: true"), set: map[string]string{"--node-ip": "10.0.0.2", "staticPodURL": "http://127.0.0.1:1"},
-			rule: ruleAtBoot, line: 5, col: 5, msg: "--hostname-override"},
+			rule: bootstrap.AtBoot, line: 5, col: 5, msg: "--hostname-override"},
 		{name: "node IP at boot", data: doc("nodeIP:", "  validSubnets:", "    - 10.0.0.0/8"), set: map[string]string{"hostname-override": "n1", "staticPodURL": "http://127.0.0.1:1"},
-			rule: ruleAtBoot, line: 6, col: 7, msg: "--node-ip"},
+			rule: bootstrap.AtBoot, line: 6, col: 7, msg: "--node-ip"},
 		{name: "static pod URL at boot", data: doc("image: ghcr.io/siderolabs/kubelet:v1.35.0"), set: map[string]string{"hostname-override": "n1", "node-ip": "10.0.0.2"},
-			rule: ruleAtBoot, path: "staticPodURL", line: 4, col: 3, msg: "machined's static pod server"},
+			rule: bootstrap.AtBoot, path: "staticPodURL", line: 4, col: 3, msg: "machined's static pod server"},
 		{name: "node IP given in extraArgs", data: doc("extraArgs:", "  node-ip: 10.0.0.9"), set: map[string]string{"hostname-override": "n1", "staticPodURL": "http://127.0.0.1:1"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -104,7 +105,7 @@ func TestFindings(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if tc.rule == "" {
+			if tc.rule == nil {
 				if len(out.Findings) != 0 {
 					t.Errorf("findings on a file Talos accepts as written: %v", out.Findings)
 				}
@@ -114,14 +115,13 @@ func TestFindings(t *testing.T) {
 				t.Fatalf("want one finding, have %d: %v", len(out.Findings), out.Findings)
 			}
 			f := out.Findings[0]
-			sev := map[string]finding.Severity{ruleRefuses: finding.Error, ruleOverrides: finding.Warning, ruleAtBoot: finding.Info}[tc.rule]
-			if f.Rule != tc.rule || f.Severity != sev || f.Path != tc.path || !strings.Contains(f.Message, tc.msg) {
-				t.Errorf("got %s %s path %q %q\nwant %s %s path %q, message with %q", f.Rule, f.Severity, f.Path, f.Message, tc.rule, sev, tc.path, tc.msg)
+			if f.Rule != tc.rule.ID || f.Severity != tc.rule.Severity || f.Path != tc.path || !strings.Contains(f.Message, tc.msg) {
+				t.Errorf("got %s %s path %q %q\nwant %s %s path %q, message with %q", f.Rule, f.Severity, f.Path, f.Message, tc.rule.ID, tc.rule.Severity, tc.path, tc.msg)
 			}
 			if tc.line != 0 && (f.File != "mc.yaml" || f.Line != tc.line || f.Column != tc.col) {
 				t.Errorf("at %v, want mc.yaml:%d:%d", f.Position, tc.line, tc.col)
 			}
-			if !strings.HasPrefix(f.Message, "Talos "+Release+": ") || f.Hint == "" && tc.rule != ruleRefuses {
+			if !strings.HasPrefix(f.Message, "Talos "+Release+": ") || f.Hint == "" && tc.rule != bootstrap.Refuses {
 				t.Errorf("message must name Talos and its release, with a hint: %q / %q", f.Message, f.Hint)
 			}
 		})
@@ -271,7 +271,7 @@ func TestWorkedExample(t *testing.T) {
 	var refused []finding.Finding
 	for _, f := range out.Findings {
 		t.Logf("%s: %s %s: %s [%s]", f.Position, f.Severity, f.Rule, f.Message, f.Hint)
-		if f.Rule == ruleRefuses {
+		if f.Rule == bootstrap.Refuses.ID {
 			refused = append(refused, f)
 		}
 	}
@@ -284,23 +284,5 @@ func TestWorkedExample(t *testing.T) {
 	got := generated(t, out)
 	if got["staticPodPath"] != "/etc/kubernetes/manifests" || got["maxPods"] != float64(250) {
 		t.Errorf("staticPodPath %v maxPods %v", got["staticPodPath"], got["maxPods"])
-	}
-}
-
-// TestRuleIDs: the literal rule IDs and severities are validate's
-// bootstrapper rules (input/talos does not import validate; its test may).
-func TestRuleIDs(t *testing.T) {
-	for _, r := range []struct {
-		id  string
-		sev finding.Severity
-		v   *validate.Rule
-	}{
-		{ruleRefuses, finding.Error, bootstrap.Refuses},
-		{ruleOverrides, finding.Warning, bootstrap.Overrides},
-		{ruleAtBoot, finding.Info, bootstrap.AtBoot},
-	} {
-		if r.id != r.v.ID || r.sev != r.v.Severity {
-			t.Errorf("%s/%v is validate's %s/%v", r.id, r.sev, r.v.ID, r.v.Severity)
-		}
 	}
 }
