@@ -105,7 +105,7 @@ func TranslateDocuments(path string, anchor finding.Position, docs []Document, o
 	t.anchor, t.out.Anchor, t.fixedAnchor = anchor, anchor, true
 	cfg, n := t.readDocs(docs, true)
 	if cfg == nil && n == 0 && !t.refused() {
-		t.add(ruleRefuses, t.anchor, "",
+		t.add(bootstrap.Refuses, t.anchor, "",
 			fmt.Sprintf("%s finds no NodeConfig in the user data: no part has Content-Type %s (configprovider/mime.go ParseMultipart: %v, %s); nodeadm init stops",
 				Tool.Name, nodeConfigMediaType, errNoConfigInUserData, Tool.Release),
 			"put the NodeConfig in a part with Content-Type: "+nodeConfigMediaType)

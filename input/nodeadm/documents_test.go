@@ -62,15 +62,15 @@ func TestGeneratedDocument(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f := findingWith(out, ruleRefuses, ""); f != nil {
+	if f := findingWith(out, bootstrap.Refuses.ID, ""); f != nil {
 		t.Errorf("refused: %s", f.Message)
 	}
 	var overrides []finding.Finding
 	for _, f := range out.Findings {
-		if f.Rule == ruleOverrides {
+		if f.Rule == bootstrap.Overrides.ID {
 			overrides = append(overrides, f)
 		}
-		if f.Rule == ruleAtBoot && (f.Path == "maxPods" || f.Path == "clusterDNS") {
+		if f.Rule == bootstrap.AtBoot.ID && (f.Path == "maxPods" || f.Path == "clusterDNS") {
 			t.Errorf("nodeadm reports the generator's at-boot %s: %s", f.Path, f.Message)
 		}
 	}
@@ -82,7 +82,7 @@ func TestGeneratedDocument(t *testing.T) {
 	if len(overrides) != 2 || !lines[16] || !lines[17] {
 		t.Errorf("KC9002s %+v", overrides)
 	}
-	if f := findingWith(out, ruleAtBoot, "--node-ip"); f == nil || !strings.Contains(f.Message, "IPv4 or IPv6") || f.Position != anchor {
+	if f := findingWith(out, bootstrap.AtBoot.ID, "--node-ip"); f == nil || !strings.Contains(f.Message, "IPv4 or IPv6") || f.Position != anchor {
 		t.Errorf("node-ip: %+v", f)
 	}
 	if p := out.Positions["systemReserved[cpu]"]; p != (finding.Position{File: "nc.yaml", Line: 5, Column: 5}) {
@@ -102,7 +102,7 @@ func TestGeneratedDocument(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f := findingWith(out, ruleRefuses, "Name is missing"); f == nil {
+	if f := findingWith(out, bootstrap.Refuses.ID, "Name is missing"); f == nil {
 		t.Errorf("no refusal: %+v", out.Findings)
 	}
 }

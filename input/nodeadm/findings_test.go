@@ -38,42 +38,44 @@ func userData(parts ...string) string {
 func TestFindings(t *testing.T) {
 	allSet := map[string]string{"maxPods": "58", "kubeReserved[cpu]": "70m", "providerID": "aws:///z/i", "--node-ip": "10.0.0.1", "--hostname-override": "ip-10-0-0-1", "--node-labels": "a=b"}
 	tests := []struct {
-		name, rule, text string
-		file             string
-		set              map[string]string
+		name string
+		rule *validate.Rule
+		text string
+		file string
+		set  map[string]string
 		// at is the finding's line:column, "" when the file must not draw it.
 		at string
 	}{
 		// KC9001: nodeadm stops.
-		{"validation: cidr missing", ruleRefuses, "CIDR is missing", strings.Replace(nodeConfigYAML(""), "    cidr: 10.100.0.0/16\n", "", 1), nil, "4:3"},
-		{"validation: passes", ruleRefuses, "", nodeConfigYAML(""), nil, ""},
-		{"validation: outpost without id", ruleRefuses, "cluster ID must be provided", nodeConfigYAML("") + "    enableOutpost: true\n", nil, "4:3"},
-		{"decode: wrong version", ruleRefuses, `no kind "NodeConfig" is registered for version "node.eks.aws/v1beta1"`, strings.Replace(nodeConfigYAML(""), "v1alpha1", "v1beta1", 1), nil, "1:1"},
-		{"decode: wrong type", ruleRefuses, "cannot unmarshal string", nodeConfigYAML("  kubelet:\n    flags: --v=2\n"), nil, "1:1"},
-		{"clusterDNS: bad cidr", ruleRefuses, "cannot derive clusterDNS", strings.Replace(nodeConfigYAML(""), "10.100.0.0/16", "10.100.0.0", 1), nil, "8:5"},
-		{"user data without NodeConfig", ruleRefuses, "finds no NodeConfig", userData("Content-Type: text/x-shellscript\n\n#!/bin/bash\necho hi"), nil, "1:1"},
+		{"validation: cidr missing", bootstrap.Refuses, "CIDR is missing", strings.Replace(nodeConfigYAML(""), "    cidr: 10.100.0.0/16\n", "", 1), nil, "4:3"},
+		{"validation: passes", bootstrap.Refuses, "", nodeConfigYAML(""), nil, ""},
+		{"validation: outpost without id", bootstrap.Refuses, "cluster ID must be provided", nodeConfigYAML("") + "    enableOutpost: true\n", nil, "4:3"},
+		{"decode: wrong version", bootstrap.Refuses, `no kind "NodeConfig" is registered for version "node.eks.aws/v1beta1"`, strings.Replace(nodeConfigYAML(""), "v1alpha1", "v1beta1", 1), nil, "1:1"},
+		{"decode: wrong type", bootstrap.Refuses, "cannot unmarshal string", nodeConfigYAML("  kubelet:\n    flags: --v=2\n"), nil, "1:1"},
+		{"clusterDNS: bad cidr", bootstrap.Refuses, "cannot derive clusterDNS", strings.Replace(nodeConfigYAML(""), "10.100.0.0/16", "10.100.0.0", 1), nil, "8:5"},
+		{"user data without NodeConfig", bootstrap.Refuses, "finds no NodeConfig", userData("Content-Type: text/x-shellscript\n\n#!/bin/bash\necho hi"), nil, "1:1"},
 		// KC9002: nodeadm's value wins over the file's.
-		{"a later NodeConfig replaces a value", ruleOverrides, "replaced by the value at 29:7", userData(
+		{"a later NodeConfig replaces a value", bootstrap.Overrides, "replaced by the value at 29:7", userData(
 			"Content-Type: application/node.eks.aws\n\n"+nodeConfigYAML("  kubelet:\n    config:\n      maxPods: 30\n      kubeReserved:\n        cpu: 100m\n"),
 			"Content-Type: application/node.eks.aws\n\napiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      maxPods: 20\n      kubeReserved:\n        memory: 1Gi\n"), nil, "17:7"},
-		{"later NodeConfigs merge objects", ruleOverrides, "", userData(
+		{"later NodeConfigs merge objects", bootstrap.Overrides, "", userData(
 			"Content-Type: application/node.eks.aws\n\n"+nodeConfigYAML("  kubelet:\n    config:\n      kubeReserved:\n        cpu: 100m\n"),
 			"Content-Type: application/node.eks.aws\n\napiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      kubeReserved:\n        memory: 1Gi\n"), nil, ""},
-		{"a flag with a space", ruleOverrides, "2 arguments", nodeConfigYAML("  kubelet:\n    flags:\n      - --v=2\n      - --node-labels=a=b, c=d\n"), nil, "12:9"},
+		{"a flag with a space", bootstrap.Overrides, "2 arguments", nodeConfigYAML("  kubelet:\n    flags:\n      - --v=2\n      - --node-labels=a=b, c=d\n"), nil, "12:9"},
 		// KC9003: nodeadm does not pass it on.
-		{"unknown field", ruleDrops, `"spec.kubelet.maxPods"`, nodeConfigYAML("  kubelet:\n    maxPods: 30\n"), nil, "10:5"},
-		{"known fields only", ruleDrops, "", nodeConfigYAML("  kubelet:\n    maxPodsExpression: max_pods\n    config:\n      maxPods: 30\n"), nil, ""},
-		{"miscased field", ruleDrops, `"spec.cluster.CIDR"`, nodeConfigYAML("    CIDR: 10.0.0.0/16\n"), nil, "9:5"},
-		{"duplicate key", ruleDrops, `duplicate keys "cidr"`, nodeConfigYAML("    cidr: 10.200.0.0/16\n"), nil, "8:5"},
-		{"second document", ruleDrops, "only the first YAML document", nodeConfigYAML("") + "---\n" + nodeConfigYAML(""), nil, "10:1"},
-		{"part of another type", ruleDrops, `"text/yaml"`, userData("Content-Type: application/node.eks.aws\n\n"+nodeConfigYAML(""), "Content-Type: text/yaml\n\n"+nodeConfigYAML("")), nil, "17:1"},
+		{"unknown field", bootstrap.Drops, `"spec.kubelet.maxPods"`, nodeConfigYAML("  kubelet:\n    maxPods: 30\n"), nil, "10:5"},
+		{"known fields only", bootstrap.Drops, "", nodeConfigYAML("  kubelet:\n    maxPodsExpression: max_pods\n    config:\n      maxPods: 30\n"), nil, ""},
+		{"miscased field", bootstrap.Drops, `"spec.cluster.CIDR"`, nodeConfigYAML("    CIDR: 10.0.0.0/16\n"), nil, "9:5"},
+		{"duplicate key", bootstrap.Drops, `duplicate keys "cidr"`, nodeConfigYAML("    cidr: 10.200.0.0/16\n"), nil, "8:5"},
+		{"second document", bootstrap.Drops, "only the first YAML document", nodeConfigYAML("") + "---\n" + nodeConfigYAML(""), nil, "10:1"},
+		{"part of another type", bootstrap.Drops, `"text/yaml"`, userData("Content-Type: application/node.eks.aws\n\n"+nodeConfigYAML(""), "Content-Type: text/yaml\n\n"+nodeConfigYAML("")), nil, "17:1"},
 		// KC9004: only the instance knows.
-		{"maxPods at boot", ruleAtBoot, "writes maxPods", nodeConfigYAML(""), nil, "2:1"},
-		{"maxPods at boot from the expression", ruleAtBoot, "writes maxPods", nodeConfigYAML("  kubelet:\n    maxPodsExpression: max_pods + 2\n"), nil, "10:5"},
-		{"maxPods given", ruleAtBoot, "writes maxPods", nodeConfigYAML(""), allSet, ""},
-		{"maxPods in the drop-in", ruleAtBoot, "writes maxPods", nodeConfigYAML("  kubelet:\n    config:\n      maxPods: 30\n"), nil, ""},
-		{"nothing at boot when all is given", ruleAtBoot, "", nodeConfigYAML(""), allSet, ""},
-		{"nothing at boot when nodeadm stops", ruleAtBoot, "", strings.Replace(nodeConfigYAML(""), "    name: my-cluster\n", "", 1), nil, ""},
+		{"maxPods at boot", bootstrap.AtBoot, "writes maxPods", nodeConfigYAML(""), nil, "2:1"},
+		{"maxPods at boot from the expression", bootstrap.AtBoot, "writes maxPods", nodeConfigYAML("  kubelet:\n    maxPodsExpression: max_pods + 2\n"), nil, "10:5"},
+		{"maxPods given", bootstrap.AtBoot, "writes maxPods", nodeConfigYAML(""), allSet, ""},
+		{"maxPods in the drop-in", bootstrap.AtBoot, "writes maxPods", nodeConfigYAML("  kubelet:\n    config:\n      maxPods: 30\n"), nil, ""},
+		{"nothing at boot when all is given", bootstrap.AtBoot, "", nodeConfigYAML(""), allSet, ""},
+		{"nothing at boot when nodeadm stops", bootstrap.AtBoot, "", strings.Replace(nodeConfigYAML(""), "    name: my-cluster\n", "", 1), nil, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -81,7 +83,7 @@ func TestFindings(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			f := findingWith(out, tt.rule, tt.text)
+			f := findingWith(out, tt.rule.ID, tt.text)
 			if tt.at == "" {
 				if f != nil {
 					t.Errorf("unexpected %s at %s: %s", f.Rule, f.Position, f.Message)
@@ -89,12 +91,12 @@ func TestFindings(t *testing.T) {
 				return
 			}
 			if f == nil {
-				t.Fatalf("no %s with %q in %v", tt.rule, tt.text, messages(out.Findings))
+				t.Fatalf("no %s with %q in %v", tt.rule.ID, tt.text, messages(out.Findings))
 			}
 			if got := fmt.Sprintf("%d:%d", f.Line, f.Column); got != tt.at || f.File != "f.yaml" {
 				t.Errorf("%s at %s, want f.yaml:%s: %s", f.Rule, f.Position, tt.at, f.Message)
 			}
-			want := map[string]finding.Severity{ruleRefuses: finding.Error, ruleOverrides: finding.Warning, ruleDrops: finding.Warning, ruleAtBoot: finding.Info}[tt.rule]
+			want := tt.rule.Severity
 			if f.Severity != want || !strings.Contains(f.Message, "EKS nodeadm") || !strings.Contains(f.Message, Tool.Release) || f.Hint == "" {
 				t.Errorf("finding %+v: want severity %s, the tool and its release named, a hint", f, want)
 			}
@@ -108,25 +110,4 @@ func messages(fs []finding.Finding) []string {
 		out = append(out, f.Rule+"@"+f.Position.String()+": "+f.Message)
 	}
 	return out
-}
-
-// TestRuleIDs: the literal rule IDs and severities are validate's
-// bootstrapper rules (input/nodeadm does not import validate; its test may).
-func TestRuleIDs(t *testing.T) {
-	for _, r := range []struct {
-		id  string
-		sev finding.Severity
-		v   *validate.Rule
-	}{
-		{ruleRefuses, finding.Error, bootstrap.Refuses},
-		{ruleOverrides, finding.Warning, bootstrap.Overrides},
-		{ruleDrops, finding.Warning, bootstrap.Drops},
-		{ruleAtBoot, finding.Info, bootstrap.AtBoot},
-	} {
-		out := &translation{out: &bootstrap.Output{}}
-		out.add(r.id, finding.Position{File: "f"}, "", "m", "h")
-		if r.id != r.v.ID || r.sev != r.v.Severity || out.out.Findings[0].Severity != r.sev {
-			t.Errorf("%s/%v is validate's %s/%v", r.id, r.sev, r.v.ID, r.v.Severity)
-		}
-	}
 }

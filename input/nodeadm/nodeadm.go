@@ -23,6 +23,7 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // Tool is EKS nodeadm at the release the translation is ported from.
@@ -49,14 +50,6 @@ func Detect(path string, data []byte) bool {
 	return tm.Kind == kindNodeConfig && strings.HasPrefix(tm.APIVersion, groupName+"/")
 }
 
-// Rule IDs of the bootstrapper rules (input/bootstrap/rules.go) (this package does not import validate).
-const (
-	ruleRefuses   = "KC9001"
-	ruleOverrides = "KC9002"
-	ruleDrops     = "KC9003"
-	ruleAtBoot    = "KC9004"
-)
-
 type translation struct {
 	path string
 	opt  bootstrap.Options
@@ -77,12 +70,13 @@ type translation struct {
 
 func (t *translation) tool() string { return Tool.Name + " " + Tool.Release }
 
-func (t *translation) add(rule string, pos finding.Position, path, msg, hint string) {
-	sev := map[string]finding.Severity{ruleRefuses: finding.Error, ruleOverrides: finding.Warning, ruleDrops: finding.Warning, ruleAtBoot: finding.Info}[rule]
+// add reports a finding of one of the bootstrapper rules (input/bootstrap) at
+// pos (none: the anchor).
+func (t *translation) add(rule *validate.Rule, pos finding.Position, path, msg, hint string) {
 	if pos.File == "" || pos.Line < 1 {
 		pos = t.anchor
 	}
-	t.out.Findings = append(t.out.Findings, finding.Finding{Rule: rule, Severity: sev, Message: msg, Position: pos, Path: path, Hint: hint})
+	t.out.Findings = append(t.out.Findings, rule.At(pos, path, msg, hint))
 }
 
 // ncPos is where the NodeConfig path p (or its nearest written ancestor) is.
@@ -159,7 +153,7 @@ func (t *translation) finish(cfg *nodeConfig, ndocs, minor int, minorName string
 	// values it would set at boot are not worth a word.
 	kept := t.out.Findings[:0]
 	for _, f := range t.out.Findings {
-		if f.Rule != ruleAtBoot {
+		if f.Rule != bootstrap.AtBoot.ID {
 			kept = append(kept, f)
 		}
 	}
@@ -171,7 +165,7 @@ func (t *translation) finish(cfg *nodeConfig, ndocs, minor int, minorName string
 // refused reports whether nodeadm stops on the file (a KC9001 finding).
 func (t *translation) refused() bool {
 	for _, f := range t.out.Findings {
-		if f.Rule == ruleRefuses {
+		if f.Rule == bootstrap.Refuses.ID {
 			return true
 		}
 	}
@@ -208,7 +202,7 @@ func (t *translation) read(data []byte) (*nodeConfig, int) {
 				Tool.Name, nodeConfigMediaType, err, Tool.Release)
 			hint = "put the NodeConfig in a part with Content-Type: " + nodeConfigMediaType
 		}
-		t.add(ruleRefuses, t.anchor, "", msg, hint)
+		t.add(bootstrap.Refuses, t.anchor, "", msg, hint)
 		return nil, 0
 	}
 	return t.readDocs(docs, multi)
@@ -216,7 +210,7 @@ func (t *translation) read(data []byte) (*nodeConfig, int) {
 
 // skipped reports a user-data part nodeadm skips that holds a NodeConfig.
 func (t *translation) skipped(d Document) {
-	t.add(ruleDrops, d.Anchor, "",
+	t.add(bootstrap.Drops, d.Anchor, "",
 		fmt.Sprintf("%s skips this part of the user data: it holds a NodeConfig but its Content-Type is %q, not %s (configprovider/mime.go ParseMultipart, %s)",
 			Tool.Name, d.Skipped, nodeConfigMediaType, Tool.Release),
 		"set the part's Content-Type to "+nodeConfigMediaType)
@@ -248,7 +242,7 @@ func (t *translation) readDocs(docs []Document, multi bool) (*nodeConfig, int) {
 			where = "each user-data part"
 		}
 		for _, r := range pos.rest {
-			t.add(ruleDrops, r, "",
+			t.add(bootstrap.Drops, r, "",
 				fmt.Sprintf("%s reads only the first YAML document of %s: this document is ignored (api/bridge/decode.go DecodeNodeConfig decodes the whole data as one object, sigs.k8s.io/yaml keeps the first document, %s)",
 					Tool.Name, where, Tool.Release),
 				"put each NodeConfig in a part of its own in MIME multi-part user data (nodeadm merges those), or merge the documents into one")
@@ -256,7 +250,7 @@ func (t *translation) readDocs(docs []Document, multi bool) (*nodeConfig, int) {
 		cfg, strict, err := decodeNodeConfig(d.Data)
 		if err != nil {
 			refused = true
-			t.add(ruleRefuses, pos.first, "",
+			t.add(bootstrap.Refuses, pos.first, "",
 				fmt.Sprintf("%s cannot decode this NodeConfig: %s (api/bridge/decode.go DecodeNodeConfig, %s); nodeadm init stops", Tool.Name, oneLine(err.Error()), Tool.Release),
 				"use apiVersion: node.eks.aws/v1alpha1 and kind: NodeConfig, with values of the types the NodeConfig API documents")
 			continue
@@ -268,7 +262,7 @@ func (t *translation) readDocs(docs []Document, multi bool) (*nodeConfig, int) {
 			merged = cfg
 		} else if err := mergeNodeConfig(merged, cfg); err != nil {
 			refused = true
-			t.add(ruleRefuses, pos.first, "", fmt.Sprintf("%s cannot merge this NodeConfig: %v (api/merge.go MergeNodeConfigs, %s)", Tool.Name, err, Tool.Release), "")
+			t.add(bootstrap.Refuses, pos.first, "", fmt.Sprintf("%s cannot merge this NodeConfig: %v (api/merge.go MergeNodeConfigs, %s)", Tool.Name, err, Tool.Release), "")
 		}
 		t.clearBoot(cfg)
 		if d.Generator != "" {
@@ -282,7 +276,7 @@ func (t *translation) readDocs(docs []Document, multi bool) (*nodeConfig, int) {
 		}
 		for k, v := range pos.kc {
 			if prev, ok := t.kc[k]; ok && pos.leaf[k] && t.leaf[k] && d.Generator == "" {
-				t.add(ruleOverrides, prev, k,
+				t.add(bootstrap.Overrides, prev, k,
 					fmt.Sprintf("%s merges the NodeConfigs in order and the later one wins: %s here is replaced by the value at %d:%d (api/merge.go MergeNodeConfigs, mergeInlineDocument, %s)", Tool.Name, k, v.Line, v.Column, Tool.Release),
 					"set the value in one NodeConfig only")
 			}
@@ -356,7 +350,7 @@ func (t *translation) strictFinding(se error, pos *docPositions, d Document) {
 				hint = fmt.Sprintf("%s takes %s", where, strings.Join(known, ", "))
 			}
 		}
-		t.add(ruleDrops, at, "",
+		t.add(bootstrap.Drops, at, "",
 			fmt.Sprintf("%s drops %q: NodeConfig v1alpha1 has no such field and nodeadm decodes without strictness (api/bridge/decode.go DecodeNodeConfig, %s)", Tool.Name, field, Tool.Release),
 			hint)
 		return
@@ -366,7 +360,7 @@ func (t *translation) strictFinding(se error, pos *docPositions, d Document) {
 		if !ok {
 			at = pos.first
 		}
-		t.add(ruleDrops, at, "",
+		t.add(bootstrap.Drops, at, "",
 			fmt.Sprintf("%s keeps only the last of the duplicate keys %q (api/bridge/decode.go DecodeNodeConfig, %s)", Tool.Name, m[1], Tool.Release),
 			"write the key once")
 		return
@@ -377,7 +371,7 @@ func (t *translation) strictFinding(se error, pos *docPositions, d Document) {
 		if d.At != nil && d.Generator == "" {
 			at = d.At(droppedDuplicate(d.Data, line, m[2]))
 		}
-		t.add(ruleDrops, at, "",
+		t.add(bootstrap.Drops, at, "",
 			fmt.Sprintf("%s keeps only the last of the duplicate keys %q (sigs.k8s.io/yaml in api/bridge/decode.go DecodeNodeConfig, %s): this one is dropped", Tool.Name, m[2], Tool.Release),
 			"write the key once")
 	}
@@ -431,7 +425,7 @@ func (t *translation) validate(cfg *nodeConfig) {
 	default:
 		return
 	}
-	t.add(ruleRefuses, t.ncPos(path), "",
+	t.add(bootstrap.Refuses, t.ncPos(path), "",
 		fmt.Sprintf("%s refuses the NodeConfig: %q (api/validation.go ValidateNodeConfig, %s); nodeadm init stops before it writes the kubelet's configuration", Tool.Name, msg, Tool.Release),
 		"set "+path)
 }
@@ -511,7 +505,7 @@ func (t *translation) generate(cfg *nodeConfig, minor int, minorName string) err
 			return nil
 		}
 		t.out.AtBoot["--"+name] = fmt.Sprintf("%s: %s (internal/kubelet/config.go %s)", t.tool(), what, src)
-		t.add(ruleAtBoot, t.anchor, "",
+		t.add(bootstrap.AtBoot, t.anchor, "",
 			fmt.Sprintf("%s passes --%s=<%s> on the node at boot (internal/kubelet/config.go %s, %s): unknown here", Tool.Name, name, what, src, Tool.Release),
 			fmt.Sprintf("give it with --set %s=VALUE when it is known", name))
 		return nil
@@ -534,7 +528,7 @@ func (t *translation) generate(cfg *nodeConfig, minor int, minorName string) err
 		}
 	} else if err != nil {
 		if cfg.Spec.Cluster.CIDR != "" {
-			t.add(ruleRefuses, t.ncPos("spec.cluster.cidr"), "",
+			t.add(bootstrap.Refuses, t.ncPos("spec.cluster.cidr"), "",
 				fmt.Sprintf("%s cannot derive clusterDNS from spec.cluster.cidr: %v (api/net.go GetClusterDns, from internal/kubelet/config.go withFallbackClusterDns, %s); nodeadm init stops", Tool.Name, err, Tool.Release),
 				"set spec.cluster.cidr to the cluster's service CIDR (10.100.0.0/16)")
 		}
@@ -662,7 +656,7 @@ func (t *translation) generate(cfg *nodeConfig, minor int, minorName string) err
 			flags["node-labels"] = v
 			flagNotes["node-labels"] = "withNodeLabels at boot, given with --set"
 		} else {
-			t.add(ruleAtBoot, t.anchor, "",
+			t.add(bootstrap.AtBoot, t.anchor, "",
 				fmt.Sprintf("%s passes --node-labels=nvidia.com/gpu.present=true on instances with an NVIDIA GPU, for kubelet 1.35+ (internal/kubelet/config.go withNodeLabels, %s): unknown here", Tool.Name, Tool.Release),
 				"give it with --set node-labels=nvidia.com/gpu.present=true for a GPU instance")
 		}
@@ -756,7 +750,7 @@ func (t *translation) atBootFinding(path, what, src string) {
 	if p, ok := t.nc["spec.kubelet.maxPodsExpression"]; ok && (path == "maxPods" || path == "kubeReserved[memory]") {
 		pos = p
 	}
-	t.add(ruleAtBoot, pos, path,
+	t.add(bootstrap.AtBoot, pos, path,
 		fmt.Sprintf("%s writes %s in config.json on the node at boot: %s (internal/kubelet/config.go %s, %s); unknown here", Tool.Name, path, what, src, Tool.Release),
 		fmt.Sprintf("give it with --set %s=VALUE when it is known, or set it in spec.kubelet.config", path))
 }
@@ -787,7 +781,7 @@ func (t *translation) commandLine(cfg *nodeConfig, flags, notes map[string]strin
 		}
 		args := strings.Fields(f)
 		if len(args) != 1 {
-			t.add(ruleOverrides, pos, "",
+			t.add(bootstrap.Overrides, pos, "",
 				fmt.Sprintf("%s joins spec.kubelet.flags with spaces into NODEADM_KUBELET_ARGS and systemd splits it at whitespace (internal/kubelet/environment.go writeKubeletEnvironment, %s): the kubelet receives %q as %d arguments", Tool.Name, Tool.Release, f, len(args)),
 				"write one flag per list item, --name=value, without spaces")
 		}

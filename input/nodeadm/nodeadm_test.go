@@ -47,7 +47,7 @@ func TestPositions(t *testing.T) {
 	if got := out.FlagPositions[len(out.FlagPositions)-1].String(); got != at(lineOf("- --v=4"), 9) || out.Flags[len(out.Flags)-1] != "--v=4" {
 		t.Errorf("the user's flag %s at %s", out.Flags[len(out.Flags)-1], got)
 	}
-	f := findingWith(out, ruleDrops, `"spec.kubelet.maxPods"`)
+	f := findingWith(out, bootstrap.Drops.ID, `"spec.kubelet.maxPods"`)
 	if f == nil || f.Position.String() != at(lineOf("    maxPods: 3"), 5) || !strings.Contains(f.Hint, "spec.kubelet.config") {
 		t.Errorf("the misplaced maxPods: %+v", f)
 	}
@@ -95,7 +95,7 @@ func TestMerge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f := findingWith(out, ruleRefuses, ""); f != nil {
+	if f := findingWith(out, bootstrap.Refuses.ID, ""); f != nil {
 		t.Fatalf("refused: %s", f.Message)
 	}
 	jsonEqual(t, "40-nodeadm.conf", out.DropIns[0].Data, []byte(`{"kind":"KubeletConfiguration","apiVersion":"kubelet.config.k8s.io/v1beta1",
@@ -197,7 +197,7 @@ func TestTranslateErrors(t *testing.T) {
 			t.Errorf("%q: %v (want a KC9001 finding)", junk, err)
 			continue
 		}
-		if findingWith(out, ruleRefuses, "") == nil || out.Config != nil {
+		if findingWith(out, bootstrap.Refuses.ID, "") == nil || out.Config != nil {
 			t.Errorf("%q: want a refusal and no config: %v", junk, messages(out.Findings))
 		}
 	}
@@ -217,7 +217,7 @@ func TestCRLF(t *testing.T) {
 		t.Fatal(err)
 	}
 	jsonEqual(t, "drop-in", b.DropIns[0].Data, a.DropIns[0].Data)
-	fa, fb := findingWith(a, ruleDrops, "flagz"), findingWith(b, ruleDrops, "flagz")
+	fa, fb := findingWith(a, bootstrap.Drops.ID, "flagz"), findingWith(b, bootstrap.Drops.ID, "flagz")
 	if fa == nil || fb == nil || fa.Position != fb.Position || a.Positions["maxPods"] != b.Positions["maxPods"] {
 		t.Errorf("LF %v %v, CRLF %v %v", fa, a.Positions["maxPods"], fb, b.Positions["maxPods"])
 	}

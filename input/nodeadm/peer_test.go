@@ -57,7 +57,7 @@ func TestPeerCases(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			out := translateCase(t, tt.config, bootstrap.Options{Minor: tt.minor, Set: instance(tt.maxPods)})
 			for _, f := range out.Findings {
-				if f.Rule == ruleRefuses || f.Rule == ruleDrops || f.Rule == ruleOverrides {
+				if f.Rule == bootstrap.Refuses.ID || f.Rule == bootstrap.Drops.ID || f.Rule == bootstrap.Overrides.ID {
 					t.Errorf("unexpected finding %s %s: %s", f.Rule, f.Position, f.Message)
 				}
 			}
@@ -88,7 +88,7 @@ func TestPeerKubeletFlags(t *testing.T) {
 	if n < 3 || strings.Join(out.Flags[n-3:], " ") != "--v=5 --node-labels=foo=bar,foo2=baz --register-with-taints=foo=bar:NoSchedule" {
 		t.Errorf("flags %q: want the user's three last, in order", out.Flags)
 	}
-	hostname := findingWith(out, ruleAtBoot, "--hostname-override")
+	hostname := findingWith(out, bootstrap.AtBoot.ID, "--hostname-override")
 	if hostname == nil || !strings.Contains(hostname.Message, "instance ID") {
 		t.Errorf("hostname-override at boot: %+v, want the instance ID (InstanceIdNodeName)", hostname)
 	}
@@ -96,12 +96,12 @@ func TestPeerKubeletFlags(t *testing.T) {
 	if !contains(set.Flags, "--hostname-override=i-1234567890abcdef0") {
 		t.Errorf("flags %q: want --hostname-override=i-1234567890abcdef0", set.Flags)
 	}
-	if findingWith(set, ruleAtBoot, "--hostname-override") != nil {
+	if findingWith(set, bootstrap.AtBoot.ID, "--hostname-override") != nil {
 		t.Errorf("a hostname given with --set is still reported at boot")
 	}
 	// kubelet-set-empty's run.sh: without the gate, the private DNS name.
 	dns := translateCase(t, "kubelet-config-set-empty/config.yaml", bootstrap.Options{Minor: "1.35"})
-	if f := findingWith(dns, ruleAtBoot, "--hostname-override"); f == nil || !strings.Contains(f.Message, "private DNS name") {
+	if f := findingWith(dns, bootstrap.AtBoot.ID, "--hostname-override"); f == nil || !strings.Contains(f.Message, "private DNS name") {
 		t.Errorf("hostname-override without InstanceIdNodeName: %+v", f)
 	}
 }
@@ -133,15 +133,15 @@ func TestPeerPodInfraContainer(t *testing.T) {
 // validation: the misspelled key is dropped, then the name is missing.
 func TestPeerConfigCheck(t *testing.T) {
 	good := translateCase(t, "config-check/config-good.yaml", bootstrap.Options{Minor: "1.31"})
-	if f := findingWith(good, ruleRefuses, ""); f != nil {
+	if f := findingWith(good, bootstrap.Refuses.ID, ""); f != nil {
 		t.Errorf("good config refused: %s", f.Message)
 	}
 	bad := translateCase(t, "config-check/config-bad.yaml", bootstrap.Options{Minor: "1.31"})
-	drop := findingWith(bad, ruleDrops, `"spec.cluster.name-not-real"`)
+	drop := findingWith(bad, bootstrap.Drops.ID, `"spec.cluster.name-not-real"`)
 	if drop == nil || drop.Line != 6 || drop.Column != 5 {
 		t.Errorf("drop of name-not-real: %+v, want at 6:5", drop)
 	}
-	refuse := findingWith(bad, ruleRefuses, "Name is missing in cluster configuration")
+	refuse := findingWith(bad, bootstrap.Refuses.ID, "Name is missing in cluster configuration")
 	if refuse == nil || refuse.Line != 5 || refuse.Column != 3 {
 		t.Errorf("refusal: %+v, want at spec.cluster (5:3)", refuse)
 	}
