@@ -11,6 +11,7 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 const header = "apiVersion: k0s.k0sproject.io/v1beta1\nkind: ClusterConfig\nspec:\n  workerProfiles:\n"
@@ -61,57 +62,57 @@ func TestFindings(t *testing.T) {
 		name  string
 		doc   string
 		minor string
-		rule  string // "": none of KC9001..KC9003
+		rule  *validate.Rule // nil: none of Refuses, Overrides, Drops
 		path  string
 		line  int
 		col   int
 		text  string
 	}{
-		{"unknown entry key", header + "  - name: p\n    value:\n      maxPods: 10\n", "", "KC9001", "", 6, 5, `workerProfiles[0]: json: unknown field "value"`},
-		{"entry keys", header + "  - name: p\n    values:\n      maxPods: 10\n", "", "", "", 0, 0, ""},
-		{"invalid name", header + "  - name: Big\n    values: {}\n", "", "KC9001", "", 5, 11, `workerProfiles[0].name: Invalid value: "Big"`},
-		{"valid name", header + "  - name: big\n    values: {}\n", "", "", "", 0, 0, ""},
-		{"no values", header + "  - name: p\n", "", "KC9001", "", 5, 5, "nil pointer dereference"},
-		{"null values", header + "  - name: p\n    values: null\n", "", "KC9001", "", 6, 5, "nil pointer dereference"},
-		{"forbidden", profileDoc("clusterDomain: example.org"), "", "KC9001", "clusterDomain", 7, 7, "workerProfiles[0].values.clusterDomain: Forbidden: may not be used in k0s worker profiles"},
-		{"wrong type", profileDoc("evictionHard:", "  memory.available: 1Gi", "maxPods: ten"), "", "KC9001", "maxPods", 9, 7, "cannot unmarshal string into Go struct field KubeletConfiguration.maxPods of type int32"},
-		{"right type", profileDoc("maxPods: 10"), "", "", "", 0, 0, ""},
-		{"null clusterDNS", profileDoc("clusterDNS: null"), "", "", "", 0, 0, ""},
-		{"empty clusterDNS", profileDoc("clusterDNS: []"), "", "KC9001", "clusterDNS", 7, 7, "clusterDNS: Forbidden"},
-		{"runtime endpoint", profileDoc("containerRuntimeEndpoint: unix:///run/containerd/containerd.sock"), "", "KC9002", "containerRuntimeEndpoint", 7, 7, "k0s replaces containerRuntimeEndpoint"},
-		{"client CA", profileDoc("authentication:", "  x509:", "    clientCAFile: /etc/ca.crt"), "", "KC9002", "authentication.x509.clientCAFile", 9, 11, "k0s replaces authentication.x509.clientCAFile"},
-		{"misspelled", profileDoc("maxPod: 10"), "", "KC9003", "maxPod", 7, 7, "k0s drops spec.workerProfiles[0].values.maxPod"},
-		{"misspelled below", profileDoc("authentication:", "  anonymus:", "    enabled: true"), "", "KC9003", "authentication.anonymus", 8, 9, "k0s drops spec.workerProfiles[0].values.authentication.anonymus"},
-		{"case-insensitive", profileDoc("MaxPods: 10"), "", "", "", 0, 0, ""},
-		{"newer field at 1.36", profileDoc(newer + ": {}"), "1.36", "KC9003", newer, 7, 7, "the field comes with kubelet"},
-		{"newer field at its minor", profileDoc(newer + ": {}"), skew.Newest().Version, "", "", 0, 0, ""},
+		{"unknown entry key", header + "  - name: p\n    value:\n      maxPods: 10\n", "", bootstrap.Refuses, "", 6, 5, `workerProfiles[0]: json: unknown field "value"`},
+		{"entry keys", header + "  - name: p\n    values:\n      maxPods: 10\n", "", nil, "", 0, 0, ""},
+		{"invalid name", header + "  - name: Big\n    values: {}\n", "", bootstrap.Refuses, "", 5, 11, `workerProfiles[0].name: Invalid value: "Big"`},
+		{"valid name", header + "  - name: big\n    values: {}\n", "", nil, "", 0, 0, ""},
+		{"no values", header + "  - name: p\n", "", bootstrap.Refuses, "", 5, 5, "nil pointer dereference"},
+		{"null values", header + "  - name: p\n    values: null\n", "", bootstrap.Refuses, "", 6, 5, "nil pointer dereference"},
+		{"forbidden", profileDoc("clusterDomain: example.org"), "", bootstrap.Refuses, "clusterDomain", 7, 7, "workerProfiles[0].values.clusterDomain: Forbidden: may not be used in k0s worker profiles"},
+		{"wrong type", profileDoc("evictionHard:", "  memory.available: 1Gi", "maxPods: ten"), "", bootstrap.Refuses, "maxPods", 9, 7, "cannot unmarshal string into Go struct field KubeletConfiguration.maxPods of type int32"},
+		{"right type", profileDoc("maxPods: 10"), "", nil, "", 0, 0, ""},
+		{"null clusterDNS", profileDoc("clusterDNS: null"), "", nil, "", 0, 0, ""},
+		{"empty clusterDNS", profileDoc("clusterDNS: []"), "", bootstrap.Refuses, "clusterDNS", 7, 7, "clusterDNS: Forbidden"},
+		{"runtime endpoint", profileDoc("containerRuntimeEndpoint: unix:///run/containerd/containerd.sock"), "", bootstrap.Overrides, "containerRuntimeEndpoint", 7, 7, "k0s replaces containerRuntimeEndpoint"},
+		{"client CA", profileDoc("authentication:", "  x509:", "    clientCAFile: /etc/ca.crt"), "", bootstrap.Overrides, "authentication.x509.clientCAFile", 9, 11, "k0s replaces authentication.x509.clientCAFile"},
+		{"misspelled", profileDoc("maxPod: 10"), "", bootstrap.Drops, "maxPod", 7, 7, "k0s drops spec.workerProfiles[0].values.maxPod"},
+		{"misspelled below", profileDoc("authentication:", "  anonymus:", "    enabled: true"), "", bootstrap.Drops, "authentication.anonymus", 8, 9, "k0s drops spec.workerProfiles[0].values.authentication.anonymus"},
+		{"case-insensitive", profileDoc("MaxPods: 10"), "", nil, "", 0, 0, ""},
+		{"newer field at 1.36", profileDoc(newer + ": {}"), "1.36", bootstrap.Drops, newer, 7, 7, "the field comes with kubelet"},
+		{"newer field at its minor", profileDoc(newer + ": {}"), skew.Newest().Version, nil, "", 0, 0, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out := translateDoc(t, tt.doc, bootstrap.Options{Minor: tt.minor})
 			var got []finding.Finding
 			for _, f := range out.Findings {
-				if f.Rule != "KC9004" {
+				if f.Rule != bootstrap.AtBoot.ID {
 					got = append(got, f)
 				}
 			}
-			if tt.rule == "" {
+			if tt.rule == nil {
 				if len(got) != 0 {
 					t.Errorf("findings %+v, want none", got)
 				}
 				return
 			}
 			if len(got) != 1 {
-				t.Fatalf("findings %+v, want one %s", got, tt.rule)
+				t.Fatalf("findings %+v, want one %s", got, tt.rule.ID)
 			}
 			f := got[0]
-			if f.Rule != tt.rule || f.Path != tt.path || f.Line != tt.line || f.Column != tt.col || f.File != "k0s.yaml" {
-				t.Errorf("got %s %q at %s, want %s %q at k0s.yaml:%d:%d", f.Rule, f.Path, f.Position, tt.rule, tt.path, tt.line, tt.col)
+			if f.Rule != tt.rule.ID || f.Path != tt.path || f.Line != tt.line || f.Column != tt.col || f.File != "k0s.yaml" {
+				t.Errorf("got %s %q at %s, want %s %q at k0s.yaml:%d:%d", f.Rule, f.Path, f.Position, tt.rule.ID, tt.path, tt.line, tt.col)
 			}
 			if !strings.Contains(f.Message, tt.text) || !strings.Contains(f.Message, Release) || f.Hint == "" {
 				t.Errorf("message %q (hint %q) lacks %q or the release", f.Message, f.Hint, tt.text)
 			}
-			if want := map[string]finding.Severity{"KC9001": finding.Error, "KC9002": finding.Warning, "KC9003": finding.Warning}[tt.rule]; f.Severity != want {
+			if want := tt.rule.Severity; f.Severity != want {
 				t.Errorf("severity %v, want %v", f.Severity, want)
 			}
 		})
@@ -121,7 +122,7 @@ func TestFindings(t *testing.T) {
 func TestMisspelledHint(t *testing.T) {
 	out := translateDoc(t, profileDoc("evictionHardd:", "  memory.available: 100Mi"), bootstrap.Options{})
 	for _, f := range out.Findings {
-		if f.Rule == "KC9003" {
+		if f.Rule == bootstrap.Drops.ID {
 			if f.Hint != "Did you mean evictionHard?" {
 				t.Errorf("hint %q", f.Hint)
 			}
@@ -176,7 +177,7 @@ spec:
 		t.Errorf("config: maxPods %v clusterDNS %v featureGates %v", cfg["maxPods"], cfg["clusterDNS"], cfg["featureGates"])
 	}
 	for _, f := range out.Findings {
-		if f.Rule == "KC9003" && (f.Line != 17 || f.Column != 9) {
+		if f.Rule == bootstrap.Drops.ID && (f.Line != 17 || f.Column != 9) {
 			t.Errorf("KC9003 at %s, want k0s.yaml:17:9 (maxPod)", f.Position)
 		}
 	}
@@ -220,7 +221,7 @@ func TestOutput(t *testing.T) {
 	}
 	var atBoot []string
 	for _, f := range out.Findings {
-		if f.Rule == "KC9004" {
+		if f.Rule == bootstrap.AtBoot.ID {
 			atBoot = append(atBoot, f.Path)
 		}
 	}

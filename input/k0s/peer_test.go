@@ -82,7 +82,7 @@ func TestReconcilerResourceGeneration(t *testing.T) {
 			// The test's profile names have an underscore, which
 			// WorkerProfile.Validate refuses (the reconciler's test does not
 			// validate the ClusterConfig).
-			refusals := rulesOf(tr.out.Findings, "KC9001")
+			refusals := rulesOf(tr.out.Findings, bootstrap.Refuses.ID)
 			if strings.HasPrefix(name, "profile_") {
 				if len(refusals) != 1 || !strings.Contains(refusals[0].Message, ".name: Invalid value: \""+name+"\": a lowercase RFC 1123 label must consist of") {
 					t.Errorf("refusals = %+v, want the name's", refusals)
@@ -121,7 +121,7 @@ func TestWorkerProfileValidation(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			refusals := rulesOf(out.Findings, "KC9001")
+			refusals := rulesOf(out.Findings, bootstrap.Refuses.ID)
 			if tc.Msg == "" {
 				if len(refusals) != 0 {
 					t.Errorf("refusals = %+v, want none", refusals)
@@ -163,7 +163,7 @@ func TestWorkerProfileNames(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		refusals := rulesOf(out.Findings, "KC9001")
+		refusals := rulesOf(out.Findings, bootstrap.Refuses.ID)
 		if len(tc.Msg) == 0 {
 			if len(refusals) != 0 {
 				t.Errorf("%q: refusals %+v, want none", tc.Name, refusals)
@@ -222,7 +222,7 @@ func TestDocsExamples(t *testing.T) {
 		}
 		var bad []string
 		for _, f := range out.Findings {
-			if f.Rule != "KC9004" {
+			if f.Rule != bootstrap.AtBoot.ID {
 				bad = append(bad, f.Rule+" "+f.Message)
 			}
 		}

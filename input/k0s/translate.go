@@ -18,20 +18,8 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
+	"github.com/kubeletcfg/kubeletcfg/validate"
 )
-
-// The bootstrapper rules of input/bootstrap/rules.go (input/ does not
-// import validate).
-const (
-	ruleRefuses   = "KC9001"
-	ruleOverrides = "KC9002"
-	ruleDrops     = "KC9003"
-	ruleAtBoot    = "KC9004"
-)
-
-var severityOf = map[string]finding.Severity{
-	ruleRefuses: finding.Error, ruleOverrides: finding.Warning, ruleDrops: finding.Warning, ruleAtBoot: finding.Info,
-}
 
 // allowedTLS12CipherSuiteIDs is pkg/constant/constant.go
 // AllowedTLS12CipherSuiteIDs, the kubelet's tlsCipherSuites in buildProfile.
@@ -64,8 +52,9 @@ type translation struct {
 	set map[string]string
 }
 
-func (t *translation) add(rule string, pos finding.Position, path, msg, hint string) {
-	t.out.Findings = append(t.out.Findings, finding.Finding{Rule: rule, Severity: severityOf[rule], Message: msg, Position: pos, Path: path, Hint: hint})
+// add reports a finding of one of the bootstrapper rules (input/bootstrap).
+func (t *translation) add(rule *validate.Rule, pos finding.Position, path, msg, hint string) {
+	t.out.Findings = append(t.out.Findings, rule.At(pos, path, msg, hint))
 }
 
 // buildProfile is workerconfig/reconciler.go Reconciler.buildProfile: the
@@ -178,7 +167,7 @@ func (t *translation) profile(p *profile, kc *kubeletv1beta1.KubeletConfiguratio
 	at := fmt.Sprintf("workerProfiles[%d]", p.index)
 	for _, k := range p.unknown {
 		hint := "A worker profile has only name and values; put the kubelet's settings under values."
-		t.add(ruleRefuses, d.pos(k), "", fmt.Sprintf("k0s refuses the ClusterConfig: %s: json: unknown field %q (k0s decodes k0s.yaml strictly: pkg/apis/k0s/v1beta1/clusterconfig_types.go ClusterConfig.UnmarshalJSON, %s)",
+		t.add(bootstrap.Refuses, d.pos(k), "", fmt.Sprintf("k0s refuses the ClusterConfig: %s: json: unknown field %q (k0s decodes k0s.yaml strictly: pkg/apis/k0s/v1beta1/clusterconfig_types.go ClusterConfig.UnmarshalJSON, %s)",
 			at, k.Value, Release), hint)
 	}
 	if len(p.unknown) > 0 {
@@ -189,7 +178,7 @@ func (t *translation) profile(p *profile, kc *kubeletv1beta1.KubeletConfiguratio
 		if p.nameVal != nil {
 			pos = d.pos(p.nameVal)
 		}
-		t.add(ruleRefuses, pos, "", fmt.Sprintf("k0s refuses the ClusterConfig: %s.%v (pkg/apis/k0s/v1beta1/workerprofile.go WorkerProfile.Validate, %s)", at, err, Release),
+		t.add(bootstrap.Refuses, pos, "", fmt.Sprintf("k0s refuses the ClusterConfig: %s.%v (pkg/apis/k0s/v1beta1/workerprofile.go WorkerProfile.Validate, %s)", at, err, Release),
 			"The name is part of a ConfigMap's name and a label value: use a lowercase RFC 1123 label (a-z, 0-9, '-', at most 63 characters).")
 	}
 	if p.raw == nil {
@@ -197,7 +186,7 @@ func (t *translation) profile(p *profile, kc *kubeletv1beta1.KubeletConfiguratio
 		if p.valuesKey != nil {
 			pos = d.pos(p.valuesKey)
 		}
-		t.add(ruleRefuses, pos, "", fmt.Sprintf("k0s: %s has no values: k0s %s reads profile.Config.Raw without a nil check (pkg/component/controller/workerconfig/reconciler.go buildConfigMaps): "+
+		t.add(bootstrap.Refuses, pos, "", fmt.Sprintf("k0s: %s has no values: k0s %s reads profile.Config.Raw without a nil check (pkg/component/controller/workerconfig/reconciler.go buildConfigMaps): "+
 			"the controller's worker configuration reconciler fails with a nil pointer dereference and writes no worker profile ConfigMaps", at, Release),
 			"Give the profile values (values: {} for k0s's defaults).")
 		return
@@ -221,20 +210,20 @@ func (t *translation) profile(p *profile, kc *kubeletv1beta1.KubeletConfiguratio
 				pos = q
 			}
 		}
-		t.add(ruleRefuses, pos, path, fmt.Sprintf("k0s refuses the ClusterConfig: %s.values: Invalid value: %s (pkg/apis/k0s/v1beta1/workerprofile.go validateConfig, %s)", at, oneLine(err), Release),
+		t.add(bootstrap.Refuses, pos, path, fmt.Sprintf("k0s refuses the ClusterConfig: %s.values: Invalid value: %s (pkg/apis/k0s/v1beta1/workerprofile.go validateConfig, %s)", at, oneLine(err), Release),
 			"Give the value the type the KubeletConfiguration field has.")
 		return
 	}
 	if fresh.APIVersion != "" && fresh.APIVersion != "kubelet.config.k8s.io/v1beta1" {
-		t.add(ruleRefuses, t.posOf("apiVersion", valuesPos), "apiVersion", fmt.Sprintf("k0s refuses the ClusterConfig: %s.values.apiVersion: Invalid value: %q: expected %q (pkg/apis/k0s/v1beta1/workerprofile.go validateConfig, %s)",
+		t.add(bootstrap.Refuses, t.posOf("apiVersion", valuesPos), "apiVersion", fmt.Sprintf("k0s refuses the ClusterConfig: %s.values.apiVersion: Invalid value: %q: expected %q (pkg/apis/k0s/v1beta1/workerprofile.go validateConfig, %s)",
 			at, fresh.APIVersion, "kubelet.config.k8s.io/v1beta1", Release), "Leave apiVersion out of the profile's values: k0s writes it.")
 	}
 	if fresh.Kind != "" && fresh.Kind != "KubeletConfiguration" {
-		t.add(ruleRefuses, t.posOf("kind", valuesPos), "kind", fmt.Sprintf("k0s refuses the ClusterConfig: %s.values.kind: Invalid value: %q: expected %q (pkg/apis/k0s/v1beta1/workerprofile.go validateConfig, %s)",
+		t.add(bootstrap.Refuses, t.posOf("kind", valuesPos), "kind", fmt.Sprintf("k0s refuses the ClusterConfig: %s.values.kind: Invalid value: %q: expected %q (pkg/apis/k0s/v1beta1/workerprofile.go validateConfig, %s)",
 			at, fresh.Kind, "KubeletConfiguration", Release), "Leave kind out of the profile's values: k0s writes it.")
 	}
 	forbidden := func(field, hint string) {
-		t.add(ruleRefuses, t.posOf(field, valuesPos), field, fmt.Sprintf("k0s refuses the ClusterConfig: %s.values.%s: Forbidden: may not be used in k0s worker profiles (pkg/apis/k0s/v1beta1/workerprofile.go validateConfig, %s)",
+		t.add(bootstrap.Refuses, t.posOf(field, valuesPos), field, fmt.Sprintf("k0s refuses the ClusterConfig: %s.values.%s: Forbidden: may not be used in k0s worker profiles (pkg/apis/k0s/v1beta1/workerprofile.go validateConfig, %s)",
 			at, field, Release), hint)
 	}
 	if fresh.ClusterDNS != nil {
@@ -250,19 +239,19 @@ func (t *translation) profile(p *profile, kc *kubeletv1beta1.KubeletConfiguratio
 	// buildConfigMaps: yaml.Unmarshal(profile.Config.Raw, &workerProfile.KubeletConfiguration),
 	// over what the profile has so far (maps merge, lists and scalars are replaced).
 	if err := json.Unmarshal(known, kc); err != nil {
-		t.add(ruleRefuses, valuesPos, "", fmt.Sprintf("k0s: failed to decode worker profile %q: %s (workerconfig/reconciler.go buildConfigMaps, %s)", p.name, oneLine(err), Release), "")
+		t.add(bootstrap.Refuses, valuesPos, "", fmt.Sprintf("k0s: failed to decode worker profile %q: %s (workerconfig/reconciler.go buildConfigMaps, %s)", p.name, oneLine(err), Release), "")
 		return
 	}
 
 	// writeKubeletConfig replaces these whatever the profile says.
 	if fresh.Authentication.X509.ClientCAFile != "" {
 		path := "authentication.x509.clientCAFile"
-		t.add(ruleOverrides, t.posOf(path, valuesPos), path, fmt.Sprintf("k0s replaces authentication.x509.clientCAFile with the CA of the kubelet's kubeconfig on the node (pkg/component/worker/kubelet.go writeKubeletConfig, getKubeletCAPath, %s)", Release),
+		t.add(bootstrap.Overrides, t.posOf(path, valuesPos), path, fmt.Sprintf("k0s replaces authentication.x509.clientCAFile with the CA of the kubelet's kubeconfig on the node (pkg/component/worker/kubelet.go writeKubeletConfig, getKubeletCAPath, %s)", Release),
 			"Remove it from the profile: k0s always sets the kubelet's client CA itself.")
 	}
 	if fresh.ContainerRuntimeEndpoint != "" {
 		path := "containerRuntimeEndpoint"
-		t.add(ruleOverrides, t.posOf(path, valuesPos), path, fmt.Sprintf("k0s replaces containerRuntimeEndpoint with its embedded containerd's socket unix://%s/containerd.sock, or the worker's --cri-socket (pkg/component/worker/kubelet.go writeKubeletConfig, %s)", runDir, Release),
+		t.add(bootstrap.Overrides, t.posOf(path, valuesPos), path, fmt.Sprintf("k0s replaces containerRuntimeEndpoint with its embedded containerd's socket unix://%s/containerd.sock, or the worker's --cri-socket (pkg/component/worker/kubelet.go writeKubeletConfig, %s)", runDir, Release),
 			"Remove it from the profile; start the worker with --cri-socket=remote:<endpoint> to use another runtime.")
 	}
 }
@@ -315,7 +304,7 @@ func (t *translation) atBoot(path, what string) {
 		t.out.Notes[path] = "given with --set; k0s: " + what
 		return
 	}
-	t.add(ruleAtBoot, t.out.Anchor, path, fmt.Sprintf("k0s sets %s on the node at boot: %s", path, what),
+	t.add(bootstrap.AtBoot, t.out.Anchor, path, fmt.Sprintf("k0s sets %s on the node at boot: %s", path, what),
 		"Give it with --set "+path+"=VALUE when it is known.")
 }
 
@@ -397,7 +386,7 @@ func (t *translation) dropped(k *yaml.Node, parent *skew.Field, path, filePath s
 	} else if s := suggest(k.Value, parent.ChildNames()); s != "" {
 		hint = fmt.Sprintf("Did you mean %s?", s)
 	}
-	t.add(ruleDrops, t.d.pos(k), path, fmt.Sprintf("k0s drops %s: %s and %s, which ignores unknown keys: the kubelet never sees it",
+	t.add(bootstrap.Drops, t.d.pos(k), path, fmt.Sprintf("k0s drops %s: %s and %s, which ignores unknown keys: the kubelet never sees it",
 		filePath, why, sourceValues), hint)
 }
 
