@@ -142,10 +142,10 @@ func TestPeerMustParse(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := keysOf(out.Findings, "KC9003"); !reflect.DeepEqual(got, tt.Dropped) {
+			if got := keysOf(out.Findings, bootstrap.Drops.ID); !reflect.DeepEqual(got, tt.Dropped) {
 				t.Errorf("dropped %q, want %q", got, tt.Dropped)
 			}
-			if got := keysOf(out.Findings, "KC9001"); !reflect.DeepEqual(got, tt.Refused) {
+			if got := keysOf(out.Findings, bootstrap.Refuses.ID); !reflect.DeepEqual(got, tt.Refused) {
 				t.Errorf("refused %q, want %q", got, tt.Refused)
 			}
 			for _, f := range tt.Kubelet {
@@ -308,52 +308,52 @@ func mustRead(t *testing.T, p string) []byte {
 func TestFindings(t *testing.T) {
 	const agent = "/etc/rancher/k3s/config.yaml"
 	tests := []struct {
-		name, path, data, rule string
-		want                   bool
-		at                     string
+		name, path, data string
+		rule             *validate.Rule
+		want             bool
+		at               string
 	}{
-		{"KC9001 agent unknown key", agent, "server: https://s:6443\nnode-nmae: a\n", "KC9001", true, "2:1"},
-		{"KC9001 agent known keys", agent, "server: https://s:6443\nnode-name: a\n", "KC9001", false, ""},
-		{"KC9001 bad taint", agent, "node-taint:\n  - gpu:NoScheduel\n", "KC9001", true, "2:5"},
-		{"KC9001 good taint", agent, "node-taint:\n  - gpu=true:NoSchedule\n", "KC9001", false, ""},
-		{"KC9001 config= empty", agent, "kubelet-arg:\n  - config=\n", "KC9001", true, "2:5"},
-		{"KC9001 bool", agent, "protect-kernel-defaults: yes please\n", "KC9001", true, "1:26"},
-		{"KC9001 cluster-dns", agent, "cluster-dns: 10.43.0.300\n", "KC9001", true, "1:14"},
-		{"KC9001 node-ip", agent, "node-ip: 10.0.0.1,10.0.0\n", "KC9001", true, "1:10"},
-		{"KC9001 node-ip ok", agent, "node-ip: 10.0.0.1,fd00::1\n", "KC9001", false, ""},
-		{"KC9002 config= copied", agent, "kubelet-arg:\n  - config=/etc/kubelet.yaml\n", "KC9002", true, "2:5"},
-		{"KC9002 prepend", agent, "kubelet-arg:\n  - read-only-port-=10255\n", "KC9002", true, "2:5"},
-		{"KC9002 replace", agent, "kubelet-arg:\n  - read-only-port=10255\n", "KC9002", false, ""},
-		{"KC9003 server unknown key", agent, "cluster-init: true\nnode-nmae: a\n", "KC9003", true, "2:1"},
-		{"KC9003 server known key", agent, "cluster-init: true\nnode-name: a\n", "KC9003", false, ""},
-		{"KC9001 rke2 cloud config alone", "/etc/rancher/rke2/config.yaml", "cloud-provider-config: /etc/c.conf\n", "KC9001", true, "1:1"},
-		{"KC9001 rke2 cloud config named", "/etc/rancher/rke2/config.yaml", "cloud-provider-name: vsphere\ncloud-provider-config: /etc/c.conf\n", "KC9001", false, ""},
-		{"KC9003 rke2 agent unknown key", "/etc/rancher/rke2/config.yaml", "server: https://s:9345\nnode-nmae: a\n", "KC9003", true, "2:1"},
-		{"KC9003 swallowed", agent, "kubelet-arg:\n  - --v\n  - max-pods=50\n", "KC9003", true, "3:5"},
-		{"KC9003 not swallowed", agent, "kubelet-arg:\n  - v=2\n  - max-pods=50\n", "KC9003", false, ""},
-		{"KC9003 vmodule", agent, "vmodule: server\n", "KC9003", true, "1:10"},
-		{"KC9003 vmodule ok", agent, "vmodule: server=4\n", "KC9003", false, ""},
-		{"KC9004 agent clusterDNS", agent, "# worker\nserver: https://s:6443\n", "KC9004", true, "2:1"},
+		{"KC9001 agent unknown key", agent, "server: https://s:6443\nnode-nmae: a\n", bootstrap.Refuses, true, "2:1"},
+		{"KC9001 agent known keys", agent, "server: https://s:6443\nnode-name: a\n", bootstrap.Refuses, false, ""},
+		{"KC9001 bad taint", agent, "node-taint:\n  - gpu:NoScheduel\n", bootstrap.Refuses, true, "2:5"},
+		{"KC9001 good taint", agent, "node-taint:\n  - gpu=true:NoSchedule\n", bootstrap.Refuses, false, ""},
+		{"KC9001 config= empty", agent, "kubelet-arg:\n  - config=\n", bootstrap.Refuses, true, "2:5"},
+		{"KC9001 bool", agent, "protect-kernel-defaults: yes please\n", bootstrap.Refuses, true, "1:26"},
+		{"KC9001 cluster-dns", agent, "cluster-dns: 10.43.0.300\n", bootstrap.Refuses, true, "1:14"},
+		{"KC9001 node-ip", agent, "node-ip: 10.0.0.1,10.0.0\n", bootstrap.Refuses, true, "1:10"},
+		{"KC9001 node-ip ok", agent, "node-ip: 10.0.0.1,fd00::1\n", bootstrap.Refuses, false, ""},
+		{"KC9002 config= copied", agent, "kubelet-arg:\n  - config=/etc/kubelet.yaml\n", bootstrap.Overrides, true, "2:5"},
+		{"KC9002 prepend", agent, "kubelet-arg:\n  - read-only-port-=10255\n", bootstrap.Overrides, true, "2:5"},
+		{"KC9002 replace", agent, "kubelet-arg:\n  - read-only-port=10255\n", bootstrap.Overrides, false, ""},
+		{"KC9003 server unknown key", agent, "cluster-init: true\nnode-nmae: a\n", bootstrap.Drops, true, "2:1"},
+		{"KC9003 server known key", agent, "cluster-init: true\nnode-name: a\n", bootstrap.Drops, false, ""},
+		{"KC9001 rke2 cloud config alone", "/etc/rancher/rke2/config.yaml", "cloud-provider-config: /etc/c.conf\n", bootstrap.Refuses, true, "1:1"},
+		{"KC9001 rke2 cloud config named", "/etc/rancher/rke2/config.yaml", "cloud-provider-name: vsphere\ncloud-provider-config: /etc/c.conf\n", bootstrap.Refuses, false, ""},
+		{"KC9003 rke2 agent unknown key", "/etc/rancher/rke2/config.yaml", "server: https://s:9345\nnode-nmae: a\n", bootstrap.Drops, true, "2:1"},
+		{"KC9003 swallowed", agent, "kubelet-arg:\n  - --v\n  - max-pods=50\n", bootstrap.Drops, true, "3:5"},
+		{"KC9003 not swallowed", agent, "kubelet-arg:\n  - v=2\n  - max-pods=50\n", bootstrap.Drops, false, ""},
+		{"KC9003 vmodule", agent, "vmodule: server\n", bootstrap.Drops, true, "1:10"},
+		{"KC9003 vmodule ok", agent, "vmodule: server=4\n", bootstrap.Drops, false, ""},
+		{"KC9004 agent clusterDNS", agent, "# worker\nserver: https://s:6443\n", bootstrap.AtBoot, true, "2:1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out := translate(t, tt.path, tt.data)
 			var got *finding.Finding
 			for i, f := range out.Findings {
-				if f.Rule == tt.rule {
+				if f.Rule == tt.rule.ID {
 					got = &out.Findings[i]
 					break
 				}
 			}
-			checkRules(t, out.Findings)
 			if (got != nil) != tt.want {
-				t.Fatalf("%s: got %v, want %v; findings %v", tt.rule, got, tt.want, out.Findings)
+				t.Fatalf("%s: got %v, want %v; findings %v", tt.rule.ID, got, tt.want, out.Findings)
 			}
 			if got == nil {
 				return
 			}
 			if at := strings.TrimPrefix(got.Position.String(), tt.path+":"); at != tt.at {
-				t.Errorf("%s at %s, want %s", tt.rule, at, tt.at)
+				t.Errorf("%s at %s, want %s", tt.rule.ID, at, tt.at)
 			}
 			if !strings.Contains(got.Message, "k3s") && !strings.Contains(got.Message, "RKE2") {
 				t.Errorf("message names no tool: %s", got.Message)
@@ -462,7 +462,7 @@ func TestSet(t *testing.T) {
 	}
 	var boot []string
 	for _, f := range out.Findings {
-		if f.Rule == "KC9004" {
+		if f.Rule == bootstrap.AtBoot.ID {
 			boot = append(boot, f.Path)
 		}
 	}
@@ -474,7 +474,7 @@ func TestSet(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, f := range out.Findings {
-		if f.Rule == "KC9004" {
+		if f.Rule == bootstrap.AtBoot.ID {
 			t.Errorf("KC9004 with --set: %s", f.Message)
 		}
 	}
@@ -482,25 +482,5 @@ func TestSet(t *testing.T) {
 	must(t, yaml.Unmarshal(out.DropIns[0].Data, &m))
 	if m["cgroupDriver"] != "systemd" || m["cpuCFSQuota"] != true || m["kubeletCgroups"] != "/k3s" || m["healthzBindAddress"] != "127.0.0.1" || m["address"] != "10.0.0.5" {
 		t.Errorf("drop-in %v", m)
-	}
-}
-
-// checkRules: every finding uses one of the bootstrapper rules (input/bootstrap/rules.go), with
-// its severity (the package names them by literal ID).
-func checkRules(t *testing.T, fs []finding.Finding) {
-	t.Helper()
-	rules := map[string]*validate.Rule{}
-	for _, r := range []*validate.Rule{bootstrap.Refuses, bootstrap.Overrides, bootstrap.Drops, bootstrap.AtBoot} {
-		rules[r.ID] = r
-	}
-	for _, f := range fs {
-		r, ok := rules[f.Rule]
-		if !ok {
-			t.Errorf("%s is no bootstrapper rule: %s", f.Rule, f.Message)
-			continue
-		}
-		if f.Severity != r.Severity {
-			t.Errorf("%s with severity %v, validate says %v", f.Rule, f.Severity, r.Severity)
-		}
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 )
 
 // RKE2 runs k3s's agent, with its own kubelet executor and cloud providers
@@ -23,7 +23,7 @@ var rke2Bundled = map[string]bool{"rancher-vsphere": true, "harvester": true, "o
 func (t *translation) rke2CloudProvider() (name string, disableCCM bool) {
 	a, named := t.last("cloud-provider-name")
 	if c, ok := t.last("cloud-provider-config"); ok && c.Value != "" && (!named || a.Value == "") {
-		t.add("KC9001", finding.Error, c.KeyPos, "",
+		t.add(bootstrap.Refuses, c.KeyPos, "",
 			fmt.Sprintf("RKE2 refuses cloud-provider-config without cloud-provider-name: --cloud-provider-config requires --cloud-provider-name to be provided (pkg/rke2/rke2_linux.go, %s)", RKE2.Release),
 			"set cloud-provider-name too")
 	}
@@ -31,7 +31,7 @@ func (t *translation) rke2CloudProvider() (name string, disableCCM bool) {
 		return "", false
 	}
 	if e, ok := t.last("node-external-ip"); ok && e.Value != "" {
-		t.add("KC9001", finding.Error, e.KeyPos, "",
+		t.add(bootstrap.Refuses, e.KeyPos, "",
 			fmt.Sprintf("RKE2 refuses node-external-ip with a cloud provider: can't set node-external-ip while using cloud provider (pkg/cli/cmds/root.go validateCloudProvider, %s)", RKE2.Release),
 			"leave node-external-ip to the cloud provider")
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 	"github.com/kubeletcfg/kubeletcfg/internal/didyoumean"
+	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // aliases are the flags' short names (urfave/cli Aliases in pkg/cli/cmds).
@@ -55,8 +56,9 @@ func (t *translation) tool() bootstrap.Tool {
 
 func (t *translation) name() string { return t.tool().Name }
 
-func (t *translation) add(rule string, sev finding.Severity, pos finding.Position, path, msg, hint string) {
-	t.out.Findings = append(t.out.Findings, finding.Finding{Rule: rule, Severity: sev, Message: msg, Position: pos, Path: path, Hint: hint})
+// add reports a finding of one of the bootstrapper rules (input/bootstrap).
+func (t *translation) add(rule *validate.Rule, pos finding.Position, path, msg, hint string) {
+	t.out.Findings = append(t.out.Findings, rule.At(pos, path, msg, hint))
 }
 
 func (t *translation) last(key string) (configArg, bool) {
@@ -83,7 +85,7 @@ func (t *translation) boolean(key string) (bool, bool) {
 	}
 	b, err := strconv.ParseBool(a.Value)
 	if err != nil {
-		t.add("KC9001", finding.Error, a.ValuePos, "",
+		t.add(bootstrap.Refuses, a.ValuePos, "",
 			fmt.Sprintf("%s refuses %s: %q is no boolean (urfave/cli BoolFlag, pkg/cli/cmds, %s %s): invalid boolean value %q for -%s", t.name(), key, a.Value, t.name(), t.tool().Release, a.Value, key),
 			"write true or false")
 		return false, false
@@ -153,11 +155,11 @@ func (t *translation) run(args []configArg) (*bootstrap.Output, error) {
 					hint = fmt.Sprintf("did you mean %q?", near)
 				}
 				if strip {
-					t.add("KC9003", finding.Warning, a.KeyPos, "",
+					t.add(bootstrap.Drops, a.KeyPos, "",
 						fmt.Sprintf("%s %s drops %q: it is no flag of %s %s, and configfilearg.Parser.stripInvalidFlags (pkg/configfilearg/parser.go, k3s %s) skips it (\"Unknown flag --%s found in config.yaml, skipping\")", t.name(), t.command, a.Key, t.name(), t.command, Release, a.Key),
 						hint)
 				} else {
-					t.add("KC9001", finding.Error, a.KeyPos, "",
+					t.add(bootstrap.Refuses, a.KeyPos, "",
 						fmt.Sprintf("k3s agent refuses %q: it is no flag of k3s agent and the agent's flags are not registered with configfilearg (pkg/configfilearg/defaultparser.go ValidFlags, k3s %s), so urfave/cli stops: flag provided but not defined: -%s", a.Key, Release, a.Key),
 						hint)
 				}
@@ -260,7 +262,7 @@ func (t *translation) kubelet() error {
 		for _, v := range strings.Split(a.Value, ",") {
 			ip := net.ParseIP(v)
 			if ip == nil {
-				t.add("KC9001", finding.Error, a.ValuePos, "",
+				t.add(bootstrap.Refuses, a.ValuePos, "",
 					fmt.Sprintf("%s refuses node-ip %q: invalid node-ip: invalid ip format '%s' (pkg/util/net.go GetHostnameAndIPs, k3s %s)", name, a.Value, v, Release),
 					"write IP addresses, comma-separated")
 				continue
@@ -305,7 +307,7 @@ func (t *translation) kubelet() error {
 	if a, ok := t.last("v"); ok {
 		v, err := strconv.Atoi(a.Value)
 		if err != nil {
-			t.add("KC9001", finding.Error, a.ValuePos, "logging.verbosity",
+			t.add(bootstrap.Refuses, a.ValuePos, "logging.verbosity",
 				fmt.Sprintf("%s refuses v: %q is no integer (urfave/cli IntFlag, pkg/cli/cmds/log.go)", name, a.Value), "write a number: v: 2")
 		} else {
 			cfg.Logging.Verbosity = logsv1.VerbosityLevel(v)
@@ -317,7 +319,7 @@ func (t *translation) kubelet() error {
 		// not written.
 		if err := logsv1.VModuleConfigurationPflag(&cfg.Logging.VModule).Set(a.Value); err != nil {
 			cfg.Logging.VModule = nil
-			t.add("KC9003", finding.Warning, a.ValuePos, "logging.vmodule",
+			t.add(bootstrap.Drops, a.ValuePos, "logging.vmodule",
 				fmt.Sprintf("%s drops vmodule %q from the kubelet's configuration: it does not parse (%v) and defaultKubeletConfig (%s) ignores the error", name, a.Value, err, src("pkg/daemons/agent/agent.go")),
 				"write pattern=N,... (file.go=2,server=4)")
 		}
@@ -484,12 +486,12 @@ func (t *translation) kubelet() error {
 				p = ka.Pos
 			}
 		}
-		t.add("KC9001", finding.Error, p, "",
+		t.add(bootstrap.Refuses, p, "",
 			fmt.Sprintf("%s refuses to start the kubelet: %v (%s)", name, err, src("pkg/daemons/agent/agent.go extractConfigArgs")),
 			"give the file or folder: kubelet-arg: config=/etc/kubelet.yaml")
 	}
 	for _, s := range ex.swallowed {
-		t.add("KC9003", finding.Warning, s.arg.Pos, "",
+		t.add(bootstrap.Drops, s.arg.Pos, "",
 			fmt.Sprintf("%s drops kubelet-arg %q: the kubelet-arg %q before it has no \"=\", so extractConfigArgs (%s) takes %q as its value and skips it",
 				name, s.arg.Text, s.by.Text, src("pkg/daemons/agent/agent.go"), s.arg.Text),
 			fmt.Sprintf("write %q as %s=VALUE", s.by.Text, strings.TrimPrefix(s.by.Text, "--")))
@@ -542,7 +544,7 @@ func (t *translation) kubelet() error {
 			prev := flags[i-1]
 			fn := flagName(f.Text)
 			if prev.User && prev.Arg.Pos.File != "" && flagName(prev.Text) == fn && !multiValued[fn] {
-				t.add("KC9002", finding.Warning, prev.Arg.Pos, "",
+				t.add(bootstrap.Overrides, prev.Arg.Pos, "",
 					fmt.Sprintf("%s passes its own %s after yours: kubelet-arg %q prepends (GetArgs, %s), and the kubelet keeps the last", name, f.Text, prev.Arg.Text, src("pkg/util/args.go")),
 					fmt.Sprintf("write %s=VALUE (no \"-\") to replace %s's value", fn, name))
 			}
@@ -570,7 +572,7 @@ func (t *translation) kubelet() error {
 		if a, ok := t.last("server"); ok && (p == "clusterDNS" || p == "clusterDomain") {
 			at = a.KeyPos
 		}
-		t.add("KC9004", finding.Info, at, p,
+		t.add(bootstrap.AtBoot, at, p,
 			fmt.Sprintf("%s sets %s on the node at boot: %s; it is left to the kubelet's default here", name, p, strings.TrimPrefix(t.out.AtBoot[p], name+": ")),
 			fmt.Sprintf("give the value with --set %s=VALUE when it is known", p))
 	}
@@ -610,7 +612,7 @@ func (t *translation) copied(val string, a kubeletArg, flag, dest, configDir str
 	if strings.HasPrefix(val, configDir) {
 		return
 	}
-	t.add("KC9002", finding.Warning, a.Pos, "",
+	t.add(bootstrap.Overrides, a.Pos, "",
 		fmt.Sprintf("%s does not pass --%s=%s to the kubelet: extractConfigArgs (pkg/daemons/agent/agent.go, k3s %s) copies it to %s, a drop-in merged over 00-%s-defaults.conf; k3s's own flags (--read-only-port=0, --node-labels, --cloud-provider, ...) still win over its values, and its content is not read here",
 			name, flag, val, Release, filepath.Join(configDir, dest), t.program),
 		"set the kubelet values there, or as kubelet-arg flags; lint the file itself with kubeletcfg lint")
@@ -624,7 +626,7 @@ func (t *translation) clusterDNS() ([]string, error) {
 		for _, a := range vals {
 			for _, ip := range strings.Split(a.Value, ",") {
 				if net.ParseIP(ip) == nil {
-					t.add("KC9001", finding.Error, a.ValuePos, "clusterDNS",
+					t.add(bootstrap.Refuses, a.ValuePos, "clusterDNS",
 						fmt.Sprintf("%s server refuses cluster-dns: invalid cluster-dns address %s (pkg/cli/server/server.go run, k3s %s)", t.name(), ip, Release), "write an IP address")
 					continue
 				}
@@ -646,7 +648,7 @@ func (t *translation) clusterDNS() ([]string, error) {
 		_, n, err := net.ParseCIDR(c)
 		if err != nil {
 			a := t.values["service-cidr"][0]
-			t.add("KC9001", finding.Error, a.ValuePos, "",
+			t.add(bootstrap.Refuses, a.ValuePos, "",
 				fmt.Sprintf("%s server refuses service-cidr %q: %v (pkg/cli/server/server.go run)", t.name(), c, err), "write a CIDR: 10.43.0.0/16")
 			continue
 		}
@@ -719,7 +721,7 @@ func (t *translation) taints() ([]v1.Taint, error) {
 			err = fmt.Errorf("duplicated taints with the same key and effect: %v", taint)
 		}
 		if err != nil {
-			t.add("KC9001", finding.Error, a.ValuePos, fmt.Sprintf("registerWithTaints[%d]", i),
+			t.add(bootstrap.Refuses, a.ValuePos, fmt.Sprintf("registerWithTaints[%d]", i),
 				fmt.Sprintf("%s refuses node-taint %q: failed to parse node taints: %v (pkg/daemons/agent/agent.go defaultKubeletConfig, taints.ParseTaints, k3s %s)", t.name(), spec, err, Release),
 				"write KEY=VALUE:EFFECT, EFFECT one of NoSchedule, PreferNoSchedule, NoExecute")
 			continue
