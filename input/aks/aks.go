@@ -22,6 +22,7 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 	"github.com/kubeletcfg/kubeletcfg/internal/didyoumean"
+	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // Release is the AgentBaker release the translation is ported from.
@@ -96,9 +97,10 @@ type translation struct {
 	kc   customKubeletConfig
 }
 
-func (t *translation) add(rule string, sev finding.Severity, n *yaml.Node, fieldPath, msg, hint string) {
-	t.out.Findings = append(t.out.Findings, finding.Finding{Rule: rule, Severity: sev, Message: msg,
-		Position: t.pos(n), Path: fieldPath, Hint: hint})
+// add reports a finding of one of the bootstrapper rules (input/bootstrap) at
+// n (nil: the anchor).
+func (t *translation) add(rule *validate.Rule, n *yaml.Node, fieldPath, msg, hint string) {
+	t.out.Findings = append(t.out.Findings, rule.At(t.pos(n), fieldPath, msg, hint))
 }
 
 func (t *translation) pos(n *yaml.Node) finding.Position {
@@ -112,7 +114,7 @@ func (t *translation) pos(n *yaml.Node) finding.Position {
 // validation is not public: the rules are the custom node configuration
 // docs' "Allowed values/interval" and the API's types.
 func (t *translation) refuse(key string, n *yaml.Node, fieldPath, why, hint string) {
-	t.add("KC9001", finding.Error, n, fieldPath,
+	t.add(bootstrap.Refuses, n, fieldPath,
 		fmt.Sprintf("AKS refuses kubeletConfig.%s %s: %s (the AKS API's KubeletConfig; allowed values as the custom node configuration docs list them)", key, value(n), why), hint)
 }
 
@@ -188,7 +190,7 @@ func parse(p string, data []byte) (*translation, error) {
 			if near := didyoumean.Nearest(k.Value, names); near != "" {
 				hint = fmt.Sprintf("did you mean %q?", near)
 			}
-			t.add("KC9003", finding.Warning, k, "",
+			t.add(bootstrap.Drops, k, "",
 				fmt.Sprintf("AKS drops kubeletConfig.%s: it is no property of the AKS API's KubeletConfig, so az aks (get_kubelet_config, the SDK's KubeletConfig model) does not send it and AgentBaker (%s, pkg/agent/datamodel/types.go CustomKubeletConfig) never writes it", k.Value, strings.TrimPrefix(Release, "AgentBaker ")),
 				hint)
 			continue
@@ -227,7 +229,7 @@ func (t *translation) atBoot(doc map[string]any, opt bootstrap.Options) {
 			}
 		}
 		t.out.AtBoot[p] = "AKS: " + boot[p]
-		t.add("KC9004", finding.Info, nil, p,
+		t.add(bootstrap.AtBoot, nil, p,
 			fmt.Sprintf("AKS sets %s from the resource provider at provisioning: %s; it is left to the kubelet's default here", p, boot[p]),
 			fmt.Sprintf("give the value with --set %s=VALUE when it is known", p))
 	}
@@ -390,7 +392,7 @@ func (t *translation) object(key string, v *yaml.Node, subs map[string]string, r
 			if near := didyoumean.Nearest(k.Value, names); near != "" {
 				hint = fmt.Sprintf("did you mean %q?", near)
 			}
-			t.add("KC9003", finding.Warning, k, "",
+			t.add(bootstrap.Drops, k, "",
 				fmt.Sprintf("AKS drops kubeletConfig.%s.%s: it is no property of the AKS API's %s", key, k.Value, key), hint)
 			continue
 		}
