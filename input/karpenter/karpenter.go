@@ -51,6 +51,7 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/input/nodeadm"
 	"github.com/kubeletcfg/kubeletcfg/internal/didyoumean"
 	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // Tool is Karpenter's AWS provider.
@@ -152,9 +153,10 @@ func (t *translation) pos(n *yaml.Node) finding.Position {
 	return finding.Position{File: t.path, Line: n.Line, Column: n.Column}
 }
 
-func (t *translation) add(rule string, sev finding.Severity, n *yaml.Node, path, msg, hint string) {
-	t.out.Findings = append(t.out.Findings, finding.Finding{Rule: rule, Severity: sev, Message: "Karpenter: " + msg,
-		Position: t.pos(n), Path: path, Hint: hint})
+// add reports a finding of one of the bootstrapper rules (input/bootstrap) at
+// n, its message prefixed with "Karpenter: ".
+func (t *translation) add(rule *validate.Rule, n *yaml.Node, path, msg, hint string) {
+	t.out.Findings = append(t.out.Findings, rule.At(t.pos(n), path, "Karpenter: "+msg, hint))
 }
 
 // The validation of spec.kubelet's managed fields (v1.14.1: the CRD's markers
@@ -189,11 +191,11 @@ func (t *translation) readKubelet(k *yaml.Node) {
 		return
 	}
 	if k.Kind != yaml.MappingNode {
-		t.add("KC9001", finding.Error, k, "", "spec.kubelet must be an object (the CRD's schema)", "write spec.kubelet as a mapping")
+		t.add(bootstrap.Refuses, k, "", "spec.kubelet must be an object (the CRD's schema)", "write spec.kubelet as a mapping")
 		return
 	}
 	schemaErr := func(n *yaml.Node, path, msg string) {
-		t.add("KC9001", finding.Error, n, path, fmt.Sprintf("its controller refuses the EC2NodeClass (ValidationSucceeded=False; no node is launched): spec.kubelet.%s (pkg/apis/v1/kubeletconfiguration_validation.go ValidateKubeletConfig, %s; the rule as v1.14.1's CRD schema words it)", msg, Tool.Release),
+		t.add(bootstrap.Refuses, n, path, fmt.Sprintf("its controller refuses the EC2NodeClass (ValidationSucceeded=False; no node is launched): spec.kubelet.%s (pkg/apis/v1/kubeletconfiguration_validation.go ValidateKubeletConfig, %s; the rule as v1.14.1's CRD schema words it)", msg, Tool.Release),
 			"fix the value as the schema says")
 	}
 	for i := 0; i+1 < len(k.Content); i += 2 {
@@ -259,7 +261,7 @@ func (t *translation) readKubelet(k *yaml.Node) {
 				mk, mv := v.Content[j], v.Content[j+1]
 				path := name + "[" + mk.Value + "]"
 				if !contains(keys, mk.Value) {
-					t.add("KC9001", finding.Error, mk, path, fmt.Sprintf("its controller refuses the EC2NodeClass (ValidationSucceeded=False; no node is launched): spec.kubelet.%s: valid keys for %s are ['%s'] (%s)", name, name, strings.Join(keys, "','"), celRef),
+					t.add(bootstrap.Refuses, mk, path, fmt.Sprintf("its controller refuses the EC2NodeClass (ValidationSucceeded=False; no node is launched): spec.kubelet.%s: valid keys for %s are ['%s'] (%s)", name, name, strings.Join(keys, "','"), celRef),
 						fmt.Sprintf("use one of %s", strings.Join(keys, ", ")))
 					ok = false
 					continue
@@ -287,7 +289,7 @@ func (t *translation) readKubelet(k *yaml.Node) {
 					continue
 				}
 				if (name == "systemReserved" || name == "kubeReserved") && strings.HasPrefix(mv.Value, "-") {
-					t.add("KC9001", finding.Error, mv, path, fmt.Sprintf("its controller refuses the EC2NodeClass (ValidationSucceeded=False; no node is launched): spec.kubelet.%s: %s value cannot be a negative resource quantity (%s)", name, name, celRef),
+					t.add(bootstrap.Refuses, mv, path, fmt.Sprintf("its controller refuses the EC2NodeClass (ValidationSucceeded=False; no node is launched): spec.kubelet.%s: %s value cannot be a negative resource quantity (%s)", name, name, celRef),
 						"use a quantity of zero or more")
 					ok = false
 					continue
@@ -318,7 +320,7 @@ func (t *translation) readKubelet(k *yaml.Node) {
 	hi, okH := t.kubelet["imageGCHighThresholdPercent"].(int64)
 	lo, okL := t.kubelet["imageGCLowThresholdPercent"].(int64)
 	if okH && okL && hi <= lo {
-		t.add("KC9001", finding.Error, get(k, "imageGCHighThresholdPercent"), "imageGCHighThresholdPercent", fmt.Sprintf("its controller refuses the EC2NodeClass (ValidationSucceeded=False; no node is launched): spec.kubelet: imageGCHighThresholdPercent must be greater than imageGCLowThresholdPercent (%d <= %d; %s)", hi, lo, celRef),
+		t.add(bootstrap.Refuses, get(k, "imageGCHighThresholdPercent"), "imageGCHighThresholdPercent", fmt.Sprintf("its controller refuses the EC2NodeClass (ValidationSucceeded=False; no node is launched): spec.kubelet: imageGCHighThresholdPercent must be greater than imageGCLowThresholdPercent (%d <= %d; %s)", hi, lo, celRef),
 			"make imageGCHighThresholdPercent greater than imageGCLowThresholdPercent")
 	}
 	soft, _ := t.kubelet["evictionSoft"].(map[string]any)
@@ -326,7 +328,7 @@ func (t *translation) readKubelet(k *yaml.Node) {
 	if get(k, "evictionSoft") != nil {
 		for _, s := range sortedKeys(soft) {
 			if _, ok := grace[s]; !ok {
-				t.add("KC9001", finding.Error, keyOf(get(k, "evictionSoft"), s), "evictionSoft["+s+"]", fmt.Sprintf("its controller refuses the EC2NodeClass (ValidationSucceeded=False; no node is launched): spec.kubelet: evictionSoft OwnerKey does not have a matching evictionSoftGracePeriod (%s has none; %s)", s, celRef),
+				t.add(bootstrap.Refuses, keyOf(get(k, "evictionSoft"), s), "evictionSoft["+s+"]", fmt.Sprintf("its controller refuses the EC2NodeClass (ValidationSucceeded=False; no node is launched): spec.kubelet: evictionSoft OwnerKey does not have a matching evictionSoftGracePeriod (%s has none; %s)", s, celRef),
 					"give evictionSoftGracePeriod["+s+"]")
 			}
 		}
@@ -334,7 +336,7 @@ func (t *translation) readKubelet(k *yaml.Node) {
 	if get(k, "evictionSoftGracePeriod") != nil {
 		for _, s := range sortedKeys(grace) {
 			if _, ok := soft[s]; !ok {
-				t.add("KC9001", finding.Error, keyOf(get(k, "evictionSoftGracePeriod"), s), "evictionSoftGracePeriod["+s+"]", fmt.Sprintf("its controller refuses the EC2NodeClass (ValidationSucceeded=False; no node is launched): spec.kubelet: evictionSoftGracePeriod OwnerKey does not have a matching evictionSoft (%s has none; %s)", s, celRef),
+				t.add(bootstrap.Refuses, keyOf(get(k, "evictionSoftGracePeriod"), s), "evictionSoftGracePeriod["+s+"]", fmt.Sprintf("its controller refuses the EC2NodeClass (ValidationSucceeded=False; no node is launched): spec.kubelet: evictionSoftGracePeriod OwnerKey does not have a matching evictionSoft (%s has none; %s)", s, celRef),
 					"give evictionSoft["+s+"] or drop the grace period")
 			}
 		}
@@ -376,10 +378,10 @@ func (t *translation) family(spec *yaml.Node) string {
 		known := map[string]string{"al2": "AL2", "al2023": "AL2023", "bottlerocket": "Bottlerocket", "windows2019": "Windows2019", "windows2022": "Windows2022", "windows2025": "Windows2025"}
 		switch {
 		case !ok || !regexp.MustCompile(`^[a-zA-Z0-9]+@.+$`).MatchString(alias.Value):
-			t.add("KC9001", finding.Error, alias, "", fmt.Sprintf("the API server refuses the EC2NodeClass: amiSelectorTerms alias %q: 'alias' is improperly formatted, must match the format 'family@version' (%s)", alias.Value, strings.Replace(celRef, "KubeletConfiguration", "AMISelectorTerm", 1)),
+			t.add(bootstrap.Refuses, alias, "", fmt.Sprintf("the API server refuses the EC2NodeClass: amiSelectorTerms alias %q: 'alias' is improperly formatted, must match the format 'family@version' (%s)", alias.Value, strings.Replace(celRef, "KubeletConfiguration", "AMISelectorTerm", 1)),
 				"write the alias as family@version: al2023@latest")
 		case known[f] == "":
-			t.add("KC9001", finding.Error, alias, "", fmt.Sprintf("the API server refuses the EC2NodeClass: amiSelectorTerms alias %q: family is not supported, must be one of the following: 'al2', 'al2023', 'bottlerocket', 'windows2019', 'windows2022', 'windows2025' (%s)", alias.Value, strings.Replace(celRef, "KubeletConfiguration", "AMISelectorTerm", 1)),
+			t.add(bootstrap.Refuses, alias, "", fmt.Sprintf("the API server refuses the EC2NodeClass: amiSelectorTerms alias %q: family is not supported, must be one of the following: 'al2', 'al2023', 'bottlerocket', 'windows2019', 'windows2022', 'windows2025' (%s)", alias.Value, strings.Replace(celRef, "KubeletConfiguration", "AMISelectorTerm", 1)),
 				"use one of al2, al2023, bottlerocket, windows2019, windows2022, windows2025")
 		default:
 			fam = known[f]
@@ -388,13 +390,13 @@ func (t *translation) family(spec *yaml.Node) string {
 	}
 	if af := get(spec, "amiFamily"); af != nil && af.Value != "" {
 		if fam != "" && af.Value != fam && af.Value != "Custom" {
-			t.add("KC9001", finding.Error, af, "", fmt.Sprintf("the API server refuses the EC2NodeClass: if set, amiFamily must be '%s' or 'Custom' when using an %s alias (Karpenter's CEL rule, pkg/apis/v1/ec2nodeclass.go EC2NodeClassSpec, %s)", fam, fam, Tool.Release),
+			t.add(bootstrap.Refuses, af, "", fmt.Sprintf("the API server refuses the EC2NodeClass: if set, amiFamily must be '%s' or 'Custom' when using an %s alias (Karpenter's CEL rule, pkg/apis/v1/ec2nodeclass.go EC2NodeClassSpec, %s)", fam, fam, Tool.Release),
 				"drop amiFamily, or set it to the alias's family")
 		}
 		return af.Value
 	}
 	if fam == "" && alias == nil {
-		t.add("KC9001", finding.Error, keyOf(spec, "amiSelectorTerms"), "", fmt.Sprintf("the API server refuses the EC2NodeClass: must specify amiFamily if amiSelectorTerms does not contain an alias (Karpenter's CEL rule, pkg/apis/v1/ec2nodeclass.go EC2NodeClassSpec, %s)", Tool.Release),
+		t.add(bootstrap.Refuses, keyOf(spec, "amiSelectorTerms"), "", fmt.Sprintf("the API server refuses the EC2NodeClass: must specify amiFamily if amiSelectorTerms does not contain an alias (Karpenter's CEL rule, pkg/apis/v1/ec2nodeclass.go EC2NodeClassSpec, %s)", Tool.Release),
 			"add an alias term (al2023@latest) or spec.amiFamily")
 	}
 	return fam
@@ -450,7 +452,7 @@ func Translate(path string, data []byte, opt bootstrap.Options) (*bootstrap.Outp
 		t.al2(kc)
 	case "Custom":
 		for _, name := range sortedKeys(t.kubelet) {
-			t.add("KC9003", finding.Warning, t.keys[name], name, fmt.Sprintf("amiFamily Custom: Karpenter passes spec.userData as is and generates no kubelet configuration, so spec.kubelet.%s never reaches the kubelet (pkg/providers/amifamily/bootstrap/custom.go Script, %s)", name, Tool.Release),
+			t.add(bootstrap.Drops, t.keys[name], name, fmt.Sprintf("amiFamily Custom: Karpenter passes spec.userData as is and generates no kubelet configuration, so spec.kubelet.%s never reaches the kubelet (pkg/providers/amifamily/bootstrap/custom.go Script, %s)", name, Tool.Release),
 				"set the value in spec.userData, which the Custom AMI's bootstrap reads")
 		}
 		t.out.Note = "Karpenter EC2NodeClass, amiFamily Custom: the user data is passed as is; kubeletcfg reads no kubelet configuration from it"
@@ -522,7 +524,7 @@ func (t *translation) checkFields(parent *skew.Field, key, v *yaml.Node, path st
 		if near := didyoumean.Nearest(name, names); near != "" {
 			hint = fmt.Sprintf("did you mean %q?", near)
 		}
-		t.add("KC9001", finding.Error, key, path, fmt.Sprintf("its controller refuses the EC2NodeClass (ValidationSucceeded=False; no node is launched): spec.kubelet: unknown field %q: the kubelet %s KubeletConfiguration it decodes spec.kubelet into strictly has no such field (pkg/apis/v1/kubeletconfiguration_validation.go validateAgainstUpstreamType, %s)", path, upstreamMinor, Tool.Release), hint)
+		t.add(bootstrap.Refuses, key, path, fmt.Sprintf("its controller refuses the EC2NodeClass (ValidationSucceeded=False; no node is launched): spec.kubelet: unknown field %q: the kubelet %s KubeletConfiguration it decodes spec.kubelet into strictly has no such field (pkg/apis/v1/kubeletconfiguration_validation.go validateAgainstUpstreamType, %s)", path, upstreamMinor, Tool.Release), hint)
 		return
 	}
 	if f.Kind != skew.Object || v.Kind != yaml.MappingNode {
@@ -563,7 +565,7 @@ func (t *translation) atBootExpr(opt bootstrap.Options, kc map[string]any, path 
 		return
 	}
 	t.out.AtBoot[path] = note
-	t.add("KC9004", finding.Info, n, path, fmt.Sprintf("%s is the CEL expression %q, which Karpenter evaluates for each instance type it launches (pkg/apis/v1/kubeletconfiguration.go ParsedKubeletConfig.HasExpressions, %s): unknown until then", path, n.Value, Tool.Release),
+	t.add(bootstrap.AtBoot, n, path, fmt.Sprintf("%s is the CEL expression %q, which Karpenter evaluates for each instance type it launches (pkg/apis/v1/kubeletconfiguration.go ParsedKubeletConfig.HasExpressions, %s): unknown until then", path, n.Value, Tool.Release),
 		fmt.Sprintf("give the value with --set %s=VALUE to check it for one instance type", path))
 }
 
@@ -583,7 +585,7 @@ func (t *translation) atBoot(opt bootstrap.Options, kc map[string]any, path, not
 		}
 	}
 	t.out.AtBoot[path] = note
-	t.add("KC9004", finding.Info, t.kubeletKey, path, msg, fmt.Sprintf("give the value with --set %s=VALUE when it is known", path))
+	t.add(bootstrap.AtBoot, t.kubeletKey, path, msg, fmt.Sprintf("give the value with --set %s=VALUE when it is known", path))
 }
 
 // readTaints is resolveLaunchTemplates' taints: the NodeClaim's taints and
@@ -753,9 +755,9 @@ func (t *translation) al2023(kc map[string]any, spec *yaml.Node, opt bootstrap.O
 			if atBoot {
 				what, _, _ = strings.Cut(strings.TrimPrefix(note, "Karpenter: "), " (")
 			}
-			t.out.Findings = append(t.out.Findings, finding.Finding{Rule: "KC9002", Severity: finding.Warning, Position: pos, Path: k,
-				Message: fmt.Sprintf("Karpenter: the NodeConfig in spec.userData sets kubelet.config.%s, but Karpenter appends its own NodeConfig after the user data with %s, and nodeadm lets the later one win (pkg/providers/amifamily/bootstrap/nodeadm.go Script, %s; nodeadm/internal/api/merge.go MergeNodeConfigs)", k, what, Tool.Release),
-				Hint:    fmt.Sprintf("set spec.kubelet.%s in the EC2NodeClass instead", k)})
+			t.out.Findings = append(t.out.Findings, bootstrap.Overrides.At(pos, k,
+				fmt.Sprintf("Karpenter: the NodeConfig in spec.userData sets kubelet.config.%s, but Karpenter appends its own NodeConfig after the user data with %s, and nodeadm lets the later one win (pkg/providers/amifamily/bootstrap/nodeadm.go Script, %s; nodeadm/internal/api/merge.go MergeNodeConfigs)", k, what, Tool.Release),
+				fmt.Sprintf("set spec.kubelet.%s in the EC2NodeClass instead", k)))
 		}
 	}
 	y, err := nodeConfigYAML(kc, t.taints)
@@ -963,9 +965,9 @@ func (t *translation) bottlerocket(kc map[string]any, spec *yaml.Node) error {
 					pos.Line = ud.Line + 1 + i
 					pos.Column = t.blockIndent(ud) + 1 + len(l) - len(strings.TrimLeft(l, " "))
 				}
-				t.out.Findings = append(t.out.Findings, finding.Finding{Rule: "KC9002", Severity: finding.Warning, Position: pos, Path: field,
-					Message: fmt.Sprintf("Karpenter: spec.userData sets settings.kubernetes.%s, but Karpenter overwrites it from spec.kubelet.%s or its own value (pkg/providers/amifamily/bootstrap/bottlerocket.go Script: \"Karpenter will overwrite settings present inside custom UserData\", %s)", setting, field, Tool.Release),
-					Hint:    fmt.Sprintf("set spec.kubelet.%s in the EC2NodeClass instead", field)})
+				t.out.Findings = append(t.out.Findings, bootstrap.Overrides.At(pos, field,
+					fmt.Sprintf("Karpenter: spec.userData sets settings.kubernetes.%s, but Karpenter overwrites it from spec.kubelet.%s or its own value (pkg/providers/amifamily/bootstrap/bottlerocket.go Script: \"Karpenter will overwrite settings present inside custom UserData\", %s)", setting, field, Tool.Release),
+					fmt.Sprintf("set spec.kubelet.%s in the EC2NodeClass instead", field)))
 				break
 			}
 		}
@@ -1067,12 +1069,12 @@ func (t *translation) unsupported(fam string, podsPerCoreEnabled bool) []string 
 		if k == "podsPerCore" {
 			path, hint = k, "bound the pods with spec.kubelet.maxPods instead (Karpenter maps it to settings.kubernetes.max-pods)"
 		}
-		t.add("KC9001", finding.Error, t.keys[k], path, fmt.Sprintf("its controller refuses the EC2NodeClass (ValidationSucceeded=False, UnsupportedKubeletConfiguration; no node is launched): spec.kubelet has fields not applied by the %s AMI family that would be silently dropped: %s (%s)", fam, strings.Join(sorted, ", "), src), hint)
+		t.add(bootstrap.Refuses, t.keys[k], path, fmt.Sprintf("its controller refuses the EC2NodeClass (ValidationSucceeded=False, UnsupportedKubeletConfiguration; no node is launched): spec.kubelet has fields not applied by the %s AMI family that would be silently dropped: %s (%s)", fam, strings.Join(sorted, ", "), src), hint)
 	}
 	if ips, ok := t.kubelet["clusterDNS"].([]any); ok && len(ips) > 1 {
 		n := get(t.kubeletNode, "clusterDNS")
 		for i := 1; i < len(ips) && i < len(n.Content); i++ {
-			t.add("KC9001", finding.Error, n.Content[i], "clusterDNS["+strconv.Itoa(i)+"]", fmt.Sprintf("its controller refuses the EC2NodeClass (ValidationSucceeded=False, UnsupportedKubeletConfiguration; no node is launched): spec.kubelet.clusterDNS: the %s AMI family doesn't accept multiple entries, only one, but %d were set (%s)", fam, len(ips), src),
+			t.add(bootstrap.Refuses, n.Content[i], "clusterDNS["+strconv.Itoa(i)+"]", fmt.Sprintf("its controller refuses the EC2NodeClass (ValidationSucceeded=False, UnsupportedKubeletConfiguration; no node is launched): spec.kubelet.clusterDNS: the %s AMI family doesn't accept multiple entries, only one, but %d were set (%s)", fam, len(ips), src),
 				"give one clusterDNS address")
 		}
 	}

@@ -140,7 +140,7 @@ func TestGoldenAL2023YAMLMerged(t *testing.T) {
 	rules := map[string]int{}
 	for _, f := range out.Findings {
 		rules[owner(f)+" "+f.Rule]++
-		if f.Rule == "KC9002" && (f.Path != "maxPods" || f.Line != 19 || f.Column != 11) {
+		if f.Rule == bootstrap.Overrides.ID && (f.Path != "maxPods" || f.Line != 19 || f.Column != 11) {
 			t.Errorf("KC9002 %+v", f)
 		}
 	}
@@ -167,10 +167,10 @@ func TestGoldenAL2023YAMLMerged(t *testing.T) {
 	}
 	rules = map[string]int{}
 	for _, f := range out.Findings {
-		if f.Rule != "KC9004" {
+		if f.Rule != bootstrap.AtBoot.ID {
 			rules[owner(f)+" "+f.Rule]++
 		}
-		if f.Rule == "KC9003" && (f.Line != 14 || f.Column != 9 || !strings.Contains(f.Message, `"spec.cluster.clusterEndpoint"`)) {
+		if f.Rule == bootstrap.Drops.ID && (f.Line != 14 || f.Column != 9 || !strings.Contains(f.Message, `"spec.cluster.clusterEndpoint"`)) {
 			t.Errorf("KC9003 %+v", f)
 		}
 	}
@@ -229,7 +229,7 @@ func TestAL2023ConfigJSON(t *testing.T) {
 		}
 		owners := map[string]string{}
 		for _, f := range out.Findings {
-			if f.Rule == "KC9004" && f.Path != "" {
+			if f.Rule == bootstrap.AtBoot.ID && f.Path != "" {
 				owners[f.Path] = owner(f)
 			}
 		}
@@ -311,60 +311,59 @@ func TestAL2023Fields(t *testing.T) {
 func TestFindings(t *testing.T) {
 	for _, tt := range []struct {
 		name, family, kubelet, userData string
-		rule                            string // "": none
+		rule                            *validate.Rule // nil: none
 		line, col                       int
 		path                            string
 	}{
-		{"all fields valid", "al2023@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n    systemReserved:\n      cpu: 100m\n    imageGCHighThresholdPercent: 85\n    imageGCLowThresholdPercent: 80\n", "", "", 0, 0, ""},
-		{"systemReserved key (CEL)", "al2023@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n    systemReserved:\n      gpu: 1\n", "", "KC9001", 12, 7, "systemReserved[gpu]"},
-		{"negative kubeReserved (CEL)", "al2023@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n    kubeReserved:\n      cpu: -100m\n", "", "KC9001", 12, 12, "kubeReserved[cpu]"},
-		{"imageGC high <= low (CEL)", "al2023@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n    imageGCHighThresholdPercent: 50\n    imageGCLowThresholdPercent: 60\n", "", "KC9001", 11, 34, "imageGCHighThresholdPercent"},
-		{"evictionSoft without grace period (CEL)", "al2023@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n    evictionSoft:\n      memory.available: 500Mi\n", "", "KC9001", 12, 7, "evictionSoft[memory.available]"},
-		{"maxPods not an integer (schema)", "al2023@latest", "    maxPods: true\n    clusterDNS: [10.0.0.10]\n", "", "KC9001", 9, 14, "maxPods"},
-		{"unmanaged key unknown to the upstream type (v1.15)", "al2023@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n    shutdownGracePeriodd: 30s\n", "", "KC9001", 11, 5, "shutdownGracePeriodd"},
-		{"unmanaged key unknown below a struct (v1.15)", "al2023@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n    logging:\n      formatt: json\n", "", "KC9001", 12, 7, "logging.formatt"},
-		{"unmanaged key the upstream type has (v1.15)", "al2023@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n    shutdownGracePeriod: 30s\n    logging:\n      format: json\n", "", "", 0, 0, ""},
-		{"maxPods a CEL expression (v1.15: known at launch)", "al2023@latest", "    maxPods: \"vcpus * 10\"\n    clusterDNS: [10.0.0.10]\n", "", "KC9004", 9, 14, "maxPods"},
-		{"kubeReserved a CEL expression (v1.15: known at launch)", "al2023@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n    kubeReserved:\n      cpu: \"vcpus * 10\"\n", "", "KC9004", 12, 12, "kubeReserved[cpu]"},
-		{"alias without version (CEL)", "al2023", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n", "", "KC9001", 7, 12, ""},
-		{"userData NodeConfig maxPods under Karpenter's", "al2023@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n", "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      maxPods: 42\n", "KC9002", 17, 11, "maxPods"},
-		{"userData NodeConfig other key kept", "al2023@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n", "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      shutdownGracePeriod: 30s\n", "", 0, 0, ""},
-		{"Bottlerocket user max-pods overwritten", "bottlerocket@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n", "[settings.kubernetes]\nmax-pods = 50\n", "KC9002", 13, 5, "maxPods"},
-		{"AL2023 passes featureGates through (v1.15)", "al2023@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n    featureGates:\n      InPlacePodVerticalScaling: true\n", "", "", 0, 0, ""},
-		{"Bottlerocket refuses featureGates (v1.15)", "bottlerocket@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n    featureGates:\n      InPlacePodVerticalScaling: true\n", "", "KC9001", 11, 5, ""},
-		{"AL2 refuses featureGates (v1.15)", "al2@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n    featureGates:\n      InPlacePodVerticalScaling: true\n", "", "KC9001", 11, 5, ""},
-		{"Bottlerocket refuses podsPerCore (v1.15)", "bottlerocket@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n    podsPerCore: 4\n", "", "KC9001", 11, 5, "podsPerCore"},
-		{"Bottlerocket takes one clusterDNS", "bottlerocket@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n", "", "", 0, 0, ""},
-		{"Bottlerocket refuses a second clusterDNS (v1.15)", "bottlerocket@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10, 10.0.0.11]\n", "", "KC9001", 10, 29, "clusterDNS[1]"},
-		{"AL2 keeps podsPerCore", "al2@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n    podsPerCore: 4\n", "", "", 0, 0, ""},
-		{"AL2023 keeps podsPerCore", "al2023@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n    podsPerCore: 4\n", "", "", 0, 0, ""},
-		{"AL2 refuses a second clusterDNS (v1.15)", "al2@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10, 10.0.0.11]\n", "", "KC9001", 10, 29, "clusterDNS[1]"},
-		{"maxPods from the instance type", "al2023@latest", "    clusterDNS: [10.0.0.10]\n", "", "KC9004", 8, 3, "maxPods"},
+		{"all fields valid", "al2023@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n    systemReserved:\n      cpu: 100m\n    imageGCHighThresholdPercent: 85\n    imageGCLowThresholdPercent: 80\n", "", nil, 0, 0, ""},
+		{"systemReserved key (CEL)", "al2023@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n    systemReserved:\n      gpu: 1\n", "", bootstrap.Refuses, 12, 7, "systemReserved[gpu]"},
+		{"negative kubeReserved (CEL)", "al2023@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n    kubeReserved:\n      cpu: -100m\n", "", bootstrap.Refuses, 12, 12, "kubeReserved[cpu]"},
+		{"imageGC high <= low (CEL)", "al2023@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n    imageGCHighThresholdPercent: 50\n    imageGCLowThresholdPercent: 60\n", "", bootstrap.Refuses, 11, 34, "imageGCHighThresholdPercent"},
+		{"evictionSoft without grace period (CEL)", "al2023@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n    evictionSoft:\n      memory.available: 500Mi\n", "", bootstrap.Refuses, 12, 7, "evictionSoft[memory.available]"},
+		{"maxPods not an integer (schema)", "al2023@latest", "    maxPods: true\n    clusterDNS: [10.0.0.10]\n", "", bootstrap.Refuses, 9, 14, "maxPods"},
+		{"unmanaged key unknown to the upstream type (v1.15)", "al2023@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n    shutdownGracePeriodd: 30s\n", "", bootstrap.Refuses, 11, 5, "shutdownGracePeriodd"},
+		{"unmanaged key unknown below a struct (v1.15)", "al2023@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n    logging:\n      formatt: json\n", "", bootstrap.Refuses, 12, 7, "logging.formatt"},
+		{"unmanaged key the upstream type has (v1.15)", "al2023@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n    shutdownGracePeriod: 30s\n    logging:\n      format: json\n", "", nil, 0, 0, ""},
+		{"maxPods a CEL expression (v1.15: known at launch)", "al2023@latest", "    maxPods: \"vcpus * 10\"\n    clusterDNS: [10.0.0.10]\n", "", bootstrap.AtBoot, 9, 14, "maxPods"},
+		{"kubeReserved a CEL expression (v1.15: known at launch)", "al2023@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n    kubeReserved:\n      cpu: \"vcpus * 10\"\n", "", bootstrap.AtBoot, 12, 12, "kubeReserved[cpu]"},
+		{"alias without version (CEL)", "al2023", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n", "", bootstrap.Refuses, 7, 12, ""},
+		{"userData NodeConfig maxPods under Karpenter's", "al2023@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n", "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      maxPods: 42\n", bootstrap.Overrides, 17, 11, "maxPods"},
+		{"userData NodeConfig other key kept", "al2023@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n", "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      shutdownGracePeriod: 30s\n", nil, 0, 0, ""},
+		{"Bottlerocket user max-pods overwritten", "bottlerocket@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n", "[settings.kubernetes]\nmax-pods = 50\n", bootstrap.Overrides, 13, 5, "maxPods"},
+		{"AL2023 passes featureGates through (v1.15)", "al2023@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n    featureGates:\n      InPlacePodVerticalScaling: true\n", "", nil, 0, 0, ""},
+		{"Bottlerocket refuses featureGates (v1.15)", "bottlerocket@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n    featureGates:\n      InPlacePodVerticalScaling: true\n", "", bootstrap.Refuses, 11, 5, ""},
+		{"AL2 refuses featureGates (v1.15)", "al2@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n    featureGates:\n      InPlacePodVerticalScaling: true\n", "", bootstrap.Refuses, 11, 5, ""},
+		{"Bottlerocket refuses podsPerCore (v1.15)", "bottlerocket@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n    podsPerCore: 4\n", "", bootstrap.Refuses, 11, 5, "podsPerCore"},
+		{"Bottlerocket takes one clusterDNS", "bottlerocket@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n", "", nil, 0, 0, ""},
+		{"Bottlerocket refuses a second clusterDNS (v1.15)", "bottlerocket@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10, 10.0.0.11]\n", "", bootstrap.Refuses, 10, 29, "clusterDNS[1]"},
+		{"AL2 keeps podsPerCore", "al2@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n    podsPerCore: 4\n", "", nil, 0, 0, ""},
+		{"AL2023 keeps podsPerCore", "al2023@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10]\n    podsPerCore: 4\n", "", nil, 0, 0, ""},
+		{"AL2 refuses a second clusterDNS (v1.15)", "al2@latest", "    maxPods: 20\n    clusterDNS: [10.0.0.10, 10.0.0.11]\n", "", bootstrap.Refuses, 10, 29, "clusterDNS[1]"},
+		{"maxPods from the instance type", "al2023@latest", "    clusterDNS: [10.0.0.10]\n", "", bootstrap.AtBoot, 8, 3, "maxPods"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			out := translate(t, nodeClassYAML(tt.family, tt.kubelet, tt.userData), bootstrap.Options{})
 			var got []finding.Finding
 			for _, f := range out.Findings {
 				// Karpenter's own findings (nodeadm's are input/nodeadm's, tested there).
-				if strings.HasPrefix(f.Message, "Karpenter: ") && (f.Rule != "KC9004" || tt.rule == "KC9004") {
+				if strings.HasPrefix(f.Message, "Karpenter: ") && (f.Rule != bootstrap.AtBoot.ID || tt.rule == bootstrap.AtBoot) {
 					got = append(got, f)
 				}
 			}
-			if tt.rule == "" {
+			if tt.rule == nil {
 				if len(got) != 0 {
 					t.Fatalf("findings %+v", got)
 				}
 				return
 			}
 			if len(got) != 1 {
-				t.Fatalf("want one %s, got %+v", tt.rule, got)
+				t.Fatalf("want one %s, got %+v", tt.rule.ID, got)
 			}
 			f := got[0]
-			if f.Rule != tt.rule || f.Line != tt.line || f.Column != tt.col || f.Path != tt.path || f.File != "nc.yaml" {
-				t.Errorf("got %s at %s path %q (%s)\nwant %s at %d:%d path %q", f.Rule, f.Position, f.Path, f.Message, tt.rule, tt.line, tt.col, tt.path)
+			if f.Rule != tt.rule.ID || f.Line != tt.line || f.Column != tt.col || f.Path != tt.path || f.File != "nc.yaml" {
+				t.Errorf("got %s at %s path %q (%s)\nwant %s at %d:%d path %q", f.Rule, f.Position, f.Path, f.Message, tt.rule.ID, tt.line, tt.col, tt.path)
 			}
-			sev := map[string]finding.Severity{"KC9001": finding.Error, "KC9002": finding.Warning, "KC9003": finding.Warning, "KC9004": finding.Info}[tt.rule]
-			if f.Severity != sev || !strings.HasPrefix(f.Message, "Karpenter: ") || f.Hint == "" {
+			if f.Severity != tt.rule.Severity || !strings.HasPrefix(f.Message, "Karpenter: ") || f.Hint == "" {
 				t.Errorf("severity %s message %q hint %q", f.Severity, f.Message, f.Hint)
 			}
 		})
@@ -380,7 +379,7 @@ func TestPositions(t *testing.T) {
 	}
 	var kc9002 *finding.Finding
 	for i, f := range out.Findings {
-		if f.Rule == "KC9002" {
+		if f.Rule == bootstrap.Overrides.ID {
 			kc9002 = &out.Findings[i]
 		}
 	}
@@ -438,23 +437,12 @@ func TestNodePoolTaints(t *testing.T) {
 	}
 }
 
-// TestRuleIDs: the literal rule IDs and severities the findings use are
-// the bootstrapper rules (input/bootstrap/rules.go).
-func TestRuleIDs(t *testing.T) {
-	for id, sev := range map[string]finding.Severity{"KC9001": finding.Error, "KC9002": finding.Warning, "KC9003": finding.Warning, "KC9004": finding.Info} {
-		r, ok := validate.Lookup(id)
-		if !ok || r.Severity != sev {
-			t.Errorf("%s: validate has %+v, the translator uses %s", id, r, sev)
-		}
-	}
-}
-
 // TestCustom: amiFamily Custom passes spec.userData as is; spec.kubelet's
 // fields are KC9003 and nothing is at boot.
 func TestCustom(t *testing.T) {
 	data := "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata:\n  name: c\nspec:\n  amiFamily: Custom\n  amiSelectorTerms:\n  - id: ami-123\n  kubelet:\n    maxPods: 20\n"
 	out := translate(t, data, bootstrap.Options{})
-	if len(out.Findings) != 1 || out.Findings[0].Rule != "KC9003" || out.Findings[0].Line != 10 || len(out.AtBoot) != 0 {
+	if len(out.Findings) != 1 || out.Findings[0].Rule != bootstrap.Drops.ID || out.Findings[0].Line != 10 || len(out.AtBoot) != 0 {
 		t.Errorf("findings %+v at boot %v", out.Findings, out.AtBoot)
 	}
 }
