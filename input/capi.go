@@ -16,6 +16,7 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
+	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // Cluster API's kubeadm bootstrap provider (CABPK), ported from
@@ -120,17 +121,18 @@ func (c *capiSpec) pos(n *yaml.Node) kf.Position {
 	return kf.Position{File: c.path, Line: n.Line, Column: n.Column}
 }
 
-func (c *capiSpec) add(rule string, sev kf.Severity, n *yaml.Node, fieldPath, msg, hint string) {
-	c.addAt(rule, sev, c.pos(n), fieldPath, msg, hint)
+// add reports a finding of one of the bootstrapper rules (input/bootstrap) at
+// n, its message prefixed with "Cluster API: ".
+func (c *capiSpec) add(rule *validate.Rule, n *yaml.Node, fieldPath, msg, hint string) {
+	c.addAt(rule, c.pos(n), fieldPath, msg, hint)
 }
 
 // addAt is add at a position of the manifest (none: the anchor).
-func (c *capiSpec) addAt(rule string, sev kf.Severity, pos kf.Position, fieldPath, msg, hint string) {
+func (c *capiSpec) addAt(rule *validate.Rule, pos kf.Position, fieldPath, msg, hint string) {
 	if pos.Line == 0 {
 		pos = c.out.Anchor
 	}
-	c.out.Findings = append(c.out.Findings, kf.Finding{Rule: rule, Severity: sev, Message: "Cluster API: " + msg,
-		Position: pos, Path: fieldPath, Hint: hint})
+	c.out.Findings = append(c.out.Findings, rule.At(pos, fieldPath, "Cluster API: "+msg, hint))
 }
 
 // walk is the node at the keys' path under n; nil when missing.
@@ -249,7 +251,7 @@ func translateCAPI(path string, data []byte, opt bootstrap.Options) (*capiSpec, 
 		}
 		// KubeVersionToKubeadmAPIGroupVersion refuses below 1.22.
 		if ok && (v.Major < 1 || v.Major == 1 && v.Minor < 22) {
-			c.add("KC9001", kf.Error, walk(c.doc.root, "spec", "version"), "",
+			c.add(bootstrap.Refuses, walk(c.doc.root, "spec", "version"), "",
 				fmt.Sprintf("version %s: the bootstrap provider for kubeadm doesn't support Kubernetes version lower than v1.22.0 (bootstrap/kubeadm/pkg/types/utils.go KubeVersionToKubeadmAPIGroupVersion, %s)", c.version, CAPITool.Release),
 				"set spec.version to a Kubernetes release CAPI supports")
 		}
@@ -293,7 +295,7 @@ func translateCAPI(path string, data []byte, opt bootstrap.Options) (*capiSpec, 
 	if node.badValue != nil {
 		// The CRD types every value as a string: the API server refuses the object
 		// before CAPI (or kubeadm's decoder) sees it.
-		c.add("KC9001", kf.Error, node.badValue, "", fmt.Sprintf("kubeletExtraArgs value %s is not a string: the API server refuses the object (the CRD's structural schema types kubeletExtraArgs values as strings, %s)", node.badValue.Value, CAPITool.Release),
+		c.add(bootstrap.Refuses, node.badValue, "", fmt.Sprintf("kubeletExtraArgs value %s is not a string: the API server refuses the object (the CRD's structural schema types kubeletExtraArgs values as strings, %s)", node.badValue.Value, CAPITool.Release),
 			fmt.Sprintf("quote the value: %q", node.badValue.Value))
 		node.badValue = nil
 	}
@@ -316,7 +318,7 @@ func translateCAPI(path string, data []byte, opt bootstrap.Options) (*capiSpec, 
 	for _, b := range own.writes(m, node.detected).flags {
 		for _, a := range node.extra {
 			if a.name == b.name && a.value != b.value {
-				c.addAt("KC9002", kf.Warning, a.pos, "", fmt.Sprintf("kubeletExtraArgs %s=%q replaces kubeadm's own --%s=%s (util/arguments.go ArgumentsToCommand: an extra arg replaces the base arg of its name)", a.name, a.value, b.name, b.value),
+				c.addAt(bootstrap.Overrides, a.pos, "", fmt.Sprintf("kubeletExtraArgs %s=%q replaces kubeadm's own --%s=%s (util/arguments.go ArgumentsToCommand: an extra arg replaces the base arg of its name)", a.name, a.value, b.name, b.value),
 					"drop the extra arg unless replacing kubeadm's value is intended")
 			}
 		}
@@ -380,14 +382,14 @@ func translateCAPI(path string, data []byte, opt bootstrap.Options) (*capiSpec, 
 			f := files[i]
 			target, typ, ok, err := parseKubeadmPatchName(ppath.Base(f.path))
 			if err != nil {
-				c.add("KC9001", kf.Error, f.pathNode, "", fmt.Sprintf("files[%d] %s: kubeadm stops: %v (cmd/kubeadm/app/util/patches/patches.go parseFilename)", f.index, f.path, err),
+				c.add(bootstrap.Refuses, f.pathNode, "", fmt.Sprintf("files[%d] %s: kubeadm stops: %v (cmd/kubeadm/app/util/patches/patches.go parseFilename)", f.index, f.path, err),
 					"name the patch target[suffix][+strategic|+merge|+json].{yaml,json}")
 				used[i] = true
 				continue
 			}
 			if !ok {
 				if looksLikeKubeletPatch(ppath.Base(f.path)) {
-					c.add("KC9003", kf.Warning, f.pathNode, "", fmt.Sprintf("files[%d] %s is in the patches directory, but kubeadm ignores it: only %s[suffix][+patchtype].{json,yaml} is a kubeletconfiguration patch (cmd/kubeadm/app/util/patches/patches.go)", f.index, f.path, kubeadmPatchTarget),
+					c.add(bootstrap.Drops, f.pathNode, "", fmt.Sprintf("files[%d] %s is in the patches directory, but kubeadm ignores it: only %s[suffix][+patchtype].{json,yaml} is a kubeletconfiguration patch (cmd/kubeadm/app/util/patches/patches.go)", f.index, f.path, kubeadmPatchTarget),
 						"rename the file to kubeletconfiguration[suffix][+strategic|+merge|+json].yaml or .json")
 					used[i] = true
 				}
@@ -399,7 +401,7 @@ func translateCAPI(path string, data []byte, opt bootstrap.Options) (*capiSpec, 
 			}
 			ps, err := splitKubeadmPatches(f.path, f.content, typ)
 			if err != nil {
-				c.add("KC9001", kf.Error, f.contentNode, "", fmt.Sprintf("files[%d] %s: kubeadm stops: %v", f.index, f.path, firstLine(err.Error())), "fix the patch's YAML or JSON")
+				c.add(bootstrap.Refuses, f.contentNode, "", fmt.Sprintf("files[%d] %s: kubeadm stops: %v", f.index, f.path, firstLine(err.Error())), "fix the patch's YAML or JSON")
 				continue
 			}
 			if target != kubeadmPatchTarget {
@@ -416,7 +418,7 @@ func translateCAPI(path string, data []byte, opt bootstrap.Options) (*capiSpec, 
 	if len(patches.patches) > 0 {
 		configDoc, err = patches.Apply(kubeadmDoc)
 		if err != nil {
-			c.add("KC9001", kf.Error, nil, "", "kubeadm stops: "+firstLine(err.Error()), "fix the kubeletconfiguration patch")
+			c.add(bootstrap.Refuses, nil, "", "kubeadm stops: "+firstLine(err.Error()), "fix the kubeletconfiguration patch")
 			configDoc = kubeadmDoc
 		}
 		maps.Copy(c.out.Positions, patches.positions())
@@ -426,7 +428,7 @@ func translateCAPI(path string, data []byte, opt bootstrap.Options) (*capiSpec, 
 		// WriteConfigToDisk: instance-config.yaml, merged after the patches
 		// (kubeadmconfig.go mergeInstanceConfig, as for a kubeadm file).
 		if p, ok := c.out.Positions["containerRuntimeEndpoint"]; ok && node.criSocket != "" {
-			c.addAt("KC9002", kf.Warning, p, "containerRuntimeEndpoint", fmt.Sprintf("kubeadm %s writes containerRuntimeEndpoint %q from nodeRegistration.criSocket over the patch's value (phases/kubelet/config.go WriteConfigToDisk: the instance configuration is applied after the patches)", m.Version, w.endpoint),
+			c.addAt(bootstrap.Overrides, p, "containerRuntimeEndpoint", fmt.Sprintf("kubeadm %s writes containerRuntimeEndpoint %q from nodeRegistration.criSocket over the patch's value (phases/kubelet/config.go WriteConfigToDisk: the instance configuration is applied after the patches)", m.Version, w.endpoint),
 				"set nodeRegistration.criSocket instead")
 		}
 		if configDoc, err = mergeInstanceConfig(configDoc, w.endpoint); err != nil {
@@ -461,7 +463,7 @@ func translateCAPI(path string, data []byte, opt bootstrap.Options) (*capiSpec, 
 	if configArg != nil {
 		i := slices.IndexFunc(files, func(f capiFile) bool { return f.path == ppath.Clean(configArg.value) })
 		if i < 0 || !files[i].known {
-			c.addAt("KC9004", kf.Info, configArg.pos, "", fmt.Sprintf("kubeletExtraArgs config=%s: the kubelet reads that file instead of kubeadm's %s, and it is not written by files[] with inline content: kubeletcfg cannot see it", configArg.value, kubeadmConfigYAML),
+			c.addAt(bootstrap.AtBoot, configArg.pos, "", fmt.Sprintf("kubeletExtraArgs config=%s: the kubelet reads that file instead of kubeadm's %s, and it is not written by files[] with inline content: kubeletcfg cannot see it", configArg.value, kubeadmConfigYAML),
 				"put the file in files[] with content, or lint the file itself")
 		} else {
 			used[i] = true
@@ -470,7 +472,7 @@ func translateCAPI(path string, data []byte, opt bootstrap.Options) (*capiSpec, 
 			c.out.Notes = map[string]string{}
 			from = fmt.Sprintf("files[%d] %s (kubeletExtraArgs config= replaces kubeadm's --config=%s; kubeadm's defaults and patches do not reach the kubelet)", files[i].index, files[i].path, kubeadmConfigYAML)
 			if len(patches.Files) > 0 {
-				c.addAt("KC9003", kf.Warning, configArg.pos, "", fmt.Sprintf("the kubeletconfiguration patches (%s) patch kubeadm's %s, which the kubelet does not read: kubeletExtraArgs config=%s comes later on its command line (10-kubeadm.conf: $KUBELET_CONFIG_ARGS before $KUBELET_KUBEADM_ARGS)", strings.Join(patches.Files, ", "), kubeadmConfigYAML, configArg.value),
+				c.addAt(bootstrap.Drops, configArg.pos, "", fmt.Sprintf("the kubeletconfiguration patches (%s) patch kubeadm's %s, which the kubelet does not read: kubeletExtraArgs config=%s comes later on its command line (10-kubeadm.conf: $KUBELET_CONFIG_ARGS before $KUBELET_KUBEADM_ARGS)", strings.Join(patches.Files, ", "), kubeadmConfigYAML, configArg.value),
 					"use one of the two: the patches, or the file given with config=")
 			}
 		}
@@ -510,7 +512,7 @@ func translateCAPI(path string, data []byte, opt bootstrap.Options) (*capiSpec, 
 			}
 			hint = fmt.Sprintf("set %s.patches.directory: %s", phase, ppath.Dir(f.path))
 		}
-		c.add("KC9003", kf.Warning, f.pathNode, "", fmt.Sprintf("files[%d] %s holds kubelet configuration that never reaches the kubelet: %s (kubeadm reads the kubelet configuration patches of %s.patches.directory only)", f.index, f.path, where, phase), hint)
+		c.add(bootstrap.Drops, f.pathNode, "", fmt.Sprintf("files[%d] %s holds kubelet configuration that never reaches the kubelet: %s (kubeadm reads the kubelet configuration patches of %s.patches.directory only)", f.index, f.path, where, phase), hint)
 	}
 
 	what := "kubeadm join"
@@ -638,7 +640,7 @@ func (c *capiSpec) checkExtraArgs(nodeReg *yaml.Node) {
 			continue
 		}
 		if first, dup := seen[n.Value]; dup {
-			c.add("KC9001", kf.Error, n, "", fmt.Sprintf("kubeletExtraArgs name %q is given twice (first at line %d): the CRD's CEL rule refuses the object: \"kubeletExtraArgs name must be unique\" (api/bootstrap/kubeadm/v1beta2/kubeadm_types.go NodeRegistrationOptions, %s)", n.Value, first.Line, CAPITool.Release),
+			c.add(bootstrap.Refuses, n, "", fmt.Sprintf("kubeletExtraArgs name %q is given twice (first at line %d): the CRD's CEL rule refuses the object: \"kubeletExtraArgs name must be unique\" (api/bootstrap/kubeadm/v1beta2/kubeadm_types.go NodeRegistrationOptions, %s)", n.Value, first.Line, CAPITool.Release),
 				"give each kubelet flag once")
 			continue
 		}
@@ -651,7 +653,7 @@ func (c *capiSpec) checkExtraArgs(nodeReg *yaml.Node) {
 // reads them: unknown here unless --set gives them (name: --set hostname-override=).
 func (c *capiSpec) renderedAtBoot(n *kubeadmNodeDoc, set map[string]string) {
 	if isTemplate(n.name) {
-		c.addAt("KC9004", kf.Info, n.namePos, "", fmt.Sprintf("nodeRegistration.name %q is rendered by cloud-init on the instance; kubeadm passes it as --hostname-override when it differs from the hostname (phases/kubelet/flags.go GetNodeNameAndHostname)", n.name),
+		c.addAt(bootstrap.AtBoot, n.namePos, "", fmt.Sprintf("nodeRegistration.name %q is rendered by cloud-init on the instance; kubeadm passes it as --hostname-override when it differs from the hostname (phases/kubelet/flags.go GetNodeNameAndHostname)", n.name),
 			"give the node name with --set hostname-override=NAME when it matters")
 		n.name = set["hostname-override"]
 	}
@@ -666,7 +668,7 @@ func (c *capiSpec) renderedAtBoot(n *kubeadmNodeDoc, set map[string]string) {
 			kept = append(kept, a)
 			continue
 		}
-		c.addAt("KC9004", kf.Info, a.pos, "", fmt.Sprintf("kubeletExtraArgs %s=%q is rendered by cloud-init on the instance: its value is known at boot, and the flag is left out here", a.name, a.value),
+		c.addAt(bootstrap.AtBoot, a.pos, "", fmt.Sprintf("kubeletExtraArgs %s=%q is rendered by cloud-init on the instance: its value is known at boot, and the flag is left out here", a.name, a.value),
 			fmt.Sprintf("give the value with --set %s=VALUE when it matters", a.name))
 	}
 	n.extra = kept
@@ -882,7 +884,7 @@ func (c *capiSpec) validateFiles() {
 			continue
 		}
 		if get(f, "content") != nil && get(f, "content").Value != "" && get(f, "contentFrom") != nil {
-			c.add("KC9001", kf.Error, keyNode(f, "contentFrom"), "", fmt.Sprintf("files[%d]: the webhook refuses it: only one of content or contentFrom may be specified for a single file (bootstrap/kubeadm/webhooks/admission/kubeadmconfig.go validateFiles, %s)", i, CAPITool.Release),
+			c.add(bootstrap.Refuses, keyNode(f, "contentFrom"), "", fmt.Sprintf("files[%d]: the webhook refuses it: only one of content or contentFrom may be specified for a single file (bootstrap/kubeadm/webhooks/admission/kubeadmconfig.go validateFiles, %s)", i, CAPITool.Release),
 				"keep content or contentFrom")
 		}
 		p := ""
@@ -890,7 +892,7 @@ func (c *capiSpec) validateFiles() {
 			p = pn.Value
 		}
 		if first, dup := known[p]; dup {
-			c.add("KC9001", kf.Error, get(f, "path"), "", fmt.Sprintf("files[%d]: the webhook refuses it: path property must be unique among all files (files[%d] has it; bootstrap/kubeadm/webhooks/admission/kubeadmconfig.go validateFiles, %s)", i, first, CAPITool.Release),
+			c.add(bootstrap.Refuses, get(f, "path"), "", fmt.Sprintf("files[%d]: the webhook refuses it: path property must be unique among all files (files[%d] has it; bootstrap/kubeadm/webhooks/admission/kubeadmconfig.go validateFiles, %s)", i, first, CAPITool.Release),
 				"write each path once")
 			continue
 		}
@@ -917,7 +919,7 @@ func (c *capiSpec) checkUnknownKeys(phase string, phaseNode, nodeReg *yaml.Node)
 			if slices.Contains(known, k.Value) {
 				continue
 			}
-			c.add("KC9003", kf.Warning, k, "", fmt.Sprintf("%s.%s is not a field of the %s API: the API server prunes it and CAPI never passes it to kubeadm (the CRD's structural schema, %s)", where, k.Value, c.doc.apiVersion, CAPITool.Release),
+			c.add(bootstrap.Drops, k, "", fmt.Sprintf("%s.%s is not a field of the %s API: the API server prunes it and CAPI never passes it to kubeadm (the CRD's structural schema, %s)", where, k.Value, c.doc.apiVersion, CAPITool.Release),
 				fmt.Sprintf("use one of %s", strings.Join(known, ", ")))
 		}
 	}
