@@ -5,7 +5,8 @@
 //
 // A translator lives in a package of its own under input/ (input/nodeadm,
 // input/talos, ...), ports the tool's own translation from its source at a
-// named release, and imports only this package, finding and skew. Package
+// named release, and imports this package, finding, skew and validate (its
+// findings are the rules of rules.go), nothing above input's layer. Package
 // input turns an Output into the Source the pipeline reads; the pipeline then
 // runs on it at every minor as on any other input, and Source maps every
 // position back to the user's file through Positions.

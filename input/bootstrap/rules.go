@@ -5,14 +5,15 @@ import "github.com/kubeletcfg/kubeletcfg/validate"
 // Rules about what a bootstrapper (kubeadm, EKS nodeadm, Karpenter, Cluster
 // API, Talos, k0s, k3s/RKE2, AKS) does with the file the user keeps before the
 // kubelet sees it. They have no Check: the translators under input/ emit them
-// (Output.Findings, with the literal IDs: a translator does not import
-// validate) and the bridge in package input merges them; they are declared
-// here, in the contract the translators share, and registered with validate by
-// the generated rules_gen.go (go generate ./internal/rulesgen). Each finding
-// names the tool, its release and the source that does it, at the line of the
-// user's file. Severity follows the node: the tool refusing the file leaves the node without a kubelet (error);
-// a value the tool replaces or drops is a kubelet that does not do what the
-// file says (warning).
+// (Output.Findings, each built from one of these values with Rule.At, so that
+// its ID and severity are the rule's) and the bridge in package input merges
+// them; they are declared here, in the contract the translators share, and
+// registered with validate by the generated rules_gen.go (go generate
+// ./internal/rulesgen). Each finding names the tool, its release and the source
+// that does it, at the line of the user's file. Severity follows the node: the
+// tool refusing the file leaves the node without a kubelet (error); a value the
+// tool replaces or drops is a kubelet that does not do what the file says
+// (warning).
 
 var (
 	Refuses = &validate.Rule{ID: "KC9001", AnyField: true, Name: "bootstrapper-refuses", Severity: validate.Error, Stage: validate.StageBootstrap,
