@@ -170,3 +170,47 @@ func TestPrepareInputVersion(t *testing.T) {
 		t.Errorf("a profile of v1.99.0 with --kubelet-version 1.37: %v", err)
 	}
 }
+
+// TestConvertedInputCarriesNoRepairs: a finding of a converted input (here a
+// kubeadm ConfigMap) names the user's file, but a repair is byte edits of the
+// converted document the pipeline read, so it carries none; the same
+// configuration as a plain file carries the rename.
+func TestConvertedInputCarriesNoRepairs(t *testing.T) {
+	const kubelet = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nMaxPods: 50\n"
+	configMap := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kubelet-config\n  namespace: kube-system\ndata:\n  kubelet: |\n" +
+		"    " + strings.ReplaceAll(strings.TrimSuffix(kubelet, "\n"), "\n", "\n    ") + "\n"
+	for _, tc := range []struct {
+		name, data string
+		fixes      bool
+	}{
+		{"plain file", kubelet, true},
+		{"kubeadm ConfigMap", configMap, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "config.yaml")
+			if err := os.WriteFile(path, []byte(tc.data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			l, err := Lint(Options{Config: path, KubeletVersion: "1.37"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen := false
+			for _, f := range l.Result.Findings {
+				if f.Rule != "KC1102" {
+					continue
+				}
+				seen = true
+				if got := len(f.Fixes) > 0; got != tc.fixes || f.NoFix != "" {
+					t.Errorf("%s at %s: fixes %v, reason %q; want fixes %t", f.Rule, f.Position, f.Fixes, f.NoFix, tc.fixes)
+				}
+				if f.File != path {
+					t.Errorf("finding at %s, want in %s", f.Position, path)
+				}
+			}
+			if !seen {
+				t.Fatalf("no KC1102 finding: %+v", l.Result.Findings)
+			}
+		})
+	}
+}

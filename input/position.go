@@ -135,6 +135,9 @@ func (s *Source) Translate(r *Result) {
 			}
 		}
 		f.Position = s.positionAt(f.Position, f.Path)
+		// A repair is byte edits of the document the pipeline read, the
+		// converted one: not of the file the finding now names.
+		f.Fixes, f.NoFix = nil, ""
 	}
 	for k, p := range r.Origins {
 		if m := s.pos; m.byPath != nil && (p.File == m.path || m.generated[p.File]) {
@@ -358,6 +361,7 @@ func (s *Source) addWritten(r *Result, eval Evaluator) error {
 	for _, f := range w.Findings {
 		if writtenRules[f.Rule] && f.File == s.Path {
 			f.Position = s.positionAt(f.Position, f.Path)
+			f.Fixes, f.NoFix = nil, ""
 			f.Message += " (kubeadm already drops it: the node's config.yaml does not have it)"
 			r.Findings = append(r.Findings, f)
 		}
