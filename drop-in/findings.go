@@ -151,7 +151,7 @@ func keyFindings(p Patch, opt Options) []validate.Finding {
 			}
 			out = append(out, validate.UnknownFieldIn(DropInUnknownField, k.Pos, k.Path, k.Written, hint))
 			if fd, ok := draftCrashLoop(k); ok {
-				out = append(out, validate.ReplacingDraft(fd, p.File.Text(), p.File.Doc))
+				out = append(out, validate.ReplacingDraft(fd, p.File.Text(), p.File.Keys()))
 			}
 		case source.KeyExact:
 			if !k.Null && k.Value != "" && isPathField(k.Path, opt.PathFields) && !filepath.IsAbs(k.Value) {

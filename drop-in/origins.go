@@ -53,7 +53,7 @@ func applyOrigins(patches []Patch, merged []byte, cfg *kubeletv1beta1.KubeletCon
 					if k.Kind == source.KeyCase {
 						out = append(out, validate.RenamingField(DropInCaseShadowed.Atf(k.Pos, k.Path, fmt.Sprintf("spell it %q", lastSegment(k.Path)),
 							"%q is overridden by %q already in the merged config: encoding/json applies the correctly spelled key last, so this value is lost", k.Written, lastSegment(k.Path)),
-							p.File.Text(), p.File.Doc, k.Written, lastSegment(k.Path)))
+							p.File.Text(), p.File.Keys(), k.Written, lastSegment(k.Path)))
 					}
 					continue
 				case effectGone:
@@ -62,7 +62,7 @@ func applyOrigins(patches []Patch, merged []byte, cfg *kubeletv1beta1.KubeletCon
 				if k.Kind == source.KeyCase {
 					out = append(out, validate.RenamingField(DropInCaseOnly.Atf(k.Pos, k.Path, fmt.Sprintf("spell it %q", lastSegment(k.Path)),
 						"%q takes effect as %q only because drop-ins match field names case-insensitively; in the main file it would be dropped", k.Written, k.Path),
-						p.File.Text(), p.File.Doc, k.Written, lastSegment(k.Path)))
+						p.File.Text(), p.File.Keys(), k.Written, lastSegment(k.Path)))
 				}
 			}
 			origins.set(k)

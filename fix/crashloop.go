@@ -67,8 +67,11 @@ func (e *env) resolveCrashLoop(files map[string]*parsedFile, os map[offerKey]*of
 func (e *env) repairDraft(pf *parsedFile, o *offer, merged map[string]gateEntry) {
 	rule := validate.DraftCrashLoopField.ID
 	key, value := o.key, o.at.Value()
-	parentKey, _ := parentKeyOf(pf.file.Doc, o.at.Mapping)
-	what := writtenPath(pf.file.Doc, key)
+	parentKey, top := pf.keys.Owner(o.at)
+	if !top {
+		parentKey = nil // the draft's parent is crashLoopBackOff, a top-level key
+	}
+	what := pf.keys.WrittenPath(o.at)
 	if value.Kind == yaml.ScalarNode {
 		what += ": " + value.Value
 	}
@@ -108,16 +111,6 @@ func (e *env) repairDraft(pf *parsedFile, o *offer, merged map[string]gateEntry)
 	n, _ := strconv.Atoi(value.Value) // validate.ReplacingDraft read it as a whole number
 	after := fmt.Sprintf("%s: %ds", crashLoopField, n)
 	pf.fixes = append(pf.fixes, Fix{Rule: rule, Pos: pf.pos(key), Before: what, After: after, Also: also, edits: edits})
-}
-
-// parentKeyOf finds the top-level key whose value is the mapping n.
-func parentKeyOf(root, n *yaml.Node) (*yaml.Node, bool) {
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		if root.Content[i+1] == n {
-			return root.Content[i], true
-		}
-	}
-	return nil, false
 }
 
 // gateNeeded returns the target minors at which the repaired field needs the

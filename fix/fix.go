@@ -296,7 +296,7 @@ func readInput(path string, main bool) *parsedFile {
 	if err != nil || f.SyntaxErr != nil || f.Doc == nil {
 		return nil
 	}
-	pf := &parsedFile{file: f, main: main, t: validate.NewText(f.Data), renamed: map[*yaml.Node]bool{}, decided: map[int]bool{}}
+	pf := &parsedFile{file: f, main: main, t: f.Text(), keys: f.Keys(), renamed: map[*yaml.Node]bool{}, decided: map[int]bool{}}
 	if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeSymlink != 0 {
 		pf.symlink = true
 	}

@@ -55,6 +55,7 @@ type parsedFile struct {
 	file    *source.File
 	main    bool
 	t       *validate.Text
+	keys    *validate.KeyIndex
 	symlink bool
 	fixes   []Fix
 	skips   []Skip
@@ -122,7 +123,7 @@ func (pf *parsedFile) original(cur *validate.Text, p validate.Position) (*yaml.N
 		return nil, validate.KeyAt{}, false
 	}
 	line, col := lineCol(pf.t, orig)
-	at, ok := validate.LocateKey(pf.file.Doc, line, col)
+	at, ok := pf.keys.At(line, col)
 	if !ok {
 		return nil, validate.KeyAt{}, false
 	}
@@ -184,36 +185,6 @@ func lineCol(t *validate.Text, off int) (int, int) {
 		start += len("\ufeff")
 	}
 	return line, utf8.RuneCount(t.Data[start:off]) + 1
-}
-
-// writtenPath is the path of the key k as the file writes it: each key as
-// spelled, list items as [i].
-func writtenPath(doc, k *yaml.Node) string {
-	var walk func(n *yaml.Node, path string) (string, bool)
-	walk = func(n *yaml.Node, path string) (string, bool) {
-		switch n.Kind {
-		case yaml.MappingNode:
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				key, v := n.Content[i], n.Content[i+1]
-				p := skew.JoinPath(path, key.Value)
-				if key == k {
-					return p, true
-				}
-				if found, ok := walk(v, p); ok {
-					return found, true
-				}
-			}
-		case yaml.SequenceNode:
-			for i, item := range n.Content {
-				if found, ok := walk(item, fmt.Sprintf("%s[%d]", path, i)); ok {
-					return found, true
-				}
-			}
-		}
-		return "", false
-	}
-	p, _ := walk(doc, "")
-	return p
 }
 
 // offer is what the findings at one key say, across the minors of a round:
@@ -417,7 +388,7 @@ func (e *env) rename(pf *parsedFile, o *offer) bool {
 	if kindOf(&o.f) == gateRename {
 		return e.renameGate(pf, o)
 	}
-	what := writtenPath(pf.file.Doc, o.key)
+	what := pf.keys.WrittenPath(o.at)
 	pf.renamed[o.key] = false
 	if o.f.NoFix != "" || len(o.edits) == 0 {
 		reason := o.f.NoFix
@@ -483,11 +454,11 @@ func (e *env) lockedGates(pf *parsedFile, os map[offerKey]*offer) {
 	remove := map[*yaml.Node]bool{}
 	for i := 0; i+1 < len(v.Content); i += 2 {
 		k := v.Content[i]
-		at, ok := validate.LocateKey(pf.file.Doc, k.Line, k.Column)
+		at, ok := pf.keys.At(k.Line, k.Column)
 		if !ok || at.Mapping != v {
 			continue
 		}
-		value, ok := validate.RemovableGate(at)
+		value, ok := validate.RemovableGate(pf.keys, at)
 		if !ok || !e.lockedAtAll(k.Value, value) {
 			continue
 		}

@@ -48,7 +48,7 @@ func keyFindings(files *source.Cache, f *source.File, keys []source.Key, m *skew
 		case source.KeyCase:
 			out = append(out, validate.RenamingField(source.CaseMismatch.Atf(k.Pos, k.Path, fmt.Sprintf("spell it %q", k.Suggest),
 				"%q differs from the field %q only in case: the kubelet drops it in the main file and keeps the default", k.Written, k.Suggest),
-				f.Text(), f.Doc, k.Written, k.Suggest))
+				f.Text(), f.Keys(), k.Written, k.Suggest))
 		case source.KeyDuplicate:
 			if merged.in(keys, k) {
 				// The dropped occurrence was merged in with <<: report where the
@@ -66,7 +66,7 @@ func keyFindings(files *source.Cache, f *source.File, keys []source.Key, m *skew
 	for _, k := range foldUnknownWalk(files, f, m) {
 		if k.Kind == source.KeyUnknown {
 			if fd, ok := validate.DraftCrashLoop(k.Pos, k.Path, k.Value); ok {
-				out = append(out, validate.ReplacingDraft(fd, f.Text(), f.Doc))
+				out = append(out, validate.ReplacingDraft(fd, f.Text(), f.Keys()))
 			}
 		}
 	}

@@ -37,22 +37,23 @@ func (r *Result) gateFixes() {
 		if file == nil || file.Doc == nil {
 			continue
 		}
-		at, ok := validate.GateEntryAt(file.Doc, f.Position)
+		keys := file.Keys()
+		at, gatesKey, ok := validate.GateEntryAt(keys, f.Position)
 		if !ok || at.Key().Value != name {
 			continue
 		}
 		if f.Rule == GateUnknown.ID {
 			if spelling, ok := GateSpelling(name); ok {
-				*f = validate.RenamingGate(*f, file.Text(), at, spelling)
+				*f = validate.RenamingGate(*f, file.Text(), keys, at, spelling)
 				continue
 			}
 		}
-		value, ok := validate.RemovableGate(at)
+		value, ok := validate.RemovableGate(keys, at)
 		if !ok {
 			continue
 		}
 		if lock, ok := GateLockAt(r.Minor, name, value); ok {
-			*f = validate.RemovingGate(*f, file.Text(), at, f.File != r.mainFile, lock.String(name, value))
+			*f = validate.RemovingGate(*f, file.Text(), at, gatesKey, f.File != r.mainFile, lock.String(name, value))
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
@@ -169,7 +170,36 @@ func hostileCases() []hostile {
 			dropIns: map[string][]byte{"10.conf": []byte(hostileHeader + "EvictionHard:\n" + mapEntries("k", "2Gi", 10000) + "systemReserved:\n" + mapEntries("r", "\"1\"", 10000))},
 			want:    starts, about: "conf.d/10.conf", rule: "KC2007"},
 		{name: "many duplicate keys in a drop-in", main: okMain, dropIns: map[string][]byte{"10.conf": []byte(hostileHeader + strings.Repeat("maxPods: 1\n", 30000))}, want: refused, about: "conf.d/10.conf", rule: "KC2004"},
+		// Each spelling is a finding whose repair is refused for the others
+		// (twins): the reasons name three of them, not all.
+		{name: "many case spellings of one field", main: []byte(hostileHeader + caseSpellings("containerRuntimeEndpoint", ": x\n", 20000)), want: starts, about: "kubelet.yaml", rule: "KC1102"},
+		{name: "many case spellings of one field in a drop-in", main: okMain, dropIns: map[string][]byte{"10.conf": []byte(hostileHeader + caseSpellings("containerRuntimeEndpoint", ": x\n", 20000))}, want: starts, about: "conf.d/10.conf", rule: "KC2007"},
+		{name: "many case spellings of one gate", main: []byte(hostileHeader + "featureGates:\n" + caseSpellings("  ReduceDefaultCrashLoopBackOffDecay", ": true\n", 20000)), want: refused, about: "kubelet.yaml", rule: "KC3001"},
 	}
+}
+
+// caseSpellings writes n spellings of name, each another mix of cases (name
+// itself is not one), each followed by rest.
+func caseSpellings(name, rest string, n int) string {
+	rng := rand.New(rand.NewPCG(7, 7))
+	seen := map[string]bool{name: true}
+	var b strings.Builder
+	for len(seen) <= n {
+		s := []byte(name)
+		for i, c := range s {
+			if rng.IntN(2) == 0 {
+				s[i] = byte(unicode.ToUpper(rune(c)))
+			} else {
+				s[i] = byte(unicode.ToLower(rune(c)))
+			}
+		}
+		if !seen[string(s)] {
+			seen[string(s)] = true
+			b.Write(s)
+			b.WriteString(rest)
+		}
+	}
+	return b.String()
 }
 
 func mapEntries(prefix, value string, n int) string {

@@ -48,6 +48,7 @@ type File struct {
 	InMemory bool
 
 	text atomic.Pointer[finding.Text]
+	keys atomic.Pointer[finding.KeyIndex]
 }
 
 // Text is Data with its lines indexed, built on first use (files are shared by
@@ -59,6 +60,16 @@ func (f *File) Text() *finding.Text {
 	}
 	f.text.CompareAndSwap(nil, finding.NewText(f.Data))
 	return f.text.Load()
+}
+
+// Keys is Doc's keys indexed by position, built on first use (a finding that
+// carries a repair locates its key through it).
+func (f *File) Keys() *finding.KeyIndex {
+	if k := f.keys.Load(); k != nil {
+		return k
+	}
+	f.keys.CompareAndSwap(nil, finding.NewKeyIndex(f.Doc))
+	return f.keys.Load()
 }
 
 // ReadFile reads and parses path. It returns an *InputError when the file cannot

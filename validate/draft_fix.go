@@ -18,11 +18,11 @@ const minCrashLoopCap, maxCrashLoopCap = 1, 300
 // guess: N a whole number of seconds the kubelet accepts (1..300), key and
 // value written plainly or quoted without escapes, no twin key or cap beside
 // it, no anchor or merge key above it (the text would serve other places too).
-// Otherwise NoFix says which. t and doc are f's file. The gate the shipped
+// Otherwise NoFix says which. t and keys are f's file's. The gate the shipped
 // field needs is not part of the repair: whether it is on depends on the minor
 // and on every file, which kubeletcfg fix weighs.
-func ReplacingDraft(f Finding, t *Text, doc *yaml.Node) Finding {
-	at, ok := LocateKey(doc, f.Line, f.Column)
+func ReplacingDraft(f Finding, t *Text, keys *KeyIndex) Finding {
+	at, ok := keys.At(f.Line, f.Column)
 	if !ok {
 		return f
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kubeletcfg/kubeletcfg/finding"
 )
 
 // The repairs the findings carry (Finding.Fixes), or why they carry none
@@ -15,85 +17,29 @@ import (
 // SharedReason is why a key under a YAML anchor or merge key is not repaired.
 const SharedReason = "it is inside a YAML anchor or merge (&, <<): the same text is used in other places; rename it by hand"
 
-// KeyAt is a key found at a finding's position: the mapping that holds it,
-// its index in Content, and whether the mapping's text may serve other places
-// too (an anchor on it or above it, a merge key in it or above it).
-type KeyAt struct {
-	Mapping *yaml.Node
-	Index   int
-	Shared  bool
-	// Parent is the key whose value is Mapping, when GateEntryAt found it.
-	Parent *yaml.Node
-}
-
-// Key is the key node; Value its value.
-func (k KeyAt) Key() *yaml.Node   { return k.Mapping.Content[k.Index] }
-func (k KeyAt) Value() *yaml.Node { return k.Mapping.Content[k.Index+1] }
-
-// LocateKey finds the scalar key written at line and column in doc.
-func LocateKey(doc *yaml.Node, line, col int) (KeyAt, bool) {
-	return locate(doc, line, col, false)
-}
-
-func locate(n *yaml.Node, line, col int, shared bool) (KeyAt, bool) {
-	if n == nil {
-		return KeyAt{}, false
-	}
-	shared = shared || n.Anchor != ""
-	if n.Kind == yaml.MappingNode {
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if n.Content[i].Tag == "!!merge" {
-				shared = true
-			}
-		}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if k := n.Content[i]; k.Line == line && k.Column == col && k.Kind == yaml.ScalarNode {
-				return KeyAt{Mapping: n, Index: i, Shared: shared}, true
-			}
-		}
-	}
-	for _, c := range n.Content {
-		if at, ok := locate(c, line, col, shared); ok {
-			return at, true
-		}
-	}
-	return KeyAt{}, false
-}
-
-// Twins lists the other scalar keys of k's mapping that name the same field or
-// gate, name, as encoding/json matches names (case-insensitively), as
-// "\"maxPods\" (line 8)", joined by " and ".
-func (k KeyAt) Twins(name string) string {
-	var out []string
-	for i := 0; i+1 < len(k.Mapping.Content); i += 2 {
-		o := k.Mapping.Content[i]
-		if i != k.Index && o.Kind == yaml.ScalarNode && o.Tag != "!!merge" && strings.EqualFold(o.Value, name) {
-			out = append(out, fmt.Sprintf("%q (line %d)", o.Value, o.Line))
-		}
-	}
-	return strings.Join(out, " and ")
-}
+// KeyAt and KeyIndex locate the key a finding names (finding.KeyIndex).
+type (
+	KeyAt    = finding.KeyAt
+	KeyIndex = finding.KeyIndex
+)
 
 // RenamingField returns f, a finding at a key that names the field path only
 // case-insensitively (KC1102, KC2006, KC2007), with the repair that respells
 // it as name, or with NoFix saying why renaming it would be a guess: the key
 // is under an anchor or merge key, another key of its mapping names the same
-// field, or it is written with escapes, a tag or across lines. t and doc are
+// field, or it is written with escapes, a tag or across lines. t and keys are
 // f's file.
-func RenamingField(f Finding, t *Text, doc *yaml.Node, written, name string) Finding {
-	at, ok := LocateKey(doc, f.Line, f.Column)
+func RenamingField(f Finding, t *Text, keys *KeyIndex, written, name string) Finding {
+	at, ok := keys.At(f.Line, f.Column)
 	if !ok {
 		return f.Renaming(t, written, name)
 	}
-	switch {
-	case at.Shared:
+	if at.Shared {
 		f.NoFix = SharedReason
-	case at.Twins(name) != "":
-		f.NoFix = fmt.Sprintf("%s sets %s too: renaming would make a duplicate key; keep one of them by hand", at.Twins(name), f.Path)
-	default:
-		if f = f.Renaming(t, written, name); len(f.Fixes) == 0 {
-			f.NoFix = "the key is written with escapes, a tag or across lines: rename it by hand"
-		}
+	} else if twins := keys.Twins(at, name); twins != "" {
+		f.NoFix = fmt.Sprintf("%s sets %s too: renaming would make a duplicate key; keep one of them by hand", twins, f.Path)
+	} else if f = f.Renaming(t, written, name); len(f.Fixes) == 0 {
+		f.NoFix = "the key is written with escapes, a tag or across lines: rename it by hand"
 	}
 	return f
 }
@@ -102,40 +48,35 @@ func RenamingField(f Finding, t *Text, doc *yaml.Node, written, name string) Fin
 // entry whose name differs only in case from the one spelling a kubelet
 // registers, name, with the repair that respells it, or with NoFix saying
 // why that is a guess (as RenamingField).
-func RenamingGate(f Finding, t *Text, at KeyAt, name string) Finding {
+func RenamingGate(f Finding, t *Text, keys *KeyIndex, at KeyAt, name string) Finding {
 	k := at.Key()
-	switch {
-	case at.Shared:
+	if at.Shared {
 		f.NoFix = SharedReason
-	case at.Twins(name) != "":
-		f.NoFix = fmt.Sprintf("%s sets %s too: renaming would make a duplicate key; keep one of them by hand", at.Twins(name), name)
-	default:
-		if start, end, ok := t.ScalarSpan(k); ok {
-			f.Fixes = append(f.Fixes[:len(f.Fixes):len(f.Fixes)], SuggestedFix{
-				Message: fmt.Sprintf("rename the gate %q to %q", k.Value, name),
-				Edits:   []TextEdit{{Pos: start, End: end, NewText: QuoteLike(k.Style, name)}},
-			})
-		} else {
-			f.NoFix = "the gate name is written with escapes, a tag or across lines: rename it by hand"
-		}
+	} else if twins := keys.Twins(at, name); twins != "" {
+		f.NoFix = fmt.Sprintf("%s sets %s too: renaming would make a duplicate key; keep one of them by hand", twins, name)
+	} else if start, end, ok := t.ScalarSpan(k); ok {
+		f.Fixes = append(f.Fixes[:len(f.Fixes):len(f.Fixes)], SuggestedFix{
+			Message: fmt.Sprintf("rename the gate %q to %q", k.Value, name),
+			Edits:   []TextEdit{{Pos: start, End: end, NewText: QuoteLike(k.Style, name)}},
+		})
+	} else {
+		f.NoFix = "the gate name is written with escapes, a tag or across lines: rename it by hand"
 	}
 	return f
 }
 
 // GateEntryAt finds the featureGates entry a gate finding points at: a key of
-// the top-level featureGates mapping of doc (spelled in any case).
-func GateEntryAt(doc *yaml.Node, pos Position) (KeyAt, bool) {
-	at, ok := LocateKey(doc, pos.Line, pos.Column)
-	if !ok || doc == nil || doc.Kind != yaml.MappingNode {
-		return KeyAt{}, false
+// the top-level featureGates mapping (spelled in any case), and that key.
+func GateEntryAt(keys *KeyIndex, pos Position) (at KeyAt, gatesKey *yaml.Node, ok bool) {
+	at, ok = keys.At(pos.Line, pos.Column)
+	if !ok {
+		return KeyAt{}, nil, false
 	}
-	for i := 0; i+1 < len(doc.Content); i += 2 {
-		if doc.Content[i+1] == at.Mapping && strings.EqualFold(doc.Content[i].Value, "featureGates") {
-			at.Parent = doc.Content[i]
-			return at, true
-		}
+	owner, top := keys.Owner(at)
+	if !top || !strings.EqualFold(owner.Value, "featureGates") {
+		return KeyAt{}, nil, false
 	}
-	return KeyAt{}, false
+	return at, owner, true
 }
 
 // GateBool reads a gate's value as the kubelet's YAML decoder does, for the
@@ -156,8 +97,8 @@ func GateBool(v *yaml.Node) (bool, bool) {
 // RemovableGate reports whether the entry at can be removed by itself: a plain
 // boolean value, its name written once in its mapping, not under an anchor or
 // merge key.
-func RemovableGate(at KeyAt) (value, ok bool) {
-	if at.Shared || at.Mapping.Anchor != "" || at.Twins(at.Key().Value) != "" {
+func RemovableGate(keys *KeyIndex, at KeyAt) (value, ok bool) {
+	if at.Shared || at.Mapping.Anchor != "" || keys.Twins(at, at.Key().Value) != "" {
 		return false, false
 	}
 	return GateBool(at.Value())
@@ -166,10 +107,10 @@ func RemovableGate(at KeyAt) (value, ok bool) {
 // RemovingGate returns f, a finding at a featureGates entry set to the value
 // its gate is locked to (or was, at the last minor that registered it), with
 // the repair that removes the entry, when it can be removed by itself
-// (RemovableGate) and the edit needs no guess (RemoveEntries). why says why
-// removing it changes nothing.
-func RemovingGate(f Finding, t *Text, at KeyAt, dropIn bool, why string) Finding {
-	edits, reason := RemoveEntries(t, at.Mapping, map[*yaml.Node]bool{at.Key(): true}, RemoveOptions{Key: at.Parent, DropIn: dropIn})
+// (RemovableGate) and the edit needs no guess (RemoveEntries). gatesKey is the
+// featureGates key; why says why removing the entry changes nothing.
+func RemovingGate(f Finding, t *Text, at KeyAt, gatesKey *yaml.Node, dropIn bool, why string) Finding {
+	edits, reason := RemoveEntries(t, at.Mapping, map[*yaml.Node]bool{at.Key(): true}, RemoveOptions{Key: gatesKey, DropIn: dropIn})
 	if reason != "" {
 		return f
 	}

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kubeletcfg/kubeletcfg/finding"
 )
 
 func parseDoc(t *testing.T, data string) *yaml.Node {
@@ -33,7 +35,7 @@ func TestRenamingField(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			doc := parseDoc(t, tc.data)
-			f := RenamingField(Finding{Position: Position{Line: tc.line, Column: tc.col}, Path: "maxPods"}, NewText([]byte(tc.data)), doc, tc.written, "maxPods")
+			f := RenamingField(Finding{Position: Position{Line: tc.line, Column: tc.col}, Path: "maxPods"}, NewText([]byte(tc.data)), finding.NewKeyIndex(doc), tc.written, "maxPods")
 			checkRepair(t, tc.data, f, tc.want, tc.noFix)
 		})
 	}
@@ -51,11 +53,12 @@ func TestRenamingGate(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			doc := parseDoc(t, tc.data)
-			at, ok := GateEntryAt(doc, Position{Line: 2, Column: 3})
+			keys := finding.NewKeyIndex(doc)
+			at, _, ok := GateEntryAt(keys, Position{Line: 2, Column: 3})
 			if !ok {
 				t.Fatal("no gate entry at 2:3")
 			}
-			checkRepair(t, tc.data, RenamingGate(Finding{}, NewText([]byte(tc.data)), at, "NodeSwap"), tc.want, tc.noFix)
+			checkRepair(t, tc.data, RenamingGate(Finding{}, NewText([]byte(tc.data)), keys, at, "NodeSwap"), tc.want, tc.noFix)
 		})
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kubeletcfg/kubeletcfg/finding"
 )
 
 func TestRenameKey(t *testing.T) {
@@ -84,7 +86,7 @@ func TestReplacingDraft(t *testing.T) {
 			root := doc.Content[0]
 			parent := root.Content[1]
 			key := parent.Content[0]
-			f := ReplacingDraft(DraftCrashLoopField.At(Position{Line: key.Line, Column: key.Column}, "crashLoopBackOff.maxSeconds", "", ""), NewText([]byte(tc.data)), root)
+			f := ReplacingDraft(DraftCrashLoopField.At(Position{Line: key.Line, Column: key.Column}, "crashLoopBackOff.maxSeconds", "", ""), NewText([]byte(tc.data)), finding.NewKeyIndex(root))
 			if len(f.Fixes) == 0 {
 				if tc.want != "" {
 					t.Fatalf("no repair, want %q", tc.want)
