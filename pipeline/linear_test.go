@@ -82,6 +82,14 @@ func hostileShapes() []shape {
 			fill(&drop, size/2, func(i int) string { return fmt.Sprintf("- NUMANode: %d\n", i) })
 			return []byte(main.String()), map[string][]byte{"50-case.conf": []byte(drop.String())}
 		}},
+		// Spellings of one field in one mapping, and of one gate: each a
+		// finding whose reason names its twins (three, and a count).
+		{"case spellings", func(size int) ([]byte, map[string][]byte) {
+			const field, gate = "containerRuntimeEndpoint", "  ReduceDefaultCrashLoopBackOffDecay"
+			main := hostileHeader + caseSpellings(field, ": x\n", (size/2)/(len(field)+4)) +
+				"featureGates:\n" + caseSpellings(gate, ": true\n", (size/2)/(len(gate)+7))
+			return []byte(main), nil
+		}},
 		// Deep nesting: flow mappings under a map field.
 		{"deep nesting", func(size int) ([]byte, map[string][]byte) {
 			levels := (size - len(hostileHeader) - 20) / 5
