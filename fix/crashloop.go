@@ -25,6 +25,7 @@ type gateEntry struct {
 // the original files.
 func mergedGates(files map[string]*parsedFile, results []*pipeline.Result) map[string]gateEntry {
 	out := map[string]gateEntry{}
+	texts := map[string]*validate.Text{} // each file as the round read it
 	for i := len(results) - 1; i >= 0; i-- {
 		r := results[i]
 		if r.Effective == nil {
@@ -33,8 +34,15 @@ func mergedGates(files map[string]*parsedFile, results []*pipeline.Result) map[s
 		for name, v := range r.Effective.FeatureGates {
 			g := gateEntry{value: strconv.FormatBool(v), pos: r.Origins["featureGates["+name+"]"]}
 			if pf := files[g.pos.File]; pf != nil {
-				if data, err := pf.current(); err == nil {
-					if off := validate.NewText(data).Offset(g.pos.Line, g.pos.Column); off >= 0 {
+				cur, ok := texts[pf.file.Path]
+				if !ok {
+					if data, err := pf.current(); err == nil {
+						cur = validate.NewText(data)
+					}
+					texts[pf.file.Path] = cur
+				}
+				if cur != nil {
+					if off := cur.Offset(g.pos.Line, g.pos.Column); off >= 0 {
 						if orig, ok := toOriginal(pf.applied, off); ok {
 							g.pos.Line, g.pos.Column = lineCol(pf.t, orig)
 						}
