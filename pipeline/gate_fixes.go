@@ -18,8 +18,10 @@ import (
 //   - an entry set to the value its gate is locked to at this minor (KC3005,
 //     KC3006), or was locked to at the last minor that registered it (KC3001),
 //     is removed: it changes nothing here.
-// kubeletcfg fix intersects them across its target minors: an entry is
-// removed only when every target minor offers its removal.
+// kubeletcfg fix intersects them across its target minors: it removes an entry
+// only when GateLockAt, this decision, holds at every target minor (the
+// kubelet panics on the first gate it cannot set without warning about the
+// others, so a minor may hold the decision without a finding to carry it).
 
 // gateFixes sets the repairs of the gate findings of r.
 func (r *Result) gateFixes() {
