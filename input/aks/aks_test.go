@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
@@ -142,13 +141,7 @@ func TestFindings(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var got *finding.Finding
-			for i, f := range out.Findings {
-				if f.Rule == tt.rule.ID {
-					got = &out.Findings[i]
-					break
-				}
-			}
+			got := out.First(tt.rule.ID)
 			if (got != nil) != tt.want {
 				t.Fatalf("%s: got %v, want %v (%v)", tt.rule.ID, got, tt.want, out.Findings)
 			}

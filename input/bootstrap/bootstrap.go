@@ -92,3 +92,14 @@ type Output struct {
 	// and 40-nodeadm.conf as nodeadm v1.11.5 writes them for kubelet 1.37").
 	Note string
 }
+
+// First is the first of the tool's findings under the rule with that ID, nil
+// when there is none.
+func (o *Output) First(rule string) *finding.Finding {
+	for i := range o.Findings {
+		if o.Findings[i].Rule == rule {
+			return &o.Findings[i]
+		}
+	}
+	return nil
+}

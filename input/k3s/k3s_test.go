@@ -339,13 +339,7 @@ func TestFindings(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out := translate(t, tt.path, tt.data)
-			var got *finding.Finding
-			for i, f := range out.Findings {
-				if f.Rule == tt.rule.ID {
-					got = &out.Findings[i]
-					break
-				}
-			}
+			got := out.First(tt.rule.ID)
 			if (got != nil) != tt.want {
 				t.Fatalf("%s: got %v, want %v; findings %v", tt.rule.ID, got, tt.want, out.Findings)
 			}
