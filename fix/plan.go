@@ -247,7 +247,7 @@ func offers(files map[string]*parsedFile, results []*pipeline.Result, kinds ...r
 	for _, r := range results {
 		for _, f := range r.Findings {
 			k := kindOf(&f)
-			if k == notRepaired || !containsKind(kinds, k) {
+			if k == notRepaired || !slices.Contains(kinds, k) {
 				continue
 			}
 			pf := files[f.File]
@@ -288,15 +288,6 @@ func offers(files map[string]*parsedFile, results []*pipeline.Result, kinds ...r
 		}
 	}
 	return out, order, nil
-}
-
-func containsKind(kinds []repairKind, k repairKind) bool {
-	for _, x := range kinds {
-		if x == k {
-			return true
-		}
-	}
-	return false
 }
 
 // discover runs the rounds of evaluation: the renames the findings carry are
