@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -107,16 +108,9 @@ type GateLock struct {
 // String says so in words, for the gate name set to value.
 func (l GateLock) String(name string, value bool) string {
 	if l.Last == "" {
-		return name + " is locked to " + boolWord(value) + " at kubelet " + l.Minor
+		return name + " is locked to " + strconv.FormatBool(value) + " at kubelet " + l.Minor
 	}
-	return "kubelet " + l.Minor + " no longer registers " + name + " (locked to " + boolWord(value) + " at " + l.Last + ", the last minor that registered it)"
-}
-
-func boolWord(b bool) string {
-	if b {
-		return "true"
-	}
-	return "false"
+	return "kubelet " + l.Minor + " no longer registers " + name + " (locked to " + strconv.FormatBool(value) + " at " + l.Last + ", the last minor that registered it)"
 }
 
 // GateLockAt says whether setting the gate name to value is a no-op at minor
