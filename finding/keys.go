@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -171,7 +172,7 @@ func (x *KeyIndex) WrittenPath(at KeyAt) string {
 func foldKey(s string) string {
 	ascii := true
 	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8RuneSelf {
+		if s[i] >= utf8.RuneSelf {
 			ascii = false
 			break
 		}
@@ -191,5 +192,3 @@ func foldKey(s string) string {
 	}
 	return b.String()
 }
-
-const utf8RuneSelf = 0x80
