@@ -45,7 +45,7 @@ func TestExplainRules(t *testing.T) {
 		{"reservedMemory[0].limits", []string{"KC4067", "KC4068", "KC4069"}},
 		{"maxPods", []string{"KC4025"}},
 		{"serverTLSBootstrap", []string{"KC4034", "KC8009", "KC8011"}},
-		{"memorySwap.swapBehavior", []string{"KC4046", "KC4047", "KC6002"}},
+		{"memorySwap.swapBehavior", []string{"KC4046", "KC4047", "KC4532", "KC6002"}},
 	} {
 		doc, err := Field(mustMinor(t, "1.37"), tt.path)
 		if err != nil {

@@ -45,6 +45,9 @@ type commandLine struct {
 	// nodeLabels is --node-labels (nil when not given), for ValidateKubeletFlags.
 	nodeLabels   map[string]string
 	nodeLabelsAt validate.Position
+	// ignoreAllocatableEviction is --experimental-allocatable-ignore-eviction,
+	// which decides where the run stage parses evictionHard.
+	ignoreAllocatableEviction bool
 }
 
 type setFlag struct {
@@ -143,6 +146,8 @@ func (r *Result) parseFlags(m *skew.Minor, in *Input) (*commandLine, bool) {
 			exits[fl.Name] = exitFlag{pos: pos, text: text, value: value}
 		case "node-labels":
 			cl.nodeLabelsAt, labelsSeen = pos, true
+		case "experimental-allocatable-ignore-eviction":
+			cl.ignoreAllocatableEviction = fl.Value.String() == "true"
 		}
 		if f.Deprecated != "" {
 			hint := "remove the flag"

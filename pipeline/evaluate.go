@@ -288,7 +288,7 @@ func (l *Loaded) Evaluate(m *skew.Minor) (*Result, error) {
 	r.flagPrecedence(kc)
 	r.applyFlags(cl, kc)
 	r.Effective = kc
-	r.validate(m, fileBase, kc, in.CgroupVersion)
+	r.validate(m, fileBase, kc, in.CgroupVersion, cl != nil && cl.ignoreAllocatableEviction)
 	return r.finish(), nil
 }
 

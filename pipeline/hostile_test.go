@@ -166,9 +166,11 @@ func hostileCases() []hostile {
 		{name: "very long line (flow list)", main: []byte(hostileHeader + "clusterDNS: [" + strings.TrimSuffix(strings.Repeat("10.0.0.1,", 100000), ",") + "]\n"), want: starts, about: "kubelet.yaml"},
 		{name: "very long line in a drop-in", main: okMain, dropIns: map[string][]byte{"10.conf": []byte(hostileHeader + "providerID: " + strings.Repeat("x", 3<<20) + "\n")}, want: starts, about: "conf.d/10.conf"},
 		{name: "many unknown keys", main: []byte(hostileHeader + "maxPodz: 1\n" + manyKeys(20000)), want: starts, about: "kubelet.yaml", rule: "KC1101"},
+		// systemReserved's 10,000 resources are each refused by the run stage
+		// (cannot reserve "r0" resource): 10,000 findings, within the bound too.
 		{name: "many case-folded keys over the same keys", main: []byte(hostileHeader + "evictionHard:\n" + mapEntries("k", "1Gi", 10000)),
 			dropIns: map[string][]byte{"10.conf": []byte(hostileHeader + "EvictionHard:\n" + mapEntries("k", "2Gi", 10000) + "systemReserved:\n" + mapEntries("r", "\"1\"", 10000))},
-			want:    starts, about: "conf.d/10.conf", rule: "KC2007"},
+			want:    refused, about: "conf.d/10.conf", rule: "KC2007"},
 		{name: "many duplicate keys in a drop-in", main: okMain, dropIns: map[string][]byte{"10.conf": []byte(hostileHeader + strings.Repeat("maxPods: 1\n", 30000))}, want: refused, about: "conf.d/10.conf", rule: "KC2004"},
 		// Each spelling is a finding whose repair is refused for the others
 		// (twins): the reasons name three of them, not all.

@@ -11,8 +11,9 @@ import (
 )
 
 // validate mirrors the rest of RunE: the global gate takes the effective
-// featureGates, then logging and ValidateKubeletConfiguration run against it.
-func (r *Result) validate(m *skew.Minor, base featuregate.MutableVersionedFeatureGate, kc *kubeletv1beta1.KubeletConfiguration, cgroupVersion int) {
+// featureGates, then logging and ValidateKubeletConfiguration run against it,
+// then the run stage (validate/runstage.go).
+func (r *Result) validate(m *skew.Minor, base featuregate.MutableVersionedFeatureGate, kc *kubeletv1beta1.KubeletConfiguration, cgroupVersion int, ignoreAllocatableEviction bool) {
 	global, err := r.gateSets.apply(m, base, kc.FeatureGates)
 	if err != nil {
 		// From 1.32 defaulting already panicked on the same map. Before, this is
@@ -37,6 +38,8 @@ func (r *Result) validate(m *skew.Minor, base featuregate.MutableVersionedFeatur
 		Registered:    m.Registers,
 		CgroupVersion: cgroupVersion,
 		Origin:        r.origin,
+
+		IgnoreAllocatableEviction: ignoreAllocatableEviction,
 		SetByFile: func(path string) bool {
 			_, ok := r.Origins[path]
 			return ok

@@ -19,6 +19,10 @@ type Context struct {
 	Gates featuregate.FeatureGate
 	// CgroupVersion of the host the kubelet would run on: 1 or 2.
 	CgroupVersion int
+	// IgnoreAllocatableEviction is the kubelet's
+	// --experimental-allocatable-ignore-eviction: run() then leaves evictionHard
+	// to NewMainKubelet.
+	IgnoreAllocatableEviction bool
 	// Origin returns where the value at a field path came from (see Finding.Path
 	// for the path syntax). A value from the defaults has an empty File; callers
 	// fall back to the main file.

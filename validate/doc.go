@@ -51,7 +51,7 @@ func WriteMarkdownOptions(w io.Writer, opts MarkdownOptions) error {
 		b.WriteString(strings.TrimRight(opts.Preamble, "\n") + "\n\n")
 	}
 	rules := Rules()
-	for stage := Stage(0); int(stage) < len(stageNames); stage++ {
+	for _, stage := range stageOrder {
 		var in []*Rule
 		for _, r := range rules {
 			if r.Stage == stage {

@@ -130,6 +130,7 @@ func TestDeclaredMinors(t *testing.T) {
 		"KC4104": "1.31–1.36", // MemoryQoS without memoryThrottlingFactor
 		"KC5002": "1.32–1.38", // singleProcessOOMKill on cgroup v1
 		"KC2010": "1.31",      // drop-in null keeps the main value
+		"KC4503": "1.36–1.38", // tlsCurvePreferences
 	}
 	known := map[string]bool{"": true}
 	for _, m := range skew.Minors() {
@@ -184,8 +185,10 @@ func TestRunSkipsRulesOutsideTheirMinors(t *testing.T) {
 		}
 		return out
 	}
-	if got := ids("1.32"); len(got) != 0 {
-		t.Errorf("1.32: %v, want nothing (containerLogMaxFiles is checked from 1.33)", got)
+	// 1.32's validation does not check containerLogMaxFiles; NewMainKubelet
+	// refuses it in the run stage (KC4544), which 1.33's validation never reaches.
+	if got := ids("1.32"); !reflect.DeepEqual(got, []string{"KC4544"}) {
+		t.Errorf("1.32: %v, want [KC4544] (containerLogMaxFiles is validated from 1.33)", got)
 	}
 	if got := ids("1.33"); !reflect.DeepEqual(got, []string{"KC4098"}) {
 		t.Errorf("1.33: %v, want [KC4098]", got)

@@ -2,6 +2,7 @@ package validate
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -23,9 +24,16 @@ const (
 	// (kubeadm, nodeadm, Talos, ...) from the file the user keeps. Numbered
 	// last so that the stages' numbers stay stable.
 	StageBootstrap
+	// StageRun is after validation: RunE's dependencies, run and
+	// NewMainKubelet parsing what validation does not (runstage.go).
+	StageRun
 )
 
-var stageNames = [...]string{"read", "drop-in", "flags", "feature gates", "validation", "host", "lint", "bootstrapper"}
+// stageOrder is the order of the rules reference: the kubelet's start (the host
+// checks are validation's last), then lint, then the tools before the kubelet.
+var stageOrder = []Stage{StageRead, StageDropIn, StageFlags, StageGates, StageValidate, StageHost, StageRun, StageLint, StageBootstrap}
+
+var stageNames = [...]string{"read", "drop-in", "flags", "feature gates", "validation", "host", "lint", "bootstrapper", "run"}
 
 func (s Stage) String() string { return stageNames[s] }
 
@@ -141,6 +149,7 @@ func allRules() [][]*Rule {
 		flagRules,                                                 // emitted by pipeline steps
 		validationRules, validationNodeRules, reservedMemoryRules, // validation.go
 		linuxRules, loggingRules, tracingRules, validationTailRules,
+		runStageRules, // runstage.go
 		lintRules, cisRules(),
 	}, registered...)
 }
@@ -211,14 +220,22 @@ func Lookup(id string) (*Rule, bool) {
 
 // Run evaluates every registered rule with a Check that exists at ctx.Minor over
 // ctx and returns the findings sorted by position. The kubelet's own checks run
-// first; lint rules then see their findings in ctx.Prior.
+// first, the run stage's only when they refuse nothing (the kubelet stops at
+// validation); lint rules then see their findings in ctx.Prior.
 func Run(ctx *Context) []Finding {
 	var out []Finding
 	load()
 	rules := sorted
 	for _, r := range rules {
-		if r.Stage != StageLint {
+		if r.Stage != StageLint && r.Stage != StageRun {
 			out = append(out, r.run(ctx)...)
+		}
+	}
+	if !slices.ContainsFunc(out, func(f Finding) bool { return f.Severity == Error }) {
+		for _, r := range rules {
+			if r.Stage == StageRun {
+				out = append(out, r.run(ctx)...)
+			}
 		}
 	}
 	ctx.Prior = out

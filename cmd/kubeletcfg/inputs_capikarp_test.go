@@ -23,7 +23,7 @@ func TestCLIInputsCAPIKarpenter(t *testing.T) {
 		{"inputs-karpenter-set", []string{"lint", bootstrappers + "karpenter/mistakes.yaml", "--set", "maxPods=58"}, exitFindings},
 		{"inputs-karpenter-origin", []string{"effective", bootstrappers + "karpenter/nodeclasses-doc.yaml", "--show-origin"}, exitClean},
 		// AL2023: config.json is nodeadm's for the kubelet version, the drop-in the merged NodeConfigs (input/nodeadm).
-		{"inputs-karpenter-al2023-origin", []string{"effective", bootstrappers + "karpenter/mistakes.yaml", "--show-origin", "--set", "maxPods=58"}, exitClean},
+		{"inputs-karpenter-al2023-origin", []string{"effective", bootstrappers + "karpenter/mistakes.yaml", "--show-origin", "--set", "maxPods=58"}, exitFindings},
 		{"inputs-karpenter-bottlerocket", []string{"lint", bootstrappers + "karpenter/example-bottlerocket.yaml", "--input-format", "karpenter"}, exitClean},
 	}
 	for _, tt := range tests {

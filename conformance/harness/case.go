@@ -212,6 +212,11 @@ func evaluateCase(c *Case) *Result {
 		return fail(StageValidate, s)
 	}
 
+	// The run stage: UnsecuredDependencies, run and NewMainKubelet (runstage.go).
+	if s := step(func() error { return runStage(kubeletFlags, kubeletConfig) }); s.err != nil {
+		return fail(StageRun, s)
+	}
+
 	r.Stage = StageOK
 	r.Starts = true
 

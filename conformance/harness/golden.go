@@ -30,6 +30,7 @@ const (
 	StageFeatureGates = kubeletdata.StageFeatureGates
 	StageLogging      = kubeletdata.StageLogging
 	StageValidate     = kubeletdata.StageValidate
+	StageRun          = kubeletdata.StageRun
 	StageOK           = kubeletdata.StageOK
 )
 

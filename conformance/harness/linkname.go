@@ -27,6 +27,10 @@ import (
 //	minor_kubeadm[_pre1_33].go            kubeadm's SplitConfigDocuments: SplitYAMLDocuments before 1.33
 //	minor_kubeadm_instance[_1_31].go      kubeadm's instance configuration: none in 1.31
 //	minor_kubeadm_gate[_ga].go            when it is written: NodeLocalCRISocket in 1.32-1.36, always from 1.37
+//	minor_tls[_pre1_34].go                InitializeTLS: no ctx before 1.34
+//	minor_logmanager[_pre1_38].go         NewContainerLogManager: a logger first from 1.38
+//	minor_swap[_gate|_1_31].go            LimitedSwap off cgroup v2: behind NodeSwap up to 1.37 (runc's
+//	                                      cgroup test in 1.31), always from 1.38
 //
 // The file without a suffix is the newest minors' (and the default build's).
 //

@@ -46,6 +46,38 @@ func astSignature(ft *ast.FuncType) string {
 	return s
 }
 
+// upstreamFuncs are the top-level functions called name in the package's non-test
+// files that keep (by file name), with the file set that positions them.
+func upstreamFuncs(t *testing.T, w *astWalker, pkgPath, name string, keep func(file string) bool) ([]*ast.FuncDecl, *token.FileSet) {
+	t.Helper()
+	_, _, dir, err := w.locate(pkgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	var out []*ast.FuncDecl
+	for _, e := range entries {
+		n := e.Name()
+		if !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") || !keep(n) {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(dir, n), nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == name {
+				out = append(out, fd)
+			}
+		}
+	}
+	return out, fset
+}
+
 // TestLinknameSignatures: the linker does not check a go:linkname declaration against
 // the function it names, so each declaration of this build must match the upstream
 // source of the linked minor (parameter and result types, package names aside).
@@ -57,32 +89,13 @@ func TestLinknameSignatures(t *testing.T) {
 		slash := strings.LastIndex(full, "/")
 		dot := slash + strings.Index(full[slash:], ".")
 		pkgPath, name := full[:dot], full[dot+1:]
-		_, _, dir, err := w.locate(pkgPath)
-		if err != nil {
-			t.Fatal(err)
-		}
-		entries, err := os.ReadDir(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
+		decls, _ := upstreamFuncs(t, w, pkgPath, name, func(string) bool { return true })
 		var found *ast.FuncDecl
-		for _, e := range entries {
-			n := e.Name()
-			if !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
-				continue
-			}
-			f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(dir, n), nil, parser.SkipObjectResolution)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, d := range f.Decls {
-				if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == name {
-					found = fd
-				}
-			}
+		if len(decls) > 0 {
+			found = decls[len(decls)-1]
 		}
 		if found == nil {
-			t.Errorf("%s: no func %s in %s", full, name, dir)
+			t.Errorf("%s: no func %s in %s", full, name, pkgPath)
 			continue
 		}
 		// reflect spells byte by what it aliases.

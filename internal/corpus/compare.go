@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"slices"
 	"sort"
 
 	"github.com/kubeletcfg/kubeletcfg/internal/kubeletdata"
@@ -48,6 +49,8 @@ type Outcome struct {
 	// DroppedKeyWarning is set when kubeletcfg reported that the main file
 	// decodes only leniently (an unknown, case-variant or duplicate key in it).
 	DroppedKeyWarning bool
+	// Quotes are the kubelet's words that kubeletcfg's error findings quote.
+	Quotes []string
 }
 
 // Disagreement is one way kubeletcfg and the kubelet differ on a case. Class
@@ -85,6 +88,15 @@ func Compare(want Golden, got Outcome) []Disagreement {
 		out = append(out, Disagreement{
 			Class:  fmt.Sprintf("panic: kubeletcfg %v, the kubelet %v", got.Panics, want.Panic),
 			Detail: fmt.Sprintf("panics = %v, kubelet %v (kubelet: %s)", got.Panics, want.Panic, want.Error),
+		})
+	}
+	if want.Stage == kubeletdata.StageRun && !got.Starts && !slices.Contains(got.Quotes, want.Error) {
+		// Every value the run stage refuses is a finding quoting what the kubelet
+		// says when that value is the first it meets, so the kubelet's own draw
+		// among several is one of them.
+		out = append(out, Disagreement{
+			Class:  "run stage: no finding quotes the kubelet's error",
+			Detail: "kubelet: " + want.Error,
 		})
 	}
 	if want.Lenient && !got.DroppedKeyWarning {

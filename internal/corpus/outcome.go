@@ -20,6 +20,9 @@ func OutcomeOf(starts, panics bool, findings []validate.Finding, effective map[s
 		case source.UnknownField.ID, source.CaseMismatch.ID, source.DuplicateKey.ID:
 			o.DroppedKeyWarning = true
 		}
+		if f.Severity == validate.Error && f.Kubelet != "" {
+			o.Quotes = append(o.Quotes, f.Kubelet)
+		}
 	}
 	if effective != nil {
 		raw, err := json.Marshal(effective)

@@ -546,7 +546,7 @@ func (c *caseGen) quantity(numeric bool) any {
 func (c *caseGen) mapKey(path string) string {
 	switch path {
 	case "evictionHard", "evictionSoft", "evictionSoftGracePeriod", "evictionMinimumReclaim":
-		return pick(c.r, []string{"memory.available", "nodefs.available", "nodefs.inodesFree", "imagefs.available", "imagefs.inodesFree", "containerfs.available", "pid.available", "memory.Available", "bogus"})
+		return pick(c.r, []string{"memory.available", "nodefs.available", "nodefs.inodesFree", "imagefs.available", "imagefs.inodesFree", "containerfs.available", "pid.available", "allocatableMemory.available", "memory.Available", "memory.availble", "bogus"})
 	case "kubeReserved", "systemReserved", "reservedMemory[].limits":
 		return pick(c.r, []string{"cpu", "memory", "ephemeral-storage", "pid", "hugepages-2Mi", "Memory", "nvidia.com/gpu"})
 	case "qosReserved":
@@ -559,8 +559,32 @@ func (c *caseGen) mapKey(path string) string {
 	return pick(c.r, []string{"a", "b", "Key"})
 }
 
+// str is a string for the field at path: for the fields the run stage parses
+// (validate/runstage.go), the values written in real files, right and wrong.
 func (c *caseGen) str(path string) any {
 	switch path {
+	case "evictionHard[]", "evictionSoft[]":
+		return pick(c.r, []string{"100Mi", "1Gi", "10%", "7.5%", "500MB", "1 Gi", "110%", "-5%", "0%", "100%", "0", "-1Gi", "ten%", "NaN%", "10k"})
+	case "evictionSoftGracePeriod[]":
+		return pick(c.r, []string{"1m30s", "90s", "0s", "90", "-1s", "1h"})
+	case "evictionMinimumReclaim[]":
+		return pick(c.r, []string{"500Mi", "0", "5%", "0%", "-2Gi", "x%"})
+	case "kubeReserved[]", "systemReserved[]":
+		return pick(c.r, []string{"100m", "500Mi", "1Gi", "1000", "0", "500MB", "lots", "-1", "1 Gi", "2 cores"})
+	case "qosReserved[]":
+		return pick(c.r, []string{"50%", "0%", "100%", "50", "101%", "-1%", "x%", "5.5%"})
+	case "reservedSystemCPUs":
+		return pick(c.r, []string{"", "0", "0-1", "0,2", "1-0", "a"})
+	case "containerLogMaxSize":
+		return pick(c.r, []string{"10Mi", "50Mi", "10MB", "10 Mi", "-1", "0", "1e100", ""})
+	case "configMapAndSecretChangeDetectionStrategy":
+		return pick(c.r, []string{"Watch", "Cache", "Get", "watch", "TTL", ""})
+	case "allowedUnsafeSysctls[]":
+		return pick(c.r, []string{"net.core.somaxconn", "net.ipv4.*", "kernel.msg*", "kernel.shm_rmid_forced", "vm.swappiness", "net.ipv4.*.rp_filter", "Net.core"})
+	case "tlsCipherSuites[]":
+		return pick(c.r, []string{"TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256", "TLS_AES_128_GCM_SHA256", "TLS_RSA_WITH_RC4_128_SHA", "TLS_RSA_WITH_RC4_128_MD5", "tls_ecdhe_rsa_with_aes_128_gcm_sha256"})
+	case "tlsMinVersion":
+		return pick(c.r, []string{"VersionTLS12", "VersionTLS13", "VersionTLS10", "1.2", "VersionTLS14", ""})
 	case "cgroupDriver":
 		return pick(c.r, []string{"systemd", "cgroupfs", "Systemd", ""})
 	case "address", "healthzBindAddress":

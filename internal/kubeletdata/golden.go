@@ -38,5 +38,9 @@ const (
 	StageFeatureGates = "featuregates"
 	StageLogging      = "logging"
 	StageValidate     = "validate"
-	StageOK           = "ok"
+	// StageRun is after validation: UnsecuredDependencies, run and
+	// NewMainKubelet refusing what they parse (reserved resources, eviction
+	// thresholds, log sizes, TLS settings).
+	StageRun = "run"
+	StageOK  = "ok"
 )
