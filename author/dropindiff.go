@@ -298,10 +298,8 @@ func effectiveAt(l *pipeline.Loaded, m *skew.Minor, flag string) (map[string]any
 }
 
 func firstErrorText(r *pipeline.Result) string {
-	for _, f := range r.Findings {
-		if f.Severity == validate.Error {
-			return strings.TrimSpace(f.Position.String() + " " + f.Rule + ": " + f.Message)
-		}
+	if f := r.FirstError(); f != nil {
+		return strings.TrimSpace(f.Position.String() + " " + f.Rule + ": " + f.Message)
 	}
 	return "no finding"
 }

@@ -67,21 +67,12 @@ func Evaluate(inputs []pipeline.Input, minors []*skew.Minor, settle func(*pipeli
 				e.InitialFrom, e.MaxFrom = Source(r, b.InitialFrom), Source(r, b.MaxFrom)
 			} else {
 				e.Starts = false
-				e.Stop = firstError(r)
+				e.Stop = r.FirstError()
 			}
 			out = append(out, e)
 		}
 	}
 	return out, nil
-}
-
-func firstError(r *pipeline.Result) *validate.Finding {
-	for i := range r.Findings {
-		if r.Findings[i].Severity == validate.Error {
-			return &r.Findings[i]
-		}
-	}
-	return nil
 }
 
 // Source says in words where the pipeline took a duration of r's crash-loop

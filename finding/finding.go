@@ -76,6 +76,12 @@ type Finding struct {
 	Kubelet string `json:"kubelet,omitempty"`
 	// Panics is set when the kubelet does not refuse cleanly but panics at startup.
 	Panics bool `json:"panics,omitempty"`
+	// Behind is set on a finding the kubelet does not reach yet: it stops at an
+	// earlier fatal error first, the one of the rule named here, and reports this
+	// one once that is fixed. kubeletcfg evaluates on past the kubelet's first
+	// fatal error, so that one run lists every mistake; the verdict is still the
+	// kubelet's, decided by the findings without Behind.
+	Behind string `json:"behind,omitempty"`
 	// Folded is set on the one finding that stands for many of one rule in one
 	// file (see Fold): how many it stands for, all not shown.
 	Folded int `json:"folded,omitempty"`

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kubeletcfg/kubeletcfg/internal/udiff"
+	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
@@ -66,6 +67,9 @@ func (p *Plan) WriteText(w io.Writer) error {
 			fmt.Fprintf(&sb, "%s: %s: %s [%s] at kubelet %s\n", r.Position, r.Severity, r.Message, r.Rule, skew.Span(r.Minors))
 			if r.Hint != "" {
 				fmt.Fprintf(&sb, "    hint: %s\n", r.Hint)
+			}
+			if r.Behind != "" {
+				fmt.Fprintf(&sb, "    behind: %s\n", report.BehindText(r.Finding))
 			}
 		}
 	}

@@ -125,12 +125,7 @@ func firstError(r *pipeline.Result) *validate.Finding {
 	if r.Starts {
 		return nil
 	}
-	for i := range r.Findings {
-		if r.Findings[i].Severity == validate.Error {
-			return &r.Findings[i]
-		}
-	}
-	return nil
+	return r.FirstError()
 }
 
 // Reason is the short reason of a finding: its rule's name ("gate-unknown").

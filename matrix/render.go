@@ -143,6 +143,11 @@ func details(c, ref *Column) (string, error) {
 			verb = "does NOT start: panics"
 		}
 		fmt.Fprintf(&d, "  %s: %s %s: %s (%s)\n", verb, f.Rule, Reason(f), f.Message, f.Position)
+		for _, b := range c.Result.Findings {
+			if b.Severity == validate.Error && b.Behind != "" {
+				fmt.Fprintf(&d, "  once %s is fixed: %s %s: %s (%s)\n", b.Behind, b.Rule, Reason(&b), b.Message, b.Position)
+			}
+		}
 	}
 	if len(c.Result.Dropped) > 0 {
 		fmt.Fprintf(&d, "  keys dropped: %s\n", strings.Join(c.Result.Dropped, ", "))
@@ -306,6 +311,9 @@ func (p *Preflight) WriteTextWith(w io.Writer, opt TextOptions) error {
 		fmt.Fprintf(&b, "  %s: %s [%s]\n", where(f.Position, f.Path), f.Message, f.Rule)
 		if f.Hint != "" {
 			fmt.Fprintf(&b, "      hint: %s\n", f.Hint)
+		}
+		if f.Behind != "" {
+			fmt.Fprintf(&b, "      behind: %s\n", report.BehindText(f))
 		}
 	}
 

@@ -403,6 +403,7 @@ func (r *Result) flagGates(m *skew.Minor, cl *commandLine, base featuregate.Muta
 	if cl == nil || cl.gates == nil {
 		return base, true
 	}
+	r.dropSkippedGates(cl.gates)
 	var at validate.Position
 	for _, s := range cl.set {
 		if s.flag.Special == "featureGates" {

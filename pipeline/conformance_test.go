@@ -2,6 +2,7 @@ package pipeline_test
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -119,4 +120,86 @@ func dumpResult(r *pipeline.Result) string {
 		return ""
 	}
 	return pipeline.Dump(r.Findings)
+}
+
+// fixesRE is a case.yaml comment naming the case this one is with its first
+// fatal mistake removed.
+var fixesRE = regexp.MustCompile(`(?m)^# fixes: (\S+)\s*$`)
+
+// TestBehindIsNext checks the order of kubeletcfg's Behind findings against the
+// real kubelet: a case marked "# fixes: X" is X with the mistake the kubelet
+// stops at removed, so where the kubelet's error changes, the golden of the
+// fixed case names one of the findings that were Behind X's first error, or
+// one that was not behind anything (the kubelet names one of several errors at
+// random, or several at once); or it starts, and X had nothing behind.
+func TestBehindIsNext(t *testing.T) {
+	cases, _ := filepath.Glob(filepath.Join(pipeline.Corpus, "cases", "*", "case.yaml"))
+	pairs, checked := 0, 0
+	for _, meta := range cases {
+		raw, err := os.ReadFile(meta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := fixesRE.FindSubmatch(raw)
+		if m == nil {
+			continue
+		}
+		fixed, orig := filepath.Base(filepath.Dir(meta)), string(m[1])
+		pairs++
+		for _, v := range skew.Supported() {
+			minor, _ := skew.Lookup(v)
+			t.Run(fixed+"/"+v, func(t *testing.T) {
+				wantOrig, err := testcorpus.ReadGolden(filepath.Join(pipeline.Corpus, "golden", v, orig+".json"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				wantFixed, err := testcorpus.ReadGolden(filepath.Join(pipeline.Corpus, "golden", v, fixed+".json"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if wantOrig.Starts || wantFixed.Error == wantOrig.Error {
+					return // the removed mistake is not what stops this kubelet
+				}
+				checked++
+				dir, _ := filepath.Abs(filepath.Join(pipeline.Corpus, "cases", orig))
+				in, _ := pipeline.CaseInput(t, dir)
+				got, err := pipeline.Evaluate(minor, in)
+				if err != nil {
+					t.Fatal(err)
+				}
+				front := ""
+				for _, f := range got.Findings {
+					if f.Severity == validate.Error && f.Behind == "" {
+						front = f.Rule
+						break
+					}
+				}
+				var next, behind []validate.Finding
+				for _, f := range got.Findings {
+					if f.Severity == validate.Error && (f.Behind == front || f.Behind == "") {
+						next = append(next, f)
+					}
+					if f.Severity == validate.Error && f.Behind != "" {
+						behind = append(behind, f)
+					}
+				}
+				if wantFixed.Starts {
+					if len(behind) > 0 {
+						t.Errorf("%s without its first mistake starts, but kubeletcfg lists errors behind %s:\n%s", orig, front, dumpQuotes(behind))
+					}
+					return
+				}
+				for _, f := range next {
+					if f.Kubelet != "" && strings.Contains(wantFixed.Error, f.Kubelet) {
+						return
+					}
+				}
+				t.Errorf("%s without its first mistake (%s): the kubelet reports\n  %s\nwhich none of the errors behind %s quotes:\n%s", orig, fixed, wantFixed.Error, front, dumpQuotes(next))
+			})
+		}
+	}
+	t.Logf("%d pairs of cases, %d (pair, minor) where the removed mistake stopped the kubelet", pairs, checked)
+	if checked < pairs {
+		t.Fatalf("only %d of %d pairs compared at any minor", checked, pairs)
+	}
 }

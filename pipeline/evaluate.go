@@ -85,10 +85,13 @@ type Result struct {
 	// silently drops (unknown, misspelled or shadowed keys), sorted.
 	Dropped []string
 
-	warned   map[string]bool
-	mainFile string
-	files    *source.Cache
-	gateSets *gateSets
+	warned map[string]bool
+	// skipGates are feature gates evaluated as if no file or flag set them
+	// (behind.go: getting past the kubelet's refusal of them).
+	skipGates map[string]bool
+	mainFile  string
+	files     *source.Cache
+	gateSets  *gateSets
 }
 
 // Evaluate runs the pipeline. Its error is an input error (a file that cannot be
@@ -232,10 +235,26 @@ func (l *Loaded) prefetch() {
 // Input is what was loaded.
 func (l *Loaded) Input() Input { return l.in }
 
-// Evaluate runs the pipeline of one kubelet minor over the loaded files.
+// Evaluate runs the pipeline of one kubelet minor over the loaded files. Where
+// the kubelet stops at a fatal error, it evaluates on as if that error were fixed
+// (behind.go), and adds what the kubelet would report next, marked Behind.
 func (l *Loaded) Evaluate(m *skew.Minor) (*Result, error) {
+	r, err := l.evaluate(m, past{})
+	if err != nil || r.Starts {
+		return r, err
+	}
+	l.evaluateBehind(m, r)
+	return r, nil
+}
+
+// evaluate runs the pipeline of one kubelet minor, getting past the fatal
+// errors p names.
+func (l *Loaded) evaluate(m *skew.Minor, p past) (*Result, error) {
 	in := l.in
-	r := &Result{Minor: m, Origins: map[string]validate.Position{}, files: l.files, gateSets: l.gates}
+	if p.flags {
+		in.Flags, in.FlagPositions = nil, nil
+	}
+	r := &Result{Minor: m, Origins: map[string]validate.Position{}, files: l.files, gateSets: l.gates, skipGates: p.gates}
 	// The minor's registered gates, nothing set; every step works on a copy.
 	base, err := m.BaseFeatureGate()
 	if err != nil {
@@ -497,6 +516,7 @@ func (r *Result) setDefaults(m *skew.Minor, base featuregate.MutableVersionedFea
 		m.Prune(kc)
 		return true
 	}
+	r.dropSkippedGates(kc.FeatureGates)
 	local, err := r.gateSets.apply(m, base, kc.FeatureGates)
 	if err != nil {
 		r.Panics = true

@@ -14,6 +14,7 @@ import (
 // featureGates, then logging and ValidateKubeletConfiguration run against it,
 // then the run stage (validate/runstage.go).
 func (r *Result) validate(m *skew.Minor, base featuregate.MutableVersionedFeatureGate, kc *kubeletv1beta1.KubeletConfiguration, cgroupVersion int, ignoreAllocatableEviction bool) {
+	r.dropSkippedGates(kc.FeatureGates)
 	global, err := r.gateSets.apply(m, base, kc.FeatureGates)
 	if err != nil {
 		// From 1.32 defaulting already panicked on the same map. Before, this is

@@ -42,14 +42,14 @@ func (m *merged) add(d Document) {
 // into one, ordered by position then rule.
 func mergeFindings(docs []Document) []*merged {
 	type key struct {
-		rule, file, path, message, hint, kubelet string
-		line, column                             int
+		rule, file, path, message, hint, kubelet, behind string
+		line, column                                     int
 	}
 	var list []*merged
 	at := map[key]*merged{}
 	for _, d := range docs {
 		for _, f := range d.Findings {
-			k := key{f.Rule, f.File, f.Path, f.Message, f.Hint, f.Kubelet, f.Line, f.Column}
+			k := key{f.Rule, f.File, f.Path, f.Message, f.Hint, f.Kubelet, f.Behind, f.Line, f.Column}
 			if f.File == "" && d.Subject != "" {
 				k.file = "\x00" + d.Subject // about one input's configuration: its own
 			}
@@ -75,11 +75,14 @@ func (githubWriter) Write(w io.Writer, docs []Document, _ Options) error {
 			files[f] = true
 		}
 	}
-	errs, warns, infos := 0, 0, 0
+	errs, warns, infos, behind := 0, 0, 0, 0
 	for _, m := range list {
 		switch m.Severity {
 		case validate.Error:
 			errs += m.Count()
+			if m.Behind != "" {
+				behind += m.Count()
+			}
 		case validate.Warning:
 			warns += m.Count()
 		default:
@@ -118,10 +121,13 @@ func (githubWriter) Write(w io.Writer, docs []Document, _ Options) error {
 		if f.Kubelet != "" {
 			msg += "\nkubelet: " + OneLine(f.Kubelet)
 		}
+		if f.Behind != "" {
+			msg += "\nbehind: " + BehindText(f)
+		}
 		fmt.Fprintf(&b, "::%s %s::%s\n", githubCommand(f.Severity), strings.Join(props, ","), githubData(msg))
 	}
 
-	totals := fmt.Sprintf("%d %s, %d %s, %d info%s", errs, plural(errs, "error", "errors"), warns, plural(warns, "warning", "warnings"), infos, inFiles(len(files)))
+	totals := fmt.Sprintf("%s, %d %s, %d info%s", CountErrors(errs, behind), warns, plural(warns, "warning", "warnings"), infos, inFiles(len(files)))
 	if grouped(docs) {
 		// A pool: one line per group of identical nodes, which a log keeps
 		// readable where one line of every node's verdict is not.

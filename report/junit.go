@@ -231,4 +231,7 @@ func writeFindingLines(b *strings.Builder, f validate.Finding) {
 	if f.Kubelet != "" {
 		fmt.Fprintf(b, "    kubelet: %s\n", OneLine(f.Kubelet))
 	}
+	if f.Behind != "" {
+		fmt.Fprintf(b, "    behind: %s\n", BehindText(f))
+	}
 }

@@ -109,6 +109,9 @@ type sarifResultProps struct {
 	Field    string   `json:"field,omitempty"`
 	Hint     string   `json:"hint,omitempty"`
 	Kubelet  string   `json:"kubelet,omitempty"`
+	// Behind is Finding.Behind: the rule of the error the kubelet stops at
+	// before it reaches this one.
+	Behind string `json:"behind,omitempty"`
 	// Location says where a finding without a file of its own belongs; it is
 	// then shown on the main file.
 	Location string `json:"location,omitempty"`
@@ -159,6 +162,7 @@ func (sarifWriter) Write(w io.Writer, docs []Document, _ Options) error {
 				Field:           f.Path,
 				Hint:            f.Hint,
 				Kubelet:         f.Kubelet,
+				Behind:          f.Behind,
 			},
 		}
 		if i, ok := index[f.Rule]; ok {
@@ -278,6 +282,9 @@ func sarifMessage(f validate.Finding) string {
 	}
 	if f.Kubelet != "" {
 		msg += "\nKubelet: " + f.Kubelet
+	}
+	if f.Behind != "" {
+		msg += "\nBehind: " + BehindText(f)
 	}
 	return msg
 }

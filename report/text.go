@@ -32,7 +32,7 @@ func (textWriter) Write(w io.Writer, docs []Document, opt Options) error {
 	}
 	var b strings.Builder
 	files := map[string]bool{}
-	errs, warns, infos := 0, 0, 0
+	errs, warns, infos, behind := 0, 0, 0, 0
 	for _, d := range docs {
 		prefix := ""
 		if len(docs) > 1 {
@@ -58,6 +58,9 @@ func (textWriter) Write(w io.Writer, docs []Document, opt Options) error {
 			switch f.Severity {
 			case validate.Error:
 				errs += f.Count()
+				if f.Behind != "" {
+					behind += f.Count()
+				}
 				sev = paint(red, sev)
 			case validate.Warning:
 				warns += f.Count()
@@ -75,6 +78,9 @@ func (textWriter) Write(w io.Writer, docs []Document, opt Options) error {
 			}
 			if f.Kubelet != "" {
 				fmt.Fprintf(&b, "    %s %s\n", paint(dim, "kubelet:"), OneLine(f.Kubelet))
+			}
+			if f.Behind != "" {
+				fmt.Fprintf(&b, "    %s %s\n", paint(dim, "behind:"), BehindText(f))
 			}
 		}
 		if len(d.Findings) > 0 {
@@ -104,12 +110,27 @@ func (textWriter) Write(w io.Writer, docs []Document, opt Options) error {
 		}
 	}
 	if !opt.Quiet {
-		fmt.Fprintf(&b, "%d %s, %d %s, %d info%s, %d kubelet %s\n",
-			errs, plural(errs, "error", "errors"), warns, plural(warns, "warning", "warnings"), infos,
+		fmt.Fprintf(&b, "%s, %d %s, %d info%s, %d kubelet %s\n",
+			CountErrors(errs, behind), warns, plural(warns, "warning", "warnings"), infos,
 			inFiles(len(files)), len(docs), plural(len(docs), "minor", "minors"))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// BehindText says what Behind means for one finding.
+func BehindText(f validate.Finding) string {
+	return f.Behind + " (the kubelet stops at that error first, and reports this one once it is fixed)"
+}
+
+// CountErrors is the error count of a summary, the errors the kubelet does not
+// reach yet counted apart: "3 errors (2 behind an earlier one)".
+func CountErrors(errs, behind int) string {
+	s := fmt.Sprintf("%d %s", errs, plural(errs, "error", "errors"))
+	if behind > 0 {
+		s += fmt.Sprintf(" (%d behind an earlier one)", behind)
+	}
+	return s
 }
 
 func plural(n int, one, many string) string {

@@ -131,6 +131,7 @@ func TestDeclaredMinors(t *testing.T) {
 		"KC5002": "1.32–1.38", // singleProcessOOMKill on cgroup v1
 		"KC2010": "1.31",      // drop-in null keeps the main value
 		"KC4503": "1.36–1.38", // tlsCurvePreferences
+		"KC4544": "1.31–1.32", // containerLogMaxFiles before validation checked it
 	}
 	known := map[string]bool{"": true}
 	for _, m := range skew.Minors() {

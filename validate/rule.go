@@ -2,7 +2,6 @@ package validate
 
 import (
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -220,8 +219,9 @@ func Lookup(id string) (*Rule, bool) {
 
 // Run evaluates every registered rule with a Check that exists at ctx.Minor over
 // ctx and returns the findings sorted by position. The kubelet's own checks run
-// first, the run stage's only when they refuse nothing (the kubelet stops at
-// validation); lint rules then see their findings in ctx.Prior.
+// first, then the run stage's, whose errors are Behind a validation error (the
+// kubelet stops at validation) or an earlier run-stage check (behindRun); lint
+// rules then see them all in ctx.Prior.
 func Run(ctx *Context) []Finding {
 	var out []Finding
 	load()
@@ -231,13 +231,13 @@ func Run(ctx *Context) []Finding {
 			out = append(out, r.run(ctx)...)
 		}
 	}
-	if !slices.ContainsFunc(out, func(f Finding) bool { return f.Severity == Error }) {
-		for _, r := range rules {
-			if r.Stage == StageRun {
-				out = append(out, r.run(ctx)...)
-			}
+	var run []Finding
+	for _, r := range rules {
+		if r.Stage == StageRun {
+			run = append(run, r.run(ctx)...)
 		}
 	}
+	out = append(out, behindRun(out, run, ctx.IgnoreAllocatableEviction)...)
 	ctx.Prior = out
 	for _, r := range rules {
 		if r.Stage == StageLint {

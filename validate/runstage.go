@@ -31,8 +31,8 @@ import (
 // container manager) are not reproduced: docs/fidelity.md.
 //
 // The kubelet stops at the first failure; each rule reports every value that
-// fails, so one run lists them all. Run runs these rules only when validation
-// passed, as the kubelet reaches them only then.
+// fails, so one run lists them all, and the findings of a later check are Behind
+// the first (behindRun): the kubelet reports them once that one is fixed.
 
 // The kubelet's wrapping of the run stage's errors.
 const (
@@ -645,6 +645,7 @@ var (
 		ID:      "KC4544",
 		Name:    "container-log-max-files-run",
 		Fields:  []string{"containerLogMaxFiles"},
+		Until:   "1.32", // from 1.33 validation refuses the same values first (KC4098)
 		Summary: "containerLogMaxFiles is 1 or less; NewMainKubelet refuses to start (1.31 and 1.32, where validation does not check it)",
 		Doc: "NewContainerLogManager refuses fewer than two log files (\"invalid MaxFiles 1, must be > 1\"). " +
 			"From 1.33 validation refuses the same value first (KC4098), so only 1.31 and 1.32 reach this " +
@@ -717,4 +718,83 @@ var runStageRules = []*Rule{
 	rsEvictionSignal, rsEvictionThreshold, rsEvictionGrace, rsEvictionReclaim,
 	rsQOSReserved, rsTopologyOptionsGate, rsLimitedSwap,
 	rsSyncFrequency, rsChangeDetection, rsContainerLogMaxFiles, rsContainerLogMaxSize, rsUnsafeSysctls,
+}
+
+// runStep is where the kubelet meets a run-stage error, in the order of its
+// checks: InitializeTLS, run, NewMainKubelet, and inside NewMainKubelet
+// ParseThresholdConfig's order (hard, soft, grace periods, minimum reclaims, then
+// the soft thresholds without a grace period). Errors at one step are met in Go's
+// map order, so no one of them is behind another.
+func runStep(f Finding, ignoreAllocatableEviction bool) int {
+	field, _, _ := strings.Cut(f.Path, "[")
+	switch f.Rule {
+	case rsTLSCipherSuites.ID:
+		return 0
+	case rsTLSMinVersion.ID:
+		return 1
+	case rsTLSCurves.ID:
+		return 2
+	case rsReserved.ID:
+		if field == "kubeReserved" {
+			return 3
+		}
+		return 4
+	case rsEvictionSignal.ID, rsEvictionThreshold.ID, rsEvictionGrace.ID, rsEvictionReclaim.ID:
+		switch {
+		case field == "evictionHard" && !ignoreAllocatableEviction:
+			return 5 // run() parses evictionHard first
+		case field == "evictionHard":
+			return 10
+		case field == "evictionSoft" && f.Rule == rsEvictionGrace.ID:
+			return 14 // every map parsed, a soft threshold has no grace period
+		case field == "evictionSoft":
+			return 11
+		case field == "evictionSoftGracePeriod":
+			return 12
+		}
+		return 13
+	case rsQOSReserved.ID:
+		return 6
+	case rsTopologyOptionsGate.ID:
+		return 7
+	case rsLimitedSwap.ID:
+		return 8
+	case rsSyncFrequency.ID:
+		return 9
+	case rsChangeDetection.ID:
+		return 15
+	case rsContainerLogMaxFiles.ID:
+		return 16
+	case rsContainerLogMaxSize.ID:
+		return 17
+	}
+	return 18 // rsUnsafeSysctls
+}
+
+// behindRun marks the run stage's errors the kubelet does not reach yet: all of
+// them when validation refused (validation is the first error's rule), else those
+// met after the first step that fails (that step's first finding's rule).
+func behindRun(prior, run []Finding, ignoreAllocatableEviction bool) []Finding {
+	var front *Finding
+	for i := range prior {
+		if f := &prior[i]; f.Severity == Error && f.Behind == "" && (front == nil || Less(f, front)) {
+			front = f
+		}
+	}
+	behind, first := "", -1
+	if front != nil {
+		behind = front.Rule
+	} else {
+		for _, f := range run {
+			if s := runStep(f, ignoreAllocatableEviction); f.Severity == Error && (first < 0 || s < first) {
+				first, behind = s, f.Rule
+			}
+		}
+	}
+	for i := range run {
+		if f := &run[i]; f.Severity == Error && (front != nil || runStep(*f, ignoreAllocatableEviction) > first) {
+			f.Behind = behind
+		}
+	}
+	return run
 }

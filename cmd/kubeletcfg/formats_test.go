@@ -79,6 +79,7 @@ func TestCLISARIF(t *testing.T) {
 		{"sarif-lint-example", append([]string{"lint", "-o", "sarif"}, files...), exitFindings},
 		{"sarif-lint-main-only", []string{"lint", "-o", "sarif", "-c", example + "/config.yaml", "--kubelet-version", "1.33"}, exitClean},
 		{"sarif-skew-example", append([]string{"skew", "-o", "sarif", "--versions", "1.34..1.37"}, files...), exitFindings},
+		{"sarif-lint-behind", []string{"lint", "-o", "sarif", "-c", casesDir + "/780-behind-gate-crashloop-reserved/kubelet.yaml", "--kubelet-version", "1.38"}, exitFindings},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

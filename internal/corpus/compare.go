@@ -49,7 +49,8 @@ type Outcome struct {
 	// DroppedKeyWarning is set when kubeletcfg reported that the main file
 	// decodes only leniently (an unknown, case-variant or duplicate key in it).
 	DroppedKeyWarning bool
-	// Quotes are the kubelet's words that kubeletcfg's error findings quote.
+	// Quotes are the kubelet's words that kubeletcfg's error findings quote,
+	// those Behind another error left out.
 	Quotes []string
 }
 

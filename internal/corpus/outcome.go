@@ -20,8 +20,8 @@ func OutcomeOf(starts, panics bool, findings []validate.Finding, effective map[s
 		case source.UnknownField.ID, source.CaseMismatch.ID, source.DuplicateKey.ID:
 			o.DroppedKeyWarning = true
 		}
-		if f.Severity == validate.Error && f.Kubelet != "" {
-			o.Quotes = append(o.Quotes, f.Kubelet)
+		if f.Severity == validate.Error && f.Kubelet != "" && f.Behind == "" {
+			o.Quotes = append(o.Quotes, f.Kubelet) // what the kubelet stops at
 		}
 	}
 	if effective != nil {
