@@ -206,6 +206,15 @@ func (c *caseGen) build(seed uint64, i int) []File {
 	if c.chance(0.3) {
 		c.pool = append(c.pool, "featureGates")
 	}
+	// A third of the cases draw from the fields the run stage parses
+	// (validate/runstage.go), so that a fresh seed gets past validation to it.
+	if c.chance(0.35) {
+		for n := 1 + c.r.IntN(3); n > 0; n-- {
+			if name := pick(c.r, runStageFields); props[name] != nil {
+				c.pool = append(c.pool, name)
+			}
+		}
+	}
 
 	var files []File
 	meta := []string{fmt.Sprintf("description: fuzz case %d of seed %d at kubelet %s", i, seed, c.minor.Version)}
@@ -557,6 +566,13 @@ func (c *caseGen) mapKey(path string) string {
 		return pick(c.r, []string{"full-pcpus-only", "distribute-cpus-across-numa", "prefer-closest-numa-nodes", "bogus"})
 	}
 	return pick(c.r, []string{"a", "b", "Key"})
+}
+
+// runStageFields are the fields run() and NewMainKubelet parse after validation.
+var runStageFields = []string{
+	"kubeReserved", "systemReserved", "reservedSystemCPUs", "evictionHard", "evictionSoft", "evictionSoftGracePeriod",
+	"evictionMinimumReclaim", "qosReserved", "containerLogMaxSize", "configMapAndSecretChangeDetectionStrategy",
+	"allowedUnsafeSysctls", "tlsCipherSuites", "tlsMinVersion", "syncFrequency",
 }
 
 // str is a string for the field at path: for the fields the run stage parses
