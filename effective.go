@@ -48,8 +48,8 @@ func (e *EffectiveConfig) Write(w io.Writer, format string, opt report.Options) 
 		return err
 	}
 	if res := e.Result; !res.Starts {
-		n := CountAtLeast(res.Findings, validate.Error)
-		opt.Logf("kubeletcfg: kubelet %s would not start with this configuration (%d %s); run kubeletcfg lint for details\n", res.Minor.Version, n, plural(n, "error", "errors"))
+		opt.Logf("kubeletcfg: kubelet %s would not start with this configuration (%s); run kubeletcfg lint for details\n",
+			res.Minor.Version, report.ErrorCount(res.Findings))
 	}
 	return nil
 }

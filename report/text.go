@@ -133,6 +133,20 @@ func CountErrors(errs, behind int) string {
 	return s
 }
 
+// ErrorCount is CountErrors of the error findings of fs.
+func ErrorCount(fs []validate.Finding) string {
+	errs, behind := 0, 0
+	for _, f := range fs {
+		if f.Severity == validate.Error {
+			errs += f.Count()
+			if f.Behind != "" {
+				behind += f.Count()
+			}
+		}
+	}
+	return CountErrors(errs, behind)
+}
+
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return one
