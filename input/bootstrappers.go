@@ -24,9 +24,13 @@ import (
 // translator is a bootstrapper's translation (a package under input/): the
 // files its tool writes for the kubelet from the file the user keeps.
 type translator struct {
-	format    Format
-	tool      bootstrap.Tool
-	detect    func(path string, data []byte) bool
+	format Format
+	tool   bootstrap.Tool
+	detect func(path string, data []byte) bool
+	// accepts, when set, is what --input-format takes: the files the tool reads
+	// at all, where detect must also tell them from other formats' (k3s reads any
+	// YAML map; k0s checks neither apiVersion nor kind).
+	accepts   func(path string, data []byte) bool
 	translate func(path string, data []byte, opt bootstrap.Options) (*bootstrap.Output, error)
 	// convert, when set, makes the Source in place of translate and fromBootstrap
 	// (Cluster API: kubeadm's node documents attached, convertCAPI).
@@ -41,8 +45,8 @@ var translators = []translator{
 	{format: "karpenter", tool: karpenter.Tool, detect: karpenter.Detect, translate: karpenter.Translate},
 	{format: "cluster-api", tool: CAPITool, detect: DetectCAPI, translate: TranslateCAPI, convert: convertCAPI},
 	{format: "talos", tool: talos.Tool, detect: talos.Detect, translate: talos.Translate},
-	{format: "k0s", tool: k0s.Tool, detect: k0s.Detect, translate: k0s.Translate},
-	{format: "k3s", tool: k3s.Tool, detect: k3s.Detect, translate: k3s.Translate},
+	{format: "k0s", tool: k0s.Tool, detect: k0s.Detect, accepts: k0s.Accepts, translate: k0s.Translate},
+	{format: "k3s", tool: k3s.Tool, detect: k3s.Detect, accepts: k3s.Accepts, translate: k3s.Translate},
 	{format: "aks", tool: aks.Tool, detect: aks.Detect, translate: aks.Translate},
 }
 

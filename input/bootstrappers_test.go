@@ -101,6 +101,26 @@ func TestBootstrapperForcedFormat(t *testing.T) {
 	}
 }
 
+// --input-format takes what the tool reads, where detection must also tell it
+// from other formats: k3s any YAML map, k0s any kind (k0s checks none).
+func TestBootstrapperForcedFormatAccepts(t *testing.T) {
+	for _, tt := range []struct {
+		format, data string
+		ok           bool
+	}{
+		{"k3s", "apiVersion: v1\nkind: X\nwrite-kubeconfig-mode: \"0644\"\n", true},
+		{"k3s", "- a\n", false},
+		{"k0s", "apiVersion: k0s.k0sproject.io/v1beta1\nkind: clusterconfig\nspec: {}\n", true},
+		{"k0s", "apiVersion: k0sctl.k0sproject.io/v1beta1\nkind: cluster\nspec: {}\n", true},
+		{"k0s", "- a\n", false},
+	} {
+		_, err := ConvertOptions("x.yaml", []byte(tt.data), Format(tt.format), Options{})
+		if (err == nil) != tt.ok {
+			t.Errorf("--input-format %s on %q: %v, want ok %v", tt.format, tt.data, err, tt.ok)
+		}
+	}
+}
+
 func rulesOf(fs []kcfinding.Finding) []string {
 	var ids []string
 	for _, f := range fs {

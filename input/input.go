@@ -219,7 +219,11 @@ func ConvertOptions(path string, data []byte, f Format, opt Options) (*Source, e
 		return &Source{Path: path, Format: Config}, nil
 	}
 	if t, ok := translatorOf(f); ok {
-		if !t.detect(path, data) {
+		accepts := t.detect
+		if t.accepts != nil {
+			accepts = t.accepts
+		}
+		if !accepts(path, data) {
 			return nil, &source.InputError{Path: path, Err: fmt.Errorf("is not a file %s reads (--input-format %s)", t.tool.Name, f)}
 		}
 		return convertBootstrapper(t, path, data, opt)

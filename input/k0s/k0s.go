@@ -74,17 +74,33 @@ const (
 	configPath     = runDir + "/kubelet/config.yaml" // kubelet.go Init: filepath.Join(runDir, "kubelet", "config.yaml")
 )
 
-// Detect reports whether data is a k0s ClusterConfig (apiVersion
-// k0s.k0sproject.io/v1beta1, kind ClusterConfig).
+// Detect reports whether data is a k0s ClusterConfig: apiVersion
+// k0s.k0sproject.io/v1beta1 and kind ClusterConfig in any case (k0sctl's own
+// files write clusterconfig). k0s itself checks neither (Accepts).
 func Detect(_ string, data []byte) bool {
-	var tm struct {
-		APIVersion any `yaml:"apiVersion"`
-		Kind       any `yaml:"kind"`
+	tm, ok := typeMeta(data)
+	return ok && tm.APIVersion == apiVersion && strings.EqualFold(tm.Kind, kind)
+}
+
+// Accepts reports whether k0s reads the file as a ClusterConfig at all, for
+// --input-format k0s: any YAML map. ConfigFromBytes
+// (pkg/apis/k0s/v1beta1/clusterconfig_types.go) decodes it with
+// yaml.UnmarshalStrict over the defaults and checks neither apiVersion nor kind.
+func Accepts(_ string, data []byte) bool {
+	_, ok := typeMeta(data)
+	return ok
+}
+
+// typeMeta is the document's apiVersion and kind; ok is false when it is not
+// a YAML map.
+func typeMeta(data []byte) (tm struct{ APIVersion, Kind string }, ok bool) {
+	var m map[string]any
+	if err := yaml.Unmarshal(data, &m); err != nil || m == nil {
+		return tm, false
 	}
-	if err := yaml.Unmarshal(data, &tm); err != nil {
-		return false
-	}
-	return tm.APIVersion == apiVersion && tm.Kind == kind
+	tm.APIVersion, _ = m["apiVersion"].(string)
+	tm.Kind, _ = m["kind"].(string)
+	return tm, true
 }
 
 // Profiles lists the worker profiles k0s makes a ConfigMap of, one per node
@@ -308,9 +324,7 @@ func parse(path string, data []byte) (*document, error) {
 	if err := json.Unmarshal(js, &cc); err != nil {
 		return nil, fmt.Errorf("%s: k0s cannot decode the ClusterConfig: %v", path, oneLine(err))
 	}
-	if cc.APIVersion != apiVersion || cc.Kind != kind {
-		return nil, fmt.Errorf("%s: not a k0s ClusterConfig (apiVersion %q, kind %q; want %s, %s)", path, cc.APIVersion, cc.Kind, apiVersion, kind)
-	}
+	// ConfigFromBytes checks neither apiVersion nor kind (Accepts).
 
 	_, d.spec = mappingValue(m, "spec")
 	d.spec = resolve(d.spec)

@@ -287,9 +287,29 @@ func TestDetectAndErrors(t *testing.T) {
 		"{{ not yaml": false,
 		"- a\n":       false,
 		"apiVersion: k0s.k0sproject.io/v1beta1\nkind: ClusterConfig\nspec:\n  workerProfiles: [{name: a}]": true,
+		// k0sctl's smoke test writes the kind in lower case; k0s checks no kind.
+		"apiVersion: k0s.k0sproject.io/v1beta1\nkind: clusterconfig\n": true,
 	} {
 		if got := Detect("k0s.yaml", []byte(doc)); got != want {
 			t.Errorf("Detect(%q) = %v", doc, got)
+		}
+	}
+	// --input-format k0s: ConfigFromBytes decodes any YAML map over the
+	// defaults and checks neither apiVersion nor kind.
+	for doc, want := range map[string]bool{
+		"apiVersion: k0s.k0sproject.io/v1beta1\nkind: Cluster\nspec: {}\n": true,
+		"spec:\n  workerProfiles: [{name: a, values: {maxPods: 50}}]\n":    true,
+		"- a\n":   false,
+		"a: [\n":  false,
+		"plain\n": false,
+	} {
+		if got := Accepts("k0s.yaml", []byte(doc)); got != want {
+			t.Errorf("Accepts(%q) = %v", doc, got)
+		}
+		if want {
+			if _, err := Translate("k0s.yaml", []byte(doc), bootstrap.Options{}); err != nil {
+				t.Errorf("Translate(%q): %v, want no error (k0s reads it)", doc, err)
+			}
 		}
 	}
 	for doc, want := range map[string]string{

@@ -42,21 +42,38 @@ type fileData struct {
 	data []byte
 }
 
-// knownKeys are keys that mark a k3s/RKE2 configuration file.
-var knownKeys = map[string]bool{
-	"kubelet-arg": true, "node-name": true, "token": true, "server": true,
-	"node-label": true, "node-taint": true, "node-ip": true, "tls-san": true,
-	"write-kubeconfig-mode": true, "cluster-init": true, "disable": true,
-	"data-dir": true, "flannel-backend": true, "cni": true, "token-file": true,
-	"agent-token": true, "kube-apiserver-arg": true, "protect-kernel-defaults": true,
-	"profile": true, "selinux": true, "cluster-cidr": true, "service-cidr": true,
-}
+// readKeys are the keys a k3s or RKE2 configuration file may hold: the flag
+// names of their server and agent commands (flags.go), which
+// configfilearg.Parser keeps.
+var readKeys = func() map[string]bool {
+	keys := map[string]bool{}
+	for _, program := range []string{"k3s", "rke2"} {
+		for _, command := range []string{"server", "agent"} {
+			for k := range flagSet(program, command) {
+				keys[k] = true
+			}
+		}
+	}
+	return keys
+}()
 
-// program names the tool by the file's path: RKE2 under a rancher/rke2 folder.
-func program(path string) string {
+// program names the tool: RKE2 under a rancher/rke2 folder, or where a key is
+// a flag RKE2 has and k3s does not (cloud-provider-name, profile, cni, ...).
+func program(path string, files []fileData) string {
 	p := filepath.ToSlash(path)
 	if strings.Contains(p, "rancher/rke2") || strings.Contains(filepath.Base(filepath.Dir(p)), "rke2") {
 		return "rke2"
+	}
+	k3s := flagSet("k3s", "server")
+	for k := range flagSet("k3s", "agent") {
+		k3s[k] = true
+	}
+	for _, f := range files {
+		for _, k := range topKeys(f.data) {
+			if readKeys[k] && !k3s[k] {
+				return "rke2"
+			}
+		}
 	}
 	return "k3s"
 }
@@ -77,39 +94,36 @@ func topKeys(data []byte) []string {
 // Detect reports whether the file is a k3s or RKE2 configuration file: a YAML
 // map with no apiVersion or kind, and
 //   - named config.yaml under a rancher/k3s or rancher/rke2 folder, or kept in
-//     a config.yaml.d folder, with a key k3s knows (kubelet-arg, node-name,
-//     token, server, ...); or
-//   - under any name, with kubelet-arg and only k3s or RKE2 flags as keys; or
-//   - with two keys or more k3s knows, every key lower-case and dashed as
-//     k3s flags are, at least half of them k3s or RKE2 flags (a misspelled
-//     one is then reported, not a reason to read the file as something else).
+//     a config.yaml.d folder, with a key k3s or RKE2 reads; or
+//   - every key one k3s or RKE2 reads (readKeys), lower-case and dashed as
+//     their flags are, one at least with a dash, which no KubeletConfiguration
+//     field has (cloud-provider-name: aws alone is an RKE2 file); or
+//   - two keys or more they read, every key lower-case and dashed, at least half
+//     of them theirs (a misspelled one is then reported, not a reason to read
+//     the file as something else).
+//
+// --input-format k3s reads any YAML map (Accepts), as k3s does.
 func Detect(path string, data []byte) bool {
 	keys := topKeys(data)
 	if len(keys) == 0 {
 		return false
 	}
-	server := flagSet("k3s", "server")
-	rke2 := flagSet("rke2", "server")
-	known, flags := 0, 0
-	kubeletArg, dashed := false, true
+	read, dashes := 0, 0
+	dashed := true
 	for _, k := range keys {
 		if k == "apiVersion" || k == "kind" {
 			return false
 		}
-		if knownKeys[k] {
-			known++
+		if readKeys[k] {
+			read++
 		}
-		if k == "kubelet-arg" {
-			kubeletArg = true
-		}
-		if server[k] || rke2[k] {
-			flags++
+		if strings.Contains(k, "-") {
+			dashes++
 		}
 		if k != strings.ToLower(k) || strings.ContainsAny(k, " _.") {
 			dashed = false
 		}
 	}
-	all := flags == len(keys)
 	p := filepath.ToSlash(path)
 	base, dir := filepath.Base(p), filepath.Base(filepath.Dir(p))
 	named := (base == "config.yaml" || base == "config.yml") &&
@@ -118,12 +132,20 @@ func Detect(path string, data []byte) bool {
 		named = true
 	}
 	switch {
-	case named && known > 0, kubeletArg && all:
+	case named && read > 0:
 		return true
-	case known >= 2 && dashed && 2*flags >= len(keys):
+	case read == len(keys) && dashed && dashes > 0:
+		return true
+	case read >= 2 && dashed && 2*read >= len(keys):
 		return true
 	}
 	return false
+}
+
+// Accepts reports whether k3s reads the file at all: a YAML map (configfilearg
+// strips the keys that are not flags), for --input-format k3s.
+func Accepts(_ string, data []byte) bool {
+	return topKeys(data) != nil
 }
 
 // configFiles ports the file list of pkg/configfilearg/parser.go
@@ -199,6 +221,6 @@ func Translate(path string, data []byte, opt bootstrap.Options) (*bootstrap.Outp
 	if err != nil {
 		return nil, err
 	}
-	t := &translation{path: path, program: program(path), opt: opt}
+	t := &translation{path: path, program: program(path, fs), opt: opt}
 	return t.run(args)
 }

@@ -437,10 +437,41 @@ func TestDetect(t *testing.T) {
 		{"clusters/worker.yaml", "server: https://s:6443\ntoken-file: /t\nnode-label: [a=b]\n", true},
 		{"clusters/worker.yaml", "server: https://s:6443\ntoken: x\nnode-lable: [a=b]\n", true},
 		{"values.yaml", "server: https://s:6443\ntoken: x\nreplicaCount: 2\nimage-tag: a\n", false},
+		// Every key a flag k3s or RKE2 reads, dashed: read whatever the name
+		// (the k3s docs' write-kubeconfig example, RKE2's cloud provider one).
+		{"docs/config.yaml", "write-kubeconfig-mode: \"0644\"\nwrite-kubeconfig-group: admins\n", true},
+		{"rke2-aws.yaml", "cloud-provider-name: aws\n", true},
+		{"kubelet.yaml", "address: 0.0.0.0\n", false}, // a KubeletConfiguration field, no flag
+		{"talos.yaml", "version: v1alpha1\ndebug: false\nmachine: {}\n", false},
+		{"x.yaml", "cloud-provider-nme: aws\n", false}, // misspelt alone: nothing says k3s
 	}
 	for _, tt := range tests {
 		if got := Detect(tt.path, []byte(tt.data)); got != tt.want {
 			t.Errorf("Detect(%s, %q) = %v, want %v", tt.path, tt.data, got, tt.want)
+		}
+	}
+}
+
+// TestAccepts: --input-format k3s reads any YAML map, as k3s does (it strips the
+// keys that are no flags), and names RKE2 by a key only RKE2 reads.
+func TestAccepts(t *testing.T) {
+	for data, want := range map[string]bool{
+		"apiVersion: v1\nkind: X\nfoo: bar\n": true,
+		"cloud-provider-nme: aws\n":           true,
+		"- a\n- b\n":                          false,
+		"just a string\n":                     false,
+	} {
+		if got := Accepts("x.yaml", []byte(data)); got != want {
+			t.Errorf("Accepts(%q) = %v, want %v", data, got, want)
+		}
+	}
+	for data, want := range map[string]string{
+		"cloud-provider-name: aws\n":        "rke2",
+		"write-kubeconfig-mode: \"0644\"\n": "k3s",
+		"node-label: [a=b]\nprofile: cis\n": "rke2",
+	} {
+		if got := program("x.yaml", []fileData{{"x.yaml", []byte(data)}}); got != want {
+			t.Errorf("program(%q) = %s, want %s", data, got, want)
 		}
 	}
 }
