@@ -80,6 +80,7 @@ func argName(arg string) (name string, short bool) {
 // parseFlags parses in.Flags; false means the kubelet stops here (the findings
 // say why).
 func (r *Result) parseFlags(m *skew.Minor, in *Input) (*commandLine, bool) {
+	r.windowsFlags(in)
 	table, err := m.Flags()
 	if err != nil {
 		panic(err) // embedded, generated data: a decoding error is a build defect
@@ -608,4 +609,44 @@ func setPath(kc *kubeletv1beta1.KubeletConfiguration, path string, val reflect.V
 		return fmt.Errorf("cannot store a %s in %s (%s)", val.Type(), path, v.Type())
 	}
 	return nil
+}
+
+// windowsFlags leaves out of in.Flags the flags only the Windows kubelet has,
+// each with a KC2508 note: the node runs Windows, which kubeletcfg does not
+// model yet, and the Linux kubelet it evaluates would refuse them as unknown.
+func (r *Result) windowsFlags(in *Input) {
+	var flags []string
+	var positions []validate.Position
+	for i := 0; i < len(in.Flags); i++ {
+		a := in.Flags[i]
+		if a == "--" {
+			flags, positions = append(flags, in.Flags[i:]...), append(positions, in.flagPositions(i, len(in.Flags))...)
+			break
+		}
+		name, short := argName(a)
+		boolean, windows := validate.WindowsOnlyFlags[name]
+		if short || !windows {
+			flags, positions = append(flags, a), append(positions, in.flagPos(i))
+			continue
+		}
+		text, at := a, in.flagPos(i)
+		if !boolean && !strings.Contains(a, "=") && i+1 < len(in.Flags) {
+			i++ // its value is the next argument
+			text += " " + in.Flags[i]
+		}
+		r.add(validate.FlagWindowsOnly.Atf(at, "", "nothing to change for a Windows node; its verdict here is the Linux kubelet's (the Windows kubelet's own checks are not applied)",
+			"%s is a flag of the Windows kubelet only: this is a Windows node, which kubeletcfg does not model yet; the flag is left out and the rest is checked as the Linux kubelet's", text))
+	}
+	if len(flags) != len(in.Flags) {
+		in.Flags, in.FlagPositions = flags, positions
+	}
+}
+
+// flagPositions are the positions of arguments from to to.
+func (in *Input) flagPositions(from, to int) []validate.Position {
+	var out []validate.Position
+	for i := from; i < to; i++ {
+		out = append(out, in.flagPos(i))
+	}
+	return out
 }

@@ -148,3 +148,35 @@ func TestVersionFlagRelease(t *testing.T) {
 		}
 	}
 }
+
+// TestWindowsOnlyFlags: a flag only the Windows kubelet has is a note that the
+// node runs Windows (KC2508) and is left out, in either spelling; the rest of
+// the command line is still the Linux kubelet's, an unknown flag refused.
+func TestWindowsOnlyFlags(t *testing.T) {
+	m := skew.Default()
+	for _, tt := range []struct {
+		flags   []string
+		rules   []string
+		maxPods int32
+	}{
+		{[]string{"--windows-priorityclass=ABOVE_NORMAL_PRIORITY_CLASS", "--max-pods=50"}, []string{validate.FlagDeprecated.ID, validate.FlagWindowsOnly.ID}, 50},
+		{[]string{"--windows-priorityclass", "ABOVE_NORMAL_PRIORITY_CLASS", "--windows-service", "--max-pods=60"}, []string{validate.FlagDeprecated.ID, validate.FlagWindowsOnly.ID, validate.FlagWindowsOnly.ID}, 60},
+		{[]string{"--windows-service=true"}, []string{validate.FlagWindowsOnly.ID}, 110},
+		{[]string{"--windows-foo=1"}, []string{validate.FlagUnknown.ID}, 0},
+	} {
+		r, err := Evaluate(m, Input{Flags: tt.flags})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rules []string
+		for _, f := range r.Findings {
+			rules = append(rules, f.Rule)
+		}
+		if !reflect.DeepEqual(rules, tt.rules) {
+			t.Errorf("%v: findings %v, want %v\n%s", tt.flags, rules, tt.rules, Dump(r.Findings))
+		}
+		if tt.maxPods > 0 && (r.Effective == nil || r.Effective.MaxPods != tt.maxPods) {
+			t.Errorf("%v: maxPods not %d: the other flags must apply", tt.flags, tt.maxPods)
+		}
+	}
+}

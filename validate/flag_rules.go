@@ -37,8 +37,20 @@ var (
 		Summary: "--help or --version on the kubelet's command line: it prints its help or version and exits without starting.",
 		Doc:     "Right after parsing its command line, RunE short-circuits on --help (`cmd.Help()`) and on --version (`verflag.PrintAndExitIfRequested`: `--version`, `--version=true` or `--version=raw`; `--version=false` and `--version=v1.2.3` do not exit). The process exits 0 without reading any file, so a systemd unit with Restart= starts it again and again and the node never runs a kubelet.",
 		Kubelet: kubeletServer + " NewKubeletCommand (help, verflag.PrintAndExitIfRequested)"}
+	FlagWindowsOnly = &Rule{ID: "KC2508", Name: "flag-windows-only", Severity: Info, Stage: StageFlags,
+		Summary: "A flag only the Windows kubelet has (--windows-priorityclass, --windows-service): the node runs Windows, which kubeletcfg does not model yet.",
+		Doc: "cmd/kubelet/app/options/osflags_windows.go adds --windows-service and --windows-priorityclass to the Windows kubelet only; " +
+			"the Linux kubelet refuses them as unknown flags. Such a command line is a Windows node's (Cluster API's Windows templates, " +
+			"AKS and EKS Windows node groups). kubeletcfg evaluates the Linux kubelet, so it leaves these flags out and checks the rest " +
+			"as Linux's; the Windows kubelet's own rules (validation_windows.go, its defaults) are not applied. Fix: nothing to change " +
+			"for a Windows node; on a Linux node, remove the flag, which the Linux kubelet refuses.",
+		Kubelet: "cmd/kubelet/app/options/osflags_windows.go addOSFlags"}
 )
+
+// WindowsOnlyFlags are the flags osflags_windows.go adds (--windows-service a
+// boolean, --windows-priorityclass a string).
+var WindowsOnlyFlags = map[string]bool{"windows-service": true, "windows-priorityclass": false}
 
 // flagRules are emitted while the kubelet's command line is parsed and applied.
 var flagRules = emittedBy("pipeline: command-line flags", SplitStreamReset, FlagUnknown, FlagDeprecated,
-	FlagOverridesFile, FlagInvalid, FlagNodeLabels, FlagExits)
+	FlagOverridesFile, FlagInvalid, FlagNodeLabels, FlagExits, FlagWindowsOnly)
