@@ -49,7 +49,11 @@ func (e *EffectiveConfig) Write(w io.Writer, format string, opt report.Options) 
 	}
 	if res := e.Result; !res.Starts {
 		n := CountAtLeast(res.Findings, validate.Error)
-		opt.Logf("kubeletcfg: kubelet %s would not start with this configuration (%d %s); run kubeletcfg lint for details\n", res.Minor.Version, n, plural(n, "error", "errors"))
+		what := "would not start with this configuration"
+		if by := res.Bootstrapper(); by != "" {
+			what = "never starts: " + by + " first"
+		}
+		opt.Logf("kubeletcfg: kubelet %s %s (%d %s); run kubeletcfg lint for details\n", res.Minor.Version, what, n, plural(n, "error", "errors"))
 	}
 	return nil
 }

@@ -173,6 +173,7 @@ func fromBootstrap(file string, f Format, out *bootstrap.Output) *Source {
 		}
 	}
 	s.pos = m
+	out.Claim()
 	for _, fi := range out.Findings {
 		if fi.File == "" {
 			fi.Position = m.anchor

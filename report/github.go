@@ -167,6 +167,8 @@ func githubVerdict(d Document, who string) string {
 	switch {
 	case d.Panics:
 		return who + " does NOT start (panics)"
+	case d.Bootstrapper() != "":
+		return who + " does NOT start (" + d.Bootstrapper() + ")"
 	case !d.Starts:
 		return who + " does NOT start"
 	}

@@ -91,7 +91,7 @@ func TestCLIInputs(t *testing.T) {
 		// Talos (input/talos): a protected extraConfig key; Talos's own reference example; the
 		// values only the node knows given with --set; forced format on a file of another kind
 		{"inputs-talos", []string{"lint", talos + "worked-example.yaml"}, exitFindings},
-		{"inputs-talos-origin", []string{"effective", "-c", talos + "worked-example.yaml", "--show-origin"}, exitClean},
+		{"inputs-talos-origin", []string{"effective", "-c", talos + "worked-example.yaml", "--show-origin"}, exitFindings}, // Talos refuses it: no kubelet runs
 		{"inputs-talos-docs-example", []string{"lint", "-c", talos + "docs/kubelet-example.yaml"}, exitFindings},
 		{"inputs-talos-set", []string{"lint", "-c", talos + "worked-example.yaml", "--set", "hostname-override=worker-1",
 			"--set", "node-ip=10.0.0.21", "--set", "staticPodURL=http://127.0.0.1:40000", "-o", "json"}, exitFindings},
