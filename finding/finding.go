@@ -135,6 +135,33 @@ func Less(a, b *Finding) bool {
 	return a.Rule < b.Rule
 }
 
+// Key is what a reader sees of a finding: its rule, where, what it says.
+// Findings with one key are one finding (the minors' copies the CI formats
+// merge, a converted file's two entries mapped to one line of the file the
+// user keeps).
+type Key struct {
+	Rule, File, Path, Message, Hint, Kubelet, Behind string
+	Line, Column                                     int
+}
+
+// Key is f's Key.
+func (f *Finding) Key() Key {
+	return Key{f.Rule, f.File, f.Path, f.Message, f.Hint, f.Kubelet, f.Behind, f.Line, f.Column}
+}
+
+// Dedup keeps the first finding of each Key, in order.
+func Dedup(fs []Finding) []Finding {
+	seen := make(map[Key]bool, len(fs))
+	kept := fs[:0]
+	for _, f := range fs {
+		if k := f.Key(); !seen[k] {
+			seen[k] = true
+			kept = append(kept, f)
+		}
+	}
+	return kept
+}
+
 // Count is how many findings f stands for: Folded for a summary, else 1.
 func (f *Finding) Count() int {
 	if f.Folded > 0 {

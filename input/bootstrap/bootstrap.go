@@ -54,6 +54,10 @@ type Options struct {
 // Output is a translation: what the kubelet on the node is started with.
 type Output struct {
 	Tool Tool
+	// Writer is the tool that writes the kubelet's files on the node when it
+	// is not Tool itself (Karpenter's AL2023 nodes: EKS nodeadm, from the
+	// AMI); nil for Tool. What it writes of its own accord is its to change.
+	Writer *Tool
 	// Config is the --config file the tool writes; nil when the kubelet runs
 	// without one.
 	Config *File

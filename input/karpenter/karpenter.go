@@ -821,6 +821,7 @@ func (t *translation) al2023(kc map[string]any, spec *yaml.Node, opt bootstrap.O
 		}
 	}
 	nout.Claim() // nodeadm's own findings, nodeadm's refusals: not Karpenter's
+	t.out.Writer = &nout.Tool
 	t.out.Findings = append(t.out.Findings, nout.Findings...)
 	t.out.Config, t.out.ConfigDir, t.out.DropIns = nout.Config, nout.ConfigDir, nout.DropIns
 	t.out.Flags, t.out.FlagPositions, t.out.FlagNotes = nout.Flags, nout.FlagPositions, nout.FlagNotes
