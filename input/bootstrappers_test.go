@@ -109,6 +109,35 @@ func rulesOf(fs []kcfinding.Finding) []string {
 	return ids
 }
 
+// evaluateTool registers tool for the test, reads a file of it (tool.yaml)
+// for minor (empty: the default minor), and evaluates and settles it there.
+func evaluateTool(t *testing.T, tool translator, minor string) *pipeline.Result {
+	t.Helper()
+	translators = append(translators, tool)
+	defer func() { translators = translators[:len(translators)-1] }()
+	m := skew.Default()
+	if minor != "" {
+		var err error
+		if m, err = skew.Lookup(minor); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := ConvertOptions("tool.yaml", []byte("kind: FakeTool\n"), Auto, Options{Minor: minor})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var in pipeline.Input
+	applyTo(s, &in)
+	r, err := pipeline.Evaluate(m, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := settleResult(s, r); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 // A finding on a value the tool sets (it has a note, the user's file has no
 // key for it) is at the anchor and says who set it.
 func TestBootstrapperToolValueFinding(t *testing.T) {
@@ -121,21 +150,7 @@ func TestBootstrapperToolValueFinding(t *testing.T) {
 			Anchor: kcfinding.Position{File: path, Line: 1, Column: 1},
 		}, nil
 	}
-	translators = append(translators, tool)
-	defer func() { translators = translators[:len(translators)-1] }()
-	s, err := ConvertOptions("tool.yaml", []byte("kind: FakeTool\n"), Auto, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var in pipeline.Input
-	applyTo(s, &in)
-	r, err := pipeline.Evaluate(skew.Default(), in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := settleResult(s, r); err != nil {
-		t.Fatal(err)
-	}
+	r := evaluateTool(t, tool, "")
 	for _, f := range r.Findings {
 		if f.Rule == "KC4010" { // imageGCLowThresholdPercent not below the high one
 			if f.Position.String() != "tool.yaml:1:1" || !strings.HasSuffix(f.Message, "(set by FakeTool from its table)") ||
@@ -181,25 +196,7 @@ func TestBootstrapperToolGateEntry(t *testing.T) {
 				}
 				return out, nil
 			}
-			translators = append(translators, tool)
-			defer func() { translators = translators[:len(translators)-1] }()
-			s, err := ConvertOptions("tool.yaml", []byte("kind: FakeTool\n"), Auto, Options{Minor: tt.minor})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var in pipeline.Input
-			applyTo(s, &in)
-			m, err := skew.Lookup(tt.minor)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r, err := pipeline.Evaluate(m, in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := settleResult(s, r); err != nil {
-				t.Fatal(err)
-			}
+			r := evaluateTool(t, tool, tt.minor)
 			var got []kcfinding.Finding
 			for _, f := range r.Findings {
 				if f.Rule == tt.rule && f.Behind == "" {
@@ -239,25 +236,7 @@ func TestBootstrapperOwnFlags(t *testing.T) {
 				}
 				return out, nil
 			}
-			translators = append(translators, tool)
-			defer func() { translators = translators[:len(translators)-1] }()
-			s, err := ConvertOptions("tool.yaml", []byte("kind: FakeTool\n"), Auto, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var in pipeline.Input
-			applyTo(s, &in)
-			m, err := skew.Lookup("1.36") // --containerd is deprecated there, gone in 1.37
-			if err != nil {
-				t.Fatal(err)
-			}
-			r, err := pipeline.Evaluate(m, in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := settleResult(s, r); err != nil {
-				t.Fatal(err)
-			}
+			r := evaluateTool(t, tool, "1.36") // --containerd is deprecated there, gone in 1.37
 			var deprecated, over bool
 			for _, f := range r.Findings {
 				switch f.Rule {
