@@ -48,8 +48,11 @@ func (e *EffectiveConfig) Write(w io.Writer, format string, opt report.Options) 
 		return err
 	}
 	if res := e.Result; !res.Starts {
-		opt.Logf("kubeletcfg: kubelet %s would not start with this configuration (%s); run kubeletcfg lint for details\n",
-			res.Minor.Version, report.ErrorCount(res.Findings))
+		what := "would not start with this configuration"
+		if by := res.Bootstrapper(); by != "" {
+			what = "never starts: " + by + " first"
+		}
+		opt.Logf("kubeletcfg: kubelet %s %s (%s); run kubeletcfg lint for details\n", res.Minor.Version, what, report.ErrorCount(res.Findings))
 	}
 	return nil
 }

@@ -18,7 +18,7 @@ var layers = [][]string{
 		"internal/testonly/testkubelet", "internal/testonly/schemacheck"},
 	{"skew"},                 // what each minor knows
 	{"validate", "defaults"}, // the rules and the defaulting
-	{"source", "input/kubeletcmd", "input/nodedir", "input/bootstrap", "input/k0s", "input/k3s", "input/aks", "input/talos", "input/karpenter", "input/nodeadm", "input"}, // read and translate (bootstrapper translators: input/TOOL)
+	{"source", "input/kubeletcmd", "input/nodedir", "input/bootstrap", "input/k0s", "input/k3s", "input/aks", "input/talos", "input/karpenter", "input/nodeadm", "input/nodeadm/internal/v1alpha1", "input"}, // read and translate (bootstrapper translators: input/TOOL)
 	{"drop-in"},  // merge
 	{"pipeline"}, // the kubelet's start-up, in order
 	{"report", "policy", "profile", "matrix"},                    // after the pipeline

@@ -126,7 +126,9 @@ func applySource(src *input.Source, in *pipeline.Input) {
 }
 
 // settle is input.Source.Settle on res (nil: nothing to settle), with the
-// pipeline evaluating what the source needs evaluated (evaluateFile).
+// pipeline evaluating what the source needs evaluated (evaluateFile); the
+// verdict is then the node's (a bootstrapper's refusal among the findings
+// leaves it without a kubelet: pipeline.Result.Bootstrapped).
 func settle(src *input.Source, res *pipeline.Result) error {
 	if res == nil {
 		return src.Settle(nil, evaluateFile)
@@ -134,6 +136,7 @@ func settle(src *input.Source, res *pipeline.Result) error {
 	r := inputResult(res)
 	err := src.Settle(r, evaluateFile)
 	res.Findings, res.Origins, res.OriginNotes, res.Dropped = r.Findings, r.Origins, r.OriginNotes, r.Dropped
+	res.Bootstrapped()
 	return err
 }
 

@@ -67,7 +67,7 @@ func Evaluate(inputs []pipeline.Input, minors []*skew.Minor, settle func(*pipeli
 				e.InitialFrom, e.MaxFrom = Source(r, b.InitialFrom), Source(r, b.MaxFrom)
 			} else {
 				e.Starts = false
-				e.Stop = r.FirstError()
+				e.Stop = r.Stop()
 			}
 			out = append(out, e)
 		}

@@ -82,6 +82,11 @@ type Finding struct {
 	// fatal error, so that one run lists every mistake; the verdict is still the
 	// kubelet's, decided by the findings without Behind.
 	Behind string `json:"behind,omitempty"`
+	// By names the tool that reports the finding when it is not the kubelet
+	// but a bootstrapper that reads the user's file first (kubeadm, EKS nodeadm,
+	// Talos, ...): set on the bootstrapper rules' findings, nil otherwise. Not
+	// part of the finding's JSON: a refusal's tool is the document's refusedBy.
+	By *Tool `json:"-"`
 	// Folded is set on the one finding that stands for many of one rule in one
 	// file (see Fold): how many it stands for, all not shown.
 	Folded int `json:"folded,omitempty"`
@@ -92,6 +97,23 @@ type Finding struct {
 	// (an anchor, a twin key, a value out of range): kubeletcfg fix reports it
 	// as skipped, with these words. Set with Fixes empty; not part of the output.
 	NoFix string `json:"-"`
+}
+
+// Tool is a program that turns the user's file into the kubelet's before the
+// kubelet runs (a bootstrapper), at the release kubeletcfg ports.
+type Tool struct {
+	// Name as users know it: "kubeadm", "EKS nodeadm", "Talos".
+	Name string
+	// Release ported: "v1.13.9", "v20260724"; kubeadm's is its minor, "1.37".
+	Release string
+}
+
+// String is the name and release: "Talos v1.13.9".
+func (t Tool) String() string {
+	if t.Release == "" {
+		return t.Name
+	}
+	return t.Name + " " + t.Release
 }
 
 // SortFindings orders findings by file, line, column, then rule.
@@ -111,6 +133,33 @@ func Less(a, b *Finding) bool {
 		return a.Column < b.Column
 	}
 	return a.Rule < b.Rule
+}
+
+// Key is what a reader sees of a finding: its rule, where, what it says.
+// Findings with one key are one finding (the minors' copies the CI formats
+// merge, a converted file's two entries mapped to one line of the file the
+// user keeps).
+type Key struct {
+	Rule, File, Path, Message, Hint, Kubelet, Behind string
+	Line, Column                                     int
+}
+
+// Key is f's Key.
+func (f *Finding) Key() Key {
+	return Key{f.Rule, f.File, f.Path, f.Message, f.Hint, f.Kubelet, f.Behind, f.Line, f.Column}
+}
+
+// Dedup keeps the first finding of each Key, in order.
+func Dedup(fs []Finding) []Finding {
+	seen := make(map[Key]bool, len(fs))
+	kept := fs[:0]
+	for _, f := range fs {
+		if k := f.Key(); !seen[k] {
+			seen[k] = true
+			kept = append(kept, f)
+		}
+	}
+	return kept
 }
 
 // Count is how many findings f stands for: Folded for a summary, else 1.

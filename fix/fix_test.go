@@ -568,7 +568,7 @@ func TestGateChange(t *testing.T) {
 		return &kubeletv1beta1.KubeletConfiguration{MaxPods: maxPods, FeatureGates: gates}
 	}
 	res := func(starts bool, c *kubeletv1beta1.KubeletConfiguration, fs ...validate.Finding) *pipeline.Result {
-		return &pipeline.Result{Starts: starts, Effective: c, Findings: fs}
+		return &pipeline.Result{Verdict: pipeline.Verdict{Starts: starts}, Effective: c, Findings: fs}
 	}
 	removed := map[string]bool{"NodeSwap": true}
 	warn := validate.Finding{Rule: "KC3005", Severity: validate.Warning}

@@ -165,7 +165,10 @@ func fromBootstrap(file string, f Format, out *bootstrap.Output) *Source {
 		}
 		s.ownFlags[name] = true
 	}
-	s.toolRelease = out.Tool.Release
+	s.toolRelease, s.writer = out.Tool.Release, out.Tool
+	if out.Writer != nil {
+		s.writer = *out.Writer
+	}
 	slices.Sort(m.set)
 	if out.ConfigDir != "" {
 		s.configDir = out.ConfigDir
@@ -177,6 +180,7 @@ func fromBootstrap(file string, f Format, out *bootstrap.Output) *Source {
 		}
 	}
 	s.pos = m
+	out.Claim()
 	for _, fi := range out.Findings {
 		if fi.File == "" {
 			fi.Position = m.anchor

@@ -129,6 +129,35 @@ func rulesOf(fs []kcfinding.Finding) []string {
 	return ids
 }
 
+// evaluateTool registers tool for the test, reads a file of it (tool.yaml)
+// for minor (empty: the default minor), and evaluates and settles it there.
+func evaluateTool(t *testing.T, tool translator, minor string) *pipeline.Result {
+	t.Helper()
+	translators = append(translators, tool)
+	defer func() { translators = translators[:len(translators)-1] }()
+	m := skew.Default()
+	if minor != "" {
+		var err error
+		if m, err = skew.Lookup(minor); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := ConvertOptions("tool.yaml", []byte("kind: FakeTool\n"), Auto, Options{Minor: minor})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var in pipeline.Input
+	applyTo(s, &in)
+	r, err := pipeline.Evaluate(m, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := settleResult(s, r); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 // A finding on a value the tool sets (it has a note, the user's file has no
 // key for it) is at the anchor and says who set it.
 func TestBootstrapperToolValueFinding(t *testing.T) {
@@ -141,30 +170,64 @@ func TestBootstrapperToolValueFinding(t *testing.T) {
 			Anchor: kcfinding.Position{File: path, Line: 1, Column: 1},
 		}, nil
 	}
-	translators = append(translators, tool)
-	defer func() { translators = translators[:len(translators)-1] }()
-	s, err := ConvertOptions("tool.yaml", []byte("kind: FakeTool\n"), Auto, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var in pipeline.Input
-	applyTo(s, &in)
-	r, err := pipeline.Evaluate(skew.Default(), in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := settleResult(s, r); err != nil {
-		t.Fatal(err)
-	}
+	r := evaluateTool(t, tool, "")
 	for _, f := range r.Findings {
 		if f.Rule == "KC4010" { // imageGCLowThresholdPercent not below the high one
-			if f.Position.String() != "tool.yaml:1:1" || !strings.HasSuffix(f.Message, "(set by FakeTool from its table)") {
+			if f.Position.String() != "tool.yaml:1:1" || !strings.HasSuffix(f.Message, "(set by FakeTool from its table)") ||
+				!strings.HasPrefix(f.Hint, "not in your file: FakeTool writes imageGCLowThresholdPercent itself") {
 				t.Errorf("finding on the tool's value: %s %q (path %s)", f.Position, f.Message, f.Path)
 			}
 			return
 		}
 	}
 	t.Errorf("no finding on imageGCHighThresholdPercent: %v", rulesOf(r.Findings))
+}
+
+// A gate entry the tool writes itself (nodeadm's DynamicResourceAllocation) is
+// not the user's to remove: the hint says whose it is and what the user can
+// do. Written in the user's file too, the user's entry and the tool's map to
+// one key of the file with the same words: one finding, the user's.
+func TestBootstrapperToolGateEntry(t *testing.T) {
+	tests := []struct {
+		name, minor string
+		userWrites  bool
+		rule, at    string
+		hint        string
+	}{
+		{"the tool's entry, GA", "1.37", false, "KC3005", "tool.yaml:1:1", "not in your file: FakeTool v1 writes this gate entry itself, and a file cannot take back a gate the tool sets; nothing to change now"},
+		{"the tool's entry, removed", "1.38", false, "KC3001", "tool.yaml:1:1", "not in your file: FakeTool v1 writes this gate entry itself, and a file cannot take back a gate the tool sets; the node needs a release of FakeTool that does not write it for kubelet 1.38"},
+		{"the user's entry too: one finding", "1.37", true, "KC3005", "tool.yaml:3:5", "remove the entry"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tool := fakeTool
+			tool.translate = func(path string, data []byte, opt bootstrap.Options) (*bootstrap.Output, error) {
+				out := &bootstrap.Output{
+					Tool:      bootstrap.Tool{Name: "FakeTool", Release: "v1"},
+					Config:    &bootstrap.File{Data: []byte(`{"apiVersion":"kubelet.config.k8s.io/v1beta1","kind":"KubeletConfiguration","featureGates":{"DynamicResourceAllocation":true}}`)},
+					Notes:     map[string]string{"featureGates[DynamicResourceAllocation]": "FakeTool v1: enabled for kubelet 1.33+"},
+					Anchor:    kcfinding.Position{File: path, Line: 1, Column: 1},
+					Positions: map[string]kcfinding.Position{},
+				}
+				if tt.userWrites {
+					out.ConfigDir = "/etc/fake/config.json.d"
+					out.DropIns = []bootstrap.File{{Path: "/etc/fake/config.json.d/40-user.conf", Data: []byte(`{"apiVersion":"kubelet.config.k8s.io/v1beta1","kind":"KubeletConfiguration","featureGates":{"DynamicResourceAllocation":true}}`)}}
+					out.Positions["featureGates[DynamicResourceAllocation]"] = kcfinding.Position{File: path, Line: 3, Column: 5}
+				}
+				return out, nil
+			}
+			r := evaluateTool(t, tool, tt.minor)
+			var got []kcfinding.Finding
+			for _, f := range r.Findings {
+				if f.Rule == tt.rule && f.Behind == "" {
+					got = append(got, f)
+				}
+			}
+			if len(got) != 1 || got[0].Position.String() != tt.at || !strings.HasPrefix(got[0].Hint, tt.hint) {
+				t.Fatalf("%s findings %v, want one at %s with the hint %q", tt.rule, got, tt.at, tt.hint)
+			}
+		})
+	}
 }
 
 // The kubelet's findings on a flag the tool writes itself say so (the file
@@ -193,25 +256,7 @@ func TestBootstrapperOwnFlags(t *testing.T) {
 				}
 				return out, nil
 			}
-			translators = append(translators, tool)
-			defer func() { translators = translators[:len(translators)-1] }()
-			s, err := ConvertOptions("tool.yaml", []byte("kind: FakeTool\n"), Auto, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var in pipeline.Input
-			applyTo(s, &in)
-			m, err := skew.Lookup("1.36") // --containerd is deprecated there, gone in 1.37
-			if err != nil {
-				t.Fatal(err)
-			}
-			r, err := pipeline.Evaluate(m, in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := settleResult(s, r); err != nil {
-				t.Fatal(err)
-			}
+			r := evaluateTool(t, tool, "1.36") // --containerd is deprecated there, gone in 1.37
 			var deprecated, over bool
 			for _, f := range r.Findings {
 				switch f.Rule {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 	"github.com/kubeletcfg/kubeletcfg/source"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
@@ -99,9 +100,12 @@ type Source struct {
 	dropIns      map[string][]byte
 	toolFindings []validate.Finding
 	// tool names the bootstrapper whose translation this is ("" otherwise),
-	// toolRelease its release ported, and ownFlags the flags it writes of its
-	// own accord (no position in the file).
+	// toolRelease its release ported, writer the tool that writes the
+	// kubelet's files on the node (bootstrap.Output.Writer, else the tool),
+	// and ownFlags the flags it writes of its own accord (no position in the
+	// file).
 	tool, toolRelease string
+	writer            bootstrap.Tool
 	ownFlags          map[string]bool
 }
 

@@ -8,6 +8,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	kf "github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
@@ -525,8 +526,10 @@ func (s *Source) addKubeadmFindings(r *Result) {
 		case n.gate != nil && ref.pos == n.gatePos:
 			hint = fmt.Sprintf("remove featureGates.NodeLocalCRISocket: kubeadm %s does not know the gate", r.Minor.Version)
 		}
-		r.Findings = append(r.Findings, bootstrap.Refuses.At(ref.pos, "",
-			fmt.Sprintf("kubeadm %s refuses the file and writes nothing for the kubelet: %s (%s)", r.Minor.Version, ref.message, ref.source), hint))
+		f := bootstrap.Refuses.At(ref.pos, "",
+			fmt.Sprintf("kubeadm %s refuses the file and writes nothing for the kubelet: %s (%s)", r.Minor.Version, ref.message, ref.source), hint)
+		f.By = &kf.Tool{Name: "kubeadm", Release: r.Minor.Version}
+		r.Findings = append(r.Findings, f)
 	}
 	if n.criSocket == "" && n.detected == "" {
 		verb := "init"

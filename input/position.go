@@ -1,9 +1,11 @@
 package input
 
 import (
+	"fmt"
 	"reflect"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/kubeletcfg/kubeletcfg/skew"
@@ -130,8 +132,12 @@ func (s *Source) Translate(r *Result) {
 		if _, onFlag := s.pos.flagAt[f.Position]; s.tool != "" && !onFlag && (f.File == s.pos.path || s.pos.generated[f.File]) {
 			if note, ok := s.pos.toolNote(f.Path); ok {
 				// The value is the tool's, not the user's: say so, since the
-				// finding points at the anchor rather than a key.
+				// finding points at the anchor rather than a key, and say
+				// what the user can do instead of the kubelet's repair.
 				f.Message += " (" + note + ")"
+				if f.Hint != "" {
+					f.Hint = s.toolHint(f, r.Minor)
+				}
 			}
 		}
 		f.Position = s.positionAt(f.Position, f.Path)
@@ -165,9 +171,35 @@ func (s *Source) Translate(r *Result) {
 		r.Origins[k] = s.positionAt(p, k)
 	}
 	if s.pos.byPath != nil {
-		// Positions by path do not keep the converted document's order.
+		// Positions by path do not keep the converted document's order, and
+		// two entries of the files the tool writes (its config.json and the
+		// drop-in of the user's values) can map to one key of the user's
+		// file with the same words: one finding there, in every format.
 		validate.SortFindings(r.Findings)
+		r.Findings = validate.Dedup(r.Findings)
 	}
+}
+
+// toolHint is the hint of a finding on a value the tool writes of its own
+// accord, which the user's file does not hold: whose it is (the tool that
+// writes the node's files, Source.writer), and what the user can do (a gate
+// entry the tool sets cannot be taken back by a file).
+func (s *Source) toolHint(f *validate.Finding, m *skew.Minor) string {
+	who, name := s.writer.Name, s.writer.Name
+	if s.writer.Release != "" {
+		who += " " + s.writer.Release
+	}
+	minor := "this kubelet minor"
+	if m != nil {
+		minor = "kubelet " + m.Version
+	}
+	if !strings.HasPrefix(f.Path, "featureGates[") {
+		return fmt.Sprintf("not in your file: %s writes %s itself; to change it, set it in the file where %s takes kubelet settings from (unless it protects the field)", who, f.Path, s.tool)
+	}
+	if f.Severity == validate.Error {
+		return fmt.Sprintf("not in your file: %s writes this gate entry itself, and a file cannot take back a gate the tool sets; the node needs a release of %s that does not write it for %s", who, name, minor)
+	}
+	return fmt.Sprintf("not in your file: %s writes this gate entry itself, and a file cannot take back a gate the tool sets; nothing to change now, but before the kubelet minor that removes the gate the node needs a release of %s that no longer writes it", who, name)
 }
 
 // mapMessage maps the positions of the converted document a message quotes

@@ -115,18 +115,9 @@ func (mx *Matrix) AllStart() bool {
 	return true
 }
 
-// Stop is the first error finding: why the kubelet does not start (nil when it
-// starts).
-func (c *Column) Stop() *validate.Finding {
-	return firstError(c.Result)
-}
-
-func firstError(r *pipeline.Result) *validate.Finding {
-	if r.Starts {
-		return nil
-	}
-	return r.FirstError()
-}
+// Stop is the finding that stops the node (pipeline.Result.Stop: a
+// bootstrapper's refusal, else the kubelet's first error); nil when it starts.
+func (c *Column) Stop() *validate.Finding { return c.Result.Stop() }
 
 // Reason is the short reason of a finding: its rule's name ("gate-unknown").
 func Reason(f *validate.Finding) string {

@@ -202,10 +202,10 @@ func nonNil(s []string) []string {
 
 // preflightDoc is the JSON document of kubeletcfg preflight -o json.
 type preflightDoc struct {
-	From             string             `json:"from"`
-	To               string             `json:"to"`
-	Starts           bool               `json:"starts"`
-	Panics           bool               `json:"panics,omitempty"`
+	From string `json:"from"`
+	To   string `json:"to"`
+	// Verdict is the target minor's (starts, panics, refusedBy, kubeletVerdict).
+	pipeline.Verdict
 	Blockers         []validate.Finding `json:"blockers"`
 	Comparable       bool               `json:"comparable"`
 	Changes          []BehaviourChange  `json:"changes"`
@@ -227,7 +227,7 @@ type preflightDoc struct {
 func (p *Preflight) WriteJSON(w io.Writer) error {
 	d := preflightDoc{
 		From: p.From.Minor.Version, To: p.To.Minor.Version,
-		Starts: p.To.Result.Starts, Panics: p.To.Result.Panics,
+		Verdict:  p.To.Result.Verdict,
 		Blockers: p.Blockers, Comparable: p.Comparable, Changes: p.Changes,
 		CgroupV1: p.CgroupV1, Gates: p.Gates, Fields: p.Fields, NewlyApplied: nonNil(p.NewlyApplied),
 	}
@@ -303,6 +303,9 @@ func (p *Preflight) WriteTextWith(w io.Writer, opt TextOptions) error {
 	case p.To.Result.Panics:
 		section("Blockers")
 		fmt.Fprintf(&b, ": kubelet %s panics at startup\n", to)
+	case p.To.Result.Bootstrapper() != "":
+		section("Blockers")
+		fmt.Fprintf(&b, ": %s for kubelet %s, the node gets no kubelet\n", p.To.Result.Bootstrapper(), to)
 	default:
 		section("Blockers")
 		fmt.Fprintf(&b, ": kubelet %s refuses this configuration\n", to)

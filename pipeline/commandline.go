@@ -8,6 +8,7 @@ package pipeline
 // types that parse each flag are in flagvalues.go.
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -497,7 +498,9 @@ func (r *Result) fileOrigin(path string) (validate.Position, bool) {
 	return validate.Position{}, false
 }
 
-// describeValue is "maxPods: 110" for a scalar, the field name for a map or list.
+// describeValue is "maxPods: 110" for a scalar, the value as a file writes
+// it (its JSON, as skew.Format prints an effective value: "4h0m0s", not Go's
+// &Duration{...}); the field name for a map or list.
 func describeValue(kc *kubeletv1beta1.KubeletConfiguration, path string) string {
 	v, ok := lookupPath(reflect.ValueOf(kc).Elem(), path)
 	if !ok {
@@ -513,16 +516,11 @@ func describeValue(kc *kubeletv1beta1.KubeletConfiguration, path string) string 
 	case reflect.Map, reflect.Slice:
 		return path
 	}
-	switch x := v.Interface().(type) {
-	case fmt.Stringer:
-		return path + ": " + x.String()
+	var written any
+	if b, err := json.Marshal(v.Interface()); err != nil || json.Unmarshal(b, &written) != nil {
+		return path
 	}
-	if v.CanAddr() {
-		if s, ok := v.Addr().Interface().(fmt.Stringer); ok {
-			return path + ": " + s.String()
-		}
-	}
-	return fmt.Sprintf("%s: %v", path, v.Interface())
+	return path + ": " + skew.Format(written)
 }
 
 // lookupPath finds the struct field at a dotted JSON path.

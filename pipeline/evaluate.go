@@ -58,10 +58,9 @@ type Input struct {
 // Result is what the kubelet would do with the input.
 type Result struct {
 	Minor *skew.Minor
-	// Starts is false when the kubelet refuses to start or panics.
-	Starts bool
-	// Panics is set when the refusal is a panic (for example an unknown gate while defaulting).
-	Panics bool
+	// Verdict is the node's: whether it ends up with a running kubelet, and
+	// who stops it.
+	Verdict
 	// Effective is the configuration after merging and defaulting; nil when the
 	// kubelet stops before it has one.
 	Effective *kubeletv1beta1.KubeletConfiguration
@@ -328,18 +327,7 @@ func (r *Result) add(fs ...validate.Finding) { r.Findings = append(r.Findings, f
 func (r *Result) finish() *Result {
 	r.gateFixes()
 	validate.SortFindings(r.Findings)
-	r.Starts = true
-	for _, f := range r.Findings {
-		if f.Severity == validate.Error {
-			r.Starts = false
-		}
-		if f.Panics {
-			r.Panics = true
-		}
-	}
-	if !r.Starts {
-		r.CrashLoopBackOff = nil
-	}
+	r.kubeletVerdict()
 	seen := map[string]bool{}
 	for _, f := range r.Findings {
 		switch f.Rule {

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
@@ -178,5 +179,40 @@ func TestWindowsOnlyFlags(t *testing.T) {
 		if tt.maxPods > 0 && (r.Effective == nil || r.Effective.MaxPods != tt.maxPods) {
 			t.Errorf("%v: maxPods not %d: the other flags must apply", tt.flags, tt.maxPods)
 		}
+	}
+}
+
+// TestFlagOverrideWords: KC2504 shows the file's value as a file writes it
+// (a duration, a quantity, a number, a string), never Go's printing of the
+// kubelet's type (&Duration{Duration:4h0m0s,}).
+func TestFlagOverrideWords(t *testing.T) {
+	tests := []struct {
+		name, file, flag, want string
+	}{
+		{"duration", "streamingConnectionIdleTimeout: 4h", "--streaming-connection-idle-timeout=1h", "overrides streamingConnectionIdleTimeout: 4h0m0s from"},
+		{"number", "maxPods: 20", "--max-pods=30", "overrides maxPods: 20 from"},
+		{"string", "cgroupDriver: systemd", "--cgroup-driver=cgroupfs", "overrides cgroupDriver: systemd from"},
+		{"boolean", "failSwapOn: false", "--fail-swap-on=true", "overrides failSwapOn: false from"},
+		{"map: the field's name", "evictionHard: {memory.available: 100Mi}", "--eviction-hard=memory.available<1Gi", "overrides evictionHard from"},
+		{"a value the file does not set: no finding", "maxPods: 20", "--streaming-connection-idle-timeout=1h", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			const path = "kubelet.yaml"
+			data := "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n" + tt.file + "\n"
+			r, err := Evaluate(skew.Default(), Input{Config: path, Virtual: map[string][]byte{path: []byte(data)}, Flags: []string{tt.flag}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := ""
+			for _, f := range r.Findings {
+				if f.Rule == validate.FlagOverridesFile.ID {
+					got = f.Message
+				}
+			}
+			if tt.want == "" && got != "" || !strings.Contains(got, tt.want) || strings.Contains(got, "{") {
+				t.Errorf("KC2504 %q, want %q", got, tt.want)
+			}
+		})
 	}
 }

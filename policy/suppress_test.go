@@ -123,7 +123,7 @@ func TestApplySuppressions(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			file := node(t, tt.lines...)
-			r := &pipeline.Result{Starts: true, Files: []string{file}, Findings: tt.findings(file)}
+			r := &pipeline.Result{Verdict: pipeline.Verdict{Starts: true}, Files: []string{file}, Findings: tt.findings(file)}
 			before := append([]validate.Finding(nil), r.Findings...)
 			got := Apply(nil, []*pipeline.Result{r}, Options{})
 			if b := brief(got[0]); !reflect.DeepEqual(b, tt.want) {
@@ -164,7 +164,7 @@ func TestApplyPolicy(t *testing.T) {
 		"KC7002": {Off: true},
 		"KC4050": {Severity: E},
 	}, Exclude: []string{"conf.d/90-*.conf"}}
-	r := &pipeline.Result{Starts: false, Files: []string{"config.yaml", "conf.d/90-vendor.conf"}, Findings: []validate.Finding{
+	r := &pipeline.Result{Verdict: pipeline.Verdict{Starts: false}, Files: []string{"config.yaml", "conf.d/90-vendor.conf"}, Findings: []validate.Finding{
 		finding("KC1101", W, "config.yaml", 1),           // suppressed without a reason, and KC7002 is off
 		finding("KC1105", I, "config.yaml", 2),           // raised
 		finding("KC3005", W, "config.yaml", 3),           // off

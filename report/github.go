@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
@@ -41,17 +42,13 @@ func (m *merged) add(d Document) {
 // mergeFindings merges findings that several documents (minors) report alike
 // into one, ordered by position then rule.
 func mergeFindings(docs []Document) []*merged {
-	type key struct {
-		rule, file, path, message, hint, kubelet, behind string
-		line, column                                     int
-	}
 	var list []*merged
-	at := map[key]*merged{}
+	at := map[finding.Key]*merged{}
 	for _, d := range docs {
 		for _, f := range d.Findings {
-			k := key{f.Rule, f.File, f.Path, f.Message, f.Hint, f.Kubelet, f.Behind, f.Line, f.Column}
+			k := f.Key()
 			if f.File == "" && d.Subject != "" {
-				k.file = "\x00" + d.Subject // about one input's configuration: its own
+				k.File = "\x00" + d.Subject // about one input's configuration: its own
 			}
 			if m, ok := at[k]; ok {
 				m.add(d)
@@ -167,6 +164,8 @@ func githubVerdict(d Document, who string) string {
 	switch {
 	case d.Panics:
 		return who + " does NOT start (panics)"
+	case d.Bootstrapper() != "":
+		return who + " does NOT start (" + d.Bootstrapper() + ")"
 	case !d.Starts:
 		return who + " does NOT start"
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
@@ -39,7 +40,7 @@ func TestGitHubCommands(t *testing.T) {
 		{KubeletVersion: "1.36", Files: []string{"c.yaml"}, Findings: []validate.Finding{
 			{Rule: "KC1101", Severity: validate.Warning, Message: "dropped", Path: "maxPod", Hint: "did you mean \"maxPods\"?", Position: validate.Position{File: "c.yaml", Line: 19, Column: 1}},
 		}},
-		{KubeletVersion: "1.37", Files: []string{"c.yaml"}, Starts: true, Findings: []validate.Finding{
+		{KubeletVersion: "1.37", Files: []string{"c.yaml"}, Verdict: pipeline.Verdict{Starts: true}, Findings: []validate.Finding{
 			{Rule: "KC1101", Severity: validate.Warning, Message: "dropped", Path: "maxPod", Hint: "did you mean \"maxPods\"?", Position: validate.Position{File: "c.yaml", Line: 19, Column: 1}},
 			{Rule: "KC5001", Severity: validate.Error, Message: "no file"},
 			{Rule: "KC2001", Severity: validate.Info, Message: hostile, Position: validate.Position{File: hostile}},
@@ -81,7 +82,7 @@ func TestGitHubCommands(t *testing.T) {
 // without groups keep the one summary line.
 func TestGitHubSummaryPerGroup(t *testing.T) {
 	node := func(name, group string, starts bool) Document {
-		return Document{KubeletVersion: "1.37", Subject: name, Group: group, Starts: starts, Files: []string{name + "/config.yaml"}}
+		return Document{KubeletVersion: "1.37", Subject: name, Group: group, Verdict: pipeline.Verdict{Starts: starts}, Files: []string{name + "/config.yaml"}}
 	}
 	for _, tt := range []struct {
 		name string

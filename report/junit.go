@@ -176,6 +176,8 @@ func junitSuiteOf(d Document, opt Options) junitSuite {
 	switch {
 	case d.Panics:
 		verdict = "false (panics)"
+	case d.Bootstrapper() != "":
+		verdict = "false (" + d.Bootstrapper() + ")"
 	case !d.Starts:
 		verdict = "false"
 	}

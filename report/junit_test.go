@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
@@ -50,7 +51,7 @@ func writeJUnit(t *testing.T, docs []Document, opt Options) junitIn {
 func TestJUnit(t *testing.T) {
 	hostile := "a \"quoted\" <key> & \x01bell\r\nnext\tline \xff"
 	docs := []Document{
-		{KubeletVersion: "1.36", Starts: true, Files: []string{"c.yaml", "d/10.conf"}},
+		{KubeletVersion: "1.36", Verdict: pipeline.Verdict{Starts: true}, Files: []string{"c.yaml", "d/10.conf"}},
 		{KubeletVersion: "1.37", Files: []string{"c.yaml", "d/10.conf"}, Findings: []validate.Finding{
 			{Rule: "KC5001", Severity: validate.Error, Message: "no file"},
 			{Rule: "KC2001", Severity: validate.Info, Message: "not merged", Position: validate.Position{File: "d/README"}},
@@ -105,7 +106,7 @@ func TestJUnit(t *testing.T) {
 // JUnit follows --fail-on: a finding that does not fail the job is no failed
 // test case; it is listed in the case's system-out.
 func TestJUnitFollowsFailOn(t *testing.T) {
-	docs := []Document{{KubeletVersion: "1.37", Starts: true, Files: []string{"c.yaml"}, Findings: []validate.Finding{
+	docs := []Document{{KubeletVersion: "1.37", Verdict: pipeline.Verdict{Starts: true}, Files: []string{"c.yaml"}, Findings: []validate.Finding{
 		{Rule: "KC1101", Severity: validate.Warning, Message: "dropped", Position: validate.Position{File: "c.yaml", Line: 5, Column: 1}},
 	}}}
 	none := validate.Severity(-1)

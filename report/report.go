@@ -17,9 +17,10 @@ type Document struct {
 	KubeletVersion string `json:"kubeletVersion"`
 	// PreRelease is the Kubernetes pre-release the minor's knowledge comes from
 	// (v1.38.0-beta.0) while its GA release is not out; empty for a release.
-	PreRelease       string             `json:"preRelease,omitempty"`
-	Starts           bool               `json:"starts"`
-	Panics           bool               `json:"panics,omitempty"`
+	PreRelease string `json:"preRelease,omitempty"`
+	// Verdict is the node's: starts, panics, refusedBy (who stops it, at which
+	// stage) and, when a bootstrapper refuses the file first, kubeletVerdict.
+	pipeline.Verdict
 	Findings         []validate.Finding `json:"findings"`
 	CrashLoopBackOff *pipeline.Backoff  `json:"crashLoopBackOff,omitempty"`
 	// Files are the files evaluated, in the kubelet's reading order.
@@ -52,7 +53,7 @@ func FromResult(r *pipeline.Result) Document {
 	if fs == nil {
 		fs = []validate.Finding{}
 	}
-	return Document{KubeletVersion: r.Minor.Version, PreRelease: r.Minor.PreReleaseVersion(), Starts: r.Starts, Panics: r.Panics, Findings: fs, CrashLoopBackOff: r.CrashLoopBackOff, Files: r.Files}
+	return Document{KubeletVersion: r.Minor.Version, PreRelease: r.Minor.PreReleaseVersion(), Verdict: r.Verdict, Findings: fs, CrashLoopBackOff: r.CrashLoopBackOff, Files: r.Files}
 }
 
 // Options tune rendering.

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
@@ -197,12 +198,21 @@ func (sarifWriter) Write(w io.Writer, docs []Document, _ Options) error {
 
 	versions := make([]string, 0, len(docs))
 	starts := map[string]bool{}
+	refused := map[string]*pipeline.Refusal{}
 	for _, d := range docs {
 		if !slices.Contains(versions, d.KubeletVersion) {
 			versions = append(versions, d.KubeletVersion)
 		}
-		// Several inputs: whether each starts, by its subject.
+		// Several inputs: whether each starts, by its subject, and who stops
+		// the ones that do not.
 		starts[d.Label()] = d.Starts && !d.Panics
+		if d.RefusedBy != nil {
+			refused[d.Label()] = d.RefusedBy
+		}
+	}
+	props := map[string]any{"kubeletVersions": versions, "starts": starts}
+	if len(refused) > 0 {
+		props["refusedBy"] = refused
 	}
 	log := sarifLog{
 		Schema:  sarifSchema,
@@ -217,7 +227,7 @@ func (sarifWriter) Write(w io.Writer, docs []Document, _ Options) error {
 			// YAML columns count characters, not UTF-16 code units.
 			ColumnKind: "unicodeCodePoints",
 			Results:    results,
-			Properties: map[string]any{"kubeletVersions": versions, "starts": starts},
+			Properties: props,
 		}},
 	}
 	return writeIndented(w, log, false) // < > & written as they are, not as \u003c

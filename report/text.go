@@ -5,7 +5,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
@@ -87,15 +86,8 @@ func (textWriter) Write(w io.Writer, docs []Document, opt Options) error {
 			b.WriteString("\n")
 		}
 		verdict := paint(bold, "starts")
-		switch {
-		case d.Panics:
-			verdict = paint(red+bold, "does NOT start: the kubelet panics at startup")
-		case !d.Starts:
-			verdict = paint(red+bold, "does NOT start: the kubelet refuses this configuration")
-		case refusedByBootstrapper(d.Findings):
-			// The kubelet would start with what the tool writes, but the tool
-			// stops first: the node never gets that far.
-			verdict = paint(red+bold, "would start, but the bootstrapper refuses the file first ("+bootstrap.Refuses.ID+"): the node gets no kubelet")
+		if !d.Starts {
+			verdict = paint(red+bold, "does NOT start: "+d.Words())
 		}
 		if d.Subject != "" {
 			fmt.Fprintf(&b, "%s: ", d.Subject)
@@ -170,15 +162,4 @@ func OneLine(s string) string {
 		return strings.TrimRight(s[:i], " :") + " …"
 	}
 	return s
-}
-
-// refusedByBootstrapper reports whether a bootstrapper (kubeadm, nodeadm,
-// Talos, ...) refuses the file the findings are about.
-func refusedByBootstrapper(fs []validate.Finding) bool {
-	for _, f := range fs {
-		if f.Rule == bootstrap.Refuses.ID {
-			return true
-		}
-	}
-	return false
 }

@@ -11,6 +11,7 @@ type (
 	Text         = finding.Text
 	SuggestedFix = finding.SuggestedFix
 	TextEdit     = finding.TextEdit
+	Key          = finding.Key
 )
 
 // Severities.
@@ -25,6 +26,7 @@ var (
 	ParseSeverity = finding.ParseSeverity
 	SortFindings  = finding.SortFindings
 	Less          = finding.Less
+	Dedup         = finding.Dedup
 	RenameKey     = finding.RenameKey
 	ApplyEdits    = finding.ApplyEdits
 	QuoteLike     = finding.QuoteLike

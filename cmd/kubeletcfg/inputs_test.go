@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -91,7 +93,7 @@ func TestCLIInputs(t *testing.T) {
 		// Talos (input/talos): a protected extraConfig key; Talos's own reference example; the
 		// values only the node knows given with --set; forced format on a file of another kind
 		{"inputs-talos", []string{"lint", talos + "worked-example.yaml"}, exitFindings},
-		{"inputs-talos-origin", []string{"effective", "-c", talos + "worked-example.yaml", "--show-origin"}, exitClean},
+		{"inputs-talos-origin", []string{"effective", "-c", talos + "worked-example.yaml", "--show-origin"}, exitFindings}, // Talos refuses it: no kubelet runs
 		{"inputs-talos-docs-example", []string{"lint", "-c", talos + "docs/kubelet-example.yaml"}, exitFindings},
 		{"inputs-talos-set", []string{"lint", "-c", talos + "worked-example.yaml", "--set", "hostname-override=worker-1",
 			"--set", "node-ip=10.0.0.21", "--set", "staticPodURL=http://127.0.0.1:40000", "-o", "json"}, exitFindings},
@@ -180,6 +182,46 @@ func TestLintNodesExitCode(t *testing.T) {
 		}
 		if !strings.Contains(stdout.String(), tt.want) {
 			t.Errorf("--fail-on %s: no %q in\n%s", tt.failOn, tt.want, stdout.String())
+		}
+	}
+}
+
+// A gate the NodeConfig sets that nodeadm writes too (its config.json and the
+// drop-in of the user's values both hold it): one finding at the user's line,
+// the same count in every format.
+func TestNodeadmGateOnceInEveryFormat(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "nodeconfig.yaml")
+	data := "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  cluster:\n    name: my-cluster\n    apiServerEndpoint: https://example.com\n" +
+		"    certificateAuthority: Y2VydGlmaWNhdGVBdXRob3JpdHk=\n    cidr: 10.100.0.0/16\n  kubelet:\n    config:\n      featureGates:\n        DynamicResourceAllocation: true\n"
+	if err := os.WriteFile(file, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const at, gate = ":12:9:", "DynamicResourceAllocation"
+	count := map[string]int{}
+	for _, format := range []string{"text", "json", "sarif", "github"} {
+		_, out, errOut := runCLI("lint", file, "--kubelet-version", "1.37", "-o", format)
+		switch format {
+		case "text":
+			count[format] = strings.Count(out, at+" warning: feature gate "+gate)
+		case "json":
+			var doc struct{ Findings []struct{ Rule, Path string } }
+			if err := json.Unmarshal([]byte(out), &doc); err != nil {
+				t.Fatalf("%v: %s", err, errOut)
+			}
+			for _, f := range doc.Findings {
+				if f.Rule == "KC3005" && f.Path == "featureGates["+gate+"]" {
+					count[format]++
+				}
+			}
+		case "sarif":
+			count[format] = strings.Count(out, `"field": "featureGates[`+gate+`]"`)
+		case "github":
+			count[format] = strings.Count(out, "line=12,col=9,title=KC3005")
+		}
+	}
+	for format, n := range count {
+		if n != 1 {
+			t.Errorf("-o %s: %d KC3005 findings on the user's %s entry, want 1 (every format: %v)", format, n, gate, count)
 		}
 	}
 }

@@ -29,6 +29,9 @@ type Tool struct {
 
 func (t Tool) String() string { return t.Name }
 
+// Who is the tool as a finding names the tool that reports it (finding.Finding.By).
+func (t Tool) Who() *finding.Tool { return &finding.Tool{Name: t.Name, Release: t.Release} }
+
 // File is a file the tool writes on the node.
 type File struct {
 	// Path is where the tool writes it (/etc/kubernetes/kubelet/config.json).
@@ -51,6 +54,10 @@ type Options struct {
 // Output is a translation: what the kubelet on the node is started with.
 type Output struct {
 	Tool Tool
+	// Writer is the tool that writes the kubelet's files on the node when it
+	// is not Tool itself (Karpenter's AL2023 nodes: EKS nodeadm, from the
+	// AMI); nil for Tool. What it writes of its own accord is its to change.
+	Writer *Tool
 	// Config is the --config file the tool writes; nil when the kubelet runs
 	// without one.
 	Config *File
@@ -91,6 +98,17 @@ type Output struct {
 	// Note says, in a line, what was read ("EKS nodeadm NodeConfig: config.json
 	// and 40-nodeadm.conf as nodeadm v1.11.5 writes them for kubelet 1.37").
 	Note string
+}
+
+// Claim names o.Tool as the tool that reports each of o's findings no tool
+// is named for yet (a translation that runs another tool, Karpenter's nodeadm,
+// claims that tool's findings first).
+func (o *Output) Claim() {
+	for i := range o.Findings {
+		if o.Findings[i].By == nil {
+			o.Findings[i].By = o.Tool.Who()
+		}
+	}
 }
 
 // First is the first of the tool's findings under the rule with that ID, nil

@@ -820,6 +820,8 @@ func (t *translation) al2023(kc map[string]any, spec *yaml.Node, opt bootstrap.O
 			t.out.AtBoot[p] = n
 		}
 	}
+	nout.Claim() // nodeadm's own findings, nodeadm's refusals: not Karpenter's
+	t.out.Writer = &nout.Tool
 	t.out.Findings = append(t.out.Findings, nout.Findings...)
 	t.out.Config, t.out.ConfigDir, t.out.DropIns = nout.Config, nout.ConfigDir, nout.DropIns
 	t.out.Flags, t.out.FlagPositions, t.out.FlagNotes = nout.Flags, nout.FlagPositions, nout.FlagNotes

@@ -5,11 +5,12 @@ import (
 	"fmt"
 	"sync"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer/json"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+
+	"github.com/kubeletcfg/kubeletcfg/input/nodeadm/internal/v1alpha1"
 )
 
 // The NodeConfig API, ported from nodeadm/api/v1alpha1/nodeconfig_types.go
@@ -26,72 +27,22 @@ const (
 
 var groupVersion = schema.GroupVersion{Group: groupName, Version: "v1alpha1"}
 
-type nodeConfig struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitempty"`
-	Spec              nodeConfigSpec `json:"spec,omitempty"`
-}
-
-type nodeConfigList struct {
-	metav1.TypeMeta `json:",inline"`
-	metav1.ListMeta `json:"metadata,omitempty"`
-	Items           []nodeConfig `json:"items"`
-}
-
-type nodeConfigSpec struct {
-	Cluster      clusterDetails    `json:"cluster,omitempty"`
-	Containerd   containerdOptions `json:"containerd,omitempty"`
-	Instance     instanceOptions   `json:"instance,omitempty"`
-	Kubelet      kubeletOptions    `json:"kubelet,omitempty"`
-	FeatureGates map[string]bool   `json:"featureGates,omitempty"`
-}
-
-type clusterDetails struct {
-	Name                 string `json:"name,omitempty"`
-	APIServerEndpoint    string `json:"apiServerEndpoint,omitempty"`
-	CertificateAuthority []byte `json:"certificateAuthority,omitempty"`
-	CIDR                 string `json:"cidr,omitempty"`
-	EnableOutpost        *bool  `json:"enableOutpost,omitempty"`
-	ID                   string `json:"id,omitempty"`
-}
-
-type kubeletOptions struct {
-	Config            map[string]runtime.RawExtension `json:"config,omitempty"`
-	Flags             []string                        `json:"flags,omitempty"`
-	MaxPodsExpression string                          `json:"maxPodsExpression,omitempty"`
-}
-
-type containerdOptions struct {
-	Config          string                          `json:"config,omitempty"`
-	BaseRuntimeSpec map[string]runtime.RawExtension `json:"baseRuntimeSpec,omitempty"`
-}
-
-type instanceOptions struct {
-	LocalStorage localStorageOptions          `json:"localStorage,omitempty"`
-	Environment  map[string]map[string]string `json:"environment,omitempty"`
-	Network      networkOptions               `json:"network,omitempty"`
-}
-
-type networkOptions struct {
-	Nameservers []string `json:"nameservers,omitempty"`
-	Domains     []string `json:"domains,omitempty"`
-}
-
-type localStorageOptions struct {
-	Strategy       string   `json:"strategy,omitempty"`
-	MountPath      string   `json:"mountPath,omitempty"`
-	DisabledMounts []string `json:"disabledMounts,omitempty"`
-}
+// The kinds, in nodeadm's own names (package v1alpha1): a decoding error
+// names nodeadm's types, as nodeadm's does.
+type (
+	nodeConfig     = v1alpha1.NodeConfig
+	nodeConfigList = v1alpha1.NodeConfigList
+)
 
 // The feature gates of nodeadm/internal/api/types.go.
 const (
-	featureInstanceIDNodeName = "InstanceIdNodeName"
-	featureFastImagePull      = "FastImagePull"
+	featureInstanceIDNodeName v1alpha1.Feature = "InstanceIdNodeName"
+	featureFastImagePull      v1alpha1.Feature = "FastImagePull"
 )
 
 // isFeatureEnabled is api/featuregates.go IsFeatureEnabled: both of
 // nodeadm's gates are DefaultFalse, an unknown gate is off.
-func isFeatureEnabled(feature string, gates map[string]bool) bool {
+func isFeatureEnabled(feature v1alpha1.Feature, gates map[v1alpha1.Feature]bool) bool {
 	switch feature {
 	case featureInstanceIDNodeName, featureFastImagePull:
 		enabled, set := gates[feature]
@@ -99,11 +50,6 @@ func isFeatureEnabled(feature string, gates map[string]bool) bool {
 	}
 	return false
 }
-
-// DeepCopyObject makes the types runtime.Objects for the scheme; decoding
-// never copies, so a shallow copy is enough.
-func (n *nodeConfig) DeepCopyObject() runtime.Object     { c := *n; return &c }
-func (n *nodeConfigList) DeepCopyObject() runtime.Object { c := *n; return &c }
 
 // scheme is api/bridge/scheme.go's: the v1alpha1 kinds, built on first use
 // (not at start-up, for runs that read no NodeConfig).

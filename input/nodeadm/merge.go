@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 
 	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/kubeletcfg/kubeletcfg/input/nodeadm/internal/v1alpha1"
 )
 
 // mergeNodeConfig is api/merge.go (NodeConfig).Merge (v20260724):
@@ -39,7 +41,7 @@ func mergeNodeConfig(dst, src *nodeConfig) error {
 	str(&d.Cluster.ID, s.Cluster.ID)
 	for k, v := range s.FeatureGates {
 		if d.FeatureGates == nil {
-			d.FeatureGates = map[string]bool{}
+			d.FeatureGates = map[v1alpha1.Feature]bool{}
 		}
 		d.FeatureGates[k] = v
 	}
