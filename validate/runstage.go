@@ -426,7 +426,7 @@ var (
 		Summary: "A soft eviction threshold has no grace period, or a grace period is no Go duration; the kubelet refuses to start",
 		Doc: "NewMainKubelet (ParseThresholdConfig) needs an evictionSoftGracePeriod entry for every " +
 			"evictionSoft signal (\"grace period must be specified for the soft eviction threshold " +
-			"memory.available\"), and each grace period must be a Go duration of zero or more (1m30s; 90 " +
+			"memory.available\"; 0% and 100% are no threshold and need none), and each grace period must be a Go duration of zero or more (1m30s; 90 " +
 			"without a unit is refused). A grace period without a soft threshold is accepted and unused. Fix: " +
 			"give each soft threshold a grace period such as 1m30s.",
 		Kubelet: rsEvictionFunc,
@@ -438,6 +438,11 @@ var (
 				rsNewKubelet+err.Error())
 		})
 		for _, key := range sortedKeys(k.EvictionSoft) {
+			// 0% and 100% are no threshold (parseThresholdStatement returns none),
+			// so they need no grace period.
+			if v := k.EvictionSoft[key]; v == "0%" || v == "100%" {
+				continue
+			}
 			if _, ok := k.EvictionSoftGracePeriod[key]; !ok && rsValidSignal(key) {
 				emit("evictionSoft["+key+"]",
 					fmt.Sprintf("the soft eviction threshold %s has no evictionSoftGracePeriod, so the kubelet refuses to start", key),
