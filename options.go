@@ -92,6 +92,14 @@ type Options struct {
 // MemoryName names ConfigData in findings when Config is empty.
 const MemoryName = "<memory>"
 
+// sourceKubelet is the kubelet version an input names, "" for none.
+func sourceKubelet(s *input.Source) string {
+	if s == nil {
+		return ""
+	}
+	return s.KubeletVersion
+}
+
 // Prepared is Options resolved into what the pipeline reads: the files (the
 // options' or the kubelet command line's), the converted main file and the
 // kubelet's arguments.
@@ -201,13 +209,20 @@ func (o Options) Prepare() (*Prepared, error) {
 	if p.Source, err = o.convert(&in, p.Config); err != nil {
 		return nil, err
 	}
-	if p.Source != nil && p.Source.KubeletVersion != "" && p.KubeletVersion == "" {
-		v := p.Source.KubeletVersion
-		// The input names the kubelet the node runs (a minikube profile).
+	// The input names the kubelet the node runs (a minikube profile, a Talos
+	// image): it is the minor evaluated unless the command names minors.
+	minorsGiven := o.Versions != "" || o.ControlPlane != "" || o.From != "" || o.To != ""
+	if v := sourceKubelet(p.Source); v != "" && p.KubeletVersion == "" && !minorsGiven {
 		if _, err := LookupMinor(v, ""); err != nil {
-			return nil, fmt.Errorf("%s: a %s profile of Kubernetes %s, a kubelet kubeletcfg does not know (%s): give --kubelet-version", p.Config, inputName(p.Source), v, skew.Span(skew.Supported()))
+			return nil, fmt.Errorf("%s: the %s file names Kubernetes %s, a kubelet kubeletcfg does not know (%s): give the minor to check (--kubelet-version; skew --versions; preflight --from and --to)", p.Config, inputName(p.Source), v, skew.Span(skew.Supported()))
 		}
 		p.KubeletVersion, in.Release = v, release(v)
+	} else if v != "" && p.KubeletVersion != "" {
+		named, okNamed := skew.ParseVersion(v)
+		asked, okAsked := skew.ParseVersion(p.KubeletVersion)
+		if okNamed && okAsked && named.Compare(asked) != 0 {
+			p.Source.Note += fmt.Sprintf("; kubelet %s is evaluated, as --kubelet-version asks, not the file's %s", p.KubeletVersion, v)
+		}
 	}
 	if p.KubeletVersion == "" && o.Policy != nil {
 		if p.KubeletVersion, err = PolicyMinor(o.Policy); err != nil {

@@ -169,6 +169,27 @@ func TestPrepareInputVersion(t *testing.T) {
 	if _, err := (Options{Config: future, KubeletVersion: "1.37"}).Prepare(); err != nil {
 		t.Errorf("a profile of v1.99.0 with --kubelet-version 1.37: %v", err)
 	}
+	// skew and preflight name their minors with other flags: a Talos image of
+	// a kubelet kubeletcfg does not know is no error for them.
+	talos := "testdata/bootstrappers/talos/stability/base-controlplane.yaml" // image v1.28.0
+	for name, opt := range map[string]Options{
+		"skew --versions":      {Config: talos, Versions: "1.36..1.37"},
+		"preflight --from":     {Config: talos, From: "1.36", To: "1.37"},
+		"--kubelet-version":    {Config: talos, KubeletVersion: "1.37"},
+		"skew --control-plane": {Config: talos, ControlPlane: "1.37"},
+	} {
+		p, err := opt.Prepare()
+		if err != nil {
+			t.Errorf("%s on a Talos image of 1.28: %v", name, err)
+			continue
+		}
+		if name == "--kubelet-version" && !strings.Contains(p.Source.Note, "kubelet 1.37 is evaluated, as --kubelet-version asks, not the file's 1.28.0") {
+			t.Errorf("the note does not say which kubelet is evaluated: %s", p.Source.Note)
+		}
+	}
+	if _, err := (Options{Config: talos}).Prepare(); err == nil || !strings.Contains(err.Error(), "skew --versions") {
+		t.Errorf("a Talos image of 1.28 with no minor: %v, want the flags of every verb named", err)
+	}
 }
 
 // TestConvertedInputCarriesNoRepairs: a finding of a converted input (here a
