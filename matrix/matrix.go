@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
-	"strings"
 
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
@@ -148,10 +147,8 @@ func (c *Column) GateProblems() []validate.Finding {
 
 // GateName is the gate of a featureGates[Name] path ("" for other paths).
 func GateName(path string) string {
-	if strings.HasPrefix(path, "featureGates[") && strings.HasSuffix(path, "]") {
-		return path[len("featureGates[") : len(path)-1]
-	}
-	return ""
+	name, _ := validate.GateOfPath(path)
+	return name
 }
 
 // Change is a leaf whose value differs between two minors. A value is nil when

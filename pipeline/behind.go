@@ -1,8 +1,6 @@
 package pipeline
 
 import (
-	"strings"
-
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
@@ -45,7 +43,7 @@ func (p past) next(r *Result) (past, bool) {
 		case rule.Stage == validate.StageFlags && !p.flags:
 			flags = true
 		case rule.Stage == validate.StageGates:
-			if name, ok := gateOfPath(f.Path); ok && !p.gates[name] {
+			if name, ok := validate.GateOfPath(f.Path); ok && !p.gates[name] {
 				gates = append(gates, name)
 			}
 		}
@@ -64,14 +62,6 @@ func (p past) next(r *Result) (past, bool) {
 		return next, true
 	}
 	return p, false
-}
-
-func gateOfPath(path string) (string, bool) {
-	name, ok := strings.CutPrefix(path, "featureGates[")
-	if !ok || !strings.HasSuffix(name, "]") {
-		return "", false
-	}
-	return strings.TrimSuffix(name, "]"), true
 }
 
 // dropSkippedGates removes the gates r gets past from a gate map.

@@ -615,15 +615,13 @@ func setPath(kc *kubeletv1beta1.KubeletConfiguration, path string, val reflect.V
 func (r *Result) windowsFlags(in *Input) {
 	var flags []string
 	var positions []validate.Position
+	args := false // after "--": arguments, not flags
 	for i := 0; i < len(in.Flags); i++ {
 		a := in.Flags[i]
-		if a == "--" {
-			flags, positions = append(flags, in.Flags[i:]...), append(positions, in.flagPositions(i, len(in.Flags))...)
-			break
-		}
+		args = args || a == "--"
 		name, short := argName(a)
 		boolean, windows := validate.WindowsOnlyFlags[name]
-		if short || !windows {
+		if args || short || !windows {
 			flags, positions = append(flags, a), append(positions, in.flagPos(i))
 			continue
 		}
@@ -638,13 +636,4 @@ func (r *Result) windowsFlags(in *Input) {
 	if len(flags) != len(in.Flags) {
 		in.Flags, in.FlagPositions = flags, positions
 	}
-}
-
-// flagPositions are the positions of arguments from to to.
-func (in *Input) flagPositions(from, to int) []validate.Position {
-	var out []validate.Position
-	for i := from; i < to; i++ {
-		out = append(out, in.flagPos(i))
-	}
-	return out
 }

@@ -164,6 +164,7 @@ func TestWindowsOnlyFlags(t *testing.T) {
 		{[]string{"--windows-priorityclass", "ABOVE_NORMAL_PRIORITY_CLASS", "--windows-service", "--max-pods=60"}, []string{validate.FlagDeprecated.ID, validate.FlagWindowsOnly.ID, validate.FlagWindowsOnly.ID}, 60},
 		{[]string{"--windows-service=true"}, []string{validate.FlagWindowsOnly.ID}, 110},
 		{[]string{"--windows-foo=1"}, []string{validate.FlagUnknown.ID}, 0},
+		{[]string{"--", "--windows-service"}, []string{validate.FlagInvalid.ID}, 0}, // an argument, not a flag
 	} {
 		r, err := Evaluate(m, Input{Flags: tt.flags})
 		if err != nil {

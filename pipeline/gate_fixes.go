@@ -31,11 +31,10 @@ func (r *Result) gateFixes() {
 		if f.Rule != GateUnknown.ID && f.Rule != GateGA.ID && f.Rule != GateDeprecated.ID {
 			continue
 		}
-		name, ok := strings.CutPrefix(f.Path, "featureGates[")
-		if !ok || !strings.HasSuffix(name, "]") || f.File == "" {
+		name, ok := validate.GateOfPath(f.Path)
+		if !ok || f.File == "" {
 			continue
 		}
-		name = strings.TrimSuffix(name, "]")
 		file := r.files.Read(f.File)
 		if file == nil || file.Doc == nil {
 			continue

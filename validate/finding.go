@@ -1,6 +1,10 @@
 package validate
 
-import "github.com/kubeletcfg/kubeletcfg/finding"
+import (
+	"strings"
+
+	"github.com/kubeletcfg/kubeletcfg/finding"
+)
 
 // The finding types live in the leaf package finding (readers report positions
 // without importing the rules); the rules and their callers name them here too.
@@ -31,3 +35,13 @@ var (
 	ApplyEdits    = finding.ApplyEdits
 	QuoteLike     = finding.QuoteLike
 )
+
+// GateOfPath is the gate a finding's featureGates[Name] path names; ok is false
+// for any other path.
+func GateOfPath(path string) (name string, ok bool) {
+	name, ok = strings.CutPrefix(path, "featureGates[")
+	if !ok || !strings.HasSuffix(name, "]") {
+		return "", false
+	}
+	return strings.TrimSuffix(name, "]"), true
+}
