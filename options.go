@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -97,7 +98,10 @@ func sourceKubelet(s *input.Source) string {
 	if s == nil {
 		return ""
 	}
-	return s.KubeletVersion
+	if s.KubeletVersion != "" {
+		return s.KubeletVersion
+	}
+	return s.Ships
 }
 
 // Prepared is Options resolved into what the pipeline reads: the files (the
@@ -117,6 +121,29 @@ type Prepared struct {
 	// kubelet's and the policy's defaults applied (KubeletVersion may be
 	// empty: the newest).
 	KubeletVersion, CgroupVersion string
+
+	// again are the options that prepared this (standard input kept), for a
+	// translation at another minor (AtMinor).
+	again Options
+}
+
+// AtMinor is p for kubelet minor m: p itself, unless its main file is the
+// translation of a tool that ships its own kubelet (k0s, k3s, RKE2, a Talos
+// image), which writes for the kubelet its release runs: then the file
+// translated for m, with m's release of the tool (input.Source.Paired).
+func (p *Prepared) AtMinor(m *skew.Minor) (*Prepared, error) {
+	if p.Source == nil || !p.Source.Bundled() {
+		return p, nil
+	}
+	o := p.again
+	o.KubeletVersion, o.Versions, o.ControlPlane, o.From, o.To = m.Version, "", "", "", ""
+	o.Read.Minor, o.Log = "", nil
+	if o.Stdin != nil {
+		if r, ok := o.Stdin.(*bytes.Reader); ok {
+			r.Seek(0, io.SeekStart)
+		}
+	}
+	return o.Prepare()
 }
 
 // Settle maps what the pipeline reported for a converted input back to the
@@ -206,18 +233,36 @@ func (o Options) Prepare() (*Prepared, error) {
 			o.Read.Minor = m.Version
 		}
 	}
-	if p.Source, err = o.convert(&in, p.Config); err != nil {
+	unconverted := in
+	unconverted.Virtual = maps.Clone(in.Virtual)
+	var raw []byte
+	if p.Source, raw, err = o.convert(&in, p.Config); err != nil {
 		return nil, err
 	}
+	if raw != nil {
+		// Standard input is read once; a conversion at another minor reads it again.
+		o.Stdin = bytes.NewReader(raw)
+	}
+	p.again = o
 	// The input names the kubelet the node runs (a minikube profile, a Talos
-	// image): it is the minor evaluated unless the command names minors.
+	// image), or its tool ships one (k0s, k3s): it is the minor evaluated
+	// unless the command names minors.
 	minorsGiven := o.Versions != "" || o.ControlPlane != "" || o.From != "" || o.To != ""
 	if v := sourceKubelet(p.Source); v != "" && p.KubeletVersion == "" && !minorsGiven {
-		if _, err := LookupMinor(v, ""); err != nil {
+		m, err := LookupMinor(v, "")
+		if err != nil {
 			return nil, fmt.Errorf("%s: the %s file names Kubernetes %s, a kubelet kubeletcfg does not know (%s): give the minor to check (--kubelet-version; skew --versions; preflight --from and --to)", p.Config, inputName(p.Source), v, skew.Span(skew.Supported()))
 		}
 		p.KubeletVersion, in.Release = v, release(v)
-	} else if v != "" && p.KubeletVersion != "" {
+		if p.Source.Translated() && m.Version != o.Read.Minor {
+			// The tool writes for the kubelet it runs: translate again for it.
+			o.Read.Minor, in = m.Version, unconverted
+			if p.Source, _, err = o.convert(&in, p.Config); err != nil {
+				return nil, err
+			}
+			in.Release = release(v)
+		}
+	} else if v := p.Source.KubeletVersionNamed(); v != "" && p.KubeletVersion != "" {
 		named, okNamed := skew.ParseVersion(v)
 		asked, okAsked := skew.ParseVersion(p.KubeletVersion)
 		if okNamed && okAsked && named.Compare(asked) != 0 {
@@ -407,16 +452,28 @@ func (o Options) commandLineConfig(p *Prepared, args []kubeletcmd.Arg) error {
 
 // convert recognises the main file (a file, `-` or ConfigData), converts it
 // and makes in read the result under its own name.
-func (o Options) convert(in *pipeline.Input, config string) (*input.Source, error) {
+func (o Options) convert(in *pipeline.Input, config string) (*input.Source, []byte, error) {
+	src, stdin, err := o.convertRead(in, config)
+	if err != nil {
+		return nil, nil, err
+	}
+	if src == nil || src.Path != input.StdinName {
+		stdin = nil
+	}
+	return src, stdin, nil
+}
+
+// convertRead is convert, with what it read from standard input.
+func (o Options) convertRead(in *pipeline.Input, config string) (*input.Source, []byte, error) {
 	format, err := input.ParseFormat(string(o.Format))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if config == "" && o.ConfigData == nil {
 		if format != input.Auto && format != input.Config {
-			return nil, fmt.Errorf("--input-format %s needs --config", format)
+			return nil, nil, fmt.Errorf("--input-format %s needs --config", format)
 		}
-		return nil, nil
+		return nil, nil, nil
 	}
 	var src *input.Source
 	if o.Read.Minikube.CgroupVersion == 0 {
@@ -429,22 +486,22 @@ func (o Options) convert(in *pipeline.Input, config string) (*input.Source, erro
 			config = MemoryName
 		}
 		if src, err = input.ConvertOptions(config, o.ConfigData, format, o.Read); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if src.Data == nil {
 			src.Data = o.ConfigData
 		}
 	} else if src, err = input.OpenOptions(config, tee(o.Stdin, &stdin), format, o.Read); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := o.kindNodes(config, src, stdin.Bytes()); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if src.Format == input.Configz && in.ConfigDir != "" {
-		return nil, fmt.Errorf("--config-dir %s: %s is a configz dump: a configz dump is already merged; drop-ins do not apply", in.ConfigDir, src.Path)
+		return nil, nil, fmt.Errorf("--config-dir %s: %s is a configz dump: a configz dump is already merged; drop-ins do not apply", in.ConfigDir, src.Path)
 	}
 	applySource(src, in)
-	return src, nil
+	return src, stdin.Bytes(), nil
 }
 
 // ParseSets reads --set PATH=VALUE values (input.Options.Set: values only a

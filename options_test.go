@@ -5,10 +5,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/kubeletcfg/kubeletcfg/discover"
+	"github.com/kubeletcfg/kubeletcfg/input/k0s"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
@@ -233,5 +235,52 @@ func TestConvertedInputCarriesNoRepairs(t *testing.T) {
 				t.Fatalf("no KC1102 finding: %+v", l.Result.Findings)
 			}
 		})
+	}
+}
+
+// A tool that ships its kubelet (k0s) is checked at the kubelet its release
+// ships unless a minor is named, and skew and preflight translate the file
+// for each minor with that minor's release, standard input included.
+func TestReleaseTrain(t *testing.T) {
+	data, err := os.ReadFile("testdata/inputs/k0s.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lint := func(version string) *Linted {
+		t.Helper()
+		l, err := Lint(Options{Config: "-", Stdin: bytes.NewReader(data), KubeletVersion: version})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	if l := lint(""); l.Result.Minor.Version != "1.36" || l.Source.Paired != k0s.Release {
+		t.Errorf("default: kubelet %s with k0s %q, want 1.36 with %s", l.Result.Minor.Version, l.Source.Paired, k0s.Release)
+	}
+	l := lint("1.37")
+	if l.Result.Minor.Version != "1.37" || l.Source.Paired != "" || !l.Result.Starts {
+		t.Errorf("1.37: kubelet %s with k0s %q, starts %v; want 1.37, no release, starts", l.Result.Minor.Version, l.Source.Paired, l.Result.Starts)
+	}
+	if slices.ContainsFunc(l.Result.Findings, func(f validate.Finding) bool { return strings.Contains(f.Message, "--containerd") }) {
+		t.Errorf("1.37: a finding on k0s v1.36's own --containerd: %v", l.Result.Findings)
+	}
+	s, err := Skew(Options{Config: "-", Stdin: bytes.NewReader(data), Versions: "1.36..1.37"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range s.Matrix.Columns {
+		got = append(got, c.Minor.Version+"="+c.Tool+" "+c.ReleaseText())
+	}
+	if want := []string{"1.36=k0s " + k0s.Release, "1.37=k0s none ported"}; !slices.Equal(got, want) {
+		t.Errorf("skew columns %q, want %q", got, want)
+	}
+	// A kubelet config file has no tool: the columns name none.
+	s, err = Skew(Options{Config: "-", Stdin: strings.NewReader(testConfig), Versions: "1.36..1.37"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := s.Matrix.Columns[0]; c.Tool != "" {
+		t.Errorf("a kubelet config names tool %q", c.Tool)
 	}
 }

@@ -3,6 +3,8 @@ package kubeletcfg
 import (
 	"fmt"
 
+	"github.com/kubeletcfg/kubeletcfg/pipeline"
+
 	"github.com/kubeletcfg/kubeletcfg/matrix"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
@@ -38,5 +40,23 @@ func Preflight(opt Options) (*PreflightReport, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--to: %w", err)
 	}
-	return matrix.NewPreflightSettled(p.Input, src, tgt, p.Settle)
+	if p.Source == nil || !p.Source.Bundled() {
+		return matrix.NewPreflightSettled(p.Input, src, tgt, p.Settle)
+	}
+	at := map[*skew.Minor]*Prepared{}
+	pf, err := matrix.NewPreflightEach(src, tgt, func(m *skew.Minor) (pipeline.Input, error) {
+		pm, err := p.AtMinor(m)
+		if err != nil {
+			return pipeline.Input{}, err
+		}
+		at[m] = pm
+		return pm.Input, nil
+	}, func(r *pipeline.Result) error { return at[r.Minor].Settle(r) })
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range []*matrix.Column{pf.From, pf.To} {
+		at[c.Minor].nameRelease(c)
+	}
+	return pf, nil
 }

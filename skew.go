@@ -41,13 +41,13 @@ func Skew(opt Options) (*Skewed, error) {
 	if err != nil {
 		return nil, err
 	}
-	mx, err := matrix.Evaluate(p.Input, minors)
+	mx, at, err := p.evaluate(minors)
 	if err != nil {
 		return nil, err
 	}
 	results := make([]*pipeline.Result, len(mx.Columns))
 	for i, c := range mx.Columns {
-		if err := p.Settle(c.Result); err != nil {
+		if err := at[c.Minor].Settle(c.Result); err != nil {
 			return nil, err
 		}
 		results[i] = c.Result
@@ -145,4 +145,41 @@ func sameFindings(a, b []validate.Finding) bool {
 		}
 	}
 	return true
+}
+
+// evaluate is the matrix of p's files at minors, with each minor's Prepared
+// (AtMinor: a bootstrapper that ships its kubelet writes for each minor with
+// that minor's release, named in the columns).
+func (p *Prepared) evaluate(minors []*skew.Minor) (*matrix.Matrix, map[*skew.Minor]*Prepared, error) {
+	at := map[*skew.Minor]*Prepared{}
+	if p.Source == nil || !p.Source.Bundled() {
+		for _, m := range minors {
+			at[m] = p
+		}
+		mx, err := matrix.Evaluate(p.Input, minors)
+		return mx, at, err
+	}
+	mx, err := matrix.EvaluateEach(minors, func(m *skew.Minor) (pipeline.Input, error) {
+		pm, err := p.AtMinor(m)
+		if err != nil {
+			return pipeline.Input{}, err
+		}
+		at[m] = pm
+		return pm.Input, nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, c := range mx.Columns {
+		at[c.Minor].nameRelease(c)
+	}
+	return mx, at, nil
+}
+
+// nameRelease names, in c, the release of p's tool that runs c's minor, for a
+// tool with a release train (input.Source.Ships).
+func (p *Prepared) nameRelease(c *matrix.Column) {
+	if s := p.Source; s != nil && s.Ships != "" {
+		c.Tool, c.ToolRelease = s.Tool(), s.Paired
+	}
 }

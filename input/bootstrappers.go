@@ -114,6 +114,7 @@ func trimPath(err error, path string) error {
 // file's are.
 func fromBootstrap(file string, f Format, out *bootstrap.Output) *Source {
 	s := &Source{Path: file, Format: f, tool: out.Tool.Name, Note: out.Note, KubeletVersion: out.KubeletVersion,
+		Ships: out.Ships, Paired: out.Release,
 		Flags: slices.Clone(out.Flags), FlagPositions: slices.Clone(out.FlagPositions)}
 	if out.Config != nil {
 		s.Data = out.Config.Data

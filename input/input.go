@@ -81,6 +81,12 @@ type Source struct {
 	// KubeletVersion is the kubelet release the input says the node runs (a
 	// minikube profile's KubernetesVersion, v1.34.1); empty when it names none.
 	KubeletVersion string
+	// Ships is, for a tool that ships its own kubelet (k0s, k3s, RKE2), the
+	// kubelet its newest release ported ships: the minor checked when the
+	// file names none. Paired is the tool's release that runs at the minor
+	// translated for ("v1.36.3+k0s.2"), "" when none ported does
+	// (bootstrap.Train.Pair).
+	Ships, Paired string
 	// KindNodes are, for a kind cluster configuration, its nodes by kind's
 	// names, grouped by the kubelet configuration they get (input/kind.go).
 	KindNodes [][]string
@@ -107,6 +113,31 @@ type Source struct {
 	tool, toolRelease string
 	writer            bootstrap.Tool
 	ownFlags          map[string]bool
+}
+
+// Tool names the bootstrapper whose translation s is ("k0s"), "" for none.
+func (s *Source) Tool() string {
+	if s == nil {
+		return ""
+	}
+	return s.tool
+}
+
+// Translated reports whether s is a bootstrapper's translation.
+func (s *Source) Translated() bool { return s != nil && s.tool != "" }
+
+// Bundled reports whether s is the translation of a tool that ships its own
+// kubelet (Ships), or names the kubelet it runs (a Talos image): what it
+// writes follows that kubelet's minor.
+func (s *Source) Bundled() bool { return s.Translated() && (s.Ships != "" || s.KubeletVersion != "") }
+
+// KubeletVersionNamed is the kubelet the file itself names, "" for none
+// (a tool's default, Ships, is not the file's).
+func (s *Source) KubeletVersionNamed() string {
+	if s == nil {
+		return ""
+	}
+	return s.KubeletVersion
 }
 
 // Open reads path (Stdin: r, once, within source.MaxFileSize) and converts it

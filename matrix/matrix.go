@@ -23,6 +23,10 @@ type Column struct {
 	// (the newest minor of the matrix), among paths both have; nil for the
 	// reference itself or when either has no configuration.
 	Differs []Change
+	// Tool, for a bootstrapper that ships its own kubelet (k0s, k3s, RKE2,
+	// Talos), names it, and ToolRelease its release that runs this minor's
+	// kubelet: "" when none ported does (EvaluateEach's caller sets them).
+	Tool, ToolRelease string
 }
 
 // Matrix is the same files evaluated at several minors, oldest first.
@@ -49,6 +53,31 @@ func EvaluateLoaded(l *pipeline.Loaded, minors []*skew.Minor) (*Matrix, error) {
 	if err != nil {
 		return nil, err
 	}
+	return assemble(cols), nil
+}
+
+// EvaluateEach is Evaluate with each minor's own files (input(m)): those a
+// bootstrapper that ships its kubelet writes with its release for that minor.
+func EvaluateEach(minors []*skew.Minor, input func(*skew.Minor) (pipeline.Input, error)) (*Matrix, error) {
+	cols := make([]*Column, len(minors))
+	for i, m := range minors {
+		in, err := input(m)
+		if err != nil {
+			return nil, err
+		}
+		l, err := pipeline.Load(in)
+		if err != nil {
+			return nil, err
+		}
+		if cols[i], err = evaluateColumn(l, m); err != nil {
+			return nil, err
+		}
+	}
+	return assemble(cols), nil
+}
+
+// assemble is the matrix of cols, each compared with the newest.
+func assemble(cols []*Column) *Matrix {
 	mx := &Matrix{Columns: cols}
 	if ref := mx.Reference(); ref != nil && ref.Effective != nil {
 		for _, c := range mx.Columns {
@@ -57,7 +86,7 @@ func EvaluateLoaded(l *pipeline.Loaded, minors []*skew.Minor) (*Matrix, error) {
 			}
 		}
 	}
-	return mx, nil
+	return mx
 }
 
 // evaluateColumns runs evaluateColumn for every minor in turn. Evaluating the

@@ -131,6 +131,33 @@ func NewPreflightSettled(in pipeline.Input, from, to *skew.Minor, settle func(*p
 	return comparePreflight(src, tgt, l.Input().CgroupVersion)
 }
 
+// NewPreflightEach is NewPreflightSettled with each minor's own files
+// (EvaluateEach); settle gets each minor's result.
+func NewPreflightEach(from, to *skew.Minor, input func(*skew.Minor) (pipeline.Input, error), settle func(*pipeline.Result) error) (*Preflight, error) {
+	if to.Before(from) {
+		return nil, fmt.Errorf("--from %s is newer than --to %s: a preflight goes from the running minor to a newer one (or the same)", from.Version, to.Version)
+	}
+	minors := []*skew.Minor{from, to}
+	if from == to {
+		minors = minors[:1]
+	}
+	cgroup := 0
+	mx, err := EvaluateEach(minors, func(m *skew.Minor) (pipeline.Input, error) {
+		in, err := input(m)
+		cgroup = in.CgroupVersion
+		return in, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range mx.Columns {
+		if err := settle(c.Result); err != nil {
+			return nil, err
+		}
+	}
+	return comparePreflight(mx.Columns[0], mx.Reference(), cgroup)
+}
+
 func comparePreflight(src, tgt *Column, cgroup int) (*Preflight, error) {
 	p := &Preflight{From: src, To: tgt, CgroupVersion: cgroup, Blockers: []validate.Finding{}}
 	for _, f := range tgt.Result.Findings {

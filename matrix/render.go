@@ -21,10 +21,25 @@ type VersionDoc struct {
 	report.Document
 	Dropped   []string       `json:"dropped"`
 	Effective map[string]any `json:"effective"`
+	// Tool and ToolRelease: the bootstrapper that ships this kubelet and its
+	// release that runs it (Column); a tool without toolRelease has no release
+	// ported for the minor.
+	Tool        string `json:"tool,omitempty"`
+	ToolRelease string `json:"toolRelease,omitempty"`
 }
 
 func versionDoc(c *Column) VersionDoc {
-	return VersionDoc{Document: report.FromResult(c.Result), Dropped: nonNil(c.Result.Dropped), Effective: c.Effective}
+	return VersionDoc{Document: report.FromResult(c.Result), Dropped: nonNil(c.Result.Dropped), Effective: c.Effective,
+		Tool: c.Tool, ToolRelease: c.ToolRelease}
+}
+
+// ReleaseText is c's tool release as the text reports show it: "v1.36.3+k0s.2",
+// "none ported".
+func (c *Column) ReleaseText() string {
+	if c.ToolRelease == "" {
+		return "none ported"
+	}
+	return c.ToolRelease
 }
 
 // WriteJSON prints {"versions":[...]}, oldest first.
@@ -53,6 +68,9 @@ func (mx *Matrix) WriteTextQuiet(w io.Writer, quiet bool) error {
 		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
 	row("kubelet", func(c *Column) string { return c.Minor.Version })
+	if tool := mx.Columns[0].Tool; tool != "" {
+		row(tool, (*Column).ReleaseText)
+	}
 	row("starts", func(c *Column) string {
 		f := c.Stop()
 		switch {
@@ -204,6 +222,13 @@ func nonNil(s []string) []string {
 type preflightDoc struct {
 	From string `json:"from"`
 	To   string `json:"to"`
+	// Tool, for a bootstrapper that ships its own kubelet, and its releases
+	// that run at from and at to ("" when none ported does).
+	Tool     string `json:"tool,omitempty"`
+	Releases *struct {
+		From string `json:"from"`
+		To   string `json:"to"`
+	} `json:"toolReleases,omitempty"`
 	// Verdict is the target minor's (starts, panics, refusedBy, kubeletVerdict).
 	pipeline.Verdict
 	Blockers         []validate.Finding `json:"blockers"`
@@ -239,6 +264,12 @@ func (p *Preflight) WriteJSON(w io.Writer) error {
 	}
 	if d.Fields == nil {
 		d.Fields = []FieldNote{}
+	}
+	if d.Tool = p.From.Tool; d.Tool != "" {
+		d.Releases = &struct {
+			From string `json:"from"`
+			To   string `json:"to"`
+		}{p.From.ToolRelease, p.To.ToolRelease}
 	}
 	d.CrashLoopBackOff.From = p.From.Result.CrashLoopBackOff
 	d.CrashLoopBackOff.To = p.To.Result.CrashLoopBackOff
@@ -281,6 +312,9 @@ func (p *Preflight) WriteTextWith(w io.Writer, opt TextOptions) error {
 	from, to := p.From.Minor.Version, p.To.Minor.Version
 	if !opt.Compact {
 		fmt.Fprintf(&b, "kubelet %s -> %s\n", from, to)
+		if tool := p.From.Tool; tool != "" {
+			fmt.Fprintf(&b, "%s %s -> %s\n", tool, p.From.ReleaseText(), p.To.ReleaseText())
+		}
 	}
 	for _, m := range []*skew.Minor{p.From.Minor, p.To.Minor} {
 		if note := skew.PreReleaseNote(m.Version, m.PreReleaseVersion()); note != "" {

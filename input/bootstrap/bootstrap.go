@@ -95,6 +95,11 @@ type Output struct {
 	Findings []finding.Finding
 	// KubeletVersion is the kubelet release the file names, when it names one.
 	KubeletVersion string
+	// Ships is, for a tool that ships its own kubelet (Train), the kubelet its
+	// newest release ported ships: the minor a file that names none is checked
+	// at. Release is the tool's release that runs with the kubelet minor
+	// translated for ("v1.36.3+k0s.2"), "" when none ported does (Train.Pair).
+	Ships, Release string
 	// Note says, in a line, what was read ("EKS nodeadm NodeConfig: config.json
 	// and 40-nodeadm.conf as nodeadm v1.11.5 writes them for kubelet 1.37").
 	Note string

@@ -46,6 +46,10 @@ import (
 // Release is the k0s release ported.
 const Release = "v1.36.3+k0s.2"
 
+// Train is the k0s releases ported, by the kubelet each ships: a k0s node
+// runs the kubelet its release bundles.
+var Train = bootstrap.Train{Tool: "k0s", Releases: []bootstrap.Shipped{{Release: Release, Kubelet: "v1.36.3"}}}
+
 // Tool is k0s, as findings and the docs name it.
 var Tool = bootstrap.Tool{
 	Name:    "k0s",

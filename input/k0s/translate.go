@@ -153,6 +153,7 @@ func (t *translation) run(mine []*profile, opt bootstrap.Options) error {
 	t.out.Config = &bootstrap.File{Path: configPath, Data: data}
 	t.out.Note = fmt.Sprintf("k0s ClusterConfig, worker profile %q: %s and the kubelet's arguments as k0s %s writes them (profile values decoded with kubelet %s's fields)",
 		t.name, configPath, Release, t.minor.Version)
+	Train.Pair(t.out, t.minor.Version)
 	finding.SortFindings(t.out.Findings)
 	return nil
 }

@@ -37,6 +37,14 @@ var RKE2 = bootstrap.Tool{
 	Source:  "pkg/cli/defaults/defaults.go Set; pkg/cli/cmds/agent.go, server.go (flag sets); k3s " + Release + " for the rest",
 }
 
+// Trains are the k3s and RKE2 releases ported, by the kubelet each ships:
+// a k3s or RKE2 node runs the kubelet its release bundles (k3s's translation
+// is main's at the commit v1.36.3+k3s1's kubelet code matches).
+var Trains = map[string]bootstrap.Train{
+	"k3s":  {Tool: "k3s", Releases: []bootstrap.Shipped{{Release: "v1.36.3+k3s1", Kubelet: "v1.36.3"}}},
+	"rke2": {Tool: "RKE2", Releases: []bootstrap.Shipped{{Release: RKE2.Release, Kubelet: "v1.36.3"}}},
+}
+
 type fileData struct {
 	path string
 	data []byte

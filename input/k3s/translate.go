@@ -584,6 +584,7 @@ func (t *translation) kubelet() error {
 		// (k3s-io/k3s#10433, first released in v1.32.0+k3s1).
 		t.out.Note += fmt.Sprintf("; %s %s passed these settings as kubelet flags instead (the drop-in came with v1.32.0+k3s1): modelled as the newer releases write them", name, t.opt.Minor)
 	}
+	Trains[t.program].Pair(t.out, t.opt.Minor)
 	return nil
 }
 
