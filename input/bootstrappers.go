@@ -122,7 +122,7 @@ func fromBootstrap(file string, f Format, out *bootstrap.Output) *Source {
 		s.noConfig = true
 	}
 	m := &posMap{path: file, byPath: maps.Clone(out.Positions), anchor: out.Anchor,
-		notes: maps.Clone(out.Notes), defaultNote: "set by " + out.Tool.Name, generated: map[string]bool{}}
+		notes: maps.Clone(out.Notes), writtenToo: maps.Clone(out.WrittenToo), defaultNote: "set by " + out.Tool.Name, generated: map[string]bool{}}
 	if m.byPath == nil {
 		m.byPath = map[string]validate.Position{}
 	}

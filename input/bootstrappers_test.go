@@ -196,7 +196,8 @@ func TestBootstrapperToolGateEntry(t *testing.T) {
 	}{
 		{"the tool's entry, GA", "1.37", false, "KC3005", "tool.yaml:1:1", "not in your file: FakeTool v1 writes this gate entry itself, and a file cannot take back a gate the tool sets; nothing to change now"},
 		{"the tool's entry, removed", "1.38", false, "KC3001", "tool.yaml:1:1", "not in your file: FakeTool v1 writes this gate entry itself, and a file cannot take back a gate the tool sets; the node needs a release of FakeTool that does not write it for kubelet 1.38"},
-		{"the user's entry too: one finding", "1.37", true, "KC3005", "tool.yaml:3:5", "remove the entry"},
+		{"the user's entry too: one finding", "1.37", true, "KC3005", "tool.yaml:3:5", "removing it from the file leaves FakeTool v1's own entry (it writes this gate too"},
+		{"the user's entry too, removed", "1.38", true, "KC3001", "tool.yaml:3:5", "remove it from the file, and the node needs a release of FakeTool that does not write it for kubelet 1.38: FakeTool v1 writes this gate entry too"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -213,6 +214,7 @@ func TestBootstrapperToolGateEntry(t *testing.T) {
 					out.ConfigDir = "/etc/fake/config.json.d"
 					out.DropIns = []bootstrap.File{{Path: "/etc/fake/config.json.d/40-user.conf", Data: []byte(`{"apiVersion":"kubelet.config.k8s.io/v1beta1","kind":"KubeletConfiguration","featureGates":{"DynamicResourceAllocation":true}}`)}}
 					out.Positions["featureGates[DynamicResourceAllocation]"] = kcfinding.Position{File: path, Line: 3, Column: 5}
+					out.WrittenToo = map[string]string{"featureGates[DynamicResourceAllocation]": out.Notes["featureGates[DynamicResourceAllocation]"]}
 				}
 				return out, nil
 			}
@@ -225,6 +227,9 @@ func TestBootstrapperToolGateEntry(t *testing.T) {
 			}
 			if len(got) != 1 || got[0].Position.String() != tt.at || !strings.HasPrefix(got[0].Hint, tt.hint) {
 				t.Fatalf("%s findings %v, want one at %s with the hint %q", tt.rule, got, tt.at, tt.hint)
+			}
+			if too := strings.HasSuffix(got[0].Message, "(FakeTool writes it too: enabled for kubelet 1.33+)"); too != tt.userWrites {
+				t.Errorf("message %q: says the tool writes it too: %v, want %v", got[0].Message, too, tt.userWrites)
 			}
 		})
 	}

@@ -39,6 +39,9 @@ type posMap struct {
 	// defaultNote; nil: no notes.
 	notes       map[string]string
 	defaultNote string
+	// writtenToo: paths the file writes that the tool writes too, with the
+	// tool's note (bootstrap.Output.WrittenToo).
+	writtenToo map[string]string
 	// flagAt: positions in the file of the kubelet flags the input itself names
 	// (minikube's), by the field path each flag sets: a finding or origin there
 	// on that path is the flag's and keeps its position.
@@ -138,6 +141,16 @@ func (s *Source) Translate(r *Result) {
 				if f.Hint != "" {
 					f.Hint = s.toolHint(f, r.Minor)
 				}
+			} else if note, ok := s.pos.toolAlso(f.Path); ok {
+				// The file and the tool both write the gate entry: the file's
+				// line is the finding's, and taking it out leaves the tool's.
+				for _, who := range []string{s.writer.Name + " " + s.writer.Release + ": ", s.writer.Name + ": "} {
+					note = strings.TrimPrefix(note, who)
+				}
+				f.Message += fmt.Sprintf(" (%s writes it too: %s)", s.writer.Name, note)
+				if f.Hint != "" {
+					f.Hint = s.toolAlsoHint(f, r.Minor)
+				}
 			}
 		}
 		f.Position = s.positionAt(f.Position, f.Path)
@@ -200,6 +213,33 @@ func (s *Source) toolHint(f *validate.Finding, m *skew.Minor) string {
 		return fmt.Sprintf("not in your file: %s writes this gate entry itself, and a file cannot take back a gate the tool sets; the node needs a release of %s that does not write it for %s", who, name, minor)
 	}
 	return fmt.Sprintf("not in your file: %s writes this gate entry itself, and a file cannot take back a gate the tool sets; nothing to change now, but before the kubelet minor that removes the gate the node needs a release of %s that no longer writes it", who, name)
+}
+
+// toolAlsoHint is the hint of a finding on a gate entry the user's file and
+// the tool both write: taking the file's out is not enough.
+func (s *Source) toolAlsoHint(f *validate.Finding, m *skew.Minor) string {
+	who := s.writer.Name
+	if s.writer.Release != "" {
+		who += " " + s.writer.Release
+	}
+	minor := "this kubelet minor"
+	if m != nil {
+		minor = "kubelet " + m.Version
+	}
+	if f.Severity == validate.Error {
+		return fmt.Sprintf("remove it from the file, and the node needs a release of %s that does not write it for %s: %s writes this gate entry too, and a file cannot take back a gate the tool sets", s.writer.Name, minor, who)
+	}
+	return fmt.Sprintf("removing it from the file leaves %s's own entry (it writes this gate too, and a file cannot take back a gate the tool sets): before the kubelet minor that removes the gate the node needs a release of %s that no longer writes it", who, s.writer.Name)
+}
+
+// toolAlso is the note of a gate entry the user's file writes and the tool
+// writes too (bootstrap.Output.WrittenToo), if p is one.
+func (m *posMap) toolAlso(p string) (string, bool) {
+	if !strings.HasPrefix(p, "featureGates[") {
+		return "", false
+	}
+	n, ok := m.writtenToo[p]
+	return n, ok
 }
 
 // mapMessage maps the positions of the converted document a message quotes

@@ -84,6 +84,11 @@ type Output struct {
 	// note applies below it. Paths with neither a Position nor a Note are the
 	// kubelet's defaults.
 	Notes map[string]string
+	// WrittenToo are the paths the user's file writes that the tool also
+	// writes of its own accord in a file of its own (nodeadm's gate entries in
+	// config.json, under the drop-in of the user's values), with what sets them:
+	// taking the file's value out leaves the tool's.
+	WrittenToo map[string]string
 	// AtBoot are the paths whose value only the instance knows, with what sets
 	// it ("nodeadm: from the instance type's ENI limits"); their value is not
 	// invented: the generated documents leave them out unless Options.Set

@@ -549,11 +549,22 @@ func (t *translation) generate(cfg *nodeConfig, minor int, minorName string) err
 	}
 
 	kc.withVersionToggles(minor)
+	// A gate entry nodeadm writes in config.json stays there when the user's
+	// drop-in writes it too.
+	gate := func(path, s string) {
+		note(path, s)
+		if t.userSets(path) {
+			if out.WrittenToo == nil {
+				out.WrittenToo = map[string]string{}
+			}
+			out.WrittenToo[path] = out.Notes[path]
+		}
+	}
 	if minor >= 33 {
-		note("featureGates[DynamicResourceAllocation]", "enabled for kubelet 1.33+ (internal/kubelet/config.go withVersionToggles)")
+		gate("featureGates[DynamicResourceAllocation]", "enabled for kubelet 1.33+ (internal/kubelet/config.go withVersionToggles)")
 	}
 	if minor >= 34 {
-		note("featureGates[MutableCSINodeAllocatableCount]", "enabled for kubelet 1.34+ (internal/kubelet/config.go withVersionToggles)")
+		gate("featureGates[MutableCSINodeAllocatableCount]", "enabled for kubelet 1.34+ (internal/kubelet/config.go withVersionToggles)")
 		note("shutdownGracePeriod", "graceful node shutdown for kubelet 1.34+ (internal/kubelet/config.go withVersionToggles)")
 		note("shutdownGracePeriodCriticalPods", "graceful node shutdown for kubelet 1.34+ (internal/kubelet/config.go withVersionToggles)")
 	}

@@ -6,6 +6,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -220,5 +222,42 @@ func TestCRLF(t *testing.T) {
 	fa, fb := findingWith(a, bootstrap.Drops.ID, "flagz"), findingWith(b, bootstrap.Drops.ID, "flagz")
 	if fa == nil || fb == nil || fa.Position != fb.Position || a.Positions["maxPods"] != b.Positions["maxPods"] {
 		t.Errorf("LF %v %v, CRLF %v %v", fa, a.Positions["maxPods"], fb, b.Positions["maxPods"])
+	}
+}
+
+// A gate entry the user's config writes and nodeadm's withVersionToggles
+// writes too, at that minor, is WrittenToo: taking the user's out leaves
+// nodeadm's.
+func TestWrittenToo(t *testing.T) {
+	const cfg = `apiVersion: node.eks.aws/v1alpha1
+kind: NodeConfig
+spec:
+  cluster:
+    name: c
+    apiServerEndpoint: https://example.com
+    certificateAuthority: Y2E=
+    cidr: 10.100.0.0/16
+  kubelet:
+    config:
+      featureGates:
+        DynamicResourceAllocation: false
+        NodeSwap: true
+`
+	for _, tc := range []struct {
+		minor string
+		want  []string
+	}{
+		{"1.32", nil}, // nodeadm writes DRA from 1.33 on
+		{"1.33", []string{"featureGates[DynamicResourceAllocation]"}},
+		{"1.37", []string{"featureGates[DynamicResourceAllocation]"}},
+	} {
+		out, err := Translate("nc.yaml", []byte(cfg), bootstrap.Options{Minor: tc.minor})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := slices.Sorted(maps.Keys(out.WrittenToo))
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: WrittenToo %v, want %v", tc.minor, got, tc.want)
+		}
 	}
 }
