@@ -47,7 +47,7 @@ var translators = []translator{
 	{format: "talos", tool: talos.Tool, detect: talos.Detect, translate: talos.Translate},
 	{format: "k0s", tool: k0s.Tool, detect: k0s.Detect, accepts: k0s.Accepts, translate: k0s.Translate},
 	{format: "k3s", tool: k3s.Tool, detect: k3s.Detect, accepts: k3s.Accepts, translate: k3s.Translate},
-	{format: "aks", tool: aks.Tool, detect: aks.Detect, translate: aks.Translate},
+	{format: "aks", tool: aks.Tool, detect: aks.Detect, accepts: aks.Accepts, translate: aks.Translate},
 }
 
 // BootstrapperFormats are the --input-format names of the bootstrappers'

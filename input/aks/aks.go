@@ -91,6 +91,22 @@ func Detect(_ string, data []byte) bool {
 	return false
 }
 
+// Accepts reports whether data is a kubeletConfig AKS takes at all, for
+// --input-format aks: a JSON object with no apiVersion or kind (the file may
+// hold only keys AKS does not have, which it drops; Detect needs one it has).
+func Accepts(_ string, data []byte) bool {
+	if t := bytes.TrimSpace(data); len(t) == 0 || t[0] != '{' {
+		return false
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(data, &m); err != nil {
+		return false
+	}
+	_, api := m["apiVersion"]
+	_, kind := m["kind"]
+	return !api && !kind
+}
+
 type translation struct {
 	path string
 	out  *bootstrap.Output

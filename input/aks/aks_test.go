@@ -92,19 +92,23 @@ func TestDocsExamples(t *testing.T) {
 
 func TestDetect(t *testing.T) {
 	tests := []struct {
-		data string
-		want bool
+		data            string
+		detect, accepts bool
 	}{
-		{`{"podMaxPids": 100}`, true},
-		{`{"imageGcHighThreshold": 90, "failSwapOn": false}`, true},
-		{`{"failSwapOn": false}`, false}, // also a KubeletConfiguration field
-		{`{"apiVersion": "kubelet.config.k8s.io/v1beta1", "kind": "KubeletConfiguration", "podMaxPids": 1}`, false},
-		{"podMaxPids: 100\n", false}, // az reads JSON
-		{`[1]`, false},
+		{`{"podMaxPids": 100}`, true, true},
+		{`{"imageGcHighThreshold": 90, "failSwapOn": false}`, true, true},
+		{`{"failSwapOn": false}`, false, true}, // also a KubeletConfiguration field: --input-format aks takes it
+		{`{"podMaxPid": 100, "maxPods": 9}`, false, true}, // only keys AKS drops
+		{`{"apiVersion": "kubelet.config.k8s.io/v1beta1", "kind": "KubeletConfiguration", "podMaxPids": 1}`, false, false},
+		{"podMaxPids: 100\n", false, false}, // az reads JSON
+		{`[1]`, false, false},
 	}
 	for _, tt := range tests {
-		if got := Detect("x.json", []byte(tt.data)); got != tt.want {
-			t.Errorf("Detect(%s) = %v, want %v", tt.data, got, tt.want)
+		if got := Detect("x.json", []byte(tt.data)); got != tt.detect {
+			t.Errorf("Detect(%s) = %v, want %v", tt.data, got, tt.detect)
+		}
+		if got := Accepts("x.json", []byte(tt.data)); got != tt.accepts {
+			t.Errorf("Accepts(%s) = %v, want %v", tt.data, got, tt.accepts)
 		}
 	}
 }
