@@ -1,0 +1,99 @@
+package kubeletcfg
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/kubeletcfg/kubeletcfg/input"
+	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"github.com/kubeletcfg/kubeletcfg/skew"
+)
+
+// TestNoDefaultLabelOnToolValues: on every bootstrapper file of the test data,
+// a value `effective --show-origin` labels "default" (no origin, no note) is
+// the kubelet's own default: a value a file the tool read or wrote set is
+// never labelled default.
+func TestNoDefaultLabelOnToolValues(t *testing.T) {
+	tools := input.BootstrapperFormats()
+	var files []string
+	for _, root := range []string{"testdata/bootstrappers", "testdata/inputs"} {
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			if slices.Contains(tools, string(input.DetectPath(path, data))) {
+				files = append(files, path)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(files) < 20 {
+		t.Fatalf("only %d bootstrapper files found", len(files))
+	}
+	defaults := map[string]map[string]any{}
+	checked := 0
+	for _, path := range files {
+		e, err := Effective(Options{Config: path})
+		if err != nil || e.Result.Effective == nil || e.Result.Bootstrapper() != "" {
+			// A file the tool refuses (the node gets no kubelet), or one that
+			// needs a minor named: other tests' business.
+			continue
+		}
+		res := e.Result
+		m := res.Minor
+		if defaults[m.Version] == nil {
+			d, err := pipeline.Evaluate(m, pipeline.Input{Config: "empty.yaml", Virtual: map[string][]byte{"empty.yaml": []byte(testConfig)}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			obj, err := d.EffectiveObject()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defaults[m.Version] = skew.Flatten(obj, m.Fields())
+		}
+		obj, err := res.EffectiveObject()
+		if err != nil {
+			t.Fatal(err)
+		}
+		checked++
+		for p, v := range skew.Flatten(obj, m.Fields()) {
+			if labelled(res, p) {
+				continue
+			}
+			if def, ok := defaults[m.Version][p]; !ok || !reflect.DeepEqual(def, v) {
+				t.Errorf("%s (kubelet %s): %s: %v is labelled default, the kubelet's default is %v", path, m.Version, p, v, def)
+			}
+		}
+	}
+	t.Logf("%d bootstrapper files checked", checked)
+}
+
+// labelled reports whether --show-origin names where p's value came from
+// (annotate: a note or an origin on p or, for a map's entry, on the map).
+func labelled(res *pipeline.Result, p string) bool {
+	for q := p; q != ""; q = skew.Parent(q) {
+		if _, ok := res.OriginNotes[q]; ok {
+			return true
+		}
+		if pos, ok := res.Origins[q]; ok && pos.File != "" {
+			return true
+		}
+		if !strings.Contains(q, "[") {
+			break // annotate looks at a struct field's own path only
+		}
+	}
+	return false
+}
