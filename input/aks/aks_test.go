@@ -97,7 +97,7 @@ func TestDetect(t *testing.T) {
 	}{
 		{`{"podMaxPids": 100}`, true, true},
 		{`{"imageGcHighThreshold": 90, "failSwapOn": false}`, true, true},
-		{`{"failSwapOn": false}`, false, true}, // also a KubeletConfiguration field: --input-format aks takes it
+		{`{"failSwapOn": false}`, false, true},            // also a KubeletConfiguration field: --input-format aks takes it
 		{`{"podMaxPid": 100, "maxPods": 9}`, false, true}, // only keys AKS drops
 		{`{"apiVersion": "kubelet.config.k8s.io/v1beta1", "kind": "KubeletConfiguration", "podMaxPids": 1}`, false, false},
 		{"podMaxPids: 100\n", false, false}, // az reads JSON
