@@ -163,7 +163,7 @@ func (t *translation) documents(docs []*yaml.Node) {
 		case !t.rel.knows(kind) || apiVersion != "v1alpha1":
 			hint := fmt.Sprintf("Talos %s does not know this kind: remove the document", t.rel.Name)
 			if slices.ContainsFunc(Releases, func(r Release) bool { return r.knows(kind) }) && !t.rel.knows(kind) {
-				hint = fmt.Sprintf("%s documents are read from a later Talos release on (%s); at %s set the v1alpha1 fields instead", kind, firstKnowing(kind), t.rel.Name)
+				hint = fmt.Sprintf("Talos knows %s documents from %s on: remove it for %s (the v1alpha1 document's fields say the same there)", kind, firstKnowing(kind), t.rel.Name)
 			} else if near := nearestKind(kind, t.rel.kinds); near != "" && near != kind {
 				hint = fmt.Sprintf("did you mean %s?", near)
 			}
