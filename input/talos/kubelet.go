@@ -2,7 +2,10 @@ package talos
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
+	"maps"
+	"net/netip"
 	"slices"
 	"sort"
 	"strings"
@@ -45,7 +48,6 @@ const (
 	shutdownGracePeriodCriticalPods = 10 * time.Second
 	podResolvConfPath               = "/system/resolved/resolv.conf"
 	labelNodeRoleControlPlane       = "node-role.kubernetes.io/control-plane"
-	defaultKubernetesVersion        = "1.36.3"
 	kubeletImage                    = "ghcr.io/siderolabs/kubelet"
 	defaultDNSDomain                = "cluster.local"
 	defaultIPv4ServiceNet           = "10.96.0.0/12"
@@ -74,15 +76,6 @@ var ProtectedConfigurationFields = []string{
 	"seccompDefault",
 }
 
-// talosKubeletModule is the k8s.io/kubelet Talos v1.13.9 links (go.mod), and
-// fieldsAfterTalosKubelet the KubeletConfiguration fields kubeletcfg's
-// k8s.io/kubelet (v0.37.2) has and that one does not (the JSON names of
-// config/v1beta1/types.go compared; component-base's logging and core/v1's
-// Taint are unchanged).
-const talosKubeletModule = "v0.36.3"
-
-var fieldsAfterTalosKubelet = []string{"defaultPodSysctls"}
-
 // deniedArgs are the extraArgs KubeletSpecController.Run merges with
 // argsbuilder.MergeDenied: Talos refuses to start the kubelet with them
 // ("extra arg %q is not allowed").
@@ -91,19 +84,28 @@ var deniedArgs = []string{"bootstrap-kubeconfig", "kubeconfig", "container-runti
 // spec is k8s.KubeletConfigSpec (pkg/machinery/resources/k8s/kubelet_config.go)
 // as NewKubeletConfigController (kubelet_config.go) fills it.
 type spec struct {
-	Image                         string
-	ClusterDNS                    []string
-	ClusterDomain                 string
-	ExtraArgs                     map[string][]string
-	ExtraConfig                   map[string]any
-	CloudProviderExternal         bool
-	DefaultRuntimeSeccompEnabled  bool
-	SkipNodeRegistration          bool
-	StaticPodListURL              string
-	DisableManifestsDirectory     bool
-	EnableFSQuotaMonitoring       bool
-	CredentialProviderConfig      map[string]any
+	Image                        string
+	ClusterDNS                   []string
+	ClusterDomain                string
+	ExtraArgs                    map[string][]string
+	ExtraConfig                  map[string]any
+	CloudProviderExternal        bool
+	DefaultRuntimeSeccompEnabled bool
+	SkipNodeRegistration         bool
+	StaticPodListURL             string
+	DisableManifestsDirectory    bool
+	EnableFSQuotaMonitoring      bool
+	CredentialProviderConfig     map[string]any
+	// AllowSchedulingOnControlPlane is v1.13's; RegisterWithTaints v1.14's
+	// (K8sNodeConfig.Taints: the node's taints, the control plane's
+	// included, controlPlaneTaint saying so).
 	AllowSchedulingOnControlPlane bool
+	RegisterWithTaints            map[string]string
+	controlPlaneTaint             bool
+	// RegisterWithFQDN is K8sNodeConfig.RegisterWithFQDN (the node name).
+	RegisterWithFQDN bool
+	// noNetwork: v1.14 found no network configuration (no kubelet).
+	noNetwork bool
 }
 
 // version is go-kubernetes compatibility.Version.
@@ -143,10 +145,158 @@ func (t *translation) run() error {
 	c := t.decode()
 	k := c.Machine.Kubelet
 	t.validate(k)
+	t.validateTaints(c.Machine.NodeTaints, place{doc: t.doc, base: []string{"machine"}}, "nodeTaints",
+		"v1alpha1.Config: invalid machine node taints")
 	// An unknown machine.type is not refused: MachineConfig.Type ignores
 	// ParseType's error (TypeUnknown), which is not a control plane.
 
-	// kubelet_config.go NewKubeletConfigController TransformFunc.
+	s, userImage := t.spec(c)
+	v, named := versionFromImageRef(s.Image)
+	if userImage != "" && named {
+		t.out.KubeletVersion = semver.Version(v).String()
+	}
+
+	t.flags(s, v)
+	cfg := t.configuration(s, v, c.Machine.Type)
+	data, err := write(cfg)
+	if err != nil {
+		return fmt.Errorf("%s: %v", t.path, err)
+	}
+	t.out.Config = &bootstrap.File{Path: kubeletConfigPath, Data: data}
+	t.positions(s, c, cfg)
+	kubelet := "kubelet " + strings.TrimPrefix(s.Image, kubeletImage+":")
+	if userImage == "" {
+		kubelet = "kubelet v" + t.rel.Kubernetes + " (Talos " + t.rel.Name + "'s default image)"
+	}
+	t.out.Note = fmt.Sprintf("Talos machine configuration: %s and the kubelet's flags as Talos %s writes them for %s", kubeletConfigPath, t.rel.Name, kubelet)
+	return nil
+}
+
+// spec ports kubelet_config.go NewKubeletConfigController's TransformFunc:
+// the KubeletConfigSpec the release builds from the machine configuration,
+// and the kubelet image the file names ("" for the release's default).
+func (t *translation) spec(c *v1alpha1Config) (*spec, string) {
+	if !t.rel.k8sDocuments {
+		return t.specV113(c)
+	}
+	k := c.Machine.Kubelet
+	s := &spec{
+		ExtraArgs:               map[string][]string{},
+		EnableFSQuotaMonitoring: deref(c.Machine.Features.DiskQuotaSupport),
+		StaticPodListURL:        t.staticPodURL(),
+	}
+	if c.Cluster.ExternalCloudProvider != nil {
+		s.CloudProviderExternal = deref(c.Cluster.ExternalCloudProvider.Enabled)
+	}
+	t.conflicts()
+
+	// K8sKubeletConfig: the KubeletConfig document, else machine.kubelet.
+	var userImage string
+	var extraArgs map[string]argValue
+	var kd kubeletDocument
+	if t.decodeDocument(kindKubelet, &kd) {
+		t.validateKubeletDocument(&kd)
+		userImage, s.Image = kd.Image, kd.Image
+		s.ClusterDNS, extraArgs, s.ExtraConfig = kd.ClusterDNS, kd.ExtraArgs, kd.Config
+		s.DefaultRuntimeSeccompEnabled = deref(kd.DefaultRuntimeSeccompProfileEnabled)
+		// KubeletConfigV1Alpha1.DisableManifestsDirectory returns true.
+		s.DisableManifestsDirectory = true
+	} else {
+		userImage, s.Image = k.Image, k.Image
+		if s.Image == "" {
+			s.Image = kubeletImage + ":v" + t.rel.Kubernetes
+		}
+		s.ClusterDNS, extraArgs, s.ExtraConfig = k.ClusterDNS, k.ExtraArgs, k.ExtraConfig
+		s.DefaultRuntimeSeccompEnabled = deref(k.DefaultRuntimeSeccompProfileEnabled)
+		s.DisableManifestsDirectory = deref(k.DisableManifestsDirectory)
+	}
+	for name, v := range extraArgs {
+		s.ExtraArgs[name] = v.values()
+	}
+
+	// K8sNodeConfig: the KubeNodeConfig document, else the v1alpha1 shim
+	// (machine.kubelet, machine.nodeTaints and the control plane's taint).
+	var nd nodeDocument
+	if t.decodeDocument(kindNode, &nd) {
+		t.validateNodeIP(t.node, nd.NodeIP.ValidSubnets, "KubeNodeConfig: nodeIP", "types/k8s/node.go KubeNodeConfigV1Alpha1.Validate")
+		t.validateTaints(nd.Taints, t.node, "taints", "KubeNodeConfig: invalid node taints")
+		s.SkipNodeRegistration, s.RegisterWithFQDN = deref(nd.SkipNodeRegistration), deref(nd.RegisterWithFQDN)
+		s.RegisterWithTaints = nd.Taints
+	} else {
+		s.SkipNodeRegistration, s.RegisterWithFQDN = deref(k.SkipNodeRegistration), deref(k.RegisterWithFQDN)
+		s.RegisterWithTaints = c.Machine.NodeTaints
+		if isControlPlane(c.Machine.Type) && !scheduleOnControlPlanes(c) {
+			s.RegisterWithTaints = maps.Clone(s.RegisterWithTaints)
+			if s.RegisterWithTaints == nil {
+				s.RegisterWithTaints = map[string]string{}
+			}
+			s.RegisterWithTaints[labelNodeRoleControlPlane] = string(corev1.TaintEffectNoSchedule)
+			s.controlPlaneTaint = true
+		}
+	}
+
+	// K8sNetworkConfig: the KubeNetworkConfig document, else cluster.network.
+	var cidrs []netip.Prefix
+	var nw networkDocument
+	switch {
+	case t.decodeDocument(kindNetwork, &nw):
+		cidrs = t.validateNetworkDocument(&nw)
+		s.ClusterDomain = cmp.Or(nw.DNSDomain, defaultDNSDomain)
+	case c.Cluster.Network != nil:
+		// ClusterConfig.ServiceCIDRs: each entry parsed on its own, an entry
+		// that does not parse the zero prefix (v1alpha1 no longer checks them).
+		subnets := c.Cluster.Network.ServiceSubnets
+		if len(subnets) == 0 {
+			subnets = []string{defaultIPv4ServiceNet}
+		}
+		for _, sub := range subnets {
+			p, _ := netip.ParsePrefix(sub)
+			cidrs = append(cidrs, p)
+		}
+		s.ClusterDomain = cmp.Or(c.Cluster.Network.DNSDomain, defaultDNSDomain)
+	default:
+		// MapMetadataOptionalFunc: no KubeletConfig resource, no kubelet.
+		t.add(bootstrap.Refuses, t.posOf("cluster"), "",
+			"the machine configuration has neither cluster.network nor a KubeNetworkConfig document: Talos creates no kubelet configuration and starts no kubelet (kubelet_config.go NewKubeletConfigController: K8sNetworkConfig() is nil)",
+			"add a KubeNetworkConfig document (dnsDomain, podSubnets, serviceSubnets), as talosctl gen config writes for this release")
+		cidrs = []netip.Prefix{netip.MustParsePrefix(defaultIPv4ServiceNet)}
+		s.ClusterDomain = defaultDNSDomain
+		s.noNetwork = true
+	}
+	if len(s.ClusterDNS) == 0 {
+		// k8s.DNSServiceAddrs: the 10th address after each prefix's address.
+		for _, p := range cidrs {
+			addr := p.Addr()
+			for range 10 {
+				addr = addr.Next()
+			}
+			s.ClusterDNS = append(s.ClusterDNS, addr.String())
+		}
+	}
+
+	// K8sCredentialProviderConfig: the document, else
+	// machine.kubelet.credentialProviderConfig.
+	var cd credentialProviderDocument
+	if t.decodeDocument(kindCredentialProvider, &cd) {
+		s.CredentialProviderConfig = cd.Configuration
+	} else {
+		s.CredentialProviderConfig = k.CredentialProviderConfig
+	}
+	return s, userImage
+}
+
+// scheduleOnControlPlanes is ClusterConfig.ScheduleOnControlPlanes.
+func scheduleOnControlPlanes(c *v1alpha1Config) bool {
+	if c.Cluster.AllowSchedulingOnControlPlanes != nil {
+		return *c.Cluster.AllowSchedulingOnControlPlanes
+	}
+	return deref(c.Cluster.AllowSchedulingOnMasters)
+}
+
+// specV113 is NewKubeletConfigController at v1.13: machine.kubelet and
+// cluster only.
+func (t *translation) specV113(c *v1alpha1Config) (*spec, string) {
+	k := c.Machine.Kubelet
 	s := &spec{
 		Image:                         k.Image,
 		ClusterDNS:                    k.ClusterDNS,
@@ -154,18 +304,16 @@ func (t *translation) run() error {
 		ExtraConfig:                   k.ExtraConfig,
 		DefaultRuntimeSeccompEnabled:  deref(k.DefaultRuntimeSeccompProfileEnabled),
 		SkipNodeRegistration:          deref(k.SkipNodeRegistration),
+		RegisterWithFQDN:              deref(k.RegisterWithFQDN),
 		DisableManifestsDirectory:     deref(k.DisableManifestsDirectory),
 		EnableFSQuotaMonitoring:       deref(c.Machine.Features.DiskQuotaSupport),
 		CredentialProviderConfig:      k.CredentialProviderConfig,
 		ClusterDomain:                 defaultDNSDomain,
 		StaticPodListURL:              t.staticPodURL(),
-		AllowSchedulingOnControlPlane: deref(c.Cluster.AllowSchedulingOnMasters),
-	}
-	if c.Cluster.AllowSchedulingOnControlPlanes != nil {
-		s.AllowSchedulingOnControlPlane = *c.Cluster.AllowSchedulingOnControlPlanes
+		AllowSchedulingOnControlPlane: scheduleOnControlPlanes(c),
 	}
 	if s.Image == "" {
-		s.Image = kubeletImage + ":v" + defaultKubernetesVersion
+		s.Image = kubeletImage + ":v" + t.rel.Kubernetes
 	}
 	if len(s.ClusterDNS) == 0 {
 		var cidrs []string
@@ -189,26 +337,7 @@ func (t *translation) run() error {
 	if c.Cluster.ExternalCloudProvider != nil {
 		s.CloudProviderExternal = deref(c.Cluster.ExternalCloudProvider.Enabled)
 	}
-
-	v, named := versionFromImageRef(s.Image)
-	if k.Image != "" && named {
-		t.out.KubeletVersion = semver.Version(v).String()
-	}
-
-	t.flags(s, v, k)
-	cfg := t.configuration(s, v, c.Machine.Type)
-	data, err := write(cfg)
-	if err != nil {
-		return fmt.Errorf("%s: %v", t.path, err)
-	}
-	t.out.Config = &bootstrap.File{Path: kubeletConfigPath, Data: data}
-	t.positions(s, c, cfg)
-	kubelet := "kubelet " + strings.TrimPrefix(s.Image, kubeletImage+":")
-	if k.Image == "" {
-		kubelet = "kubelet v" + defaultKubernetesVersion + " (Talos " + Release + "'s default image)"
-	}
-	t.out.Note = fmt.Sprintf("Talos machine configuration: %s and the kubelet's flags as Talos %s writes them for %s", kubeletConfigPath, Release, kubelet)
-	return nil
+	return s, k.Image
 }
 
 // staticPodURL is the URL of machined's static pod server
@@ -241,7 +370,7 @@ func (t *translation) atBoot(path, what string) string {
 
 // flags ports the argument building of KubeletSpecController.Run
 // (kubelet_spec.go, Talos v1.13.9) and argsbuilder.Args.Merge/Args().
-func (t *translation) flags(s *spec, v version, k *kubeletConfig) {
+func (t *translation) flags(s *spec, v version) {
 	type arg struct {
 		values []string
 		pos    []finding.Position
@@ -252,20 +381,20 @@ func (t *translation) flags(s *spec, v version, k *kubeletConfig) {
 		"cert-dir": {values: []string{kubeletPKIDir}, note: "Talos: the kubelet's certificate directory (kubelet_spec.go KubeletSpecController.Run)"},
 	}
 	extraArgs := s.ExtraArgs
-	extraNode := at(t.doc, "machine", "kubelet", "extraArgs")
+	extraNode := t.kubelet.at("extraArgs")
 
 	// "if the user supplied a hostname override, we do not manage it anymore"
 	if _, ok := extraArgs["hostname-override"]; !ok {
 		what := "Talos: the node name, from the machine's hostname (nodename.go NodenameController)"
-		if deref(k.RegisterWithFQDN) {
-			what = "Talos: the node name, from the machine's FQDN (machine.kubelet.registerWithFQDN; nodename.go NodenameController)"
+		if s.RegisterWithFQDN {
+			what = "Talos: the node name, from the machine's FQDN (" + t.node.name("registerWithFQDN") + "; nodename.go NodenameController)"
 		}
 		if name := t.atBoot("--hostname-override", what); name != "" {
 			args["hostname-override"] = &arg{values: []string{name}, note: "--set: " + what}
 		} else {
 			pos := t.out.Anchor
-			if deref(k.RegisterWithFQDN) {
-				pos = t.posOf("machine", "kubelet", "registerWithFQDN")
+			if s.RegisterWithFQDN {
+				pos = t.posIn(t.node, "registerWithFQDN")
 			}
 			t.add(bootstrap.AtBoot, pos, "",
 				"--hostname-override is the node name Talos takes from the machine's hostname at boot (kubelet_spec.go KubeletSpecController.Run, nodename.go): unknown until then",
@@ -285,13 +414,17 @@ func (t *translation) flags(s *spec, v version, k *kubeletConfig) {
 	}
 	// "if the user supplied node-ip via extra args, no need to pick automatically"
 	if _, ok := extraArgs["node-ip"]; !ok {
-		what := "Talos: the machine's addresses (machine.kubelet.nodeIP.validSubnets filter them; nodeip.go NodeIPController)"
+		what := "Talos: the machine's addresses (" + t.node.name("nodeIP", "validSubnets") + " filter them; nodeip.go NodeIPController)"
 		if ip := t.atBoot("--node-ip", what); ip != "" {
 			args["node-ip"] = &arg{values: []string{ip}, note: "--set: " + what}
 		} else {
-			t.add(bootstrap.AtBoot, t.posOf("machine", "kubelet", "nodeIP", "validSubnets"), "",
+			pos := t.out.Anchor
+			if t.node.at("nodeIP", "validSubnets") != nil {
+				pos = t.posIn(t.node, "nodeIP", "validSubnets")
+			}
+			t.add(bootstrap.AtBoot, pos, "",
 				"--node-ip is the machine's addresses Talos picks at boot (kubelet_spec.go KubeletSpecController.Run, nodeip.go): unknown until then",
-				"give it with --set node-ip=ADDRESS when it is known, or set machine.kubelet.extraArgs.node-ip")
+				"give it with --set node-ip=ADDRESS when it is known, or set "+t.kubelet.name("extraArgs", "node-ip"))
 		}
 	}
 
@@ -308,7 +441,7 @@ func (t *translation) flags(s *spec, v version, k *kubeletConfig) {
 		if slices.Contains(deniedArgs, name) {
 			t.add(bootstrap.Refuses, t.pos(keyNode), "",
 				fmt.Sprintf("extra arg %q is not allowed: Talos sets --%s itself and refuses to start the kubelet (kubelet_spec.go KubeletSpecController.Run, argsbuilder.MergeDenied)", name, name),
-				"remove machine.kubelet.extraArgs."+name)
+				"remove "+t.kubelet.name("extraArgs", name))
 			continue
 		}
 		a := &arg{values: slices.Clone(extraArgs[name])}
@@ -327,16 +460,16 @@ func (t *translation) flags(s *spec, v version, k *kubeletConfig) {
 
 	// "these flags are present from v1.24"
 	if s.CredentialProviderConfig != nil {
-		pos := t.posOf("machine", "kubelet", "credentialProviderConfig")
+		pos := t.posIn(t.cred, t.credKey())
 		for name, value := range map[string]string{"image-credential-provider-bin-dir": kubeletCredentialProviderBinDir, "image-credential-provider-config": kubeletCredentialProviderConfig} {
 			if user, ok := args[name]; ok {
 				keyNode, _ := mapEntry(extraNode, name)
 				t.add(bootstrap.Overrides, t.pos(keyNode), "",
-					fmt.Sprintf("extraArgs %s=%s is replaced by --%s=%s because machine.kubelet.credentialProviderConfig is set (kubelet_spec.go KubeletSpecController.Run)", name, strings.Join(user.values, ","), name, value),
-					"remove machine.kubelet.extraArgs."+name+": Talos writes the credential provider configuration and installs the binaries there")
+					fmt.Sprintf("extraArgs %s=%s is replaced by --%s=%s because %s is set (kubelet_spec.go KubeletSpecController.Run)", name, strings.Join(user.values, ","), name, value, t.cred.name(t.credKey())),
+					"remove "+t.kubelet.name("extraArgs", name)+": Talos writes the credential provider configuration and installs the binaries there")
 			}
 			args[name] = &arg{values: []string{value}, pos: []finding.Position{pos},
-				note: "Talos: machine.kubelet.credentialProviderConfig is set (kubelet_spec.go KubeletSpecController.Run)"}
+				note: "Talos: " + t.cred.name(t.credKey()) + " is set (kubelet_spec.go KubeletSpecController.Run)"}
 		}
 	}
 
@@ -373,7 +506,7 @@ func (t *translation) flags(s *spec, v version, k *kubeletConfig) {
 // each offending key is a finding at its line and is left out, so that the
 // rest of the file is still checked.
 func (t *translation) prepareExtraConfig(extra map[string]any) *kubeletconfig.KubeletConfiguration {
-	node := at(t.doc, "machine", "kubelet", "extraConfig")
+	node := t.kubelet.at(t.extraConfigKey())
 	rest := map[string]any{}
 	for key, value := range extra {
 		rest[key] = value
@@ -384,21 +517,21 @@ func (t *translation) prepareExtraConfig(extra map[string]any) *kubeletconfig.Ku
 		}
 		keyNode, _ := mapEntry(node, field)
 		t.add(bootstrap.Refuses, t.pos(keyNode), protectedPath(field),
-			fmt.Sprintf("field %q can't be overridden: Talos refuses the machine configuration and starts no kubelet (kubelet_spec.go prepareExtraConfig, pkg/machinery/kubelet ProtectedConfigurationFields; v1alpha1_validation.go KubeletConfig.Validate)", field),
-			fmt.Sprintf("remove machine.kubelet.extraConfig.%s: Talos sets it itself%s", field, protectedHint(field)))
+			fmt.Sprintf("field %q can't be overridden: Talos refuses the machine configuration and starts no kubelet (kubelet_spec.go prepareExtraConfig, pkg/machinery/kubelet ProtectedConfigurationFields; %s)", field, t.kubeletValidate()),
+			fmt.Sprintf("remove %s: Talos sets it itself%s", t.kubelet.name(t.extraConfigKey(), field), t.protectedHint(field)))
 		delete(rest, field)
 		t.replaced = append(t.replaced, field)
 	}
 	// Talos v1.13.9 links k8s.io/kubelet v0.36.3; kubeletcfg links v0.37,
-	// whose v1beta1 type has one field more. Talos's strict conversion
-	// does not know it.
-	for _, field := range fieldsAfterTalosKubelet {
+	// whose v1beta1 type has one field more (Release.fieldsAfter). Talos's
+	// strict conversion does not know it.
+	for _, field := range t.rel.fieldsAfter {
 		if _, ok := rest[field]; !ok {
 			continue
 		}
 		keyNode, _ := mapEntry(node, field)
 		t.add(bootstrap.Refuses, t.pos(keyNode), "",
-			fmt.Sprintf("error unmarshalling extra kubelet configuration: strict decoding error: unknown field %q: Talos %s links k8s.io/kubelet %s, which does not have it; Talos starts no kubelet (kubelet_spec.go prepareExtraConfig)", field, Release, talosKubeletModule),
+			fmt.Sprintf("error unmarshalling extra kubelet configuration: strict decoding error: unknown field %q: Talos %s links k8s.io/kubelet %s, which does not have it; Talos starts no kubelet (kubelet_spec.go prepareExtraConfig)", field, t.rel.Name, t.rel.kubeletModule),
 			"remove the key: this Talos release cannot pass it to the kubelet")
 		delete(rest, field)
 		t.replaced = append(t.replaced, field)
@@ -430,7 +563,7 @@ func (t *translation) prepareExtraConfig(extra map[string]any) *kubeletconfig.Ku
 	}
 	config = kubeletconfig.KubeletConfiguration{}
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructuredWithValidation(rest, &config, true); err != nil {
-		t.add(bootstrap.Refuses, t.pos(keyAt(t.doc, "machine", "kubelet", "extraConfig")), "",
+		t.add(bootstrap.Refuses, t.posIn(t.kubelet, t.extraConfigKey()), "",
 			"error unmarshalling extra kubelet configuration: "+oneLine(err.Error())+" (kubelet_spec.go prepareExtraConfig)", "")
 		return &kubeletconfig.KubeletConfiguration{}
 	}
@@ -446,15 +579,43 @@ func protectedPath(field string) string {
 	return field
 }
 
+// extraConfigKey is the key of the kubelet's extra configuration:
+// machine.kubelet.extraConfig, a KubeletConfig document's config.
+func (t *translation) extraConfigKey() string {
+	if t.kubelet.kind != "" {
+		return "config"
+	}
+	return "extraConfig"
+}
+
+// credKey is the key of the credential provider configuration.
+func (t *translation) credKey() string {
+	if t.cred.kind != "" {
+		return "configuration"
+	}
+	return "credentialProviderConfig"
+}
+
+// kubeletValidate names the validation that refuses a protected field.
+func (t *translation) kubeletValidate() string {
+	if t.kubelet.kind != "" {
+		return "types/k8s/kubelet.go KubeletConfigV1Alpha1.Validate: \"KubeletConfig: kubelet configuration field can't be overridden\""
+	}
+	return "v1alpha1_validation.go KubeletConfig.Validate"
+}
+
 // protectedHint says where the value of a protected field comes from.
-func protectedHint(field string) string {
+func (t *translation) protectedHint(field string) string {
 	switch field {
 	case "staticPodPath":
+		if t.kubelet.kind != "" {
+			return " (none with a KubeletConfig document: it turns the manifests directory off; KubeStaticPodConfig documents add static pods)"
+		}
 		return " (/etc/kubernetes/manifests; machine.kubelet.disableManifestsDirectory turns it off, machine.pods adds static pods)"
 	case "seccompDefault":
-		return " (machine.kubelet.defaultRuntimeSeccompProfileEnabled: true sets it)"
+		return " (" + t.kubelet.name("defaultRuntimeSeccompProfileEnabled") + ": true sets it)"
 	case "authentication", "authorization":
-		return " (webhook; machine.kubelet.skipNodeRegistration: true turns it to AlwaysAllow)"
+		return " (webhook; " + t.node.name("skipNodeRegistration") + ": true turns it to AlwaysAllow)"
 	case "resolvConf":
 		return " (" + podResolvConfPath + ")"
 	}
@@ -509,6 +670,31 @@ func (t *translation) configuration(s *spec, v version, machineType string) *kub
 	if s.SkipNodeRegistration {
 		config.Authentication.Webhook.Enabled = new(false)
 		config.Authorization.Mode = kubeletconfig.KubeletAuthorizationModeAlwaysAllow
+	} else if t.rel.k8sDocuments {
+		// v1.14: every taint of K8sNodeConfig.Taints the configuration does
+		// not have, unless extraArgs register-with-taints is set; then sorted
+		// by key. The map's keys are taken in order so that the output does
+		// not depend on map iteration.
+		if s.ExtraArgs["register-with-taints"] == nil {
+			keys := make([]string, 0, len(s.RegisterWithTaints))
+			for key := range s.RegisterWithTaints {
+				keys = append(keys, key)
+			}
+			slices.Sort(keys)
+			for _, key := range keys {
+				value, effect := parseTaint(s.RegisterWithTaints[key])
+				if slices.IndexFunc(config.RegisterWithTaints, func(t corev1.Taint) bool { return t.Key == key }) == -1 {
+					config.RegisterWithTaints = append(config.RegisterWithTaints, corev1.Taint{
+						Key:    key,
+						Effect: corev1.TaintEffect(effect),
+						Value:  value,
+					})
+				}
+			}
+			slices.SortFunc(config.RegisterWithTaints, func(a, b corev1.Taint) int {
+				return cmp.Compare(a.Key, b.Key)
+			})
+		}
 	} else if isControlPlane(machineType) && !s.AllowSchedulingOnControlPlane {
 		if slices.IndexFunc(config.RegisterWithTaints, func(t corev1.Taint) bool {
 			return t.Key == labelNodeRoleControlPlane
@@ -578,7 +764,7 @@ func (t *translation) configuration(s *spec, v version, machineType string) *kub
 // pod server) and containerRuntimeEndpoint (containerd's socket, kubelet 1.27
 // and later).
 func (t *translation) overridden(s *spec, v version) {
-	node := at(t.doc, "machine", "kubelet", "extraConfig")
+	node := t.kubelet.at(t.extraConfigKey())
 	check := func(field, talos, hint string) {
 		value, ok := s.ExtraConfig[field]
 		if !ok {
@@ -591,10 +777,10 @@ func (t *translation) overridden(s *spec, v version) {
 			hint)
 	}
 	check("staticPodURL", "the URL of machined's static pod server (http://127.0.0.1:PORT, chosen at boot)",
-		"remove machine.kubelet.extraConfig.staticPodURL: give static pods in machine.pods")
+		"remove "+t.kubelet.name(t.extraConfigKey(), "staticPodURL")+": give static pods in machine.pods")
 	if v.supportsKubeletConfigContainerRuntimeEndpoint() {
 		check("containerRuntimeEndpoint", "unix://"+criContainerdAddress,
-			"remove machine.kubelet.extraConfig.containerRuntimeEndpoint: Talos runs the kubelet against its own containerd")
+			"remove "+t.kubelet.name(t.extraConfigKey(), "containerRuntimeEndpoint")+": Talos runs the kubelet against its own containerd")
 	}
 }
 

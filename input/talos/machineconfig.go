@@ -26,9 +26,10 @@ type v1alpha1Config struct {
 }
 
 type machineConfig struct {
-	Type     string          `yaml:"type"`
-	Kubelet  *kubeletConfig  `yaml:"kubelet"`
-	Features *featuresConfig `yaml:"features"`
+	Type       string            `yaml:"type"`
+	Kubelet    *kubeletConfig    `yaml:"kubelet"`
+	Features   *featuresConfig   `yaml:"features"`
+	NodeTaints map[string]string `yaml:"nodeTaints"`
 }
 
 type kubeletConfig struct {
@@ -139,12 +140,22 @@ var (
 // Talos's decoder calls on every document): a key the document's Go type does
 // not have refuses the whole machine configuration ("unknown keys found
 // during decoding"). Each unknown key is a finding of its own here, at its
-// line. The check covers the document's top level, machine, machine.kubelet,
-// machine.features, cluster, cluster.network and
-// cluster.externalCloudProvider.
+// line. The check covers the v1alpha1 document's top level, machine,
+// machine.kubelet, machine.features, cluster, cluster.network and
+// cluster.externalCloudProvider, and every level of the documents the
+// kubelet's settings come from (documents.go).
 func (t *translation) checkUnknownKeys(n *yaml.Node, s schema, where string) {
+	t.checkUnknownKeysIn(n, s, where, "")
+}
+
+// checkUnknownKeysIn checks n, of the document of kind ("" for v1alpha1).
+func (t *translation) checkUnknownKeysIn(n *yaml.Node, s schema, where, kind string) {
 	if n == nil || n.Kind != yaml.MappingNode {
 		return
+	}
+	in := ""
+	if kind != "" {
+		in = " of the " + kind + " document"
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
@@ -156,12 +167,12 @@ func (t *translation) checkUnknownKeys(n *yaml.Node, s schema, where string) {
 				hint = fmt.Sprintf("did you mean %s?", strings.TrimPrefix(where+"."+near, "."))
 			}
 			t.add(bootstrap.Refuses, t.pos(k), "",
-				fmt.Sprintf("unknown key %s: Talos refuses the whole machine configuration (configloader decoder, siderolabs/gen xyaml.CheckUnknownKeys: \"unknown keys found during decoding\")", name),
+				fmt.Sprintf("unknown key %s%s: Talos refuses the whole machine configuration (configloader decoder, siderolabs/gen xyaml.CheckUnknownKeys: \"unknown keys found during decoding\")", name, in),
 				hint)
 			continue
 		}
 		if sub != nil {
-			t.checkUnknownKeys(v, sub, where+"."+k.Value)
+			t.checkUnknownKeysIn(v, sub, where+"."+k.Value, kind)
 		}
 	}
 }
@@ -219,26 +230,14 @@ func (t *translation) linePos(e string) finding.Position {
 	return t.out.Anchor
 }
 
-// validate ports KubeletConfig.Validate (v1alpha1_validation.go, Talos
-// v1.13.9): nodeIP.validSubnets must parse (sideronet.ParseSubnetOrAddress)
-// and extraConfig must not set a protected field
-// (pkg/machinery/kubelet ProtectedConfigurationFields). Talos refuses the
-// machine configuration on either.
+// validate ports KubeletConfig.Validate (v1alpha1_validation.go):
+// nodeIP.validSubnets must parse (sideronet.ParseSubnetOrAddress); extraConfig
+// must not set a protected field (pkg/machinery/kubelet
+// ProtectedConfigurationFields; refused in prepareExtraConfig). Talos refuses
+// the machine configuration on either.
 func (t *translation) validate(k *kubeletConfig) {
 	if k.NodeIP != nil {
-		subnets := at(t.doc, "machine", "kubelet", "nodeIP", "validSubnets")
-		for i, cidr := range k.NodeIP.ValidSubnets {
-			cidr = strings.TrimPrefix(cidr, "!")
-			if !parseSubnetOrAddress(cidr) {
-				var n *yaml.Node
-				if subnets != nil && i < len(subnets.Content) {
-					n = subnets.Content[i]
-				}
-				t.add(bootstrap.Refuses, t.pos(n), "",
-					fmt.Sprintf("kubelet nodeIP subnet is not valid: %q (v1alpha1_validation.go KubeletConfig.Validate)", cidr),
-					"give a CIDR (10.0.0.0/8) or an address, optionally negated with !")
-			}
-		}
+		t.validateNodeIP(place{doc: t.doc, base: []string{"machine", "kubelet"}}, k.NodeIP.ValidSubnets, "kubelet nodeIP", "v1alpha1_validation.go KubeletConfig.Validate")
 	}
 }
 

@@ -82,71 +82,80 @@ func TestKubeletSpecPeerSuite(t *testing.T) {
 	if err != nil || len(dirs) != 15 {
 		t.Fatalf("want the 15 cases of kubelet_spec_test.go, have %d (%v)", len(dirs), err)
 	}
-	for _, dir := range dirs {
-		t.Run(filepath.Base(dir), func(t *testing.T) {
-			path := filepath.Join(dir, "machineconfig.yaml")
-			data, _ := readCase(t, dir, "machineconfig.yaml")
-			if !Detect(path, data) {
-				t.Fatal("not detected as a Talos machine configuration")
-			}
-			opt := bootstrap.Options{}
-			if b, ok := readCase(t, dir, "set.json"); ok {
-				if err := json.Unmarshal(b, &opt.Set); err != nil {
-					t.Fatal(err)
+	// the cases are the same at v1.14.0-rc.1 (kubelet_spec_test.go differs
+	// in the cgroup constants' spelling and in the control plane's taint
+	// coming through KubeletConfigSpec.RegisterWithTaints, which the
+	// v1alpha1 shim fills from machine.type): each runs at every release.
+	for _, rel := range Releases {
+		for _, dir := range dirs {
+			t.Run(rel.Name+"/"+filepath.Base(dir), func(t *testing.T) {
+				path := filepath.Join(dir, "machineconfig.yaml")
+				data, _ := readCase(t, dir, "machineconfig.yaml")
+				if !Detect(path, data) {
+					t.Fatal("not detected as a Talos machine configuration")
 				}
-			}
-			out, err := Translate(path, data, opt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			refused := byRule(out, bootstrap.Refuses.ID)
-			if b, ok := readCase(t, dir, "expected-errors.txt"); ok {
-				var want []string
-				for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-					if !strings.HasPrefix(line, "#") {
-						want = append(want, line)
+				opt := bootstrap.Options{Minor: rel.Minor}
+				if b, ok := readCase(t, dir, "set.json"); ok {
+					if err := json.Unmarshal(b, &opt.Set); err != nil {
+						t.Fatal(err)
 					}
 				}
-				if len(refused) != len(want) {
-					t.Errorf("%d KC9001 findings, want %d: %v", len(refused), len(want), refused)
-				}
-				for _, w := range want {
-					if !slices.ContainsFunc(refused, func(f finding.Finding) bool { return strings.Contains(f.Message, w) }) {
-						t.Errorf("no KC9001 finding says %q; have %v", w, refused)
-					}
-				}
-				return
-			}
-			if len(refused) > 0 {
-				t.Errorf("Talos accepts this case; KC9001: %v", refused)
-			}
-			if b, ok := readCase(t, dir, "expected-config.json"); ok {
-				if got, want := typed(t, out.Config.Data), typed(t, b); got != want {
-					t.Errorf("configuration differs from Talos's expectation\n got: %s\nwant: %s", got, want)
-				}
-			}
-			if b, ok := readCase(t, dir, "expected-config-subset.json"); ok {
-				var want map[string]any
-				if err := json.Unmarshal(b, &want); err != nil {
+				out, err := Translate(path, data, opt)
+				if err != nil {
 					t.Fatal(err)
 				}
-				got := generated(t, out)
-				for k, w := range want {
-					if g := got[k]; !reflect.DeepEqual(g, w) && !(w == "" && g == nil) {
-						t.Errorf("%s: got %#v, want %#v", k, g, w)
+				if out.Tool.Release != rel.Name {
+					t.Fatalf("Talos %s used for kubelet %s, want %s", out.Tool.Release, rel.Minor, rel.Name)
+				}
+				refused := byRule(out, bootstrap.Refuses.ID)
+				if b, ok := readCase(t, dir, "expected-errors.txt"); ok {
+					var want []string
+					for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+						if !strings.HasPrefix(line, "#") {
+							want = append(want, line)
+						}
+					}
+					if len(refused) != len(want) {
+						t.Errorf("%d KC9001 findings, want %d: %v", len(refused), len(want), refused)
+					}
+					for _, w := range want {
+						if !slices.ContainsFunc(refused, func(f finding.Finding) bool { return strings.Contains(f.Message, w) }) {
+							t.Errorf("no KC9001 finding says %q; have %v", w, refused)
+						}
+					}
+					return
+				}
+				if len(refused) > 0 {
+					t.Errorf("Talos accepts this case; KC9001: %v", refused)
+				}
+				if b, ok := readCase(t, dir, "expected-config.json"); ok {
+					if got, want := typed(t, out.Config.Data), typed(t, b); got != want {
+						t.Errorf("configuration differs from Talos's expectation\n got: %s\nwant: %s", got, want)
 					}
 				}
-			}
-			if b, ok := readCase(t, dir, "expected-flags.json"); ok {
-				var want []string
-				if err := json.Unmarshal(b, &want); err != nil {
-					t.Fatal(err)
+				if b, ok := readCase(t, dir, "expected-config-subset.json"); ok {
+					var want map[string]any
+					if err := json.Unmarshal(b, &want); err != nil {
+						t.Fatal(err)
+					}
+					got := generated(t, out)
+					for k, w := range want {
+						if g := got[k]; !reflect.DeepEqual(g, w) && !(w == "" && g == nil) {
+							t.Errorf("%s: got %#v, want %#v", k, g, w)
+						}
+					}
 				}
-				if !slices.Equal(out.Flags, want) {
-					t.Errorf("flags\n got: %q\nwant: %q", out.Flags, want)
+				if b, ok := readCase(t, dir, "expected-flags.json"); ok {
+					var want []string
+					if err := json.Unmarshal(b, &want); err != nil {
+						t.Fatal(err)
+					}
+					if !slices.Equal(out.Flags, want) {
+						t.Errorf("flags\n got: %q\nwant: %q", out.Flags, want)
+					}
 				}
-			}
-		})
+			})
+		}
 	}
 }
 

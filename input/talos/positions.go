@@ -12,12 +12,13 @@ import (
 )
 
 // positions maps the generated configuration's field paths to where the user
-// wrote them: every key under machine.kubelet.extraConfig (at any depth, map
+// wrote them: every key under machine.kubelet.extraConfig (a KubeletConfig
+// document's config) (at any depth, map
 // keys in brackets, list items by index), and the fields Talos derives from
 // other keys of the machine configuration. The fields Talos sets of its own
 // accord get a Note.
 func (t *translation) positions(s *spec, c *v1alpha1Config, cfg *kubeletconfig.KubeletConfiguration) {
-	extra := at(t.doc, "machine", "kubelet", "extraConfig")
+	extra := t.kubelet.at(t.extraConfigKey())
 	t.walk(extra, reflect.TypeFor[kubeletconfig.KubeletConfiguration](), "")
 	// a key Talos refuses or replaces is not where the written value comes
 	// from: its finding points at it, the value gets Talos's note below.
@@ -29,39 +30,65 @@ func (t *translation) positions(s *spec, c *v1alpha1Config, cfg *kubeletconfig.K
 		}
 	}
 
-	from := func(path string, keys ...string) bool {
+	from := func(path string, p place, keys ...string) bool {
 		if _, ok := t.out.Positions[path]; ok {
 			return true
 		}
-		if k := keyAt(t.doc, keys...); k != nil {
+		if k := keyAt(p.doc, p.keys(keys...)...); k != nil {
 			t.out.Positions[path] = t.pos(k)
 			return true
 		}
 		return false
 	}
+	v1alpha1 := place{doc: t.doc}
 	_, userDNS := s.ExtraConfig["clusterDNS"]
-	if !userDNS && !from("clusterDNS", "machine", "kubelet", "clusterDNS") && !from("clusterDNS", "cluster", "network", "serviceSubnets") {
+	if !userDNS && !from("clusterDNS", t.kubelet, "clusterDNS") && !from("clusterDNS", t.network, "serviceSubnets") {
 		t.out.Notes["clusterDNS"] = "Talos: the 10th address of the service CIDR " + defaultIPv4ServiceNet + " (v1alpha1_clusterconfig.go DNSServiceIPs)"
 	}
-	if !from("clusterDomain", "cluster", "network", "dnsDomain") {
+	if !from("clusterDomain", t.network, "dnsDomain") {
 		t.out.Notes["clusterDomain"] = "Talos default cluster.network.dnsDomain (" + defaultDNSDomain + ")"
 	}
 	if s.DefaultRuntimeSeccompEnabled {
-		from("seccompDefault", "machine", "kubelet", "defaultRuntimeSeccompProfileEnabled")
+		from("seccompDefault", t.kubelet, "defaultRuntimeSeccompProfileEnabled")
 	}
 	if s.DisableManifestsDirectory {
-		from("staticPodPath", "machine", "kubelet", "disableManifestsDirectory")
+		if t.kubelet.kind != "" {
+			// KubeletConfigV1Alpha1.DisableManifestsDirectory is always true
+			if _, ok := t.out.Positions["staticPodPath"]; !ok {
+				t.out.Positions["staticPodPath"] = t.pos(t.kubelet.doc)
+			}
+		} else {
+			from("staticPodPath", t.kubelet, "disableManifestsDirectory")
+		}
 	}
 	if s.EnableFSQuotaMonitoring {
-		from("featureGates[LocalStorageCapacityIsolationFSQuotaMonitoring]", "machine", "features", "diskQuotaSupport")
+		from("featureGates[LocalStorageCapacityIsolationFSQuotaMonitoring]", v1alpha1, "machine", "features", "diskQuotaSupport")
 	}
 	if s.SkipNodeRegistration {
-		from("authentication.webhook.enabled", "machine", "kubelet", "skipNodeRegistration")
-		from("authorization.mode", "machine", "kubelet", "skipNodeRegistration")
+		from("authentication.webhook.enabled", t.node, "skipNodeRegistration")
+		from("authorization.mode", t.node, "skipNodeRegistration")
 	}
-	if isControlPlane(c.Machine.Type) && !s.SkipNodeRegistration && !s.AllowSchedulingOnControlPlane &&
-		slices.ContainsFunc(cfg.RegisterWithTaints, func(t corev1.Taint) bool { return t.Key == labelNodeRoleControlPlane }) {
-		from("registerWithTaints", "machine", "type")
+	switch {
+	case t.rel.k8sDocuments && !s.SkipNodeRegistration:
+		// v1.14: each taint Talos adds comes from KubeNodeConfig's taints,
+		// else machine.nodeTaints, the control plane's from machine.type.
+		for i, taint := range cfg.RegisterWithTaints {
+			if _, ok := s.RegisterWithTaints[taint.Key]; !ok {
+				continue
+			}
+			path := fmt.Sprintf("registerWithTaints[%d]", i)
+			switch {
+			case t.node.kind != "":
+				from(path, t.node, "taints", taint.Key)
+			case taint.Key == labelNodeRoleControlPlane && s.controlPlaneTaint:
+				from(path, v1alpha1, "machine", "type")
+			default:
+				from(path, v1alpha1, "machine", "nodeTaints", taint.Key)
+			}
+		}
+	case isControlPlane(c.Machine.Type) && !s.SkipNodeRegistration && !s.AllowSchedulingOnControlPlane &&
+		slices.ContainsFunc(cfg.RegisterWithTaints, func(t corev1.Taint) bool { return t.Key == labelNodeRoleControlPlane }):
+		from("registerWithTaints", v1alpha1, "machine", "type")
 	}
 	if _, user := s.ExtraConfig["systemReserved"]; !user {
 		kind := "worker"

@@ -1,7 +1,9 @@
 // Package talos translates a Talos machine configuration (the v1alpha1
 // document: version, machine, cluster) into what Talos starts the kubelet
 // with: /etc/kubernetes/kubelet.yaml and the kubelet's flags, ported from
-// siderolabs/talos at the release named in Tool.
+// siderolabs/talos at each release of Releases: Translate follows
+// Options.Minor to the release whose default kubelet is that minor (the
+// nearest one, with a note, when none is).
 //
 // The chain ported is the one machined runs on the node:
 //
@@ -18,6 +20,11 @@
 //     configuration);
 //   - kubelet_service.go KubeletServiceController.writeConfig (the file, as
 //     the apimachinery YAML serializer writes it).
+//
+// From v1.14 Talos also reads the kubelet's settings from the KubeletConfig,
+// KubeNodeConfig, KubeNetworkConfig and KubeCredentialProviderConfig
+// documents beside v1alpha1 (documents.go); v1.13 refuses them as unknown
+// kinds, as it refuses any kind its registry does not have.
 //
 // Values only the node knows (the node name Talos passes as
 // --hostname-override, the addresses it picks for --node-ip, the URL of its
@@ -37,14 +44,17 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
-// Release is the Talos release ported.
-const Release = "v1.13.9"
+// Tool is Talos at its default release (the newest stable release of
+// Releases, used when nothing names a kubelet minor); Output.Tool names the
+// release a translation used.
+var Tool = toolAt(defaultRelease())
 
-// Tool is Talos at the release ported.
-var Tool = bootstrap.Tool{
-	Name:    "Talos",
-	Release: Release,
-	Source:  "internal/app/machined/pkg/controllers/k8s/kubelet_spec.go NewKubeletConfiguration",
+func toolAt(r *Release) bootstrap.Tool {
+	return bootstrap.Tool{
+		Name:    "Talos",
+		Release: r.Name,
+		Source:  "internal/app/machined/pkg/controllers/k8s/kubelet_spec.go NewKubeletConfiguration",
+	}
 }
 
 // Detect reports whether data is a Talos machine configuration: a YAML
@@ -151,8 +161,15 @@ func keyAt(n *yaml.Node, keys ...string) *yaml.Node {
 type translation struct {
 	path string
 	opt  bootstrap.Options
+	rel  *Release
 	doc  *yaml.Node
 	out  *bootstrap.Output
+	// docs are the documents of the other kinds the release reads the
+	// kubelet's settings from (KubeletConfig, ...), by kind.
+	docs map[string]*yaml.Node
+	// where each setting is read from: the v1alpha1 document's keys or a
+	// document's (documents.go).
+	kubelet, node, network, cred place
 	// replaced are the extraConfig keys Talos refuses or writes over.
 	replaced []string
 }
@@ -178,7 +195,7 @@ func (t *translation) posOf(keys ...string) finding.Position {
 // add reports a finding of one of the bootstrapper rules (input/bootstrap),
 // its message prefixed with the Talos release.
 func (t *translation) add(rule *validate.Rule, pos finding.Position, path, msg, hint string) {
-	t.out.Findings = append(t.out.Findings, rule.At(pos, path, "Talos "+Release+": "+msg, hint))
+	t.out.Findings = append(t.out.Findings, rule.At(pos, path, "Talos "+t.rel.Name+": "+msg, hint))
 }
 
 // Translate turns the Talos machine configuration in data into the kubelet's
@@ -194,7 +211,7 @@ func Translate(path string, data []byte, opt bootstrap.Options) (*bootstrap.Outp
 			continue
 		}
 		if doc != nil {
-			// decoder.go parse: "duplicate document v1alpha1//"
+			// decoder.go parse: "duplicate document /v1alpha1/ is not allowed"
 			return nil, fmt.Errorf("%s: Talos refuses a second v1alpha1 document (line %d): duplicate document", path, d.Line)
 		}
 		doc = d
@@ -207,15 +224,25 @@ func Translate(path string, data []byte, opt bootstrap.Options) (*bootstrap.Outp
 		// without both.
 		return nil, fmt.Errorf("%s: Talos writes no kubelet configuration without both machine: and cluster: (kubelet_config.go NewKubeletConfigController)", path)
 	}
-	t := &translation{path: path, opt: opt, doc: doc, out: &bootstrap.Output{
-		Tool:      Tool,
+	minor := opt.Minor
+	if minor == "" {
+		// the kubelet the file names is the one the node runs
+		minor = namedMinor(doc, docs)
+	}
+	rel, note := releaseFor(minor)
+	t := &translation{path: path, opt: opt, rel: rel, doc: doc, out: &bootstrap.Output{
+		Tool:      toolAt(rel),
 		Positions: map[string]finding.Position{},
 		Notes:     map[string]string{},
 		AtBoot:    map[string]string{},
 	}}
 	t.out.Anchor = t.posOf("machine", "kubelet")
+	t.documents(docs)
 	if err := t.run(); err != nil {
 		return nil, err
+	}
+	if note != "" {
+		t.out.Note += "; " + note
 	}
 	finding.SortFindings(t.out.Findings)
 	return t.out, nil

@@ -121,7 +121,7 @@ func TestFindings(t *testing.T) {
 			if tc.line != 0 && (f.File != "mc.yaml" || f.Line != tc.line || f.Column != tc.col) {
 				t.Errorf("at %v, want mc.yaml:%d:%d", f.Position, tc.line, tc.col)
 			}
-			if !strings.HasPrefix(f.Message, "Talos "+Release+": ") || f.Hint == "" && tc.rule != bootstrap.Refuses {
+			if !strings.HasPrefix(f.Message, "Talos "+Tool.Release+": ") || f.Hint == "" && tc.rule != bootstrap.Refuses {
 				t.Errorf("message must name Talos and its release, with a hint: %q / %q", f.Message, f.Hint)
 			}
 		})
