@@ -244,6 +244,12 @@ func Translate(path string, data []byte, opt bootstrap.Options) (*bootstrap.Outp
 	if note != "" {
 		t.out.Note += "; " + note
 	}
+	// Talos ships the kubelet image of its release: a file that names none
+	// runs the default release's, and skew names the release of each minor.
+	t.out.Ships = "v" + defaultRelease().Kubernetes
+	if note == "" {
+		t.out.Release = rel.Name
+	}
 	finding.SortFindings(t.out.Findings)
 	return t.out, nil
 }
