@@ -2,7 +2,6 @@ package kubeletcfg_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,18 +10,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
-
-	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/author"
 	"github.com/kubeletcfg/kubeletcfg/discover"
-	"github.com/kubeletcfg/kubeletcfg/fleet"
 	"github.com/kubeletcfg/kubeletcfg/input"
 	"github.com/kubeletcfg/kubeletcfg/policy"
 	"github.com/kubeletcfg/kubeletcfg/report"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
@@ -557,95 +551,6 @@ func ExampleDropInDiff() {
 	// serializeImagePulls: false
 	// checked: [1.31 1.32 1.33 1.34 1.35 1.36 1.37] keys: 7 written: false
 	// failure: kubelet 1.31: --to: kubelet 1.31 would not start with it (testdata/dropin/golden.yaml:23:3 KC3001: unknown feature gate "KubeletCrashLoopBackOffMax": the kubelet refuses to start); kubeletcfg lint shows why
-}
-
-// Run `kubeletcfg cluster lint` as the command does: the flags and the
-// request's bounds are checked before any cluster is read, so a wrong one is
-// an error without a connection; then the kubeconfig is read (here a file
-// that does not exist, so no API server is ever reached).
-func ExampleRunCluster() {
-	noCluster := &clientcmd.ClientConfigLoadingRules{ExplicitPath: "testdata/no-such-kubeconfig"}
-	flags := kubeletcfg.ClusterFlags{Output: "text", FailOn: "error", CgroupVersion: "v2", Out: io.Discard, Log: io.Discard}
-	// A request without bounds: no concurrency, QPS, burst or node timeout.
-	fmt.Println(kubeletcfg.RunCluster(context.Background(), kubeletcfg.ClusterRequest{Kubeconfig: noCluster}, flags))
-
-	req := kubeletcfg.ClusterRequest{
-		Kubeconfig: noCluster,
-		QPS:        5,
-		Burst:      10,
-		Fetch:      fleet.FetchOptions{Concurrency: 4, NodeTimeout: 10 * time.Second},
-	}
-	for _, f := range []kubeletcfg.ClusterFlags{
-		{Output: "sarif", FailOn: "error", CgroupVersion: "v2"},
-		{Output: "text", FailOn: "warnings", CgroupVersion: "v2"},
-		{Output: "text", FailOn: "error", CgroupVersion: "cgroup2"},
-		flags,
-	} {
-		fmt.Println(kubeletcfg.RunCluster(context.Background(), req, f))
-	}
-	// Output:
-	// --concurrency, --qps, --burst and --node-timeout must be positive
-	// unknown output format "sarif" (want json or text)
-	// --fail-on: unknown severity "warnings" (want error, warning, info or none)
-	// --cgroup-version must be v1 or v2, not "cgroup2"
-	// kubeconfig: stat testdata/no-such-kubeconfig: no such file or directory
-}
-
-// Cluster reads nodes through an API server; what it refuses before any
-// server is reached needs none: a request that contradicts itself, a
-// kubeconfig that cannot be read.
-func ExampleCluster() {
-	_, err := kubeletcfg.Cluster(context.Background(), kubeletcfg.ClusterRequest{Contexts: []string{"prod"}, AllContexts: true})
-	fmt.Println(err)
-	_, err = kubeletcfg.Cluster(context.Background(), kubeletcfg.ClusterRequest{
-		Kubeconfig: &clientcmd.ClientConfigLoadingRules{ExplicitPath: "testdata/no-such-kubeconfig"},
-		Contexts:   []string{"prod", "staging"},
-	})
-	fmt.Println(err)
-	// Output:
-	// --all-contexts reads every context: leave out --context
-	// kubeconfig: stat testdata/no-such-kubeconfig: no such file or directory
-}
-
-// Evaluate a node as `kubeletcfg cluster` does once it has read the node's
-// /configz through the API server (here a saved dump): at the minor it runs
-// (lint), then as if upgraded to 1.37 (preflight), where a gate its
-// configuration still sets is gone.
-func ExampleEvaluateClusterNode() {
-	configz, err := os.ReadFile("testdata/inputs/configz.json")
-	if err != nil {
-		log.Fatal(err)
-	}
-	running, err := kubeletcfg.LookupMinor("1.34", "")
-	if err != nil {
-		log.Fatal(err)
-	}
-	n := &fleet.Node{Name: "node-1", Kubelet: running, Configz: configz}
-	for _, to := range []string{"", "1.37", "1.33"} {
-		var target *skew.Minor
-		if to != "" {
-			if target, err = kubeletcfg.LookupMinor(to, ""); err != nil {
-				log.Fatal(err)
-			}
-		}
-		e := kubeletcfg.EvaluateClusterNode(n, target, 2)
-		if e.Err != nil {
-			fmt.Printf("to %q: %v\n", to, e.Err)
-			continue
-		}
-		fmt.Printf("to %q: starts %v\n", to, e.Starts)
-		for _, f := range e.Findings {
-			if f.Severity >= validate.Warning {
-				fmt.Println(" ", f.Rule, f.Severity, f.Position)
-			}
-		}
-	}
-	// Output:
-	// to "": starts true
-	//   KC3006 warning configz:123:7
-	// to "1.37": starts false
-	//   KC3001 error configz (without 1.34 defaults):15:5
-	// to "1.33": the nodes run kubelet 1.34, newer than --to 1.33
 }
 
 // Lint a kind cluster file whose nodes get different kubelet configurations:

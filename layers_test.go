@@ -23,7 +23,8 @@ var layers = [][]string{
 	{"pipeline"}, // the kubelet's start-up, in order
 	{"report", "policy", "profile", "matrix"},                    // after the pipeline
 	{"backoff", "explain", "fix", "author", "fleet", "discover"}, // the verbs' packages
-	{"."}, // the library
+	{"."},       // the library
+	{"cluster"}, // the cluster verbs, apart so that the library links no client-go
 	{"cmd/kubeletcfg", "examples/lintdir", "internal/rulesdoc", "internal/rulesdoc/cmd", "internal/fuzzcase",
 		"internal/fuzzcase/cmd", "internal/floor", "skew/internal/gen", "internal/corpus", "internal/rulesgen"}, // front ends and tools
 }
@@ -91,5 +92,23 @@ func TestImportLayers(t *testing.T) {
 	sort.Strings(paid)
 	for _, e := range paid {
 		t.Errorf("%s is gone: remove it from debts", e)
+	}
+}
+
+// TestLibraryLinksNoClientGo: a program that embeds the library (the root
+// package) links no client-go; the cluster verbs that need it are package
+// cluster's.
+func TestLibraryLinksNoClientGo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, pkg := range strings.Fields(string(out)) {
+		if strings.HasPrefix(pkg, "k8s.io/client-go/") {
+			t.Errorf("the library links %s", pkg)
+		}
 	}
 }

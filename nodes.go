@@ -15,7 +15,6 @@ import (
 	"strings"
 
 	"github.com/kubeletcfg/kubeletcfg/engine"
-	"github.com/kubeletcfg/kubeletcfg/fleet"
 	"github.com/kubeletcfg/kubeletcfg/input"
 	"github.com/kubeletcfg/kubeletcfg/input/kubeletcmd"
 	"github.com/kubeletcfg/kubeletcfg/input/nodedir"
@@ -27,7 +26,7 @@ import (
 )
 
 // NodeNames is how many node names a group lists before "(+K more)".
-const NodeNames = fleet.NodeNames
+const NodeNames = report.NodeNames
 
 // NodesReport is the JSON document of `kubeletcfg lint --nodes DIR -o json`
 // at one minor (with --versions, {"versions": [...]} holds one per minor):
@@ -687,7 +686,7 @@ func writeNodes(out io.Writer, m *skew.Minor, groups []NodeGroup, errs []NodeErr
 		if err := text.Write(&r, []report.Document{g.Document.Document}, quiet); err != nil {
 			return err
 		}
-		fleet.Indent(&b, r.String(), "  ")
+		report.Indent(&b, r.String(), "  ")
 	}
 	if len(errs) > 0 {
 		if len(groups) > 0 {

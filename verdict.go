@@ -8,7 +8,6 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/author"
 	"github.com/kubeletcfg/kubeletcfg/discover"
 	"github.com/kubeletcfg/kubeletcfg/explain"
-	"github.com/kubeletcfg/kubeletcfg/fleet"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
@@ -28,7 +27,6 @@ var (
 	_ Verdict = (*LintedNodes)(nil)
 	_ Verdict = (*Skewed)(nil)
 	_ Verdict = (*PreflightReport)(nil)
-	_ Verdict = (*fleet.Fleet)(nil)
 	_ Verdict = (*EffectiveConfig)(nil)
 	_ Verdict = (*BackoffCurves)(nil)
 	_ Verdict = (*Fixed)(nil)

@@ -6,5 +6,5 @@
 // nodes through the Kubernetes API, NewNodes and Node.Take turn what was read
 // into keys, Groups groups the evaluated nodes by pool (drift included) and
 // Report is the run's document (its JSON and WriteText); the evaluation of one
-// node is kubeletcfg.EvaluateClusterNode.
+// node is cluster.EvaluateNode.
 package fleet

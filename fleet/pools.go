@@ -436,16 +436,3 @@ func prune(obj, def map[string]any) {
 		}
 	}
 }
-
-// Indent writes text to b with every non-blank line indented by prefix
-// (blank lines stay empty): a node's or group's report nested in a listing
-// (lint --nodes, kubeletcfg cluster).
-func Indent(b *strings.Builder, text, prefix string) {
-	for _, line := range strings.SplitAfter(strings.TrimSuffix(text, "\n"), "\n") {
-		if strings.TrimSpace(line) == "" {
-			b.WriteString("\n")
-		} else {
-			b.WriteString(prefix + strings.TrimSuffix(line, "\n") + "\n")
-		}
-	}
-}

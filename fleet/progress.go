@@ -12,7 +12,7 @@ import (
 
 // Progress prints "reading nodes: done/total, failed" (of CONTEXT, with
 // several contexts) on w while nodes are read, when w is a terminal; nothing
-// otherwise. Update is ClusterRequest.Progress; Done clears the line.
+// otherwise. Update is cluster.Request.Progress; Done clears the line.
 type Progress struct {
 	w       io.Writer
 	on      bool

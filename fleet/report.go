@@ -15,7 +15,7 @@ import (
 )
 
 // NodeNames is how many node names a group lists before "(+K more)".
-const NodeNames = 5
+const NodeNames = report.NodeNames
 
 // Report is a cluster run (kubeletcfg cluster lint and preflight); its JSON
 // is what -o json prints.
@@ -150,7 +150,7 @@ func (r *Report) WriteText(out io.Writer) error {
 				// Compact preflight text leaves out empty sections: say it once.
 				fmt.Fprintf(&r, "kubelet %s starts; nothing changes\n", target.Version)
 			}
-			Indent(&b, r.String(), "    ")
+			report.Indent(&b, r.String(), "    ")
 		}
 		var failed []Failure
 		for _, fl := range failures {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/signal"
 	"strings"
@@ -10,7 +11,9 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/kubeletcfg/kubeletcfg"
+	"github.com/kubeletcfg/kubeletcfg/cluster"
 	"github.com/kubeletcfg/kubeletcfg/fleet"
+	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
@@ -18,7 +21,7 @@ import (
 // the request they make (kubectl's connection flags as client-go's clientcmd
 // binds them for kubectl: cli-runtime's ConfigFlags).
 type clusterFlags struct {
-	req                           kubeletcfg.ClusterRequest
+	req                           cluster.Request
 	output, failOn, cgroupVersion string
 	to                            *string // preflight only
 }
@@ -153,6 +156,34 @@ func runCluster(cmd *cobra.Command, f *clusterFlags) error {
 	fleetMemoryLimit()
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return kubeletcfg.RunCluster(ctx, f.req, kubeletcfg.ClusterFlags{Output: f.output, FailOn: f.failOn, CgroupVersion: f.cgroupVersion,
-		To: f.to, Out: cmd.OutOrStdout(), Log: cmd.ErrOrStderr()})
+	// Every flag is checked before any cluster is read.
+	req := f.req
+	if f.to != nil {
+		tgt, err := skew.Lookup(*f.to)
+		if err != nil {
+			return fmt.Errorf("--to: %w", err)
+		}
+		req.Target = tgt
+	}
+	if err := fleet.CheckFormat(f.output); err != nil {
+		return err
+	}
+	threshold, err := kubeletcfg.ParseFailOn(f.failOn)
+	if err != nil {
+		return err
+	}
+	if req.Cgroup, err = kubeletcfg.ParseCgroup(f.cgroupVersion); err != nil {
+		return err
+	}
+	if err := req.Validate(); err != nil {
+		return err
+	}
+	progress := fleet.NewProgress(cmd.ErrOrStderr(), len(req.Contexts) > 1 || req.AllContexts)
+	req.Progress = progress.Update
+	run, err := cluster.Run(ctx, req)
+	progress.Done()
+	if err != nil {
+		return err
+	}
+	return kubeletcfg.FailOn(cmd.OutOrStdout(), run, f.output, report.Options{}, threshold)
 }

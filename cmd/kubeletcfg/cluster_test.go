@@ -634,3 +634,32 @@ func TestClusterContexts(t *testing.T) {
 		t.Errorf("one context: want its report alone\n%s\ncurrent context:\n%s", one, current)
 	}
 }
+
+// TestClusterFlagsFirst: every flag and the request's bounds are checked
+// before the kubeconfig is read, so a wrong one is a usage error naming it,
+// without a connection (the kubeconfig here does not exist); with all flags
+// right, the kubeconfig is what fails.
+func TestClusterFlagsFirst(t *testing.T) {
+	noCluster := filepath.Join(t.TempDir(), "no-such-kubeconfig")
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--concurrency", "0"}, "--concurrency, --qps, --burst and --node-timeout must be positive"},
+		{[]string{"--node-timeout", "0s"}, "--concurrency, --qps, --burst and --node-timeout must be positive"},
+		{[]string{"-o", "sarif"}, `unknown output format "sarif" (want json or text)`},
+		{[]string{"--fail-on", "warnings"}, `--fail-on: unknown severity "warnings" (want error, warning, info or none)`},
+		{[]string{"--cgroup-version", "cgroup2"}, `--cgroup-version must be v1 or v2, not "cgroup2"`},
+		{nil, "kubeconfig: stat " + noCluster + ": no such file or directory"},
+	} {
+		args := append([]string{"cluster", "lint", "--kubeconfig", noCluster}, tt.args...)
+		var out, errb bytes.Buffer
+		if code := run(args, &out, &errb); code != exitUsage || !strings.Contains(errb.String(), tt.want) {
+			t.Errorf("%v: exit %d, stderr %q; want %d and %q", tt.args, code, errb.String(), exitUsage, tt.want)
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"cluster", "preflight", "--kubeconfig", noCluster, "--to", "1.29"}, &out, &errb); code != exitUsage || !strings.Contains(errb.String(), "--to: ") {
+		t.Errorf("--to 1.29: exit %d, stderr %q", code, errb.String())
+	}
+}

@@ -1,4 +1,10 @@
-package kubeletcfg
+// Package cluster is kubeletcfg's cluster verbs (kubeletcfg cluster lint
+// and preflight): each kubeconfig context's nodes listed and read through its
+// API server (package fleet), each distinct configuration evaluated once with
+// the library (kubeletcfg.LintConfigz; matrix's preflight), and each cluster's
+// pools reported. It is apart from the library so that a program that embeds
+// kubeletcfg without it links no client-go.
+package cluster
 
 import (
 	"bytes"
@@ -6,7 +12,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -16,50 +21,43 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/engine"
 	"github.com/kubeletcfg/kubeletcfg/fleet"
 	"github.com/kubeletcfg/kubeletcfg/input"
 	"github.com/kubeletcfg/kubeletcfg/matrix"
-	"github.com/kubeletcfg/kubeletcfg/pipeline"
-	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // ConfigzName is what findings call a node's configz in a cluster run.
-const ConfigzName = "configz"
+const ConfigzName = kubeletcfg.ConfigzName
 
-// EvaluateClusterNode evaluates a node read through the API (fleet.Node:
+// A fleet is a verdict like the library's results.
+var _ kubeletcfg.Verdict = (*fleet.Fleet)(nil)
+
+// EvaluateNode evaluates a node read through the API (fleet.Node:
 // its configz and flagz) at the minor it runs (target nil: lint; the report
 // is a LintReport) or from it to target (preflight; the values equal to the
 // running minor's defaults taken as not set, fleet.WithoutDefaults).
-func EvaluateClusterNode(n *fleet.Node, target *skew.Minor, cgroup int) *fleet.Eval {
+func EvaluateNode(n *fleet.Node, target *skew.Minor, cgroup int) *fleet.Eval {
 	e := &fleet.Eval{}
-	src, err := input.Convert(ConfigzName, n.Configz, input.Configz)
-	if err != nil {
-		e.Err = err
-		return e
-	}
-	in := pipeline.Input{CgroupVersion: cgroup, Flags: n.Args}
-	for range n.Args {
-		in.FlagPositions = append(in.FlagPositions, validate.Position{File: "flagz"})
-	}
 	if target == nil {
-		applySource(src, &in)
-		res, err := pipeline.Evaluate(n.Kubelet, in)
-		if err == nil {
-			err = settle(src, res)
-		}
+		doc, err := kubeletcfg.LintConfigz(n.Configz, n.Args, n.Kubelet, cgroup)
 		if err != nil {
 			e.Err = err
 			return e
 		}
-		doc := LintReport{Document: report.FromResult(res), Input: inputName(src)}
 		e.Lint = &doc.Document
 		e.Starts, e.Findings = doc.Starts, doc.Findings
 		e.Raw, e.Err = json.Marshal(doc)
 		return e
 	}
+	src, err := input.Convert(ConfigzName, n.Configz, input.Configz)
+	if err != nil {
+		e.Err = err
+		return e
+	}
+	in := kubeletcfg.FlagzInput(n.Args, cgroup)
 	if e.Err = fleet.CheckTarget(n, target); e.Err != nil {
 		return e
 	}
@@ -88,10 +86,10 @@ func EvaluateClusterNode(n *fleet.Node, target *skew.Minor, cgroup int) *fleet.E
 	return e
 }
 
-// ClusterRequest is a cluster run (kubeletcfg cluster lint and preflight)
+// Request is a cluster run (kubeletcfg cluster lint and preflight)
 // over one cluster or several: which kubeconfig contexts, which nodes, how
 // they are read and what they are evaluated at.
-type ClusterRequest struct {
+type Request struct {
 	// Kubeconfig and Overrides are kubectl's connection settings (client-go's
 	// clientcmd: --kubeconfig, KUBECONFIG, --server, --user, ..., the
 	// in-cluster configuration); the overrides apply to every context.
@@ -114,7 +112,8 @@ type ClusterRequest struct {
 	Cgroup int
 
 	// QPS and Burst bound the requests to each API server, UserAgent names
-	// kubeletcfg to it; Fetch bounds the reads of the nodes.
+	// the client to it (default kubeletcfg/ and client-go's); Fetch bounds
+	// the reads of the nodes.
 	QPS       float32
 	Burst     int
 	UserAgent string
@@ -125,62 +124,14 @@ type ClusterRequest struct {
 }
 
 // Validate checks the request's bounds before any cluster is read.
-func (req *ClusterRequest) Validate() error {
+func (req *Request) Validate() error {
 	if req.Fetch.Concurrency < 1 || req.QPS <= 0 || req.Burst < 1 || req.Fetch.NodeTimeout <= 0 {
 		return errors.New("--concurrency, --qps, --burst and --node-timeout must be positive")
 	}
 	return nil
 }
 
-// ClusterFlags are the values of cluster lint's and cluster preflight's
-// flags that RunCluster checks and uses: -o, --fail-on, --cgroup-version and
-// preflight's --to (nil for lint); Out gets the result, Log the progress.
-type ClusterFlags struct {
-	Output, FailOn, CgroupVersion string
-	To                            *string
-	Out, Log                      io.Writer
-}
-
-// RunCluster is `kubeletcfg cluster lint|preflight`: the flags checked (--to,
-// -o, --fail-on, --cgroup-version, the request's bounds) before any cluster
-// is read, the progress shown on f.Log, req run (Cluster, as kubeletcfg's
-// user agent unless req names one), and the result written to f.Out with its
-// exit code's error (FailOn).
-func RunCluster(ctx context.Context, req ClusterRequest, f ClusterFlags) error {
-	if f.To != nil {
-		tgt, err := skew.Lookup(*f.To)
-		if err != nil {
-			return fmt.Errorf("--to: %w", err)
-		}
-		req.Target = tgt
-	}
-	if err := fleet.CheckFormat(f.Output); err != nil {
-		return err
-	}
-	threshold, err := ParseFailOn(f.FailOn)
-	if err != nil {
-		return err
-	}
-	if req.Cgroup, err = ParseCgroup(f.CgroupVersion); err != nil {
-		return err
-	}
-	if err := req.Validate(); err != nil {
-		return err
-	}
-	progress := fleet.NewProgress(f.Log, len(req.Contexts) > 1 || req.AllContexts)
-	req.Progress = progress.Update
-	if req.UserAgent == "" {
-		req.UserAgent = "kubeletcfg/" + rest.DefaultKubernetesUserAgent()
-	}
-	run, err := Cluster(ctx, req)
-	progress.Done()
-	if err != nil {
-		return err
-	}
-	return FailOn(f.Out, run, f.Output, report.Options{}, threshold)
-}
-
-// Cluster runs req: lists each cluster's nodes, reads them through its API
+// Run runs req: lists each cluster's nodes, reads them through its API
 // server, evaluates each distinct configuration once over all the clusters
 // (the key is the configuration, flags and minor, never the cluster) and
 // reports each cluster's pools (fleet.Fleet).
@@ -190,9 +141,12 @@ func RunCluster(ctx context.Context, req ClusterRequest, f ClusterFlags) error {
 // that cannot be read is listed in the result's Errors and the others are
 // reported; the run's error is that none could be read. A context the
 // kubeconfig does not have is an error before any cluster is read.
-func Cluster(ctx context.Context, req ClusterRequest) (*fleet.Fleet, error) {
+func Run(ctx context.Context, req Request) (*fleet.Fleet, error) {
 	if req.Kubeconfig == nil {
 		req.Kubeconfig = clientcmd.NewDefaultClientConfigLoadingRules()
+	}
+	if req.UserAgent == "" {
+		req.UserAgent = "kubeletcfg/" + rest.DefaultKubernetesUserAgent()
 	}
 	names, single, err := clusterContexts(req)
 	if err != nil {
@@ -233,7 +187,7 @@ func Cluster(ctx context.Context, req ClusterRequest) (*fleet.Fleet, error) {
 	}
 
 	evals := engine.Run(fleet.Keys(all), 0, func(i int) *fleet.Eval {
-		return EvaluateClusterNode(all[i], req.Target, req.Cgroup)
+		return EvaluateNode(all[i], req.Target, req.Cgroup)
 	})
 	f := &fleet.Fleet{Contexts: map[string]*fleet.Report{}, Errors: errs, Order: names, Single: single}
 	for i, name := range names {
@@ -249,7 +203,7 @@ func Cluster(ctx context.Context, req ClusterRequest) (*fleet.Fleet, error) {
 
 // clusterContexts are the contexts req reads, in order; single is one
 // context asked (or none: the current one, "" in the result).
-func clusterContexts(req ClusterRequest) (names []string, single bool, err error) {
+func clusterContexts(req Request) (names []string, single bool, err error) {
 	seen := map[string]bool{}
 	for _, n := range req.Contexts {
 		if !seen[n] {
@@ -340,7 +294,7 @@ func emptyOrMissing(path string) string {
 // readCluster lists the nodes of context name's cluster ("" the current
 // context) and reads them: the API server (without credentials), the nodes
 // with what was read, and the nodes that could not be.
-func readCluster(ctx context.Context, req ClusterRequest, name string) (string, []*fleet.Node, []fleet.Failure, error) {
+func readCluster(ctx context.Context, req Request, name string) (string, []*fleet.Node, []fleet.Failure, error) {
 	overrides := clientcmd.ConfigOverrides{}
 	if req.Overrides != nil {
 		overrides = *req.Overrides

@@ -1,0 +1,43 @@
+package kubeletcfg
+
+import (
+	"github.com/kubeletcfg/kubeletcfg/input"
+	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"github.com/kubeletcfg/kubeletcfg/report"
+	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/validate"
+)
+
+// ConfigzName is what findings call a running kubelet's configz dump.
+const ConfigzName = "configz"
+
+// FlagzInput is the pipeline input of a running kubelet's command line as its
+// /flagz lists it (positions in "flagz"), on a host of cgroup version cgroup.
+func FlagzInput(args []string, cgroup int) pipeline.Input {
+	in := pipeline.Input{CgroupVersion: cgroup, Flags: args}
+	for range args {
+		in.FlagPositions = append(in.FlagPositions, validate.Position{File: "flagz"})
+	}
+	return in
+}
+
+// LintConfigz lints a running kubelet's configuration as read through the API
+// server (its /configz dump, named ConfigzName in findings, and the command
+// line its /flagz lists) at the minor m it runs: what `kubeletcfg cluster
+// lint` reports of each node.
+func LintConfigz(configz []byte, args []string, m *skew.Minor, cgroup int) (*LintReport, error) {
+	src, err := input.Convert(ConfigzName, configz, input.Configz)
+	if err != nil {
+		return nil, err
+	}
+	in := FlagzInput(args, cgroup)
+	applySource(src, &in)
+	res, err := pipeline.Evaluate(m, in)
+	if err == nil {
+		err = settle(src, res)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &LintReport{Document: report.FromResult(res), Input: inputName(src)}, nil
+}
