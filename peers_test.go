@@ -260,8 +260,8 @@ func (e peerExpect) overlay(t *testing.T, c peerExpect) peerExpect {
 	out := e
 	out.InputError = c.InputError
 	if c.Starts != nil {
-		if *c.Starts == *e.Starts {
-			t.Errorf("current starts is the expected one")
+		if *c.Starts == *e.Starts && c.RefusedBy == e.RefusedBy {
+			t.Errorf("current verdict is the expected one")
 		}
 		out.Starts, out.RefusedBy = c.Starts, c.RefusedBy
 	}
