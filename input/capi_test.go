@@ -1,6 +1,7 @@
 package input
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"reflect"
@@ -464,5 +465,21 @@ func TestCAPIKubeadmFindings(t *testing.T) {
 				t.Errorf("want %s at %d:%d, got %+v", tt.rule, tt.line, tt.col, r.Findings)
 			}
 		})
+	}
+}
+
+// TestCAPIEmptySpec: a KubeadmConfigTemplate without spec (CAPI's own e2e
+// bases/md.yaml) or with an empty template spec is a kubeadm join with
+// kubeadm's defaults, not a crash.
+func TestCAPIEmptySpec(t *testing.T) {
+	for _, doc := range []string{
+		"apiVersion: bootstrap.cluster.x-k8s.io/v1beta2\nkind: KubeadmConfigTemplate\nmetadata:\n  name: md-0\n",
+		"apiVersion: bootstrap.cluster.x-k8s.io/v1beta2\nkind: KubeadmConfigTemplate\nmetadata:\n  name: md-0\nspec:\n  template:\n    spec: {}\n",
+		"apiVersion: bootstrap.cluster.x-k8s.io/v1beta2\nkind: KubeadmConfig\nmetadata:\n  name: n\n",
+	} {
+		out := capiTranslate(t, "md.yaml", doc, "1.35")
+		if out.Config == nil || !bytes.Contains(out.Config.Data, []byte("cgroupDriver: systemd")) {
+			t.Errorf("%q: no kubeadm-defaulted config.yaml: %+v", doc, out.Config)
+		}
 	}
 }

@@ -55,9 +55,10 @@ func configMap(data []byte) (kubeadmMap, bool) {
 	return m, true
 }
 
-// get returns the value of key in a mapping node, or nil.
+// get returns the value of key in a mapping node, or nil (n nil: nil, as
+// for a document without the node, a KubeadmConfigTemplate without spec).
 func get(n *yaml.Node, key string) *yaml.Node {
-	if n.Kind != yaml.MappingNode {
+	if n == nil || n.Kind != yaml.MappingNode {
 		return nil
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
