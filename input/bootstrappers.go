@@ -44,7 +44,7 @@ var translators = []translator{
 	{format: "nodeadm", tool: nodeadm.Tool, detect: nodeadm.Detect, translate: nodeadm.Translate},
 	{format: "karpenter", tool: karpenter.Tool, detect: karpenter.Detect, translate: karpenter.Translate},
 	{format: "cluster-api", tool: CAPITool, detect: DetectCAPI, translate: TranslateCAPI, convert: convertCAPI},
-	{format: "talos", tool: talos.Tool, detect: talos.Detect, translate: talos.Translate},
+	{format: "talos", tool: talos.Tool, detect: talos.Detect, accepts: talos.Accepts, translate: talos.Translate},
 	{format: "k0s", tool: k0s.Tool, detect: k0s.Detect, accepts: k0s.Accepts, translate: k0s.Translate},
 	{format: "k3s", tool: k3s.Tool, detect: k3s.Detect, accepts: k3s.Accepts, translate: k3s.Translate},
 	{format: "aks", tool: aks.Tool, detect: aks.Detect, accepts: aks.Accepts, translate: aks.Translate},

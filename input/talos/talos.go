@@ -35,6 +35,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -72,6 +73,18 @@ func Detect(_ string, data []byte) bool {
 		}
 	}
 	return false
+}
+
+// Accepts reports whether Talos reads data as a machine configuration at all,
+// for --input-format talos: a YAML stream with a v1alpha1 document, with or
+// without machine: and cluster: (Detect needs both to tell it from other
+// formats; Talos's decoder takes any, then refuses or writes no kubelet).
+func Accepts(_ string, data []byte) bool {
+	docs, err := splitDocuments(data)
+	if err != nil {
+		return false
+	}
+	return slices.ContainsFunc(docs, isV1Alpha1)
 }
 
 // splitDocuments reads every YAML document of data as its root node (nil for
@@ -205,19 +218,32 @@ func Translate(path string, data []byte, opt bootstrap.Options) (*bootstrap.Outp
 	if err != nil {
 		return nil, fmt.Errorf("%s: not YAML Talos can read: %s", path, oneLine(err.Error()))
 	}
-	var doc *yaml.Node
+	var doc, second *yaml.Node
 	for _, d := range docs {
 		if !isV1Alpha1(d) {
 			continue
 		}
-		if doc != nil {
-			// decoder.go parse: "duplicate document /v1alpha1/ is not allowed"
-			return nil, fmt.Errorf("%s: Talos refuses a second v1alpha1 document (line %d): duplicate document", path, d.Line)
+		if doc == nil {
+			doc = d
+		} else if second == nil {
+			second = d
 		}
-		doc = d
 	}
 	if doc == nil {
 		return nil, fmt.Errorf("%s: no Talos v1alpha1 machine configuration document (version: v1alpha1 with machine: and cluster:)", path)
+	}
+	if second != nil {
+		// The decoder refuses the whole file before anything reads it: the
+		// node gets no kubelet.
+		rel, note := releaseFor(opt.Minor)
+		t := &translation{path: path, opt: opt, rel: rel, doc: doc, out: &bootstrap.Output{Tool: toolAt(rel),
+			Anchor: finding.Position{File: path, Line: second.Line, Column: second.Column}}}
+		t.add(bootstrap.Refuses, t.out.Anchor, "",
+			fmt.Sprintf("duplicate document /v1alpha1/ is not allowed (line %d): Talos refuses the whole machine configuration (pkg/machinery/config/configloader/internal/decoder/decoder.go parse)", second.Line),
+			"keep one v1alpha1 document (version: v1alpha1 with machine: and cluster:); merge the others into it, or make them patches (talosctl --config-patch)")
+		t.out.Note = "Talos machine configuration: Talos " + rel.Name + " refuses it and writes nothing for the kubelet"
+		pair(t.out, rel, note)
+		return t.out, nil
 	}
 	if at(doc, "machine") == nil || at(doc, "cluster") == nil {
 		// kubelet_config.go NewKubeletConfigController: no KubeletConfig
@@ -244,14 +270,19 @@ func Translate(path string, data []byte, opt bootstrap.Options) (*bootstrap.Outp
 	if note != "" {
 		t.out.Note += "; " + note
 	}
-	// Talos ships the kubelet image of its release: a file that names none
-	// runs the default release's, and skew names the release of each minor.
-	t.out.Ships = "v" + defaultRelease().Kubernetes
-	if note == "" {
-		t.out.Release = rel.Name
-	}
+	pair(t.out, rel, note)
 	finding.SortFindings(t.out.Findings)
 	return t.out, nil
+}
+
+// pair says in out which Talos release runs the kubelet (rel; note: not its
+// default one). Talos ships the kubelet image of its release: a file that
+// names none runs the default release's, and skew names each minor's.
+func pair(out *bootstrap.Output, rel *Release, note string) {
+	out.Ships = "v" + defaultRelease().Kubernetes
+	if note == "" {
+		out.Release = rel.Name
+	}
 }
 
 // oneLine folds a multi-line message.

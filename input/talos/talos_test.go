@@ -1,6 +1,7 @@
 package talos
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -202,22 +203,42 @@ func TestDetect(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
-		name, data string
-		want       bool
+		name, data      string
+		detect, accepts bool
 	}{
-		{"machine config", string(worked), true},
-		{"multi-document, v1alpha1 second", "apiVersion: v1alpha1\nkind: HostnameConfig\nauto: stable\n---\n" + doc(), true},
-		{"KubeletConfiguration", "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nmaxPods: 10\n", false},
-		{"kubeadm", "apiVersion: kubeadm.k8s.io/v1beta4\nkind: InitConfiguration\n", false},
-		{"other Talos document only", "apiVersion: v1alpha1\nkind: HostnameConfig\nauto: stable\n", false},
-		{"no cluster", "version: v1alpha1\nmachine:\n  type: worker\n", false},
-		{"a kind", "version: v1alpha1\nkind: Other\nmachine: {}\ncluster: {}\n", false},
-		{"not YAML", "\t{{", false},
-		{"empty", "", false},
+		{"machine config", string(worked), true, true},
+		{"multi-document, v1alpha1 second", "apiVersion: v1alpha1\nkind: HostnameConfig\nauto: stable\n---\n" + doc(), true, true},
+		{"KubeletConfiguration", "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nmaxPods: 10\n", false, false},
+		{"kubeadm", "apiVersion: kubeadm.k8s.io/v1beta4\nkind: InitConfiguration\n", false, false},
+		{"other Talos document only", "apiVersion: v1alpha1\nkind: HostnameConfig\nauto: stable\n", false, false},
+		// --input-format talos takes what Talos's decoder takes: a v1alpha1
+		// document without cluster: (then refused, or no kubelet written).
+		{"no cluster", "version: v1alpha1\nmachine:\n  type: worker\n", false, true},
+		{"two v1alpha1 documents", "version: v1alpha1\nmachine:\n  type: worker\n---\nversion: v1alpha1\nmachine: {}\n", false, true},
+		{"a kind", "version: v1alpha1\nkind: Other\nmachine: {}\ncluster: {}\n", false, false},
+		{"not YAML", "\t{{", false, false},
+		{"empty", "", false, false},
 	} {
-		if got := Detect("f.yaml", []byte(tc.data)); got != tc.want {
-			t.Errorf("%s: Detect = %v, want %v", tc.name, got, tc.want)
+		if got := Detect("f.yaml", []byte(tc.data)); got != tc.detect {
+			t.Errorf("%s: Detect = %v, want %v", tc.name, got, tc.detect)
 		}
+		if got := Accepts("f.yaml", []byte(tc.data)); got != tc.accepts {
+			t.Errorf("%s: Accepts = %v, want %v", tc.name, got, tc.accepts)
+		}
+	}
+}
+
+// TestDuplicateV1Alpha1: Talos's decoder refuses a second v1alpha1 document
+// (decoder_test.go TestDoubleV1Alpha1): a KC9001 at its line, nothing written.
+func TestDuplicateV1Alpha1(t *testing.T) {
+	out, err := Translate("f.yaml", []byte(doc()+"---\n"+doc()), bootstrap.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("duplicate document /v1alpha1/ is not allowed (line %d)", strings.Count(doc(), "\n")+2)
+	if out.Config != nil || len(out.Findings) != 1 || out.Findings[0].Rule != bootstrap.Refuses.ID || !strings.Contains(out.Findings[0].Message, want) ||
+		out.Findings[0].Line != strings.Count(doc(), "\n")+2 {
+		t.Errorf("config %v, findings %+v; want no config and one KC9001 %q", out.Config, out.Findings, want)
 	}
 }
 
@@ -225,7 +246,6 @@ func TestTranslateErrors(t *testing.T) {
 	for _, tc := range []struct{ name, data, want string }{
 		{"not YAML", "machine: [", "f.yaml: not YAML"},
 		{"no v1alpha1 document", "apiVersion: v1alpha1\nkind: HostnameConfig\n", "f.yaml: no Talos v1alpha1"},
-		{"two v1alpha1 documents", doc() + "---\n" + doc(), "f.yaml: Talos refuses a second v1alpha1 document"},
 		{"no cluster", "version: v1alpha1\nmachine:\n  type: worker\n", "f.yaml: Talos writes no kubelet configuration without both"},
 	} {
 		_, err := Translate("f.yaml", []byte(tc.data), bootstrap.Options{})
