@@ -173,6 +173,12 @@ func convertKubeadmConfig(path string, data []byte, opt Options) (*Source, error
 		// kubeadm init stops here too; the pipeline says why, at the document's lines.
 		s := asWritten(path, kc, what)
 		s.Note += "; kubeadm cannot read it either"
+		if kc != nil && init && kc.apiVersion != "kubelet.config.k8s.io/v1beta1" {
+			// kubeadm init refuses a component config it does not convert
+			// before it writes anything (kubeadmNodeDoc.refusal).
+			s.kubeadm = kubeadmNodeOf(path, docs)
+			s.kubeadm.refusedOnly = true
+		}
 		return s, nil
 	}
 	pm := &posMap{path: path, anchor: anchor, byPath: map[string]validate.Position{}, set: slices.Clone(kubeadmSets),

@@ -70,6 +70,12 @@ type kubeadmNodeDoc struct {
 	// its order: sorted by GroupVersionKind string.
 	versions []*yamlDoc
 	cluster  *yamlDoc
+	// kubelet is the file's kubelet.config.k8s.io document, which kubeadm init
+	// loads as a component config (componentconfigs.FetchFromDocumentMap).
+	kubelet *yamlDoc
+	// refusedOnly: the file is read as written (kubeadm cannot decode its
+	// KubeletConfiguration): only kubeadm's refusal is reported of kubeadm.
+	refusedOnly bool
 	// detected is KubeadmOptions.CRISocket.
 	detected string
 	// own are the names of the flags kubeadm wrote itself (not kubeletExtraArgs'),
@@ -88,6 +94,9 @@ func kubeadmNodeOf(path string, docs []yamlDoc) *kubeadmNodeDoc {
 	var initDoc, joinDoc *yamlDoc
 	for i := range docs {
 		d := &docs[i]
+		if group(d.apiVersion) == "kubelet.config.k8s.io" && n.kubelet == nil {
+			n.kubelet = d
+		}
 		if group(d.apiVersion) != "kubeadm.k8s.io" {
 			continue
 		}
@@ -263,6 +272,7 @@ type kubeadmRefusal struct {
 	pos     validate.Position
 	message string // kubeadm's words
 	source  string
+	hint    string // what to write instead, when the refusal says it best
 }
 
 func (r *kubeadmRefusal) Error() string { return r.message }
@@ -334,6 +344,18 @@ func (n *kubeadmNodeDoc) refusal(m *skew.Minor) *kubeadmRefusal {
 			return &kubeadmRefusal{pos: at, source: fmt.Sprintf("cmd/kubeadm/app/apis/kubeadm/scheme, kubeadm %s", m.Patch),
 				message: fmt.Sprintf("no kind %q is registered for version %q in scheme", d.kind, d.apiVersion)}
 		}
+	}
+	if d := n.kubelet; d != nil && !n.join && d.apiVersion != "kubelet.config.k8s.io/v1beta1" {
+		// documentMapToInitConfiguration loads the component configs after the
+		// kubeadm documents: configBase.Unmarshal takes only the version
+		// kubeadm converts (join reads the cluster's instead).
+		at := n.pos(d.kindLine, d.kindColumn)
+		if v := get(d.root, "apiVersion"); v != nil {
+			at = n.pos(v.Line, v.Column)
+		}
+		return &kubeadmRefusal{pos: at, source: fmt.Sprintf("cmd/kubeadm/app/componentconfigs/configset.go, configBase.Unmarshal, kubeadm %s", m.Patch),
+			message: fmt.Sprintf("unsupported apiVersion %q, you may have to do manual conversion to %q and run kubeadm again", d.apiVersion, "kubelet.config.k8s.io/v1beta1"),
+			hint:    "write the KubeletConfiguration document as apiVersion kubelet.config.k8s.io/v1beta1, the only version kubeadm reads (and the kubelet decodes)"}
 	}
 	if n.gate != nil && (minor <= 31 || minor >= 37) && !n.join {
 		return &kubeadmRefusal{pos: n.gatePos, source: fmt.Sprintf("cmd/kubeadm/app/apis/kubeadm/validation/validation.go, ValidateFeatureGates, kubeadm %s", m.Patch),
@@ -523,6 +545,8 @@ func (s *Source) addKubeadmFindings(r *Result) {
 			hint = "v1beta4's kubeletExtraArgs is a list: - name: max-pods, value: \"150\" (kubeadm config migrate converts v1beta3's map)"
 		case n.badArgs != nil && ref.pos == n.pos(n.badArgs.Line, n.badArgs.Column):
 			hint = "v1beta3's kubeletExtraArgs is a map: max-pods: \"150\""
+		case ref.hint != "":
+			hint = ref.hint
 		case n.gate != nil && ref.pos == n.gatePos:
 			hint = fmt.Sprintf("remove featureGates.NodeLocalCRISocket: kubeadm %s does not know the gate", r.Minor.Version)
 		}
@@ -530,6 +554,10 @@ func (s *Source) addKubeadmFindings(r *Result) {
 			fmt.Sprintf("kubeadm %s refuses the file and writes nothing for the kubelet: %s (%s)", r.Minor.Version, ref.message, ref.source), hint)
 		f.By = &kf.Tool{Name: "kubeadm", Release: r.Minor.Version}
 		r.Findings = append(r.Findings, f)
+	}
+	if n.refusedOnly {
+		validate.SortFindings(r.Findings)
+		return
 	}
 	if n.criSocket == "" && n.detected == "" {
 		verb := "init"
