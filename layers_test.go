@@ -14,7 +14,7 @@ import (
 var layers = [][]string{
 	// leaves: the finding types, the copied upstream types, small helpers
 	{"finding", "engine", "upstream/kubelet/config/v1beta1", "internal/kubeletdata", "internal/jsonscan", "internal/didyoumean",
-		"internal/fserr", "internal/atomicfile", "internal/manpage", "internal/udiff", "internal/oneshotgc", "internal/testonly/testtree",
+		"internal/fserr", "internal/taints", "internal/atomicfile", "internal/manpage", "internal/udiff", "internal/oneshotgc", "internal/testonly/testtree",
 		"internal/testonly/testkubelet", "internal/testonly/schemacheck"},
 	{"skew"},                 // what each minor knows
 	{"validate", "defaults"}, // the rules and the defaulting

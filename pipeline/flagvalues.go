@@ -15,11 +15,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kubeletcfg/kubeletcfg/internal/taints"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	"github.com/spf13/pflag"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
-	"k8s.io/apimachinery/pkg/util/validation"
 	utilversion "k8s.io/apimachinery/pkg/util/version"
 	cliflag "k8s.io/component-base/cli/flag"
 	logsapi "k8s.io/component-base/logs/api/v1"
@@ -288,16 +288,16 @@ func (t *taintsValue) Set(s string) error {
 		t.val = nil
 		return nil
 	}
-	var taints []v1.Taint
+	var parsed []v1.Taint
 	unique := map[v1.TaintEffect]map[string]bool{}
 	for _, spec := range strings.Split(s, ",") {
 		if strings.HasSuffix(spec, "-") {
-			if _, err := parseTaint(strings.TrimSuffix(spec, "-")); err != nil {
+			if _, err := taints.Parse(strings.TrimSuffix(spec, "-")); err != nil {
 				return err
 			}
 			continue
 		}
-		taint, err := parseTaint(spec)
+		taint, err := taints.Parse(spec)
 		if err != nil {
 			return err
 		}
@@ -311,44 +311,10 @@ func (t *taintsValue) Set(s string) error {
 			unique[taint.Effect] = map[string]bool{}
 		}
 		unique[taint.Effect][taint.Key] = true
-		taints = append(taints, taint)
+		parsed = append(parsed, taint)
 	}
-	t.val = taints
+	t.val = parsed
 	return nil
 }
 func (t *taintsValue) String() string { return "" }
 func (t *taintsValue) Type() string   { return "[]v1.Taint" }
-
-// parseTaint is pkg/util/taints parseTaint.
-func parseTaint(st string) (v1.Taint, error) {
-	var taint v1.Taint
-	var key, value string
-	var effect v1.TaintEffect
-	parts := strings.Split(st, ":")
-	switch len(parts) {
-	case 1:
-		key = parts[0]
-	case 2:
-		effect = v1.TaintEffect(parts[1])
-		if effect != v1.TaintEffectNoSchedule && effect != v1.TaintEffectPreferNoSchedule && effect != v1.TaintEffectNoExecute {
-			return taint, fmt.Errorf("invalid taint effect: %v, unsupported taint effect", effect)
-		}
-		kv := strings.Split(parts[0], "=")
-		if len(kv) > 2 {
-			return taint, fmt.Errorf("invalid taint spec: %v", st)
-		}
-		key = kv[0]
-		if len(kv) == 2 {
-			value = kv[1]
-			if errs := validation.IsValidLabelValue(value); len(errs) > 0 {
-				return taint, fmt.Errorf("invalid taint spec: %v, %s", st, strings.Join(errs, "; "))
-			}
-		}
-	default:
-		return taint, fmt.Errorf("invalid taint spec: %v", st)
-	}
-	if errs := validation.IsQualifiedName(key); len(errs) > 0 {
-		return taint, fmt.Errorf("invalid taint spec: %v, %s", st, strings.Join(errs, "; "))
-	}
-	return v1.Taint{Key: key, Value: value, Effect: effect}, nil
-}

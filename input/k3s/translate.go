@@ -11,7 +11,6 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/validation"
 	logsv1 "k8s.io/component-base/logs/api/v1"
 	kubeletconfig "k8s.io/kubelet/config/v1beta1"
 	"sigs.k8s.io/yaml"
@@ -19,6 +18,7 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 	"github.com/kubeletcfg/kubeletcfg/internal/didyoumean"
+	"github.com/kubeletcfg/kubeletcfg/internal/taints"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
@@ -717,7 +717,7 @@ func (t *translation) taints() ([]v1.Taint, error) {
 		if strings.HasSuffix(spec, "-") {
 			continue
 		}
-		taint, err := parseTaint(spec)
+		taint, err := taints.Parse(spec)
 		if err == nil && seen[taint.Key+":"+string(taint.Effect)] {
 			err = fmt.Errorf("duplicated taints with the same key and effect: %v", taint)
 		}
@@ -735,47 +735,6 @@ func (t *translation) taints() ([]v1.Taint, error) {
 		out = append(out, taint)
 	}
 	return out, nil
-}
-
-func parseTaint(st string) (v1.Taint, error) {
-	var taint v1.Taint
-	var key, value string
-	var effect v1.TaintEffect
-	parts := strings.Split(st, ":")
-	switch len(parts) {
-	case 1:
-		key = parts[0]
-	case 2:
-		effect = v1.TaintEffect(parts[1])
-		if err := validateTaintEffect(effect); err != nil {
-			return taint, err
-		}
-		partsKV := strings.Split(parts[0], "=")
-		if len(partsKV) > 2 {
-			return taint, fmt.Errorf("invalid taint spec: %v", st)
-		}
-		key = partsKV[0]
-		if len(partsKV) == 2 {
-			value = partsKV[1]
-			if errs := validation.IsValidLabelValue(value); len(errs) > 0 {
-				return taint, fmt.Errorf("invalid taint spec: %v, %s", st, strings.Join(errs, "; "))
-			}
-		}
-	default:
-		return taint, fmt.Errorf("invalid taint spec: %v", st)
-	}
-	if errs := validation.IsQualifiedName(key); len(errs) > 0 {
-		return taint, fmt.Errorf("invalid taint spec: %v, %s", st, strings.Join(errs, "; "))
-	}
-	taint.Key, taint.Value, taint.Effect = key, value, effect
-	return taint, nil
-}
-
-func validateTaintEffect(effect v1.TaintEffect) error {
-	if effect != "NoSchedule" && effect != "PreferNoSchedule" && effect != "NoExecute" {
-		return fmt.Errorf("invalid taint effect: %v, unsupported taint effect", effect)
-	}
-	return nil
 }
 
 // applySet writes the values the user gives (Options.Set, --set) for the
