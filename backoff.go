@@ -5,9 +5,9 @@ import (
 	"io"
 
 	"github.com/kubeletcfg/kubeletcfg/backoff"
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/report"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // BackoffCurves is what Backoff found: the crash-loop backoff of each input at
@@ -74,10 +74,10 @@ func (b *BackoffCurves) Write(w io.Writer, format string, opt report.Options) er
 // CountAtLeast counts the inputs and minors the kubelet would not start with:
 // an error each, so any threshold up to error counts them (backoff has no
 // --fail-on: the command asks at error).
-func (b *BackoffCurves) CountAtLeast(threshold validate.Severity) int {
+func (b *BackoffCurves) CountAtLeast(threshold finding.Severity) int {
 	n := 0
 	for _, e := range b.Entries {
-		if !e.Starts && threshold >= 0 && threshold <= validate.Error {
+		if !e.Starts && threshold >= 0 && threshold <= finding.Error {
 			n++
 		}
 	}

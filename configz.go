@@ -1,11 +1,11 @@
 package kubeletcfg
 
 import (
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // ConfigzName is what findings call a running kubelet's configz dump.
@@ -16,7 +16,7 @@ const ConfigzName = "configz"
 func FlagzInput(args []string, cgroup int) pipeline.Input {
 	in := pipeline.Input{CgroupVersion: cgroup, Flags: args}
 	for range args {
-		in.FlagPositions = append(in.FlagPositions, validate.Position{File: "flagz"})
+		in.FlagPositions = append(in.FlagPositions, finding.Position{File: "flagz"})
 	}
 	return in
 }

@@ -8,10 +8,10 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // EffectiveConfig is what Effective found: the evaluation whose effective
@@ -60,11 +60,11 @@ func (e *EffectiveConfig) Write(w io.Writer, format string, opt report.Options) 
 // CountAtLeast counts the errors that stop the kubelet, when it would not
 // start (effective has no --fail-on: the command asks at error); 0 when it
 // starts.
-func (e *EffectiveConfig) CountAtLeast(threshold validate.Severity) int {
+func (e *EffectiveConfig) CountAtLeast(threshold finding.Severity) int {
 	if e.Result.Starts || threshold < 0 {
 		return 0
 	}
-	return CountAtLeast(e.Result.Findings, validate.Error)
+	return CountAtLeast(e.Result.Findings, finding.Error)
 }
 
 // Effective evaluates the options at one kubelet minor for the configuration

@@ -14,10 +14,10 @@ import (
 	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/author"
 	"github.com/kubeletcfg/kubeletcfg/discover"
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input"
 	"github.com/kubeletcfg/kubeletcfg/policy"
 	"github.com/kubeletcfg/kubeletcfg/report"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // Lint a main file and its drop-ins at one kubelet minor, and print the
@@ -190,7 +190,7 @@ func ExampleBackoff() {
 	for _, e := range b.Entries {
 		fmt.Println(e.KubeletVersion, "starts:", e.Starts)
 	}
-	fmt.Println("would not start:", b.CountAtLeast(validate.Error))
+	fmt.Println("would not start:", b.CountAtLeast(finding.Error))
 	// Output:
 	// 1.34 starts: true
 	// 1.37 starts: true
@@ -210,7 +210,7 @@ func ExampleFix() {
 	if err := f.Write(os.Stdout, "diff", report.Options{}); err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println("failures:", f.CountAtLeast(validate.Error))
+	fmt.Println("failures:", f.CountAtLeast(finding.Error))
 	// Output:
 	// --- a/testdata/examples/node/config.yaml
 	// +++ b/testdata/examples/node/config.yaml
@@ -617,7 +617,7 @@ func ExampleFailOn() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	err = kubeletcfg.FailOn(os.Stdout, l, "text", report.Options{Quiet: true}, validate.Error)
+	err = kubeletcfg.FailOn(os.Stdout, l, "text", report.Options{Quiet: true}, finding.Error)
 	var fe *kubeletcfg.FindingsError
 	fmt.Printf("--fail-on error: exit code 1: %v (%v)\n", errors.As(err, &fe), err)
 	err = kubeletcfg.FailOn(io.Discard, l, "text", report.Options{}, -1)
@@ -642,8 +642,8 @@ func ExampleCountAtLeast() {
 	}
 	for _, g := range l.Reports[0].Groups {
 		fmt.Printf("%s: %d errors, %d warnings or worse\n", strings.Join(g.Nodes, ", "),
-			kubeletcfg.CountAtLeast(g.Document.Findings, validate.Error),
-			kubeletcfg.CountAtLeast(g.Document.Findings, validate.Warning))
+			kubeletcfg.CountAtLeast(g.Document.Findings, finding.Error),
+			kubeletcfg.CountAtLeast(g.Document.Findings, finding.Warning))
 	}
 	// Output:
 	// pool-a-1, pool-a-2, pool-a-3: 0 errors, 1 warnings or worse

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/fix"
 	"github.com/kubeletcfg/kubeletcfg/input"
 	"github.com/kubeletcfg/kubeletcfg/report"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // Fixed is what Fix planned: the repairs of the options' files at the target
@@ -72,4 +72,4 @@ func (f *Fixed) Write(w io.Writer, format string, opt report.Options) error {
 // CountAtLeast is what makes fix fail (fix.Plan.Failures): the errors left at
 // some target minor and the mistakes not repaired, or 1 when the repairs were
 // refused. fix has no --fail-on: the threshold is not read.
-func (f *Fixed) CountAtLeast(validate.Severity) int { return f.Plan.Failures() }
+func (f *Fixed) CountAtLeast(finding.Severity) int { return f.Plan.Failures() }

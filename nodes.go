@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/kubeletcfg/kubeletcfg/engine"
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input"
 	"github.com/kubeletcfg/kubeletcfg/input/kubeletcmd"
 	"github.com/kubeletcfg/kubeletcfg/input/nodedir"
@@ -22,7 +23,6 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // NodeNames is how many node names a group lists before "(+K more)".
@@ -149,7 +149,7 @@ func (l *LintedNodes) Total() int { return len(l.perMinor[0]) }
 func (l *LintedNodes) Unread() int { return len(l.Reports[len(l.Reports)-1].Errors) }
 
 // CountAtLeast is the --fail-on count: every node's findings at every minor.
-func (l *LintedNodes) CountAtLeast(threshold validate.Severity) int {
+func (l *LintedNodes) CountAtLeast(threshold finding.Severity) int {
 	n := 0
 	for _, nodes := range l.perMinor {
 		for _, nd := range nodes {
@@ -342,7 +342,7 @@ func (n *node) evaluate(m *skew.Minor, format input.Format, read input.Options, 
 		doc.Files[i] = rel(p)
 	}
 	folded := doc.Findings
-	doc.Findings = make([]validate.Finding, len(folded))
+	doc.Findings = make([]finding.Finding, len(folded))
 	for i, fd := range folded {
 		fd.File = rel(fd.File)
 		fd.Message, fd.Hint, fd.Kubelet = n.strip(fd.Message), n.strip(fd.Hint), n.strip(fd.Kubelet)
@@ -386,7 +386,7 @@ func (n *node) asGiven(perMinor bool) report.Document {
 	for i, p := range n.doc.Files {
 		doc.Files[i] = given(p)
 	}
-	doc.Findings = make([]validate.Finding, len(n.doc.Findings))
+	doc.Findings = make([]finding.Finding, len(n.doc.Findings))
 	for i, f := range n.doc.Findings {
 		f.File = given(f.File)
 		doc.Findings[i] = f

@@ -10,12 +10,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input"
 	"github.com/kubeletcfg/kubeletcfg/internal/testonly/testtree"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // configzVariant is the testdata configz dump of a kubelet that starts, with
@@ -83,7 +83,7 @@ func TestEvaluateNodesSameAsEachNode(t *testing.T) {
 	keys := map[string]bool{}
 	for i := range merged {
 		a, b := merged[i], alone[i]
-		af, bf := CountAtLeast(a.doc.Findings, validate.Warning), CountAtLeast(b.doc.Findings, validate.Warning)
+		af, bf := CountAtLeast(a.doc.Findings, finding.Warning), CountAtLeast(b.doc.Findings, finding.Warning)
 		if fmt.Sprint(a.err) != fmt.Sprint(b.err) || a.key != b.key || af != bf || a.note != b.note {
 			t.Errorf("node %s: merged (%v, %s, %d) vs alone (%v, %s, %d)", a.name, a.err, a.key, af, b.err, b.key, bf)
 		}
@@ -213,7 +213,7 @@ func TestNodesKindCluster(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, want := CountAtLeast(n.doc.Findings, validate.Info), CountAtLeast(alone.Report.Findings, validate.Info); got != want || n.doc.Starts != alone.Report.Starts {
+		if got, want := CountAtLeast(n.doc.Findings, finding.Info), CountAtLeast(alone.Report.Findings, finding.Info); got != want || n.doc.Starts != alone.Report.Starts {
 			t.Errorf("%s: %d findings, starts %v; lint --kind-node %s: %d, %v", n.name, got, n.doc.Starts, kindNode, want, alone.Report.Starts)
 		}
 		for i, f := range n.doc.Findings {

@@ -371,14 +371,14 @@ func (o Options) kubeletArgs(p *Prepared) ([]kubeletcmd.Arg, error) {
 		args = append(args, a...)
 	}
 	if o.KubeletFlags != "" {
-		a, err := kubeletcmd.FromLine(o.KubeletFlags, validate.Position{File: pipeline.CommandLine})
+		a, err := kubeletcmd.FromLine(o.KubeletFlags, finding.Position{File: pipeline.CommandLine})
 		if err != nil {
 			return nil, fmt.Errorf("--kubelet-flags: %w", err)
 		}
 		args = append(args, a...)
 	}
 	for _, a := range o.KubeletArgs {
-		args = append(args, kubeletcmd.Arg{Text: a, Pos: validate.Position{File: pipeline.CommandLine}})
+		args = append(args, kubeletcmd.Arg{Text: a, Pos: finding.Position{File: pipeline.CommandLine}})
 	}
 	return args, nil
 }
@@ -557,7 +557,7 @@ func (p *Prepared) minor(hint string) (*skew.Minor, error) {
 
 // CountAtLeast counts the findings at or above threshold (negative: none),
 // a folded summary as every finding it stands for: the --fail-on count.
-func CountAtLeast(fs []validate.Finding, threshold validate.Severity) int {
+func CountAtLeast(fs []finding.Finding, threshold finding.Severity) int {
 	return finding.CountAtLeast(fs, threshold)
 }
 

@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"github.com/kubeletcfg/kubeletcfg/discover"
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/k0s"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 const testConfig = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"
@@ -92,7 +92,7 @@ func TestInMemory(t *testing.T) {
 			if l.Report.Starts != tt.starts {
 				t.Errorf("starts %v, want %v: %v", l.Report.Starts, tt.starts, l.Report.Findings)
 			}
-			var at []validate.Finding
+			var at []finding.Finding
 			for _, f := range l.Report.Findings {
 				if f.Rule == tt.rule {
 					at = append(at, f)
@@ -261,7 +261,7 @@ func TestReleaseTrain(t *testing.T) {
 	if l.Result.Minor.Version != "1.37" || l.Source.Paired != "" || !l.Result.Starts {
 		t.Errorf("1.37: kubelet %s with k0s %q, starts %v; want 1.37, no release, starts", l.Result.Minor.Version, l.Source.Paired, l.Result.Starts)
 	}
-	if slices.ContainsFunc(l.Result.Findings, func(f validate.Finding) bool { return strings.Contains(f.Message, "--containerd") }) {
+	if slices.ContainsFunc(l.Result.Findings, func(f finding.Finding) bool { return strings.Contains(f.Message, "--containerd") }) {
 		t.Errorf("1.37: a finding on k0s v1.36's own --containerd: %v", l.Result.Findings)
 	}
 	s, err := Skew(Options{Config: "-", Stdin: bytes.NewReader(data), Versions: "1.36..1.37"})

@@ -8,9 +8,9 @@ import (
 	"os"
 	"strings"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input"
 	"github.com/kubeletcfg/kubeletcfg/report"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // PathsReport is the JSON document of `kubeletcfg lint PATH PATH...`: one
@@ -170,7 +170,7 @@ func tee(r io.Reader, b *bytes.Buffer) io.Reader {
 }
 
 // CountAtLeast is the --fail-on count over every path's findings.
-func (l *LintedPaths) CountAtLeast(threshold validate.Severity) int {
+func (l *LintedPaths) CountAtLeast(threshold finding.Severity) int {
 	n := 0
 	for _, one := range l.Linted {
 		n += CountAtLeast(one.Report.Findings, threshold)

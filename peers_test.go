@@ -15,8 +15,8 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/kubeletcfg/kubeletcfg"
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // peersDir is the peer corpus: real files of each bootstrapper (its docs, its
@@ -169,7 +169,7 @@ func TestPeerCorpus(t *testing.T) {
 			var errs, rules []string
 			for _, f := range doc.Findings {
 				rules = append(rules, f.Rule)
-				if f.Severity == validate.Error {
+				if f.Severity == finding.Error {
 					errs = append(errs, f.Rule)
 				}
 			}

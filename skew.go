@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/matrix"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/report"
@@ -58,7 +59,7 @@ func Skew(opt Options) (*Skewed, error) {
 
 // CountAtLeast is the --fail-on count over every minor's findings: a minor
 // that does not start has an error finding.
-func (s *Skewed) CountAtLeast(threshold validate.Severity) int {
+func (s *Skewed) CountAtLeast(threshold finding.Severity) int {
 	n := 0
 	for _, c := range s.Matrix.Columns {
 		n += CountAtLeast(c.Result.Findings, threshold)
@@ -99,7 +100,7 @@ func (s *Skewed) writeProfile(w io.Writer) error {
 	for _, r := range rules {
 		ofProfile[r.ID] = true
 	}
-	perMinor := make([][]validate.Finding, len(mx.Columns))
+	perMinor := make([][]finding.Finding, len(mx.Columns))
 	for i, c := range mx.Columns {
 		for _, f := range c.Result.Findings {
 			if ofProfile[f.Rule] {
@@ -135,7 +136,7 @@ func (s *Skewed) writeProfile(w io.Writer) error {
 	return err
 }
 
-func sameFindings(a, b []validate.Finding) bool {
+func sameFindings(a, b []finding.Finding) bool {
 	if len(a) != len(b) {
 		return false
 	}

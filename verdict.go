@@ -8,8 +8,8 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/author"
 	"github.com/kubeletcfg/kubeletcfg/discover"
 	"github.com/kubeletcfg/kubeletcfg/explain"
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/report"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // Verdict is the contract between a verb's result and a front end: the result
@@ -18,7 +18,7 @@ import (
 // command's exit code is 1 exactly when that count is not zero.
 type Verdict interface {
 	Write(w io.Writer, format string, opt report.Options) error
-	CountAtLeast(threshold validate.Severity) int
+	CountAtLeast(threshold finding.Severity) int
 }
 
 var (
@@ -38,13 +38,13 @@ var (
 )
 
 // CountAtLeast is the --fail-on count of the one-minor lint.
-func (l *Linted) CountAtLeast(threshold validate.Severity) int {
+func (l *Linted) CountAtLeast(threshold finding.Severity) int {
 	return CountAtLeast(l.Report.Findings, threshold)
 }
 
 // FailOn writes v and returns a *FindingsError when findings are at or above
 // threshold: the one place a front end turns a result into its exit code.
-func FailOn(w io.Writer, v Verdict, format string, opt report.Options, threshold validate.Severity) error {
+func FailOn(w io.Writer, v Verdict, format string, opt report.Options, threshold finding.Severity) error {
 	if err := v.Write(w, format, opt); err != nil {
 		return err
 	}
@@ -61,11 +61,11 @@ func FailOn(w io.Writer, v Verdict, format string, opt report.Options, threshold
 
 // ParseFailOn reads --fail-on: the lowest severity that fails, or -1 for
 // none.
-func ParseFailOn(s string) (validate.Severity, error) {
+func ParseFailOn(s string) (finding.Severity, error) {
 	if s == "none" {
 		return -1, nil
 	}
-	sev, err := validate.ParseSeverity(s)
+	sev, err := finding.ParseSeverity(s)
 	if err != nil {
 		return 0, fmt.Errorf("--fail-on: unknown severity %q (want error, warning, info or none)", s)
 	}

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/kubeletcfg/kubeletcfg"
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/report"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // fixedVerdict has one error and one warning.
@@ -24,8 +24,8 @@ func (v fixedVerdict) Write(w io.Writer, format string, _ report.Options) error 
 	return err
 }
 
-func (fixedVerdict) CountAtLeast(threshold validate.Severity) int {
-	fs := []validate.Finding{{Severity: validate.Error}, {Severity: validate.Warning}}
+func (fixedVerdict) CountAtLeast(threshold finding.Severity) int {
+	fs := []finding.Finding{{Severity: finding.Error}, {Severity: finding.Warning}}
 	return kubeletcfg.CountAtLeast(fs, threshold)
 }
 
@@ -34,14 +34,14 @@ func TestFailOn(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
 		v         fixedVerdict
-		threshold validate.Severity
+		threshold finding.Severity
 		findings  int // the FindingsError's N; 0: no error
 		err       error
 	}{
-		{"fail on error", fixedVerdict{}, validate.Error, 1, nil},
-		{"fail on warning", fixedVerdict{}, validate.Warning, 2, nil},
+		{"fail on error", fixedVerdict{}, finding.Error, 1, nil},
+		{"fail on warning", fixedVerdict{}, finding.Warning, 2, nil},
 		{"fail on none", fixedVerdict{}, -1, 0, nil},
-		{"write error first", fixedVerdict{writeErr: broken}, validate.Error, 0, broken},
+		{"write error first", fixedVerdict{writeErr: broken}, finding.Error, 0, broken},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out bytes.Buffer
@@ -127,7 +127,7 @@ func TestVerbVerdicts(t *testing.T) {
 			if err := tc.v.Write(&out, tc.format, report.Options{Log: &log}); err != nil {
 				t.Fatal(err)
 			}
-			if n := tc.v.CountAtLeast(validate.Error); (n > 0) != tc.fails {
+			if n := tc.v.CountAtLeast(finding.Error); (n > 0) != tc.fails {
 				t.Errorf("count at error %d, want failing %v", n, tc.fails)
 			}
 			if n := tc.v.CountAtLeast(-1); n != 0 {
@@ -150,7 +150,7 @@ func TestFixRefusesConversions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n, want := f.CountAtLeast(validate.Error), f.Plan.Failures(); n != want {
+	if n, want := f.CountAtLeast(finding.Error), f.Plan.Failures(); n != want {
 		t.Errorf("count %d, want the plan's failures %d", n, want)
 	}
 }

@@ -7,9 +7,9 @@ import (
 	"runtime/debug"
 	"text/tabwriter"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // VersionInfo is what `kubeletcfg version -o json` prints: kubeletcfg's
@@ -81,7 +81,7 @@ func (v *VersionInfo) Write(w io.Writer, format string, _ report.Options) error 
 }
 
 // CountAtLeast is 0: a version has no findings.
-func (v *VersionInfo) CountAtLeast(validate.Severity) int { return 0 }
+func (v *VersionInfo) CountAtLeast(finding.Severity) int { return 0 }
 
 // WriteVersions prints the minors as `kubeletcfg versions` does, one a line
 // for scripts: the minor, a tab, the release it was generated from, the

@@ -8,11 +8,11 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // Verdict is what one kubelet minor does with the existing files plus the new drop-in.
@@ -31,7 +31,7 @@ type Verdict struct {
 	// Problems are findings that make the new file wrong at this minor: errors
 	// anywhere (the kubelet stops) and warnings or errors in the new file
 	// (dropped, ignored or shadowed keys).
-	Problems []validate.Finding `json:"problems"`
+	Problems []finding.Finding `json:"problems"`
 }
 
 // Applied is one leaf of the new drop-in and what becomes of it.
@@ -101,7 +101,7 @@ func Check(in pipeline.Input, target string, doc *Document, minors []*skew.Minor
 		v := Verdict{Minor: m.Version, Starts: r.Starts, Panics: r.Panics, StartsWithout: true}
 		v.Before, v.After = mergeNeighbours(r.Files, target)
 		for _, f := range r.Findings {
-			if f.Severity == validate.Error || (f.Severity >= validate.Warning && filepath.Clean(f.File) == target) {
+			if f.Severity == finding.Error || (f.Severity >= finding.Warning && filepath.Clean(f.File) == target) {
 				v.Problems = append(v.Problems, f)
 			}
 		}

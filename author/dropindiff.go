@@ -8,11 +8,11 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/internal/atomicfile"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // lastName sorts after every name made of ASCII letters, digits and punctuation
@@ -93,7 +93,7 @@ func (r *DiffReport) Write(w io.Writer, format string, opt report.Options) error
 
 // CountAtLeast counts the minors' failures (nothing written: exit code 1);
 // dropin diff has no --fail-on, the threshold is not read.
-func (r *DiffReport) CountAtLeast(validate.Severity) int { return len(r.Failures) }
+func (r *DiffReport) CountAtLeast(finding.Severity) int { return len(r.Failures) }
 
 // MarshalJSON is `dropin diff -o json`: Content as text (null when there is
 // no difference), not the base64 encoding/json gives a []byte.

@@ -11,12 +11,12 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/internal/atomicfile"
 	"github.com/kubeletcfg/kubeletcfg/internal/didyoumean"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // NewRequest is what `kubeletcfg dropin new` is asked: a drop-in NAME.conf in
@@ -289,7 +289,7 @@ func (r *NewReport) Write(w io.Writer, format string, _ report.Options) error {
 
 // CountAtLeast counts the minors that refuse the file (nothing written: exit
 // code 1); dropin new has no --fail-on, the threshold is not read.
-func (r *NewReport) CountAtLeast(validate.Severity) int { return len(r.Refused) }
+func (r *NewReport) CountAtLeast(finding.Severity) int { return len(r.Refused) }
 
 // ParseMode reads --mode: octal permission bits such as 0644.
 func ParseMode(s string) (os.FileMode, error) {

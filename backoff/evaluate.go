@@ -1,9 +1,9 @@
 package backoff
 
 import (
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // Entry is one input at one kubelet minor: an element of "curves" in the JSON
@@ -14,7 +14,7 @@ type Entry struct {
 	ConfigDir      string `json:"configDir,omitempty"`
 	Starts         bool   `json:"starts"`
 	// Stop is the first error when the kubelet does not start.
-	Stop *validate.Finding `json:"stop,omitempty"`
+	Stop *finding.Finding `json:"stop,omitempty"`
 	// InitialFrom and MaxFrom say where the initial delay and the cap come
 	// from (Source), when the kubelet starts.
 	InitialFrom string `json:"initialFrom,omitempty"`

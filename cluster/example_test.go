@@ -10,9 +10,9 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/cluster"
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/fleet"
 	"github.com/kubeletcfg/kubeletcfg/skew"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // Run reads nodes through an API server; what it refuses before any
@@ -59,7 +59,7 @@ func ExampleEvaluateNode() {
 		}
 		fmt.Printf("to %q: starts %v\n", to, e.Starts)
 		for _, f := range e.Findings {
-			if f.Severity >= validate.Warning {
+			if f.Severity >= finding.Warning {
 				fmt.Println(" ", f.Rule, f.Severity, f.Position)
 			}
 		}

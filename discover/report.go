@@ -6,8 +6,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/report"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // Write prints k in format "json" (WriteJSON) or "text" (WriteText).
@@ -19,7 +19,7 @@ func (k *Kubelet) Write(w io.Writer, format string, _ report.Options) error {
 }
 
 // CountAtLeast is 0: finding the kubelet judges nothing.
-func (k *Kubelet) CountAtLeast(validate.Severity) int { return 0 }
+func (k *Kubelet) CountAtLeast(finding.Severity) int { return 0 }
 
 // WriteJSON writes k as one indented JSON document.
 func (k *Kubelet) WriteJSON(w io.Writer) error {

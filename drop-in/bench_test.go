@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/kubeletcfg/kubeletcfg/defaults"
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/skew"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // BenchmarkMerge finds and merges five drop-ins of the usual kinds (scalars, a
@@ -27,7 +27,7 @@ func BenchmarkMerge(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		res, err := Merge(base, entries, Options{Tree: tree, PathFields: defaults.PathFields, Origins: map[string]validate.Position{}})
+		res, err := Merge(base, entries, Options{Tree: tree, PathFields: defaults.PathFields, Origins: map[string]finding.Position{}})
 		if err != nil || res.Refused || len(res.Patches) != 5 {
 			b.Fatalf("merge: %v %+v", err, res)
 		}

@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	jsonv2v1 "github.com/go-json-experiment/json/v1"
 	"path/filepath"
 	"strings"
 
+	jsonv2v1 "github.com/go-json-experiment/json/v1"
+
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
 	"github.com/kubeletcfg/kubeletcfg/validate"
@@ -15,12 +17,12 @@ import (
 
 // typeMetaPos is the position of the apiVersion key (when apiVersion is at fault)
 // or of the kind key; else of whichever of the two comes first, else the top.
-func typeMetaPos(f *source.File, apiVersion bool) validate.Position {
+func typeMetaPos(f *source.File, apiVersion bool) finding.Position {
 	want := "kind"
 	if apiVersion {
 		want = "apiVersion"
 	}
-	var first *validate.Position
+	var first *finding.Position
 	for _, k := range source.Walk(f, skew.Tree(), source.Strict) {
 		if k.Path == want {
 			return k.Pos
@@ -32,11 +34,11 @@ func typeMetaPos(f *source.File, apiVersion bool) validate.Position {
 	if first != nil {
 		return *first
 	}
-	return validate.Position{File: f.Path, Line: 1, Column: 1}
+	return finding.Position{File: f.Path, Line: 1, Column: 1}
 }
 
-func dropInDecodeFinding(f *source.File, err error) validate.Finding {
-	pos := validate.Position{File: f.Path, Line: 1, Column: 1}
+func dropInDecodeFinding(f *source.File, err error) finding.Finding {
+	pos := finding.Position{File: f.Path, Line: 1, Column: 1}
 	msg := err.Error()
 	if f.SyntaxErr != nil {
 		msg = f.SyntaxErr.Error()
@@ -88,19 +90,19 @@ func duplicateAt(f *source.File, line int) (first, again *source.Key) {
 	return bestFirst, bestAgain
 }
 
-func before(a, b validate.Position) bool {
+func before(a, b finding.Position) bool {
 	return a.Line < b.Line || (a.Line == b.Line && a.Column < b.Column)
 }
 
 // mergeDecodeFinding explains a json.Unmarshal failure of the merged document and
 // names the drop-in that set the offending field, when it can.
-func mergeDecodeFinding(err error, patches []Patch, opt Options) validate.Finding {
+func mergeDecodeFinding(err error, patches []Patch, opt Options) finding.Finding {
 	text := err.Error()
 	var ute *json.UnmarshalTypeError
 	if opt.Legacy != nil && errors.As(err, &ute) {
 		text = opt.Legacy.typeErrorText(ute, opt.Tree)
 	}
-	pos, path := validate.Position{}, ""
+	pos, path := finding.Position{}, ""
 	field := ""
 	if errors.As(err, &ute) {
 		field = ute.Field
@@ -120,7 +122,7 @@ func mergeDecodeFinding(err error, patches []Patch, opt Options) validate.Findin
 		}
 	}
 	if pos.File == "" && len(patches) > 0 {
-		pos = validate.Position{File: patches[len(patches)-1].Path}
+		pos = finding.Position{File: patches[len(patches)-1].Path}
 	}
 	fd := DropInMerged.At(pos, path, "the merged configuration does not decode, the kubelet refuses to start: "+text, "give the field a value of the right type")
 	fd.Kubelet = "failed to unmarshal merged JSON into kubelet configuration: " + text
@@ -129,10 +131,10 @@ func mergeDecodeFinding(err error, patches []Patch, opt Options) validate.Findin
 
 // keyFindings reports keys of a drop-in that vanish, relative paths and ignored
 // YAML documents.
-func keyFindings(p Patch, opt Options) []validate.Finding {
+func keyFindings(p Patch, opt Options) []finding.Finding {
 	out := legacyKeyFindings(p, opt)
 	for _, line := range p.File.ExtraDocs {
-		out = append(out, source.ExtraDocument.At(validate.Position{File: p.Path, Line: line, Column: 1}, "",
+		out = append(out, source.ExtraDocument.At(finding.Position{File: p.Path, Line: line, Column: 1}, "",
 			"only the first YAML document is read; this document is ignored by the kubelet", "move its settings into the first document or into another drop-in"))
 	}
 	for _, k := range p.Keys {
@@ -173,7 +175,7 @@ func isPathField(path string, fields []string) bool {
 }
 
 // draftCrashLoop recognises the KEP-4603 draft spelling crashloopbackoff.maxSeconds.
-func draftCrashLoop(k source.Key) (validate.Finding, bool) {
+func draftCrashLoop(k source.Key) (finding.Finding, bool) {
 	return validate.DraftCrashLoop(k.Pos, k.Path, k.Value)
 }
 

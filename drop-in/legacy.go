@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // toV1beta1Keys rewrites the accumulated 1.31 patch so that decoding it onto the
@@ -123,11 +123,11 @@ func eachMember(raw []byte, fn func(key string, value []byte)) {
 // drop-in's keys: a known field spelled so that it matches no internal field
 // name (resolvConf is ResolverConfig there) is ignored, and a null does not reset
 // the main file's value.
-func legacyKeyFindings(p Patch, opt Options) []validate.Finding {
+func legacyKeyFindings(p Patch, opt Options) []finding.Finding {
 	if opt.Legacy == nil {
 		return nil
 	}
-	var out []validate.Finding
+	var out []finding.Finding
 	for _, k := range p.Keys {
 		if (k.Kind != source.KeyExact && k.Kind != source.KeyCase) || k.Parent == nil || k.Parent.Kind != skew.Object {
 			continue

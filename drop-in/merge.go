@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	jsonv2v1 "github.com/go-json-experiment/json/v1"
 	"strings"
 
+	jsonv2v1 "github.com/go-json-experiment/json/v1"
+
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	"k8s.io/apimachinery/pkg/runtime"
 
@@ -34,7 +36,7 @@ type Result struct {
 	Config *kubeletv1beta1.KubeletConfiguration
 	// MergedJSON is the merged document before decoding.
 	MergedJSON []byte
-	Findings   []validate.Finding
+	Findings   []finding.Finding
 	// Refused is set when the kubelet stops at the drop-in stage.
 	Refused bool
 }
@@ -48,7 +50,7 @@ type Options struct {
 	PathFields []string
 	// Origins maps field paths to where their value came from; Merge updates it
 	// with the drop-ins' keys that take effect.
-	Origins map[string]validate.Position
+	Origins map[string]finding.Position
 	// Files reads and decodes the drop-ins, once across minors; nil reads directly.
 	Files *source.Cache
 	// KnownSince names the newer minor that has a field this one lacks ("" for
@@ -88,16 +90,16 @@ func Merge(base []byte, entries []Entry, opt Options) (*Result, error) {
 	}
 	for _, e := range entries {
 		if !e.Conf {
-			res.Findings = append(res.Findings, DropInIgnored.At(validate.Position{File: e.Path}, "",
+			res.Findings = append(res.Findings, DropInIgnored.At(finding.Position{File: e.Path}, "",
 				"not merged: only files ending in .conf are read from the drop-in folder", "rename it to end in .conf if it is meant to apply"))
 			continue
 		}
-		p, finding, err := readPatch(e.Path, opt)
+		p, refusal, err := readPatch(e.Path, opt)
 		if err != nil {
 			return nil, err
 		}
-		if finding != nil {
-			res.Findings = append(res.Findings, *finding)
+		if refusal != nil {
+			res.Findings = append(res.Findings, *refusal)
 			res.Refused = true
 			continue
 		}
@@ -106,7 +108,7 @@ func Merge(base []byte, entries []Entry, opt Options) (*Result, error) {
 			continue // the kubelet already stopped; keep reading for diagnostics only
 		}
 		if err := merged.apply(truncateDeep(p.JSON, maxPatchDepth)); err != nil {
-			res.Findings = append(res.Findings, DropInDecode.At(validate.Position{File: e.Path}, "",
+			res.Findings = append(res.Findings, DropInDecode.At(finding.Position{File: e.Path}, "",
 				"the drop-in cannot be merged: "+err.Error(), ""))
 			res.Refused = true
 			continue
@@ -191,8 +193,8 @@ func truncateDeep(data []byte, max int) []byte {
 
 // readPatch reads and decodes one drop-in. A problem the kubelet stops on is a
 // finding; a file we will not read (too large) is an input error.
-func readPatch(path string, opt Options) (*Patch, *validate.Finding, error) {
-	at := validate.Position{File: path}
+func readPatch(path string, opt Options) (*Patch, *finding.Finding, error) {
+	at := finding.Position{File: path}
 	f, err := opt.Files.ReadFile(path)
 	if err != nil {
 		var ie *source.InputError

@@ -12,12 +12,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 
 	"github.com/kubeletcfg/kubeletcfg/defaults"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 const hdr = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"
@@ -42,11 +42,11 @@ func baseConfig(t testing.TB) []byte {
 }
 
 // baseOrigins are where the main file set the base's values.
-func baseOrigins() map[string]validate.Position {
-	at := func(line, col int) validate.Position {
-		return validate.Position{File: "kubelet.yaml", Line: line, Column: col}
+func baseOrigins() map[string]finding.Position {
+	at := func(line, col int) finding.Position {
+		return finding.Position{File: "kubelet.yaml", Line: line, Column: col}
 	}
-	return map[string]validate.Position{
+	return map[string]finding.Position{
 		"maxPods": at(3, 1), "evictionHard": at(4, 1), "evictionHard[memory.available]": at(5, 3),
 		"evictionHard[nodefs.available]": at(6, 3), "clusterDNS": at(7, 1), "featureGates": at(8, 1),
 		"featureGates[NodeSwap]": at(9, 3), "tlsCertFile": at(10, 1),
@@ -56,7 +56,7 @@ func baseOrigins() map[string]validate.Position {
 type merged struct {
 	res     *Result
 	dir     string
-	origins map[string]validate.Position
+	origins map[string]finding.Position
 }
 
 // merge writes files into a drop-in folder and merges them over the base.
@@ -89,7 +89,7 @@ func (m merged) findings() []string {
 	return out
 }
 
-func (m merged) find(rule string) *validate.Finding {
+func (m merged) find(rule string) *finding.Finding {
 	for i, f := range m.res.Findings {
 		if f.Rule == rule {
 			return &m.res.Findings[i]
@@ -219,7 +219,7 @@ func TestMerge(t *testing.T) {
 			files:    map[string]string{"10.conf": hdr + "maxPod: 5\nauthentication:\n  x509:\n    clientCaFile: /x\n"},
 			findings: []string{"10.conf:3:1 KC2005 maxPod", "10.conf:6:5 KC2006 authentication.x509.clientCAFile"},
 			check: func(t *testing.T, m merged) {
-				if f := m.find("KC2005"); f.Hint != `did you mean "maxPods"?` || f.Severity != validate.Warning {
+				if f := m.find("KC2005"); f.Hint != `did you mean "maxPods"?` || f.Severity != finding.Warning {
 					t.Errorf("KC2005 hint %q severity %v", f.Hint, f.Severity)
 				}
 				if m.res.Config.MaxPods != 110 {
@@ -326,7 +326,7 @@ func TestMerge(t *testing.T) {
 			refused:  true,
 			check: func(t *testing.T, m merged) {
 				f := m.find("KC2009")
-				if !strings.Contains(f.Kubelet, "failed to unmarshal merged JSON into kubelet configuration") || f.Severity != validate.Error {
+				if !strings.Contains(f.Kubelet, "failed to unmarshal merged JSON into kubelet configuration") || f.Severity != finding.Error {
 					t.Errorf("KC2009 kubelet %q", f.Kubelet)
 				}
 			},
@@ -587,8 +587,8 @@ func TestMergeBadBase(t *testing.T) {
 // Origins below a value that a drop-in replaces (a list, null) are dropped; a
 // later drop-in can set them again.
 func TestMergeOrigins(t *testing.T) {
-	main := validate.Position{File: "kubelet.yaml", Line: 1, Column: 1}
-	origins := map[string]validate.Position{
+	main := finding.Position{File: "kubelet.yaml", Line: 1, Column: 1}
+	origins := map[string]finding.Position{
 		"reservedMemory": main, "reservedMemory[0].numaNode": main, "reservedMemory[0].limits": main,
 		"reservedMemory[0].limits[memory]": main, "reservedMemory[1].numaNode": main,
 		"logging": main, "logging.format": main, "logging.verbosity": main,
@@ -643,14 +643,14 @@ func TestMergeManyKeys(t *testing.T) {
 	var base, dropIn strings.Builder
 	base.WriteString(`{"apiVersion":"kubelet.config.k8s.io/v1beta1","kind":"KubeletConfiguration","evictionHard":{`)
 	dropIn.WriteString(hdr + "EvictionHard:\n")
-	origins := map[string]validate.Position{}
+	origins := map[string]finding.Position{}
 	for i := range n {
 		if i > 0 {
 			base.WriteString(",")
 		}
 		fmt.Fprintf(&base, `"k%d":"1Gi"`, i)
 		fmt.Fprintf(&dropIn, "  k%d: null\n  K%d: 2Gi\n", i, i)
-		origins[fmt.Sprintf("evictionHard[k%d]", i)] = validate.Position{File: "kubelet.yaml", Line: i + 1}
+		origins[fmt.Sprintf("evictionHard[k%d]", i)] = finding.Position{File: "kubelet.yaml", Line: i + 1}
 	}
 	base.WriteString("}}")
 	dir := tree(t, map[string]string{"10.conf": dropIn.String()})

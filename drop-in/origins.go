@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 
 	"github.com/kubeletcfg/kubeletcfg/skew"
@@ -15,7 +16,7 @@ import (
 // reports keys that only take effect through case-insensitive matching or that are
 // shadowed by a correctly spelled key. It takes time linear in the number of keys:
 // a drop-in may hold tens of thousands.
-func applyOrigins(patches []Patch, merged []byte, cfg *kubeletv1beta1.KubeletConfiguration, opt Options) []validate.Finding {
+func applyOrigins(patches []Patch, merged []byte, cfg *kubeletv1beta1.KubeletConfiguration, opt Options) []finding.Finding {
 	var eff *effects
 	// Only keys written otherwise than their canonical path ask the effects, and
 	// encoding/json matches each top-level key on its own: the merged document is
@@ -33,7 +34,7 @@ func applyOrigins(patches []Patch, merged []byte, cfg *kubeletv1beta1.KubeletCon
 	}
 	origins := newOriginSetter(opt.Origins)
 	var lost overrides
-	var out []validate.Finding
+	var out []finding.Finding
 	for i, p := range patches {
 		var valued map[string]bool
 		for j := range p.Keys {
@@ -97,13 +98,13 @@ func ancestors(p string, fn func(string)) {
 // removals are recorded with a sequence number and applied in one pass by finish,
 // which leaves the same origins as removing them at once.
 type originSetter struct {
-	origins map[string]validate.Position
+	origins map[string]finding.Position
 	seq     int
 	setAt   map[string]int // sequence number of the origins set here; 0 for earlier ones
 	cleared map[string]int // sequence number of the last removal below a path
 }
 
-func newOriginSetter(origins map[string]validate.Position) *originSetter {
+func newOriginSetter(origins map[string]finding.Position) *originSetter {
 	return &originSetter{origins: origins, setAt: map[string]int{}, cleared: map[string]int{}}
 }
 

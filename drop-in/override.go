@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // overrides finds the values a drop-in sets that a later drop-in overrides: the
@@ -95,7 +95,7 @@ func (o *overrides) set(k *source.Key, patch int) {
 // findings reports each lost value at its line, naming the key whose value
 // applies in the end (the last to set that field, else the one that removed
 // or replaced it) and that value as the merged configuration holds it.
-func (o *overrides) findings(cfg *kubeletv1beta1.KubeletConfiguration) []validate.Finding {
+func (o *overrides) findings(cfg *kubeletv1beta1.KubeletConfiguration) []finding.Finding {
 	if len(o.losses) == 0 {
 		return nil
 	}
@@ -103,7 +103,7 @@ func (o *overrides) findings(cfg *kubeletv1beta1.KubeletConfiguration) []validat
 	if raw, err := json.Marshal(cfg); err == nil {
 		_ = json.Unmarshal(raw, &obj)
 	}
-	out := make([]validate.Finding, 0, len(o.losses))
+	out := make([]finding.Finding, 0, len(o.losses))
 	for _, l := range o.losses {
 		k := l.loser.key
 		winner := l.by
@@ -134,7 +134,7 @@ func (o *overrides) findings(cfg *kubeletv1beta1.KubeletConfiguration) []validat
 }
 
 // short is a position with the file's base name: the drop-ins share a folder.
-func short(p validate.Position) string {
+func short(p finding.Position) string {
 	p.File = filepath.Base(p.File)
 	return p.String()
 }

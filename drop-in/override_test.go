@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kubeletcfg/kubeletcfg/validate"
+	"github.com/kubeletcfg/kubeletcfg/finding"
 )
 
 // TestOverridden: a value a drop-in sets and a later drop-in overrides is
@@ -66,7 +66,7 @@ func TestOverridden(t *testing.T) {
 				if f.Rule != DropInOverridden.ID {
 					continue
 				}
-				if f.Severity != validate.Info {
+				if f.Severity != finding.Info {
 					t.Errorf("severity %s", f.Severity)
 				}
 				got = append(got, strings.TrimPrefix(f.Position.String(), m.dir+"/")+": "+f.Message)

@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	dropin "github.com/kubeletcfg/kubeletcfg/drop-in"
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/internal/didyoumean"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/report"
@@ -598,7 +599,7 @@ func (d *Result) Write(w io.Writer, format string, _ report.Options) error {
 }
 
 // CountAtLeast is 0: explaining a field finds nothing wrong.
-func (d *Result) CountAtLeast(validate.Severity) int { return 0 }
+func (d *Result) CountAtLeast(finding.Severity) int { return 0 }
 
 func (d *Result) WriteText(w io.Writer) error {
 	var b strings.Builder

@@ -8,6 +8,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 	"k8s.io/component-base/featuregate"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
@@ -16,7 +17,7 @@ import (
 // gateEntry is a featureGates setting as the kubelet merged it.
 type gateEntry struct {
 	value string // "true" or "false"
-	pos   validate.Position
+	pos   finding.Position
 }
 
 // mergedGates are the feature gates as the kubelet merges the files (the
@@ -25,7 +26,7 @@ type gateEntry struct {
 // the original files.
 func mergedGates(files map[string]*parsedFile, results []*pipeline.Result) map[string]gateEntry {
 	out := map[string]gateEntry{}
-	texts := map[string]*validate.Text{} // each file as the round read it
+	texts := map[string]*finding.Text{} // each file as the round read it
 	for i := len(results) - 1; i >= 0; i-- {
 		r := results[i]
 		if r.Effective == nil {
@@ -37,7 +38,7 @@ func mergedGates(files map[string]*parsedFile, results []*pipeline.Result) map[s
 				cur, ok := texts[pf.file.Path]
 				if !ok {
 					if data, err := pf.current(); err == nil {
-						cur = validate.NewText(data)
+						cur = finding.NewText(data)
 					}
 					texts[pf.file.Path] = cur
 				}
@@ -220,7 +221,7 @@ func (pf *parsedFile) addGate() (edit, string) {
 
 // lineBreakBefore is the line break needed before text inserted at offset at:
 // none at the start of a line.
-func lineBreakBefore(t *validate.Text, at int, nl string) string {
+func lineBreakBefore(t *finding.Text, at int, nl string) string {
 	if at == 0 || t.Data[at-1] == '\n' {
 		return ""
 	}
@@ -229,7 +230,7 @@ func lineBreakBefore(t *validate.Text, at int, nl string) string {
 
 // blockAppend adds a line after the last entry of a block mapping, indented
 // like its first entry.
-func blockAppend(t *validate.Text, m *yaml.Node, line, nl string) (edit, string) {
+func blockAppend(t *finding.Text, m *yaml.Node, line, nl string) (edit, string) {
 	first := m.Content[0]
 	lastKey, lastValue := m.Content[len(m.Content)-2], m.Content[len(m.Content)-1]
 	if _, _, ok := t.ScalarSpan(lastValue); !ok || lastValue.Line != lastKey.Line {
@@ -247,7 +248,7 @@ func blockAppend(t *validate.Text, m *yaml.Node, line, nl string) (edit, string)
 // flowInsert adds key: value as the first entry of a flow mapping ({...}, as
 // in JSON), quoted like the mapping's first key, on a line of its own when
 // the first key has one.
-func flowInsert(t *validate.Text, m *yaml.Node, key, value string) (edit, string) {
+func flowInsert(t *finding.Text, m *yaml.Node, key, value string) (edit, string) {
 	if len(m.Content) == 0 {
 		at := t.Offset(m.Line, m.Column)
 		if at < 0 || t.Data[at] != '{' {
@@ -275,7 +276,7 @@ func flowInsert(t *validate.Text, m *yaml.Node, key, value string) (edit, string
 // quoteLike quotes s as the first key of mapping m is quoted.
 func quoteLike(m *yaml.Node, s string) string {
 	if len(m.Content) > 0 {
-		return validate.QuoteLike(m.Content[0].Style, s)
+		return finding.QuoteLike(m.Content[0].Style, s)
 	}
 	return s
 }
@@ -294,7 +295,7 @@ func indentStep(root *yaml.Node) int {
 
 // documentEnd is where the first document ends: the line of the next
 // document's "---" (or an end marker "..."), or the end of the file.
-func documentEnd(t *validate.Text, root *yaml.Node) int {
+func documentEnd(t *finding.Text, root *yaml.Node) int {
 	for line := root.Line + 1; line <= t.Lines(); line++ {
 		start := t.LineStart(line)
 		end := t.LineEnd(line)

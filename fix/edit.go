@@ -1,7 +1,7 @@
 package fix
 
 import (
-	"github.com/kubeletcfg/kubeletcfg/validate"
+	"github.com/kubeletcfg/kubeletcfg/finding"
 )
 
 // An edit replaces the bytes [Pos, End) of the original file with NewText;
@@ -9,7 +9,7 @@ import (
 // (validate.SuggestedFix) or computed from node positions, and applied to the
 // original bytes, so every byte they do not cover (comments, quoting,
 // indentation, key order) stays as it was.
-type edit = validate.TextEdit
+type edit = finding.TextEdit
 
 // apply applies edits to data (validate.ApplyEdits).
-func apply(data []byte, edits []edit) ([]byte, error) { return validate.ApplyEdits(data, edits) }
+func apply(data []byte, edits []edit) ([]byte, error) { return finding.ApplyEdits(data, edits) }

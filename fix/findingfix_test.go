@@ -9,6 +9,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	dropin "github.com/kubeletcfg/kubeletcfg/drop-in"
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	testcorpus "github.com/kubeletcfg/kubeletcfg/internal/corpus"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
@@ -99,11 +100,11 @@ func TestRepairableFindingsSayWhy(t *testing.T) {
 }
 
 // applyFirst applies the first repair f carries to its file as on disk.
-func applyFirst(f validate.Finding) (data, fixed []byte, err error) {
+func applyFirst(f finding.Finding) (data, fixed []byte, err error) {
 	if data, err = os.ReadFile(f.File); err != nil {
 		return nil, nil, err
 	}
-	fixed, err = validate.ApplyEdits(data, f.Fixes[0].Edits)
+	fixed, err = finding.ApplyEdits(data, f.Fixes[0].Edits)
 	return data, fixed, err
 }
 
@@ -146,7 +147,7 @@ func TestTypeMetaFindingCarriesTheRepair(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var carried *validate.Finding
+		var carried *finding.Finding
 		for i, f := range res.Findings {
 			if f.Rule == source.ConfigTypeMeta.ID || f.Rule == dropin.DropInTypeMeta.ID {
 				carried = &res.Findings[i]
@@ -159,7 +160,7 @@ func TestTypeMetaFindingCarriesTheRepair(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := validate.ApplyEdits(data, carried.Fixes[0].Edits)
+		want, err := finding.ApplyEdits(data, carried.Fixes[0].Edits)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,13 +8,13 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 
 	dropin "github.com/kubeletcfg/kubeletcfg/drop-in"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 	yaml "go.yaml.in/yaml/v3"
 )
 
@@ -24,7 +24,7 @@ type Fix struct {
 	// KC2006, KC2007, KC3001).
 	Rule string
 	// Pos is the key repaired, in the original file.
-	Pos    validate.Position
+	Pos    finding.Position
 	Before string
 	After  string
 	// Also describes what the repair adds elsewhere in the file (the feature
@@ -40,7 +40,7 @@ type Fix struct {
 // Skip is a mistake found but not repaired, with why.
 type Skip struct {
 	Rule   string
-	Pos    validate.Position
+	Pos    finding.Position
 	What   string
 	Reason string
 }
@@ -74,7 +74,7 @@ type Check struct {
 // that the fixed files have and the original ones do not.
 type Regression struct {
 	Minor   string
-	Finding validate.Finding
+	Finding finding.Finding
 	Why     string
 }
 
@@ -99,7 +99,8 @@ type Plan struct {
 // report it (the message is the newest one's). Positions are in the repaired
 // files.
 type Remaining struct {
-	validate.Finding
+	finding.Finding
+
 	Minors []string
 }
 
@@ -107,7 +108,7 @@ type Remaining struct {
 // report it.
 func (p *Plan) Left() (errs, warns int) {
 	for _, r := range p.Remaining {
-		if r.Severity == validate.Error {
+		if r.Severity == finding.Error {
 			errs++
 		} else {
 			warns++
@@ -130,7 +131,7 @@ func remaining(minors []*skew.Minor, results []*pipeline.Result) []Remaining {
 			}
 		}
 		for _, f := range r.Findings {
-			if f.Severity < validate.Warning {
+			if f.Severity < finding.Warning {
 				continue
 			}
 			k := f.Position.String() + " " + f.Rule + " " + f.Path
@@ -157,7 +158,7 @@ func remaining(minors []*skew.Minor, results []*pipeline.Result) []Remaining {
 		if ra, rb := rank(a.File), rank(b.File); ra != rb {
 			return ra < rb
 		}
-		return validate.Less(&a.Finding, &b.Finding)
+		return finding.Less(&a.Finding, &b.Finding)
 	})
 	return out
 }
@@ -328,7 +329,7 @@ func (p *Plan) relabel(in pipeline.Input) error {
 	if err != nil {
 		return err
 	}
-	rules := map[validate.Position]string{}
+	rules := map[finding.Position]string{}
 	for _, m := range p.Minors {
 		r, err := loaded.Evaluate(m)
 		if err != nil {
@@ -505,9 +506,9 @@ func count(r *pipeline.Result) Count {
 	c := Count{Starts: r.Starts}
 	for _, f := range r.Findings {
 		switch f.Severity {
-		case validate.Error:
+		case finding.Error:
 			c.Errors++
-		case validate.Warning:
+		case finding.Warning:
 			c.Warnings++
 		}
 	}
@@ -533,12 +534,12 @@ func worse(c Check) string {
 
 // newFinding is the most severe finding of after that before does not have,
 // compared by rule and field path (positions move with the edits).
-func newFinding(before, after *pipeline.Result) validate.Finding {
+func newFinding(before, after *pipeline.Result) finding.Finding {
 	seen := map[string]int{}
 	for _, f := range before.Findings {
 		seen[f.Rule+" "+f.Path]++
 	}
-	var fresh []validate.Finding
+	var fresh []finding.Finding
 	for _, f := range after.Findings {
 		k := f.Rule + " " + f.Path
 		if seen[k] > 0 {
@@ -549,7 +550,7 @@ func newFinding(before, after *pipeline.Result) validate.Finding {
 	}
 	sort.SliceStable(fresh, func(i, j int) bool { return fresh[i].Severity > fresh[j].Severity })
 	if len(fresh) == 0 {
-		return validate.Finding{}
+		return finding.Finding{}
 	}
 	return fresh[0]
 }

@@ -8,11 +8,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 const head = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"
@@ -567,11 +567,11 @@ func TestGateChange(t *testing.T) {
 	cfg := func(maxPods int32, gates map[string]bool) *kubeletv1beta1.KubeletConfiguration {
 		return &kubeletv1beta1.KubeletConfiguration{MaxPods: maxPods, FeatureGates: gates}
 	}
-	res := func(starts bool, c *kubeletv1beta1.KubeletConfiguration, fs ...validate.Finding) *pipeline.Result {
+	res := func(starts bool, c *kubeletv1beta1.KubeletConfiguration, fs ...finding.Finding) *pipeline.Result {
 		return &pipeline.Result{Verdict: pipeline.Verdict{Starts: starts}, Effective: c, Findings: fs}
 	}
 	removed := map[string]bool{"NodeSwap": true}
-	warn := validate.Finding{Rule: "KC3005", Severity: validate.Warning}
+	warn := finding.Finding{Rule: "KC3005", Severity: finding.Warning}
 	tests := []struct {
 		name          string
 		before, after *pipeline.Result

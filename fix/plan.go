@@ -11,6 +11,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	dropin "github.com/kubeletcfg/kubeletcfg/drop-in"
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
@@ -54,7 +55,7 @@ func newEnv(minors []*skew.Minor) (*env, error) {
 type parsedFile struct {
 	file    *source.File
 	main    bool
-	t       *validate.Text
+	t       *finding.Text
 	keys    *validate.KeyIndex
 	symlink bool
 	fixes   []Fix
@@ -73,8 +74,8 @@ type parsedFile struct {
 	gateAdded            bool
 }
 
-func (pf *parsedFile) pos(n *yaml.Node) validate.Position {
-	return validate.Position{File: pf.file.Path, Line: n.Line, Column: n.Column}
+func (pf *parsedFile) pos(n *yaml.Node) finding.Position {
+	return finding.Position{File: pf.file.Path, Line: n.Line, Column: n.Column}
 }
 
 func (pf *parsedFile) skip(rule string, n *yaml.Node, what, reason string) {
@@ -113,7 +114,7 @@ func (pf *parsedFile) current() ([]byte, error) { return apply(pf.file.Data, pf.
 // original maps a finding's position, in the file as the current round
 // evaluated it, to the original bytes: the key node there, ok false when it is
 // text a repair wrote.
-func (pf *parsedFile) original(cur *validate.Text, p validate.Position) (*yaml.Node, validate.KeyAt, bool) {
+func (pf *parsedFile) original(cur *finding.Text, p finding.Position) (*yaml.Node, validate.KeyAt, bool) {
 	off := cur.Offset(p.Line, p.Column)
 	if off < 0 {
 		return nil, validate.KeyAt{}, false
@@ -178,7 +179,7 @@ func rebase(applied []edit, edits []edit) ([]edit, bool) {
 
 // lineCol is the parser's 1-based line and column (in characters) of offset
 // off of t.
-func lineCol(t *validate.Text, off int) (int, int) {
+func lineCol(t *finding.Text, off int) (int, int) {
 	line := sort.Search(t.Lines(), func(i int) bool { return t.LineStart(i+1) > off })
 	start := t.LineStart(line)
 	if line == 1 && bytes.HasPrefix(t.Data, []byte("\ufeff")) {
@@ -190,7 +191,7 @@ func lineCol(t *validate.Text, off int) (int, int) {
 // offer is what the findings at one key say, across the minors of a round:
 // the newest minor's rule, repair or reason.
 type offer struct {
-	f     validate.Finding
+	f     finding.Finding
 	key   *yaml.Node
 	at    validate.KeyAt
 	edits []edit // in the original offsets; nil with f.NoFix
@@ -214,7 +215,7 @@ const (
 	draftRepair
 )
 
-func kindOf(f *validate.Finding) repairKind {
+func kindOf(f *finding.Finding) repairKind {
 	if len(f.Fixes) == 0 && f.NoFix == "" {
 		return notRepaired
 	}
@@ -241,7 +242,7 @@ func gateName(path string) string {
 // oldest first: the newest minor's finding wins (1.31 merges drop-ins
 // differently and never shadows a key).
 func offers(files map[string]*parsedFile, results []*pipeline.Result, kinds ...repairKind) (map[offerKey]*offer, []offerKey, error) {
-	texts := map[string]*validate.Text{}
+	texts := map[string]*finding.Text{}
 	out := map[offerKey]*offer{}
 	var order []offerKey
 	for _, r := range results {
@@ -260,7 +261,7 @@ func offers(files map[string]*parsedFile, results []*pipeline.Result, kinds ...r
 				if err != nil {
 					return nil, nil, err
 				}
-				cur = validate.NewText(data)
+				cur = finding.NewText(data)
 				texts[f.File] = cur
 			}
 			key, at, ok := pf.original(cur, f.Position)
@@ -551,7 +552,7 @@ func (pf *parsedFile) finish() (*File, error) {
 	return f, nil
 }
 
-func before(a, b validate.Position) bool {
+func before(a, b finding.Position) bool {
 	if a.Line != b.Line {
 		return a.Line < b.Line
 	}

@@ -12,11 +12,11 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/kubeletcfg/kubeletcfg/engine"
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/matrix"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // Node is one node of a cluster run (kubeletcfg cluster): what the API says
@@ -220,7 +220,7 @@ type Eval struct {
 	// Raw is the report as JSON, spread into the group's JSON.
 	Raw json.RawMessage
 	// Findings are the lint findings, or the target's (preflight).
-	Findings []validate.Finding
+	Findings []finding.Finding
 }
 
 // CheckTarget refuses a preflight to an older minor than the node's.

@@ -8,10 +8,10 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/matrix"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // NodeNames is how many node names a group lists before "(+K more)".
@@ -54,7 +54,7 @@ func NewReport(server string, nodes []*Node, evals []*Eval, failures []Failure, 
 // (Failures) as one error, so that a run that read no node, or not all, does
 // not pass for a clean one. A negative threshold (--fail-on none) counts
 // nothing.
-func (r *Report) CountAtLeast(threshold validate.Severity) int {
+func (r *Report) CountAtLeast(threshold finding.Severity) int {
 	if threshold < 0 {
 		return 0
 	}
@@ -244,7 +244,7 @@ func (r *Report) writeTable(b *strings.Builder) error {
 // where prints a position of a cluster report: a configz dump is one JSON
 // line, so its line and column say nothing and the field path says what;
 // other files (kubelet flags) keep theirs.
-func where(pos validate.Position, path string) string {
+func where(pos finding.Position, path string) string {
 	if !strings.HasPrefix(pos.File, "configz") {
 		return pos.String()
 	}
@@ -257,7 +257,7 @@ func where(pos validate.Position, path string) string {
 // withoutConfigzLines is d with its findings in a configz dump at the dump
 // without line and column (one JSON line: the finding's field says where).
 func withoutConfigzLines(d report.Document) report.Document {
-	fs := make([]validate.Finding, len(d.Findings))
+	fs := make([]finding.Finding, len(d.Findings))
 	for i, f := range d.Findings {
 		if strings.HasPrefix(f.File, "configz") {
 			f.Line, f.Column = 0, 0
@@ -302,7 +302,7 @@ func (f *Fleet) MarshalJSON() ([]byte, error) {
 // CountAtLeast is the --fail-on count over every cluster (Report's), each
 // cluster that could not be read counting as one error, as a node that could
 // not be read does.
-func (f *Fleet) CountAtLeast(threshold validate.Severity) int {
+func (f *Fleet) CountAtLeast(threshold finding.Severity) int {
 	if threshold < 0 {
 		return 0
 	}

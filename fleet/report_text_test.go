@@ -3,8 +3,8 @@ package fleet
 import (
 	"testing"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/report"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // TestWhere: a position in a configz dump (one JSON line, or its converted
@@ -12,22 +12,22 @@ import (
 // other files keep file:line:column.
 func TestWhere(t *testing.T) {
 	for _, tt := range []struct {
-		pos  validate.Position
+		pos  finding.Position
 		path string
 		want string
 	}{
-		{validate.Position{File: "configz", Line: 1, Column: 1953}, "maxPods", "maxPods"},
-		{validate.Position{File: "configz (without 1.36 defaults)", Line: 4, Column: 5}, "evictionHard[memory.available]", "evictionHard[memory.available]"},
-		{validate.Position{File: "configz", Line: 1, Column: 3}, "", "configz"},
-		{validate.Position{File: "flagz", Line: 1, Column: 3}, "maxPods", "flagz:1:3"},
+		{finding.Position{File: "configz", Line: 1, Column: 1953}, "maxPods", "maxPods"},
+		{finding.Position{File: "configz (without 1.36 defaults)", Line: 4, Column: 5}, "evictionHard[memory.available]", "evictionHard[memory.available]"},
+		{finding.Position{File: "configz", Line: 1, Column: 3}, "", "configz"},
+		{finding.Position{File: "flagz", Line: 1, Column: 3}, "maxPods", "flagz:1:3"},
 	} {
 		if got := where(tt.pos, tt.path); got != tt.want {
 			t.Errorf("where(%v, %q) = %q, want %q", tt.pos, tt.path, got, tt.want)
 		}
 	}
-	d := report.Document{Findings: []validate.Finding{
-		{Position: validate.Position{File: "configz", Line: 1, Column: 1368}},
-		{Position: validate.Position{File: "flagz", Line: 2, Column: 1}},
+	d := report.Document{Findings: []finding.Finding{
+		{Position: finding.Position{File: "configz", Line: 1, Column: 1368}},
+		{Position: finding.Position{File: "flagz", Line: 2, Column: 1}},
 	}}
 	got := withoutConfigzLines(d)
 	if p := got.Findings[0].Position; p.Line != 0 || p.Column != 0 || p.File != "configz" {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/aks"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 	"github.com/kubeletcfg/kubeletcfg/input/k0s"
@@ -124,10 +125,10 @@ func fromBootstrap(file string, f Format, out *bootstrap.Output) *Source {
 	m := &posMap{path: file, byPath: maps.Clone(out.Positions), anchor: out.Anchor,
 		notes: maps.Clone(out.Notes), writtenToo: maps.Clone(out.WrittenToo), defaultNote: "set by " + out.Tool.Name, generated: map[string]bool{}}
 	if m.byPath == nil {
-		m.byPath = map[string]validate.Position{}
+		m.byPath = map[string]finding.Position{}
 	}
 	if m.anchor.File == "" {
-		m.anchor = validate.Position{File: file, Line: 1, Column: 1}
+		m.anchor = finding.Position{File: file, Line: 1, Column: 1}
 	}
 	for p := range out.Notes {
 		m.set = append(m.set, p)
@@ -150,7 +151,7 @@ func fromBootstrap(file string, f Format, out *bootstrap.Output) *Source {
 				m.set = append(m.set, field)
 			}
 			if m.flagAt == nil {
-				m.flagAt = map[validate.Position][]string{}
+				m.flagAt = map[finding.Position][]string{}
 			}
 			m.flagAt[fp] = append(m.flagAt[fp], field)
 		}
@@ -195,7 +196,7 @@ func fromBootstrap(file string, f Format, out *bootstrap.Output) *Source {
 // kubelet's findings on a flag the tool writes itself that the file cannot
 // change it; a tool's flag overriding a value the user did not write (the
 // zero value a tool marshals) is no news and goes.
-func (s *Source) addToolFindings(r []validate.Finding) []validate.Finding {
+func (s *Source) addToolFindings(r []finding.Finding) []finding.Finding {
 	if s == nil || s.tool == "" {
 		return r
 	}
@@ -213,13 +214,13 @@ func (s *Source) addToolFindings(r []validate.Finding) []validate.Finding {
 		kept = append(kept, f)
 	}
 	r = append(kept, s.toolFindings...)
-	validate.SortFindings(r)
+	finding.SortFindings(r)
 	return r
 }
 
 // ownFlagOf is the name of the flag the tool writes of its own accord that a
 // finding on the command line is about, or "".
-func (s *Source) ownFlagOf(f validate.Finding) string {
+func (s *Source) ownFlagOf(f finding.Finding) string {
 	// The kubelet reports its command line as pipeline.CommandLine; input
 	// cannot name the constant without importing pipeline, so it checks the
 	// message instead: a finding at a position in a file is not a flag of the tool.

@@ -7,9 +7,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 	"github.com/kubeletcfg/kubeletcfg/source"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // Format is the form of a --config input.
@@ -93,7 +93,7 @@ type Source struct {
 	// Flags are kubelet command-line arguments the input names (minikube's
 	// 10-kubeadm.conf), with their positions in Path; Apply puts them first.
 	Flags         []string
-	FlagPositions []validate.Position
+	FlagPositions []finding.Position
 	// kubeadm is the node's kubeadm documents (a kubeadm config file): what each
 	// kubeadm minor refuses or takes from the node (input/kubeadmnode.go, Settle).
 	kubeadm *kubeadmNodeDoc
@@ -104,7 +104,7 @@ type Source struct {
 	noConfig     bool
 	configDir    string
 	dropIns      map[string][]byte
-	toolFindings []validate.Finding
+	toolFindings []finding.Finding
 	// tool names the bootstrapper whose translation this is ("" otherwise),
 	// toolRelease its release ported, writer the tool that writes the
 	// kubelet's files on the node (bootstrap.Output.Writer, else the tool),
@@ -274,7 +274,7 @@ type Files struct {
 	ConfigDirInMemory bool
 	Virtual           map[string][]byte
 	Flags             []string
-	FlagPositions     []validate.Position
+	FlagPositions     []finding.Position
 }
 
 // Apply makes in read the source as its --config file (a bootstrapper's
@@ -294,9 +294,9 @@ func (s *Source) Apply(in *Files) {
 		}
 	}
 	if len(s.Flags) > 0 {
-		pos := append(slices.Clone(s.FlagPositions), make([]validate.Position, len(s.Flags)-len(s.FlagPositions))...)
+		pos := append(slices.Clone(s.FlagPositions), make([]finding.Position, len(s.Flags)-len(s.FlagPositions))...)
 		pos = append(pos, in.FlagPositions...)
-		pos = append(pos, make([]validate.Position, max(0, len(in.Flags)-len(in.FlagPositions)))...)
+		pos = append(pos, make([]finding.Position, max(0, len(in.Flags)-len(in.FlagPositions)))...)
 		in.Flags = append(slices.Clone(s.Flags), in.Flags...)
 		in.FlagPositions = pos
 	}

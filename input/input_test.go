@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
@@ -208,7 +209,7 @@ func TestKubeadmOrigins(t *testing.T) {
 		t.Fatal(err)
 	}
 	translateResult(s, r)
-	if got, want := r.Origins["maxPods"], (validate.Position{File: "cm.yaml", Line: 10, Column: 5}); got != want {
+	if got, want := r.Origins["maxPods"], (finding.Position{File: "cm.yaml", Line: 10, Column: 5}); got != want {
 		t.Errorf("origin of maxPods %v, want %v", got, want)
 	}
 }
@@ -220,17 +221,17 @@ func TestPosition(t *testing.T) {
 	for _, tt := range []struct {
 		name string
 		s    *Source
-		in   validate.Position
-		want validate.Position
+		in   finding.Position
+		want finding.Position
 	}{
-		{"inside", block, validate.Position{File: "cm.yaml", Line: 9, Column: 7}, validate.Position{File: "cm.yaml", Line: 9, Column: 7}},
-		{"top", block, validate.Position{File: "cm.yaml", Line: 1, Column: 1}, validate.Position{File: "cm.yaml", Line: 8, Column: 5}},
-		{"past the end", block, validate.Position{File: "cm.yaml", Line: 21, Column: 1}, validate.Position{File: "cm.yaml", Line: 20, Column: 5}},
-		{"marker", block, validate.Position{File: "cm.yaml", Line: 12, Column: 1}, validate.Position{File: "cm.yaml", Line: 12, Column: 5}},
-		{"no line", block, validate.Position{File: "cm.yaml"}, validate.Position{File: "cm.yaml"}},
-		{"other file", block, validate.Position{File: "conf.d/a.conf", Line: 1, Column: 1}, validate.Position{File: "conf.d/a.conf", Line: 1, Column: 1}},
-		{"quoted", quoted, validate.Position{File: "cm.yaml", Line: 3, Column: 9}, validate.Position{File: "cm.yaml", Line: 6, Column: 3}},
-		{"plain", plain, validate.Position{File: "cm.yaml", Line: 3, Column: 9}, validate.Position{File: "cm.yaml", Line: 3, Column: 9}},
+		{"inside", block, finding.Position{File: "cm.yaml", Line: 9, Column: 7}, finding.Position{File: "cm.yaml", Line: 9, Column: 7}},
+		{"top", block, finding.Position{File: "cm.yaml", Line: 1, Column: 1}, finding.Position{File: "cm.yaml", Line: 8, Column: 5}},
+		{"past the end", block, finding.Position{File: "cm.yaml", Line: 21, Column: 1}, finding.Position{File: "cm.yaml", Line: 20, Column: 5}},
+		{"marker", block, finding.Position{File: "cm.yaml", Line: 12, Column: 1}, finding.Position{File: "cm.yaml", Line: 12, Column: 5}},
+		{"no line", block, finding.Position{File: "cm.yaml"}, finding.Position{File: "cm.yaml"}},
+		{"other file", block, finding.Position{File: "conf.d/a.conf", Line: 1, Column: 1}, finding.Position{File: "conf.d/a.conf", Line: 1, Column: 1}},
+		{"quoted", quoted, finding.Position{File: "cm.yaml", Line: 3, Column: 9}, finding.Position{File: "cm.yaml", Line: 6, Column: 3}},
+		{"plain", plain, finding.Position{File: "cm.yaml", Line: 3, Column: 9}, finding.Position{File: "cm.yaml", Line: 3, Column: 9}},
 	} {
 		if got := tt.s.Position(tt.in); got != tt.want {
 			t.Errorf("%s: Position(%v) = %v, want %v", tt.name, tt.in, got, tt.want)

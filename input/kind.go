@@ -10,8 +10,8 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/source"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // kind (sigs.k8s.io/kind at fed268827e21ca48a74c38215c316dd343364ef5) writes each
@@ -59,7 +59,7 @@ func kindTemplate(ipv6 bool, gates map[string]any) map[string]any {
 // kindPatch is one KubeletConfiguration patch of a kind file.
 type kindPatch struct {
 	value  map[string]any
-	byPath map[string]validate.Position
+	byPath map[string]finding.Position
 }
 
 // kindNode is a node of a kind cluster: its name as kind names its container and
@@ -125,7 +125,7 @@ func convertKind(path string, data []byte, opt Options) (*Source, error) {
 		_ = g.Decode(&gates)
 	}
 	kc := kindTemplate(ipv6, gates)
-	pm := &posMap{path: path, anchor: validate.Position{File: path, Line: docs[0].kindLine, Column: docs[0].kindColumn}, byPath: map[string]validate.Position{},
+	pm := &posMap{path: path, anchor: finding.Position{File: path, Line: docs[0].kindLine, Column: docs[0].kindColumn}, byPath: map[string]finding.Position{},
 		set: append([]string{"cgroupRoot", "failSwapOn", "imageGCHighThresholdPercent", "evictionHard", "address"}, kubeadmSets...)}
 	if g := get(root, "featureGates"); g != nil {
 		// kind writes the cluster's featureGates into its template.
@@ -278,11 +278,11 @@ func kindPatches(path string, data []byte, list *yaml.Node, budget *int) ([]kind
 		delete(value, "kind")
 		delete(value, "apiVersion")
 		delete(value, "metadata")
-		p := kindPatch{value: jsonable(value).(map[string]any), byPath: map[string]validate.Position{}}
+		p := kindPatch{value: jsonable(value).(map[string]any), byPath: map[string]finding.Position{}}
 		indexPaths(p.byPath, path, root, "")
 		if !laidOut {
 			for k := range p.byPath {
-				p.byPath[k] = validate.Position{File: path, Line: s.Line, Column: s.Column}
+				p.byPath[k] = finding.Position{File: path, Line: s.Line, Column: s.Column}
 			}
 		}
 		out = append(out, p)

@@ -12,9 +12,9 @@ import (
 
 	sigsyaml "sigs.k8s.io/yaml"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // yamlDoc is one document of a multi-document file.
@@ -161,7 +161,7 @@ func convertKubeadmConfig(path string, data []byte, opt Options) (*Source, error
 	}
 	net := clusterNetworking(cluster)
 	var doc []byte
-	anchor := validate.Position{File: path, Line: 1, Column: 1}
+	anchor := finding.Position{File: path, Line: 1, Column: 1}
 	if kc != nil {
 		doc = kc.laidOut()
 		anchor.Line, anchor.Column = kc.kindLine, kc.kindColumn
@@ -181,7 +181,7 @@ func convertKubeadmConfig(path string, data []byte, opt Options) (*Source, error
 		}
 		return s, nil
 	}
-	pm := &posMap{path: path, anchor: anchor, byPath: map[string]validate.Position{}, set: slices.Clone(kubeadmSets),
+	pm := &posMap{path: path, anchor: anchor, byPath: map[string]finding.Position{}, set: slices.Clone(kubeadmSets),
 		notes: kubeadmNotes(path, cluster, net, opt.Kubeadm), defaultNote: "set by kubeadm (its default for the kubelet)"}
 	from := "kubeadm's defaults alone"
 	if kc != nil {
@@ -269,7 +269,7 @@ func convertKubeadmConfig(path string, data []byte, opt Options) (*Source, error
 }
 
 // kubeadmSetBy is the origin note of a value kubeadm sets from a field of the file.
-func kubeadmSetBy(path, field string, pos validate.Position, how string) string {
+func kubeadmSetBy(path, field string, pos finding.Position, how string) string {
 	return fmt.Sprintf("set by kubeadm from %s at %s:%d:%d (%s)", field, path, pos.Line, pos.Column, how)
 }
 
@@ -299,7 +299,7 @@ func (s *Source) addKubeadmFlags(flags []kubeadmArg, m *skew.Minor) error {
 	}
 	pm := s.pos
 	if pm.flagAt == nil {
-		pm.flagAt = map[validate.Position][]string{}
+		pm.flagAt = map[finding.Position][]string{}
 	}
 	for _, f := range flags {
 		s.Flags = append(s.Flags, "--"+f.name+"="+f.value)
@@ -394,7 +394,7 @@ func asWritten(path string, d *yamlDoc, what string) *Source {
 // findings spell it (dotted; map keys and list indexes in brackets). Whether a
 // key is a struct field or a map key depends on the schema, so both spellings
 // are recorded.
-func indexPaths(m map[string]validate.Position, file string, n *yaml.Node, prefix string) {
+func indexPaths(m map[string]finding.Position, file string, n *yaml.Node, prefix string) {
 	indexPathsDepth(m, file, n, prefix, 0)
 }
 
@@ -402,7 +402,7 @@ func indexPaths(m map[string]validate.Position, file string, n *yaml.Node, prefi
 // each, and the kubelet's field tree is shallower.
 const maxPathDepth = 8
 
-func indexPathsDepth(m map[string]validate.Position, file string, n *yaml.Node, prefix string, depth int) {
+func indexPathsDepth(m map[string]finding.Position, file string, n *yaml.Node, prefix string, depth int) {
 	if depth > maxPathDepth {
 		return
 	}
@@ -410,7 +410,7 @@ func indexPathsDepth(m map[string]validate.Position, file string, n *yaml.Node, 
 	case yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
-			pos := validate.Position{File: file, Line: k.Line, Column: k.Column}
+			pos := finding.Position{File: file, Line: k.Line, Column: k.Column}
 			paths := []string{k.Value}
 			if prefix != "" {
 				paths = []string{prefix + "." + k.Value, prefix + "[" + k.Value + "]"}
@@ -426,7 +426,7 @@ func indexPathsDepth(m map[string]validate.Position, file string, n *yaml.Node, 
 		for i, v := range n.Content {
 			p := prefix + "[" + strconv.Itoa(i) + "]"
 			if _, dup := m[p]; !dup {
-				m[p] = validate.Position{File: file, Line: v.Line, Column: v.Column}
+				m[p] = finding.Position{File: file, Line: v.Line, Column: v.Column}
 			}
 			indexPathsDepth(m, file, v, p, depth+1)
 		}

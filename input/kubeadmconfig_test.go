@@ -4,10 +4,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 const (
@@ -32,7 +32,7 @@ func settle(t *testing.T, s *Source) *pipeline.Result {
 	return r
 }
 
-func finding(r *pipeline.Result, rule, path string) *validate.Finding {
+func findingOf(r *pipeline.Result, rule, path string) *finding.Finding {
 	for i, f := range r.Findings {
 		if f.Rule == rule && (path == "" || f.Path == path) {
 			return &r.Findings[i]
@@ -123,7 +123,7 @@ func TestKubeadmConfig(t *testing.T) {
 				return
 			}
 			r := settle(t, s)
-			f := finding(r, tt.rule, tt.path)
+			f := findingOf(r, tt.rule, tt.path)
 			if tt.line == 0 {
 				if f != nil {
 					t.Errorf("unexpected %+v", *f)
@@ -259,7 +259,7 @@ func TestKind(t *testing.T) {
 				t.Errorf("converted document has %q:\n%s", tt.hasNot, s.Data)
 			}
 			r := settle(t, s)
-			f := finding(r, tt.rule, tt.path)
+			f := findingOf(r, tt.rule, tt.path)
 			if tt.line == 0 {
 				if f != nil {
 					t.Errorf("unexpected %+v", *f)

@@ -8,6 +8,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	kf "github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 	"github.com/kubeletcfg/kubeletcfg/skew"
@@ -39,7 +40,7 @@ import (
 // user's file sets it.
 type kubeadmArg struct {
 	name, value string
-	pos         validate.Position
+	pos         finding.Position
 	// from says what in the file the flag comes from, for origins and messages:
 	// "nodeRegistration.kubeletExtraArgs[max-pods]".
 	from string
@@ -53,19 +54,19 @@ type kubeadmNodeDoc struct {
 	doc          *yamlDoc // nil: no InitConfiguration (kubeadm's defaults)
 	join         bool
 	controlPlane bool // a JoinConfiguration with controlPlane
-	anchor       validate.Position
+	anchor       finding.Position
 	name         string
-	namePos      validate.Position
+	namePos      finding.Position
 	criSocket    string
-	criPos       validate.Position
+	criPos       finding.Position
 	extra        []kubeadmArg // in the internal type's order
 	taints       []string     // v1.Taint.ToString of each
-	taintsPos    validate.Position
+	taintsPos    finding.Position
 	imageRepo    string
-	imageRepoPos validate.Position
+	imageRepoPos finding.Position
 	// gate: the ClusterConfiguration's featureGates.NodeLocalCRISocket, when written.
 	gate    *bool
-	gatePos validate.Position
+	gatePos finding.Position
 	// versions are the kubeadm documents kubeadm checks (validateSupportedVersion), in
 	// its order: sorted by GroupVersionKind string.
 	versions []*yamlDoc
@@ -121,7 +122,7 @@ func kubeadmNodeOf(path string, docs []yamlDoc) *kubeadmNodeDoc {
 		}
 	}
 	slices.SortStableFunc(n.versions, func(a, b *yamlDoc) int { return strings.Compare(gvkString(a), gvkString(b)) })
-	n.anchor = validate.Position{File: path, Line: 1, Column: 1}
+	n.anchor = finding.Position{File: path, Line: 1, Column: 1}
 	if len(docs) > 0 {
 		n.anchor.Line = docs[0].first
 	}
@@ -154,8 +155,8 @@ func gvkString(d *yamlDoc) string {
 	return d.apiVersion + ", Kind=" + d.kind
 }
 
-func (n *kubeadmNodeDoc) pos(line, column int) validate.Position {
-	return validate.Position{File: n.path, Line: line, Column: column}
+func (n *kubeadmNodeDoc) pos(line, column int) finding.Position {
+	return finding.Position{File: n.path, Line: line, Column: column}
 }
 
 // readNodeRegistration reads nodeRegistration: name, criSocket, taints and
@@ -269,7 +270,7 @@ type kubeadmNodeWrites struct {
 // kubeadmRefusal is kubeadm's error when it refuses the file, with the position of
 // what it refuses and the source that refuses.
 type kubeadmRefusal struct {
-	pos     validate.Position
+	pos     finding.Position
 	message string // kubeadm's words
 	source  string
 	hint    string // what to write instead, when the refusal says it best
@@ -556,7 +557,7 @@ func (s *Source) addKubeadmFindings(r *Result) {
 		r.Findings = append(r.Findings, f)
 	}
 	if n.refusedOnly {
-		validate.SortFindings(r.Findings)
+		finding.SortFindings(r.Findings)
 		return
 	}
 	if n.criSocket == "" && n.detected == "" {
@@ -573,7 +574,7 @@ func (s *Source) addKubeadmFindings(r *Result) {
 				verb, r.Minor.Version, where),
 			"write nodeRegistration.criSocket (unix:///run/containerd/containerd.sock, unix:///var/run/crio/crio.sock), or give the node's with --set containerRuntimeEndpoint=unix:///..."))
 	}
-	validate.SortFindings(r.Findings)
+	finding.SortFindings(r.Findings)
 }
 
 // writtenOrKubeadms reports whether the file (or a patch) writes path or kubeadm's

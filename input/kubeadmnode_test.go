@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
@@ -69,7 +70,7 @@ func TestKubeadmFlagsPositions(t *testing.T) {
 		t.Errorf("config.yaml lacks the instance configuration's endpoint:\n%s", s.Data)
 	}
 	r := settle(t, s)
-	f := finding(r, validate.FlagNodeLabels.ID, "")
+	f := findingOf(r, validate.FlagNodeLabels.ID, "")
 	if f == nil {
 		t.Fatalf("no %s finding: %+v", validate.FlagNodeLabels.ID, r.Findings)
 	}
@@ -137,7 +138,7 @@ nodeRegistration:
 				t.Fatal(err)
 			}
 			r := settleAt(t, s, lookup(t, tt.minor))
-			f := finding(r, tt.rule, "")
+			f := findingOf(r, tt.rule, "")
 			if tt.line == 0 {
 				if f != nil {
 					t.Errorf("unexpected %s", f.Message)
@@ -198,7 +199,7 @@ func TestKubeadmFlagsAtMinor(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := settleAt(t, s, lookup(t, "1.33"))
-	var own, extra *validate.Finding
+	var own, extra *finding.Finding
 	for i, f := range r.Findings {
 		switch {
 		case f.Rule == validate.FlagDeprecated.ID && strings.HasPrefix(f.Message, "--pod-infra-container-image "):
@@ -222,7 +223,7 @@ func TestKubeadmFlagsAtMinor(t *testing.T) {
 	if !strings.Contains(string(s.Data), "containerRuntimeEndpoint: unix:///run/crio/crio.sock\n") {
 		t.Errorf("--set containerRuntimeEndpoint not in config.yaml:\n%s", s.Data)
 	}
-	if f := finding(settle(t, s), bootstrap.AtBoot.ID, ""); f != nil {
+	if f := findingOf(settle(t, s), bootstrap.AtBoot.ID, ""); f != nil {
 		t.Errorf("unexpected %s", f.Message)
 	}
 }

@@ -19,9 +19,8 @@ import (
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	sigsyaml "sigs.k8s.io/yaml"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
-
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // kubeadm's patches (cmd/kubeadm/app/util/patches/patches.go and
@@ -55,7 +54,7 @@ type kubeadmPatch struct {
 	patch []byte
 	// byPath: the patch's keys (strategic, merge) or operations' paths (json)
 	// by field path, at the file's lines.
-	byPath map[string]validate.Position
+	byPath map[string]finding.Position
 }
 
 // KubeadmPatches are the kubelet configuration patches of a kubeadm patches
@@ -149,7 +148,7 @@ func splitKubeadmPatches(path string, data []byte, typ string) ([]kubeadmPatch, 
 		if err != nil {
 			return nil, fmt.Errorf("could not convert patch to JSON:\n%s\n: %w", doc, err)
 		}
-		out = append(out, kubeadmPatch{file: path, typ: typ, patch: j, byPath: map[string]validate.Position{}})
+		out = append(out, kubeadmPatch{file: path, typ: typ, patch: j, byPath: map[string]finding.Position{}})
 	}
 	// Positions: the documents as splitDocs finds them at the file's lines.
 	var docs []yamlDoc
@@ -173,7 +172,7 @@ func splitKubeadmPatches(path string, data []byte, typ string) ([]kubeadmPatch, 
 
 // indexJSONPatch records, for each operation of a JSON patch (text, at the
 // file's line first), its path and the keys of its value at their positions.
-func indexJSONPatch(m map[string]validate.Position, file string, text []byte, first int) {
+func indexJSONPatch(m map[string]finding.Position, file string, text []byte, first int) {
 	var n yaml.Node
 	if yaml.Unmarshal(text, &n) != nil || len(n.Content) != 1 || n.Content[0].Kind != yaml.SequenceNode {
 		return
@@ -186,7 +185,7 @@ func indexJSONPatch(m map[string]validate.Position, file string, text []byte, fi
 		}
 		for _, fp := range pointerPaths(strings.Split(p.Value[1:], "/")) {
 			if _, dup := m[fp]; !dup {
-				m[fp] = validate.Position{File: file, Line: op.Line, Column: op.Column}
+				m[fp] = finding.Position{File: file, Line: op.Line, Column: op.Column}
 			}
 			if v := get(op, "value"); v != nil {
 				indexPaths(m, file, v, fp)
@@ -258,8 +257,8 @@ func patchType(typ string) string {
 
 // positions are the patches' keys by field path, a later patch's over an
 // earlier one's.
-func (p *KubeadmPatches) positions() map[string]validate.Position {
-	m := map[string]validate.Position{}
+func (p *KubeadmPatches) positions() map[string]finding.Position {
+	m := map[string]finding.Position{}
 	for _, patch := range p.patches {
 		maps.Copy(m, patch.byPath)
 	}

@@ -52,7 +52,7 @@ func TestKubeadmPatchesPositions(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := settle(t, s)
-			f := finding(r, tt.rule, tt.path)
+			f := findingOf(r, tt.rule, tt.path)
 			if f == nil {
 				t.Fatalf("no %s finding on %s in %+v", tt.rule, tt.path, r.Findings)
 			}

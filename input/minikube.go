@@ -10,9 +10,9 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // minikube (k8s.io/minikube at eb25dbc703701fa38c3f65c89a1896baa375e5ed) keeps a
@@ -57,7 +57,7 @@ var mkKubeadmGates = []string{"PublicKeysECDSA", "RootlessControlPlane"}
 // mkOption is one KubernetesConfig.ExtraOptions entry.
 type mkOption struct {
 	component, key, value string
-	pos                   validate.Position
+	pos                   finding.Position
 }
 
 // mkProfile is what minikube's kubelet generation reads of config.json.
@@ -69,9 +69,9 @@ type mkProfile struct {
 	nodes                                    []string // every node, by machine name
 	worker                                   bool     // nodeName is not the first node (kubeadm join)
 	extra                                    []mkOption
-	at                                       map[string]validate.Position // a field's key ("DNSDomain", "Nodes.IP", ...)
-	anchor                                   validate.Position            // the KubernetesConfig key
-	minor                                    int                          // of KubernetesVersion; 0 when unparsed
+	at                                       map[string]finding.Position // a field's key ("DNSDomain", "Nodes.IP", ...)
+	anchor                                   finding.Position            // the KubernetesConfig key
+	minor                                    int                         // of KubernetesVersion; 0 when unparsed
 }
 
 // isMinikubeProfile reports whether data is a minikube profile's config.json: a JSON
@@ -98,8 +98,8 @@ func jsonRoot(data []byte) *yaml.Node {
 	return n.Content[0]
 }
 
-func posOf(path string, n *yaml.Node) validate.Position {
-	return validate.Position{File: path, Line: n.Line, Column: n.Column}
+func posOf(path string, n *yaml.Node) finding.Position {
+	return finding.Position{File: path, Line: n.Line, Column: n.Column}
 }
 
 // keyOf is the key node of name in the mapping m (nil when absent).
@@ -122,7 +122,7 @@ func readMinikubeProfile(path string, data []byte, node string) (*mkProfile, err
 	if root == nil || k == nil || k.Kind != yaml.MappingNode {
 		return nil, &source.InputError{Path: path, Err: fmt.Errorf(`is not a minikube profile (~/.minikube/profiles/NAME/config.json with a "KubernetesConfig" object)`)}
 	}
-	p := &mkProfile{name: "minikube", at: map[string]validate.Position{}, anchor: posOf(path, keyOf(root, "KubernetesConfig"))}
+	p := &mkProfile{name: "minikube", at: map[string]finding.Position{}, anchor: posOf(path, keyOf(root, "KubernetesConfig"))}
 	str := func(m *yaml.Node, name, at string) string {
 		v := get(m, name)
 		if v == nil || v.Kind != yaml.ScalarNode || v.Tag == "!!null" {
@@ -236,8 +236,8 @@ func (p *mkProfile) cgroupDriver(opt MinikubeOptions) string {
 // kubeletOpts is the KubeletConfigOpts of GenerateKubeadmYAML: the config-file
 // keys of extra-config as written, then the fields minikube always sets; each with
 // the position of what set it.
-func (p *mkProfile) kubeletOpts(cgroupDriver string) (map[string]string, map[string]validate.Position) {
-	opts, at := map[string]string{}, map[string]validate.Position{}
+func (p *mkProfile) kubeletOpts(cgroupDriver string) (map[string]string, map[string]finding.Position) {
+	opts, at := map[string]string{}, map[string]finding.Position{}
 	for _, o := range p.extra {
 		if o.component == "kubelet" && slices.Contains(mkConfigParams, o.key) {
 			opts[o.key], at[o.key] = o.value, o.pos
@@ -310,7 +310,7 @@ func withoutCopied(opts map[string]string) map[string]string {
 // mkFlag is one flag of minikube's kubelet command line.
 type mkFlag struct {
 	name, value string
-	pos         validate.Position
+	pos         finding.Position
 }
 
 // kubeletFlags is extraKubeletOpts: minikube's defaults, extra-config kubelet keys,
@@ -327,7 +327,7 @@ func (p *mkProfile) kubeletFlags() ([]mkFlag, error) {
 			flags[o.key] = mkFlag{value: o.value, pos: o.pos}
 		}
 	}
-	from := func(field string) validate.Position {
+	from := func(field string) finding.Position {
 		if q, ok := p.at[field]; ok {
 			return q
 		}
@@ -420,7 +420,7 @@ func convertMinikube(path string, data []byte, opt Options) (*Source, error) {
 	if p.dnsDomain != "" {
 		net.DNSDomain = p.dnsDomain
 	}
-	pm := &posMap{path: path, anchor: p.anchor, byPath: map[string]validate.Position{}, flagAt: map[validate.Position][]string{},
+	pm := &posMap{path: path, anchor: p.anchor, byPath: map[string]finding.Position{}, flagAt: map[finding.Position][]string{},
 		set: append([]string{"authentication.x509.clientCAFile", "cgroupDriver", "clusterDomain", "imageGCHighThresholdPercent", "evictionHard", "failSwapOn", "staticPodPath"}, kubeadmSets...)}
 	for k := range opts {
 		pm.set = append(pm.set, k)
@@ -441,7 +441,7 @@ func convertMinikube(path string, data []byte, opt Options) (*Source, error) {
 		pm.byPath["clusterDNS"] = q
 	}
 	var args []string
-	var argPos []validate.Position
+	var argPos []finding.Position
 	table, err := skew.Default().Flags()
 	if err != nil {
 		return nil, err

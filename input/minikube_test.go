@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
@@ -152,7 +153,7 @@ func TestMinikubeKubeletFlags(t *testing.T) {
 // TestMinikubeKubeletConfigOpts is minikube's TestKubeletConfig: of the kubelet's
 // extra-config keys only kubeletConfigParams go into the KubeletConfiguration.
 func TestMinikubeKubeletConfigOpts(t *testing.T) {
-	p := &mkProfile{at: map[string]validate.Position{}, minor: 36, extra: []mkOption{
+	p := &mkProfile{at: map[string]finding.Position{}, minor: 36, extra: []mkOption{
 		{component: "apiserver", key: "fail-no-swap", value: "true"},
 		{component: "kubelet", key: "unsupported-config-option", value: "any"},
 		{component: "kubelet", key: "localStorageCapacityIsolation", value: "false"},
@@ -263,7 +264,7 @@ func TestMinikubeProfile(t *testing.T) {
 				return
 			}
 			r := settle(t, s)
-			f := finding(r, tt.rule, tt.path)
+			f := findingOf(r, tt.rule, tt.path)
 			if f == nil {
 				t.Fatalf("no %s finding on %s: %v", tt.rule, tt.path, r.Findings)
 			}
@@ -339,7 +340,7 @@ func TestMinikubeFlagOverride(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := settle(t, s)
-	f := finding(r, validate.FlagOverridesFile.ID, "imageGCHighThresholdPercent")
+	f := findingOf(r, validate.FlagOverridesFile.ID, "imageGCHighThresholdPercent")
 	if f == nil {
 		t.Fatalf("no KC2504: %v", r.Findings)
 	}
@@ -423,7 +424,7 @@ func TestFlagOverrideMessageKubeadm(t *testing.T) {
 	if err := settleResult(s, r); err != nil {
 		t.Fatal(err)
 	}
-	f := finding(r, validate.FlagOverridesFile.ID, "maxPods")
+	f := findingOf(r, validate.FlagOverridesFile.ID, "maxPods")
 	if f == nil {
 		t.Fatalf("no KC2504: %v", r.Findings)
 	}
@@ -446,7 +447,7 @@ func TestMinikubeMiscased(t *testing.T) {
 		t.Errorf("minikube's document lacks FailCgroupV1 as given:\n%s", s.written)
 	}
 	r := settle(t, s)
-	f := finding(r, source.CaseMismatch.ID, "")
+	f := findingOf(r, source.CaseMismatch.ID, "")
 	if f == nil {
 		t.Fatalf("no %s: %v", source.CaseMismatch.ID, r.Findings)
 	}

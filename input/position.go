@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
 	"github.com/kubeletcfg/kubeletcfg/validate"
@@ -26,8 +27,8 @@ type posMap struct {
 	// byPath: the converted document is not laid out like the file (kubeadm's
 	// config.yaml); a position is found by its field path, the nearest written
 	// ancestor's, else anchor.
-	byPath map[string]validate.Position
-	anchor validate.Position
+	byPath map[string]finding.Position
+	anchor finding.Position
 	// set are the paths kubeadm (or kind) sets; any other key of the converted
 	// document the file does not have is a zero value kubeadm marshals, which the
 	// kubelet defaults as if it were absent: its origin is the default.
@@ -45,7 +46,7 @@ type posMap struct {
 	// flagAt: positions in the file of the kubelet flags the input itself names
 	// (minikube's), by the field path each flag sets: a finding or origin there
 	// on that path is the flag's and keeps its position.
-	flagAt map[validate.Position][]string
+	flagAt map[finding.Position][]string
 	// generated are the other files a bootstrapper writes (its drop-ins, by
 	// node path): their positions map by field path too.
 	generated map[string]bool
@@ -56,17 +57,17 @@ type posMap struct {
 
 // Position maps p, a position the pipeline reported, to the file the user
 // gave. Positions in other files, and positions without a line, are kept.
-func (s *Source) Position(p validate.Position) validate.Position {
+func (s *Source) Position(p finding.Position) finding.Position {
 	return s.positionAt(p, "")
 }
 
 // positionAt is Position for the value at field path (empty: unknown).
-func (s *Source) positionAt(p validate.Position, path string) validate.Position {
+func (s *Source) positionAt(p finding.Position, path string) finding.Position {
 	return s.mapPosition(p, path, true)
 }
 
 // mapPosition is positionAt; flags keeps the positions of the input's own flags.
-func (s *Source) mapPosition(p validate.Position, path string, flags bool) validate.Position {
+func (s *Source) mapPosition(p finding.Position, path string, flags bool) finding.Position {
 	m := s.pos
 	if m == nil || p.File != m.path && !m.generated[p.File] {
 		return p
@@ -184,12 +185,13 @@ func (s *Source) Translate(r *Result) {
 		r.Origins[k] = s.positionAt(p, k)
 	}
 	if s.pos.byPath != nil {
-		// Positions by path do not keep the converted document's order, and
-		// two entries of the files the tool writes (its config.json and the
-		// drop-in of the user's values) can map to one key of the user's
-		// file with the same words: one finding there, in every format.
-		validate.SortFindings(r.Findings)
-		r.Findings = validate.Dedup(r.Findings)
+		finding.
+			// Positions by path do not keep the converted document's order, and
+			// two entries of the files the tool writes (its config.json and the
+			// drop-in of the user's values) can map to one key of the user's
+			// file with the same words: one finding there, in every format.
+			SortFindings(r.Findings)
+		r.Findings = finding.Dedup(r.Findings)
 	}
 }
 
@@ -197,7 +199,7 @@ func (s *Source) Translate(r *Result) {
 // accord, which the user's file does not hold: whose it is (the tool that
 // writes the node's files, Source.writer), and what the user can do (a gate
 // entry the tool sets cannot be taken back by a file).
-func (s *Source) toolHint(f *validate.Finding, m *skew.Minor) string {
+func (s *Source) toolHint(f *finding.Finding, m *skew.Minor) string {
 	who, name := s.writer.Name, s.writer.Name
 	if s.writer.Release != "" {
 		who += " " + s.writer.Release
@@ -209,7 +211,7 @@ func (s *Source) toolHint(f *validate.Finding, m *skew.Minor) string {
 	if !strings.HasPrefix(f.Path, "featureGates[") {
 		return fmt.Sprintf("not in your file: %s writes %s itself; to change it, set it in the file where %s takes kubelet settings from (unless it protects the field)", who, f.Path, s.tool)
 	}
-	if f.Severity == validate.Error {
+	if f.Severity == finding.Error {
 		return fmt.Sprintf("not in your file: %s writes this gate entry itself, and a file cannot take back a gate the tool sets; the node needs a release of %s that does not write it for %s", who, name, minor)
 	}
 	return fmt.Sprintf("not in your file: %s writes this gate entry itself, and a file cannot take back a gate the tool sets; nothing to change now, but before the kubelet minor that removes the gate the node needs a release of %s that no longer writes it", who, name)
@@ -217,7 +219,7 @@ func (s *Source) toolHint(f *validate.Finding, m *skew.Minor) string {
 
 // toolAlsoHint is the hint of a finding on a gate entry the user's file and
 // the tool both write: taking the file's out is not enough.
-func (s *Source) toolAlsoHint(f *validate.Finding, m *skew.Minor) string {
+func (s *Source) toolAlsoHint(f *finding.Finding, m *skew.Minor) string {
 	who := s.writer.Name
 	if s.writer.Release != "" {
 		who += " " + s.writer.Release
@@ -226,7 +228,7 @@ func (s *Source) toolAlsoHint(f *validate.Finding, m *skew.Minor) string {
 	if m != nil {
 		minor = "kubelet " + m.Version
 	}
-	if f.Severity == validate.Error {
+	if f.Severity == finding.Error {
 		return fmt.Sprintf("remove it from the file, and the node needs a release of %s that does not write it for %s: %s writes this gate entry too, and a file cannot take back a gate the tool sets", s.writer.Name, minor, who)
 	}
 	return fmt.Sprintf("removing it from the file leaves %s's own entry (it writes this gate too, and a file cannot take back a gate the tool sets): before the kubelet minor that removes the gate the node needs a release of %s that no longer writes it", who, s.writer.Name)
@@ -251,7 +253,7 @@ func (s *Source) mapMessage(msg, path string) string {
 		line, _ := strconv.Atoi(m[1])
 		col, _ := strconv.Atoi(m[2])
 		// The file's value, not the flag's: never kept as a flag position.
-		return "from " + s.mapPosition(validate.Position{File: s.pos.path, Line: line, Column: col}, path, false).String()
+		return "from " + s.mapPosition(finding.Position{File: s.pos.path, Line: line, Column: col}, path, false).String()
 	})
 }
 
@@ -281,7 +283,7 @@ func (m *posMap) noteFor(p string) string {
 
 // flagSets reports whether p is the position of a flag the input names that
 // sets path k (its origin is the flag, not a note).
-func (m *posMap) flagSets(p validate.Position, k string) bool {
+func (m *posMap) flagSets(p finding.Position, k string) bool {
 	for _, fp := range m.flagAt[p] {
 		if fp != "" && skew.Within(k, fp) {
 			return true
@@ -305,8 +307,8 @@ func (m *posMap) setsPath(p string) bool {
 // pipeline, so the module root copies them in and out.
 type Result struct {
 	Minor       *skew.Minor
-	Findings    []validate.Finding
-	Origins     map[string]validate.Position
+	Findings    []finding.Finding
+	Origins     map[string]finding.Position
 	OriginNotes map[string]string
 	Dropped     []string
 	// Object is the effective configuration as a JSON object
@@ -439,6 +441,6 @@ func (s *Source) addWritten(r *Result, eval Evaluator) error {
 		}
 	}
 	r.Dropped = w.Dropped
-	validate.SortFindings(r.Findings)
+	finding.SortFindings(r.Findings)
 	return nil
 }

@@ -8,9 +8,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/internal/corpus"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // corpusInput reads a conformance case folder as the harness does.
@@ -78,8 +78,8 @@ func TestConcurrentMatchesSequential(t *testing.T) {
 // stableFindings leaves out the verbatim kubelet message of gate findings:
 // featuregate reports unknown gates and unmet dependencies in map order, which
 // differs from run to run even when a minor is evaluated alone.
-func stableFindings(fs []validate.Finding) []validate.Finding {
-	out := make([]validate.Finding, len(fs))
+func stableFindings(fs []finding.Finding) []finding.Finding {
+	out := make([]finding.Finding, len(fs))
 	for i, f := range fs {
 		if strings.HasPrefix(f.Rule, "KC3") {
 			f.Kubelet = ""

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"sort"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
@@ -145,10 +146,10 @@ func (mx *Matrix) AllStart() bool {
 
 // Stop is the finding that stops the node (pipeline.Result.Stop: a
 // bootstrapper's refusal, else the kubelet's first error); nil when it starts.
-func (c *Column) Stop() *validate.Finding { return c.Result.Stop() }
+func (c *Column) Stop() *finding.Finding { return c.Result.Stop() }
 
 // Reason is the short reason of a finding: its rule's name ("gate-unknown").
-func Reason(f *validate.Finding) string {
+func Reason(f *finding.Finding) string {
 	if r, ok := validate.Lookup(f.Rule); ok {
 		return r.Name
 	}
@@ -157,8 +158,8 @@ func Reason(f *validate.Finding) string {
 
 // GateProblems are the findings of rules gate-unknown, gate-locked and
 // gate-prealpha (each gate once per rule), in file order.
-func (c *Column) GateProblems() []validate.Finding {
-	var out []validate.Finding
+func (c *Column) GateProblems() []finding.Finding {
+	var out []finding.Finding
 	seen := map[string]bool{}
 	for _, f := range c.Result.Findings {
 		switch f.Rule {

@@ -7,9 +7,9 @@ import (
 
 	"k8s.io/component-base/featuregate"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // Preflight is what changes for a node pool when its kubelets move from one minor
@@ -20,7 +20,7 @@ type Preflight struct {
 	CgroupVersion int
 
 	// Blockers are the target's error findings: why it would not start.
-	Blockers []validate.Finding
+	Blockers []finding.Finding
 	// Comparable is false when either minor stops before it has a
 	// configuration: then there are no Changes to compute.
 	Comparable bool
@@ -50,7 +50,7 @@ type BehaviourChange struct {
 	NewField bool `json:"newField,omitempty"`
 	// SetBy is the file position that sets the value at the target (at the
 	// source when the target has no such key); nil for a default.
-	SetBy *validate.Position `json:"setBy,omitempty"`
+	SetBy *finding.Position `json:"setBy,omitempty"`
 }
 
 // Gate statuses of a GateNote.
@@ -77,8 +77,8 @@ type GateNote struct {
 	AtSource string `json:"atSource"`
 	// LockedAtSource, for a removed gate, is the value the source locks it to:
 	// an entry of that value changes nothing there, so fix can remove it.
-	LockedAtSource *bool              `json:"lockedAtSource,omitempty"`
-	SetBy          *validate.Position `json:"setBy,omitempty"`
+	LockedAtSource *bool             `json:"lockedAtSource,omitempty"`
+	SetBy          *finding.Position `json:"setBy,omitempty"`
 }
 
 // Field statuses of a FieldNote.
@@ -92,8 +92,8 @@ type FieldNote struct {
 	Path   string `json:"path"`
 	Status string `json:"status"`
 	// Doc is the target's "Deprecated: ..." sentence, for deprecated fields.
-	Doc   string             `json:"doc,omitempty"`
-	SetBy *validate.Position `json:"setBy,omitempty"`
+	Doc   string            `json:"doc,omitempty"`
+	SetBy *finding.Position `json:"setBy,omitempty"`
 }
 
 // NewPreflight evaluates the input at from and to (loading the files once) and
@@ -159,9 +159,9 @@ func NewPreflightEach(from, to *skew.Minor, input func(*skew.Minor) (pipeline.In
 }
 
 func comparePreflight(src, tgt *Column, cgroup int) (*Preflight, error) {
-	p := &Preflight{From: src, To: tgt, CgroupVersion: cgroup, Blockers: []validate.Finding{}}
+	p := &Preflight{From: src, To: tgt, CgroupVersion: cgroup, Blockers: []finding.Finding{}}
 	for _, f := range tgt.Result.Findings {
-		if f.Severity == validate.Error {
+		if f.Severity == finding.Error {
 			p.Blockers = append(p.Blockers, f)
 		}
 	}
@@ -219,7 +219,7 @@ func (p *Preflight) BackoffChanged() bool {
 }
 
 // setBy is the file position of a path at the first result that has one.
-func setBy(path string, rs ...*pipeline.Result) *validate.Position {
+func setBy(path string, rs ...*pipeline.Result) *finding.Position {
 	for _, r := range rs {
 		if pos, ok := r.Origins[path]; ok && pos.File != "" {
 			return &pos
@@ -248,7 +248,7 @@ func cgroupV1Note(src, tgt *Column, cgroup int) string {
 // when the kubelet panicked before it had a configuration) and where.
 type gateSetting struct {
 	value *bool
-	pos   *validate.Position
+	pos   *finding.Position
 }
 
 // setGates maps each gate the files set, at any of the columns, to its setting.
@@ -345,8 +345,8 @@ func stageName(s string) string {
 
 // setFields maps the field paths the files set (not featureGates entries,
 // apiVersion or kind) to the position that sets them.
-func setFields(cols ...*Column) map[string]*validate.Position {
-	out := map[string]*validate.Position{}
+func setFields(cols ...*Column) map[string]*finding.Position {
+	out := map[string]*finding.Position{}
 	for _, c := range cols {
 		for path, pos := range c.Result.Origins {
 			if pos.File == "" || path == "apiVersion" || path == "kind" || skew.Within(path, "featureGates") {
@@ -365,7 +365,7 @@ func setFields(cols ...*Column) map[string]*validate.Position {
 // documents as deprecated, or that the source has and the target does not (or
 // that the target drops while the source applied them), sorted; a field below
 // one already listed is not listed again.
-func fieldNotes(set map[string]*validate.Position, knowsSrc, knowsTgt func(string) bool, tgtInfos []skew.FieldInfo, srcDropped, tgtDropped []string) []FieldNote {
+func fieldNotes(set map[string]*finding.Position, knowsSrc, knowsTgt func(string) bool, tgtInfos []skew.FieldInfo, srcDropped, tgtDropped []string) []FieldNote {
 	docs := make(map[string]string, len(tgtInfos))
 	for _, f := range tgtInfos {
 		docs[f.Path] = f.Doc

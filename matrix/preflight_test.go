@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 func spec(version string, def bool, stage string, locked bool) skew.GateSpec {
@@ -42,7 +42,7 @@ func TestGateNotes(t *testing.T) {
 	}
 	tgt := gateTable("1.37", tgtHistory)
 	yes, no := true, false
-	at := &validate.Position{File: "conf.d/10.conf", Line: 3, Column: 3}
+	at := &finding.Position{File: "conf.d/10.conf", Line: 3, Column: 3}
 	tests := []struct {
 		name string
 		set  map[string]gateSetting
@@ -84,17 +84,17 @@ func TestFieldNotes(t *testing.T) {
 		return !strings.HasPrefix(p, "gone") && !strings.HasPrefix(p, "maxPod ") && p != "typo"
 	}
 	knowsSrc := func(p string) bool { return p != "typo" && p != "newOnly" }
-	pos := func(line int) *validate.Position {
-		return &validate.Position{File: "config.yaml", Line: line, Column: 1}
+	pos := func(line int) *finding.Position {
+		return &finding.Position{File: "config.yaml", Line: line, Column: 1}
 	}
 	tests := []struct {
 		name                   string
-		set                    map[string]*validate.Position
+		set                    map[string]*finding.Position
 		srcDropped, tgtDropped []string
 		want                   []FieldNote
 	}{
-		{"nothing to say", map[string]*validate.Position{"maxPods": pos(1), "typo": pos(2), "newOnly": pos(3)}, []string{"typo", "newOnly"}, []string{"typo"}, nil},
-		{"deprecated and removed", map[string]*validate.Position{
+		{"nothing to say", map[string]*finding.Position{"maxPods": pos(1), "typo": pos(2), "newOnly": pos(3)}, []string{"typo", "newOnly"}, []string{"typo"}, nil},
+		{"deprecated and removed", map[string]*finding.Position{
 			"maxPods":                        pos(1),
 			"streamingConnectionIdleTimeout": pos(2),
 			"evictionHard":                   pos(3),

@@ -11,7 +11,6 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // VersionDoc is the JSON document of one minor in kubeletcfg skew -o json: the
@@ -162,7 +161,7 @@ func details(c, ref *Column) (string, error) {
 		}
 		fmt.Fprintf(&d, "  %s: %s %s: %s (%s)\n", verb, f.Rule, Reason(f), f.Message, f.Position)
 		for _, b := range c.Result.Findings {
-			if b.Severity == validate.Error && b.Behind != "" {
+			if b.Severity == finding.Error && b.Behind != "" {
 				fmt.Fprintf(&d, "  once %s is fixed: %s %s: %s (%s)\n", b.Behind, b.Rule, Reason(&b), b.Message, b.Position)
 			}
 		}
@@ -231,9 +230,9 @@ type preflightDoc struct {
 	} `json:"toolReleases,omitempty"`
 	// Verdict is the target minor's (starts, panics, refusedBy, kubeletVerdict).
 	pipeline.Verdict
-	Blockers         []validate.Finding `json:"blockers"`
-	Comparable       bool               `json:"comparable"`
-	Changes          []BehaviourChange  `json:"changes"`
+	Blockers         []finding.Finding `json:"blockers"`
+	Comparable       bool              `json:"comparable"`
+	Changes          []BehaviourChange `json:"changes"`
 	CrashLoopBackOff struct {
 		From *pipeline.Backoff `json:"from"`
 		To   *pipeline.Backoff `json:"to"`
@@ -298,7 +297,7 @@ type TextOptions struct {
 	// Where, when set, prints a position; path is the field at it ("" for
 	// none). A configz dump is one JSON line: its field path says more than
 	// configz:1:1953.
-	Where func(pos validate.Position, path string) string
+	Where func(pos finding.Position, path string) string
 }
 
 // WriteTextWith is WriteText with options.
@@ -306,7 +305,7 @@ func (p *Preflight) WriteTextWith(w io.Writer, opt TextOptions) error {
 	quiet := opt.Quiet
 	where := opt.Where
 	if where == nil {
-		where = func(pos validate.Position, _ string) string { return pos.String() }
+		where = func(pos finding.Position, _ string) string { return pos.String() }
 	}
 	var b strings.Builder
 	from, to := p.From.Minor.Version, p.To.Minor.Version
@@ -493,6 +492,6 @@ func (p *Preflight) Write(w io.Writer, format string, opt report.Options) error 
 }
 
 // CountAtLeast is the --fail-on count of a preflight: the target minor's findings.
-func (p *Preflight) CountAtLeast(threshold validate.Severity) int {
+func (p *Preflight) CountAtLeast(threshold finding.Severity) int {
 	return finding.CountAtLeast(p.To.Result.Findings, threshold)
 }

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
@@ -34,7 +35,7 @@ func (p past) next(r *Result) (past, bool) {
 	var gates []string
 	flags := false
 	for _, f := range r.Findings {
-		if f.Severity != validate.Error || f.Behind != "" {
+		if f.Severity != finding.Error || f.Behind != "" {
 			continue
 		}
 		rule, _ := validate.Lookup(f.Rule)
@@ -73,9 +74,9 @@ func (r *Result) dropSkippedGates(gates map[string]bool) {
 
 // FirstError is the error the kubelet stops at: the first by position among
 // those not Behind another; nil when it starts.
-func (r *Result) FirstError() *validate.Finding {
+func (r *Result) FirstError() *finding.Finding {
 	for i := range r.Findings {
-		if f := &r.Findings[i]; f.Severity == validate.Error && f.Behind == "" {
+		if f := &r.Findings[i]; f.Severity == finding.Error && f.Behind == "" {
 			return f // Findings are sorted by position
 		}
 	}
@@ -132,11 +133,11 @@ func (l *Loaded) evaluateBehind(m *skew.Minor, r *Result) {
 		last, p = b, next
 	}
 	if added {
-		validate.SortFindings(r.Findings)
+		finding.SortFindings(r.Findings)
 	}
 }
 
 // findingKey identifies a finding across evaluations of the same files.
-func findingKey(f validate.Finding) string {
+func findingKey(f finding.Finding) string {
 	return f.Rule + "\x00" + f.Position.String() + "\x00" + f.Path + "\x00" + f.Message
 }

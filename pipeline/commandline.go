@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	"github.com/spf13/pflag"
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -45,7 +46,7 @@ type commandLine struct {
 	gates map[string]bool
 	// nodeLabels is --node-labels (nil when not given), for ValidateKubeletFlags.
 	nodeLabels   map[string]string
-	nodeLabelsAt validate.Position
+	nodeLabelsAt finding.Position
 	// ignoreAllocatableEviction is --experimental-allocatable-ignore-eviction,
 	// which decides where the run stage parses evictionHard.
 	ignoreAllocatableEviction bool
@@ -53,17 +54,17 @@ type commandLine struct {
 
 type setFlag struct {
 	flag  *skew.Flag
-	pos   validate.Position
+	pos   finding.Position
 	text  string        // the argument(s) as written: --max-pods=50
 	value reflect.Value // pointer to the parsed value
 }
 
 // flagPos is where argument i was written.
-func (in *Input) flagPos(i int) validate.Position {
+func (in *Input) flagPos(i int) finding.Position {
 	if i >= 0 && i < len(in.FlagPositions) && in.FlagPositions[i].File != "" {
 		return in.FlagPositions[i]
 	}
-	return validate.Position{File: CommandLine}
+	return finding.Position{File: CommandLine}
 }
 
 // argName is the long or short flag name an argument names ("" for none).
@@ -214,7 +215,7 @@ func (r *Result) parseFlags(m *skew.Minor, in *Input) (*commandLine, bool) {
 
 // exitFlag is the last --help or --version given.
 type exitFlag struct {
-	pos         validate.Position
+	pos         finding.Position
 	text, value string
 }
 
@@ -318,7 +319,7 @@ type flagError struct {
 
 func (e *flagError) Error() string { return e.err.Error() }
 
-func withKubelet(f validate.Finding, msg string) validate.Finding {
+func withKubelet(f finding.Finding, msg string) finding.Finding {
 	f.Kubelet = msg
 	return f
 }
@@ -406,7 +407,7 @@ func (r *Result) flagGates(m *skew.Minor, cl *commandLine, base featuregate.Muta
 		return base, true
 	}
 	r.dropSkippedGates(cl.gates)
-	var at validate.Position
+	var at finding.Position
 	for _, s := range cl.set {
 		if s.flag.Special == "featureGates" {
 			at = s.pos
@@ -479,7 +480,7 @@ func (r *Result) applyFlags(cl *commandLine, kc *kubeletv1beta1.KubeletConfigura
 
 // fileOrigin is where a file set the value at path (or, for a map or list, any
 // of its entries).
-func (r *Result) fileOrigin(path string) (validate.Position, bool) {
+func (r *Result) fileOrigin(path string) (finding.Position, bool) {
 	if pos, ok := r.Origins[path]; ok && pos.File != "" {
 		return pos, true
 	}
@@ -495,7 +496,7 @@ func (r *Result) fileOrigin(path string) (validate.Position, bool) {
 			return pos, true
 		}
 	}
-	return validate.Position{}, false
+	return finding.Position{}, false
 }
 
 // describeValue is "maxPods: 110" for a scalar, the value as a file writes
@@ -614,7 +615,7 @@ func setPath(kc *kubeletv1beta1.KubeletConfiguration, path string, val reflect.V
 // model yet, and the Linux kubelet it evaluates would refuse them as unknown.
 func (r *Result) windowsFlags(in *Input) {
 	var flags []string
-	var positions []validate.Position
+	var positions []finding.Position
 	args := false // after "--": arguments, not flags
 	for i := 0; i < len(in.Flags); i++ {
 		a := in.Flags[i]

@@ -8,12 +8,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	testcorpus "github.com/kubeletcfg/kubeletcfg/internal/corpus"
 	"github.com/kubeletcfg/kubeletcfg/internal/fuzzcase"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // The conformance corpus: every case under testdata/conformance/cases has, per
@@ -80,7 +80,7 @@ var gateItemRE = regexp.MustCompile(`[A-Za-z0-9]+ is enabled, but depends on fea
 // checkGateQuotes: every feature-gate item of the kubelet's error is quoted, with
 // the kubelet's own prefix, by exactly the finding for that gate, so no finding
 // quotes another gate's error (the kubelet names gates in map order).
-func checkGateQuotes(t *testing.T, kubelet string, fs []validate.Finding, ctx string) {
+func checkGateQuotes(t *testing.T, kubelet string, fs []finding.Finding, ctx string) {
 	t.Helper()
 	locs := gateItemRE.FindAllStringIndex(kubelet, -1)
 	if len(locs) == 0 {
@@ -107,7 +107,7 @@ func checkGateQuotes(t *testing.T, kubelet string, fs []validate.Finding, ctx st
 	}
 }
 
-func dumpQuotes(fs []validate.Finding) string {
+func dumpQuotes(fs []finding.Finding) string {
 	var b strings.Builder
 	for _, f := range fs {
 		b.WriteString("  " + f.Rule + " " + f.Path + ": " + f.Kubelet + "\n")
@@ -169,17 +169,17 @@ func TestBehindIsNext(t *testing.T) {
 				}
 				front := ""
 				for _, f := range got.Findings {
-					if f.Severity == validate.Error && f.Behind == "" {
+					if f.Severity == finding.Error && f.Behind == "" {
 						front = f.Rule
 						break
 					}
 				}
-				var next, behind []validate.Finding
+				var next, behind []finding.Finding
 				for _, f := range got.Findings {
-					if f.Severity == validate.Error && (f.Behind == front || f.Behind == "") {
+					if f.Severity == finding.Error && (f.Behind == front || f.Behind == "") {
 						next = append(next, f)
 					}
-					if f.Severity == validate.Error && f.Behind != "" {
+					if f.Severity == finding.Error && f.Behind != "" {
 						behind = append(behind, f)
 					}
 				}

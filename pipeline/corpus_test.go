@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	testcorpus "github.com/kubeletcfg/kubeletcfg/internal/corpus"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // The conformance corpus: every case under testdata/conformance/cases has, per
@@ -26,7 +26,7 @@ func caseInput(t testing.TB, dir string) (Input, testcorpus.Case) {
 }
 
 // dump lists findings, one a line, for a test's failure message.
-func dump(fs []validate.Finding) string {
+func dump(fs []finding.Finding) string {
 	var b strings.Builder
 	for _, f := range fs {
 		b.WriteString("  " + f.Position.String() + " " + f.Severity.String() + " " + f.Rule + " " + f.Message + "\n")

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 
 	"github.com/go-logr/logr"
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	"k8s.io/component-base/featuregate"
 	"k8s.io/klog/v2"
@@ -47,7 +48,7 @@ type Input struct {
 	Flags []string
 	// FlagPositions says where each of Flags was written (a flags file's line);
 	// a missing or empty entry is the command line.
-	FlagPositions []validate.Position
+	FlagPositions []finding.Position
 	// Release is the kubelet binary's own version (v1.37.3, v1.37.3-eks-1)
 	// when known: --version=vX.Y.Z must name its major, minor and patch. Empty,
 	// or of another minor than the one evaluated: the minor's recorded release
@@ -65,13 +66,13 @@ type Result struct {
 	// kubelet stops before it has one.
 	Effective *kubeletv1beta1.KubeletConfiguration
 	// Origins maps field paths to the file position that set them.
-	Origins map[string]validate.Position
+	Origins map[string]finding.Position
 	// OriginNotes say, for paths no written key set, what did ("set by
 	// kubeadm from networking.dnsDomain at FILE:12:3"); set by the
 	// conversion of an input a tool expands (input.Source.Translate), nil
 	// otherwise. Origins keeps a position for them all the same.
 	OriginNotes map[string]string
-	Findings    []validate.Finding
+	Findings    []finding.Finding
 	// CrashLoopBackOff is what newCrashLoopBackOff computes; nil unless Starts.
 	CrashLoopBackOff *Backoff
 	// Lenient is set when the main file needed the lenient decoding fallback.
@@ -253,7 +254,7 @@ func (l *Loaded) evaluate(m *skew.Minor, p past) (*Result, error) {
 	if p.flags {
 		in.Flags, in.FlagPositions = nil, nil
 	}
-	r := &Result{Minor: m, Origins: map[string]validate.Position{}, files: l.files, gateSets: l.gates, skipGates: p.gates}
+	r := &Result{Minor: m, Origins: map[string]finding.Position{}, files: l.files, gateSets: l.gates, skipGates: p.gates}
 	// The minor's registered gates, nothing set; every step works on a copy.
 	base, err := m.BaseFeatureGate()
 	if err != nil {
@@ -286,7 +287,7 @@ func (l *Loaded) evaluate(m *skew.Minor, p past) (*Result, error) {
 		// options.NewKubeletConfiguration defaults an empty object, then
 		// applyLegacyDefaults restores the historic flag defaults.
 		kc = &kubeletv1beta1.KubeletConfiguration{}
-		if !r.setDefaults(m, base, kc, validate.Position{}, defaults.ApplyObject) {
+		if !r.setDefaults(m, base, kc, finding.Position{}, defaults.ApplyObject) {
 			return r.finish(), nil
 		}
 		if kc, err = r.roundTrip(m, kc); err != nil {
@@ -322,11 +323,11 @@ func (r *Result) roundTrip(m *skew.Minor, kc *kubeletv1beta1.KubeletConfiguratio
 	return out, nil
 }
 
-func (r *Result) add(fs ...validate.Finding) { r.Findings = append(r.Findings, fs...) }
+func (r *Result) add(fs ...finding.Finding) { r.Findings = append(r.Findings, fs...) }
 
 func (r *Result) finish() *Result {
 	r.gateFixes()
-	validate.SortFindings(r.Findings)
+	finding.SortFindings(r.Findings)
 	r.kubeletVerdict()
 	seen := map[string]bool{}
 	for _, f := range r.Findings {
@@ -384,7 +385,7 @@ func (r *Result) loadConfigFile(m *skew.Minor, base featuregate.MutableVersioned
 		r.Origins[k] = pos
 	}
 	for _, line := range f.ExtraDocs {
-		r.add(source.ExtraDocument.At(validate.Position{File: path, Line: line, Column: 1}, "",
+		r.add(source.ExtraDocument.At(finding.Position{File: path, Line: line, Column: 1}, "",
 			"only the first YAML document is read; this document is ignored by the kubelet", "move its settings into the first document or into a drop-in"))
 	}
 	dec := r.files.DecodeMain(f)
@@ -492,7 +493,7 @@ func (r *Result) strictKeys(m *skew.Minor, f *source.File) []source.Key {
 // apply is defaults.ApplyObject where the kubelet runs the scheme's generated
 // defaulter (decoding a file), defaults.Apply where it calls the function directly
 // (after the drop-in merge).
-func (r *Result) setDefaults(m *skew.Minor, base featuregate.MutableVersionedFeatureGate, kc *kubeletv1beta1.KubeletConfiguration, at validate.Position,
+func (r *Result) setDefaults(m *skew.Minor, base featuregate.MutableVersionedFeatureGate, kc *kubeletv1beta1.KubeletConfiguration, at finding.Position,
 	apply func(string, *kubeletv1beta1.KubeletConfiguration, func(string) bool) error) bool {
 	if !defaults.GatesInDefaulting(m.Version) {
 		// Before 1.32 defaulting does not look at the file's gates; a bad gate
@@ -557,7 +558,7 @@ func (r *Result) mergeDropIns(m *skew.Minor, base featuregate.MutableVersionedFe
 	}
 	r.add(res.Findings...)
 	if l.walkErr != nil {
-		r.add(dropin.DropInDecode.At(validate.Position{File: dir}, "", "the kubelet cannot walk the drop-in folder and refuses to start: "+l.walkErr.Error(), ""))
+		r.add(dropin.DropInDecode.At(finding.Position{File: dir}, "", "the kubelet cannot walk the drop-in folder and refuses to start: "+l.walkErr.Error(), ""))
 		return nil, nil
 	}
 	if res.Config == nil {
@@ -571,7 +572,7 @@ func (r *Result) mergeDropIns(m *skew.Minor, base featuregate.MutableVersionedFe
 	}
 	// Defaults run again after the merge, with the merged gates; a gate error
 	// panics here too. evictionHard and path resolution are not re-applied.
-	gatesAt := validate.Position{File: dir}
+	gatesAt := finding.Position{File: dir}
 	if !r.setDefaults(m, base, merged, gatesAt, defaults.Apply) {
 		return nil, nil
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	"k8s.io/apimachinery/pkg/runtime"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
@@ -22,7 +23,7 @@ import (
 
 // keyFindings reports the main file's keys that strict decoding rejects and the
 // lenient fallback drops.
-func keyFindings(files *source.Cache, f *source.File, keys []source.Key, m *skew.Minor) []validate.Finding {
+func keyFindings(files *source.Cache, f *source.File, keys []source.Key, m *skew.Minor) []finding.Finding {
 	n := 0
 	for _, k := range keys {
 		if k.Kind == source.KeyUnknown || k.Kind == source.KeyCase || k.Kind == source.KeyDuplicate {
@@ -31,7 +32,7 @@ func keyFindings(files *source.Cache, f *source.File, keys []source.Key, m *skew
 	}
 	// A finding per such key: sized once, a file of 280,000 duplicate keys does
 	// not copy its findings as the slice grows.
-	out := make([]validate.Finding, 0, n)
+	out := make([]finding.Finding, 0, n)
 	var merged mergedIndex
 	for _, k := range keys {
 		switch k.Kind {
@@ -115,7 +116,7 @@ func isTypeMetaError(err error) bool {
 
 // typeMetaPos points at the wrong one of apiVersion and kind (the first when
 // both are wrong), or at the top of the file when they are missing.
-func typeMetaPos(keys []source.Key, top validate.Position) validate.Position {
+func typeMetaPos(keys []source.Key, top finding.Position) finding.Position {
 	want := map[string]string{"apiVersion": "kubelet.config.k8s.io/v1beta1", "kind": "KubeletConfiguration"}
 	var first *source.Key
 	for i, k := range keys {
@@ -135,10 +136,10 @@ func typeMetaPos(keys []source.Key, top validate.Position) validate.Position {
 }
 
 // mainDecodeFinding classifies the kubelet's refusal to decode the main file.
-func mainDecodeFinding(f *source.File, err error, keys []source.Key) validate.Finding {
-	top := validate.Position{File: f.Path, Line: 1, Column: 1}
+func mainDecodeFinding(f *source.File, err error, keys []source.Key) finding.Finding {
+	top := finding.Position{File: f.Path, Line: 1, Column: 1}
 	kubelet := err.Error()
-	var fd validate.Finding
+	var fd finding.Finding
 	switch {
 	case f.SyntaxErr != nil:
 		pos := top
@@ -230,16 +231,16 @@ const maxGateSuggestions = 1000
 // So each finding quotes the kubelet's words for its own gate, and says so where
 // the kubelet's choice is random; err itself is one random draw and only quoted,
 // with its items sorted, when no single gate is to blame.
-func gateFindings(m *skew.Minor, gates map[string]bool, origins map[string]validate.Position, at validate.Position, err error, panicking bool) []validate.Finding {
+func gateFindings(m *skew.Minor, gates map[string]bool, origins map[string]finding.Position, at finding.Position, err error, panicking bool) []finding.Finding {
 	table, terr := m.Gates()
 	if terr != nil {
-		return []validate.Finding{GateUnknown.At(at, "featureGates", terr.Error(), "")}
+		return []finding.Finding{GateUnknown.At(at, "featureGates", terr.Error(), "")}
 	}
 	panics, kubelet := "the kubelet panics at startup while applying defaults", "failed to merge global and in-flight KubeletConfiguration while setting defaults, error: "
 	if !panicking {
 		panics, kubelet = "the kubelet refuses to start", "failed to set feature gates from initial flags-based config: "
 	}
-	var out []validate.Finding
+	var out []finding.Finding
 	var items []string // the kubelet's error item for out[i]'s gate
 	var names *didyoumean.Index
 	suggested, unknown, perGate := 0, 0, 0
@@ -348,7 +349,7 @@ func sortedError(err error) string {
 
 // gateWarnings reports gates that are accepted but will stop working, once per
 // place they are written (the kubelet defaults twice: main file, then merged).
-func (r *Result) gateWarnings(m *skew.Minor, gates map[string]bool, at validate.Position) {
+func (r *Result) gateWarnings(m *skew.Minor, gates map[string]bool, at finding.Position) {
 	table, err := m.Gates()
 	if err != nil {
 		return
@@ -435,7 +436,7 @@ func pathValue(kc *kubeletv1beta1.KubeletConfiguration, path string) string {
 // stage, else by default; every gate that is on needs its dependencies on. The
 // finding sits where the user caused it: the gate's own entry, the AllAlpha or
 // AllBeta entry that turned it on, or the entry that turned its dependency off.
-func dependencyFindings(table *skew.GateTable, gates map[string]bool, origins map[string]validate.Position, at validate.Position, panics string) ([]validate.Finding, []string) {
+func dependencyFindings(table *skew.GateTable, gates map[string]bool, origins map[string]finding.Position, at finding.Position, panics string) ([]finding.Finding, []string) {
 	enabled := func(name string) (bool, string) {
 		if v, ok := gates[name]; ok {
 			return v, name
@@ -452,14 +453,14 @@ func dependencyFindings(table *skew.GateTable, gates map[string]bool, origins ma
 		}
 		return spec.Default, ""
 	}
-	posOf := func(name string) (validate.Position, string) {
+	posOf := func(name string) (finding.Position, string) {
 		path := "featureGates[" + name + "]"
 		if pos, ok := origins[path]; ok && pos.File != "" {
 			return pos, path
 		}
 		return at, path
 	}
-	var out []validate.Finding
+	var out []finding.Finding
 	var items []string // the kubelet's error item for out[i]
 	for _, name := range table.Names() {
 		on, why := enabled(name)
@@ -513,8 +514,8 @@ type mergedIndex struct {
 	built, ordered bool
 	// first is the first path walked at each position; multi marks the
 	// positions walked under more than one path.
-	first map[validate.Position]string
-	multi map[validate.Position]bool
+	first map[finding.Position]string
+	multi map[finding.Position]bool
 }
 
 func (x *mergedIndex) in(keys []source.Key, dup source.Key) bool {
@@ -522,8 +523,8 @@ func (x *mergedIndex) in(keys []source.Key, dup source.Key) bool {
 		x.built = true
 		x.ordered = inDocumentOrder(keys)
 		if !x.ordered {
-			x.first = make(map[validate.Position]string, len(keys))
-			x.multi = map[validate.Position]bool{}
+			x.first = make(map[finding.Position]string, len(keys))
+			x.multi = map[finding.Position]bool{}
 			for _, k := range keys {
 				if p, ok := x.first[k.Pos]; !ok {
 					x.first[k.Pos] = k.Path

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
 	"github.com/kubeletcfg/kubeletcfg/validate"
@@ -87,8 +88,8 @@ func TestFoldUnknownWalk(t *testing.T) {
 		}
 		return out
 	}
-	drafts := func(keys []source.Key) []validate.Finding {
-		var out []validate.Finding
+	drafts := func(keys []source.Key) []finding.Finding {
+		var out []finding.Finding
 		for _, k := range keys {
 			if fd, ok := validate.DraftCrashLoop(k.Pos, k.Path, k.Value); ok {
 				out = append(out, fd)
@@ -132,8 +133,8 @@ func TestMergedIndexInOrder(t *testing.T) {
 			keys := source.Walk(f, m.Fields(), source.Strict)
 			var x, full mergedIndex
 			full.built = true
-			full.first = map[validate.Position]string{}
-			full.multi = map[validate.Position]bool{}
+			full.first = map[finding.Position]string{}
+			full.multi = map[finding.Position]bool{}
 			for _, k := range keys {
 				if p, ok := full.first[k.Pos]; !ok {
 					full.first[k.Pos] = k.Path

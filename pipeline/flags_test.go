@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 
 	"github.com/kubeletcfg/kubeletcfg/skew"
@@ -105,7 +106,7 @@ func TestFlagChecks(t *testing.T) {
 			}
 			var rules []string
 			for _, f := range r.Findings {
-				if f.Severity == validate.Error {
+				if f.Severity == finding.Error {
 					rules = append(rules, f.Rule)
 				}
 			}

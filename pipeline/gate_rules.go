@@ -1,6 +1,9 @@
 package pipeline
 
-import "github.com/kubeletcfg/kubeletcfg/validate"
+import (
+	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/validate"
+)
 
 // Feature gates (KC3xxx), as k8s.io/component-base/featuregate SetFromMap
 // resolves them. The pipeline's gate step emits these findings
@@ -14,34 +17,34 @@ const gatesStep = "pipeline: feature gates"
 var (
 	// --- feature gates (KC3xxx) ---
 
-	GateUnknown = &validate.Rule{ID: "KC3001", Fields: []string{"featureGates[*]"}, Name: "gate-unknown", Severity: validate.Error, Stage: validate.StageGates,
+	GateUnknown = &validate.Rule{ID: "KC3001", Fields: []string{"featureGates[*]"}, Name: "gate-unknown", Severity: finding.Error, Stage: validate.StageGates,
 		Summary:   "A feature gate this kubelet does not know; the kubelet panics at startup (1.31: refuses to start).",
 		Doc:       "Defaulting merges the file's featureGates into the kubelet's gate set and panics on any error (\"failed to merge global and in-flight KubeletConfiguration while setting defaults\"), from 1.32 on. Kubelet 1.31 does not look at gates while defaulting: it refuses to start when RunE applies them (\"failed to set feature gates from initial flags-based config\"). Gate names are case-sensitive; the hint names the nearest real gate.",
 		Kubelet:   "pkg/kubelet/apis/config/v1beta1/defaults.go SetDefaults_KubeletConfiguration",
 		EmittedBy: gatesStep}
-	GateLocked = &validate.Rule{ID: "KC3002", Fields: []string{"featureGates[*]"}, Name: "gate-locked", Severity: validate.Error, Stage: validate.StageGates,
+	GateLocked = &validate.Rule{ID: "KC3002", Fields: []string{"featureGates[*]"}, Name: "gate-locked", Severity: finding.Error, Stage: validate.StageGates,
 		Summary:   "A feature gate locked to its default is set to the other value; the kubelet panics at startup (1.31: refuses to start).",
 		Doc:       "GA and some deprecated gates are locked: setting them to anything but their default is an error.",
 		Kubelet:   "k8s.io/component-base/featuregate SetFromMap",
 		EmittedBy: gatesStep}
-	GatePreAlpha = &validate.Rule{ID: "KC3003", Fields: []string{"featureGates[*]"}, Name: "gate-prealpha", Severity: validate.Error, Stage: validate.StageGates,
+	GatePreAlpha = &validate.Rule{ID: "KC3003", Fields: []string{"featureGates[*]"}, Name: "gate-prealpha", Severity: finding.Error, Stage: validate.StageGates,
 		Summary:   "A feature gate that is not available (PreAlpha) at this kubelet version; the kubelet panics at startup (1.31: refuses to start).",
 		Doc:       "The gate is registered but only from a later version; at this emulation version it cannot be set.",
 		Kubelet:   "k8s.io/component-base/featuregate SetFromMap",
 		EmittedBy: gatesStep}
-	GateDependency = &validate.Rule{ID: "KC3004", Fields: []string{"featureGates[*]"}, Name: "gate-dependency", Severity: validate.Error, Stage: validate.StageGates, Since: "1.35",
+	GateDependency = &validate.Rule{ID: "KC3004", Fields: []string{"featureGates[*]"}, Name: "gate-dependency", Severity: finding.Error, Stage: validate.StageGates, Since: "1.35",
 		Summary: "An enabled feature gate depends on a gate that is disabled; the kubelet panics at startup.",
 		Doc: "Gate dependencies are checked whenever gates are set (and again by ValidateKubeletConfiguration's " +
 			"localFeatureGate.Validate()); enabling a gate needs its dependencies enabled too. Feature gates have " +
 			"dependencies from 1.35 (component-base v0.35 AddDependencies); older kubelets have none.",
 		Kubelet:   "k8s.io/component-base/featuregate SetFromMap (dependencies)",
 		EmittedBy: gatesStep}
-	GateGA = &validate.Rule{ID: "KC3005", Fields: []string{"featureGates[*]"}, Name: "gate-ga", Severity: validate.Warning, Stage: validate.StageGates,
+	GateGA = &validate.Rule{ID: "KC3005", Fields: []string{"featureGates[*]"}, Name: "gate-ga", Severity: finding.Warning, Stage: validate.StageGates,
 		Summary:   "A GA feature gate is set; it is on anyway and will be removed in a future release.",
 		Doc:       "The kubelet logs a warning. Once the gate is removed, the same file makes the kubelet panic (unknown gate): drop the entry.",
 		Kubelet:   "k8s.io/component-base/featuregate SetFromMap",
 		EmittedBy: gatesStep}
-	GateDeprecated = &validate.Rule{ID: "KC3006", Fields: []string{"featureGates[*]"}, Name: "gate-deprecated", Severity: validate.Warning, Stage: validate.StageGates,
+	GateDeprecated = &validate.Rule{ID: "KC3006", Fields: []string{"featureGates[*]"}, Name: "gate-deprecated", Severity: finding.Warning, Stage: validate.StageGates,
 		Summary:   "A deprecated feature gate is set; it will be removed in a future release.",
 		Doc:       "The kubelet logs a warning. Once the gate is removed, the same file makes the kubelet panic (unknown gate).",
 		Kubelet:   "k8s.io/component-base/featuregate SetFromMap",

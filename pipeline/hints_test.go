@@ -4,8 +4,8 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/skew"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // TestUnknownGateHints: a gate a supported minor registered says when it was
@@ -26,7 +26,7 @@ func TestUnknownGateHints(t *testing.T) {
 	for path := range want {
 		gates[path[len("featureGates["):len(path)-1]] = true
 	}
-	at := validate.Position{File: "config.yaml", Line: 1, Column: 1}
+	at := finding.Position{File: "config.yaml", Line: 1, Column: 1}
 	for _, f := range gateFindings(m, gates, nil, at, errors.New("unrecognized feature gate"), true) {
 		if w, ok := want[f.Path]; !ok || f.Hint != w {
 			t.Errorf("%s: hint %q, want %q", f.Path, f.Hint, w)

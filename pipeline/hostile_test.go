@@ -12,10 +12,10 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // Hostile inputs: each must end in a finding or an *source.InputError naming the
@@ -296,7 +296,7 @@ func checkOutcome(t *testing.T, res *pipeline.Result, err error, want outcome, a
 	for _, f := range res.Findings {
 		if f.File == about {
 			rules = append(rules, f.Rule)
-			errorThere = errorThere || f.Severity == validate.Error
+			errorThere = errorThere || f.Severity == finding.Error
 		}
 	}
 	if len(rules) == 0 && want == refused {
@@ -330,7 +330,7 @@ func checkResult(t testing.TB, res *pipeline.Result) {
 		t.Errorf("starts without a crash-loop backoff")
 	}
 	for _, f := range res.Findings {
-		if f.Severity == validate.Error && res.Starts {
+		if f.Severity == finding.Error && res.Starts {
 			t.Errorf("starts despite an error finding: %s %s", f.Rule, f.Message)
 		}
 		if f.Rule == "" || f.Message == "" {
@@ -342,7 +342,7 @@ func checkResult(t testing.TB, res *pipeline.Result) {
 	}
 }
 
-func summary(fs []validate.Finding) string {
+func summary(fs []finding.Finding) string {
 	var out []string
 	for i, f := range fs {
 		if i == 10 {

@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	dropin "github.com/kubeletcfg/kubeletcfg/drop-in"
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 func evaluateText(t *testing.T, text string) *Result {
@@ -25,7 +25,7 @@ func evaluateText(t *testing.T, text string) *Result {
 	return res
 }
 
-func findingOf(res *Result, rule string) *validate.Finding {
+func findingOf(res *Result, rule string) *finding.Finding {
 	for i := range res.Findings {
 		if res.Findings[i].Rule == rule {
 			return &res.Findings[i]

@@ -8,10 +8,10 @@ import (
 	"testing"
 
 	dropin "github.com/kubeletcfg/kubeletcfg/drop-in"
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	testcorpus "github.com/kubeletcfg/kubeletcfg/internal/corpus"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 const typeMeta = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"
@@ -149,7 +149,7 @@ func TestKubeletTextMatchesGoldens(t *testing.T) {
 				default:
 					continue // gate errors: featuregate lists them in map order
 				}
-				if f.Severity == validate.Error && f.Kubelet != "" {
+				if f.Severity == finding.Error && f.Kubelet != "" {
 					quotes = append(quotes, f.Kubelet)
 				}
 			}
@@ -183,7 +183,7 @@ func write(t *testing.T, path, content string) {
 
 // hasFinding: a finding of rule in file (at line, unless 0) whose Kubelet text
 // contains kubelet.
-func hasFinding(fs []validate.Finding, rule, file string, line int, kubelet string) bool {
+func hasFinding(fs []finding.Finding, rule, file string, line int, kubelet string) bool {
 	for _, f := range fs {
 		if f.Rule == rule && f.File == file && (line == 0 || f.Line == line) && strings.Contains(f.Kubelet, kubelet) {
 			return true

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"strings"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	"k8s.io/component-base/featuregate"
 
@@ -22,7 +23,7 @@ func (r *Result) validate(m *skew.Minor, base featuregate.MutableVersionedFeatur
 		// gates from initial flags-based config".
 		at := r.mainPos()
 		if at.File == "" && len(r.Files) > 0 {
-			at = validate.Position{File: r.Files[len(r.Files)-1]}
+			at = finding.Position{File: r.Files[len(r.Files)-1]}
 		}
 		r.add(gateFindings(m, kc.FeatureGates, r.Origins, at, err, false)...)
 		return
@@ -55,7 +56,7 @@ func (r *Result) validate(m *skew.Minor, base featuregate.MutableVersionedFeatur
 // list item or an object that has no key of its own, its first key; else its
 // nearest ancestor; else nowhere: the value is a default, which the reports
 // show as "(defaults)" rather than pointing at a line that does not set it.
-func (r *Result) origin(path string) validate.Position {
+func (r *Result) origin(path string) finding.Position {
 	if pos, ok := r.Origins[path]; ok {
 		return pos
 	}
@@ -67,11 +68,11 @@ func (r *Result) origin(path string) validate.Position {
 			return pos
 		}
 	}
-	return validate.Position{}
+	return finding.Position{}
 }
 
-func (r *Result) firstBelow(path string) (validate.Position, bool) {
-	var best validate.Position
+func (r *Result) firstBelow(path string) (finding.Position, bool) {
+	var best finding.Position
 	found := false
 	for p, pos := range r.Origins {
 		if !skew.Below(p, path) {
@@ -85,11 +86,11 @@ func (r *Result) firstBelow(path string) (validate.Position, bool) {
 }
 
 // mainPos is the top of the main file, where findings about defaulted values go.
-func (r *Result) mainPos() validate.Position {
+func (r *Result) mainPos() finding.Position {
 	if r.mainFile == "" {
-		return validate.Position{}
+		return finding.Position{}
 	}
-	return validate.Position{File: r.mainFile, Line: 1, Column: 1}
+	return finding.Position{File: r.mainFile, Line: 1, Column: 1}
 }
 
 func parentPath(p string) string {

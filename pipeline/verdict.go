@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
@@ -104,7 +105,7 @@ func (b *Refusal) Who() string {
 // Stop is the finding that stops the node: the bootstrapper's refusal when
 // one refuses the file, else the kubelet's first error (FirstError); nil when
 // the node starts.
-func (r *Result) Stop() *validate.Finding {
+func (r *Result) Stop() *finding.Finding {
 	if r.Starts {
 		return nil
 	}
@@ -123,7 +124,7 @@ func (r *Result) kubeletVerdict() {
 		if f.Behind != "" || f.By != nil { // not reached yet; a tool's
 			continue
 		}
-		if f.Severity == validate.Error {
+		if f.Severity == finding.Error {
 			r.Starts = false
 		}
 		if f.Panics {
@@ -145,9 +146,9 @@ func (r *Result) kubeletVerdict() {
 
 // bootstrapRefusal is the first finding of a bootstrapper refusing the file
 // (bootstrap.Refuses, an error not Behind), nil for none.
-func (r *Result) bootstrapRefusal() *validate.Finding {
+func (r *Result) bootstrapRefusal() *finding.Finding {
 	for i := range r.Findings {
-		if f := &r.Findings[i]; f.Rule == bootstrap.Refuses.ID && f.Severity == validate.Error && f.Behind == "" {
+		if f := &r.Findings[i]; f.Rule == bootstrap.Refuses.ID && f.Severity == finding.Error && f.Behind == "" {
 			return f
 		}
 	}

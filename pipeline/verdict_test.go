@@ -6,7 +6,6 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // The verdict is the node's: a bootstrapper refusing the file (KC9001) leaves
@@ -18,25 +17,25 @@ func TestVerdictIsTheNodes(t *testing.T) {
 	refuses.By = talos
 	behindRefuses := refuses
 	behindRefuses.Behind = GateUnknown.ID
-	unknownGate := validate.Finding{Rule: GateUnknown.ID, Severity: validate.Error, Panics: true}
+	unknownGate := finding.Finding{Rule: GateUnknown.ID, Severity: finding.Error, Panics: true}
 	drops := bootstrap.Drops.At(finding.Position{File: "m.yaml", Line: 3, Column: 1}, "", "Talos drops", "")
 	toolRefusal := func(kubelet string) Verdict {
 		return Verdict{RefusedBy: &Refusal{By: "Talos", Release: "v1.13.9", Stage: "bootstrapper", Rule: bootstrap.Refuses.ID}, KubeletVerdict: kubelet}
 	}
 	tests := []struct {
 		name     string
-		findings []validate.Finding
+		findings []finding.Finding
 		want     Verdict
 		words    string
 	}{
 		{"nothing refuses", nil, Verdict{Starts: true}, ""},
-		{"a tool's warning does not refuse", []validate.Finding{drops}, Verdict{Starts: true}, ""},
-		{"a refusal behind another error does not decide", []validate.Finding{behindRefuses}, Verdict{Starts: true}, ""},
-		{"the kubelet panics", []validate.Finding{unknownGate}, Verdict{Panics: true, RefusedBy: &Refusal{By: Kubelet, Stage: "feature gates", Rule: GateUnknown.ID}},
+		{"a tool's warning does not refuse", []finding.Finding{drops}, Verdict{Starts: true}, ""},
+		{"a refusal behind another error does not decide", []finding.Finding{behindRefuses}, Verdict{Starts: true}, ""},
+		{"the kubelet panics", []finding.Finding{unknownGate}, Verdict{Panics: true, RefusedBy: &Refusal{By: Kubelet, Stage: "feature gates", Rule: GateUnknown.ID}},
 			"the kubelet panics at startup"},
-		{"the tool refuses, the kubelet would start", []validate.Finding{refuses}, toolRefusal(KubeletStarts),
+		{"the tool refuses, the kubelet would start", []finding.Finding{refuses}, toolRefusal(KubeletStarts),
 			"Talos v1.13.9 refuses the file first (KC9001): the node gets no kubelet; the kubelet would start with what it writes"},
-		{"the tool refuses, the kubelet would panic", []validate.Finding{unknownGate, refuses}, toolRefusal(KubeletPanics),
+		{"the tool refuses, the kubelet would panic", []finding.Finding{unknownGate, refuses}, toolRefusal(KubeletPanics),
 			"Talos v1.13.9 refuses the file first (KC9001): the node gets no kubelet; the kubelet would panic on what it writes too"},
 	}
 	for _, tt := range tests {

@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	testcorpus "github.com/kubeletcfg/kubeletcfg/internal/corpus"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // TestWant checks WHICH rule fires WHERE, in the spirit of
@@ -90,7 +90,7 @@ func caseExpectations(dir string) (exps []expectation, annotated bool, err error
 }
 
 // findingFile is the finding's file relative to the case folder.
-func findingFile(dir string, f validate.Finding) string {
+func findingFile(dir string, f finding.Finding) string {
 	if f.File == "" {
 		return defaultsFile
 	}
@@ -155,7 +155,7 @@ func TestWant(t *testing.T) {
 			}
 			if annotated {
 				for _, f := range got.Findings {
-					if f.Severity == validate.Info {
+					if f.Severity == finding.Info {
 						continue
 					}
 					file := findingFile(dir, f)
@@ -203,7 +203,7 @@ func TestWantCoverage(t *testing.T) {
 	}
 }
 
-func dumpRel(dir string, fs []validate.Finding) string {
+func dumpRel(dir string, fs []finding.Finding) string {
 	var b strings.Builder
 	for _, f := range fs {
 		fmt.Fprintf(&b, "  %s:%d:%d %s %s %s\n", findingFile(dir, f), f.Line, f.Column, f.Severity, f.Rule, f.Message)

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/source"
 	"github.com/kubeletcfg/kubeletcfg/validate"
@@ -31,7 +32,7 @@ type Options struct {
 // findings off or re-grade them; then findings in excluded files are dropped.
 // A finding the pipeline emitted as an error (the kubelet will not start) is
 // never hidden or lowered. The results themselves are not changed.
-func Apply(p *Policy, results []*pipeline.Result, opt Options) [][]validate.Finding {
+func Apply(p *Policy, results []*pipeline.Result, opt Options) [][]finding.Finding {
 	sups := scanFiles(results)
 	// used[i][id]: suppression i matched a finding of rule id at some minor.
 	used := make([]map[string]bool, len(sups))
@@ -50,15 +51,15 @@ func Apply(p *Policy, results []*pipeline.Result, opt Options) [][]validate.Find
 		}
 	}
 
-	out := make([][]validate.Finding, len(results))
+	out := make([][]finding.Finding, len(results))
 	for ri, r := range results {
-		var fs []validate.Finding
+		var fs []finding.Finding
 		refused := map[string]bool{} // KC7003 once per suppression and rule
 		for _, f := range r.Findings {
 			hidden := false
 			for _, i := range byLine[lineKey{filepath.Clean(f.File), f.Line, f.Rule}] {
 				used[i][f.Rule] = true
-				if f.Severity != validate.Error {
+				if f.Severity != finding.Error {
 					hidden = true
 					continue
 				}
@@ -78,7 +79,7 @@ func Apply(p *Policy, results []*pipeline.Result, opt Options) [][]validate.Find
 	// with every evaluation that read the file.
 	for i := range sups {
 		s := &sups[i]
-		var extra []validate.Finding
+		var extra []finding.Finding
 		if len(s.IDs) == 0 {
 			extra = append(extra, SuppressionUnused.At(s.Position, "",
 				Marker+" names no rule: it suppresses nothing", "write # "+Marker+" KCxxxx <why this is fine>"))
@@ -103,7 +104,7 @@ func Apply(p *Policy, results []*pipeline.Result, opt Options) [][]validate.Find
 	for ri := range out {
 		fs := out[ri][:0]
 		for _, f := range out[ri] {
-			blocking := f.Severity == validate.Error
+			blocking := f.Severity == finding.Error
 			if g, ok := p.grade(f.Rule); ok && !blocking {
 				if g.Off {
 					continue
@@ -117,9 +118,9 @@ func Apply(p *Policy, results []*pipeline.Result, opt Options) [][]validate.Find
 			}
 			fs = append(fs, f)
 		}
-		validate.SortFindings(fs)
+		finding.SortFindings(fs)
 		if fs == nil {
-			fs = []validate.Finding{}
+			fs = []finding.Finding{}
 		}
 		out[ri] = fs
 	}
@@ -140,13 +141,13 @@ func (p *Policy) grade(rule string) (Grade, bool) {
 	return g, ok
 }
 
-func notAllowed(s *Suppression, f validate.Finding) validate.Finding {
+func notAllowed(s *Suppression, f finding.Finding) finding.Finding {
 	return SuppressionNotAllowed.At(s.Position, f.Path,
 		fmt.Sprintf("%s %s cannot hide the error at line %d: it means the kubelet will not start, so it stays", Marker, f.Rule, f.Line),
 		"fix the configuration; errors cannot be suppressed, turned off or excluded")
 }
 
-func unused(s *Suppression, id string) validate.Finding {
+func unused(s *Suppression, id string) finding.Finding {
 	where := "on this line"
 	if s.Target > 0 {
 		where = fmt.Sprintf("on line %d", s.Target)

@@ -12,6 +12,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/internal/didyoumean"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
@@ -30,7 +31,7 @@ type Grade struct {
 	// Off hides the rule's findings.
 	Off bool
 	// Severity is what the findings are reported as when not Off.
-	Severity validate.Severity
+	Severity finding.Severity
 }
 
 func (g Grade) String() string {
@@ -275,9 +276,9 @@ func checkVersions(file string, v *yaml.Node, s string) error {
 
 var grades = map[string]Grade{
 	"off":     {Off: true},
-	"info":    {Severity: validate.Info},
-	"warning": {Severity: validate.Warning},
-	"error":   {Severity: validate.Error},
+	"info":    {Severity: finding.Info},
+	"warning": {Severity: finding.Warning},
+	"error":   {Severity: finding.Error},
 }
 
 func (p *Policy) decodeRules(file string, v *yaml.Node) error {
@@ -299,7 +300,7 @@ func (p *Policy) decodeRules(file string, v *yaml.Node) error {
 		}
 		// Severity error means this kubelet refuses to start or panics: a
 		// policy that hid it would make a broken node look clean.
-		if r.Severity == validate.Error && (grade.Off || grade.Severity < validate.Error) {
+		if r.Severity == finding.Error && (grade.Off || grade.Severity < finding.Error) {
 			return &Error{Path: file, Line: g.Line, Msg: fmt.Sprintf("%s (%s) means the kubelet will not start: a policy cannot turn it off or lower it", r.ID, r.Name)}
 		}
 		p.Rules[r.ID] = grade

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
@@ -101,9 +102,9 @@ exclude:
 		Path: p.Path, KubeletVersion: "1.35", Versions: "1.33..1.37", FailOn: "warning",
 		Rules: map[string]Grade{
 			"KC3005": {Off: true},
-			"KC1105": {Severity: validate.Warning},
-			"KC1101": {Severity: validate.Error},
-			"KC4050": {Severity: validate.Error},
+			"KC1105": {Severity: finding.Warning},
+			"KC1101": {Severity: finding.Error},
+			"KC4050": {Severity: finding.Error},
 		},
 		Exclude: []string{"legacy/**", "conf.d/*.bak"},
 		dir:     p.dir,

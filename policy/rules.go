@@ -1,6 +1,9 @@
 package policy
 
-import "github.com/kubeletcfg/kubeletcfg/validate"
+import (
+	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/validate"
+)
 
 // Rules about kubeletcfg's own inline suppressions (# kubeletcfg:ignore ID
 // reason). They have no Check: this package emits them after the pipeline,
@@ -10,7 +13,7 @@ import "github.com/kubeletcfg/kubeletcfg/validate"
 // stage whose rules may have no Check).
 
 var (
-	SuppressionUnused = &validate.Rule{ID: "KC7001", Name: "suppression-unused", Severity: validate.Warning, Stage: validate.StageLint,
+	SuppressionUnused = &validate.Rule{ID: "KC7001", Name: "suppression-unused", Severity: finding.Warning, Stage: validate.StageLint,
 		Summary: "A kubeletcfg:ignore comment suppresses nothing.",
 		Doc: "`# kubeletcfg:ignore KC1101 reason` hides the findings of that rule on its own line or, for a comment on a line of its own, " +
 			"on the next line that is not a comment. This one matched no finding at any kubelet minor evaluated: the problem was fixed, " +
@@ -18,13 +21,13 @@ var (
 			"future finding there.",
 		EmittedBy: emittedBy,
 	}
-	SuppressionNoReason = &validate.Rule{ID: "KC7002", Name: "suppression-no-reason", Severity: validate.Warning, Stage: validate.StageLint,
+	SuppressionNoReason = &validate.Rule{ID: "KC7002", Name: "suppression-no-reason", Severity: finding.Warning, Stage: validate.StageLint,
 		Summary: "A kubeletcfg:ignore comment gives no reason.",
 		Doc: "Write why the finding is acceptable after the rule ID (`# kubeletcfg:ignore KC1101 read by our provisioning tool`): " +
 			"the next reader cannot tell a deliberate exception from a silenced mistake. The suppression still applies.",
 		EmittedBy: emittedBy,
 	}
-	SuppressionNotAllowed = &validate.Rule{ID: "KC7003", Name: "suppression-not-allowed", Severity: validate.Warning, Stage: validate.StageLint,
+	SuppressionNotAllowed = &validate.Rule{ID: "KC7003", Name: "suppression-not-allowed", Severity: finding.Warning, Stage: validate.StageLint,
 		Summary: "A kubeletcfg:ignore comment tries to hide an error: the kubelet would not start, so the finding stays.",
 		Doc: "Error findings mean this kubelet refuses to start or panics; no comment or policy changes that, so they cannot be " +
 			"suppressed, turned off, lowered or excluded. Fix the configuration, or evaluate the kubelet minors it is meant for " +

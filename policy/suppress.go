@@ -4,7 +4,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/kubeletcfg/kubeletcfg/validate"
+	"github.com/kubeletcfg/kubeletcfg/finding"
 )
 
 // Marker starts an inline suppression comment: # kubeletcfg:ignore KC1101 reason.
@@ -12,8 +12,10 @@ const Marker = "kubeletcfg:ignore"
 
 // Suppression is one inline suppression comment.
 type Suppression struct {
-	// Position is the comment's '#'.
-	validate.Position
+	finding.
+		// Position is the comment's '#'.
+		Position
+
 	// IDs are the rule IDs it names, upper-cased ("KC1101,KC1102" names two).
 	IDs []string
 	// Reason is the text after the IDs.
@@ -70,7 +72,7 @@ func Scan(file string, data []byte) []Suppression {
 		if text != "" && text[0] != ' ' && text[0] != '\t' {
 			continue // kubeletcfg:ignored, kubeletcfg:ignore-foo: not ours
 		}
-		s := Suppression{Position: validate.Position{File: file, Line: i + 1, Column: col + 1}}
+		s := Suppression{Position: finding.Position{File: file, Line: i + 1, Column: col + 1}}
 		s.IDs, s.Reason = parseIgnore(text)
 		if strings.TrimSpace(code) == "" {
 			s.Target = i + 2

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 func TestScan(t *testing.T) {
@@ -57,8 +57,8 @@ func TestScan(t *testing.T) {
 	}
 }
 
-func pos(line, col int) validate.Position {
-	return validate.Position{File: "f", Line: line, Column: col}
+func pos(line, col int) finding.Position {
+	return finding.Position{File: "f", Line: line, Column: col}
 }
 
 // node writes a config file whose lines are given and returns its path.
@@ -69,12 +69,12 @@ func node(t *testing.T, lines ...string) string {
 	return file
 }
 
-func finding(rule string, sev validate.Severity, file string, line int) validate.Finding {
-	return validate.Finding{Rule: rule, Severity: sev, Message: "m", Position: validate.Position{File: file, Line: line, Column: 1}}
+func newFinding(rule string, sev finding.Severity, file string, line int) finding.Finding {
+	return finding.Finding{Rule: rule, Severity: sev, Message: "m", Position: finding.Position{File: file, Line: line, Column: 1}}
 }
 
 // brief renders findings as "RULE severity line" for comparison.
-func brief(fs []validate.Finding) []string {
+func brief(fs []finding.Finding) []string {
 	out := []string{}
 	for _, f := range fs {
 		out = append(out, fmt.Sprintf("%s %s %d", f.Rule, f.Severity, f.Line))
@@ -84,39 +84,39 @@ func brief(fs []validate.Finding) []string {
 
 // Each suppression rule, with a passing and a failing case.
 func TestApplySuppressions(t *testing.T) {
-	W, E := validate.Warning, validate.Error
+	W, E := finding.Warning, finding.Error
 	tests := []struct {
 		name     string
 		lines    []string
-		findings func(file string) []validate.Finding
+		findings func(file string) []finding.Finding
 		want     []string
 	}{
 		{"same line hides", []string{"maxPod: 3 # kubeletcfg:ignore KC1101 read by our tool"},
-			func(f string) []validate.Finding { return []validate.Finding{finding("KC1101", W, f, 1)} },
+			func(f string) []finding.Finding { return []finding.Finding{newFinding("KC1101", W, f, 1)} },
 			[]string{}},
 		{"line above hides", []string{"# kubeletcfg:ignore KC1101 read by our tool", "maxPod: 3"},
-			func(f string) []validate.Finding { return []validate.Finding{finding("KC1101", W, f, 2)} },
+			func(f string) []finding.Finding { return []finding.Finding{newFinding("KC1101", W, f, 2)} },
 			[]string{}},
 		{"another rule on the line stays", []string{"maxPod: 3 # kubeletcfg:ignore KC1101 read by our tool"},
-			func(f string) []validate.Finding {
-				return []validate.Finding{finding("KC1101", W, f, 1), finding("KC6001", W, f, 1)}
+			func(f string) []finding.Finding {
+				return []finding.Finding{newFinding("KC1101", W, f, 1), newFinding("KC6001", W, f, 1)}
 			},
 			[]string{"KC6001 warning 1"}},
 		{"two lines below is out of reach: unused (KC7001)", []string{"# kubeletcfg:ignore KC1101 read by our tool", "a: 1", "maxPod: 3"},
-			func(f string) []validate.Finding { return []validate.Finding{finding("KC1101", W, f, 3)} },
+			func(f string) []finding.Finding { return []finding.Finding{newFinding("KC1101", W, f, 3)} },
 			[]string{"KC7001 warning 1", "KC1101 warning 3"}},
 		{"unknown ID: unused (KC7001)", []string{"maxPod: 3 # kubeletcfg:ignore KC1110 typo"},
-			func(f string) []validate.Finding { return []validate.Finding{finding("KC1101", W, f, 1)} },
+			func(f string) []finding.Finding { return []finding.Finding{newFinding("KC1101", W, f, 1)} },
 			[]string{"KC1101 warning 1", "KC7001 warning 1"}},
 		{"no reason: hides, and KC7002", []string{"maxPod: 3 # kubeletcfg:ignore KC1101"},
-			func(f string) []validate.Finding { return []validate.Finding{finding("KC1101", W, f, 1)} },
+			func(f string) []finding.Finding { return []finding.Finding{newFinding("KC1101", W, f, 1)} },
 			[]string{"KC7002 warning 1"}},
 		{"an error stays (KC7003)", []string{"featureGates:", "  NoSuchGate: true # kubeletcfg:ignore KC3001 we know"},
-			func(f string) []validate.Finding { return []validate.Finding{finding("KC3001", E, f, 2)} },
+			func(f string) []finding.Finding { return []finding.Finding{newFinding("KC3001", E, f, 2)} },
 			[]string{"KC3001 error 2", "KC7003 warning 2"}},
 		{"in another file: no effect", []string{"maxPod: 3 # kubeletcfg:ignore KC1101 read by our tool"},
-			func(f string) []validate.Finding {
-				return []validate.Finding{finding("KC1101", W, filepath.Join(filepath.Dir(f), "other.yaml"), 1)}
+			func(f string) []finding.Finding {
+				return []finding.Finding{newFinding("KC1101", W, filepath.Join(filepath.Dir(f), "other.yaml"), 1)}
 			},
 			[]string{"KC7001 warning 1", "KC1101 warning 1"}}, // config.yaml sorts before other.yaml
 	}
@@ -124,7 +124,7 @@ func TestApplySuppressions(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			file := node(t, tt.lines...)
 			r := &pipeline.Result{Verdict: pipeline.Verdict{Starts: true}, Files: []string{file}, Findings: tt.findings(file)}
-			before := append([]validate.Finding(nil), r.Findings...)
+			before := append([]finding.Finding(nil), r.Findings...)
 			got := Apply(nil, []*pipeline.Result{r}, Options{})
 			if b := brief(got[0]); !reflect.DeepEqual(b, tt.want) {
 				t.Errorf("Apply: %q, want %q", b, tt.want)
@@ -140,7 +140,7 @@ func TestApplySuppressions(t *testing.T) {
 func TestApplyAcrossMinors(t *testing.T) {
 	file := node(t, "featureGates:", "  # kubeletcfg:ignore KC3005 GA from 1.34; removed after the upgrade", "  NodeSwap: true")
 	older := &pipeline.Result{Files: []string{file}}
-	newer := &pipeline.Result{Files: []string{file}, Findings: []validate.Finding{finding("KC3005", validate.Warning, file, 3)}}
+	newer := &pipeline.Result{Files: []string{file}, Findings: []finding.Finding{newFinding("KC3005", finding.Warning, file, 3)}}
 	got := Apply(nil, []*pipeline.Result{older, newer}, Options{})
 	if len(got[0]) != 0 || len(got[1]) != 0 {
 		t.Errorf("used at one minor: nothing to report, got %q and %q", brief(got[0]), brief(got[1]))
@@ -153,7 +153,7 @@ func TestApplyAcrossMinors(t *testing.T) {
 
 // The policy's rules and excludes, after the suppressions.
 func TestApplyPolicy(t *testing.T) {
-	W, E, I := validate.Warning, validate.Error, validate.Info
+	W, E, I := finding.Warning, finding.Error, finding.Info
 	dir := t.TempDir()
 	t.Chdir(dir)
 	write(t, "conf.d/90-vendor.conf", "vendorTuning: x\n")
@@ -164,14 +164,14 @@ func TestApplyPolicy(t *testing.T) {
 		"KC7002": {Off: true},
 		"KC4050": {Severity: E},
 	}, Exclude: []string{"conf.d/90-*.conf"}}
-	r := &pipeline.Result{Verdict: pipeline.Verdict{Starts: false}, Files: []string{"config.yaml", "conf.d/90-vendor.conf"}, Findings: []validate.Finding{
-		finding("KC1101", W, "config.yaml", 1),           // suppressed without a reason, and KC7002 is off
-		finding("KC1105", I, "config.yaml", 2),           // raised
-		finding("KC3005", W, "config.yaml", 3),           // off
-		finding("KC2005", W, "conf.d/90-vendor.conf", 1), // excluded
-		finding("KC2004", E, "conf.d/90-vendor.conf", 2), // excluded, but the kubelet refuses: stays
-		finding("KC4050", E, "config.yaml", 4),           // an error stays an error
-		finding("KC6001", W, "conf.d/50-local.conf", 1),  // not excluded
+	r := &pipeline.Result{Verdict: pipeline.Verdict{Starts: false}, Files: []string{"config.yaml", "conf.d/90-vendor.conf"}, Findings: []finding.Finding{
+		newFinding("KC1101", W, "config.yaml", 1),           // suppressed without a reason, and KC7002 is off
+		newFinding("KC1105", I, "config.yaml", 2),           // raised
+		newFinding("KC3005", W, "config.yaml", 3),           // off
+		newFinding("KC2005", W, "conf.d/90-vendor.conf", 1), // excluded
+		newFinding("KC2004", E, "conf.d/90-vendor.conf", 2), // excluded, but the kubelet refuses: stays
+		newFinding("KC4050", E, "config.yaml", 4),           // an error stays an error
+		newFinding("KC6001", W, "conf.d/50-local.conf", 1),  // not excluded
 	}}
 	got := brief(Apply(p, []*pipeline.Result{r}, Options{})[0])
 	want := []string{"KC6001 warning 1", "KC2004 error 2", "KC1105 warning 2", "KC4050 error 4"}

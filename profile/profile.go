@@ -3,6 +3,7 @@ package profile
 import (
 	"k8s.io/component-base/featuregate"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
@@ -21,12 +22,12 @@ func Apply(name string, r *pipeline.Result, mainFile string) error {
 		return nil
 	}
 	r.Findings = append(r.Findings, fs...)
-	validate.SortFindings(r.Findings)
+	finding.SortFindings(r.Findings)
 	return nil
 }
 
 // Findings is what Apply adds, without adding it.
-func Findings(name string, r *pipeline.Result, mainFile string) ([]validate.Finding, error) {
+func Findings(name string, r *pipeline.Result, mainFile string) ([]finding.Finding, error) {
 	if r == nil || r.Effective == nil {
 		_, err := validate.RunProfile(name, nil) // still reject an unknown profile
 		return nil, err
@@ -43,7 +44,7 @@ func Findings(name string, r *pipeline.Result, mainFile string) ([]validate.Find
 		FieldGates:    fieldGates,
 		// Exactly the path, never an ancestor or the top of the main file: a
 		// value no file sets is the kubelet's default, and the finding says so.
-		Origin: func(path string) validate.Position { return r.Origins[path] },
+		Origin: func(path string) finding.Position { return r.Origins[path] },
 		SetByFile: func(path string) bool {
 			_, ok := r.Origins[path]
 			return ok

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 const typeMeta = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"
@@ -36,7 +36,7 @@ protectKernelDefaults: true
 
 // evaluate runs the pipeline and the cis profile over a main file and at most
 // one drop-in (50.conf), written to a temporary folder.
-func evaluate(t *testing.T, minor, main, dropin string) []validate.Finding {
+func evaluate(t *testing.T, minor, main, dropin string) []finding.Finding {
 	t.Helper()
 	dir := t.TempDir()
 	in := pipeline.Input{Config: filepath.Join(dir, "config.yaml")}
@@ -70,7 +70,7 @@ func evaluate(t *testing.T, minor, main, dropin string) []validate.Finding {
 	if !r.Starts {
 		t.Fatal("Apply changed Starts")
 	}
-	var out []validate.Finding
+	var out []finding.Finding
 	for _, f := range r.Findings {
 		if strings.HasPrefix(f.Rule, "KC8") {
 			out = append(out, f)
@@ -84,7 +84,7 @@ func evaluate(t *testing.T, minor, main, dropin string) []validate.Finding {
 
 // at is where a finding points, with the file's base name: "config.yaml:3",
 // "50.conf:5", "(defaults)".
-func at(f validate.Finding) string {
+func at(f finding.Finding) string {
 	if f.File == "" {
 		return "(defaults)"
 	}
@@ -195,7 +195,7 @@ func TestCIS(t *testing.T) {
 						continue
 					}
 					got = append(got, at(f))
-					if !strings.Contains(f.Message, "CIS 4.2.") || f.Severity != validate.Warning || f.Hint == "" || f.Path == "" {
+					if !strings.Contains(f.Message, "CIS 4.2.") || f.Severity != finding.Warning || f.Hint == "" || f.Path == "" {
 						t.Errorf("finding lacks the CIS id, warning severity, hint or path: %+v", f)
 					}
 					drop := strings.Contains(f.Message, "kube-bench reads the main --config file only")

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
@@ -19,9 +20,9 @@ import (
 func TestFoldedInEveryFormat(t *testing.T) {
 	const n = 40
 	res := &pipeline.Result{Minor: skew.Default(), Files: []string{"c.yaml"}}
-	res.Findings = append(res.Findings, source.ConfigDecode.At(validate.Position{File: "c.yaml", Line: 1, Column: 1}, "", "refused", ""))
+	res.Findings = append(res.Findings, source.ConfigDecode.At(finding.Position{File: "c.yaml", Line: 1, Column: 1}, "", "refused", ""))
 	for i := range n {
-		res.Findings = append(res.Findings, source.DuplicateKey.Atf(validate.Position{File: "c.yaml", Line: 10 + i, Column: 3}, "systemReserved[cpu]", "", "dup number %d", i))
+		res.Findings = append(res.Findings, source.DuplicateKey.Atf(finding.Position{File: "c.yaml", Line: 10 + i, Column: 3}, "systemReserved[cpu]", "", "dup number %d", i))
 	}
 	doc := FromResult(res)
 	if len(doc.Findings) != 1+validate.FoldKeep+1 {

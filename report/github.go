@@ -23,7 +23,8 @@ type githubWriter struct{}
 
 // merged is a finding with the minors that report it.
 type merged struct {
-	validate.Finding
+	finding.Finding
+
 	minors []string
 	// subjects are the inputs that report it, when the documents are of
 	// several inputs (Document.Subject).
@@ -60,7 +61,7 @@ func mergeFindings(docs []Document) []*merged {
 			list = append(list, m)
 		}
 	}
-	sort.SliceStable(list, func(i, j int) bool { return validate.Less(&list[i].Finding, &list[j].Finding) })
+	sort.SliceStable(list, func(i, j int) bool { return finding.Less(&list[i].Finding, &list[j].Finding) })
 	return list
 }
 
@@ -75,12 +76,12 @@ func (githubWriter) Write(w io.Writer, docs []Document, _ Options) error {
 	errs, warns, infos, behind := 0, 0, 0, 0
 	for _, m := range list {
 		switch m.Severity {
-		case validate.Error:
+		case finding.Error:
 			errs += m.Count()
 			if m.Behind != "" {
 				behind += m.Count()
 			}
-		case validate.Warning:
+		case finding.Warning:
 			warns += m.Count()
 		default:
 			infos += m.Count()
@@ -182,11 +183,11 @@ func grouped(docs []Document) bool {
 	return len(docs) > 0
 }
 
-func githubCommand(s validate.Severity) string {
+func githubCommand(s finding.Severity) string {
 	switch s {
-	case validate.Error:
+	case finding.Error:
 		return "error"
-	case validate.Warning:
+	case finding.Warning:
 		return "warning"
 	}
 	return "notice"

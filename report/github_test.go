@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 func TestGitHubEscaping(t *testing.T) {
@@ -37,13 +37,13 @@ func unescape(s string) string {
 func TestGitHubCommands(t *testing.T) {
 	hostile := "a,b:c%d\ne"
 	docs := []Document{
-		{KubeletVersion: "1.36", Files: []string{"c.yaml"}, Findings: []validate.Finding{
-			{Rule: "KC1101", Severity: validate.Warning, Message: "dropped", Path: "maxPod", Hint: "did you mean \"maxPods\"?", Position: validate.Position{File: "c.yaml", Line: 19, Column: 1}},
+		{KubeletVersion: "1.36", Files: []string{"c.yaml"}, Findings: []finding.Finding{
+			{Rule: "KC1101", Severity: finding.Warning, Message: "dropped", Path: "maxPod", Hint: "did you mean \"maxPods\"?", Position: finding.Position{File: "c.yaml", Line: 19, Column: 1}},
 		}},
-		{KubeletVersion: "1.37", Files: []string{"c.yaml"}, Verdict: pipeline.Verdict{Starts: true}, Findings: []validate.Finding{
-			{Rule: "KC1101", Severity: validate.Warning, Message: "dropped", Path: "maxPod", Hint: "did you mean \"maxPods\"?", Position: validate.Position{File: "c.yaml", Line: 19, Column: 1}},
-			{Rule: "KC5001", Severity: validate.Error, Message: "no file"},
-			{Rule: "KC2001", Severity: validate.Info, Message: hostile, Position: validate.Position{File: hostile}},
+		{KubeletVersion: "1.37", Files: []string{"c.yaml"}, Verdict: pipeline.Verdict{Starts: true}, Findings: []finding.Finding{
+			{Rule: "KC1101", Severity: finding.Warning, Message: "dropped", Path: "maxPod", Hint: "did you mean \"maxPods\"?", Position: finding.Position{File: "c.yaml", Line: 19, Column: 1}},
+			{Rule: "KC5001", Severity: finding.Error, Message: "no file"},
+			{Rule: "KC2001", Severity: finding.Info, Message: hostile, Position: finding.Position{File: hostile}},
 		}},
 	}
 	var out bytes.Buffer

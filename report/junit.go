@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/kubeletcfg/kubeletcfg/validate"
+	"github.com/kubeletcfg/kubeletcfg/finding"
 )
 
 // JUnit XML as CI systems (GitLab's junit report, Jenkins, Azure) read it: one
@@ -146,7 +146,7 @@ func junitSuiteOf(d Document, opt Options) junitSuite {
 	if d.Subject != "" {
 		class = d.Subject + " (kubelet " + d.KubeletVersion + ")"
 	}
-	byFile := map[string][]validate.Finding{}
+	byFile := map[string][]finding.Finding{}
 	for _, f := range d.Findings {
 		byFile[f.File] = append(byFile[f.File], f)
 	}
@@ -194,7 +194,7 @@ func junitSuiteOf(d Document, opt Options) junitSuite {
 			c.Name = configurationCase
 		}
 		var all, passing strings.Builder
-		var first *validate.Finding
+		var first *finding.Finding
 		for i, f := range byFile[name] {
 			writeFindingLines(&all, f)
 			if opt.Fails(f.Severity) {
@@ -222,7 +222,7 @@ func junitSuiteOf(d Document, opt Options) junitSuite {
 
 // writeFindingLines writes a finding as the text format does: the position,
 // severity, message and rule, then its field, hint and kubelet message.
-func writeFindingLines(b *strings.Builder, f validate.Finding) {
+func writeFindingLines(b *strings.Builder, f finding.Finding) {
 	fmt.Fprintf(b, "%s: %s: %s [%s]\n", f.Position, f.Severity, f.Message, f.Rule)
 	if f.Path != "" {
 		fmt.Fprintf(b, "    field: %s\n", f.Path)

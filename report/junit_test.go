@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // parsed JUnit, with the attributes CI systems read.
@@ -52,14 +52,14 @@ func TestJUnit(t *testing.T) {
 	hostile := "a \"quoted\" <key> & \x01bell\r\nnext\tline \xff"
 	docs := []Document{
 		{KubeletVersion: "1.36", Verdict: pipeline.Verdict{Starts: true}, Files: []string{"c.yaml", "d/10.conf"}},
-		{KubeletVersion: "1.37", Files: []string{"c.yaml", "d/10.conf"}, Findings: []validate.Finding{
-			{Rule: "KC5001", Severity: validate.Error, Message: "no file"},
-			{Rule: "KC2001", Severity: validate.Info, Message: "not merged", Position: validate.Position{File: "d/README"}},
-			{Rule: "KC1105", Severity: validate.Info, Message: "resolved", Position: validate.Position{File: "c.yaml", Line: 2, Column: 1}},
-			{Rule: "KC1101", Severity: validate.Warning, Message: hostile, Hint: "h", Path: "p", Position: validate.Position{File: "c.yaml", Line: 5, Column: 1}},
+		{KubeletVersion: "1.37", Files: []string{"c.yaml", "d/10.conf"}, Findings: []finding.Finding{
+			{Rule: "KC5001", Severity: finding.Error, Message: "no file"},
+			{Rule: "KC2001", Severity: finding.Info, Message: "not merged", Position: finding.Position{File: "d/README"}},
+			{Rule: "KC1105", Severity: finding.Info, Message: "resolved", Position: finding.Position{File: "c.yaml", Line: 2, Column: 1}},
+			{Rule: "KC1101", Severity: finding.Warning, Message: hostile, Hint: "h", Path: "p", Position: finding.Position{File: "c.yaml", Line: 5, Column: 1}},
 		}},
 	}
-	warning := validate.Warning
+	warning := finding.Warning
 	j := writeJUnit(t, docs, Options{FailOn: &warning})
 	if len(j.Suites) != 2 || j.Tests != 6 || j.Failures != 2 {
 		t.Fatalf("suites %d, tests %d, failures %d", len(j.Suites), j.Tests, j.Failures)
@@ -106,14 +106,14 @@ func TestJUnit(t *testing.T) {
 // JUnit follows --fail-on: a finding that does not fail the job is no failed
 // test case; it is listed in the case's system-out.
 func TestJUnitFollowsFailOn(t *testing.T) {
-	docs := []Document{{KubeletVersion: "1.37", Verdict: pipeline.Verdict{Starts: true}, Files: []string{"c.yaml"}, Findings: []validate.Finding{
-		{Rule: "KC1101", Severity: validate.Warning, Message: "dropped", Position: validate.Position{File: "c.yaml", Line: 5, Column: 1}},
+	docs := []Document{{KubeletVersion: "1.37", Verdict: pipeline.Verdict{Starts: true}, Files: []string{"c.yaml"}, Findings: []finding.Finding{
+		{Rule: "KC1101", Severity: finding.Warning, Message: "dropped", Position: finding.Position{File: "c.yaml", Line: 5, Column: 1}},
 	}}}
-	none := validate.Severity(-1)
-	warning, info := validate.Warning, validate.Info
+	none := finding.Severity(-1)
+	warning, info := finding.Warning, finding.Info
 	for _, tt := range []struct {
 		name     string
-		failOn   *validate.Severity
+		failOn   *finding.Severity
 		failures int
 	}{
 		{"default (error)", nil, 0},
@@ -151,8 +151,8 @@ func TestXMLEscape(t *testing.T) {
 // A quoted kubelet message is one line in line-oriented output (a YAML error
 // can quote the file); JSON keeps it whole.
 func TestKubeletQuoteOneLine(t *testing.T) {
-	docs := []Document{{KubeletVersion: "1.37", Files: []string{"c.yaml"}, Findings: []validate.Finding{
-		{Rule: "KC1001", Severity: validate.Error, Message: "m", Position: validate.Position{File: "c.yaml", Line: 1, Column: 1},
+	docs := []Document{{KubeletVersion: "1.37", Files: []string{"c.yaml"}, Findings: []finding.Finding{
+		{Rule: "KC1001", Severity: finding.Error, Message: "m", Position: finding.Position{File: "c.yaml", Line: 1, Column: 1},
 			Kubelet: "yaml: line 3: found character that cannot start any token:\n  evictionHard:\n\tmemory.available: 1Gi"},
 	}}}
 	for _, name := range []string{"text", "junit", "github"} {

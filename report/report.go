@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
@@ -21,8 +22,8 @@ type Document struct {
 	// Verdict is the node's: starts, panics, refusedBy (who stops it, at which
 	// stage) and, when a bootstrapper refuses the file first, kubeletVerdict.
 	pipeline.Verdict
-	Findings         []validate.Finding `json:"findings"`
-	CrashLoopBackOff *pipeline.Backoff  `json:"crashLoopBackOff,omitempty"`
+	Findings         []finding.Finding `json:"findings"`
+	CrashLoopBackOff *pipeline.Backoff `json:"crashLoopBackOff,omitempty"`
 	// Files are the files evaluated, in the kubelet's reading order.
 	Files []string `json:"files"`
 	// Subject names what was evaluated when the documents are of several
@@ -51,7 +52,7 @@ func (d Document) Label() string {
 func FromResult(r *pipeline.Result) Document {
 	fs := validate.Fold(r.Findings)
 	if fs == nil {
-		fs = []validate.Finding{}
+		fs = []finding.Finding{}
 	}
 	return Document{KubeletVersion: r.Minor.Version, PreRelease: r.Minor.PreReleaseVersion(), Verdict: r.Verdict, Findings: fs, CrashLoopBackOff: r.CrashLoopBackOff, Files: r.Files}
 }
@@ -63,7 +64,7 @@ type Options struct {
 	// FailOn is --fail-on: the lowest severity that fails the job; nil means
 	// error (the default), a negative severity none. JUnit fails a test case
 	// only for these findings.
-	FailOn *validate.Severity
+	FailOn *finding.Severity
 	// Log receives the notes a verb prints beside its output, on the
 	// command's standard error (a kubelet that would not start, the repairs of
 	// fix --diff, a drop-in not written); nil discards them.
@@ -78,9 +79,9 @@ func (opt Options) Logf(format string, args ...any) {
 }
 
 // Fails reports whether a finding of severity s fails the job under opt.FailOn.
-func (opt Options) Fails(s validate.Severity) bool {
+func (opt Options) Fails(s finding.Severity) bool {
 	if opt.FailOn == nil {
-		return s >= validate.Error
+		return s >= finding.Error
 	}
 	return *opt.FailOn >= 0 && s >= *opt.FailOn
 }

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
@@ -273,11 +274,11 @@ func sarifDescriptor(r *validate.Rule) sarifRule {
 	}
 }
 
-func sarifLevelOf(s validate.Severity) string {
+func sarifLevelOf(s finding.Severity) string {
 	switch s {
-	case validate.Error:
+	case finding.Error:
 		return "error"
-	case validate.Warning:
+	case finding.Warning:
 		return "warning"
 	}
 	return "note"
@@ -285,7 +286,7 @@ func sarifLevelOf(s validate.Severity) string {
 
 // sarifMessage is the message with the hint, as code scanning shows
 // message.text only.
-func sarifMessage(f validate.Finding) string {
+func sarifMessage(f finding.Finding) string {
 	msg := f.Message
 	if f.Hint != "" {
 		msg += "\nHint: " + f.Hint

@@ -10,6 +10,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
@@ -89,11 +90,11 @@ func edgeDocs() []Document {
 	return []Document{{
 		KubeletVersion: "1.37",
 		Files:          []string{"nodes/a b/config.yaml", "/etc/kubernetes/kubelet.conf.d/10-x.conf"},
-		Findings: []validate.Finding{
-			{Rule: "KC5001", Severity: validate.Error, Message: "cgroup v1 <host> & \"quotes\"", Path: "failCgroupV1"},
-			{Rule: "KC2001", Severity: validate.Info, Message: "not merged", Position: validate.Position{File: "nodes/a b/x:y.txt"}},
-			{Rule: "KC1101", Severity: validate.Warning, Message: "dropped\nsecond line", Position: validate.Position{File: "/etc/kubernetes/kubelet.conf.d/10-x.conf", Line: 3, Column: 1}, Path: "maxPod", Hint: "did you mean \"maxPods\"?"},
-			{Rule: "KC9999", Severity: validate.Warning, Message: "a rule kubeletcfg does not register", Position: validate.Position{File: "nodes/a b/config.yaml", Line: 2}},
+		Findings: []finding.Finding{
+			{Rule: "KC5001", Severity: finding.Error, Message: "cgroup v1 <host> & \"quotes\"", Path: "failCgroupV1"},
+			{Rule: "KC2001", Severity: finding.Info, Message: "not merged", Position: finding.Position{File: "nodes/a b/x:y.txt"}},
+			{Rule: "KC1101", Severity: finding.Warning, Message: "dropped\nsecond line", Position: finding.Position{File: "/etc/kubernetes/kubelet.conf.d/10-x.conf", Line: 3, Column: 1}, Path: "maxPod", Hint: "did you mean \"maxPods\"?"},
+			{Rule: "KC9999", Severity: finding.Warning, Message: "a rule kubeletcfg does not register", Position: finding.Position{File: "nodes/a b/config.yaml", Line: 2}},
 		},
 	}}
 }
@@ -306,13 +307,13 @@ func TestSARIFMergesMinorsAndFingerprints(t *testing.T) {
 		seen[fp] = true
 	}
 
-	f := validate.Finding{Rule: "KC1103", Severity: validate.Warning, Message: "duplicate", Path: "maxPods", Position: validate.Position{File: "c.yaml", Line: 3, Column: 1}}
+	f := finding.Finding{Rule: "KC1103", Severity: finding.Warning, Message: "duplicate", Path: "maxPods", Position: finding.Position{File: "c.yaml", Line: 3, Column: 1}}
 	g := f
 	g.Line, g.Message = 9, "duplicate again"
 	moved := f
 	moved.Line = 30
-	a := writeSARIF(t, []Document{{KubeletVersion: "1.37", Findings: []validate.Finding{f, g}}}).Runs[0].Results
-	b := writeSARIF(t, []Document{{KubeletVersion: "1.37", Findings: []validate.Finding{moved}}}).Runs[0].Results
+	a := writeSARIF(t, []Document{{KubeletVersion: "1.37", Findings: []finding.Finding{f, g}}}).Runs[0].Results
+	b := writeSARIF(t, []Document{{KubeletVersion: "1.37", Findings: []finding.Finding{moved}}}).Runs[0].Results
 	if a[0].PartialFingerprints[fingerprintV] == a[1].PartialFingerprints[fingerprintV] {
 		t.Error("two results of one rule on one field share a fingerprint")
 	}

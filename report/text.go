@@ -5,8 +5,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/skew"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 type textWriter struct{}
@@ -55,13 +55,13 @@ func (textWriter) Write(w io.Writer, docs []Document, opt Options) error {
 			}
 			sev := f.Severity.String()
 			switch f.Severity {
-			case validate.Error:
+			case finding.Error:
 				errs += f.Count()
 				if f.Behind != "" {
 					behind += f.Count()
 				}
 				sev = paint(red, sev)
-			case validate.Warning:
+			case finding.Warning:
 				warns += f.Count()
 				sev = paint(yellow, sev)
 			default:
@@ -111,7 +111,7 @@ func (textWriter) Write(w io.Writer, docs []Document, opt Options) error {
 }
 
 // BehindText says what Behind means for one finding.
-func BehindText(f validate.Finding) string {
+func BehindText(f finding.Finding) string {
 	return f.Behind + " (the kubelet stops at that error first, and reports this one once it is fixed)"
 }
 
@@ -126,10 +126,10 @@ func CountErrors(errs, behind int) string {
 }
 
 // ErrorCount is CountErrors of the error findings of fs.
-func ErrorCount(fs []validate.Finding) string {
+func ErrorCount(fs []finding.Finding) string {
 	errs, behind := 0, 0
 	for _, f := range fs {
-		if f.Severity == validate.Error {
+		if f.Severity == finding.Error {
 			errs += f.Count()
 			if f.Behind != "" {
 				behind += f.Count()

@@ -1,6 +1,9 @@
 package source
 
-import "github.com/kubeletcfg/kubeletcfg/validate"
+import (
+	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/validate"
+)
 
 // Reading and decoding the main --config file (KC1xxx), as
 // pkg/kubelet/kubeletconfig/configfiles (fsLoader.Load, resolveRelativePaths)
@@ -16,47 +19,47 @@ const readStep = "pipeline: read"
 var (
 	// --- reading the main --config file (KC1xxx) ---
 
-	ConfigEmpty = &validate.Rule{ID: "KC1001", Name: "config-empty", Severity: validate.Error, Stage: validate.StageRead,
+	ConfigEmpty = &validate.Rule{ID: "KC1001", Name: "config-empty", Severity: finding.Error, Stage: validate.StageRead,
 		Summary:   "The --config file is empty; the kubelet refuses to start.",
 		Doc:       "The kubelet's file loader treats a zero-byte config file as an error (\"kubelet config file was empty\"). Write at least apiVersion and kind.",
 		Kubelet:   "pkg/kubelet/kubeletconfig/configfiles/configfiles.go fsLoader.Load",
 		EmittedBy: readStep}
-	ConfigTypeMeta = &validate.Rule{ID: "KC1002", Fields: []string{"apiVersion", "kind"}, Name: "config-apiversion-kind", Severity: validate.Error, Stage: validate.StageRead,
+	ConfigTypeMeta = &validate.Rule{ID: "KC1002", Fields: []string{"apiVersion", "kind"}, Name: "config-apiversion-kind", Severity: finding.Error, Stage: validate.StageRead,
 		Summary:   "apiVersion/kind missing or not kubelet.config.k8s.io/v1beta1 KubeletConfiguration; the kubelet refuses to start.",
 		Doc:       "The kubelet decodes the file with a scheme that knows kubelet.config.k8s.io/v1beta1 KubeletConfiguration only. A missing or different apiVersion or kind (including a file with only comments) is a decoding error and the kubelet exits.",
 		Kubelet:   "pkg/kubelet/kubeletconfig/util/codec/codec.go DecodeKubeletConfiguration",
 		EmittedBy: readStep}
-	ConfigSyntax = &validate.Rule{ID: "KC1003", Name: "config-syntax", Severity: validate.Error, Stage: validate.StageRead,
+	ConfigSyntax = &validate.Rule{ID: "KC1003", Name: "config-syntax", Severity: finding.Error, Stage: validate.StageRead,
 		Summary:   "The --config file is not valid YAML or JSON; the kubelet refuses to start.",
 		Doc:       "YAML syntax errors (tabs for indentation, unclosed quotes, bad nesting) make decoding fail before any field is read.",
 		Kubelet:   "pkg/kubelet/kubeletconfig/util/codec/codec.go DecodeKubeletConfiguration",
 		EmittedBy: readStep}
-	ConfigDecode = &validate.Rule{ID: "KC1004", AnyField: true, Name: "config-decode", Severity: validate.Error, Stage: validate.StageRead,
+	ConfigDecode = &validate.Rule{ID: "KC1004", AnyField: true, Name: "config-decode", Severity: finding.Error, Stage: validate.StageRead,
 		Summary:   "A value has the wrong type for its field; the kubelet refuses to start.",
 		Doc:       "Type errors (a string where a number is expected, a list where a map is expected) fail even the lenient decoder, so the kubelet exits with \"failed to decode\" or \"failed lenient decoding\".",
 		Kubelet:   "pkg/kubelet/kubeletconfig/util/codec/codec.go DecodeKubeletConfiguration",
 		EmittedBy: readStep}
-	UnknownField = &validate.Rule{ID: "KC1101", AnyField: true, Name: "unknown-field", Severity: validate.Warning, Stage: validate.StageRead,
+	UnknownField = &validate.Rule{ID: "KC1101", AnyField: true, Name: "unknown-field", Severity: finding.Warning, Stage: validate.StageRead,
 		Summary:   "A key the kubelet does not know is silently dropped.",
 		Doc:       "Strict decoding of the main file fails on unknown keys; the kubelet then decodes leniently, logs one info line and starts without the key. The setting you wrote has no effect. The hint names the nearest real field.",
 		Kubelet:   "pkg/kubelet/kubeletconfig/util/codec/codec.go DecodeKubeletConfiguration (lenient fallback)",
 		EmittedBy: readStep}
-	CaseMismatch = &validate.Rule{ID: "KC1102", AnyField: true, Name: "field-case-mismatch", Severity: validate.Warning, Stage: validate.StageRead,
+	CaseMismatch = &validate.Rule{ID: "KC1102", AnyField: true, Name: "field-case-mismatch", Severity: finding.Warning, Stage: validate.StageRead,
 		Summary:   "A key that differs from a field only in case is dropped in the main file.",
 		Doc:       "The main file is decoded case-sensitively: `MaxPods` is not `maxPods`, so the lenient decoder drops it and the default stays. The same key in a drop-in would take effect, because drop-ins are decoded with encoding/json, which matches case-insensitively.",
 		Kubelet:   "k8s.io/apimachinery/pkg/runtime/serializer/json (UnmarshalCaseSensitivePreserveInts)",
 		EmittedBy: readStep}
-	DuplicateKey = &validate.Rule{ID: "KC1103", AnyField: true, Name: "duplicate-key", Severity: validate.Warning, Stage: validate.StageRead,
+	DuplicateKey = &validate.Rule{ID: "KC1103", AnyField: true, Name: "duplicate-key", Severity: finding.Warning, Stage: validate.StageRead,
 		Summary:   "A key repeated in the main file: the last occurrence wins, the others are dropped.",
 		Doc:       "Strict decoding fails on duplicate keys; the lenient fallback keeps the last value. In a drop-in the same mistake is fatal (see KC2004).",
 		Kubelet:   "sigs.k8s.io/yaml YAMLToJSONStrict, then the lenient fallback",
 		EmittedBy: readStep}
-	ExtraDocument = &validate.Rule{ID: "KC1104", Name: "extra-yaml-document", Severity: validate.Warning, Stage: validate.StageRead,
+	ExtraDocument = &validate.Rule{ID: "KC1104", Name: "extra-yaml-document", Severity: finding.Warning, Stage: validate.StageRead,
 		Summary:   "Only the first YAML document of the file is read; later ones are ignored.",
 		Doc:       "YAML-to-JSON conversion reads the first document only. Anything after `---` has no effect, even if it is another KubeletConfiguration.",
 		Kubelet:   "sigs.k8s.io/yaml YAMLToJSON",
 		EmittedBy: readStep}
-	RelativePathResolved = &validate.Rule{ID: "KC1105", Fields: validate.RelativePathFields, Name: "relative-path-resolved", Severity: validate.Info, Stage: validate.StageRead,
+	RelativePathResolved = &validate.Rule{ID: "KC1105", Fields: validate.RelativePathFields, Name: "relative-path-resolved", Severity: finding.Info, Stage: validate.StageRead,
 		Summary:   "A relative path in the main file is resolved against the file's folder.",
 		Doc:       "The kubelet makes staticPodPath, authentication.x509.clientCAFile, tlsCertFile, tlsPrivateKeyFile, resolvConf, volumePluginDir and podLogsDir absolute by joining them to the folder of the --config file. The same path in a drop-in is not resolved (KC2008).",
 		Kubelet:   "pkg/kubelet/kubeletconfig/configfiles/configfiles.go resolveRelativePaths",

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 )
 
@@ -60,7 +61,7 @@ var profiles = map[string][]profileCheck{}
 // cisRule registers a rule of the cis profile; cisID is the benchmark's
 // recommendation number, name the rule's name.
 func cisRule(id string, fields []string, cisID, name, summary, doc string, check func(*Context, *kubeletv1beta1.KubeletConfiguration, cisEmit)) *Rule {
-	r := &Rule{ID: id, Fields: fields, Name: name, Severity: Warning, Stage: StageLint,
+	r := &Rule{ID: id, Fields: fields, Name: name, Severity: finding.Warning, Stage: StageLint,
 		Summary: "--profile cis, CIS " + cisID + ": " + summary,
 		Doc:     doc + " Runs only with --profile cis. " + cisSource + "."}
 	profiles["cis"] = append(profiles["cis"], profileCheck{rule: r, check: check})
@@ -95,7 +96,7 @@ func ProfileRules(name string) ([]*Rule, bool) {
 // returns the findings sorted by position. c.Origin should return a zero
 // Position for a value that comes from the defaults, so that the finding says
 // "(defaults)" instead of pointing at a file that does not set it.
-func RunProfile(name string, c *Context) ([]Finding, error) {
+func RunProfile(name string, c *Context) ([]finding.Finding, error) {
 	checks, ok := profiles[name]
 	if !ok {
 		return nil, fmt.Errorf("unknown profile %q (want one of %s)", name, strings.Join(Profiles(), ", "))
@@ -103,7 +104,7 @@ func RunProfile(name string, c *Context) ([]Finding, error) {
 	if c == nil || c.Config == nil {
 		return nil, nil
 	}
-	var out []Finding
+	var out []finding.Finding
 	for _, pc := range checks {
 		if !pc.rule.In(c.Minor) {
 			continue
@@ -113,7 +114,7 @@ func RunProfile(name string, c *Context) ([]Finding, error) {
 			out = append(out, r.At(c.At(path), path, msg, hint))
 		})
 	}
-	SortFindings(out)
+	finding.SortFindings(out)
 	return out, nil
 }
 

@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	"k8s.io/component-base/featuregate"
 )
@@ -26,7 +27,7 @@ type Context struct {
 	// Origin returns where the value at a field path came from (see Finding.Path
 	// for the path syntax). A value from the defaults has an empty File; callers
 	// fall back to the main file.
-	Origin func(path string) Position
+	Origin func(path string) finding.Position
 	// SetByFile reports whether a file (not the defaults) set the value at path.
 	SetByFile func(path string) bool
 	// FieldGates maps field paths to the feature gates their +featureGate
@@ -34,7 +35,7 @@ type Context struct {
 	FieldGates map[string][]string
 	// Prior holds the findings of the kubelet's own checks (validation and host
 	// stages) when lint rules run, so that they do not repeat a refusal.
-	Prior []Finding
+	Prior []finding.Finding
 
 	// Registered, when set, answers GateRegistered without asking Gates: the
 	// pipeline sets the minor's generated gate table (skew.Minor.Registers), the
@@ -87,9 +88,9 @@ func probeGate(g featuregate.FeatureGate, name string) (known bool) {
 }
 
 // At returns the origin of path, or a zero position when unknown.
-func (c *Context) At(path string) Position {
+func (c *Context) At(path string) finding.Position {
 	if c.Origin == nil {
-		return Position{}
+		return finding.Position{}
 	}
 	return c.Origin(path)
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	yaml "go.yaml.in/yaml/v3"
 )
 
@@ -21,7 +22,7 @@ const minCrashLoopCap, maxCrashLoopCap = 1, 300
 // Otherwise NoFix says which. t and keys are f's file's. The gate the shipped
 // field needs is not part of the repair: whether it is on depends on the minor
 // and on every file, which kubeletcfg fix weighs.
-func ReplacingDraft(f Finding, t *Text, keys *KeyIndex) Finding {
+func ReplacingDraft(f finding.Finding, t *finding.Text, keys *KeyIndex) finding.Finding {
 	at, ok := keys.At(f.Line, f.Column)
 	if !ok {
 		return f
@@ -61,10 +62,10 @@ func ReplacingDraft(f Finding, t *Text, keys *KeyIndex) Finding {
 	if parent.Style&yaml.FlowStyle != 0 {
 		seconds = `"` + seconds + `"` // JSON, or a YAML {...}
 	}
-	f.Fixes = append(f.Fixes[:len(f.Fixes):len(f.Fixes)], SuggestedFix{
+	f.Fixes = append(f.Fixes[:len(f.Fixes):len(f.Fixes)], finding.SuggestedFix{
 		Message: "write crashLoopBackOff.maxContainerRestartPeriod: " + strconv.Itoa(n) + "s",
-		Edits: []TextEdit{
-			{Pos: ks, End: ke, NewText: QuoteLike(key.Style, "maxContainerRestartPeriod")},
+		Edits: []finding.TextEdit{
+			{Pos: ks, End: ke, NewText: finding.QuoteLike(key.Style, "maxContainerRestartPeriod")},
 			{Pos: vs, End: ve, NewText: seconds},
 		},
 	})

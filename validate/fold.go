@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/kubeletcfg/kubeletcfg/finding"
 )
 
 // FoldKeep is how many findings of one rule in one file are shown in full when
@@ -21,10 +23,10 @@ const FoldAbove = 2 * FoldKeep
 // for. Only groups of more than FoldAbove findings are folded, so that a
 // summary always hides more lines than it takes. Order is kept; fs is not modified. Fold is presentation only:
 // Count still counts every finding.
-func Fold(fs []Finding) []Finding {
+func Fold(fs []finding.Finding) []finding.Finding {
 	type group struct {
 		file, rule string
-		sev        Severity
+		sev        finding.Severity
 	}
 	n := map[group]int{}
 	for _, f := range fs {
@@ -37,7 +39,7 @@ func Fold(fs []Finding) []Finding {
 	if !folds {
 		return fs
 	}
-	out := make([]Finding, 0, len(fs))
+	out := make([]finding.Finding, 0, len(fs))
 	seen := map[group]int{}
 	summary := map[group]int{} // index in out of the group's summary
 	last := map[group]int{}    // the last line folded
@@ -51,7 +53,7 @@ func Fold(fs []Finding) []Finding {
 		}
 		if i == FoldKeep+1 {
 			summary[g] = len(out)
-			out = append(out, Finding{Rule: f.Rule, Severity: f.Severity, Position: f.Position, Folded: n[g] - FoldKeep})
+			out = append(out, finding.Finding{Rule: f.Rule, Severity: f.Severity, Position: f.Position, Folded: n[g] - FoldKeep})
 		}
 		s := &out[summary[g]]
 		s.Panics = s.Panics || f.Panics

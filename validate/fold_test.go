@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/kubeletcfg/kubeletcfg/finding"
 )
 
 // ruleByID is a rule declared outside validate (the read rules are in package
@@ -17,14 +19,14 @@ func ruleByID(id string) *Rule {
 	return r
 }
 
-func dupAt(file string, line int) Finding {
+func dupAt(file string, line int) finding.Finding {
 	DuplicateKey := ruleByID("KC1103")
-	return DuplicateKey.Atf(Position{File: file, Line: line, Column: 3}, fmt.Sprintf("k%d", line), "hint", "duplicate %d", line)
+	return DuplicateKey.Atf(finding.Position{File: file, Line: line, Column: 3}, fmt.Sprintf("k%d", line), "hint", "duplicate %d", line)
 }
 
 func TestFold(t *testing.T) {
-	many := func(file string, n int) []Finding {
-		var fs []Finding
+	many := func(file string, n int) []finding.Finding {
+		var fs []finding.Finding
 		for i := 1; i <= n; i++ {
 			fs = append(fs, dupAt(file, 10+i))
 		}
@@ -60,10 +62,10 @@ func TestFold(t *testing.T) {
 	})
 	t.Run("groups are per file, rule and severity, order kept", func(t *testing.T) {
 		a, b := many("a.yaml", 13), many("b.yaml", 11)
-		other := ruleByID("KC1101").At(Position{File: "a.yaml", Line: 1, Column: 1}, "x", "unknown", "")
+		other := ruleByID("KC1101").At(finding.Position{File: "a.yaml", Line: 1, Column: 1}, "x", "unknown", "")
 		regraded := dupAt("a.yaml", 100)
-		regraded.Severity = Error
-		var fs []Finding
+		regraded.Severity = finding.Error
+		var fs []finding.Finding
 		fs = append(fs, other)
 		fs = append(fs, a...)
 		fs = append(fs, regraded)
@@ -100,7 +102,7 @@ func TestFold(t *testing.T) {
 	})
 }
 
-func countAll(fs []Finding) int {
+func countAll(fs []finding.Finding) int {
 	n := 0
 	for i := range fs {
 		n += fs[i].Count()

@@ -5,11 +5,13 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/kubeletcfg/kubeletcfg/finding"
 )
 
 // UnknownFieldIn builds the finding for a key that matches no field, with a
 // did-you-mean hint when one was found.
-func UnknownFieldIn(r *Rule, pos Position, path, written, hint string) Finding {
+func UnknownFieldIn(r *Rule, pos finding.Position, path, written, hint string) finding.Finding {
 	where := "the kubelet"
 	if r.Stage == StageDropIn { // KC2005, declared in drop-in
 		where = "the drop-in merge"
@@ -19,9 +21,9 @@ func UnknownFieldIn(r *Rule, pos Position, path, written, hint string) Finding {
 
 // DraftCrashLoop recognises the KEP-4603 draft spelling (crashloopbackoff.maxSeconds
 // in any case) at a key path and builds the KC6001 finding with the replacement.
-func DraftCrashLoop(pos Position, path, value string) (Finding, bool) {
+func DraftCrashLoop(pos finding.Position, path, value string) (finding.Finding, bool) {
 	if !strings.EqualFold(path, "crashLoopBackOff.maxSeconds") {
-		return Finding{}, false
+		return finding.Finding{}, false
 	}
 	repl := "crashLoopBackOff.maxContainerRestartPeriod: <N>s"
 	if n, err := strconv.ParseFloat(value, 64); err == nil && n >= 0 {

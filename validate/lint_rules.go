@@ -7,13 +7,14 @@ import (
 
 	"k8s.io/component-base/featuregate"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 // Lint rules: the kubelet accepts the configuration, but it does not do what the
 // files say. Each has a Check over the evaluated configuration.
 
-var GatedFieldIgnored = &Rule{ID: "KC6002", AnyField: true, Name: "gated-field-ignored", Severity: Warning, Stage: StageLint,
+var GatedFieldIgnored = &Rule{ID: "KC6002", AnyField: true, Name: "gated-field-ignored", Severity: finding.Warning, Stage: StageLint,
 	Summary: "A field is set while the feature gate it belongs to is off: the kubelet starts and ignores it.",
 	Doc: "Fields marked +featureGate in the KubeletConfiguration types only act when their gate is on. " +
 		"Where the kubelet's validation refuses such a field with its gate off, that refusal is reported " +
@@ -31,13 +32,13 @@ func init() {
 	GatedFieldIgnored.Check = checkGatedFields
 }
 
-func checkGatedFields(c *Context) []Finding {
+func checkGatedFields(c *Context) []finding.Finding {
 	paths := make([]string, 0, len(c.FieldGates))
 	for p := range c.FieldGates {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
-	var out []Finding
+	var out []finding.Finding
 	for _, path := range paths {
 		// Report leaves: an object key set to {} or to nulls sets nothing.
 		if hasGatedChild(c.FieldGates, path) || !c.Set(path) || refusedAt(c.Prior, path) {
@@ -82,9 +83,9 @@ func hasGatedChild(fieldGates map[string][]string, path string) bool {
 
 // refusedAt reports whether a kubelet check already refused the field or a field
 // below it.
-func refusedAt(prior []Finding, path string) bool {
+func refusedAt(prior []finding.Finding, path string) bool {
 	for _, f := range prior {
-		if f.Severity == Error && skew.Within(f.Path, path) {
+		if f.Severity == finding.Error && skew.Within(f.Path, path) {
 			return true
 		}
 	}
@@ -94,7 +95,7 @@ func refusedAt(prior []Finding, path string) bool {
 var (
 	// --- beyond the kubelet (KC6xxx) ---
 
-	DraftCrashLoopField = &Rule{ID: "KC6001", Name: "kep4603-draft-field", Severity: Warning, Stage: StageLint,
+	DraftCrashLoopField = &Rule{ID: "KC6001", Name: "kep4603-draft-field", Severity: finding.Warning, Stage: StageLint,
 		Summary: "The KEP-4603 draft name crashloopbackoff.maxSeconds is dropped by every kubelet.",
 		Doc:     "The crash-loop backoff proposal drafted `crashloopbackoff.maxSeconds`; what shipped is `crashLoopBackOff.maxContainerRestartPeriod`, a duration between 1s and 300s behind the KubeletCrashLoopBackOffMax gate. No kubelet knows the draft name, so the setting silently has no effect.",
 		Kubelet: "", EmittedBy: "pipeline: key walk of the files (DraftCrashLoop)"}

@@ -3,6 +3,7 @@ package validate
 import (
 	"testing"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	"k8s.io/apimachinery/pkg/util/version"
 	"k8s.io/component-base/featuregate"
@@ -29,14 +30,14 @@ func TestGatedFieldIgnored(t *testing.T) {
 		name  string
 		gate  bool
 		set   []string
-		prior []Finding
+		prior []finding.Finding
 		want  []string // paths reported
 	}{
 		{"gate on: nothing", true, []string{"memoryThrottlingFactor"}, nil, nil},
 		{"gate off, field from defaults: nothing", false, nil, nil, nil},
 		{"gate off, field set: ignored", false, []string{"memoryReservationPolicy"}, nil, []string{"memoryReservationPolicy"}},
 		{"gate off, kubelet refuses already: not repeated", false, []string{"memoryThrottlingFactor"},
-			[]Finding{{Rule: "KC4089", Severity: Error, Path: "memoryThrottlingFactor"}}, nil},
+			[]finding.Finding{{Rule: "KC4089", Severity: finding.Error, Path: "memoryThrottlingFactor"}}, nil},
 		{"unregistered marker gate: not reported", false, []string{"userNamespaces.idsPerPod"}, nil, nil},
 		{"object key only (set to {} or nulls): not reported", false, []string{"crashLoopBackOff"}, nil, nil},
 	}
@@ -56,7 +57,7 @@ func TestGatedFieldIgnored(t *testing.T) {
 				t.Fatalf("got %d findings %+v, want %v", len(got), got, tt.want)
 			}
 			for i, f := range got {
-				if f.Path != tt.want[i] || f.Rule != "KC6002" || f.Severity != Warning {
+				if f.Path != tt.want[i] || f.Rule != "KC6002" || f.Severity != finding.Warning {
 					t.Errorf("finding %d = %s %s %s, want KC6002 warning at %s", i, f.Rule, f.Severity, f.Path, tt.want[i])
 				}
 			}

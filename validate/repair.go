@@ -29,7 +29,7 @@ type (
 // is under an anchor or merge key, another key of its mapping names the same
 // field, or it is written with escapes, a tag or across lines. t and keys are
 // f's file.
-func RenamingField(f Finding, t *Text, keys *KeyIndex, written, name string) Finding {
+func RenamingField(f finding.Finding, t *finding.Text, keys *KeyIndex, written, name string) finding.Finding {
 	at, ok := keys.At(f.Line, f.Column)
 	if !ok {
 		return f.Renaming(t, written, name)
@@ -48,16 +48,16 @@ func RenamingField(f Finding, t *Text, keys *KeyIndex, written, name string) Fin
 // entry whose name differs only in case from the one spelling a kubelet
 // registers, name, with the repair that respells it, or with NoFix saying
 // why that is a guess (as RenamingField).
-func RenamingGate(f Finding, t *Text, keys *KeyIndex, at KeyAt, name string) Finding {
+func RenamingGate(f finding.Finding, t *finding.Text, keys *KeyIndex, at KeyAt, name string) finding.Finding {
 	k := at.Key()
 	if at.Shared {
 		f.NoFix = SharedReason
 	} else if twins := keys.Twins(at, name); twins != "" {
 		f.NoFix = fmt.Sprintf("%s sets %s too: renaming would make a duplicate key; keep one of them by hand", twins, name)
 	} else if start, end, ok := t.ScalarSpan(k); ok {
-		f.Fixes = append(f.Fixes[:len(f.Fixes):len(f.Fixes)], SuggestedFix{
+		f.Fixes = append(f.Fixes[:len(f.Fixes):len(f.Fixes)], finding.SuggestedFix{
 			Message: fmt.Sprintf("rename the gate %q to %q", k.Value, name),
-			Edits:   []TextEdit{{Pos: start, End: end, NewText: QuoteLike(k.Style, name)}},
+			Edits:   []finding.TextEdit{{Pos: start, End: end, NewText: finding.QuoteLike(k.Style, name)}},
 		})
 	} else {
 		f.NoFix = "the gate name is written with escapes, a tag or across lines: rename it by hand"
@@ -67,7 +67,7 @@ func RenamingGate(f Finding, t *Text, keys *KeyIndex, at KeyAt, name string) Fin
 
 // GateEntryAt finds the featureGates entry a gate finding points at: a key of
 // the top-level featureGates mapping (spelled in any case), and that key.
-func GateEntryAt(keys *KeyIndex, pos Position) (at KeyAt, gatesKey *yaml.Node, ok bool) {
+func GateEntryAt(keys *KeyIndex, pos finding.Position) (at KeyAt, gatesKey *yaml.Node, ok bool) {
 	at, ok = keys.At(pos.Line, pos.Column)
 	if !ok {
 		return KeyAt{}, nil, false
@@ -109,12 +109,12 @@ func RemovableGate(keys *KeyIndex, at KeyAt) (value, ok bool) {
 // the repair that removes the entry, when it can be removed by itself
 // (RemovableGate) and the edit needs no guess (RemoveEntries). gatesKey is the
 // featureGates key; why says why removing the entry changes nothing.
-func RemovingGate(f Finding, t *Text, at KeyAt, gatesKey *yaml.Node, dropIn bool, why string) Finding {
+func RemovingGate(f finding.Finding, t *finding.Text, at KeyAt, gatesKey *yaml.Node, dropIn bool, why string) finding.Finding {
 	edits, reason := RemoveEntries(t, at.Mapping, map[*yaml.Node]bool{at.Key(): true}, RemoveOptions{Key: gatesKey, DropIn: dropIn})
 	if reason != "" {
 		return f
 	}
-	f.Fixes = append(f.Fixes[:len(f.Fixes):len(f.Fixes)], SuggestedFix{
+	f.Fixes = append(f.Fixes[:len(f.Fixes):len(f.Fixes)], finding.SuggestedFix{
 		Message: fmt.Sprintf("remove featureGates[%s]: %s", at.Key().Value, why),
 		Edits:   edits[at.Key()],
 	})
@@ -141,7 +141,7 @@ type RemoveOptions struct {
 // each run of entries of a flow mapping ({...}, as in JSON) with its comma.
 // A mapping left empty goes with its key (block style, opt.Key) or stays as {}
 // (flow style). reason is why they cannot be removed without a guess.
-func RemoveEntries(t *Text, m *yaml.Node, remove map[*yaml.Node]bool, opt RemoveOptions) (map[*yaml.Node][]TextEdit, string) {
+func RemoveEntries(t *finding.Text, m *yaml.Node, remove map[*yaml.Node]bool, opt RemoveOptions) (map[*yaml.Node][]finding.TextEdit, string) {
 	all := len(remove) == len(m.Content)/2
 	if m.Style&yaml.FlowStyle != 0 {
 		return flowRemove(t, m, remove, all)
@@ -149,7 +149,7 @@ func RemoveEntries(t *Text, m *yaml.Node, remove map[*yaml.Node]bool, opt Remove
 	return blockRemove(t, m, remove, all, opt)
 }
 
-func blockRemove(t *Text, v *yaml.Node, removed map[*yaml.Node]bool, all bool, opt RemoveOptions) (map[*yaml.Node][]TextEdit, string) {
+func blockRemove(t *finding.Text, v *yaml.Node, removed map[*yaml.Node]bool, all bool, opt RemoveOptions) (map[*yaml.Node][]finding.TextEdit, string) {
 	startsLine := func(n *yaml.Node) (int, bool) {
 		at := t.Offset(n.Line, n.Column)
 		ls := t.Offset(n.Line, 1)
@@ -158,7 +158,7 @@ func blockRemove(t *Text, v *yaml.Node, removed map[*yaml.Node]bool, all bool, o
 		}
 		return ls, true
 	}
-	out := map[*yaml.Node][]TextEdit{}
+	out := map[*yaml.Node][]finding.TextEdit{}
 	var owners []*yaml.Node
 	for i := 0; i+1 < len(v.Content); i += 2 {
 		k, val := v.Content[i], v.Content[i+1]
@@ -170,13 +170,13 @@ func blockRemove(t *Text, v *yaml.Node, removed map[*yaml.Node]bool, all bool, o
 		if !ok || !vok || val.Line != k.Line || (i+2 < len(v.Content) && v.Content[i+2].Line == k.Line) {
 			return nil, "the entry shares its line with other text: remove it by hand"
 		}
-		out[k] = []TextEdit{{Pos: ls, End: t.LineEnd(k.Line), NewText: ""}}
+		out[k] = []finding.TextEdit{{Pos: ls, End: t.LineEnd(k.Line), NewText: ""}}
 		owners = append(owners, k)
 	}
 	if key := opt.Key; all && !opt.Adding && key != nil && key.Value == "featureGates" {
 		if ls, ok := startsLine(key); ok && v.Content[0].Line > key.Line {
 			last := v.Content[len(v.Content)-1]
-			out = map[*yaml.Node][]TextEdit{owners[0]: {{Pos: ls, End: t.LineEnd(last.Line)}}}
+			out = map[*yaml.Node][]finding.TextEdit{owners[0]: {{Pos: ls, End: t.LineEnd(last.Line)}}}
 			for _, o := range owners[1:] {
 				out[o] = nil
 			}
@@ -189,7 +189,7 @@ func blockRemove(t *Text, v *yaml.Node, removed map[*yaml.Node]bool, all bool, o
 	return out, ""
 }
 
-func flowRemove(t *Text, v *yaml.Node, removed map[*yaml.Node]bool, all bool) (map[*yaml.Node][]TextEdit, string) {
+func flowRemove(t *finding.Text, v *yaml.Node, removed map[*yaml.Node]bool, all bool) (map[*yaml.Node][]finding.TextEdit, string) {
 	n := len(v.Content) / 2
 	start := func(i int) int { k := v.Content[2*i]; return t.Offset(k.Line, k.Column) }
 	end := func(i int) int {
@@ -200,7 +200,7 @@ func flowRemove(t *Text, v *yaml.Node, removed map[*yaml.Node]bool, all bool) (m
 		return e
 	}
 	const hand = "the mapping is written in a way kubeletcfg does not edit: remove the entry by hand"
-	out := map[*yaml.Node][]TextEdit{}
+	out := map[*yaml.Node][]finding.TextEdit{}
 	for i := 0; i < n; i++ {
 		if k := v.Content[2*i]; removed[k] {
 			out[k] = nil
@@ -211,7 +211,7 @@ func flowRemove(t *Text, v *yaml.Node, removed map[*yaml.Node]bool, all bool) (m
 		if s < 0 || e < 0 {
 			return nil, hand
 		}
-		out[v.Content[0]] = []TextEdit{{Pos: s, End: e}}
+		out[v.Content[0]] = []finding.TextEdit{{Pos: s, End: e}}
 		return out, ""
 	}
 	for i := 0; i < n; {
@@ -232,7 +232,7 @@ func flowRemove(t *Text, v *yaml.Node, removed map[*yaml.Node]bool, all bool) (m
 		if s < 0 || e < 0 || e < s {
 			return nil, hand
 		}
-		out[v.Content[2*i]] = []TextEdit{{Pos: s, End: e}}
+		out[v.Content[2*i]] = []finding.TextEdit{{Pos: s, End: e}}
 		i = j + 1
 	}
 	return out, ""

@@ -35,7 +35,7 @@ func TestRenamingField(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			doc := parseDoc(t, tc.data)
-			f := RenamingField(Finding{Position: Position{Line: tc.line, Column: tc.col}, Path: "maxPods"}, NewText([]byte(tc.data)), finding.NewKeyIndex(doc), tc.written, "maxPods")
+			f := RenamingField(finding.Finding{Position: finding.Position{Line: tc.line, Column: tc.col}, Path: "maxPods"}, finding.NewText([]byte(tc.data)), finding.NewKeyIndex(doc), tc.written, "maxPods")
 			checkRepair(t, tc.data, f, tc.want, tc.noFix)
 		})
 	}
@@ -54,11 +54,11 @@ func TestRenamingGate(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			doc := parseDoc(t, tc.data)
 			keys := finding.NewKeyIndex(doc)
-			at, _, ok := GateEntryAt(keys, Position{Line: 2, Column: 3})
+			at, _, ok := GateEntryAt(keys, finding.Position{Line: 2, Column: 3})
 			if !ok {
 				t.Fatal("no gate entry at 2:3")
 			}
-			checkRepair(t, tc.data, RenamingGate(Finding{}, NewText([]byte(tc.data)), keys, at, "NodeSwap"), tc.want, tc.noFix)
+			checkRepair(t, tc.data, RenamingGate(finding.Finding{}, finding.NewText([]byte(tc.data)), keys, at, "NodeSwap"), tc.want, tc.noFix)
 		})
 	}
 }
@@ -100,7 +100,7 @@ func TestRemoveEntries(t *testing.T) {
 			if tc.opt != nil {
 				opt = tc.opt(doc)
 			}
-			edits, reason := RemoveEntries(NewText([]byte(tc.data)), m, remove, opt)
+			edits, reason := RemoveEntries(finding.NewText([]byte(tc.data)), m, remove, opt)
 			if tc.reason != "" {
 				if !strings.Contains(reason, tc.reason) {
 					t.Fatalf("reason %q, want %q", reason, tc.reason)
@@ -110,11 +110,11 @@ func TestRemoveEntries(t *testing.T) {
 			if reason != "" {
 				t.Fatalf("refused: %s", reason)
 			}
-			var all []TextEdit
+			var all []finding.TextEdit
 			for _, e := range edits {
 				all = append(all, e...)
 			}
-			got, err := ApplyEdits([]byte(tc.data), all)
+			got, err := finding.ApplyEdits([]byte(tc.data), all)
 			if err != nil || string(got) != tc.want {
 				t.Errorf("got %q (%v), want %q", got, err, tc.want)
 			}
@@ -124,7 +124,7 @@ func TestRemoveEntries(t *testing.T) {
 
 // checkRepair checks that f carries the repair giving want, or a reason
 // containing noFix when want is "".
-func checkRepair(t *testing.T, data string, f Finding, want, noFix string) {
+func checkRepair(t *testing.T, data string, f finding.Finding, want, noFix string) {
 	t.Helper()
 	if want == "" {
 		if len(f.Fixes) > 0 || f.NoFix == "" || !strings.Contains(f.NoFix, noFix) {
@@ -135,7 +135,7 @@ func checkRepair(t *testing.T, data string, f Finding, want, noFix string) {
 	if len(f.Fixes) != 1 || f.NoFix != "" {
 		t.Fatalf("fixes %+v, reason %q; want one repair", f.Fixes, f.NoFix)
 	}
-	got, err := ApplyEdits([]byte(data), f.Fixes[0].Edits)
+	got, err := finding.ApplyEdits([]byte(data), f.Fixes[0].Edits)
 	if err != nil || string(got) != want {
 		t.Errorf("got %q (%v), want %q", got, err, want)
 	}

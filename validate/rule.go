@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/kubeletcfg/kubeletcfg/finding"
 )
 
 // Stage is the step of the kubelet's start-up that a rule mirrors. The rules
@@ -42,7 +44,7 @@ type Rule struct {
 	// ID is stable forever; never reuse or renumber.
 	ID       string
 	Name     string // short kebab-case slug, for humans and SARIF
-	Severity Severity
+	Severity finding.Severity
 	Stage    Stage
 	// Summary is one line; Doc explains what and why, and the fix.
 	Summary string
@@ -73,7 +75,7 @@ type Rule struct {
 	EmittedBy string
 	// Check produces the findings; nil for a rule whose findings a pipeline step,
 	// the policy or a profile emits (EmittedBy says which).
-	Check func(*Context) []Finding
+	Check func(*Context) []finding.Finding
 }
 
 // emittedBy sets EmittedBy on rules that have no Check and returns them.
@@ -129,12 +131,12 @@ func WithinPattern(path, pattern string) bool {
 }
 
 // At builds a finding of this rule at a position.
-func (r *Rule) At(pos Position, path, msg, hint string) Finding {
-	return Finding{Rule: r.ID, Severity: r.Severity, Message: msg, Position: pos, Path: path, Hint: hint}
+func (r *Rule) At(pos finding.Position, path, msg, hint string) finding.Finding {
+	return finding.Finding{Rule: r.ID, Severity: r.Severity, Message: msg, Position: pos, Path: path, Hint: hint}
 }
 
 // Atf is At with a formatted message.
-func (r *Rule) Atf(pos Position, path, hint, format string, args ...any) Finding {
+func (r *Rule) Atf(pos finding.Position, path, hint, format string, args ...any) finding.Finding {
 	return r.At(pos, path, fmt.Sprintf(format, args...), hint)
 }
 
@@ -222,8 +224,8 @@ func Lookup(id string) (*Rule, bool) {
 // first, then the run stage's, whose errors are Behind a validation error (the
 // kubelet stops at validation) or an earlier run-stage check (behindRun); lint
 // rules then see them all in ctx.Prior.
-func Run(ctx *Context) []Finding {
-	var out []Finding
+func Run(ctx *Context) []finding.Finding {
+	var out []finding.Finding
 	load()
 	rules := sorted
 	for _, r := range rules {
@@ -231,7 +233,7 @@ func Run(ctx *Context) []Finding {
 			out = append(out, r.run(ctx)...)
 		}
 	}
-	var run []Finding
+	var run []finding.Finding
 	for _, r := range rules {
 		if r.Stage == StageRun {
 			run = append(run, r.run(ctx)...)
@@ -244,12 +246,12 @@ func Run(ctx *Context) []Finding {
 			out = append(out, r.run(ctx)...)
 		}
 	}
-	SortFindings(out)
+	finding.SortFindings(out)
 	return out
 }
 
 // run is r.Check when the rule exists at ctx.Minor.
-func (r *Rule) run(ctx *Context) []Finding {
+func (r *Rule) run(ctx *Context) []finding.Finding {
 	if r.Check == nil || !r.In(ctx.Minor) {
 		return nil
 	}

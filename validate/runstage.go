@@ -14,6 +14,7 @@ import (
 	cliflag "k8s.io/component-base/cli/flag"
 	"k8s.io/utils/cpuset"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/internal/didyoumean"
 )
 
@@ -51,8 +52,8 @@ func rsRule(r *Rule, check kvCheck) *Rule {
 	severity := r.Severity
 	r.Stage = StageRun
 	r = kvRule(r, check)
-	if severity == Warning {
-		r.Severity = Warning
+	if severity == finding.Warning {
+		r.Severity = finding.Warning
 	}
 	return r
 }
@@ -207,7 +208,7 @@ var (
 	rsReservedCPUsReplace = rsRule(&Rule{
 		ID:       "KC4511",
 		Name:     "reserved-cpus-replace-cpu",
-		Severity: Warning,
+		Severity: finding.Warning,
 		Fields:   []string{"kubeReserved[cpu]", "systemReserved[cpu]"},
 		Summary:  "reservedSystemCPUs replaces kubeReserved.cpu and systemReserved.cpu: the values written there are ignored",
 		Doc: "When reservedSystemCPUs names at least one CPU, run() deletes kubeReserved.cpu and sets " +
@@ -730,7 +731,7 @@ var runStageRules = []*Rule{
 // ParseThresholdConfig's order (hard, soft, grace periods, minimum reclaims, then
 // the soft thresholds without a grace period). Errors at one step are met in Go's
 // map order, so no one of them is behind another.
-func runStep(f Finding, ignoreAllocatableEviction bool) int {
+func runStep(f finding.Finding, ignoreAllocatableEviction bool) int {
 	field, _, _ := strings.Cut(f.Path, "[")
 	switch f.Rule {
 	case rsTLSCipherSuites.ID:
@@ -779,10 +780,10 @@ func runStep(f Finding, ignoreAllocatableEviction bool) int {
 // behindRun marks the run stage's errors the kubelet does not reach yet: all of
 // them when validation refused (validation is the first error's rule), else those
 // met after the first step that fails (that step's first finding's rule).
-func behindRun(prior, run []Finding, ignoreAllocatableEviction bool) []Finding {
-	var front *Finding
+func behindRun(prior, run []finding.Finding, ignoreAllocatableEviction bool) []finding.Finding {
+	var front *finding.Finding
 	for i := range prior {
-		if f := &prior[i]; f.Severity == Error && f.Behind == "" && (front == nil || Less(f, front)) {
+		if f := &prior[i]; f.Severity == finding.Error && f.Behind == "" && (front == nil || finding.Less(f, front)) {
 			front = f
 		}
 	}
@@ -791,13 +792,13 @@ func behindRun(prior, run []Finding, ignoreAllocatableEviction bool) []Finding {
 		behind = front.Rule
 	} else {
 		for _, f := range run {
-			if s := runStep(f, ignoreAllocatableEviction); f.Severity == Error && (first < 0 || s < first) {
+			if s := runStep(f, ignoreAllocatableEviction); f.Severity == finding.Error && (first < 0 || s < first) {
 				first, behind = s, f.Rule
 			}
 		}
 	}
 	for i := range run {
-		if f := &run[i]; f.Severity == Error && (front != nil || runStep(*f, ignoreAllocatableEviction) > first) {
+		if f := &run[i]; f.Severity == finding.Error && (front != nil || runStep(*f, ignoreAllocatableEviction) > first) {
 			f.Behind = behind
 		}
 	}

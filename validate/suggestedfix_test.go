@@ -29,7 +29,7 @@ func TestRenameKey(t *testing.T) {
 		{"other text", "maxpods: 3", 1, 1, "MaxPods", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fix, ok := RenameKey(NewText([]byte(tc.data)), Position{Line: tc.line, Column: tc.col}, tc.written, "maxPods")
+			fix, ok := finding.RenameKey(finding.NewText([]byte(tc.data)), finding.Position{Line: tc.line, Column: tc.col}, tc.written, "maxPods")
 			if !ok {
 				if tc.want != "" {
 					t.Fatalf("no fix, want %q", tc.want)
@@ -39,7 +39,7 @@ func TestRenameKey(t *testing.T) {
 			if tc.want == "" {
 				t.Fatalf("fix %+v, want none", fix)
 			}
-			got, err := ApplyEdits([]byte(tc.data), fix.Edits)
+			got, err := finding.ApplyEdits([]byte(tc.data), fix.Edits)
 			if err != nil || string(got) != tc.want {
 				t.Errorf("got %q (%v), want %q", got, err, tc.want)
 			}
@@ -49,14 +49,14 @@ func TestRenameKey(t *testing.T) {
 
 func TestApplyEdits(t *testing.T) {
 	data := []byte("kind: K\nmaxPods: 1\n")
-	got, err := ApplyEdits(data, []TextEdit{
+	got, err := finding.ApplyEdits(data, []finding.TextEdit{
 		{Pos: 8, End: 15, NewText: "MAXPODS"},
 		{Pos: 8, End: 8, NewText: "apiVersion: v\n"}, // an insertion goes before a replacement at its offset
 	})
 	if want := "kind: K\napiVersion: v\nMAXPODS: 1\n"; err != nil || string(got) != want {
 		t.Errorf("got %q (%v), want %q", got, err, want)
 	}
-	if _, err := ApplyEdits(data, []TextEdit{{Pos: 0, End: 5}, {Pos: 3, End: 6}}); err == nil {
+	if _, err := finding.ApplyEdits(data, []finding.TextEdit{{Pos: 0, End: 5}, {Pos: 3, End: 6}}); err == nil {
 		t.Error("overlapping edits must fail")
 	}
 }
@@ -86,7 +86,7 @@ func TestReplacingDraft(t *testing.T) {
 			root := doc.Content[0]
 			parent := root.Content[1]
 			key := parent.Content[0]
-			f := ReplacingDraft(DraftCrashLoopField.At(Position{Line: key.Line, Column: key.Column}, "crashLoopBackOff.maxSeconds", "", ""), NewText([]byte(tc.data)), finding.NewKeyIndex(root))
+			f := ReplacingDraft(DraftCrashLoopField.At(finding.Position{Line: key.Line, Column: key.Column}, "crashLoopBackOff.maxSeconds", "", ""), finding.NewText([]byte(tc.data)), finding.NewKeyIndex(root))
 			if len(f.Fixes) == 0 {
 				if tc.want != "" {
 					t.Fatalf("no repair, want %q", tc.want)
@@ -102,7 +102,7 @@ func TestReplacingDraft(t *testing.T) {
 			if tc.want == "" {
 				t.Fatalf("repair %+v, want none", f.Fixes)
 			}
-			got, err := ApplyEdits([]byte(tc.data), f.Fixes[0].Edits)
+			got, err := finding.ApplyEdits([]byte(tc.data), f.Fixes[0].Edits)
 			if err != nil || string(got) != tc.want {
 				t.Errorf("got %q (%v), want %q", got, err, tc.want)
 			}

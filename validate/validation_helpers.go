@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	imageref "github.com/distribution/reference"
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/component-base/featuregate"
@@ -44,18 +45,18 @@ type kvCheck func(c *Context, kc *kubeletv1beta1.KubeletConfiguration, emit kvEm
 // kubeletRule completes r with the kubelet validation defaults (Error severity,
 // StageValidate unless set, the upstream function name unless set) and its check.
 func kvRule(r *Rule, check kvCheck) *Rule {
-	r.Severity = Error
+	r.Severity = finding.Error
 	if r.Stage == StageRead { // zero value: not set
 		r.Stage = StageValidate
 	}
 	if r.Kubelet == "" {
 		r.Kubelet = kvValidationFunc
 	}
-	r.Check = func(c *Context) []Finding {
+	r.Check = func(c *Context) []finding.Finding {
 		if c == nil || c.Config == nil {
 			return nil
 		}
-		var out []Finding
+		var out []finding.Finding
 		check(c, c.Config, func(path, msg, hint, kubelet string) {
 			f := r.At(c.At(path), path, msg, hint)
 			f.Kubelet = kubelet

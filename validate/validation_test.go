@@ -10,6 +10,7 @@ import (
 	"time"
 
 	imageref "github.com/distribution/reference"
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -214,7 +215,7 @@ type kvCase struct {
 	path   string   // when not empty, the path of the first finding
 }
 
-func kvRun(t *testing.T, r *Rule, tc kvCase) []Finding {
+func kvRun(t *testing.T, r *Rule, tc kvCase) []finding.Finding {
 	t.Helper()
 	k := validConfig()
 	if tc.mutate != nil {
@@ -237,11 +238,11 @@ func kvRun(t *testing.T, r *Rule, tc kvCase) []Finding {
 		Config:        k,
 		Gates:         kvTestGates(t, tc.gates),
 		CgroupVersion: cg,
-		Origin: func(path string) Position {
+		Origin: func(path string) finding.Position {
 			if set[path] {
-				return Position{File: "kubelet.yaml", Line: len(path), Column: 1}
+				return finding.Position{File: "kubelet.yaml", Line: len(path), Column: 1}
 			}
-			return Position{}
+			return finding.Position{}
 		},
 		SetByFile: func(path string) bool { return set[path] },
 	}
@@ -1234,7 +1235,7 @@ func TestKubeletRules(t *testing.T) {
 				var msgs []string
 				for _, f := range got {
 					msgs = append(msgs, f.Kubelet)
-					if f.Rule != r.ID || f.Severity != Error {
+					if f.Rule != r.ID || f.Severity != finding.Error {
 						t.Errorf("finding has rule %s severity %v, want %s error", f.Rule, f.Severity, r.ID)
 					}
 					if f.Path == "" || f.Message == "" || f.Hint == "" {
@@ -1282,7 +1283,7 @@ func TestKubeletRulesMetadata(t *testing.T) {
 	ids := map[string]bool{}
 	for _, r := range kvRules {
 		ids[r.ID] = true
-		if r.Doc == "" || r.Summary == "" || r.Kubelet == "" || r.Severity != Error {
+		if r.Doc == "" || r.Summary == "" || r.Kubelet == "" || r.Severity != finding.Error {
 			t.Errorf("%s: incomplete metadata", r.ID)
 		}
 		host := strings.HasPrefix(r.ID, "KC5")

@@ -6,8 +6,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kubeletcfg/kubeletcfg"
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/report"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // verdictFlags are --fail-on, -q/--quiet and --no-color, the same on every
@@ -26,7 +26,7 @@ func (v *verdictFlags) register(cmd *cobra.Command, quiet string) {
 
 // finish writes a verdict with the flags' report options (colour on a
 // terminal, -q, --fail-on) and returns its exit code's error (kubeletcfg.FailOn).
-func (v *verdictFlags) finish(cmd *cobra.Command, res kubeletcfg.Verdict, format string, threshold validate.Severity) error {
+func (v *verdictFlags) finish(cmd *cobra.Command, res kubeletcfg.Verdict, format string, threshold finding.Severity) error {
 	out := cmd.OutOrStdout()
 	opt := report.Options{Color: !v.noColor && report.Colorful(out), Quiet: v.quiet, FailOn: &threshold, Log: cmd.ErrOrStderr()}
 	return kubeletcfg.FailOn(out, res, format, opt, threshold)
@@ -36,7 +36,7 @@ func (v *verdictFlags) finish(cmd *cobra.Command, res kubeletcfg.Verdict, format
 // error, and returns its exit code's error (kubeletcfg.FailOn at error: a
 // kubelet that would not start, a drop-in refused, fix's failures).
 func finish(cmd *cobra.Command, res kubeletcfg.Verdict, format string) error {
-	return kubeletcfg.FailOn(cmd.OutOrStdout(), res, format, report.Options{Log: cmd.ErrOrStderr()}, validate.Error)
+	return kubeletcfg.FailOn(cmd.OutOrStdout(), res, format, report.Options{Log: cmd.ErrOrStderr()}, finding.Error)
 }
 
 // outputFlag registers -o/--output, "output format: " and its formats, which

@@ -6,7 +6,7 @@ import (
 	"os"
 
 	"github.com/kubeletcfg/kubeletcfg"
-	"github.com/kubeletcfg/kubeletcfg/validate"
+	"github.com/kubeletcfg/kubeletcfg/finding"
 )
 
 func main() {
@@ -28,7 +28,7 @@ func main() {
 		if !g.Document.Starts {
 			verdict, failed = "does NOT start", true
 		}
-		warnings := kubeletcfg.CountAtLeast(g.Document.Findings, validate.Warning)
+		warnings := kubeletcfg.CountAtLeast(g.Document.Findings, finding.Warning)
 		for _, name := range g.Nodes {
 			fmt.Printf("%s: kubelet %s %s, %d findings at warning or above\n", name, report.KubeletVersion, verdict, warnings)
 		}

@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/source"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // OutcomeOf is an evaluation in the terms of a conformance golden, with the case
@@ -13,14 +13,14 @@ import (
 // effective object (nil when the kubelet stops before it has one) and the
 // crash-loop backoff (nil when it does not start). pipeline.Result's fields go in
 // as they are, so that pipeline does not link the golden types.
-func OutcomeOf(starts, panics bool, findings []validate.Finding, effective map[string]any, initial, max *time.Duration, caseDir string) (Outcome, error) {
+func OutcomeOf(starts, panics bool, findings []finding.Finding, effective map[string]any, initial, max *time.Duration, caseDir string) (Outcome, error) {
 	o := Outcome{Starts: starts, Panics: panics}
 	for _, f := range findings {
 		switch f.Rule {
 		case source.UnknownField.ID, source.CaseMismatch.ID, source.DuplicateKey.ID:
 			o.DroppedKeyWarning = true
 		}
-		if f.Severity == validate.Error && f.Kubelet != "" && f.Behind == "" {
+		if f.Severity == finding.Error && f.Kubelet != "" && f.Behind == "" {
 			o.Quotes = append(o.Quotes, f.Kubelet) // what the kubelet stops at
 		}
 	}
