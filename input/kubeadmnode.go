@@ -9,7 +9,6 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
-	kf "github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
@@ -553,7 +552,7 @@ func (s *Source) addKubeadmFindings(r *Result) {
 		}
 		f := bootstrap.Refuses.At(ref.pos, "",
 			fmt.Sprintf("kubeadm %s refuses the file and writes nothing for the kubelet: %s (%s)", r.Minor.Version, ref.message, ref.source), hint)
-		f.By = &kf.Tool{Name: "kubeadm", Release: r.Minor.Version}
+		f.By = &finding.Tool{Name: "kubeadm", Release: r.Minor.Version}
 		r.Findings = append(r.Findings, f)
 	}
 	if n.refusedOnly {
