@@ -18,6 +18,7 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/internal/didyoumean"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/report"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
 	"github.com/kubeletcfg/kubeletcfg/validate"
@@ -312,7 +313,7 @@ func Field(m *skew.Minor, query string) (*Result, error) {
 	if !doc.Known {
 		// This kubelet drops the key before any rule about the field could see it.
 		doc.Rules = []Rule{}
-		for _, rule := range []*validate.Rule{source.UnknownField, dropin.DropInUnknownField} {
+		for _, rule := range []*rule.Rule{source.UnknownField, dropin.DropInUnknownField} {
 			doc.Rules = append(doc.Rules, ruleDoc(rule))
 		}
 	}
@@ -541,18 +542,18 @@ func rulesFor(m *skew.Minor, r resolved, gated bool) []Rule {
 	// A field under the path may be declared for any list item: reservedMemory[0]
 	// has the fields of reservedMemory[*].
 	anyItem := listIndex.ReplaceAllString(r.canonical, "[*]")
-	for _, rule := range validate.Rules() {
-		if !rule.In(m.Version) {
+	for _, each := range rule.All() {
+		if !each.In(m) {
 			continue
 		}
-		hit := gated && rule == validate.GatedFieldIgnored
-		for _, f := range rule.Fields {
-			if validate.WithinPattern(r.canonical, f) || validate.WithinPattern(f, anyItem) {
+		hit := gated && each.ID == validate.GatedFieldIgnored.ID
+		for _, f := range each.Fields {
+			if rule.WithinPattern(r.canonical, f) || rule.WithinPattern(f, anyItem) {
 				hit = true
 			}
 		}
 		if hit {
-			out = append(out, ruleDoc(rule))
+			out = append(out, ruleDoc(each))
 		}
 	}
 	return out
@@ -561,7 +562,7 @@ func rulesFor(m *skew.Minor, r resolved, gated bool) []Rule {
 // listIndex is a list index in a path: [0].
 var listIndex = regexp.MustCompile(`\[[0-9]+\]`)
 
-func ruleDoc(r *validate.Rule) Rule {
+func ruleDoc(r *rule.Rule) Rule {
 	return Rule{ID: r.ID, Name: r.Name, Severity: r.Severity.String(), Minors: r.Minors(), Summary: r.Summary}
 }
 

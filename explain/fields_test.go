@@ -10,8 +10,8 @@ import (
 	testcorpus "github.com/kubeletcfg/kubeletcfg/internal/corpus"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/profile"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 	"github.com/kubeletcfg/kubeletcfg/skew"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // TestRuleFieldsCoverCorpus evaluates every case of the conformance corpus at
@@ -55,7 +55,7 @@ func TestRuleFieldsCoverCorpus(t *testing.T) {
 				if f.Path == "" || m.Fields().AtExact(f.Path) == nil {
 					continue
 				}
-				r, ok := validate.Lookup(f.Rule)
+				r, ok := rule.Lookup(f.Rule)
 				if !ok || r.Checks(f.Path) {
 					continue
 				}

@@ -14,9 +14,9 @@ import (
 
 	kf "github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // Cluster API's kubeadm bootstrap provider (CABPK), ported from
@@ -123,12 +123,12 @@ func (c *capiSpec) pos(n *yaml.Node) kf.Position {
 
 // add reports a finding of one of the bootstrapper rules (input/bootstrap) at
 // n, its message prefixed with "Cluster API: ".
-func (c *capiSpec) add(rule *validate.Rule, n *yaml.Node, fieldPath, msg, hint string) {
+func (c *capiSpec) add(rule *rule.Rule, n *yaml.Node, fieldPath, msg, hint string) {
 	c.addAt(rule, c.pos(n), fieldPath, msg, hint)
 }
 
 // addAt is add at a position of the manifest (none: the anchor).
-func (c *capiSpec) addAt(rule *validate.Rule, pos kf.Position, fieldPath, msg, hint string) {
+func (c *capiSpec) addAt(rule *rule.Rule, pos kf.Position, fieldPath, msg, hint string) {
 	if pos.Line == 0 {
 		pos = c.out.Anchor
 	}

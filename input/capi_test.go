@@ -14,8 +14,8 @@ import (
 
 	kf "github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 	"github.com/kubeletcfg/kubeletcfg/skew"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 const capiTestdata = "../testdata/bootstrappers/capi/"
@@ -241,7 +241,7 @@ func TestCAPIFindings(t *testing.T) {
 				t.Errorf("message %q hint %q", f.Message, f.Hint)
 			}
 			wantSev := map[string]kf.Severity{"KC9001": kf.Error, "KC9002": kf.Warning, "KC9003": kf.Warning, "KC9004": kf.Info}[tt.rule]
-			if r, ok := validate.Lookup(f.Rule); f.Severity != wantSev || !ok || r.Severity != f.Severity {
+			if r, ok := rule.Lookup(f.Rule); f.Severity != wantSev || !ok || r.Severity != f.Severity {
 				t.Errorf("severity %s (validate's %s: %+v)", f.Severity, f.Rule, r)
 			}
 		})

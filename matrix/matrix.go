@@ -7,8 +7,8 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 	"github.com/kubeletcfg/kubeletcfg/skew"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // Column is the verdict of one kubelet minor.
@@ -150,7 +150,7 @@ func (c *Column) Stop() *finding.Finding { return c.Result.Stop() }
 
 // Reason is the short reason of a finding: its rule's name ("gate-unknown").
 func Reason(f *finding.Finding) string {
-	if r, ok := validate.Lookup(f.Rule); ok {
+	if r, ok := rule.Lookup(f.Rule); ok {
 		return r.Name
 	}
 	return ""
@@ -177,7 +177,7 @@ func (c *Column) GateProblems() []finding.Finding {
 
 // GateName is the gate of a featureGates[Name] path ("" for other paths).
 func GateName(path string) string {
-	name, _ := validate.GateOfPath(path)
+	name, _ := rule.GateOfPath(path)
 	return name
 }
 

@@ -2,8 +2,8 @@ package pipeline
 
 import (
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 	"github.com/kubeletcfg/kubeletcfg/skew"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // The kubelet stops at its first fatal error, and a verdict must stay the
@@ -38,13 +38,13 @@ func (p past) next(r *Result) (past, bool) {
 		if f.Severity != finding.Error || f.Behind != "" {
 			continue
 		}
-		rule, _ := validate.Lookup(f.Rule)
+		of, _ := rule.Lookup(f.Rule)
 		switch {
-		case rule == nil:
-		case rule.Stage == validate.StageFlags && !p.flags:
+		case of == nil:
+		case of.Stage == rule.StageFlags && !p.flags:
 			flags = true
-		case rule.Stage == validate.StageGates:
-			if name, ok := validate.GateOfPath(f.Path); ok && !p.gates[name] {
+		case of.Stage == rule.StageGates:
+			if name, ok := rule.GateOfPath(f.Path); ok && !p.gates[name] {
 				gates = append(gates, name)
 			}
 		}

@@ -8,6 +8,7 @@ import (
 
 	"k8s.io/component-base/featuregate"
 
+	"github.com/kubeletcfg/kubeletcfg/rule"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
@@ -31,7 +32,7 @@ func (r *Result) gateFixes() {
 		if f.Rule != GateUnknown.ID && f.Rule != GateGA.ID && f.Rule != GateDeprecated.ID {
 			continue
 		}
-		name, ok := validate.GateOfPath(f.Path)
+		name, ok := rule.GateOfPath(f.Path)
 		if !ok || f.File == "" {
 			continue
 		}

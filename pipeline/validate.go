@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	"k8s.io/component-base/featuregate"
 
@@ -32,9 +33,9 @@ func (r *Result) validate(m *skew.Minor, base featuregate.MutableVersionedFeatur
 	if err != nil {
 		panic(err) // embedded, generated data: a decoding error is a build defect
 	}
-	ctx := &validate.Context{
+	ctx := &rule.Context{
 		FieldGates:    fieldGates,
-		Minor:         m.Version,
+		Minor:         m,
 		Config:        kc,
 		Gates:         global,
 		Registered:    m.Registers,

@@ -3,7 +3,7 @@ package pipeline
 import (
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
-	"github.com/kubeletcfg/kubeletcfg/validate"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 )
 
 // The verdict is the node's: Result.Starts says whether the node ends up with a
@@ -138,7 +138,7 @@ func (r *Result) kubeletVerdict() {
 	r.RefusedBy = &Refusal{By: Kubelet}
 	if f := r.FirstError(); f != nil {
 		r.RefusedBy.Rule = f.Rule
-		if rule, ok := validate.Lookup(f.Rule); ok {
+		if rule, ok := rule.Lookup(f.Rule); ok {
 			r.RefusedBy.Stage = rule.Stage.String()
 		}
 	}

@@ -9,8 +9,8 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 	"github.com/kubeletcfg/kubeletcfg/source"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // Options tune Apply.
@@ -154,7 +154,7 @@ func unused(s *Suppression, id string) finding.Finding {
 	}
 	msg := fmt.Sprintf("%s %s suppresses nothing: no %s finding %s", Marker, id, id, where)
 	hint := "remove the comment, so that it cannot hide a future finding"
-	if _, ok := validate.Lookup(id); !ok {
+	if _, ok := rule.Lookup(id); !ok {
 		hint = unknownRule(id)
 	}
 	return SuppressionUnused.At(s.Position, "", msg, hint)

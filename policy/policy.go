@@ -14,9 +14,9 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/internal/didyoumean"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // FileName is the policy file Find looks for.
@@ -287,7 +287,7 @@ func (p *Policy) decodeRules(file string, v *yaml.Node) error {
 	}
 	for i := 0; i+1 < len(v.Content); i += 2 {
 		k, g := v.Content[i], v.Content[i+1]
-		r, ok := validate.Lookup(k.Value)
+		r, ok := rule.Lookup(k.Value)
 		if !ok {
 			return &Error{Path: file, Line: k.Line, Msg: unknownRule(k.Value)}
 		}
@@ -318,10 +318,10 @@ func unknownRule(id string) string {
 	return msg + " (kubeletcfg rules lists them)"
 }
 
-func nearestRule(id string) *validate.Rule {
+func nearestRule(id string) *rule.Rule {
 	var names []string
-	byName := map[string]*validate.Rule{}
-	for _, r := range validate.Rules() {
+	byName := map[string]*rule.Rule{}
+	for _, r := range rule.All() {
 		names = append(names, r.ID, r.Name)
 		byName[r.ID], byName[r.Name] = r, r
 	}

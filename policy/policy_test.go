@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
-	"github.com/kubeletcfg/kubeletcfg/validate"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 )
 
 func write(t *testing.T, path, data string) {
@@ -195,7 +195,7 @@ func TestRegrade(t *testing.T) {
 				t.Errorf("refused: %v", err)
 			}
 			if !tt.ok {
-				r, _ := validate.Lookup(tt.rule)
+				r, _ := rule.Lookup(tt.rule)
 				want := file + ":3: " + tt.rule + " (" + r.Name + ") means the kubelet will not start: a policy cannot turn it off or lower it"
 				if err == nil || err.Error() != want {
 					t.Errorf("error %v\nwant %s", err, want)

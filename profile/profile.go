@@ -5,6 +5,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
@@ -36,8 +37,8 @@ func Findings(name string, r *pipeline.Result, mainFile string) ([]finding.Findi
 	if err != nil {
 		panic(err) // embedded, generated data: a decoding error is a build defect
 	}
-	ctx := &validate.Context{
-		Minor:         r.Minor.Version,
+	ctx := &rule.Context{
+		Minor:         r.Minor,
 		Config:        r.Effective,
 		Gates:         effectiveGates(r),
 		CgroupVersion: 2,

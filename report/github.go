@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
-	"github.com/kubeletcfg/kubeletcfg/validate"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 )
 
 // GitHub Actions workflow commands: each finding becomes an annotation on the
@@ -102,7 +102,7 @@ func (githubWriter) Write(w io.Writer, docs []Document, _ Options) error {
 			}
 		}
 		title := f.Rule
-		if r, ok := validate.Lookup(f.Rule); ok {
+		if r, ok := rule.Lookup(f.Rule); ok {
 			title += " " + r.Name
 		}
 		if len(docs) > 1 && docs[0].Subject == "" {

@@ -13,7 +13,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
-	"github.com/kubeletcfg/kubeletcfg/validate"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 )
 
 // SARIF 2.1.0 as GitHub code scanning reads it.
@@ -141,7 +141,7 @@ type sarifWriter struct{}
 
 // Write prints one SARIF log with one run for all documents.
 func (sarifWriter) Write(w io.Writer, docs []Document, _ Options) error {
-	rules := validate.Rules()
+	rules := rule.All()
 	index := make(map[string]int, len(rules))
 	descriptors := make([]sarifRule, 0, len(rules))
 	for i, r := range rules {
@@ -248,7 +248,7 @@ func mainFile(docs []Document, label string) string {
 	return ""
 }
 
-func sarifDescriptor(r *validate.Rule) sarifRule {
+func sarifDescriptor(r *rule.Rule) sarifRule {
 	full := r.Summary
 	if r.Doc != "" {
 		full = r.Doc

@@ -12,8 +12,8 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 	"github.com/kubeletcfg/kubeletcfg/skew"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 const sarifSchemaFile = "../testdata/sarif/sarif-schema-2.1.0.json"
@@ -209,7 +209,7 @@ func TestSARIFRuleTable(t *testing.T) {
 		t.Fatalf("%d runs, want 1", len(s.Runs))
 	}
 	run := s.Runs[0]
-	rules := validate.Rules()
+	rules := rule.All()
 	if len(run.Tool.Driver.Rules) != len(rules) {
 		t.Fatalf("%d rules, want the %d registered", len(run.Tool.Driver.Rules), len(rules))
 	}

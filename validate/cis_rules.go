@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 )
 
@@ -17,9 +18,9 @@ import (
 // they flag, so they are warnings; they differ from lint rules in that they
 // measure the node against an outside standard, not against what the files say.
 //
-// Their Check is nil so that Run (every lint) never evaluates them: RunProfile
-// does, with the checks below. They are in the rule list all the same, for the rules
-// reference, `kubeletcfg rules` and `kubeletcfg explain`.
+// They are ordinary rules of Profile "cis": Run (every lint) leaves them out,
+// RunProfile runs them; the rules reference, `kubeletcfg rules` and
+// `kubeletcfg explain` list them as any other.
 //
 // The CIS checks read the *effective* configuration (merged drop-ins, defaults
 // included). kube-bench reads the main --config file only
@@ -47,80 +48,67 @@ var cisStrongCiphers = []string{
 // (SetDefaults_KubeletConfiguration), the floor 4.2.8 is measured against.
 const cisEventQPSDefault = 50
 
-// profileCheck pairs a registered profile rule with its check.
-type profileCheck struct {
-	rule  *Rule
-	check func(c *Context, kc *kubeletv1beta1.KubeletConfiguration, emit cisEmit)
-}
-
 // cisEmit reports one finding of the rule being checked at path.
 type cisEmit func(path, msg, hint string)
 
-var profiles = map[string][]profileCheck{}
-
-// cisRule registers a rule of the cis profile; cisID is the benchmark's
+// cisRule declares a rule of the cis profile; cisID is the benchmark's
 // recommendation number, name the rule's name.
-func cisRule(id string, fields []string, cisID, name, summary, doc string, check func(*Context, *kubeletv1beta1.KubeletConfiguration, cisEmit)) *Rule {
-	r := &Rule{ID: id, Fields: fields, Name: name, Severity: finding.Warning, Stage: StageLint,
+func cisRule(id string, fields []string, cisID, name, summary, doc, fix string, check func(*rule.Context, *kubeletv1beta1.KubeletConfiguration, cisEmit)) *rule.Rule {
+	r := &rule.Rule{ID: id, Fields: fields, Name: name, Severity: finding.Warning, Stage: rule.StageLint, Profile: "cis", Fix: fix,
 		Summary: "--profile cis, CIS " + cisID + ": " + summary,
 		Doc:     doc + " Runs only with --profile cis. " + cisSource + "."}
-	profiles["cis"] = append(profiles["cis"], profileCheck{rule: r, check: check})
+	r.Check = func(c *rule.Context) []finding.Finding {
+		var out []finding.Finding
+		if c.Config != nil {
+			check(c, c.Config, func(path, msg, hint string) {
+				out = append(out, r.At(c.At(path), path, msg, hint))
+			})
+		}
+		return out
+	}
 	return r
 }
 
 // Profiles lists the profile names, sorted.
 func Profiles() []string {
-	out := make([]string, 0, len(profiles))
-	for name := range profiles {
-		out = append(out, name)
+	var out []string
+	for _, r := range Declared {
+		if r.Profile != "" && !slices.Contains(out, r.Profile) {
+			out = append(out, r.Profile)
+		}
 	}
 	sort.Strings(out)
 	return out
 }
 
-// ProfileRules returns the rules of a profile, ordered by ID.
-func ProfileRules(name string) ([]*Rule, bool) {
-	checks, ok := profiles[name]
-	if !ok {
-		return nil, false
+// ProfileRules are the rules of the named profile, ordered by ID; ok is false
+// for an unknown profile.
+func ProfileRules(name string) (rules []*rule.Rule, ok bool) {
+	for _, r := range Declared {
+		if r.Profile == name {
+			rules = append(rules, r)
+		}
 	}
-	out := make([]*Rule, len(checks))
-	for i, pc := range checks {
-		out[i] = pc.rule
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
-	return out, true
+	return rules, len(rules) > 0
 }
 
-// RunProfile evaluates a profile's checks that exist at c.Minor over c and
-// returns the findings sorted by position. c.Origin should return a zero
-// Position for a value that comes from the defaults, so that the finding says
+// RunProfile evaluates the rules of the named profile that exist at c.Minor
+// over c, findings sorted by position. c.Origin should return a zero Position
+// for a value that comes from the defaults, so that the finding says
 // "(defaults)" instead of pointing at a file that does not set it.
-func RunProfile(name string, c *Context) ([]finding.Finding, error) {
-	checks, ok := profiles[name]
-	if !ok {
+func RunProfile(name string, c *rule.Context) ([]finding.Finding, error) {
+	if !slices.Contains(Profiles(), name) {
 		return nil, fmt.Errorf("unknown profile %q (want one of %s)", name, strings.Join(Profiles(), ", "))
 	}
 	if c == nil || c.Config == nil {
 		return nil, nil
 	}
-	var out []finding.Finding
-	for _, pc := range checks {
-		if !pc.rule.In(c.Minor) {
-			continue
-		}
-		r := pc.rule
-		pc.check(c, c.Config, func(path, msg, hint string) {
-			out = append(out, r.At(c.At(path), path, msg, hint))
-		})
-	}
-	finding.SortFindings(out)
-	return out, nil
+	return rule.RunProfile(c, Declared, name), nil
 }
 
 // cisDefault is " (kubelet default)" when no file sets path: the value the
 // message quotes is the kubelet's own.
-func cisDefault(c *Context, path string) string {
+func cisDefault(c *rule.Context, path string) string {
 	if c.Set(path) {
 		return ""
 	}
@@ -132,7 +120,8 @@ var (
 		"authentication.anonymous.enabled must be false.",
 		"With anonymous authentication on, a request without credentials reaches the kubelet API (pods, exec, logs, metrics) as system:anonymous, and only the authorizer stands between it and the node. "+
 			"The v1beta1 default is false, so a finding means a file turned it on. kube-bench: {.authentication.anonymous.enabled} eq false.",
-		func(c *Context, kc *kubeletv1beta1.KubeletConfiguration, emit cisEmit) {
+		"set `authentication.anonymous.enabled: false`.",
+		func(c *rule.Context, kc *kubeletv1beta1.KubeletConfiguration, emit cisEmit) {
 			if e := kc.Authentication.Anonymous.Enabled; e != nil && *e {
 				const p = "authentication.anonymous.enabled"
 				emit(p, "CIS 4.2.1: "+p+" is true: requests without credentials reach the kubelet API as system:anonymous",
@@ -144,7 +133,8 @@ var (
 		"authorization.mode must not be AlwaysAllow.",
 		"AlwaysAllow lets every request that authenticates (and every anonymous one, if anonymous authentication is on) do anything on the kubelet API. "+
 			"The v1beta1 default is Webhook (SubjectAccessReview against the API server). kube-bench: {.authorization.mode} nothave AlwaysAllow.",
-		func(c *Context, kc *kubeletv1beta1.KubeletConfiguration, emit cisEmit) {
+		"set `authorization.mode: Webhook`.",
+		func(c *rule.Context, kc *kubeletv1beta1.KubeletConfiguration, emit cisEmit) {
 			if kc.Authorization.Mode == kubeletv1beta1.KubeletAuthorizationModeAlwaysAllow {
 				const p = "authorization.mode"
 				emit(p, "CIS 4.2.2: "+p+" is AlwaysAllow: every request that reaches the kubelet API is allowed",
@@ -156,7 +146,8 @@ var (
 		"authentication.x509.clientCAFile must be set.",
 		"Without a client CA bundle the kubelet cannot authenticate client certificates, including the API server's when it calls the kubelet for logs, exec and port-forward. "+
 			"There is no default. kube-bench: {.authentication.x509.clientCAFile} is set.",
-		func(c *Context, kc *kubeletv1beta1.KubeletConfiguration, emit cisEmit) {
+		"set `authentication.x509.clientCAFile` to the cluster CA bundle.",
+		func(c *rule.Context, kc *kubeletv1beta1.KubeletConfiguration, emit cisEmit) {
 			if kc.Authentication.X509.ClientCAFile == "" {
 				const p = "authentication.x509.clientCAFile"
 				emit(p, "CIS 4.2.3: "+p+" is not set: the kubelet cannot authenticate client certificates",
@@ -168,7 +159,8 @@ var (
 		"readOnlyPort must be 0.",
 		"The read-only port serves pod and node information (/pods, /stats, /metrics) with neither authentication nor authorization. "+
 			"The v1beta1 default is 0 (disabled). kube-bench: {.readOnlyPort} eq 0, or unset.",
-		func(c *Context, kc *kubeletv1beta1.KubeletConfiguration, emit cisEmit) {
+		"set `readOnlyPort: 0`, or remove it.",
+		func(c *rule.Context, kc *kubeletv1beta1.KubeletConfiguration, emit cisEmit) {
 			if kc.ReadOnlyPort != 0 {
 				emit("readOnlyPort", fmt.Sprintf("CIS 4.2.4: readOnlyPort is %d: the kubelet serves an unauthenticated read-only API on it", kc.ReadOnlyPort),
 					"set readOnlyPort: 0")
@@ -180,7 +172,8 @@ var (
 		"A timeout of 0 lets idle exec, attach and port-forward streams stay open forever, holding kubelet resources and an authenticated channel into the node. "+
 			"kube-bench: {.streamingConnectionIdleTimeout} noteq 0, or unset. The v1beta1 defaulting replaces 0 with 4h0m0s in the main file and, from 1.32, again after the drop-in merge: kube-bench flags the 0s kubeadm writes, while the kubelet runs with 4h0m0s and this check passes. "+
 			"Kubelet 1.31 does not default after merging drop-ins, so there a drop-in that sets 0s is what the kubelet runs with, and is flagged.",
-		func(c *Context, kc *kubeletv1beta1.KubeletConfiguration, emit cisEmit) {
+		"set `streamingConnectionIdleTimeout` to a non-zero duration (for example 4h0m0s), or remove it.",
+		func(c *rule.Context, kc *kubeletv1beta1.KubeletConfiguration, emit cisEmit) {
 			if kc.StreamingConnectionIdleTimeout.Duration == 0 {
 				const p = "streamingConnectionIdleTimeout"
 				emit(p, "CIS 4.2.5: "+p+" is 0"+cisDefault(c, p)+": idle exec, attach and port-forward streams never time out",
@@ -192,7 +185,8 @@ var (
 		"makeIPTablesUtilChains must be true.",
 		"With it on, the kubelet creates and keeps its iptables utility chains; with it off, the node's iptables rules are left to whatever else manages them and can drift from what pod networking expects. "+
 			"The v1beta1 default is true. kube-bench: {.makeIPTablesUtilChains} eq true, or unset.",
-		func(c *Context, kc *kubeletv1beta1.KubeletConfiguration, emit cisEmit) {
+		"set `makeIPTablesUtilChains: true`, or remove it.",
+		func(c *rule.Context, kc *kubeletv1beta1.KubeletConfiguration, emit cisEmit) {
 			if m := kc.MakeIPTablesUtilChains; m != nil && !*m {
 				const p = "makeIPTablesUtilChains"
 				emit(p, "CIS 4.2.6: "+p+" is false: the kubelet does not manage its iptables utility chains",
@@ -205,7 +199,8 @@ var (
 		"The benchmark asks for \"a level which ensures appropriate event capture\" and names 0 (no limit) as a way to capture every event. "+
 			"kube-bench checks only {.eventRecordQPS} gte 0 (or unset), which every configuration the kubelet accepts passes (the kubelet refuses a negative value itself: KC4004). "+
 			"kubeletcfg makes the level concrete: a positive eventRecordQPS below the kubelet's own default of 50 captures fewer events than an unconfigured kubelet and is flagged; 0 and 50 or more pass.",
-		func(c *Context, kc *kubeletv1beta1.KubeletConfiguration, emit cisEmit) {
+		"set `eventRecordQPS` to 0 or to 50 or more, or remove it.",
+		func(c *rule.Context, kc *kubeletv1beta1.KubeletConfiguration, emit cisEmit) {
 			if q := kc.EventRecordQPS; q != nil && *q > 0 && *q < cisEventQPSDefault {
 				emit("eventRecordQPS", fmt.Sprintf("CIS 4.2.8: eventRecordQPS is %d, below the kubelet default %d: events beyond %d per second (after eventBurst) are dropped", *q, cisEventQPSDefault, *q),
 					fmt.Sprintf("set eventRecordQPS to %d or more, or to 0 for no limit", cisEventQPSDefault))
@@ -217,7 +212,8 @@ var (
 		"Without a serving certificate the kubelet generates a self-signed one, which clients (the API server among them) cannot verify. "+
 			"kube-bench requires {.tlsCertFile} and {.tlsPrivateKeyFile} to be set; kubeletcfg also accepts serverTLSBootstrap: true, where the kubelet requests a serving certificate signed by the cluster CA (see KC8011), which meets the benchmark's intent. "+
 			"Setting only one of the two files is flagged too: the kubelet needs both.",
-		func(c *Context, kc *kubeletv1beta1.KubeletConfiguration, emit cisEmit) {
+		"set both `tlsCertFile` and `tlsPrivateKeyFile`, or `serverTLSBootstrap: true`.",
+		func(c *rule.Context, kc *kubeletv1beta1.KubeletConfiguration, emit cisEmit) {
 			cert, key := kc.TLSCertFile != "", kc.TLSPrivateKeyFile != ""
 			switch {
 			// Half a pair is reported where the half that is set was written.
@@ -243,7 +239,8 @@ var (
 		"rotateCertificates must be true.",
 		"Without client certificate rotation the kubelet's certificate for talking to the API server expires and the node goes NotReady, or a long-lived certificate is used instead. "+
 			"The v1beta1 default is false: kube-bench passes an unset key ({.rotateCertificates} eq true, or unset), but the kubelet then does not rotate; kubeletcfg flags the effective value.",
-		func(c *Context, kc *kubeletv1beta1.KubeletConfiguration, emit cisEmit) {
+		"set `rotateCertificates: true`.",
+		func(c *rule.Context, kc *kubeletv1beta1.KubeletConfiguration, emit cisEmit) {
 			if !kc.RotateCertificates {
 				const p = "rotateCertificates"
 				emit(p, "CIS 4.2.10: "+p+" is false"+cisDefault(c, p)+": the kubelet does not renew its client certificate",
@@ -256,7 +253,8 @@ var (
 		"The kubelet requests and renews its serving certificate only when the RotateKubeletServerCertificate gate is on (beta, on by default in every supported minor) and serverTLSBootstrap is true. "+
 			"kube-bench checks only that {.featureGates.RotateKubeletServerCertificate} is not false. kubeletcfg checks the gate's effective value at the minor, and, with the gate on, flags serverTLSBootstrap: false when no tlsCertFile is provided either "+
 			"(the kubelet then serves a self-signed certificate it never rotates); a tlsCertFile from an outside authority is the operator's to rotate, as the benchmark notes.",
-		func(c *Context, kc *kubeletv1beta1.KubeletConfiguration, emit cisEmit) {
+		"keep the RotateKubeletServerCertificate gate on and set `serverTLSBootstrap: true`, or provide a `tlsCertFile`.",
+		func(c *rule.Context, kc *kubeletv1beta1.KubeletConfiguration, emit cisEmit) {
 			const gate = "RotateKubeletServerCertificate"
 			switch {
 			case c.Gates != nil && !gateEnabled(c.Gates, gate):
@@ -274,7 +272,8 @@ var (
 		"Unset, the kubelet's server accepts Go's default TLS 1.2 cipher suites, which the benchmark does not limit to its strong list. "+
 			"kube-bench: every element of {.tlsCipherSuites} is one of "+strings.Join(cisStrongCiphers, ", ")+". "+
 			"Benchmark v1.10 also allowed TLS_RSA_WITH_AES_256_GCM_SHA384 and TLS_RSA_WITH_AES_128_GCM_SHA256 (no forward secrecy); v1.12 does not, and neither does kubeletcfg. TLS 1.3 suites are not configurable and not checked.",
-		func(c *Context, kc *kubeletv1beta1.KubeletConfiguration, emit cisEmit) {
+		"set `tlsCipherSuites` to suites from the benchmark's list only.",
+		func(c *rule.Context, kc *kubeletv1beta1.KubeletConfiguration, emit cisEmit) {
 			const p = "tlsCipherSuites"
 			hint := "set " + p + " to a subset of: " + strings.Join(cisStrongCiphers, ", ")
 			if len(kc.TLSCipherSuites) == 0 {
@@ -296,7 +295,8 @@ var (
 		"podPidsLimit must be set to a positive limit.",
 		"Without a per-pod PID limit one pod can fork until the node runs out of PIDs and starves the kubelet and every other pod. "+
 			"The v1beta1 default is -1 (no limit); 0 is no limit too. kube-bench checks only that {.podPidsLimit} is set; kubeletcfg flags an effective value of 0 or less.",
-		func(c *Context, kc *kubeletv1beta1.KubeletConfiguration, emit cisEmit) {
+		"set `podPidsLimit` to a positive limit.",
+		func(c *rule.Context, kc *kubeletv1beta1.KubeletConfiguration, emit cisEmit) {
 			if l := kc.PodPidsLimit; l == nil || *l <= 0 {
 				const p = "podPidsLimit"
 				v := int64(-1)
@@ -312,7 +312,8 @@ var (
 		"seccompDefault must be true.",
 		"With seccompDefault on, a container that asks for no seccomp profile runs with the container runtime's RuntimeDefault profile instead of Unconfined. "+
 			"The v1beta1 default is false. kube-bench checks only that {.seccompDefault} is set; the benchmark's title asks for true, which kubeletcfg checks.",
-		func(c *Context, kc *kubeletv1beta1.KubeletConfiguration, emit cisEmit) {
+		"set `seccompDefault: true`.",
+		func(c *rule.Context, kc *kubeletv1beta1.KubeletConfiguration, emit cisEmit) {
 			if s := kc.SeccompDefault; s == nil || !*s {
 				const p = "seccompDefault"
 				emit(p, "CIS 4.2.14: "+p+" is false"+cisDefault(c, p)+": containers without a seccompProfile run Unconfined",
@@ -325,7 +326,8 @@ var (
 		"Older benchmarks (v1.24 and before, 4.2.6; aquasecurity/kube-bench cfg/cis-1.24/node.yaml, commit 1d41c7c3) require the kubelet to fail when kernel tunables differ from its expectations instead of changing them. "+
 			"Later benchmarks dropped the check; it is kept for nodes still audited against them. The v1beta1 default is false. kube-bench: {.protectKernelDefaults} eq true. "+
 			"Set the sysctls the kubelet expects (vm.overcommit_memory=1, vm.panic_on_oom=0, kernel.panic=10, kernel.panic_on_oops=1, ...) on the node first, or the kubelet refuses to start.",
-		func(c *Context, kc *kubeletv1beta1.KubeletConfiguration, emit cisEmit) {
+		"set `protectKernelDefaults: true`, once the node's sysctls are what the kubelet expects.",
+		func(c *rule.Context, kc *kubeletv1beta1.KubeletConfiguration, emit cisEmit) {
 			if !kc.ProtectKernelDefaults {
 				const p = "protectKernelDefaults"
 				emit(p, "CIS 4.2.6 (benchmark v1.24 and older): "+p+" is false"+cisDefault(c, p)+": the kubelet changes kernel tunables that differ from its expectations",
@@ -333,13 +335,3 @@ var (
 			}
 		})
 )
-
-// cisRules are the rules of the cis profile, which RunProfile runs.
-func cisRules() []*Rule {
-	var out []*Rule
-	for _, pc := range profiles["cis"] {
-		pc.rule.EmittedBy = "profile: cis (RunProfile)"
-		out = append(out, pc.rule)
-	}
-	return out
-}

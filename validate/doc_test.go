@@ -3,17 +3,21 @@ package validate
 import (
 	"strings"
 	"testing"
+
+	"github.com/kubeletcfg/kubeletcfg/rule"
 )
 
 // docs/rules.md itself is written by internal/rulesdoc (registry plus corpus
 // examples), whose tests fail when the committed file is stale.
 
 func TestEveryRuleIsDocumented(t *testing.T) {
-	for _, r := range Rules() {
+	for _, r := range rule.All() {
 		if r.Doc == "" || r.Summary == "" || r.Name == "" {
 			t.Errorf("%s: needs name, summary and doc", r.ID)
 		}
-		if r.Check == nil && r.Stage >= StageValidate && r.Stage != StageLint && r.Stage != StageBootstrap {
+	}
+	for _, r := range Declared {
+		if r.Check == nil && r.Stage >= rule.StageValidate && r.Stage != rule.StageLint && r.Stage != rule.StageBootstrap {
 			// Validation and host rules are checks over the effective config.
 			if r.ID != "KC4075" { // documented no-op: depends on klog command-line flags
 				t.Errorf("%s: validation rule without a Check", r.ID)
@@ -39,24 +43,19 @@ var docEndsWithFix = map[string]bool{
 
 // Each rule section says how to fix, once: in its Doc or in its Fix line.
 func TestEveryRuleSaysHowToFix(t *testing.T) {
-	for _, r := range Rules() {
+	for _, r := range rule.All() {
 		inDoc := strings.Contains(r.Doc, "Fix:") || docEndsWithFix[r.ID]
-		switch fix := r.Fix(); {
+		switch fix := r.Fix; {
 		case inDoc && fix != "":
-			t.Errorf("%s: the Doc already says how to fix; drop its entry in fixes (validate/doc.go)", r.ID)
+			t.Errorf("%s: the Doc already says how to fix; drop its Fix", r.ID)
 		case !inDoc && fix == "":
-			t.Errorf("%s: neither the Doc nor fixes (validate/doc.go) says how to fix", r.ID)
+			t.Errorf("%s: neither the Doc nor its Fix says how to fix", r.ID)
 		case fix != "" && !strings.HasSuffix(fix, "."):
 			t.Errorf("%s: the fix should be a sentence ending with a period: %q", r.ID, fix)
 		}
 	}
-	for id := range fixes {
-		if _, ok := Lookup(id); !ok {
-			t.Errorf("fixes names %s, which is not registered", id)
-		}
-	}
 	for id := range docEndsWithFix {
-		if _, ok := Lookup(id); !ok {
+		if _, ok := rule.Lookup(id); !ok {
 			t.Errorf("docEndsWithFix names %s, which is not registered", id)
 		}
 	}

@@ -3,6 +3,7 @@ package validate
 import (
 	"testing"
 
+	"github.com/kubeletcfg/kubeletcfg/rule"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
@@ -12,7 +13,7 @@ import (
 // explain's TestRuleFieldsCoverCorpus checks the other direction: every field a
 // finding of the corpus names is declared by its rule.
 func TestRuleFieldsExist(t *testing.T) {
-	for _, r := range Rules() {
+	for _, r := range rule.All() {
 		if r.AnyField && len(r.Fields) > 0 {
 			t.Errorf("%s: AnyField with Fields %q: one or the other", r.ID, r.Fields)
 		}
@@ -33,7 +34,7 @@ func TestRuleFieldsExist(t *testing.T) {
 }
 
 func TestRuleChecks(t *testing.T) {
-	r := &Rule{Fields: []string{"maxPods", "evictionHard[*]", "reservedMemory[*].limits", "crashLoopBackOff.maxContainerRestartPeriod"}}
+	r := &rule.Rule{Fields: []string{"maxPods", "evictionHard[*]", "reservedMemory[*].limits", "crashLoopBackOff.maxContainerRestartPeriod"}}
 	for _, tc := range []struct {
 		path string
 		want bool
@@ -53,7 +54,7 @@ func TestRuleChecks(t *testing.T) {
 			t.Errorf("Checks(%q) = %v, want %v", tc.path, got, tc.want)
 		}
 	}
-	if !(&Rule{AnyField: true}).Checks("anything.at[all]") {
+	if !(&rule.Rule{AnyField: true}).Checks("anything.at[all]") {
 		t.Error("an AnyField rule checks every path")
 	}
 }

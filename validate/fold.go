@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 )
 
 // FoldKeep is how many findings of one rule in one file are shown in full when
@@ -62,7 +63,7 @@ func Fold(fs []finding.Finding) []finding.Finding {
 	for g, i := range summary {
 		s := &out[i]
 		what := g.rule + " findings"
-		if r, ok := Lookup(g.rule); ok {
+		if r, ok := rule.Lookup(g.rule); ok {
 			what = strings.ReplaceAll(r.Name, "-", " ") + " findings"
 		}
 		where := "in this file"

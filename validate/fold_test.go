@@ -7,12 +7,13 @@ import (
 	"testing"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 )
 
 // ruleByID is a rule declared outside validate (the read rules are in package
 // source), registered for these tests by emitters_gen_test.go.
-func ruleByID(id string) *Rule {
-	r, ok := Lookup(id)
+func ruleByID(id string) *rule.Rule {
+	r, ok := rule.Lookup(id)
 	if !ok {
 		panic(id + " is not registered")
 	}

@@ -8,13 +8,14 @@ import (
 	"k8s.io/component-base/featuregate"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 // Lint rules: the kubelet accepts the configuration, but it does not do what the
 // files say. Each has a Check over the evaluated configuration.
 
-var GatedFieldIgnored = &Rule{ID: "KC6002", AnyField: true, Name: "gated-field-ignored", Severity: finding.Warning, Stage: StageLint,
+var GatedFieldIgnored = &rule.Rule{ID: "KC6002", AnyField: true, Name: "gated-field-ignored", Severity: finding.Warning, Stage: rule.StageLint,
 	Summary: "A field is set while the feature gate it belongs to is off: the kubelet starts and ignores it.",
 	Doc: "Fields marked +featureGate in the KubeletConfiguration types only act when their gate is on. " +
 		"Where the kubelet's validation refuses such a field with its gate off, that refusal is reported " +
@@ -24,7 +25,7 @@ var GatedFieldIgnored = &Rule{ID: "KC6002", AnyField: true, Name: "gated-field-i
 
 // lintRules go beyond the kubelet. KC6001 is emitted by the key walk of the
 // files (DraftCrashLoop), the others run in Run.
-var lintRules = []*Rule{GatedFieldIgnored, DraftCrashLoopField}
+var lintRules = []*rule.Rule{GatedFieldIgnored, DraftCrashLoopField}
 
 func init() {
 	// Set here, not in the literal: checkGatedFields builds findings of
@@ -32,7 +33,7 @@ func init() {
 	GatedFieldIgnored.Check = checkGatedFields
 }
 
-func checkGatedFields(c *Context) []finding.Finding {
+func checkGatedFields(c *rule.Context) []finding.Finding {
 	paths := make([]string, 0, len(c.FieldGates))
 	for p := range c.FieldGates {
 		paths = append(paths, p)
@@ -95,7 +96,7 @@ func refusedAt(prior []finding.Finding, path string) bool {
 var (
 	// --- beyond the kubelet (KC6xxx) ---
 
-	DraftCrashLoopField = &Rule{ID: "KC6001", Name: "kep4603-draft-field", Severity: finding.Warning, Stage: StageLint,
+	DraftCrashLoopField = &rule.Rule{ID: "KC6001", Fix: "use `crashLoopBackOff.maxContainerRestartPeriod` with the KubeletCrashLoopBackOffMax gate on; `kubeletcfg fix` renames the key.", Name: "kep4603-draft-field", Severity: finding.Warning, Stage: rule.StageLint,
 		Summary: "The KEP-4603 draft name crashloopbackoff.maxSeconds is dropped by every kubelet.",
 		Doc:     "The crash-loop backoff proposal drafted `crashloopbackoff.maxSeconds`; what shipped is `crashLoopBackOff.maxContainerRestartPeriod`, a duration between 1s and 300s behind the KubeletCrashLoopBackOffMax gate. No kubelet knows the draft name, so the setting silently has no effect.",
 		Kubelet: "", EmittedBy: "pipeline: key walk of the files (DraftCrashLoop)"}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	"k8s.io/apimachinery/pkg/util/version"
 	"k8s.io/component-base/featuregate"
@@ -47,8 +48,8 @@ func TestGatedFieldIgnored(t *testing.T) {
 			for _, p := range tt.set {
 				set[p] = true
 			}
-			ctx := &Context{
-				Minor: "1.37", Config: &kubeletv1beta1.KubeletConfiguration{}, Gates: gate(tt.gate),
+			ctx := &rule.Context{
+				Minor: minorOf("1.37"), Config: &kubeletv1beta1.KubeletConfiguration{}, Gates: gate(tt.gate),
 				FieldGates: fieldGates, Prior: tt.prior,
 				SetByFile: func(p string) bool { return set[p] },
 			}

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/component-base/featuregate"
@@ -35,19 +37,19 @@ func TestCompareMinors(t *testing.T) {
 }
 
 func TestRuleIn(t *testing.T) {
-	r := &Rule{Since: "1.33", Until: "1.35"}
+	r := &rule.Rule{Since: "1.33", Until: "1.35"}
 	for minor, want := range map[string]bool{"1.32": false, "1.33": true, "1.35": true, "1.36": false, "": true, "garbage": true} {
-		if got := r.In(minor); got != want {
+		if got := r.In(minorOf(minor)); got != want {
 			t.Errorf("[1.33, 1.35].In(%q) = %v, want %v", minor, got, want)
 		}
 	}
-	if got := (&Rule{}).Minors(); got != "1.31–1.38" {
+	if got := (&rule.Rule{}).Minors(); got != "1.31–1.38" {
 		t.Errorf("open range = %q", got)
 	}
-	if got := (&Rule{Since: "1.38"}).Minors(); got != "1.38" {
+	if got := (&rule.Rule{Since: "1.38"}).Minors(); got != "1.38" {
 		t.Errorf("1.38 only = %q", got)
 	}
-	if got := (&Rule{Until: "1.33"}).Releases(); got != "v1.31.0 to v1.33.13" {
+	if got := (&rule.Rule{Until: "1.33"}).Releases(); got != "v1.31.0 to v1.33.13" {
 		t.Errorf("releases up to 1.33 = %q", got)
 	}
 }
@@ -55,7 +57,7 @@ func TestRuleIn(t *testing.T) {
 func TestByMinorAt(t *testing.T) {
 	b := byMinor[string]{{"1.31", "old"}, {"1.35", "new"}}
 	for minor, want := range map[string]string{"1.31": "old", "1.34": "old", "1.35": "new", "1.37": "new", "": "new", "1.30": "old"} {
-		if got := b.at(minor); got != want {
+		if got := b.atVersion(minor); got != want {
 			t.Errorf("at(%q) = %q, want %q", minor, got, want)
 		}
 	}
@@ -137,7 +139,7 @@ func TestDeclaredMinors(t *testing.T) {
 	for _, m := range skew.Minors() {
 		known[m.Version] = true
 	}
-	for _, r := range Rules() {
+	for _, r := range rule.All() {
 		if !known[r.Since] || !known[r.Until] {
 			t.Errorf("%s: Since %q / Until %q is not a minor the rules mirror", r.ID, r.Since, r.Until)
 		}
@@ -161,7 +163,7 @@ type noVersions struct{ featuregate.FeatureGate }
 
 func TestGateRegistered(t *testing.T) {
 	g := kvTestGates(t, nil)
-	for _, c := range []*Context{{Gates: g}, {Gates: noVersions{g}}} {
+	for _, c := range []*rule.Context{{Gates: g}, {Gates: noVersions{g}}} {
 		if !c.GateRegistered("MemoryQoS") || !kvEnabled(c, "MemoryQoS") {
 			t.Errorf("%T: MemoryQoS is registered and on", c.Gates)
 		}
@@ -169,7 +171,7 @@ func TestGateRegistered(t *testing.T) {
 			t.Errorf("%T: an unregistered gate must be off, not panic", c.Gates)
 		}
 	}
-	if kvEnabled(&Context{}, "MemoryQoS") {
+	if kvEnabled(&rule.Context{}, "MemoryQoS") {
 		t.Error("no gates: everything is off")
 	}
 }
@@ -181,7 +183,7 @@ func TestRunSkipsRulesOutsideTheirMinors(t *testing.T) {
 		k.MemoryThrottlingFactor = new(0.9) // the test gates have MemoryQoS on
 		k.ContainerLogMaxFiles = new(int32(1))
 		var out []string
-		for _, f := range Run(&Context{Minor: minor, Config: k, Gates: kvTestGates(t, nil), CgroupVersion: 2}) {
+		for _, f := range Run(&rule.Context{Minor: minorOf(minor), Config: k, Gates: kvTestGates(t, nil), CgroupVersion: 2}) {
 			out = append(out, f.Rule)
 		}
 		return out
@@ -318,10 +320,10 @@ func TestKubeletRulesWithEachMinorsGates(t *testing.T) {
 				if c.mutate != nil {
 					c.mutate(k)
 				}
-				ctx := &Context{Minor: minor, Config: k, Gates: fg, CgroupVersion: 2}
+				ctx := &rule.Context{Minor: minorOf(minor), Config: k, Gates: fg, CgroupVersion: 2}
 				var got []string
 				for _, r := range kvRules {
-					for _, f := range r.run(ctx) {
+					for _, f := range runRule(r, ctx) {
 						got = append(got, f.Kubelet)
 					}
 				}
@@ -336,4 +338,22 @@ func TestKubeletRulesWithEachMinorsGates(t *testing.T) {
 			}
 		})
 	}
+}
+
+// minorOf is skew's minor named by version, nil for none or an unknown one
+// (a Context without a minor: every rule runs).
+func minorOf(version string) *skew.Minor {
+	m, err := skew.Lookup(version)
+	if err != nil {
+		return nil
+	}
+	return m
+}
+
+// runRule is what Run does with one rule: its Check where the minor has it.
+func runRule(r *rule.Rule, ctx *rule.Context) []finding.Finding {
+	if r.Check == nil || !r.In(ctx.Minor) {
+		return nil
+	}
+	return r.Check(ctx)
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/internal/didyoumean"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 )
 
 // ---- runstage.go: the run stage. ValidateKubeletConfiguration is not the last
@@ -48,9 +49,9 @@ const (
 
 // rsRule completes a run-stage rule as kvRule does (error severity, which a rule
 // declaring Warning keeps), in StageRun.
-func rsRule(r *Rule, check kvCheck) *Rule {
+func rsRule(r *rule.Rule, check kvCheck) *rule.Rule {
 	severity := r.Severity
-	r.Stage = StageRun
+	r.Stage = rule.StageRun
 	r = kvRule(r, check)
 	if severity == finding.Warning {
 		r.Severity = finding.Warning
@@ -67,7 +68,7 @@ func sortedKeys[M ~map[string]V, V any](m M) []string {
 // ---- UnsecuredDependencies -> InitializeTLS.
 
 var (
-	rsTLSCipherSuites = rsRule(&Rule{
+	rsTLSCipherSuites = rsRule(&rule.Rule{
 		ID:      "KC4501",
 		Name:    "tls-cipher-suite-unknown",
 		Fields:  []string{"tlsCipherSuites"},
@@ -77,7 +78,7 @@ var (
 			"Cipher suite X not supported or doesn't exist\"). The names are Go's (crypto/tls), spelled exactly, " +
 			"for example TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256. Fix: use a name from Go's list, or remove the entry.",
 		Kubelet: rsServerFunc + "InitializeTLS",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		for i, name := range k.TLSCipherSuites {
 			if _, err := cliflag.TLSCipherSuites([]string{name}); err != nil {
 				emit(fmt.Sprintf("tlsCipherSuites[%d]", i),
@@ -88,7 +89,7 @@ var (
 		}
 	})
 
-	rsTLSMinVersion = rsRule(&Rule{
+	rsTLSMinVersion = rsRule(&rule.Rule{
 		ID:      "KC4502",
 		Name:    "tls-min-version-unknown",
 		Fields:  []string{"tlsMinVersion"},
@@ -96,7 +97,7 @@ var (
 		Doc: "InitializeTLS parses tlsMinVersion after validation; a value other than VersionTLS10, VersionTLS11, " +
 			"VersionTLS12 or VersionTLS13 (\"1.2\", \"TLS12\") stops the kubelet. Fix: write VersionTLS12 or VersionTLS13.",
 		Kubelet: rsServerFunc + "InitializeTLS",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if _, err := cliflag.TLSVersion(k.TLSMinVersion); err != nil {
 			emit("tlsMinVersion",
 				fmt.Sprintf("tlsMinVersion %q is not a TLS version name, so the kubelet refuses to start", k.TLSMinVersion),
@@ -105,7 +106,7 @@ var (
 		}
 	})
 
-	rsTLSCurves = rsRule(&Rule{
+	rsTLSCurves = rsRule(&rule.Rule{
 		ID:      "KC4503",
 		Name:    "tls-curve-unknown",
 		Fields:  []string{"tlsCurvePreferences"},
@@ -117,7 +118,7 @@ var (
 			"Whether a newer hybrid ID is known depends on the Go the kubelet was built with; kubeletcfg " +
 			"answers with its own. Fix: use IDs from that list.",
 		Kubelet: rsServerFunc + "InitializeTLS",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		// TLSCurvePreferences stops at the first bad entry; each is checked with
 		// those before it, so a repeat is reported where it repeats.
 		for i := range k.TLSCurvePreferences {
@@ -168,7 +169,7 @@ func rsParseReserved(name, value string) error {
 const rsQuantityHint = "write a quantity such as 500Mi, 1Gi or 100m (binary suffixes Ki, Mi, Gi; decimal k, M, G; no space, no B)"
 
 var (
-	rsReserved = rsRule(&Rule{
+	rsReserved = rsRule(&rule.Rule{
 		ID:      "KC4510",
 		Name:    "reserved-resource-invalid",
 		Fields:  []string{"kubeReserved", "systemReserved"},
@@ -180,7 +181,7 @@ var (
 			"cpu, memory, ephemeral-storage and pid can be reserved. Fix: write a quantity such as 500Mi, or " +
 			"remove the entry.",
 		Kubelet: rsServerFunc + "run, parseResourceList",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		masked := rsReservedCPUs(k).Size() > 0
 		for _, m := range []struct {
 			field, flag string
@@ -205,7 +206,7 @@ var (
 		}
 	})
 
-	rsReservedCPUsReplace = rsRule(&Rule{
+	rsReservedCPUsReplace = rsRule(&rule.Rule{
 		ID:       "KC4511",
 		Name:     "reserved-cpus-replace-cpu",
 		Severity: finding.Warning,
@@ -217,7 +218,7 @@ var (
 			"written in either map has no effect, and is not even checked. Fix: remove the cpu entries, or " +
 			"reservedSystemCPUs.",
 		Kubelet: rsServerFunc + "run",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		n := rsReservedCPUs(k).Size()
 		if n == 0 {
 			return
@@ -347,7 +348,7 @@ func rsEvictionMaps(k *kvConfig) []rsEvictionMap {
 // rsEvictionPrefix is how the kubelet wraps a map's error: run() parses
 // evictionHard first (unless --experimental-allocatable-ignore-eviction), and
 // NewMainKubelet parses all four.
-func rsEvictionPrefix(c *Context, field string) string {
+func rsEvictionPrefix(c *rule.Context, field string) string {
 	if field == "evictionHard" && !c.IgnoreAllocatableEviction {
 		return rsRun
 	}
@@ -357,7 +358,7 @@ func rsEvictionPrefix(c *Context, field string) string {
 // rsEvictionFailures calls report for every entry of the named maps that fails:
 // with badSignals, the entries whose key is no signal (KC4520); without, the
 // entries of a signal whose value fails.
-func rsEvictionFailures(c *Context, k *kvConfig, badSignals bool, fields []string, report func(field, key, value string, err error)) {
+func rsEvictionFailures(c *rule.Context, k *kvConfig, badSignals bool, fields []string, report func(field, key, value string, err error)) {
 	for _, m := range rsEvictionMaps(k) {
 		if !slices.Contains(fields, m.field) {
 			continue
@@ -377,7 +378,7 @@ const rsSignalsHint = "memory.available, nodefs.available, nodefs.inodesFree, im
 	"containerfs.available, containerfs.inodesFree, allocatableMemory.available, pid.available"
 
 var (
-	rsEvictionSignal = rsRule(&Rule{
+	rsEvictionSignal = rsRule(&rule.Rule{
 		ID:      "KC4520",
 		Name:    "eviction-signal-unknown",
 		Fields:  []string{"evictionHard", "evictionSoft", "evictionSoftGracePeriod", "evictionMinimumReclaim"},
@@ -387,7 +388,7 @@ var (
 			"(\"unsupported eviction signal memory.availble\"). The signals are " + rsSignalsHint + ". " +
 			"Fix: spell the signal as listed.",
 		Kubelet: rsEvictionFunc,
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		rsEvictionFailures(c, k, true, []string{"evictionHard", "evictionSoft", "evictionSoftGracePeriod", "evictionMinimumReclaim"},
 			func(field, key, value string, err error) {
 				hint := "use one of " + rsSignalsHint
@@ -400,7 +401,7 @@ var (
 			})
 	})
 
-	rsEvictionThreshold = rsRule(&Rule{
+	rsEvictionThreshold = rsRule(&rule.Rule{
 		ID:      "KC4521",
 		Name:    "eviction-threshold-invalid",
 		Fields:  []string{"evictionHard", "evictionSoft"},
@@ -411,7 +412,7 @@ var (
 			"positive, 110% is over 100%. 0% and 100% are ignored rather than refused. Fix: write a quantity " +
 			"such as 500Mi or a percentage such as 10%.",
 		Kubelet: rsEvictionFunc,
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		rsEvictionFailures(c, k, false, []string{"evictionHard", "evictionSoft"}, func(field, key, value string, err error) {
 			emit(field+"["+key+"]",
 				fmt.Sprintf("%s[%s] is %q, which the kubelet refuses: %s", field, key, value, rsShortError(err)),
@@ -420,7 +421,7 @@ var (
 		})
 	})
 
-	rsEvictionGrace = rsRule(&Rule{
+	rsEvictionGrace = rsRule(&rule.Rule{
 		ID:      "KC4522",
 		Name:    "eviction-soft-grace-period",
 		Fields:  []string{"evictionSoft", "evictionSoftGracePeriod"},
@@ -431,7 +432,7 @@ var (
 			"without a unit is refused). A grace period without a soft threshold is accepted and unused. Fix: " +
 			"give each soft threshold a grace period such as 1m30s.",
 		Kubelet: rsEvictionFunc,
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		rsEvictionFailures(c, k, false, []string{"evictionSoftGracePeriod"}, func(field, key, value string, err error) {
 			emit(field+"["+key+"]",
 				fmt.Sprintf("%s[%s] is %q, which the kubelet refuses: %s", field, key, value, rsShortError(err)),
@@ -453,7 +454,7 @@ var (
 		}
 	})
 
-	rsEvictionReclaim = rsRule(&Rule{
+	rsEvictionReclaim = rsRule(&rule.Rule{
 		ID:      "KC4523",
 		Name:    "eviction-minimum-reclaim-invalid",
 		Fields:  []string{"evictionMinimumReclaim"},
@@ -461,7 +462,7 @@ var (
 		Doc: "NewMainKubelet (ParseThresholdConfig) parses evictionMinimumReclaim: a quantity of zero or more " +
 			"(500Mi) or a percentage above zero (5%). Fix: write a quantity such as 500Mi or a percentage such as 5%.",
 		Kubelet: rsEvictionFunc,
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		rsEvictionFailures(c, k, false, []string{"evictionMinimumReclaim"}, func(field, key, value string, err error) {
 			emit(field+"["+key+"]",
 				fmt.Sprintf("%s[%s] is %q, which the kubelet refuses: %s", field, key, value, rsShortError(err)),
@@ -505,7 +506,7 @@ func rsParseQOSPercentage(v string) error {
 }
 
 var (
-	rsQOSReserved = rsRule(&Rule{
+	rsQOSReserved = rsRule(&rule.Rule{
 		ID:      "KC4530",
 		Name:    "qos-reserved-invalid",
 		Fields:  []string{"qosReserved"},
@@ -513,7 +514,7 @@ var (
 		Doc: "run() parses qosReserved (cm.ParseQOSReserved) after validation: only memory can be reserved, " +
 			"as a whole percentage from 0% to 100% (50%). Fix: write qosReserved: {memory: 50%}.",
 		Kubelet: "pkg/kubelet/cm/qos_container_manager_linux.go ParseQOSReserved (run)",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		for _, key := range sortedKeys(k.QOSReserved) {
 			v := k.QOSReserved[key]
 			var err error
@@ -531,7 +532,7 @@ var (
 		}
 	})
 
-	rsTopologyOptionsGate = rsRule(&Rule{
+	rsTopologyOptionsGate = rsRule(&rule.Rule{
 		ID:      "KC4531",
 		Name:    "topology-manager-policy-options-gate",
 		Fields:  []string{"topologyManagerPolicyOptions"},
@@ -540,7 +541,7 @@ var (
 			"gate is off. Up to 1.35 the gate can be turned off; from 1.36 it is locked on and turning it off " +
 			"is refused before (KC3002). Fix: remove the options or turn the gate on.",
 		Kubelet: rsServerFunc + "run",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		const gate = "TopologyManagerPolicyOptions"
 		if k.TopologyManagerPolicyOptions == nil || !c.GateRegistered(gate) || c.Gates.Enabled(gate) {
 			return
@@ -556,7 +557,7 @@ var (
 		{"1.38", "LimitedSwap is only supported with cgroupv2"},
 	}
 
-	rsLimitedSwap = rsRule(&Rule{
+	rsLimitedSwap = rsRule(&rule.Rule{
 		ID:      "KC4532",
 		Name:    "limited-swap-cgroup-v1",
 		Fields:  []string{"memorySwap.swapBehavior"},
@@ -566,12 +567,12 @@ var (
 			"always. From 1.35 failCgroupV1 (true by default) already refuses a cgroup v1 host. Fix: move the " +
 			"node to cgroup v2, or use NoSwap.",
 		Kubelet: rsServerFunc + "run",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if c.CgroupVersion != 1 || k.MemorySwap.SwapBehavior != "LimitedSwap" {
 			return
 		}
 		// Up to 1.37 behind the NodeSwap gate; an unparsable minor is the newest.
-		if before, ok := compareMinors(c.Minor, "1.38"); ok && before < 0 && !(c.GateRegistered("NodeSwap") && c.Gates.Enabled("NodeSwap")) {
+		if before, ok := compareMinors(c.Version(), "1.38"); ok && before < 0 && !(c.GateRegistered("NodeSwap") && c.Gates.Enabled("NodeSwap")) {
 			return
 		}
 		emit("memorySwap.swapBehavior",
@@ -604,7 +605,7 @@ func rsSysctlAllowlistError(s string) error {
 }
 
 var (
-	rsSyncFrequency = rsRule(&Rule{
+	rsSyncFrequency = rsRule(&rule.Rule{
 		ID:      "KC4540",
 		Name:    "sync-frequency-not-positive",
 		Fields:  []string{"syncFrequency"},
@@ -613,7 +614,7 @@ var (
 			"refuses what is left below zero (\"invalid sync frequency -1000000000\"). Fix: a positive " +
 			"duration such as 1m, or remove the field.",
 		Kubelet: rsNewMainKubelet,
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if d := k.SyncFrequency.Duration; d <= 0 {
 			emit("syncFrequency", fmt.Sprintf("syncFrequency is %s; it must be positive, so the kubelet refuses to start", d),
 				"use a positive duration such as 1m (the default), or remove syncFrequency",
@@ -621,7 +622,7 @@ var (
 		}
 	})
 
-	rsChangeDetection = rsRule(&Rule{
+	rsChangeDetection = rsRule(&rule.Rule{
 		ID:      "KC4541",
 		Name:    "configmap-secret-strategy-unknown",
 		Fields:  []string{"configMapAndSecretChangeDetectionStrategy"},
@@ -631,7 +632,7 @@ var (
 			"server: a standalone kubelet (no --kubeconfig) never reads the field, and kubeletcfg assumes a " +
 			"node that joins a cluster. Fix: write Watch (the default), Cache or Get.",
 		Kubelet: rsNewMainKubelet,
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		switch s := string(k.ConfigMapAndSecretChangeDetectionStrategy); s {
 		case "Watch", "Cache", "Get":
 		default:
@@ -647,7 +648,7 @@ var (
 		}
 	})
 
-	rsContainerLogMaxFiles = rsRule(&Rule{
+	rsContainerLogMaxFiles = rsRule(&rule.Rule{
 		ID:      "KC4544",
 		Name:    "container-log-max-files-run",
 		Fields:  []string{"containerLogMaxFiles"},
@@ -657,7 +658,7 @@ var (
 			"From 1.33 validation refuses the same value first (KC4098), so only 1.31 and 1.32 reach this " +
 			"check. Fix: set containerLogMaxFiles to 2 or more (the default is 5).",
 		Kubelet: "pkg/kubelet/logs/container_log_manager.go NewContainerLogManager (NewMainKubelet)",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if n := k.ContainerLogMaxFiles; n != nil && *n <= 1 {
 			emit("containerLogMaxFiles",
 				fmt.Sprintf("containerLogMaxFiles is %d; the kubelet keeps at least 2 log files per container, so it refuses to start", *n),
@@ -666,7 +667,7 @@ var (
 		}
 	})
 
-	rsContainerLogMaxSize = rsRule(&Rule{
+	rsContainerLogMaxSize = rsRule(&rule.Rule{
 		ID:      "KC4542",
 		Name:    "container-log-max-size-invalid",
 		Fields:  []string{"containerLogMaxSize"},
@@ -675,7 +676,7 @@ var (
 			"and 10MB, \"10 Mi\" or 1e100 stop the kubelet. A negative size turns log rotation off. Fix: write " +
 			"a quantity such as 10Mi.",
 		Kubelet: "pkg/kubelet/logs/container_log_manager.go NewContainerLogManager (NewMainKubelet)",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		var err error
 		q, perr := resource.ParseQuantity(k.ContainerLogMaxSize)
 		if perr != nil {
@@ -691,7 +692,7 @@ var (
 		}
 	})
 
-	rsUnsafeSysctls = rsRule(&Rule{
+	rsUnsafeSysctls = rsRule(&rule.Rule{
 		ID:      "KC4543",
 		Name:    "allowed-unsafe-sysctl-invalid",
 		Fields:  []string{"allowedUnsafeSysctls"},
@@ -702,7 +703,7 @@ var (
 			"the kubelet. Fix: keep namespaced sysctls only (net.*, kernel.shm*, kernel.msg*, kernel.sem, " +
 			"fs.mqueue.*, user.*); set node-wide sysctls on the host.",
 		Kubelet: "pkg/kubelet/sysctl/allowlist.go NewAllowlist (NewMainKubelet)",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		for i, s := range k.AllowedUnsafeSysctls {
 			if err := rsSysctlAllowlistError(s); err != nil {
 				msg := fmt.Sprintf("allowedUnsafeSysctls: %q is not a sysctl name or a prefix ending in *, so the kubelet refuses to start", s)
@@ -718,7 +719,7 @@ var (
 )
 
 // runStageRules are this file's rules, in the order the kubelet reaches their checks.
-var runStageRules = []*Rule{
+var runStageRules = []*rule.Rule{
 	rsTLSCipherSuites, rsTLSMinVersion, rsTLSCurves,
 	rsReserved, rsReservedCPUsReplace,
 	rsEvictionSignal, rsEvictionThreshold, rsEvictionGrace, rsEvictionReclaim,

@@ -13,6 +13,7 @@ import (
 	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
 	cliflag "k8s.io/component-base/cli/flag"
 
+	"github.com/kubeletcfg/kubeletcfg/rule"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 )
 
@@ -29,15 +30,15 @@ import (
 type kvConfig = kubeletv1beta1.KubeletConfiguration
 
 // negativeRule builds the "%s (--%s) %v must not be a negative number" checks.
-func kvNegativeRule(id, name, field, flag, about string, get func(*kvConfig) int64) *Rule {
-	return kvRule(&Rule{
+func kvNegativeRule(id, name, field, flag, about string, get func(*kvConfig) int64) *rule.Rule {
+	return kvRule(&rule.Rule{
 		ID:      id,
 		Name:    name,
 		Fields:  []string{field},
 		Summary: field + " must not be negative",
 		Doc: fmt.Sprintf("The kubelet refuses a negative %s (--%s). %s "+
 			"Fix: use zero or a positive value, or remove the field to get the default.", field, flag, about),
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if v := get(k); v < 0 {
 			emit(field,
 				fmt.Sprintf("%s is %d; it must not be negative", field, v),
@@ -50,20 +51,20 @@ func kvNegativeRule(id, name, field, flag, about string, get func(*kvConfig) int
 // rangeRule builds the "%s (--%s) %v must be between A and B, inclusive" checks.
 // lo and hi are the range checked; msgLo is the lower bound the message prints
 // (readOnlyPort checks 1..65535 but prints 0). skipZero skips the check for 0.
-func kvRangeRule(id, name, field, flag, about string, lo, hi, msgLo int, skipZero bool, get func(*kvConfig) int64) *Rule {
+func kvRangeRule(id, name, field, flag, about string, lo, hi, msgLo int, skipZero bool, get func(*kvConfig) int64) *rule.Rule {
 	zero, summary := "", fmt.Sprintf("%s must be between %d and %d", field, lo, hi)
 	if skipZero {
 		zero = " Zero is allowed and disables it."
 		summary = fmt.Sprintf("%s must be 0 (disabled) or between %d and %d", field, lo, hi)
 	}
-	return kvRule(&Rule{
+	return kvRule(&rule.Rule{
 		ID:      id,
 		Name:    name,
 		Fields:  []string{field},
 		Summary: summary,
 		Doc: fmt.Sprintf("The kubelet refuses a %s (--%s) outside %d..%d inclusive.%s %s "+
 			"Fix: pick a value in range.", field, flag, lo, hi, zero, about),
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		v := get(k)
 		if skipZero && v == 0 {
 			return
@@ -84,7 +85,7 @@ func kvRangeRule(id, name, field, flag, about string, lo, hi, msgLo int, skipZer
 var kvDefaultCFSQuota = 100 * time.Millisecond
 
 var (
-	kvNodeLeaseDuration = kvRule(&Rule{
+	kvNodeLeaseDuration = kvRule(&rule.Rule{
 		ID:      "KC4001",
 		Fields:  []string{"nodeLeaseDurationSeconds"},
 		Name:    "node-lease-duration-positive",
@@ -93,7 +94,7 @@ var (
 			"considering the node unhealthy; the kubelet refuses zero or a negative value. " +
 			"Defaulting turns 0 into 40, so this fires only for a negative value. Fix: use a positive " +
 			"number of seconds (default 40).",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if k.NodeLeaseDurationSeconds <= 0 {
 			emit("nodeLeaseDurationSeconds",
 				fmt.Sprintf("nodeLeaseDurationSeconds is %d; it must be greater than 0", k.NodeLeaseDurationSeconds),
@@ -102,7 +103,7 @@ var (
 		}
 	})
 
-	kvSystemCgroupsNeedsRoot = kvRule(&Rule{
+	kvSystemCgroupsNeedsRoot = kvRule(&rule.Rule{
 		ID:      "KC4002",
 		Fields:  []string{"systemCgroups", "cgroupRoot"},
 		Name:    "system-cgroups-needs-cgroup-root",
@@ -110,7 +111,7 @@ var (
 		Doc: "systemCgroups places non-kernel system processes in a cgroup, which the kubelet resolves " +
 			"under cgroupRoot; setting it without cgroupRoot is refused. Fix: set cgroupRoot (for " +
 			"example \"/\") or remove systemCgroups.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if k.SystemCgroups != "" && k.CgroupRoot == "" {
 			emit("systemCgroups",
 				fmt.Sprintf("systemCgroups is set to %q but cgroupRoot is empty", k.SystemCgroups),
@@ -131,7 +132,7 @@ var (
 		"It is the port of the localhost healthz endpoint (default 10248).",
 		1, 65535, 1, true, func(k *kvConfig) int64 { return int64(kvI32(k.HealthzPort)) })
 
-	kvCPUCFSQuotaPeriodGate = kvRule(&Rule{
+	kvCPUCFSQuotaPeriodGate = kvRule(&rule.Rule{
 		ID:      "KC4006",
 		Fields:  []string{"cpuCFSQuotaPeriod"},
 		Name:    "cpu-cfs-quota-period-needs-gate",
@@ -141,7 +142,7 @@ var (
 			"is refused there unless featureGates enables it; from 1.36 it is GA and on by default (not locked), " +
 			"so this fires only when featureGates turns it off. Fix: enable CustomCPUCFSQuotaPeriod or remove " +
 			"cpuCFSQuotaPeriod.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		p := kvDur(k.CPUCFSQuotaPeriod)
 		if !kvEnabled(c, "CustomCPUCFSQuotaPeriod") && p.Duration != kvDefaultCFSQuota {
 			emit("cpuCFSQuotaPeriod",
@@ -151,14 +152,14 @@ var (
 		}
 	})
 
-	kvCPUCFSQuotaPeriodRange = kvRule(&Rule{
+	kvCPUCFSQuotaPeriodRange = kvRule(&rule.Rule{
 		ID:      "KC4007",
 		Fields:  []string{"cpuCFSQuotaPeriod"},
 		Name:    "cpu-cfs-quota-period-range",
 		Summary: "cpuCFSQuotaPeriod must be between 1ms and 1s",
 		Doc: "With the CustomCPUCFSQuotaPeriod gate on, the CFS quota period must lie between 1ms and " +
 			"1s inclusive, the range the kernel accepts for cpu.cfs_period_us. Fix: choose a period in range.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		p := kvDur(k.CPUCFSQuotaPeriod)
 		if kvEnabled(c, "CustomCPUCFSQuotaPeriod") && utilvalidation.IsInRange(int(p.Duration), int(time.Millisecond), int(time.Second)) != nil {
 			emit("cpuCFSQuotaPeriod",
@@ -176,7 +177,7 @@ var (
 		"It is the disk usage percent below which image garbage collection never runs (default 80).",
 		0, 100, 0, false, func(k *kvConfig) int64 { return int64(kvI32(k.ImageGCLowThresholdPercent)) })
 
-	kvImageGCLowBelowHigh = kvRule(&Rule{
+	kvImageGCLowBelowHigh = kvRule(&rule.Rule{
 		ID:      "KC4010",
 		Fields:  []string{"imageGCLowThresholdPercent", "imageGCHighThresholdPercent"},
 		Name:    "image-gc-low-below-high",
@@ -184,7 +185,7 @@ var (
 		Doc: "Image garbage collection starts above the high threshold and frees space down to the low " +
 			"one, so low must be strictly below high. Setting both to the same value (for example to " +
 			"disable image GC) is refused. Fix: keep low below high (defaults 80 and 85).",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		lo, hi := kvI32(k.ImageGCLowThresholdPercent), kvI32(k.ImageGCHighThresholdPercent)
 		if lo >= hi {
 			emit(kvPick(c, "imageGCLowThresholdPercent", "imageGCHighThresholdPercent"),
@@ -194,7 +195,7 @@ var (
 		}
 	})
 
-	kvImageMaximumGCAgeGate = kvRule(&Rule{
+	kvImageMaximumGCAgeGate = kvRule(&rule.Rule{
 		ID:      "KC4011",
 		Fields:  []string{"imageMaximumGCAge"},
 		Name:    "image-maximum-gc-age-needs-gate",
@@ -203,7 +204,7 @@ var (
 			"gate. The gate is beta and on by default up to 1.34, so this fires there when featureGates turns " +
 			"it off; from 1.35 it is GA and locked on, so this cannot fire. Fix: enable the gate or remove " +
 			"imageMaximumGCAge.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if k.ImageMaximumGCAge.Duration != 0 && !kvEnabled(c, "ImageMaximumGCAge") {
 			emit("imageMaximumGCAge",
 				fmt.Sprintf("imageMaximumGCAge is %v but the ImageMaximumGCAge feature gate is off", k.ImageMaximumGCAge.Duration),
@@ -212,7 +213,7 @@ var (
 		}
 	})
 
-	kvDefaultPodSysctlsGate = kvRule(&Rule{
+	kvDefaultPodSysctlsGate = kvRule(&rule.Rule{
 		ID:      "KC4012",
 		Fields:  []string{"defaultPodSysctls"},
 		Since:   "1.37",
@@ -221,7 +222,7 @@ var (
 		Doc: "defaultPodSysctls (sysctls applied to every pod sandbox) is alpha in 1.37 and needs the " +
 			"DefaultPodSysctls feature gate, which is off by default. Fix: enable the gate or remove " +
 			"defaultPodSysctls.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if len(k.DefaultPodSysctls) > 0 && !kvEnabled(c, "DefaultPodSysctls") {
 			emit("defaultPodSysctls",
 				"defaultPodSysctls is set but the DefaultPodSysctls feature gate is off",
@@ -230,7 +231,7 @@ var (
 		}
 	})
 
-	kvDefaultPodSysctlName = kvRule(&Rule{
+	kvDefaultPodSysctlName = kvRule(&rule.Rule{
 		ID:      "KC4013",
 		Fields:  []string{"defaultPodSysctls"},
 		Since:   "1.37",
@@ -239,7 +240,7 @@ var (
 		Doc: "With the DefaultPodSysctls gate on, each key of defaultPodSysctls must be a sysctl name: " +
 			"at most 253 characters of lowercase segments ([a-z0-9], with - and _ inside) separated by " +
 			"dots or slashes. Fix: correct the name (for example net.ipv4.ip_forward).",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if len(k.DefaultPodSysctls) == 0 || !kvEnabled(c, "DefaultPodSysctls") {
 			return
 		}
@@ -253,7 +254,7 @@ var (
 		}
 	})
 
-	kvDefaultPodSysctlNamespaced = kvRule(&Rule{
+	kvDefaultPodSysctlNamespaced = kvRule(&rule.Rule{
 		ID:      "KC4014",
 		Fields:  []string{"defaultPodSysctls"},
 		Since:   "1.37",
@@ -262,7 +263,7 @@ var (
 		Doc: "A sysctl applied to a pod sandbox must be namespaced by the kernel, or it would change the " +
 			"whole node. The kubelet accepts net.*, user.*, fs.mqueue.*, kernel.domainname, kernel.sem, " +
 			"kernel.shm* and kernel.msg* ones. Fix: remove node-wide sysctls (set them on the host instead).",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if len(k.DefaultPodSysctls) == 0 || !kvEnabled(c, "DefaultPodSysctls") {
 			return
 		}
@@ -276,7 +277,7 @@ var (
 		}
 	})
 
-	kvDefaultPodSysctlDuplicate = kvRule(&Rule{
+	kvDefaultPodSysctlDuplicate = kvRule(&rule.Rule{
 		ID:      "KC4015",
 		Fields:  []string{"defaultPodSysctls"},
 		Since:   "1.37",
@@ -285,7 +286,7 @@ var (
 		Doc: "The kubelet normalizes slash-separated names (net/ipv4/ip_forward) to the dotted form " +
 			"(net.ipv4.ip_forward); two keys that normalize to the same sysctl are refused. Fix: keep one " +
 			"of them.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if len(k.DefaultPodSysctls) == 0 || !kvEnabled(c, "DefaultPodSysctls") {
 			return
 		}
@@ -306,7 +307,7 @@ var (
 		}
 	})
 
-	kvImageMinimumGCAgeNegative = kvRule(&Rule{
+	kvImageMinimumGCAgeNegative = kvRule(&rule.Rule{
 		ID:      "KC4016",
 		Fields:  []string{"imageMinimumGCAge"},
 		Since:   "1.36",
@@ -314,7 +315,7 @@ var (
 		Summary: "imageMinimumGCAge must not be negative",
 		Doc: "imageMinimumGCAge is the minimum age of an unused image before garbage collection may " +
 			"remove it; a negative duration is refused. Fix: use a positive duration (default 2m).",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if d := k.ImageMinimumGCAge.Duration; d < 0 {
 			emit("imageMinimumGCAge",
 				fmt.Sprintf("imageMinimumGCAge is %v; it must not be negative", d),
@@ -323,14 +324,14 @@ var (
 		}
 	})
 
-	kvImageMaximumGCAgeNegative = kvRule(&Rule{
+	kvImageMaximumGCAgeNegative = kvRule(&rule.Rule{
 		ID:      "KC4017",
 		Fields:  []string{"imageMaximumGCAge"},
 		Name:    "image-maximum-gc-age-non-negative",
 		Summary: "imageMaximumGCAge must not be negative",
 		Doc: "imageMaximumGCAge removes images unused for longer than it; 0 disables it and a negative " +
 			"duration is refused. Fix: use 0 or a positive duration.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if d := k.ImageMaximumGCAge.Duration; d < 0 {
 			emit("imageMaximumGCAge",
 				fmt.Sprintf("imageMaximumGCAge is %v; it must not be negative", d),
@@ -339,7 +340,7 @@ var (
 		}
 	})
 
-	kvImageMaximumAboveMinimum = kvRule(&Rule{
+	kvImageMaximumAboveMinimum = kvRule(&rule.Rule{
 		ID:      "KC4018",
 		Fields:  []string{"imageMaximumGCAge", "imageMinimumGCAge"},
 		Name:    "image-maximum-gc-age-above-minimum",
@@ -347,7 +348,7 @@ var (
 		Doc: "When imageMaximumGCAge is set (non-zero) it must exceed imageMinimumGCAge, otherwise images " +
 			"would be due for removal before they may be removed. Fix: raise imageMaximumGCAge above " +
 			"imageMinimumGCAge (default 2m) or set it to 0.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		mx, mn := k.ImageMaximumGCAge.Duration, k.ImageMinimumGCAge.Duration
 		if mx > 0 && mx <= mn {
 			emit(kvPick(c, "imageMaximumGCAge", "imageMinimumGCAge"),
@@ -373,14 +374,14 @@ var (
 		"It is the QPS used when talking to the API server (default 50).",
 		func(k *kvConfig) int64 { return int64(kvI32(k.KubeAPIQPS)) })
 
-	kvNodeStatusMaxImages = kvRule(&Rule{
+	kvNodeStatusMaxImages = kvRule(&rule.Rule{
 		ID:      "KC4023",
 		Fields:  []string{"nodeStatusMaxImages"},
 		Name:    "node-status-max-images-range",
 		Summary: "nodeStatusMaxImages must be -1 or greater",
 		Doc: "nodeStatusMaxImages caps the images reported in Node.status.images; -1 means no cap and " +
 			"values below -1 are refused. Fix: use -1, 0 or a positive number (default 50).",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if v := kvI32(k.NodeStatusMaxImages); v < -1 {
 			emit("nodeStatusMaxImages",
 				fmt.Sprintf("nodeStatusMaxImages is %d; the smallest allowed value is -1", v),
@@ -421,14 +422,14 @@ var (
 		"It limits image pulls per second; 0 means unlimited (default 5).",
 		func(k *kvConfig) int64 { return int64(kvI32(k.RegistryPullQPS)) })
 
-	kvMaxParallelImagePullsPositive = kvRule(&Rule{
+	kvMaxParallelImagePullsPositive = kvRule(&rule.Rule{
 		ID:      "KC4032",
 		Fields:  []string{"maxParallelImagePulls"},
 		Name:    "max-parallel-image-pulls-positive",
 		Summary: "maxParallelImagePulls must be at least 1",
 		Doc: "maxParallelImagePulls caps concurrent image pulls; when set it must be 1 or more. Fix: use " +
 			"a positive number or remove the field (no cap).",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if k.MaxParallelImagePulls != nil && *k.MaxParallelImagePulls < 1 {
 			emit("maxParallelImagePulls",
 				fmt.Sprintf("maxParallelImagePulls is %d; it must be at least 1", *k.MaxParallelImagePulls),
@@ -437,7 +438,7 @@ var (
 		}
 	})
 
-	kvMaxParallelImagePullsSerialized = kvRule(&Rule{
+	kvMaxParallelImagePullsSerialized = kvRule(&rule.Rule{
 		ID:      "KC4033",
 		Fields:  []string{"maxParallelImagePulls", "serializeImagePulls"},
 		Name:    "max-parallel-image-pulls-needs-parallel",
@@ -446,7 +447,7 @@ var (
 			"maxParallelImagePulls above 1 contradicts it. Defaulting sets serializeImagePulls to false " +
 			"when maxParallelImagePulls is 2 or more, so this fires when serializeImagePulls: true is " +
 			"written explicitly. Fix: set serializeImagePulls: false, or maxParallelImagePulls to 1.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if kvBool(k.SerializeImagePulls) && k.MaxParallelImagePulls != nil && *k.MaxParallelImagePulls > 1 {
 			emit(kvPick(c, "maxParallelImagePulls", "serializeImagePulls"),
 				fmt.Sprintf("maxParallelImagePulls is %d but serializeImagePulls is true", *k.MaxParallelImagePulls),
@@ -455,7 +456,7 @@ var (
 		}
 	})
 
-	kvServerTLSBootstrapGate = kvRule(&Rule{
+	kvServerTLSBootstrapGate = kvRule(&rule.Rule{
 		ID:      "KC4034",
 		Fields:  []string{"serverTLSBootstrap"},
 		Name:    "server-tls-bootstrap-needs-gate",
@@ -463,7 +464,7 @@ var (
 		Doc: "serverTLSBootstrap requests the kubelet serving certificate from the certificates API, " +
 			"which needs the RotateKubeletServerCertificate feature gate (beta, on by default). Fix: " +
 			"do not turn the gate off, or set serverTLSBootstrap: false.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if k.ServerTLSBootstrap && !kvEnabled(c, "RotateKubeletServerCertificate") {
 			emit("serverTLSBootstrap",
 				"serverTLSBootstrap is true but the RotateKubeletServerCertificate feature gate is off",
@@ -480,7 +481,7 @@ var (
 		"picks the key of the serving certificate the kubelet requests with serverTLSBootstrap, or generates when it signs its own",
 		func(k *kvConfig) *kubeletv1beta1.CertificateKeyAlgorithmType { return k.ServerCertificateKeyAlgorithm })
 
-	kvMLDSANeedsTLS13 = kvRule(&Rule{
+	kvMLDSANeedsTLS13 = kvRule(&rule.Rule{
 		ID:      "KC4107",
 		Fields:  []string{"serverCertificateKeyAlgorithm", "tlsMinVersion"},
 		Since:   "1.38",
@@ -490,7 +491,7 @@ var (
 			"ML-DSA-65 or ML-DSA-87 the kubelet requires tlsMinVersion VersionTLS13; an empty tlsMinVersion " +
 			"means TLS 1.2 and is refused too (an unknown one is reported when the TLS options are set up). " +
 			"Fix: set tlsMinVersion: VersionTLS13, or use an ECDSA or RSA key algorithm.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		a := k.ServerCertificateKeyAlgorithm
 		if a == nil || !slices.Contains(kvMLDSAKeyAlgorithms, *a) { // keyalgorithm.IsMLDSA
 			return
@@ -503,7 +504,7 @@ var (
 		}
 	})
 
-	kvRunOnce = kvRule(&Rule{
+	kvRunOnce = kvRule(&rule.Rule{
 		ID:      "KC4035",
 		Fields:  []string{"runOnce"},
 		Since:   "1.32",
@@ -511,7 +512,7 @@ var (
 		Summary: "runOnce must not be set",
 		Doc: "Run-once mode (start the static pods once and exit) is deprecated and, from 1.32, the kubelet " +
 			"refuses to start with runOnce: true. Fix: remove runOnce.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if k.RunOnce {
 			emit("runOnce",
 				"runOnce is true; run-once mode is deprecated and refused",
@@ -545,8 +546,8 @@ var kvKeyAlgorithmList = func() string {
 
 // kvKeyAlgorithmRule is the check 1.38 makes of either certificate key algorithm
 // field: set, it must be one of ValidCertificateKeyAlgorithms (case-sensitive).
-func kvKeyAlgorithmRule(id, field, name, does string, value func(*kvConfig) *kubeletv1beta1.CertificateKeyAlgorithmType) *Rule {
-	return kvRule(&Rule{
+func kvKeyAlgorithmRule(id, field, name, does string, value func(*kvConfig) *kubeletv1beta1.CertificateKeyAlgorithmType) *rule.Rule {
+	return kvRule(&rule.Rule{
 		ID:      id,
 		Fields:  []string{field},
 		Since:   "1.38",
@@ -554,7 +555,7 @@ func kvKeyAlgorithmRule(id, field, name, does string, value func(*kvConfig) *kub
 		Summary: field + " must be a supported key algorithm",
 		Doc: field + " " + does + " (1.38+; default ECDSA-P256). The values are case-sensitive: " +
 			kvKeyAlgorithmList + ". Fix: use one of them, or remove the field.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if a := value(k); a != nil && !slices.Contains(kvKeyAlgorithms, *a) {
 			emit(field,
 				fmt.Sprintf("%s %q is not a key algorithm the kubelet supports", field, *a),
@@ -576,7 +577,7 @@ func kvSortedKeys[V any](m map[string]V) []string {
 }
 
 // validationRules are this file's rules, in the kubelet's order of checks.
-var validationRules = []*Rule{
+var validationRules = []*rule.Rule{
 	kvNodeLeaseDuration,
 	kvSystemCgroupsNeedsRoot,
 	kvEventBurst,

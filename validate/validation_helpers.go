@@ -8,6 +8,7 @@ import (
 
 	imageref "github.com/distribution/reference"
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/component-base/featuregate"
@@ -40,19 +41,19 @@ const kvPanicPrefix = "panic: "
 type kvEmit func(path, msg, hint, kubelet string)
 
 // kvCheck is the body of a kubelet validation rule.
-type kvCheck func(c *Context, kc *kubeletv1beta1.KubeletConfiguration, emit kvEmit)
+type kvCheck func(c *rule.Context, kc *kubeletv1beta1.KubeletConfiguration, emit kvEmit)
 
 // kubeletRule completes r with the kubelet validation defaults (Error severity,
 // StageValidate unless set, the upstream function name unless set) and its check.
-func kvRule(r *Rule, check kvCheck) *Rule {
+func kvRule(r *rule.Rule, check kvCheck) *rule.Rule {
 	r.Severity = finding.Error
-	if r.Stage == StageRead { // zero value: not set
-		r.Stage = StageValidate
+	if r.Stage == rule.StageRead { // zero value: not set
+		r.Stage = rule.StageValidate
 	}
 	if r.Kubelet == "" {
 		r.Kubelet = kvValidationFunc
 	}
-	r.Check = func(c *Context) []finding.Finding {
+	r.Check = func(c *rule.Context) []finding.Finding {
 		if c == nil || c.Config == nil {
 			return nil
 		}
@@ -72,7 +73,7 @@ func kvRule(r *Rule, check kvCheck) *Rule {
 
 // kvEnabled reports whether the named gate is on in the gate the kubelet validates
 // with; a gate the minor does not register is off.
-func kvEnabled(c *Context, name string) bool {
+func kvEnabled(c *rule.Context, name string) bool {
 	if !c.GateRegistered(name) {
 		return false
 	}
@@ -106,7 +107,7 @@ func kvDur(p *metav1.Duration) metav1.Duration {
 
 // pick returns the first of paths that a file set, else the first path. Used to
 // place a finding about two conflicting fields on the one the user wrote.
-func kvPick(c *Context, paths ...string) string {
+func kvPick(c *rule.Context, paths ...string) string {
 	for _, p := range paths {
 		if c.Set(p) {
 			return p
@@ -239,7 +240,7 @@ func kvAllowlistImagePatternError(minor, pattern string) error {
 		}
 		return nil
 	}
-	image, err := kvAllowlistImageName.at(minor)(trimmedPattern)
+	image, err := kvAllowlistImageName.atVersion(minor)(trimmedPattern)
 	if err != nil {
 		return fmt.Errorf("failed to parse as an image name: %w", err)
 	}
@@ -286,7 +287,7 @@ func kvTrimImageTagDigest(image string) (string, error) {
 // on; a drop-in then turned the gate off, and validation refuses the defaulted
 // value. The finding points at the gate entry that did it. It reports whether it
 // emitted.
-func kvGateTrap(c *Context, emit kvEmit, gate, path, value, kubelet string) bool {
+func kvGateTrap(c *rule.Context, emit kvEmit, gate, path, value, kubelet string) bool {
 	if c.Set(path) {
 		return false
 	}

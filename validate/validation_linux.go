@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/kubeletcfg/kubeletcfg/rule"
 	_ "k8s.io/component-base/logs/json/register" // the kubelet registers the json log format too
 )
 
@@ -29,7 +30,7 @@ const (
 
 // kvFirstOSFailure is validateKubeletOSConfiguration (Linux) with the host's cgroup
 // version taken from the context instead of the running machine.
-func kvFirstOSFailure(c *Context) kvOSFailure {
+func kvFirstOSFailure(c *rule.Context) kvOSFailure {
 	k := c.Config
 	isCgroup1 := c.CgroupVersion == 1
 	if kvBool(k.FailCgroupV1) && isCgroup1 {
@@ -61,11 +62,11 @@ var kvFailCgroupV1Message = byMinor[string]{
 }
 
 var (
-	kvFailCgroupV1 = kvRule(&Rule{
+	kvFailCgroupV1 = kvRule(&rule.Rule{
 		ID:      "KC5001",
 		Fields:  []string{"failCgroupV1"},
 		Name:    "fail-cgroup-v1",
-		Stage:   StageHost,
+		Stage:   rule.StageHost,
 		Summary: "host check (--cgroup-version): failCgroupV1 refuses to start on a cgroup v1 host",
 		Doc: "Host-dependent: decided by --cgroup-version, since kubeletcfg cannot see the node. failCgroupV1 " +
 			"defaults to true from 1.35 (false before), so from 1.35 on a host using cgroup v1 the kubelet " +
@@ -75,7 +76,7 @@ var (
 			"prefix, and up to 1.34 ends \"cgroup v1 support is in maintenance mode\". Fix: move the node " +
 			"to cgroup v2 (preferred), or set failCgroupV1: false to keep running on cgroup v1.",
 		Kubelet: kvValidationLinuxFunc,
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if kvFirstOSFailure(c) == kvOSFailCgroupV1 {
 			msg := "failCgroupV1 is true (the default) and the host uses cgroup v1, so the kubelet refuses to start"
 			if c.Set("failCgroupV1") {
@@ -87,19 +88,19 @@ var (
 		}
 	})
 
-	kvSingleProcessOOMKillV1 = kvRule(&Rule{
+	kvSingleProcessOOMKillV1 = kvRule(&rule.Rule{
 		ID:      "KC5002",
 		Fields:  []string{"singleProcessOOMKill"},
 		Since:   "1.32",
 		Name:    "single-process-oom-kill-cgroup-v1",
-		Stage:   StageHost,
+		Stage:   rule.StageHost,
 		Summary: "host check (--cgroup-version): singleProcessOOMKill must not be false on cgroup v1",
 		Doc: "Host-dependent: decided by --cgroup-version. On cgroup v1 the kernel always kills single " +
 			"processes on OOM (there is no memory.oom.group), so an explicit singleProcessOOMKill: false " +
 			"is refused. Only reported when failCgroupV1 did not already stop the kubelet (the Linux OS " +
 			"checks return the first failure). Fix: remove singleProcessOOMKill or set it to true.",
 		Kubelet: kvValidationLinuxFunc,
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if kvFirstOSFailure(c) == kvOSSingleProcessOOMKill {
 			emit("singleProcessOOMKill",
 				"singleProcessOOMKill is false but the host uses cgroup v1, where whole-cgroup OOM kill is not available",
@@ -108,7 +109,7 @@ var (
 		}
 	})
 
-	kvIDsPerPodMin = kvRule(&Rule{
+	kvIDsPerPodMin = kvRule(&rule.Rule{
 		ID:      "KC4070",
 		Fields:  []string{"userNamespaces.idsPerPod"},
 		Since:   "1.33",
@@ -118,7 +119,7 @@ var (
 			"be at least 65536. The Linux OS checks return only their first failure, so this is not " +
 			"reported when a cgroup v1 check already failed. Fix: use 65536 or a larger multiple of it.",
 		Kubelet: kvValidationLinuxFunc,
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if kvFirstOSFailure(c) == kvOSIDsTooFew {
 			emit("userNamespaces.idsPerPod",
 				fmt.Sprintf("userNamespaces.idsPerPod is %d; it must be at least %d", *k.UserNamespaces.IDsPerPod, kvUserNsUnitLength),
@@ -127,7 +128,7 @@ var (
 		}
 	})
 
-	kvIDsPerPodMultiple = kvRule(&Rule{
+	kvIDsPerPodMultiple = kvRule(&rule.Rule{
 		ID:      "KC4071",
 		Fields:  []string{"userNamespaces.idsPerPod"},
 		Since:   "1.33",
@@ -136,7 +137,7 @@ var (
 		Doc: "Pod ID ranges are allocated in units of 65536, so idsPerPod must be a multiple of 65536. " +
 			"Reported only as the first Linux OS failure. Fix: round to a multiple of 65536.",
 		Kubelet: kvValidationLinuxFunc,
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if kvFirstOSFailure(c) == kvOSIDsNotMultiple {
 			ids := *k.UserNamespaces.IDsPerPod
 			emit("userNamespaces.idsPerPod",
@@ -146,7 +147,7 @@ var (
 		}
 	})
 
-	kvIDsPerPodMax = kvRule(&Rule{
+	kvIDsPerPodMax = kvRule(&rule.Rule{
 		ID:      "KC4072",
 		Fields:  []string{"userNamespaces.idsPerPod"},
 		Since:   "1.33",
@@ -155,7 +156,7 @@ var (
 		Doc: "idsPerPod must fit in a 32-bit ID range (at most 4294967295). Reported only as the first " +
 			"Linux OS failure. Fix: use a smaller multiple of 65536.",
 		Kubelet: kvValidationLinuxFunc,
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if kvFirstOSFailure(c) == kvOSIDsTooMany {
 			emit("userNamespaces.idsPerPod",
 				fmt.Sprintf("userNamespaces.idsPerPod is %d, more than %d", *k.UserNamespaces.IDsPerPod, int64(math.MaxUint32)),
@@ -166,7 +167,7 @@ var (
 )
 
 // linuxRules are this file's rules, in the order validateKubeletOSConfiguration checks.
-var linuxRules = []*Rule{
+var linuxRules = []*rule.Rule{
 	kvFailCgroupV1,
 	kvSingleProcessOOMKillV1,
 	kvIDsPerPodMin,

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/kubeletcfg/kubeletcfg/rule"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	logsapi "k8s.io/component-base/logs/api/v1"
 	_ "k8s.io/component-base/logs/json/register" // the kubelet registers the json log format too
@@ -68,14 +69,14 @@ func kvFieldErrorPre134(e *field.Error) string {
 
 // kvFieldRule builds a rule that reports the field.Errors, from a component-base
 // validator, that match.
-func kvFieldRule(r *Rule, validate func(c *Context, k *kvConfig) field.ErrorList, match func(fe *field.Error) bool, msg func(k *kvConfig, fe *field.Error) (string, string)) *Rule {
+func kvFieldRule(r *rule.Rule, validate func(c *rule.Context, k *kvConfig) field.ErrorList, match func(fe *field.Error) bool, msg func(k *kvConfig, fe *field.Error) (string, string)) *rule.Rule {
 	return kvFieldRuleAt(r, validate, match, msg, "")
 }
 
 // kvFieldRuleAt is kvFieldRule for errors reported on a list item whose finding
 // belongs on one of the item's fields (sub), so that it points at that line.
-func kvFieldRuleAt(r *Rule, validate func(c *Context, k *kvConfig) field.ErrorList, match func(fe *field.Error) bool, msg func(k *kvConfig, fe *field.Error) (string, string), sub string) *Rule {
-	return kvRule(r, func(c *Context, k *kvConfig, emit kvEmit) {
+func kvFieldRuleAt(r *rule.Rule, validate func(c *rule.Context, k *kvConfig) field.ErrorList, match func(fe *field.Error) bool, msg func(k *kvConfig, fe *field.Error) (string, string), sub string) *rule.Rule {
+	return kvRule(r, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		for _, fe := range validate(c, k) {
 			if match(fe) {
 				m, h := msg(k, fe)
@@ -90,31 +91,31 @@ func kvFieldRuleAt(r *Rule, validate func(c *Context, k *kvConfig) field.ErrorLi
 }
 
 // kvVModuleRule is kvLoggingRule for errors on a logging.vmodule entry's field.
-func kvVModuleRule(id string, fields []string, name, summary, doc, sub string, match func(fe *field.Error) bool, msg func(k *kvConfig, fe *field.Error) (string, string)) *Rule {
-	return kvFieldRuleAt(&Rule{ID: id, Fields: fields, Name: name, Summary: summary, Doc: doc + kvLoggingStop, Kubelet: kvLoggingFunc}, kvLogging, match, msg, sub)
+func kvVModuleRule(id string, fields []string, name, summary, doc, sub string, match func(fe *field.Error) bool, msg func(k *kvConfig, fe *field.Error) (string, string)) *rule.Rule {
+	return kvFieldRuleAt(&rule.Rule{ID: id, Fields: fields, Name: name, Summary: summary, Doc: doc + kvLoggingStop, Kubelet: kvLoggingFunc}, kvLogging, match, msg, sub)
 }
 
 // kvLogging is logsapi.Validate, called once per Context and configuration:
 // eleven rules read its errors (only read them), and each call costs more than
 // the rest of the logging rules together (it parses its feature gates' versions
 // every time). Gates and the configuration do not change while the rules run.
-func kvLogging(c *Context, k *kvConfig) field.ErrorList {
-	if l := c.logging; l != nil && l.config == k {
-		return l.errs
-	}
-	errs := logsapi.Validate(&k.Logging, c.Gates, field.NewPath("logging"))
-	c.logging = &loggingErrors{config: k, errs: errs}
-	return errs
+func kvLogging(c *rule.Context, k *kvConfig) field.ErrorList {
+	return c.Memo(loggingOf{k}, func() any {
+		return logsapi.Validate(&k.Logging, c.Gates, field.NewPath("logging"))
+	}).(field.ErrorList)
 }
 
-// loggingErrors is what kvLogging returned for config.
-type loggingErrors struct {
-	config *kvConfig
-	errs   field.ErrorList
+// loggingOf keys kvLogging's errors for a configuration in Context.Memo.
+type loggingOf struct{ config *kvConfig }
+
+func kvLoggingRule(id string, fields []string, name, summary, doc string, match func(fe *field.Error) bool, msg func(k *kvConfig, fe *field.Error) (string, string)) *rule.Rule {
+	return kvFieldRule(&rule.Rule{ID: id, Fields: fields, Name: name, Summary: summary, Doc: doc + kvLoggingStop, Kubelet: kvLoggingFunc}, kvLogging, match, msg)
 }
 
-func kvLoggingRule(id string, fields []string, name, summary, doc string, match func(fe *field.Error) bool, msg func(k *kvConfig, fe *field.Error) (string, string)) *Rule {
-	return kvFieldRule(&Rule{ID: id, Fields: fields, Name: name, Summary: summary, Doc: doc + kvLoggingStop, Kubelet: kvLoggingFunc}, kvLogging, match, msg)
+// withFix sets r's Fix (for a rule a helper declares) and returns it.
+func withFix(fix string, r *rule.Rule) *rule.Rule {
+	r.Fix = fix
+	return r
 }
 
 func kvIsVModuleItem(f string) bool { return strings.HasPrefix(f, "logging.vmodule[") }
@@ -124,7 +125,7 @@ func kvIsVModuleItem(f string) bool { return strings.HasPrefix(f, "logging.vmodu
 // other logging settings validate and klog.StartFlushDaemon's time.NewTicker
 // panics on the non-positive interval.
 var kvLogFlush = byMinor[kvCheck]{
-	{"1.31", func(c *Context, k *kvConfig, emit kvEmit) {
+	{"1.31", func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		d := k.Logging.FlushFrequency.Duration.Duration
 		if d > 0 {
 			return
@@ -139,7 +140,7 @@ var kvLogFlush = byMinor[kvCheck]{
 			"set logging.flushFrequency to a positive duration such as 5s",
 			kvPanicPrefix+"non-positive interval for NewTicker")
 	}},
-	{"1.35", func(c *Context, k *kvConfig, emit kvEmit) {
+	{"1.35", func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		for _, fe := range kvLogging(c, k) {
 			if fe.Field == "logging.flushFrequency" {
 				emit(fe.Field,
@@ -152,7 +153,7 @@ var kvLogFlush = byMinor[kvCheck]{
 }
 
 var (
-	kvLogFlushFrequency = kvRule(&Rule{
+	kvLogFlushFrequency = kvRule(&rule.Rule{
 		ID:      "KC4074",
 		Fields:  []string{"logging.flushFrequency"},
 		Name:    "logging-flush-frequency-positive",
@@ -163,9 +164,9 @@ var (
 			"(\"non-positive interval for NewTicker\", from klog.StartFlushDaemon in logsapi.ValidateAndApplyAsField). " +
 			"Fix: use a positive duration such as 5s." + kvLoggingStop,
 		Kubelet: kvLoggingFunc,
-	}, func(c *Context, k *kvConfig, emit kvEmit) { kvLogFlush.at(c.Minor)(c, k, emit) })
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) { kvLogFlush.at(c.Minor)(c, k, emit) })
 
-	kvLogFormatFlags = kvRule(&Rule{
+	kvLogFormatFlags = kvRule(&rule.Rule{
 		ID:      "KC4075",
 		Fields:  []string{"logging.format"},
 		Name:    "logging-format-flags",
@@ -176,9 +177,9 @@ var (
 			"does not see, so this rule is documented but never reported. Fix: drop those flags or use " +
 			"logging.format: text." + kvLoggingStop,
 		Kubelet: kvLoggingFunc,
-	}, func(*Context, *kvConfig, kvEmit) {})
+	}, func(*rule.Context, *kvConfig, kvEmit) {})
 
-	kvLogFormatUnknown = kvLoggingRule("KC4076", []string{"logging.format"}, "logging-format-known",
+	kvLogFormatUnknown = withFix("set logging.format to text or json.", kvLoggingRule("KC4076", []string{"logging.format"}, "logging-format-known",
 		"logging.format must be text or json",
 		"The kubelet registers two log formats, text and json (case-sensitive); any other format is refused.",
 		func(fe *field.Error) bool {
@@ -187,7 +188,7 @@ var (
 		func(k *kvConfig, fe *field.Error) (string, string) {
 			return fmt.Sprintf("logging.format %q is not a log format the kubelet knows", k.Logging.Format),
 				"use text (default) or json"
-		})
+		}))
 
 	kvLogFormatGate = kvLoggingRule("KC4077", []string{"logging.format"}, "logging-format-needs-gate",
 		"logging.format json requires the LoggingBetaOptions gate",
@@ -266,7 +267,7 @@ var (
 )
 
 // loggingRules are this file's rules, in logsapi.Validate's order of checks.
-var loggingRules = []*Rule{
+var loggingRules = []*rule.Rule{
 	kvLogFlushFrequency,
 	kvLogFormatFlags,
 	kvLogFormatUnknown,

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kubeletcfg/kubeletcfg/rule"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	v1 "k8s.io/api/core/v1"
 	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
@@ -103,12 +104,12 @@ func kvEnforcementIter(k *kvConfig, fn func(i int, val string, dup bool)) {
 	}
 }
 
-func kvEnforcementKnown(c *Context, val string) bool {
+func kvEnforcementKnown(c *rule.Context, val string) bool {
 	return slices.Contains(kvEnforcement.at(c.Minor).keys, val)
 }
 
 // kvEnforcementOptions lists the known keys for a hint: "pods", "none" or "x".
-func kvEnforcementOptions(c *Context) string {
+func kvEnforcementOptions(c *rule.Context) string {
 	keys := kvEnforcement.at(c.Minor).keys
 	quoted := make([]string, len(keys))
 	for i, k := range keys {
@@ -120,8 +121,8 @@ func kvEnforcementOptions(c *Context) string {
 func kvEnforcementPath(i int) string { return fmt.Sprintf("enforceNodeAllocatable[%d]", i) }
 
 // kvEnforcementBoth builds the two "both %q and %q cannot be specified together" rules.
-func kvEnforcementBoth(id, name, full, compr string) *Rule {
-	return kvRule(&Rule{
+func kvEnforcementBoth(id, name, full, compr string) *rule.Rule {
+	return kvRule(&rule.Rule{
 		ID:      id,
 		Name:    name,
 		Fields:  []string{"enforceNodeAllocatable"},
@@ -129,7 +130,7 @@ func kvEnforcementBoth(id, name, full, compr string) *Rule {
 		Summary: fmt.Sprintf("enforceNodeAllocatable must not list both %s and %s", full, compr),
 		Doc: fmt.Sprintf("%q enforces the whole reservation on the reserved cgroup while %q enforces only its "+
 			"compressible part (cpu); the kubelet refuses both in enforceNodeAllocatable. Fix: keep one of them.", full, compr),
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		has := map[string]bool{}
 		for _, v := range k.EnforceNodeAllocatable {
 			has[v] = true
@@ -144,8 +145,8 @@ func kvEnforcementBoth(id, name, full, compr string) *Rule {
 }
 
 // kvEnforcementCgroup builds the "…ReservedCgroup must be specified" rules.
-func kvEnforcementCgroup(id, name, cgroupField, cgroupFlag, full, compr string, get func(*kvConfig) string) *Rule {
-	return kvRule(&Rule{
+func kvEnforcementCgroup(id, name, cgroupField, cgroupFlag, full, compr string, get func(*kvConfig) string) *rule.Rule {
+	return kvRule(&rule.Rule{
 		ID:      id,
 		Name:    name,
 		Fields:  []string{"enforceNodeAllocatable", cgroupField},
@@ -154,7 +155,7 @@ func kvEnforcementCgroup(id, name, cgroupField, cgroupFlag, full, compr string, 
 			"so the kubelet needs %s (--%s) to name it. Fix: set %s to the existing cgroup (for example "+
 			"/system.slice or /kubelet.slice), or remove the entry from enforceNodeAllocatable. 1.31 knows only "+
 			"%q (%q is an unknown option there, KC4057) and its message names only %q.", full, compr, cgroupField, cgroupFlag, cgroupField, full, compr, full),
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		kvEnforcementIter(k, func(i int, val string, dup bool) {
 			if dup || (val != full && val != compr) || !kvEnforcementKnown(c, val) || get(k) != "" {
 				return
@@ -168,7 +169,7 @@ func kvEnforcementCgroup(id, name, cgroupField, cgroupFlag, full, compr string, 
 }
 
 var (
-	kvTaintInvalid = kvRule(&Rule{
+	kvTaintInvalid = kvRule(&rule.Rule{
 		ID:      "KC4036",
 		Fields:  []string{"registerWithTaints"},
 		Name:    "register-with-taints-valid",
@@ -177,7 +178,7 @@ var (
 			"of at most 63 alphanumerics, '-', '_' or '.'), a label-value value (may be empty) and an " +
 			"effect of NoSchedule, PreferNoSchedule or NoExecute (or empty). The kubelet's error prints " +
 			"the whole taint as a Go struct. Fix: correct the key, value or effect.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		for i, t := range k.RegisterWithTaints {
 			if field, err := kvTaintError(t); err != nil {
 				emit(fmt.Sprintf("registerWithTaints[%d].%s", i, field),
@@ -188,14 +189,14 @@ var (
 		}
 	})
 
-	kvTaintTimeAdded = kvRule(&Rule{
+	kvTaintTimeAdded = kvRule(&rule.Rule{
 		ID:      "KC4037",
 		Fields:  []string{"registerWithTaints"},
 		Name:    "register-with-taints-no-time-added",
 		Summary: "registerWithTaints entries must not set timeAdded",
 		Doc: "timeAdded is set by the control plane for NoExecute taints; a taint the kubelet registers " +
 			"must not carry it. Fix: remove timeAdded from the taint.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		for i, t := range k.RegisterWithTaints {
 			if t.TimeAdded != nil {
 				emit(fmt.Sprintf("registerWithTaints[%d].timeAdded", i),
@@ -206,14 +207,14 @@ var (
 		}
 	})
 
-	kvTopologyManagerPolicy = kvRule(&Rule{
+	kvTopologyManagerPolicy = kvRule(&rule.Rule{
 		ID:      "KC4038",
 		Fields:  []string{"topologyManagerPolicy"},
 		Name:    "topology-manager-policy-valid",
 		Summary: "topologyManagerPolicy must be none, best-effort, restricted or single-numa-node",
 		Doc: "The topology manager policy decides how NUMA alignment hints are enforced; the kubelet " +
 			"knows only none, best-effort, restricted and single-numa-node (case-sensitive). Fix: use one of them.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		for _, p := range kvTopologyPolicies {
 			if k.TopologyManagerPolicy == p {
 				return
@@ -225,14 +226,14 @@ var (
 			fmt.Sprintf("invalid configuration: topologyManagerPolicy (--topology-manager-policy) %q must be one of: %q", k.TopologyManagerPolicy, kvTopologyPolicies))
 	})
 
-	kvTopologyManagerScope = kvRule(&Rule{
+	kvTopologyManagerScope = kvRule(&rule.Rule{
 		ID:      "KC4039",
 		Fields:  []string{"topologyManagerScope"},
 		Name:    "topology-manager-scope-valid",
 		Summary: "topologyManagerScope must be container or pod",
 		Doc: "The topology manager aligns resources per container or per pod; no other scope exists. " +
 			"Fix: use container (the default) or pod.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		switch k.TopologyManagerScope {
 		case kubeletv1beta1.ContainerTopologyManagerScope, kubeletv1beta1.PodTopologyManagerScope:
 			return
@@ -243,7 +244,7 @@ var (
 			fmt.Sprintf("invalid configuration: topologyManagerScope (--topology-manager-scope) %q must be one of: %q, or %q", k.TopologyManagerScope, kubeletv1beta1.ContainerTopologyManagerScope, kubeletv1beta1.PodTopologyManagerScope))
 	})
 
-	kvShutdownCriticalNotAbovePeriod = kvRule(&Rule{
+	kvShutdownCriticalNotAbovePeriod = kvRule(&rule.Rule{
 		ID:      "KC4040",
 		Fields:  []string{"shutdownGracePeriodCriticalPods", "shutdownGracePeriod"},
 		Name:    "shutdown-critical-within-period",
@@ -251,7 +252,7 @@ var (
 		Doc: "With GracefulNodeShutdown on, shutdownGracePeriod is the total shutdown delay and " +
 			"shutdownGracePeriodCriticalPods the part of it reserved for critical pods, so the part " +
 			"cannot exceed the total. Fix: raise shutdownGracePeriod or lower shutdownGracePeriodCriticalPods.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if kvEnabled(c, "GracefulNodeShutdown") && k.ShutdownGracePeriodCriticalPods.Duration > k.ShutdownGracePeriod.Duration {
 			emit(kvPick(c, "shutdownGracePeriodCriticalPods", "shutdownGracePeriod"),
 				fmt.Sprintf("shutdownGracePeriodCriticalPods (%v) is longer than shutdownGracePeriod (%v)", k.ShutdownGracePeriodCriticalPods.Duration, k.ShutdownGracePeriod.Duration),
@@ -260,14 +261,14 @@ var (
 		}
 	})
 
-	kvShutdownPeriodMin = kvRule(&Rule{
+	kvShutdownPeriodMin = kvRule(&rule.Rule{
 		ID:      "KC4041",
 		Fields:  []string{"shutdownGracePeriod"},
 		Name:    "shutdown-grace-period-min",
 		Summary: "shutdownGracePeriod must be 0 or at least 1s",
 		Doc: "With GracefulNodeShutdown on, shutdownGracePeriod must be zero (graceful shutdown disabled) " +
 			"or at least one second; negative and sub-second values are refused. Fix: use 0 or a value >= 1s.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		d := k.ShutdownGracePeriod.Duration
 		if kvEnabled(c, "GracefulNodeShutdown") && (d < 0 || (d > 0 && d < time.Second)) {
 			emit("shutdownGracePeriod",
@@ -277,14 +278,14 @@ var (
 		}
 	})
 
-	kvShutdownCriticalMin = kvRule(&Rule{
+	kvShutdownCriticalMin = kvRule(&rule.Rule{
 		ID:      "KC4042",
 		Fields:  []string{"shutdownGracePeriodCriticalPods"},
 		Name:    "shutdown-grace-period-critical-min",
 		Summary: "shutdownGracePeriodCriticalPods must be 0 or at least 1s",
 		Doc: "With GracefulNodeShutdown on, shutdownGracePeriodCriticalPods must be zero or at least one " +
 			"second; negative and sub-second values are refused. Fix: use 0 or a value >= 1s.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		d := k.ShutdownGracePeriodCriticalPods.Duration
 		if kvEnabled(c, "GracefulNodeShutdown") && (d < 0 || (d > 0 && d < time.Second)) {
 			emit("shutdownGracePeriodCriticalPods",
@@ -294,7 +295,7 @@ var (
 		}
 	})
 
-	kvShutdownNeedsGate = kvRule(&Rule{
+	kvShutdownNeedsGate = kvRule(&rule.Rule{
 		ID:      "KC4043",
 		Fields:  []string{"shutdownGracePeriod", "shutdownGracePeriodCriticalPods"},
 		Name:    "shutdown-grace-period-needs-gate",
@@ -302,7 +303,7 @@ var (
 		Doc: "Graceful node shutdown (beta, on by default) must be enabled for a positive " +
 			"shutdownGracePeriod or shutdownGracePeriodCriticalPods. Fix: do not turn " +
 			"GracefulNodeShutdown off, or remove both fields.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if (k.ShutdownGracePeriod.Duration > 0 || k.ShutdownGracePeriodCriticalPods.Duration > 0) && !kvEnabled(c, "GracefulNodeShutdown") {
 			path := "shutdownGracePeriod"
 			if k.ShutdownGracePeriod.Duration <= 0 {
@@ -315,7 +316,7 @@ var (
 		}
 	})
 
-	kvShutdownByPriorityExclusive = kvRule(&Rule{
+	kvShutdownByPriorityExclusive = kvRule(&rule.Rule{
 		ID:      "KC4044",
 		Fields:  []string{"shutdownGracePeriodByPodPriority", "shutdownGracePeriod"},
 		Name:    "shutdown-by-priority-exclusive",
@@ -323,7 +324,7 @@ var (
 		Doc: "With GracefulNodeShutdownBasedOnPodPriority on, the per-priority grace periods replace " +
 			"shutdownGracePeriod and shutdownGracePeriodCriticalPods; setting both styles is refused. " +
 			"Fix: keep shutdownGracePeriodByPodPriority and remove the other two (or the reverse).",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if kvEnabled(c, "GracefulNodeShutdownBasedOnPodPriority") && len(k.ShutdownGracePeriodByPodPriority) != 0 &&
 			(k.ShutdownGracePeriod.Duration > 0 || k.ShutdownGracePeriodCriticalPods.Duration > 0) {
 			emit("shutdownGracePeriodByPodPriority",
@@ -333,7 +334,7 @@ var (
 		}
 	})
 
-	kvShutdownByPriorityGate = kvRule(&Rule{
+	kvShutdownByPriorityGate = kvRule(&rule.Rule{
 		ID:      "KC4045",
 		Fields:  []string{"shutdownGracePeriodByPodPriority"},
 		Name:    "shutdown-by-priority-needs-gate",
@@ -341,7 +342,7 @@ var (
 		Doc: "Per-priority shutdown grace periods need the GracefulNodeShutdownBasedOnPodPriority " +
 			"feature gate (beta, on by default). Fix: do not turn the gate off, or remove " +
 			"shutdownGracePeriodByPodPriority.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if !kvEnabled(c, "GracefulNodeShutdownBasedOnPodPriority") && len(k.ShutdownGracePeriodByPodPriority) != 0 {
 			emit("shutdownGracePeriodByPodPriority",
 				"shutdownGracePeriodByPodPriority is set but the GracefulNodeShutdownBasedOnPodPriority feature gate is off",
@@ -350,7 +351,7 @@ var (
 		}
 	})
 
-	kvSwapBehavior = kvRule(&Rule{
+	kvSwapBehavior = kvRule(&rule.Rule{
 		ID:      "KC4046",
 		Fields:  []string{"memorySwap.swapBehavior"},
 		Name:    "swap-behavior-valid",
@@ -359,7 +360,7 @@ var (
 			"empty) or LimitedSwap. The values are case-sensitive. Up to 1.37 it is checked only with " +
 			"NodeSwap on (beta and on by default up to 1.33, GA and locked on from 1.34); 1.38 removed " +
 			"the gate and always checks it. Fix: use NoSwap or LimitedSwap.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		// The gate condition exists where KC4047 does (up to 1.37).
 		if kvSwapNeedsGate.In(c.Minor) && !kvEnabled(c, "NodeSwap") {
 			return
@@ -374,7 +375,7 @@ var (
 			fmt.Sprintf("invalid configuration: memorySwap.swapBehavior %q must be one of: \"\", %q or %q", k.MemorySwap.SwapBehavior, "LimitedSwap", "NoSwap"))
 	})
 
-	kvSwapNeedsGate = kvRule(&Rule{
+	kvSwapNeedsGate = kvRule(&rule.Rule{
 		ID:      "KC4047",
 		Fields:  []string{"memorySwap"},
 		Name:    "memory-swap-needs-gate",
@@ -383,7 +384,7 @@ var (
 		Doc: "memorySwap may only be set with the NodeSwap feature gate on. NodeSwap is beta and on by " +
 			"default up to 1.33, so this fires there when featureGates turns it off; from 1.34 it is GA and " +
 			"locked on, so this cannot fire; 1.38 removed the gate and the check. Fix: enable NodeSwap or remove memorySwap.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if !kvEnabled(c, "NodeSwap") && k.MemorySwap != (kubeletv1beta1.MemorySwapConfiguration{}) {
 			emit("memorySwap.swapBehavior",
 				"memorySwap.swapBehavior is set but the NodeSwap feature gate is off",
@@ -392,7 +393,7 @@ var (
 		}
 	})
 
-	kvCrashLoopMaxRequired = kvRule(&Rule{
+	kvCrashLoopMaxRequired = kvRule(&rule.Rule{
 		ID:      "KC4048",
 		Fields:  []string{"crashLoopBackOff.maxContainerRestartPeriod"},
 		Since:   "1.32",
@@ -402,7 +403,7 @@ var (
 			"crashLoopBackOff.maxContainerRestartPeriod, the cap of the container restart back-off. " +
 			"Defaulting sets it to 300s when the gate is on, so this fires only when the value is lost " +
 			"(for example the gate is enabled at a stage after defaulting). Fix: set it between 1s and 300s.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if kvEnabled(c, "KubeletCrashLoopBackOffMax") && k.CrashLoopBackOff.MaxContainerRestartPeriod == nil {
 			emit("crashLoopBackOff.maxContainerRestartPeriod",
 				"the KubeletCrashLoopBackOffMax feature gate is on but crashLoopBackOff.maxContainerRestartPeriod is not set",
@@ -411,7 +412,7 @@ var (
 		}
 	})
 
-	kvCrashLoopMaxRange = kvRule(&Rule{
+	kvCrashLoopMaxRange = kvRule(&rule.Rule{
 		ID:      "KC4049",
 		Fields:  []string{"crashLoopBackOff.maxContainerRestartPeriod"},
 		Since:   "1.32",
@@ -419,7 +420,7 @@ var (
 		Summary: "crashLoopBackOff.maxContainerRestartPeriod must be between 1s and 300s",
 		Doc: "With KubeletCrashLoopBackOffMax on, the back-off cap must lie between 1s and 300s inclusive, " +
 			"compared in whole milliseconds (so 999ms and 300.001s are refused). Fix: choose a value in range.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		p := k.CrashLoopBackOff.MaxContainerRestartPeriod
 		if kvEnabled(c, "KubeletCrashLoopBackOffMax") && p != nil &&
 			utilvalidation.IsInRange(int(p.Duration.Milliseconds()), 1000, 300000) != nil {
@@ -430,7 +431,7 @@ var (
 		}
 	})
 
-	kvCrashLoopMaxGate = kvRule(&Rule{
+	kvCrashLoopMaxGate = kvRule(&rule.Rule{
 		ID:      "KC4050",
 		Fields:  []string{"crashLoopBackOff.maxContainerRestartPeriod", "featureGates[KubeletCrashLoopBackOffMax]"},
 		Since:   "1.32",
@@ -441,7 +442,7 @@ var (
 			"The trap: the main file is defaulted with its own gates, so when it leaves the gate on, defaulting " +
 			"sets the period to 300s; a drop-in that then turns the gate off leaves that default in place and the " +
 			"kubelet refuses. Turn the gate off in the main file, or null the period in the same drop-in.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if !kvEnabled(c, "KubeletCrashLoopBackOffMax") && k.CrashLoopBackOff.MaxContainerRestartPeriod != nil {
 			const kubelet = "invalid configuration: FeatureGate KubeletCrashLoopBackOffMax not enabled, CrashLoopBackOff.MaxContainerRestartPeriod must not be set"
 			if kvGateTrap(c, emit, "KubeletCrashLoopBackOffMax", "crashLoopBackOff.maxContainerRestartPeriod", k.CrashLoopBackOff.MaxContainerRestartPeriod.Duration.String(), kubelet) {
@@ -458,14 +459,14 @@ var (
 
 	kvEnforceKubeBoth = kvEnforcementBoth("KC4052", "enforce-kube-reserved-exclusive", kvEnforceKubeReserved, kvEnforceKubeReservedCompr)
 
-	kvEnforceDuplicate = kvRule(&Rule{
+	kvEnforceDuplicate = kvRule(&rule.Rule{
 		ID:      "KC4053",
 		Fields:  []string{"enforceNodeAllocatable"},
 		Name:    "enforce-node-allocatable-duplicate",
 		Summary: "enforceNodeAllocatable must not repeat an entry",
 		Doc: "Each enforcement may appear once in enforceNodeAllocatable; the kubelet refuses a " +
 			"repeated one (and reports each repeat). Fix: remove the duplicate.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		kvEnforcementIter(k, func(i int, val string, dup bool) {
 			if dup {
 				emit(kvEnforcementPath(i),
@@ -482,14 +483,14 @@ var (
 	kvEnforceKubeCgroup = kvEnforcementCgroup("KC4055", "enforce-kube-reserved-needs-cgroup", "kubeReservedCgroup", "kube-reserved-cgroup",
 		kvEnforceKubeReserved, kvEnforceKubeReservedCompr, func(k *kvConfig) string { return k.KubeReservedCgroup })
 
-	kvEnforceNoneAlone = kvRule(&Rule{
+	kvEnforceNoneAlone = kvRule(&rule.Rule{
 		ID:      "KC4056",
 		Fields:  []string{"enforceNodeAllocatable"},
 		Name:    "enforce-node-allocatable-none-alone",
 		Summary: "enforceNodeAllocatable \"none\" must be the only entry",
 		Doc: "\"none\" turns node allocatable enforcement off, so it cannot be combined with other " +
 			"enforcements. Fix: use [\"none\"] alone, or drop \"none\".",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		kvEnforcementIter(k, func(i int, val string, dup bool) {
 			if !dup && val == kvEnforceNone && len(k.EnforceNodeAllocatable) > 1 {
 				emit("enforceNodeAllocatable",
@@ -500,7 +501,7 @@ var (
 		})
 	})
 
-	kvEnforceUnknown = kvRule(&Rule{
+	kvEnforceUnknown = kvRule(&rule.Rule{
 		ID:      "KC4057",
 		Fields:  []string{"enforceNodeAllocatable"},
 		Name:    "enforce-node-allocatable-known",
@@ -509,7 +510,7 @@ var (
 			"kube-reserved, kube-reserved-compressible and none (case-sensitive); 1.31 does not know the " +
 			"two -compressible ones (added in 1.32). An empty list, written explicitly, means no enforcement. " +
 			"Fix: correct the entry.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		kvEnforcementIter(k, func(i int, val string, dup bool) {
 			if !dup && !kvEnforcementKnown(c, val) {
 				emit(kvEnforcementPath(i),
@@ -520,7 +521,7 @@ var (
 		})
 	})
 
-	kvEnforceNeedsQOS = kvRule(&Rule{
+	kvEnforceNeedsQOS = kvRule(&rule.Rule{
 		ID:      "KC4058",
 		Fields:  []string{"enforceNodeAllocatable", "cgroupsPerQOS"},
 		Name:    "enforce-node-allocatable-needs-cgroups-per-qos",
@@ -529,7 +530,7 @@ var (
 			"cgroupsPerQOS true. The kubelet reports one error per enforcement (other than none). " +
 			"Defaulting sets enforceNodeAllocatable to [\"pods\"], so cgroupsPerQOS: false alone triggers " +
 			"this. Fix: set cgroupsPerQOS: true, or enforceNodeAllocatable: [\"none\"] (or []).",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if kvBool(k.CgroupsPerQOS) {
 			return
 		}
@@ -548,14 +549,14 @@ var (
 		})
 	})
 
-	kvHairpinMode = kvRule(&Rule{
+	kvHairpinMode = kvRule(&rule.Rule{
 		ID:      "KC4059",
 		Fields:  []string{"hairpinMode"},
 		Name:    "hairpin-mode-valid",
 		Summary: "hairpinMode must be none, hairpin-veth or promiscuous-bridge",
 		Doc: "hairpinMode says how the kubelet sets up hairpin NAT for services; it knows only none, " +
 			"hairpin-veth and promiscuous-bridge (the default). Fix: use one of them.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		switch k.HairpinMode {
 		case kubeletv1beta1.HairpinNone, kubeletv1beta1.HairpinVeth, kubeletv1beta1.PromiscuousBridge:
 			return
@@ -567,7 +568,7 @@ var (
 				k.HairpinMode, kubeletv1beta1.HairpinNone, kubeletv1beta1.HairpinVeth, kubeletv1beta1.PromiscuousBridge))
 	})
 
-	kvPullPolicyValid = kvRule(&Rule{
+	kvPullPolicyValid = kvRule(&rule.Rule{
 		ID:      "KC4060",
 		Fields:  []string{"imagePullCredentialsVerificationPolicy"},
 		Since:   "1.33",
@@ -577,7 +578,7 @@ var (
 			"NeverVerify, NeverVerifyPreloadedImages, NeverVerifyAllowlistedImages or AlwaysVerify; an " +
 			"empty value is refused too, but defaulting fills in NeverVerifyPreloadedImages. Fix: use one " +
 			"of the four values.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if !kvEnabled(c, "KubeletEnsureSecretPulledImages") {
 			return
 		}
@@ -592,7 +593,7 @@ var (
 				k.ImagePullCredentialsVerificationPolicy, kubeletv1beta1.NeverVerify, kubeletv1beta1.NeverVerifyPreloadedImages, kubeletv1beta1.NeverVerifyAllowlistedImages, kubeletv1beta1.AlwaysVerify))
 	})
 
-	kvAllowlistNeedsPolicy = kvRule(&Rule{
+	kvAllowlistNeedsPolicy = kvRule(&rule.Rule{
 		ID:      "KC4061",
 		Fields:  []string{"preloadedImagesVerificationAllowlist"},
 		Since:   "1.33",
@@ -602,7 +603,7 @@ var (
 			"KubeletEnsureSecretPulledImages on and any other policy the kubelet refuses it (its message " +
 			"misspells the field as imagePullCredentialsVertificationPolicy). Fix: set " +
 			"imagePullCredentialsVerificationPolicy: NeverVerifyAllowlistedImages or remove the allowlist.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if kvEnabled(c, "KubeletEnsureSecretPulledImages") && len(k.PreloadedImagesVerificationAllowlist) > 0 &&
 			k.ImagePullCredentialsVerificationPolicy != kubeletv1beta1.NeverVerifyAllowlistedImages {
 			emit("preloadedImagesVerificationAllowlist",
@@ -612,7 +613,7 @@ var (
 		}
 	})
 
-	kvAllowlistPattern = kvRule(&Rule{
+	kvAllowlistPattern = kvRule(&rule.Rule{
 		ID:      "KC4062",
 		Fields:  []string{"preloadedImagesVerificationAllowlist"},
 		Since:   "1.33",
@@ -623,7 +624,7 @@ var (
 			"reports only the first bad entry. Up to 1.35 the name is normalized before the comparison, so " +
 			"a name without a registry (nginx, which means docker.io/library/nginx) is refused too; from " +
 			"1.36 it is accepted. Fix: correct the pattern (up to 1.35, write the full name).",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if !kvEnabled(c, "KubeletEnsureSecretPulledImages") {
 			return
 		}
@@ -631,7 +632,7 @@ var (
 			return // KC4061 fires instead (else-if upstream)
 		}
 		for i, p := range k.PreloadedImagesVerificationAllowlist {
-			if err := kvAllowlistImagePatternError(c.Minor, p); err != nil {
+			if err := kvAllowlistImagePatternError(c.Version(), p); err != nil {
 				emit(fmt.Sprintf("preloadedImagesVerificationAllowlist[%d]", i),
 					fmt.Sprintf("allowlist pattern %q is invalid: %v", p, err),
 					"use an image name without tag or digest (registry.example/repo), or a prefix ending in /* (registry.example/team/*)",
@@ -641,7 +642,7 @@ var (
 		}
 	})
 
-	kvPullPolicyNeedsGate = kvRule(&Rule{
+	kvPullPolicyNeedsGate = kvRule(&rule.Rule{
 		ID:      "KC4063",
 		Fields:  []string{"imagePullCredentialsVerificationPolicy", "featureGates[KubeletEnsureSecretPulledImages]"},
 		Since:   "1.33",
@@ -651,7 +652,7 @@ var (
 			"set. Fix: enable the gate (on by default from 1.35) or remove the field. The same trap as KC4050: " +
 			"the main file is defaulted with its own gates, so a drop-in that turns the gate off leaves the " +
 			"defaulted NeverVerifyPreloadedImages in place and the kubelet refuses.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if !kvEnabled(c, "KubeletEnsureSecretPulledImages") && len(k.ImagePullCredentialsVerificationPolicy) > 0 {
 			const kubelet = "invalid configuration: `imagePullCredentialsVerificationPolicy` must not be set if KubeletEnsureSecretPulledImages feature gate is not enabled"
 			if kvGateTrap(c, emit, "KubeletEnsureSecretPulledImages", "imagePullCredentialsVerificationPolicy", string(k.ImagePullCredentialsVerificationPolicy), kubelet) {
@@ -664,7 +665,7 @@ var (
 		}
 	})
 
-	kvAllowlistNeedsGate = kvRule(&Rule{
+	kvAllowlistNeedsGate = kvRule(&rule.Rule{
 		ID:      "KC4064",
 		Fields:  []string{"preloadedImagesVerificationAllowlist"},
 		Since:   "1.33",
@@ -672,7 +673,7 @@ var (
 		Summary: "preloadedImagesVerificationAllowlist requires the KubeletEnsureSecretPulledImages gate",
 		Doc: "With KubeletEnsureSecretPulledImages off, preloadedImagesVerificationAllowlist must not be " +
 			"set. Fix: enable the gate or remove the field.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if !kvEnabled(c, "KubeletEnsureSecretPulledImages") && len(k.PreloadedImagesVerificationAllowlist) > 0 {
 			emit("preloadedImagesVerificationAllowlist",
 				"preloadedImagesVerificationAllowlist is set but the KubeletEnsureSecretPulledImages feature gate is off",
@@ -681,7 +682,7 @@ var (
 		}
 	})
 
-	kvReservedCPUsExclusive = kvRule(&Rule{
+	kvReservedCPUsExclusive = kvRule(&rule.Rule{
 		ID:      "KC4065",
 		Fields:  []string{"reservedSystemCPUs", "systemReservedCgroup", "kubeReservedCgroup"},
 		Name:    "reserved-cpus-excludes-reserved-cgroups",
@@ -689,7 +690,7 @@ var (
 		Doc: "reservedSystemCPUs sets aside an explicit CPU list for system daemons; it is not supported " +
 			"together with systemReservedCgroup or kubeReservedCgroup. Fix: use either reservedSystemCPUs " +
 			"or the reserved cgroups.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if k.ReservedSystemCPUs != "" && (k.SystemReservedCgroup != "" || k.KubeReservedCgroup != "") {
 			emit("reservedSystemCPUs",
 				fmt.Sprintf("reservedSystemCPUs (%q) is set together with systemReservedCgroup or kubeReservedCgroup", k.ReservedSystemCPUs),
@@ -698,14 +699,14 @@ var (
 		}
 	})
 
-	kvReservedCPUsParse = kvRule(&Rule{
+	kvReservedCPUsParse = kvRule(&rule.Rule{
 		ID:      "KC4066",
 		Fields:  []string{"reservedSystemCPUs"},
 		Name:    "reserved-cpus-parse",
 		Summary: "reservedSystemCPUs must be a CPU list",
 		Doc: "reservedSystemCPUs is a Linux CPU list such as \"0-3\" or \"0,2,4-7\" (ranges must not be " +
 			"reversed, no spaces). Fix: write it in that format.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if k.ReservedSystemCPUs == "" {
 			return
 		}
@@ -719,7 +720,7 @@ var (
 )
 
 // validationNodeRules are this file's rules, in the kubelet's order of checks.
-var validationNodeRules = []*Rule{
+var validationNodeRules = []*rule.Rule{
 	kvTaintInvalid,
 	kvTaintTimeAdded,
 	kvTopologyManagerPolicy,

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/kubeletcfg/kubeletcfg/rule"
 	v1 "k8s.io/api/core/v1"
 )
 
@@ -36,7 +37,7 @@ func kvReservedMemoryWalk(k *kvConfig, fn func(i int, numa int32, name v1.Resour
 }
 
 var (
-	kvReservedMemoryType = kvRule(&Rule{
+	kvReservedMemoryType = kvRule(&rule.Rule{
 		ID:      "KC4067",
 		Fields:  []string{"reservedMemory"},
 		Name:    "reserved-memory-limit-type",
@@ -44,7 +45,7 @@ var (
 		Doc: "reservedMemory reserves memory per NUMA node for the memory manager; its limits accept only " +
 			"memory and hugepages-<size> (for example hugepages-2Mi). Fix: remove other resources.",
 		Kubelet: kvReservedMemoryFunc,
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		kvReservedMemoryWalk(k, func(i int, numa int32, name v1.ResourceName, path string, zero, dup bool) {
 			if name == v1.ResourceMemory || strings.HasPrefix(string(name), v1.ResourceHugePagesPrefix) {
 				return
@@ -56,7 +57,7 @@ var (
 		})
 	})
 
-	kvReservedMemoryZero = kvRule(&Rule{
+	kvReservedMemoryZero = kvRule(&rule.Rule{
 		ID:      "KC4068",
 		Fields:  []string{"reservedMemory"},
 		Name:    "reserved-memory-non-zero",
@@ -64,7 +65,7 @@ var (
 		Doc: "A zero reservation for a NUMA node and resource is refused. Fix: remove the entry or give " +
 			"it a positive quantity.",
 		Kubelet: kvReservedMemoryFunc,
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		kvReservedMemoryWalk(k, func(i int, numa int32, name v1.ResourceName, path string, zero, dup bool) {
 			if zero {
 				emit(path,
@@ -75,7 +76,7 @@ var (
 		})
 	})
 
-	kvReservedMemoryDuplicate = kvRule(&Rule{
+	kvReservedMemoryDuplicate = kvRule(&rule.Rule{
 		ID:      "KC4069",
 		Fields:  []string{"reservedMemory"},
 		Name:    "reserved-memory-duplicate",
@@ -83,7 +84,7 @@ var (
 		Doc: "Two reservedMemory entries for the same numaNode must not both set the same resource. " +
 			"Fix: merge them into one entry per NUMA node.",
 		Kubelet: kvReservedMemoryFunc,
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		kvReservedMemoryWalk(k, func(i int, numa int32, name v1.ResourceName, path string, zero, dup bool) {
 			if dup {
 				emit(path,
@@ -96,7 +97,7 @@ var (
 )
 
 // reservedMemoryRules are this file's rules, in the kubelet's order of checks.
-var reservedMemoryRules = []*Rule{
+var reservedMemoryRules = []*rule.Rule{
 	kvReservedMemoryType,
 	kvReservedMemoryZero,
 	kvReservedMemoryDuplicate,

@@ -6,6 +6,7 @@ import (
 	"unicode"
 
 	"github.com/blang/semver/v4"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	_ "k8s.io/component-base/logs/json/register" // the kubelet registers the json log format too
 	metricsapi "k8s.io/component-base/metrics/api/v1"
@@ -43,7 +44,7 @@ var kvShowHiddenMetricsValidate = byMinor[func(semver.Version, string) error]{
 	{"1.36", metricsapi.ValidateShowHiddenMetricsVersionForKubeletBackwardCompatOnly},
 }
 
-var kvShowHiddenMetrics = kvRule(&Rule{
+var kvShowHiddenMetrics = kvRule(&rule.Rule{
 	ID:      "KC4073",
 	Fields:  []string{"showHiddenMetricsForVersion"},
 	Name:    "show-hidden-metrics-previous-minor",
@@ -54,8 +55,8 @@ var kvShowHiddenMetrics = kvRule(&Rule{
 		"(\"--show-hidden-metrics-for-version must be omitted or have the value '1.34'. Only the previous minor " +
 		"version is allowed\"); from 1.36 it is a field error. Fix: remove it, or set it to the previous minor.",
 	Kubelet: "pkg/kubelet/apis/config/validation/validation.go ValidateKubeletConfiguration (component-base/metrics ValidateShowHiddenMetricsVersion)",
-}, func(c *Context, k *kvConfig, emit kvEmit) {
-	cur, ok := kvCurrentVersion(c.Minor)
+}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
+	cur, ok := kvCurrentVersion(c.Version())
 	if !ok || k.ShowHiddenMetricsForVersion == "" {
 		return
 	}
@@ -81,7 +82,7 @@ var kvLogQueryGateMessage = byMinor[string]{
 const kvPreviousDefaultMemoryThrottlingFactor = 0.9
 
 var (
-	kvMemoryThrottlingRequired = kvRule(&Rule{
+	kvMemoryThrottlingRequired = kvRule(&rule.Rule{
 		ID:      "KC4104",
 		Fields:  []string{"memoryThrottlingFactor"},
 		Name:    "memory-throttling-factor-required",
@@ -91,7 +92,7 @@ var (
 			"memoryThrottlingFactor, the fraction of the memory limit used for memory.high. Defaulting sets " +
 			"0.9, so this fires only when the value is lost after defaulting. In 1.37 the check is replaced " +
 			"by KC4089. Fix: set memoryThrottlingFactor (for example 0.9) or turn MemoryQoS off.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if kvEnabled(c, "MemoryQoS") && k.MemoryThrottlingFactor == nil {
 			emit("memoryThrottlingFactor",
 				"the MemoryQoS feature gate is on but memoryThrottlingFactor is not set",
@@ -100,7 +101,7 @@ var (
 		}
 	})
 
-	kvMemoryThrottlingGate = kvRule(&Rule{
+	kvMemoryThrottlingGate = kvRule(&rule.Rule{
 		ID:      "KC4089",
 		Fields:  []string{"memoryThrottlingFactor"},
 		Name:    "memory-throttling-factor-needs-gate",
@@ -110,7 +111,7 @@ var (
 			"MemoryQoS gate off (it is beta and on by default in 1.37) the field must be unset or the former " +
 			"default 0.9 (before 1.37 the opposite check applies, KC4104). Fix: enable MemoryQoS or remove " +
 			"memoryThrottlingFactor.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if !kvEnabled(c, "MemoryQoS") && k.MemoryThrottlingFactor != nil && *k.MemoryThrottlingFactor != kvPreviousDefaultMemoryThrottlingFactor {
 			emit("memoryThrottlingFactor",
 				fmt.Sprintf("memoryThrottlingFactor is %v but the MemoryQoS feature gate is off", *k.MemoryThrottlingFactor),
@@ -119,14 +120,14 @@ var (
 		}
 	})
 
-	kvMemoryThrottlingRange = kvRule(&Rule{
+	kvMemoryThrottlingRange = kvRule(&rule.Rule{
 		ID:      "KC4090",
 		Fields:  []string{"memoryThrottlingFactor"},
 		Name:    "memory-throttling-factor-range",
 		Summary: "memoryThrottlingFactor must be in (0, 1]",
 		Doc: "memoryThrottlingFactor multiplies the memory limit to set memory.high; it must be greater " +
 			"than 0 and at most 1.0. Fix: use a value such as 0.9.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if f := k.MemoryThrottlingFactor; f != nil && (*f <= 0 || *f > 1.0) {
 			emit("memoryThrottlingFactor",
 				fmt.Sprintf("memoryThrottlingFactor is %v; it must be greater than 0 and at most 1.0", *f),
@@ -135,7 +136,7 @@ var (
 		}
 	})
 
-	kvMemoryReservationGate = kvRule(&Rule{
+	kvMemoryReservationGate = kvRule(&rule.Rule{
 		ID:      "KC4091",
 		Fields:  []string{"memoryReservationPolicy"},
 		Since:   "1.36",
@@ -144,7 +145,7 @@ var (
 		Doc: "The TieredReservation policy (memory.min/memory.low protection by QoS class) is part of " +
 			"memory QoS and needs the MemoryQoS gate (alpha and off by default in 1.36, beta and on by default " +
 			"from 1.37). Fix: enable MemoryQoS or use memoryReservationPolicy: None.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if !kvEnabled(c, "MemoryQoS") && k.MemoryReservationPolicy == kubeletv1beta1.TieredReservationMemoryReservationPolicy {
 			emit("memoryReservationPolicy",
 				"memoryReservationPolicy is TieredReservation but the MemoryQoS feature gate is off",
@@ -153,7 +154,7 @@ var (
 		}
 	})
 
-	kvMemoryReservationValid = kvRule(&Rule{
+	kvMemoryReservationValid = kvRule(&rule.Rule{
 		ID:      "KC4092",
 		Fields:  []string{"memoryReservationPolicy"},
 		Since:   "1.36",
@@ -161,7 +162,7 @@ var (
 		Summary: "memoryReservationPolicy must be None or TieredReservation",
 		Doc: "memoryReservationPolicy accepts None (the default) and TieredReservation, case-sensitive. " +
 			"Fix: use one of them.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		switch k.MemoryReservationPolicy {
 		case kubeletv1beta1.NoneMemoryReservationPolicy, kubeletv1beta1.TieredReservationMemoryReservationPolicy:
 			return
@@ -172,7 +173,7 @@ var (
 			fmt.Sprintf("invalid configuration: option %q specified for memoryReservationPolicy. Valid options are %q or %q", k.MemoryReservationPolicy, kubeletv1beta1.NoneMemoryReservationPolicy, kubeletv1beta1.TieredReservationMemoryReservationPolicy))
 	})
 
-	kvRuntimeEndpoint = kvRule(&Rule{
+	kvRuntimeEndpoint = kvRule(&rule.Rule{
 		ID:      "KC4093",
 		Fields:  []string{"containerRuntimeEndpoint"},
 		Name:    "container-runtime-endpoint-required",
@@ -181,7 +182,7 @@ var (
 			"unix:///run/containerd/containerd.sock, so this fires only when the value is emptied after " +
 			"defaulting (for example by an empty --container-runtime-endpoint flag). Fix: set it to the " +
 			"runtime's socket.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if k.ContainerRuntimeEndpoint == "" {
 			emit("containerRuntimeEndpoint",
 				"containerRuntimeEndpoint is empty",
@@ -190,7 +191,7 @@ var (
 		}
 	})
 
-	kvLogQueryGate = kvRule(&Rule{
+	kvLogQueryGate = kvRule(&rule.Rule{
 		ID:      "KC4094",
 		Fields:  []string{"enableSystemLogQuery"},
 		Name:    "system-log-query-needs-gate",
@@ -199,7 +200,7 @@ var (
 			"by default up to 1.35, so enableSystemLogQuery: true alone is refused there; from 1.36 it is " +
 			"GA and locked on, so this cannot fire. Up to 1.34 the kubelet's message says \"required for " +
 			"enableSystemLogHandler\". Fix: enable NodeLogQuery or remove enableSystemLogQuery.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if kvBool(k.EnableSystemLogQuery) && !kvEnabled(c, "NodeLogQuery") {
 			emit("enableSystemLogQuery",
 				"enableSystemLogQuery is true but the NodeLogQuery feature gate is off",
@@ -208,14 +209,14 @@ var (
 		}
 	})
 
-	kvLogQueryHandler = kvRule(&Rule{
+	kvLogQueryHandler = kvRule(&rule.Rule{
 		ID:      "KC4095",
 		Fields:  []string{"enableSystemLogQuery", "enableSystemLogHandler"},
 		Name:    "system-log-query-needs-handler",
 		Summary: "enableSystemLogQuery requires enableSystemLogHandler",
 		Doc: "Log query is served by the system log handler (/logs), so enableSystemLogQuery: true needs " +
 			"enableSystemLogHandler: true (the default). Fix: do not disable the handler, or turn log query off.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if kvBool(k.EnableSystemLogQuery) && !kvBool(k.EnableSystemLogHandler) {
 			emit(kvPick(c, "enableSystemLogQuery", "enableSystemLogHandler"),
 				"enableSystemLogQuery is true but enableSystemLogHandler is false",
@@ -224,14 +225,14 @@ var (
 		}
 	})
 
-	kvLogMaxWorkers = kvRule(&Rule{
+	kvLogMaxWorkers = kvRule(&rule.Rule{
 		ID:      "KC4096",
 		Fields:  []string{"containerLogMaxWorkers"},
 		Name:    "container-log-max-workers-min",
 		Summary: "containerLogMaxWorkers must be at least 1",
 		Doc: "containerLogMaxWorkers is the number of workers rotating container logs; at least one is " +
 			"needed. Fix: use 1 (the default) or more.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if v := kvI32(k.ContainerLogMaxWorkers); v < 1 {
 			emit("containerLogMaxWorkers",
 				fmt.Sprintf("containerLogMaxWorkers is %d; at least 1 is needed", v),
@@ -240,14 +241,14 @@ var (
 		}
 	})
 
-	kvLogMonitorInterval = kvRule(&Rule{
+	kvLogMonitorInterval = kvRule(&rule.Rule{
 		ID:      "KC4097",
 		Fields:  []string{"containerLogMonitorInterval"},
 		Name:    "container-log-monitor-interval-min",
 		Summary: "containerLogMonitorInterval must be at least 3s",
 		Doc: "containerLogMonitorInterval is how often container logs are checked for rotation; it must " +
 			"be at least 3s. Fix: use 3s or more (default 10s).",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if d := kvDur(k.ContainerLogMonitorInterval); d.Duration.Seconds() < 3 {
 			emit("containerLogMonitorInterval",
 				fmt.Sprintf("containerLogMonitorInterval is %v; it must be at least 3s", d.Duration),
@@ -256,7 +257,7 @@ var (
 		}
 	})
 
-	kvLogMaxFiles = kvRule(&Rule{
+	kvLogMaxFiles = kvRule(&rule.Rule{
 		ID:      "KC4098",
 		Fields:  []string{"containerLogMaxFiles"},
 		Since:   "1.33",
@@ -264,7 +265,7 @@ var (
 		Summary: "containerLogMaxFiles must be greater than 1",
 		Doc: "containerLogMaxFiles counts the current log file plus rotated ones, so at least 2 are " +
 			"needed for rotation. Fix: use 2 or more (default 5).",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if v := kvI32(k.ContainerLogMaxFiles); v <= 1 {
 			emit("containerLogMaxFiles",
 				fmt.Sprintf("containerLogMaxFiles is %d; it must be at least 2", v),
@@ -273,7 +274,7 @@ var (
 		}
 	})
 
-	kvPodLogsDirRequired = kvRule(&Rule{
+	kvPodLogsDirRequired = kvRule(&rule.Rule{
 		ID:      "KC4099",
 		Fields:  []string{"podLogsDir"},
 		Name:    "pod-logs-dir-required",
@@ -281,20 +282,20 @@ var (
 		Doc: "podLogsDir is where the kubelet keeps pod logs. Defaulting sets /var/log/pods, so this fires " +
 			"only when the value is emptied after defaulting. An empty value also fails the absolute and " +
 			"normalized checks. Fix: set an absolute path.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if k.PodLogsDir == "" {
 			emit("podLogsDir", "podLogsDir is empty", "set podLogsDir to an absolute path such as /var/log/pods",
 				"invalid configuration: podLogsDir was not specified")
 		}
 	})
 
-	kvPodLogsDirAbs = kvRule(&Rule{
+	kvPodLogsDirAbs = kvRule(&rule.Rule{
 		ID:      "KC4100",
 		Fields:  []string{"podLogsDir"},
 		Name:    "pod-logs-dir-absolute",
 		Summary: "podLogsDir must be an absolute path",
 		Doc:     "podLogsDir must start with '/'. Fix: use an absolute path such as /var/log/pods.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if !path.IsAbs(k.PodLogsDir) { // filepath.IsAbs on Linux
 			emit("podLogsDir",
 				fmt.Sprintf("podLogsDir %q is not an absolute path", k.PodLogsDir),
@@ -303,14 +304,14 @@ var (
 		}
 	})
 
-	kvPodLogsDirClean = kvRule(&Rule{
+	kvPodLogsDirClean = kvRule(&rule.Rule{
 		ID:      "KC4101",
 		Fields:  []string{"podLogsDir"},
 		Name:    "pod-logs-dir-normalized",
 		Summary: "podLogsDir must be a normalized path",
 		Doc: "podLogsDir must equal its cleaned form: no trailing slash, no double slashes, no . or .. " +
 			"elements. Fix: write the cleaned path.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if clean := path.Clean(k.PodLogsDir); clean != k.PodLogsDir { // filepath.Clean on Linux
 			emit("podLogsDir",
 				fmt.Sprintf("podLogsDir %q is not normalized (its clean form is %q)", k.PodLogsDir, clean),
@@ -319,14 +320,14 @@ var (
 		}
 	})
 
-	kvPodLogsDirASCII = kvRule(&Rule{
+	kvPodLogsDirASCII = kvRule(&rule.Rule{
 		ID:      "KC4102",
 		Fields:  []string{"podLogsDir"},
 		Name:    "pod-logs-dir-ascii",
 		Summary: "podLogsDir must contain only ASCII characters",
 		Doc: "The pod logs path appears in metrics labels, so it must be ASCII only (the kubelet's message " +
 			"says \"mut contains\", verbatim). Fix: use an ASCII path.",
-	}, func(c *Context, k *kvConfig, emit kvEmit) {
+	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		for _, r := range k.PodLogsDir {
 			if r > unicode.MaxASCII {
 				emit("podLogsDir",
@@ -340,7 +341,7 @@ var (
 )
 
 // validationTailRules are this file's rules, in the kubelet's order of checks.
-var validationTailRules = []*Rule{
+var validationTailRules = []*rule.Rule{
 	kvShowHiddenMetrics,
 	kvMemoryThrottlingRequired,
 	kvMemoryThrottlingGate,

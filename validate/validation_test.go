@@ -11,6 +11,7 @@ import (
 
 	imageref "github.com/distribution/reference"
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -215,7 +216,7 @@ type kvCase struct {
 	path   string   // when not empty, the path of the first finding
 }
 
-func kvRun(t *testing.T, r *Rule, tc kvCase) []finding.Finding {
+func kvRun(t *testing.T, r *rule.Rule, tc kvCase) []finding.Finding {
 	t.Helper()
 	k := validConfig()
 	if tc.mutate != nil {
@@ -233,8 +234,8 @@ func kvRun(t *testing.T, r *Rule, tc kvCase) []finding.Finding {
 	for _, p := range tc.set {
 		set[p] = true
 	}
-	ctx := &Context{
-		Minor:         minor,
+	ctx := &rule.Context{
+		Minor:         minorOf(minor),
 		Config:        k,
 		Gates:         kvTestGates(t, tc.gates),
 		CgroupVersion: cg,
@@ -247,7 +248,7 @@ func kvRun(t *testing.T, r *Rule, tc kvCase) []finding.Finding {
 		SetByFile: func(path string) bool { return set[path] },
 	}
 	before := k.DeepCopy()
-	out := r.run(ctx) // as Run does: nothing outside the rule's minors
+	out := runRule(r, ctx) // as Run does: nothing outside the rule's minors
 	if !reflect.DeepEqual(before, k) {
 		t.Errorf("%s mutated the configuration", r.ID)
 	}
@@ -261,11 +262,11 @@ func kvQty(s string) resource.Quantity { return resource.MustParse(s) }
 // kvCases holds, per rule, at least one passing and one failing case. The
 // expected strings are upstream's (validation_test.go, validation_reserved_memory_test.go)
 // where upstream has the case.
-func kvCases() map[*Rule][]kvCase {
+func kvCases() map[*rule.Rule][]kvCase {
 	sysctlsOn := map[string]bool{"DefaultPodSysctls": true}
 	_, cpusetErr := cpuset.Parse("invalid-reserved-system-cpus")
 	_, normalizedErr := imageref.ParseNormalizedNamed("test.test/Repo")
-	return map[*Rule][]kvCase{
+	return map[*rule.Rule][]kvCase{
 		kvNodeLeaseDuration: {
 			{name: "default"},
 			{name: "zero", mutate: func(k *kvConfig) { k.NodeLeaseDurationSeconds = 0 },
@@ -1287,13 +1288,13 @@ func TestKubeletRulesMetadata(t *testing.T) {
 			t.Errorf("%s: incomplete metadata", r.ID)
 		}
 		host := strings.HasPrefix(r.ID, "KC5")
-		if host != (r.Stage == StageHost) {
+		if host != (r.Stage == rule.StageHost) {
 			t.Errorf("%s: stage %v", r.ID, r.Stage)
 		}
 		if host && !strings.Contains(r.Doc, "--cgroup-version") {
 			t.Errorf("%s: host rule Doc must say it is decided by --cgroup-version", r.ID)
 		}
-		if reg, ok := Lookup(r.ID); !ok || reg != r {
+		if reg, ok := rule.Lookup(r.ID); !ok || reg.Name != r.Name {
 			t.Errorf("%s is not registered", r.ID)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/kubeletcfg/kubeletcfg/rule"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	_ "k8s.io/component-base/logs/json/register" // the kubelet registers the json log format too
 	tracingapi "k8s.io/component-base/tracing/api/v1"
@@ -15,14 +16,14 @@ import (
 
 const kvTracingFunc = "pkg/kubelet/apis/config/validation/validation.go ValidateKubeletConfiguration (component-base/tracing/api/v1 ValidateTracingConfiguration)"
 
-func kvTracing(c *Context, k *kvConfig) field.ErrorList {
+func kvTracing(c *rule.Context, k *kvConfig) field.ErrorList {
 	if kvTracingGate.In(c.Minor) && !kvEnabled(c, "KubeletTracing") {
 		return nil
 	}
 	return tracingapi.ValidateTracingConfiguration(k.Tracing, c.Gates, field.NewPath("tracing"))
 }
 
-var kvTracingGate = kvRule(&Rule{
+var kvTracingGate = kvRule(&rule.Rule{
 	ID:      "KC4103",
 	Fields:  []string{"tracing"},
 	Name:    "tracing-needs-gate",
@@ -31,7 +32,7 @@ var kvTracingGate = kvRule(&Rule{
 	Doc: "Up to 1.33 the kubelet validates tracing only with the KubeletTracing feature gate on (beta, on " +
 		"by default) and refuses a tracing section while the gate is off; from 1.34 the gate is GA and " +
 		"locked on and the check is gone. Fix: do not turn KubeletTracing off, or remove tracing.",
-}, func(c *Context, k *kvConfig, emit kvEmit) {
+}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 	if !kvEnabled(c, "KubeletTracing") && k.Tracing != nil {
 		emit("tracing",
 			"tracing is set but the KubeletTracing feature gate is off",
@@ -40,8 +41,8 @@ var kvTracingGate = kvRule(&Rule{
 	}
 })
 
-func kvTracingRule(id string, fields []string, name, summary, doc string, match func(fe *field.Error) bool, msg func(k *kvConfig, fe *field.Error) (string, string)) *Rule {
-	return kvFieldRule(&Rule{ID: id, Fields: fields, Name: name, Summary: summary, Doc: doc, Kubelet: kvTracingFunc}, kvTracing, match, msg)
+func kvTracingRule(id string, fields []string, name, summary, doc string, match func(fe *field.Error) bool, msg func(k *kvConfig, fe *field.Error) (string, string)) *rule.Rule {
+	return kvFieldRule(&rule.Rule{ID: id, Fields: fields, Name: name, Summary: summary, Doc: doc, Kubelet: kvTracingFunc}, kvTracing, match, msg)
 }
 
 var (
@@ -87,7 +88,7 @@ var (
 )
 
 // tracingRules are this file's rules, in the kubelet's order of checks.
-var tracingRules = []*Rule{
+var tracingRules = []*rule.Rule{
 	kvTracingGate,
 	kvTracingRateNegative,
 	kvTracingRateMax,

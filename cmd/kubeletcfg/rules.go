@@ -1,9 +1,8 @@
 package main
 
 import (
+	"github.com/kubeletcfg/kubeletcfg/rule"
 	"github.com/spf13/cobra"
-
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 func newRulesCommand() *cobra.Command {
@@ -18,7 +17,7 @@ func newRulesCommand() *cobra.Command {
   kubeletcfg rules KC3001 KC2007
   kubeletcfg rules -o markdown > rules.md`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return validate.WriteRules(cmd.OutOrStdout(), output, args)
+			return rule.WriteRules(cmd.OutOrStdout(), output, args)
 		},
 	}
 	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: text or markdown")

@@ -22,7 +22,7 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 	"github.com/kubeletcfg/kubeletcfg/internal/didyoumean"
-	"github.com/kubeletcfg/kubeletcfg/validate"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 )
 
 // Release is the AgentBaker release the translation is ported from.
@@ -115,7 +115,7 @@ type translation struct {
 
 // add reports a finding of one of the bootstrapper rules (input/bootstrap) at
 // n (nil: the anchor).
-func (t *translation) add(rule *validate.Rule, n *yaml.Node, fieldPath, msg, hint string) {
+func (t *translation) add(rule *rule.Rule, n *yaml.Node, fieldPath, msg, hint string) {
 	t.out.Findings = append(t.out.Findings, rule.At(t.pos(n), fieldPath, msg, hint))
 }
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
-	"github.com/kubeletcfg/kubeletcfg/validate"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 )
 
 const testdata = "../../testdata/bootstrappers/aks/"
@@ -119,7 +119,7 @@ func TestFindings(t *testing.T) {
 	const path = "kubeletconfig.json"
 	tests := []struct {
 		name, data string
-		rule       *validate.Rule
+		rule       *rule.Rule
 		want       bool
 		at, field  string
 	}{

@@ -10,8 +10,8 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 	"github.com/kubeletcfg/kubeletcfg/skew"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 const header = "apiVersion: k0s.k0sproject.io/v1beta1\nkind: ClusterConfig\nspec:\n  workerProfiles:\n"
@@ -62,7 +62,7 @@ func TestFindings(t *testing.T) {
 		name  string
 		doc   string
 		minor string
-		rule  *validate.Rule // nil: none of Refuses, Overrides, Drops
+		rule  *rule.Rule // nil: none of Refuses, Overrides, Drops
 		path  string
 		line  int
 		col   int

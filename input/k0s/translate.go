@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/kubeletcfg/kubeletcfg/internal/didyoumean"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 
 	"go.yaml.in/yaml/v3"
 	sigsyaml "sigs.k8s.io/yaml"
@@ -18,7 +19,6 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // allowedTLS12CipherSuiteIDs is pkg/constant/constant.go
@@ -53,7 +53,7 @@ type translation struct {
 }
 
 // add reports a finding of one of the bootstrapper rules (input/bootstrap).
-func (t *translation) add(rule *validate.Rule, pos finding.Position, path, msg, hint string) {
+func (t *translation) add(rule *rule.Rule, pos finding.Position, path, msg, hint string) {
 	t.out.Findings = append(t.out.Findings, rule.At(pos, path, msg, hint))
 }
 

@@ -13,7 +13,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
-	"github.com/kubeletcfg/kubeletcfg/validate"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 )
 
 const testdata = "../../testdata/bootstrappers/k3s/"
@@ -309,7 +309,7 @@ func TestFindings(t *testing.T) {
 	const agent = "/etc/rancher/k3s/config.yaml"
 	tests := []struct {
 		name, path, data string
-		rule             *validate.Rule
+		rule             *rule.Rule
 		want             bool
 		at               string
 	}{

@@ -19,7 +19,7 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 	"github.com/kubeletcfg/kubeletcfg/internal/didyoumean"
 	"github.com/kubeletcfg/kubeletcfg/internal/taints"
-	"github.com/kubeletcfg/kubeletcfg/validate"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 )
 
 // aliases are the flags' short names (urfave/cli Aliases in pkg/cli/cmds).
@@ -57,7 +57,7 @@ func (t *translation) tool() bootstrap.Tool {
 func (t *translation) name() string { return t.tool().Name }
 
 // add reports a finding of one of the bootstrapper rules (input/bootstrap).
-func (t *translation) add(rule *validate.Rule, pos finding.Position, path, msg, hint string) {
+func (t *translation) add(rule *rule.Rule, pos finding.Position, path, msg, hint string) {
 	t.out.Findings = append(t.out.Findings, rule.At(pos, path, msg, hint))
 }
 

@@ -50,8 +50,8 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 	"github.com/kubeletcfg/kubeletcfg/input/nodeadm"
 	"github.com/kubeletcfg/kubeletcfg/internal/didyoumean"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 	"github.com/kubeletcfg/kubeletcfg/skew"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // Tool is Karpenter's AWS provider.
@@ -155,7 +155,7 @@ func (t *translation) pos(n *yaml.Node) finding.Position {
 
 // add reports a finding of one of the bootstrapper rules (input/bootstrap) at
 // n, its message prefixed with "Karpenter: ".
-func (t *translation) add(rule *validate.Rule, n *yaml.Node, path, msg, hint string) {
+func (t *translation) add(rule *rule.Rule, n *yaml.Node, path, msg, hint string) {
 	t.out.Findings = append(t.out.Findings, rule.At(t.pos(n), path, "Karpenter: "+msg, hint))
 }
 

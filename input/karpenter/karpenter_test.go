@@ -16,7 +16,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
-	"github.com/kubeletcfg/kubeletcfg/validate"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 )
 
 const testdata = "../../testdata/bootstrappers/karpenter/"
@@ -311,7 +311,7 @@ func TestAL2023Fields(t *testing.T) {
 func TestFindings(t *testing.T) {
 	for _, tt := range []struct {
 		name, family, kubelet, userData string
-		rule                            *validate.Rule // nil: none
+		rule                            *rule.Rule // nil: none
 		line, col                       int
 		path                            string
 	}{

@@ -7,7 +7,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
-	"github.com/kubeletcfg/kubeletcfg/validate"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 )
 
 // nodeConfigYAML is a valid NodeConfig with extra lines under spec.
@@ -39,7 +39,7 @@ func TestFindings(t *testing.T) {
 	allSet := map[string]string{"maxPods": "58", "kubeReserved[cpu]": "70m", "providerID": "aws:///z/i", "--node-ip": "10.0.0.1", "--hostname-override": "ip-10-0-0-1", "--node-labels": "a=b"}
 	tests := []struct {
 		name string
-		rule *validate.Rule
+		rule *rule.Rule
 		text string
 		file string
 		set  map[string]string

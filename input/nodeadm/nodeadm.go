@@ -22,8 +22,8 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 	"github.com/kubeletcfg/kubeletcfg/skew"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // Tool is EKS nodeadm at the release the translation is ported from.
@@ -72,7 +72,7 @@ func (t *translation) tool() string { return Tool.Name + " " + Tool.Release }
 
 // add reports a finding of one of the bootstrapper rules (input/bootstrap) at
 // pos (none: the anchor).
-func (t *translation) add(rule *validate.Rule, pos finding.Position, path, msg, hint string) {
+func (t *translation) add(rule *rule.Rule, pos finding.Position, path, msg, hint string) {
 	if pos.File == "" || pos.Line < 1 {
 		pos = t.anchor
 	}

@@ -42,7 +42,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
-	"github.com/kubeletcfg/kubeletcfg/validate"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 )
 
 // Tool is Talos at its default release (the newest stable release of
@@ -207,7 +207,7 @@ func (t *translation) posOf(keys ...string) finding.Position {
 
 // add reports a finding of one of the bootstrapper rules (input/bootstrap),
 // its message prefixed with the Talos release.
-func (t *translation) add(rule *validate.Rule, pos finding.Position, path, msg, hint string) {
+func (t *translation) add(rule *rule.Rule, pos finding.Position, path, msg, hint string) {
 	t.out.Findings = append(t.out.Findings, rule.At(pos, path, "Talos "+t.rel.Name+": "+msg, hint))
 }
 

@@ -9,7 +9,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
-	"github.com/kubeletcfg/kubeletcfg/validate"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 )
 
 // doc is a worker machine configuration with kubelet lines under
@@ -38,7 +38,7 @@ func TestFindings(t *testing.T) {
 		data string
 		set  map[string]string
 		// want: rule, path, line, column and a part of the message; empty: no finding
-		rule      *validate.Rule
+		rule      *rule.Rule
 		path      string
 		line, col int
 		msg       string

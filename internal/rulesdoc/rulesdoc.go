@@ -14,8 +14,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/kubeletcfg/kubeletcfg/internal/corpus"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 	"github.com/kubeletcfg/kubeletcfg/skew"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // Generator is the command that writes docs/rules.md, named in its header.
@@ -448,10 +448,10 @@ func quote(s string) string {
 }
 
 // NoExample says why a rule has no corpus example, where the reason is known.
-func NoExample(r *validate.Rule) string {
+func NoExample(r *rule.Rule) string {
 	newest := skew.Default().Version
 	switch {
-	case !r.In(newest):
+	case !r.InVersion(newest):
 		return fmt.Sprintf("No example in the conformance corpus: its expectations are checked at kubelet %s, which does not have this rule.", newest)
 	case strings.HasPrefix(r.ID, "KC8"):
 		return "No example in the conformance corpus: profile rules run only with `--profile`, and the corpus runs without one."
@@ -477,16 +477,16 @@ func Write(w io.Writer, root string) (missing []string, err error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, r := range validate.Rules() {
+	for _, r := range rule.All() {
 		if _, ok := examples[r.ID]; !ok {
 			missing = append(missing, r.ID)
 		}
 	}
-	err = validate.WriteMarkdownOptions(w, validate.MarkdownOptions{
+	err = rule.WriteMarkdownOptions(w, rule.MarkdownOptions{
 		Generator:    Generator,
 		Preamble:     Preamble(),
 		Declarations: true,
-		Example: func(r *validate.Rule) string {
+		Example: func(r *rule.Rule) string {
 			if e, ok := examples[r.ID]; ok {
 				return e.Markdown()
 			}

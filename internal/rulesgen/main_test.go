@@ -7,9 +7,8 @@ import (
 	"testing"
 )
 
-// TestGenerated fails when a generated list is stale: a rule declared outside
-// validate that is not registered, a removed one still listed, or an emitting
-// package missing from the imports of the rules reference.
+// TestGenerated fails when the generated list is stale: a rule declared
+// outside validate that it does not list, or a removed one still listed.
 func TestGenerated(t *testing.T) {
 	root := filepath.Join("..", "..")
 	want, stale, err := generate(root)
@@ -23,9 +22,9 @@ func TestGenerated(t *testing.T) {
 		}
 	}
 	for _, rel := range stale {
-		t.Errorf("%s registers rules its package no longer declares: run go generate ./internal/rulesgen", rel)
+		t.Errorf("%s is left over: run go generate ./internal/rulesgen", rel)
 	}
-	if len(want) < 3 {
-		t.Errorf("found no rule declared outside validate (%d files)", len(want))
+	if !bytes.Contains(want[listFile], []byte("dropin.DropInIgnored")) {
+		t.Errorf("found no rule declared outside validate:\n%s", want[listFile])
 	}
 }

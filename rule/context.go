@@ -1,7 +1,8 @@
-package validate
+package rule
 
 import (
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/skew"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	"k8s.io/component-base/featuregate"
 )
@@ -10,8 +11,9 @@ import (
 // holds it after reading, merging and defaulting, the feature gates it validates
 // against, and where each value came from.
 type Context struct {
-	// Minor is the kubelet minor being evaluated, for example "1.37".
-	Minor string
+	// Minor is the kubelet minor being evaluated, resolved once by the caller
+	// (nil: no minor, every rule runs).
+	Minor *skew.Minor
 	// Config is the effective configuration (merged and defaulted). Never nil when
 	// Check functions run.
 	Config *kubeletv1beta1.KubeletConfiguration
@@ -45,8 +47,30 @@ type Context struct {
 
 	// registered caches the names of the gates Gates registers (see GateRegistered).
 	registered map[featuregate.Feature]bool
-	// logging caches logsapi.Validate's errors (kvLogging), which eleven rules read.
-	logging *loggingErrors
+	// memo holds what several rules compute once per Context (Memo).
+	memo map[any]any
+}
+
+// Memo returns what compute returns, computed once per Context and key: a
+// result several rules read (validate's logsapi.Validate errors).
+func (c *Context) Memo(key any, compute func() any) any {
+	if v, ok := c.memo[key]; ok {
+		return v
+	}
+	if c.memo == nil {
+		c.memo = map[any]any{}
+	}
+	v := compute()
+	c.memo[key] = v
+	return v
+}
+
+// Version is the minor's version ("1.37"), "" without one.
+func (c *Context) Version() string {
+	if c.Minor == nil {
+		return ""
+	}
+	return c.Minor.Version
 }
 
 // GateRegistered reports whether Gates registers the named gate at all (at any

@@ -1,0 +1,99 @@
+package rule
+
+import (
+	"sync"
+
+	"github.com/kubeletcfg/kubeletcfg/skew"
+)
+
+// Kubelet minors. The rules mirror the kubelet of every minor skew supports,
+// from the oldest to the newest. A rule that exists in some minors only
+// declares them (Since, Until); a message or condition that changed between
+// minors is declared next to the rule (validate's byMinor).
+
+// bounds are a rule's Since and Until, parsed once; ok false for an open end.
+type bounds struct {
+	once               sync.Once
+	since, until       skew.Version
+	hasSince, hasUntil bool
+}
+
+var boundsMu sync.Mutex
+
+func (r *Rule) parsed() *bounds {
+	boundsMu.Lock()
+	if r.bounds == nil {
+		r.bounds = &bounds{}
+	}
+	b := r.bounds
+	boundsMu.Unlock()
+	b.once.Do(func() {
+		b.since, b.hasSince = skew.ParseVersion(r.Since)
+		b.until, b.hasUntil = skew.ParseVersion(r.Until)
+	})
+	return b
+}
+
+// In reports whether the kubelet of minor m has the rule: m lies in [Since,
+// Until]. A nil minor is in every range, so that a context without a minor
+// runs every rule.
+func (r *Rule) In(m *skew.Minor) bool {
+	if m == nil {
+		return true
+	}
+	b := r.parsed()
+	v := m.MajorMinor()
+	if b.hasSince && v.Compare(b.since) < 0 {
+		return false
+	}
+	return !b.hasUntil || v.Compare(b.until) <= 0
+}
+
+// InVersion is In for a minor named by its version ("1.33"); an unknown or
+// empty one is in every range.
+func (r *Rule) InVersion(minor string) bool {
+	m, err := skew.Lookup(minor)
+	if err != nil {
+		return true
+	}
+	return r.In(m)
+}
+
+// OldestMinor and NewestMinor bound the minors the rules mirror: skew's list,
+// whose Patch releases the rules were read from.
+func OldestMinor() string { return skew.Minors()[0].Version }
+func NewestMinor() string { return skew.Newest().Version }
+
+// Minors is the range of kubelet minors that have the rule, for example
+// "1.33–1.37" (an open end is the oldest or newest minor the rules mirror).
+func (r *Rule) Minors() string {
+	from, to := r.Since, r.Until
+	if from == "" {
+		from = OldestMinor()
+	}
+	if to == "" {
+		to = NewestMinor()
+	}
+	if from == to {
+		return from
+	}
+	return from + "–" + to
+}
+
+// Releases is the range of upstream releases, one per minor, whose code the rule
+// was read from: "v1.33.13 to v1.37.2".
+func (r *Rule) Releases() string {
+	var in []string
+	for _, m := range skew.Minors() {
+		if r.In(m) {
+			in = append(in, m.Patch)
+		}
+	}
+	switch len(in) {
+	case 0:
+		return ""
+	case 1:
+		return in[0]
+	}
+	return in[0] + " to " + in[len(in)-1]
+}
