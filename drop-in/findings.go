@@ -10,9 +10,9 @@ import (
 	jsonv2v1 "github.com/go-json-experiment/json/v1"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // typeMetaPos is the position of the apiVersion key (when apiVersion is at fault)
@@ -146,14 +146,14 @@ func keyFindings(p Patch, opt Options) []finding.Finding {
 			hint := ""
 			if since := knownSince(opt, k.Path); since != "" {
 				hint = fmt.Sprintf("%s is a field from kubelet %s on; this kubelet does not have it", k.Path, since)
-			} else if h, ok := validate.MisplacedThresholdHint(k.WrittenPath); ok {
+			} else if h, ok := rule.MisplacedThresholdHint(k.WrittenPath); ok {
 				hint = h
 			} else if k.Suggest != "" {
 				hint = fmt.Sprintf("did you mean %q?", k.Suggest)
 			}
-			out = append(out, validate.UnknownFieldIn(DropInUnknownField, k.Pos, k.Path, k.Written, hint))
+			out = append(out, rule.UnknownFieldIn(DropInUnknownField, k.Pos, k.Path, k.Written, hint))
 			if fd, ok := draftCrashLoop(k); ok {
-				out = append(out, validate.ReplacingDraft(fd, p.File.Text(), p.File.Keys()))
+				out = append(out, rule.ReplacingDraft(fd, p.File.Text(), p.File.Keys()))
 			}
 		case source.KeyExact:
 			if !k.Null && k.Value != "" && isPathField(k.Path, opt.PathFields) && !filepath.IsAbs(k.Value) {
@@ -176,7 +176,7 @@ func isPathField(path string, fields []string) bool {
 
 // draftCrashLoop recognises the KEP-4603 draft spelling crashloopbackoff.maxSeconds.
 func draftCrashLoop(k source.Key) (finding.Finding, bool) {
-	return validate.DraftCrashLoop(k.Pos, k.Path, k.Value)
+	return source.DraftCrashLoop(k.Pos, k.Path, k.Value)
 }
 
 func knownSince(opt Options, path string) string {

@@ -9,13 +9,13 @@ import (
 	jsonv2v1 "github.com/go-json-experiment/json/v1"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/kubeletcfg/kubeletcfg/internal/jsonscan"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // Patch is one .conf drop-in as read and decoded.
@@ -213,7 +213,7 @@ func readPatch(path string, opt Options) (*Patch, *finding.Finding, error) {
 	if err != nil && f.SyntaxErr == nil && (runtime.IsMissingKind(err) || runtime.IsMissingVersion(err)) {
 		// The decoder stops at the missing kind before anything else; a drop-in of
 		// whitespace or comments only has no kind either.
-		fd := validate.AddingAPIVersion(DropInTypeMeta.At(typeMetaPos(f, runtime.IsMissingVersion(err)), "", "the drop-in has no apiVersion/kind: the kubelet refuses to start",
+		fd := rule.AddingAPIVersion(DropInTypeMeta.At(typeMetaPos(f, runtime.IsMissingVersion(err)), "", "the drop-in has no apiVersion/kind: the kubelet refuses to start",
 			"add apiVersion: kubelet.config.k8s.io/v1beta1 and kind: KubeletConfiguration"), f.Text(), f.Doc)
 		fd.Kubelet = err.Error()
 		return nil, &fd, nil
@@ -229,7 +229,7 @@ func readPatch(path string, opt Options) (*Patch, *finding.Finding, error) {
 	}
 	if *gvk != source.KubeletGVK && opt.Legacy == nil {
 		// 1.31 decodes drop-ins into Unstructured without checking the kind.
-		fd := validate.AddingAPIVersion(DropInTypeMeta.At(typeMetaPos(f, gvk.GroupVersion() != source.KubeletGVK.GroupVersion()), "", fmt.Sprintf("the drop-in is %s, not kubelet.config.k8s.io/v1beta1 KubeletConfiguration: the kubelet refuses to start", gvkString(gvk.GroupVersion().String(), gvk.Kind)),
+		fd := rule.AddingAPIVersion(DropInTypeMeta.At(typeMetaPos(f, gvk.GroupVersion() != source.KubeletGVK.GroupVersion()), "", fmt.Sprintf("the drop-in is %s, not kubelet.config.k8s.io/v1beta1 KubeletConfiguration: the kubelet refuses to start", gvkString(gvk.GroupVersion().String(), gvk.Kind)),
 			"use apiVersion: kubelet.config.k8s.io/v1beta1 and kind: KubeletConfiguration"), f.Text(), f.Doc)
 		return nil, &fd, nil
 	}

@@ -5,11 +5,11 @@ import (
 	"strings"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // applyOrigins records, in merge order, which drop-in key set each field, and
@@ -52,7 +52,7 @@ func applyOrigins(patches []Patch, merged []byte, cfg *kubeletv1beta1.KubeletCon
 				switch eff.of(k, valued[k.WrittenPath]) {
 				case effectShadowed:
 					if k.Kind == source.KeyCase {
-						out = append(out, validate.RenamingField(DropInCaseShadowed.Atf(k.Pos, k.Path, fmt.Sprintf("spell it %q", lastSegment(k.Path)),
+						out = append(out, rule.RenamingField(DropInCaseShadowed.Atf(k.Pos, k.Path, fmt.Sprintf("spell it %q", lastSegment(k.Path)),
 							"%q is overridden by %q already in the merged config: encoding/json applies the correctly spelled key last, so this value is lost", k.Written, lastSegment(k.Path)),
 							p.File.Text(), p.File.Keys(), k.Written, lastSegment(k.Path)))
 					}
@@ -61,7 +61,7 @@ func applyOrigins(patches []Patch, merged []byte, cfg *kubeletv1beta1.KubeletCon
 					continue
 				}
 				if k.Kind == source.KeyCase {
-					out = append(out, validate.RenamingField(DropInCaseOnly.Atf(k.Pos, k.Path, fmt.Sprintf("spell it %q", lastSegment(k.Path)),
+					out = append(out, rule.RenamingField(DropInCaseOnly.Atf(k.Pos, k.Path, fmt.Sprintf("spell it %q", lastSegment(k.Path)),
 						"%q takes effect as %q only because drop-ins match field names case-insensitively; in the main file it would be dropped", k.Written, k.Path),
 						p.File.Text(), p.File.Keys(), k.Written, lastSegment(k.Path)))
 				}

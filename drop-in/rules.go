@@ -3,7 +3,7 @@ package dropin
 import (
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/rule"
-	"github.com/kubeletcfg/kubeletcfg/validate"
+	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
 // Walking and merging the --config-dir drop-ins (KC2xxx), as
@@ -56,7 +56,7 @@ var (
 		Doc:       "The merge keeps both `MaxPods` (from the drop-in) and `maxPods` (from the base) as separate JSON keys; encoding/json applies them in key order and the correctly spelled one comes last, so the drop-in's value is lost.",
 		Kubelet:   kubeletServer + " mergeKubeletConfigurations (jsonpatch.MergePatch, json.Unmarshal)",
 		EmittedBy: emittedBy}
-	DropInRelativePath = &rule.Rule{ID: "KC2008", Fields: validate.RelativePathFields, Name: "dropin-relative-path", Severity: finding.Warning, Stage: rule.StageDropIn,
+	DropInRelativePath = &rule.Rule{ID: "KC2008", Fields: source.RelativePathFields, Name: "dropin-relative-path", Severity: finding.Warning, Stage: rule.StageDropIn,
 		Summary:   "A relative path in a drop-in is not resolved against any folder.",
 		Doc:       "Unlike the main file (KC1105), drop-ins are merged as raw JSON: a relative path stays relative to the kubelet's working directory. Use an absolute path.",
 		Kubelet:   kubeletServer + " mergeKubeletConfigurations",

@@ -202,7 +202,7 @@ func Field(m *skew.Minor, query string) (*Result, error) {
 	}
 	if strings.EqualFold(path, draftCrashLoop) {
 		doc.Notes = append(doc.Notes, fmt.Sprintf("%q is the KEP-4603 draft name: no kubelet has it, and every kubelet silently drops it (%s); the shipped field is %s, explained here",
-			path, validate.DraftCrashLoopField.ID, shippedCrashLoop))
+			path, source.DraftCrashLoopField.ID, shippedCrashLoop))
 		path = shippedCrashLoop
 	}
 	segs, err := parseExplainPath(path)

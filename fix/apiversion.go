@@ -2,20 +2,20 @@ package fix
 
 import (
 	dropin "github.com/kubeletcfg/kubeletcfg/drop-in"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 	"github.com/kubeletcfg/kubeletcfg/source"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
-const apiVersion = validate.KubeletAPIVersion
+const apiVersion = rule.KubeletAPIVersion
 
 // typeMeta adds the apiVersion a document leaves out when its kind says
-// KubeletConfiguration (validate.AddAPIVersion decides when that is no guess).
-// The edit is the one the KC1002/KC2003 finding carries (validate.AddingAPIVersion
+// KubeletConfiguration (rule.AddAPIVersion decides when that is no guess).
+// The edit is the one the KC1002/KC2003 finding carries (rule.AddingAPIVersion
 // makes it the same way); it is made for every file, as a drop-in that no
 // target minor's linter reached (after an error that stops the kubelet) gets
 // no finding.
 func (e *env) typeMeta(pf *parsedFile) {
-	fix, kindKey, reason, ok := validate.AddAPIVersion(pf.t, pf.file.Doc)
+	fix, kindKey, reason, ok := rule.AddAPIVersion(pf.t, pf.file.Doc)
 	if !ok {
 		return
 	}

@@ -10,8 +10,9 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 	"github.com/kubeletcfg/kubeletcfg/skew"
-	"github.com/kubeletcfg/kubeletcfg/validate"
+	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
 // gateEntry is a featureGates setting as the kubelet merged it.
@@ -74,7 +75,7 @@ func (e *env) resolveCrashLoop(files map[string]*parsedFile, os map[offerKey]*of
 }
 
 func (e *env) repairDraft(pf *parsedFile, o *offer, merged map[string]gateEntry) {
-	rule := validate.DraftCrashLoopField.ID
+	id := source.DraftCrashLoopField.ID
 	key, value := o.key, o.at.Value()
 	parentKey, top := pf.keys.Owner(o.at)
 	if !top {
@@ -85,7 +86,7 @@ func (e *env) repairDraft(pf *parsedFile, o *offer, merged map[string]gateEntry)
 		what += ": " + value.Value
 	}
 	reason := ""
-	if o.f.NoFix == validate.SharedReason {
+	if o.f.NoFix == rule.SharedReason {
 		reason = o.f.NoFix
 	} else if parentKey != nil {
 		if ok, seen := pf.renamed[parentKey]; seen && !ok {
@@ -113,13 +114,13 @@ func (e *env) repairDraft(pf *parsedFile, o *offer, merged map[string]gateEntry)
 		}
 	}
 	if reason != "" {
-		pf.skip(rule, key, what, reason)
+		pf.skip(id, key, what, reason)
 		pf.dropLoneParent(key, o.at.Mapping, parentKey)
 		return
 	}
-	n, _ := strconv.Atoi(value.Value) // validate.ReplacingDraft read it as a whole number
+	n, _ := strconv.Atoi(value.Value) // rule.ReplacingDraft read it as a whole number
 	after := fmt.Sprintf("%s: %ds", crashLoopField, n)
-	pf.fixes = append(pf.fixes, Fix{Rule: rule, Pos: pf.pos(key), Before: what, After: after, Also: also, edits: edits})
+	pf.fixes = append(pf.fixes, Fix{Rule: id, Pos: pf.pos(key), Before: what, After: after, Also: also, edits: edits})
 }
 
 // gateNeeded returns the target minors at which the repaired field needs the

@@ -18,6 +18,6 @@
 // crashloop.go): a gate entry is removed only when its gate is locked to the
 // value at every target minor (pipeline.GateLockAt, the gate step's own
 // decision), the entries of one mapping are removed together
-// (validate.RemoveEntries), and the draft's repair adds the gate where a target
+// (rule.RemoveEntries), and the draft's repair adds the gate where a target
 // minor has it off.
 package fix

@@ -14,7 +14,6 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // TestRepairableFindingsSayWhy checks, over every case of the corpus and of
@@ -43,7 +42,7 @@ func TestRepairableFindingsSayWhy(t *testing.T) {
 				switch f.Rule {
 				case source.CaseMismatch.ID, dropin.DropInCaseOnly.ID, dropin.DropInCaseShadowed.ID:
 					want = lastName(f.Path)
-				case validate.DraftCrashLoopField.ID:
+				case source.DraftCrashLoopField.ID:
 					want = "maxContainerRestartPeriod"
 				case source.ConfigTypeMeta.ID, dropin.DropInTypeMeta.ID:
 				case pipeline.GateUnknown.ID:
@@ -86,12 +85,12 @@ func TestRepairableFindingsSayWhy(t *testing.T) {
 			}
 		}
 	}
-	for _, rule := range []string{source.CaseMismatch.ID, dropin.DropInCaseOnly.ID, validate.DraftCrashLoopField.ID, pipeline.GateUnknown.ID} {
+	for _, rule := range []string{source.CaseMismatch.ID, dropin.DropInCaseOnly.ID, source.DraftCrashLoopField.ID, pipeline.GateUnknown.ID} {
 		if repaired[rule] == 0 {
 			t.Errorf("no %s finding with a repair checked", rule)
 		}
 	}
-	for _, rule := range []string{dropin.DropInCaseShadowed.ID, validate.DraftCrashLoopField.ID} {
+	for _, rule := range []string{dropin.DropInCaseShadowed.ID, source.DraftCrashLoopField.ID} {
 		if reasons[rule] == 0 {
 			t.Errorf("no %s finding with a reason checked", rule)
 		}

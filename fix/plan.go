@@ -13,9 +13,9 @@ import (
 	dropin "github.com/kubeletcfg/kubeletcfg/drop-in"
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // The names the repairs write.
@@ -56,7 +56,7 @@ type parsedFile struct {
 	file    *source.File
 	main    bool
 	t       *finding.Text
-	keys    *validate.KeyIndex
+	keys    *rule.KeyIndex
 	symlink bool
 	fixes   []Fix
 	skips   []Skip
@@ -114,19 +114,19 @@ func (pf *parsedFile) current() ([]byte, error) { return apply(pf.file.Data, pf.
 // original maps a finding's position, in the file as the current round
 // evaluated it, to the original bytes: the key node there, ok false when it is
 // text a repair wrote.
-func (pf *parsedFile) original(cur *finding.Text, p finding.Position) (*yaml.Node, validate.KeyAt, bool) {
+func (pf *parsedFile) original(cur *finding.Text, p finding.Position) (*yaml.Node, rule.KeyAt, bool) {
 	off := cur.Offset(p.Line, p.Column)
 	if off < 0 {
-		return nil, validate.KeyAt{}, false
+		return nil, rule.KeyAt{}, false
 	}
 	orig, ok := toOriginal(pf.applied, off)
 	if !ok {
-		return nil, validate.KeyAt{}, false
+		return nil, rule.KeyAt{}, false
 	}
 	line, col := lineCol(pf.t, orig)
 	at, ok := pf.keys.At(line, col)
 	if !ok {
-		return nil, validate.KeyAt{}, false
+		return nil, rule.KeyAt{}, false
 	}
 	return at.Key(), at, true
 }
@@ -193,7 +193,7 @@ func lineCol(t *finding.Text, off int) (int, int) {
 type offer struct {
 	f     finding.Finding
 	key   *yaml.Node
-	at    validate.KeyAt
+	at    rule.KeyAt
 	edits []edit // in the original offsets; nil with f.NoFix
 	// offered is set when the finding carries a repair.
 	offered bool
@@ -222,7 +222,7 @@ func kindOf(f *finding.Finding) repairKind {
 	switch f.Rule {
 	case source.CaseMismatch.ID, dropin.DropInCaseOnly.ID, dropin.DropInCaseShadowed.ID:
 		return fieldRename
-	case validate.DraftCrashLoopField.ID:
+	case source.DraftCrashLoopField.ID:
 		return draftRepair
 	case pipeline.GateUnknown.ID, pipeline.GateGA.ID, pipeline.GateDeprecated.ID:
 		if _, ok := pipeline.GateSpelling(gateName(f.Path)); ok && f.Rule == pipeline.GateUnknown.ID {
@@ -450,7 +450,7 @@ func (e *env) lockedGates(pf *parsedFile, os map[offerKey]*offer) {
 		if !ok || at.Mapping != v {
 			continue
 		}
-		value, ok := validate.RemovableGate(pf.keys, at)
+		value, ok := rule.RemovableGate(pf.keys, at)
 		if !ok || !e.lockedAtAll(k.Value, value) {
 			continue
 		}
@@ -469,7 +469,7 @@ func (e *env) lockedGates(pf *parsedFile, os map[offerKey]*offer) {
 	if len(fixes) == 0 {
 		return
 	}
-	edits, reason := validate.RemoveEntries(pf.t, v, remove, validate.RemoveOptions{Key: pf.gatesKey, DropIn: !pf.main, Adding: pf.gateAdded})
+	edits, reason := rule.RemoveEntries(pf.t, v, remove, rule.RemoveOptions{Key: pf.gatesKey, DropIn: !pf.main, Adding: pf.gateAdded})
 	if reason != "" {
 		for _, fx := range fixes {
 			pf.skips = append(pf.skips, Skip{Rule: fx.Rule, Pos: fx.Pos, What: fx.Before, Reason: fx.Also + "; but " + reason})

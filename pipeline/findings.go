@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	"k8s.io/apimachinery/pkg/runtime"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
@@ -18,7 +19,6 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/internal/didyoumean"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // keyFindings reports the main file's keys that strict decoding rejects and the
@@ -40,14 +40,14 @@ func keyFindings(files *source.Cache, f *source.File, keys []source.Key, m *skew
 			hint := ""
 			if newer := m.FirstNewerWith(k.Path); newer != nil {
 				hint = fmt.Sprintf("%s is a field from kubelet %s on; kubelet %s does not have it", k.Path, newer.Version, m.Version)
-			} else if h, ok := validate.MisplacedThresholdHint(k.WrittenPath); ok {
+			} else if h, ok := rule.MisplacedThresholdHint(k.WrittenPath); ok {
 				hint = h
 			} else if k.Suggest != "" {
 				hint = fmt.Sprintf("did you mean %q?", k.Suggest)
 			}
-			out = append(out, validate.UnknownFieldIn(source.UnknownField, k.Pos, k.Path, k.Written, hint))
+			out = append(out, rule.UnknownFieldIn(source.UnknownField, k.Pos, k.Path, k.Written, hint))
 		case source.KeyCase:
-			out = append(out, validate.RenamingField(source.CaseMismatch.Atf(k.Pos, k.Path, fmt.Sprintf("spell it %q", k.Suggest),
+			out = append(out, rule.RenamingField(source.CaseMismatch.Atf(k.Pos, k.Path, fmt.Sprintf("spell it %q", k.Suggest),
 				"%q differs from the field %q only in case: the kubelet drops it in the main file and keeps the default", k.Written, k.Suggest),
 				f.Text(), f.Keys(), k.Written, k.Suggest))
 		case source.KeyDuplicate:
@@ -66,8 +66,8 @@ func keyFindings(files *source.Cache, f *source.File, keys []source.Key, m *skew
 	// it is spelled crashloopbackoff; a case-insensitive walk finds it.
 	for _, k := range foldUnknownWalk(files, f, m) {
 		if k.Kind == source.KeyUnknown {
-			if fd, ok := validate.DraftCrashLoop(k.Pos, k.Path, k.Value); ok {
-				out = append(out, validate.ReplacingDraft(fd, f.Text(), f.Keys()))
+			if fd, ok := source.DraftCrashLoop(k.Pos, k.Path, k.Value); ok {
+				out = append(out, rule.ReplacingDraft(fd, f.Text(), f.Keys()))
 			}
 		}
 	}
@@ -84,7 +84,7 @@ func keyFindings(files *source.Cache, f *source.File, keys []source.Key, m *skew
 // case-only keys elsewhere) the extra keys of the second walk cannot carry the
 // draft name, and the strict walk is returned too. TestFoldUnknownWalk checks
 // on every testdata input that the draft names found are the same.
-// draftCrashLoopParent is the top-level key of the path validate.DraftCrashLoop
+// draftCrashLoopParent is the top-level key of the path source.DraftCrashLoop
 // recognises (crashLoopBackOff.maxSeconds, in any case).
 const draftCrashLoopParent = "crashLoopBackOff"
 
@@ -155,7 +155,7 @@ func mainDecodeFinding(f *source.File, err error, keys []source.Key) finding.Fin
 		if h := bootstrapperHint(keys); h != "" {
 			hint = h
 		}
-		fd = validate.AddingAPIVersion(source.ConfigTypeMeta.At(typeMetaPos(keys, top), "", "the config file is not a kubelet.config.k8s.io/v1beta1 KubeletConfiguration, the kubelet refuses to start",
+		fd = rule.AddingAPIVersion(source.ConfigTypeMeta.At(typeMetaPos(keys, top), "", "the config file is not a kubelet.config.k8s.io/v1beta1 KubeletConfiguration, the kubelet refuses to start",
 			hint), f.Text(), f.Doc)
 	default:
 		pos, path := top, ""

@@ -13,7 +13,6 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // walkInputs parses every YAML or JSON input under testdata (not the goldens,
@@ -91,7 +90,7 @@ func TestFoldUnknownWalk(t *testing.T) {
 	drafts := func(keys []source.Key) []finding.Finding {
 		var out []finding.Finding
 		for _, k := range keys {
-			if fd, ok := validate.DraftCrashLoop(k.Pos, k.Path, k.Value); ok {
+			if fd, ok := source.DraftCrashLoop(k.Pos, k.Path, k.Value); ok {
 				out = append(out, fd)
 			}
 		}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/rule"
 	"github.com/kubeletcfg/kubeletcfg/skew"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // The repairs of the gate findings, set where the gate step reports them
@@ -41,22 +40,22 @@ func (r *Result) gateFixes() {
 			continue
 		}
 		keys := file.Keys()
-		at, gatesKey, ok := validate.GateEntryAt(keys, f.Position)
+		at, gatesKey, ok := rule.GateEntryAt(keys, f.Position)
 		if !ok || at.Key().Value != name {
 			continue
 		}
 		if f.Rule == GateUnknown.ID {
 			if spelling, ok := GateSpelling(name); ok {
-				*f = validate.RenamingGate(*f, file.Text(), keys, at, spelling)
+				*f = rule.RenamingGate(*f, file.Text(), keys, at, spelling)
 				continue
 			}
 		}
-		value, ok := validate.RemovableGate(keys, at)
+		value, ok := rule.RemovableGate(keys, at)
 		if !ok {
 			continue
 		}
 		if lock, ok := GateLockAt(r.Minor, name, value); ok {
-			*f = validate.RemovingGate(*f, file.Text(), at, gatesKey, f.File != r.mainFile, lock.String(name, value))
+			*f = rule.RemovingGate(*f, file.Text(), at, gatesKey, f.File != r.mainFile, lock.String(name, value))
 		}
 	}
 }

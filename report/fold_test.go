@@ -11,11 +11,10 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // Repeated findings of one rule in one file are folded in every format: the
-// first validate.FoldKeep in full, then one finding with the count; the counts
+// first FoldKeep in full, then one finding with the count; the counts
 // a format prints still count every finding.
 func TestFoldedInEveryFormat(t *testing.T) {
 	const n = 40
@@ -25,15 +24,15 @@ func TestFoldedInEveryFormat(t *testing.T) {
 		res.Findings = append(res.Findings, source.DuplicateKey.Atf(finding.Position{File: "c.yaml", Line: 10 + i, Column: 3}, "systemReserved[cpu]", "", "dup number %d", i))
 	}
 	doc := FromResult(res)
-	if len(doc.Findings) != 1+validate.FoldKeep+1 {
-		t.Fatalf("FromResult kept %d findings, want %d", len(doc.Findings), 1+validate.FoldKeep+1)
+	if len(doc.Findings) != 1+FoldKeep+1 {
+		t.Fatalf("FromResult kept %d findings, want %d", len(doc.Findings), 1+FoldKeep+1)
 	}
 	if len(res.Findings) != 1+n {
 		t.Fatalf("FromResult changed the result's findings")
 	}
-	summary := fmt.Sprintf("and %d more duplicate key findings in this file, lines %d to %d", n-validate.FoldKeep, 10+validate.FoldKeep, 10+n-1)
-	shown := fmt.Sprintf("dup number %d", validate.FoldKeep-1)
-	hidden := fmt.Sprintf("dup number %d", validate.FoldKeep)
+	summary := fmt.Sprintf("and %d more duplicate key findings in this file, lines %d to %d", n-FoldKeep, 10+FoldKeep, 10+n-1)
+	shown := fmt.Sprintf("dup number %d", FoldKeep-1)
+	hidden := fmt.Sprintf("dup number %d", FoldKeep)
 	for _, format := range Formats() {
 		t.Run(format, func(t *testing.T) {
 			w, _ := For(format)
@@ -65,12 +64,12 @@ func TestFoldedInEveryFormat(t *testing.T) {
 					t.Fatal(err)
 				}
 				last := one.Findings[len(one.Findings)-1]
-				if last.Folded != n-validate.FoldKeep || last.Rule != source.DuplicateKey.ID || last.Severity != "warning" {
+				if last.Folded != n-FoldKeep || last.Rule != source.DuplicateKey.ID || last.Severity != "warning" {
 					t.Errorf("summary finding %+v", last)
 				}
 			case "sarif":
-				if c := strings.Count(got, `"ruleId": "KC1103"`); c != validate.FoldKeep+1 {
-					t.Errorf("%d KC1103 results, want %d", c, validate.FoldKeep+1)
+				if c := strings.Count(got, `"ruleId": "KC1103"`); c != FoldKeep+1 {
+					t.Errorf("%d KC1103 results, want %d", c, FoldKeep+1)
 				}
 			}
 		})

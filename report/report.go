@@ -9,7 +9,6 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // Document is the lint verdict of one kubelet minor. Its JSON names are a
@@ -47,10 +46,10 @@ func (d Document) Label() string {
 }
 
 // FromResult builds the document of one evaluation. Findings repeated past
-// validate.FoldKeep per rule and file are folded into one (validate.Fold), so
+// FoldKeep per rule and file are folded into one (Fold), so
 // every format shows the same few.
 func FromResult(r *pipeline.Result) Document {
-	fs := validate.Fold(r.Findings)
+	fs := Fold(r.Findings)
 	if fs == nil {
 		fs = []finding.Finding{}
 	}

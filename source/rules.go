@@ -3,7 +3,6 @@ package source
 import (
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/rule"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // Reading and decoding the main --config file (KC1xxx), as
@@ -60,9 +59,14 @@ var (
 		Doc:       "YAML-to-JSON conversion reads the first document only. Anything after `---` has no effect, even if it is another KubeletConfiguration.",
 		Kubelet:   "sigs.k8s.io/yaml YAMLToJSON",
 		EmittedBy: readStep}
-	RelativePathResolved = &rule.Rule{ID: "KC1105", Fix: "nothing is wrong; write an absolute path if the file may be read from another folder.", Fields: validate.RelativePathFields, Name: "relative-path-resolved", Severity: finding.Info, Stage: rule.StageRead,
+	RelativePathResolved = &rule.Rule{ID: "KC1105", Fix: "nothing is wrong; write an absolute path if the file may be read from another folder.", Fields: RelativePathFields, Name: "relative-path-resolved", Severity: finding.Info, Stage: rule.StageRead,
 		Summary:   "A relative path in the main file is resolved against the file's folder.",
 		Doc:       "The kubelet makes staticPodPath, authentication.x509.clientCAFile, tlsCertFile, tlsPrivateKeyFile, resolvConf, volumePluginDir and podLogsDir absolute by joining them to the folder of the --config file. The same path in a drop-in is not resolved (KC2008).",
 		Kubelet:   "pkg/kubelet/kubeletconfig/configfiles/configfiles.go resolveRelativePaths",
 		EmittedBy: readStep}
 )
+
+// RelativePathFields are the paths configfiles.resolveRelativePaths makes
+// absolute in the main file (and leaves as written in a drop-in).
+var RelativePathFields = []string{"staticPodPath", "authentication.x509.clientCAFile", "tlsCertFile",
+	"tlsPrivateKeyFile", "resolvConf", "volumePluginDir", "podLogsDir"}

@@ -25,7 +25,7 @@ var GatedFieldIgnored = &rule.Rule{ID: "KC6002", AnyField: true, Name: "gated-fi
 
 // lintRules go beyond the kubelet. KC6001 is emitted by the key walk of the
 // files (DraftCrashLoop), the others run in Run.
-var lintRules = []*rule.Rule{GatedFieldIgnored, DraftCrashLoopField}
+var lintRules = []*rule.Rule{GatedFieldIgnored}
 
 func init() {
 	// Set here, not in the literal: checkGatedFields builds findings of
@@ -92,12 +92,3 @@ func refusedAt(prior []finding.Finding, path string) bool {
 	}
 	return false
 }
-
-var (
-	// --- beyond the kubelet (KC6xxx) ---
-
-	DraftCrashLoopField = &rule.Rule{ID: "KC6001", Fix: "use `crashLoopBackOff.maxContainerRestartPeriod` with the KubeletCrashLoopBackOffMax gate on; `kubeletcfg fix` renames the key.", Name: "kep4603-draft-field", Severity: finding.Warning, Stage: rule.StageLint,
-		Summary: "The KEP-4603 draft name crashloopbackoff.maxSeconds is dropped by every kubelet.",
-		Doc:     "The crash-loop backoff proposal drafted `crashloopbackoff.maxSeconds`; what shipped is `crashLoopBackOff.maxContainerRestartPeriod`, a duration between 1s and 300s behind the KubeletCrashLoopBackOffMax gate. No kubelet knows the draft name, so the setting silently has no effect.",
-		Kubelet: "", EmittedBy: "pipeline: key walk of the files (DraftCrashLoop)"}
-)

@@ -25,5 +25,5 @@ var Declared = [][]*rule.Rule{
 	{bootstrap.Refuses, bootstrap.Overrides, bootstrap.Drops, bootstrap.AtBoot},
 	{pipeline.GateUnknown, pipeline.GateLocked, pipeline.GatePreAlpha, pipeline.GateDependency, pipeline.GateGA, pipeline.GateDeprecated},
 	{policy.SuppressionUnused, policy.SuppressionNoReason, policy.SuppressionNotAllowed},
-	{source.ConfigEmpty, source.ConfigTypeMeta, source.ConfigSyntax, source.ConfigDecode, source.UnknownField, source.CaseMismatch, source.DuplicateKey, source.ExtraDocument, source.RelativePathResolved},
+	{source.DraftCrashLoopField, source.ConfigEmpty, source.ConfigTypeMeta, source.ConfigSyntax, source.ConfigDecode, source.UnknownField, source.CaseMismatch, source.DuplicateKey, source.ExtraDocument, source.RelativePathResolved},
 }

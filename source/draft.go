@@ -1,4 +1,4 @@
-package validate
+package source
 
 import (
 	"fmt"
@@ -10,15 +10,14 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/rule"
 )
 
-// UnknownFieldIn builds the finding for a key that matches no field, with a
-// did-you-mean hint when one was found.
-func UnknownFieldIn(r *rule.Rule, pos finding.Position, path, written, hint string) finding.Finding {
-	where := "the kubelet"
-	if r.Stage == rule.StageDropIn { // KC2005, declared in drop-in
-		where = "the drop-in merge"
-	}
-	return r.Atf(pos, path, hint, "unknown field %q is silently dropped by %s: the setting has no effect", written, where)
-}
+// DraftCrashLoopField is KC6001, which the key walks of the files emit (the
+// main file's and the drop-ins', DraftCrashLoop).
+var (
+	DraftCrashLoopField = &rule.Rule{ID: "KC6001", Fix: "use `crashLoopBackOff.maxContainerRestartPeriod` with the KubeletCrashLoopBackOffMax gate on; `kubeletcfg fix` renames the key.", Name: "kep4603-draft-field", Severity: finding.Warning, Stage: rule.StageLint,
+		Summary: "The KEP-4603 draft name crashloopbackoff.maxSeconds is dropped by every kubelet.",
+		Doc:     "The crash-loop backoff proposal drafted `crashloopbackoff.maxSeconds`; what shipped is `crashLoopBackOff.maxContainerRestartPeriod`, a duration between 1s and 300s behind the KubeletCrashLoopBackOffMax gate. No kubelet knows the draft name, so the setting silently has no effect.",
+		Kubelet: "", EmittedBy: "pipeline: key walk of the files (DraftCrashLoop)"}
+)
 
 // DraftCrashLoop recognises the KEP-4603 draft spelling (crashloopbackoff.maxSeconds
 // in any case) at a key path and builds the KC6001 finding with the replacement.
