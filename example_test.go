@@ -158,14 +158,15 @@ func ExampleNodes() {
 
 // Lint several main files, each as its own node, and print the summary
 // `kubeletcfg lint PATH PATH...` ends with.
-func ExampleLintPaths() {
-	l, err := kubeletcfg.LintPaths(kubeletcfg.Options{KubeletVersion: "1.37"}, []string{
+func ExampleLint_paths() {
+	linted, err := kubeletcfg.Lint(kubeletcfg.Options{KubeletVersion: "1.37", Paths: []string{
 		"testdata/examples/node/config.yaml",
 		"testdata/no-such-node.yaml",
-	})
+	}})
 	if err != nil {
 		log.Fatal(err)
 	}
+	l := linted.Several.(*kubeletcfg.LintedPaths)
 	for _, r := range l.Report.Reports {
 		fmt.Println(r.Path, "starts:", r.Starts)
 	}
@@ -554,21 +555,21 @@ func ExampleDropInDiff() {
 }
 
 // Lint a kind cluster file whose nodes get different kubelet configurations:
-// Lint refuses to pick one (KindNodesError), LintKindNodes checks each (the
-// first worker's healthzPort 70000 is out of range).
-func ExampleLintKindNodes() {
+// the one-kubelet verbs refuse to pick one (KindNodesError), Lint checks each
+// (the first worker's healthzPort 70000 is out of range).
+func ExampleLint_kindNodes() {
 	opt := kubeletcfg.Options{Config: "testdata/inputs/kind.yaml", KubeletVersion: "1.37"}
-	_, err := kubeletcfg.Lint(opt)
+	_, err := kubeletcfg.Effective(opt)
 	var several *kubeletcfg.KindNodesError
 	if !errors.As(err, &several) {
-		log.Fatalf("Lint: %v", err)
+		log.Fatalf("Effective: %v", err)
 	}
 	fmt.Println(several.Groups)
-	l, err := kubeletcfg.LintKindNodes(opt, several)
+	linted, err := kubeletcfg.Lint(opt)
 	if err != nil {
 		log.Fatal(err)
 	}
-	for _, r := range l.Report.Reports {
+	for _, r := range linted.Several.(*kubeletcfg.LintedPaths).Report.Reports {
 		fmt.Println(r.KindNodes, "starts:", r.Starts)
 	}
 	// Output:
@@ -578,32 +579,25 @@ func ExampleLintKindNodes() {
 	// [dev-worker2] starts: true
 }
 
-// `kubeletcfg lint`'s choice of verb: several paths, a folder of nodes, or
-// one node's files.
-func ExampleLintInputs() {
-	opt := kubeletcfg.Options{Config: "testdata/examples/node/config.yaml", KubeletVersion: "1.37"}
-	for _, in := range []struct {
-		paths []string
-		nodes string
-	}{
-		{paths: []string{"testdata/examples/node/config.yaml", "testdata/inputs/kubelet-config.yaml"}},
-		{nodes: "testdata/inputs/nodes"},
-		{},
+// Lint takes what `kubeletcfg lint` takes: several paths, a folder of nodes,
+// or one node's files.
+func ExampleLint_inputs() {
+	for _, opt := range []kubeletcfg.Options{
+		{Paths: []string{"testdata/examples/node/config.yaml", "testdata/inputs/kubelet-config.yaml"}},
+		{Nodes: "testdata/inputs/nodes"},
+		{Config: "testdata/examples/node/config.yaml"},
 	} {
-		o := opt
-		if len(in.paths) > 0 || in.nodes != "" {
-			o.Config = ""
-		}
-		v, err := kubeletcfg.LintInputs(o, in.paths, in.nodes)
+		opt.KubeletVersion = "1.37"
+		l, err := kubeletcfg.Lint(opt)
 		if err != nil {
 			log.Fatal(err)
 		}
-		fmt.Printf("%T\n", v)
+		fmt.Printf("%T\n", l.Several)
 	}
 	// Output:
 	// *kubeletcfg.LintedPaths
 	// *kubeletcfg.LintedNodes
-	// *kubeletcfg.Linted
+	// <nil>
 }
 
 // Write a verdict and turn it into the command's exit code: a

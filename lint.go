@@ -1,6 +1,7 @@
 package kubeletcfg
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
@@ -28,15 +29,49 @@ type Linted struct {
 	Result *pipeline.Result
 	// Source is the main file as recognised; nil without one.
 	Source *input.Source
+	// Several is, when the options name several nodes (Options.Paths, a
+	// kind file whose nodes differ, Options.Nodes), each node's verdict: a
+	// *LintedPaths or a *LintedNodes; Report, Result and Source are then
+	// empty, and Linted writes and counts as Several does.
+	Several Verdict
 }
 
 // lintHint is what a list of minors given to Lint is told to use.
 const lintHint = "compare several minors with kubeletcfg skew --versions %s"
 
-// Lint evaluates the options at one kubelet minor (Options.KubeletVersion):
-// whether the kubelet starts, what it ignores, and the profile's findings,
-// as the policy reports them.
+// Lint is `kubeletcfg lint`: it evaluates the options at one kubelet minor
+// (Options.KubeletVersion): whether the kubelet starts, what it ignores, and
+// the profile's findings, as the policy reports them. Several main files
+// (Options.Paths) are each a node, a kind file whose nodes differ is each of
+// its nodes, and a folder of nodes (Options.Nodes) is linted as Nodes does:
+// Linted.Several holds their verdicts.
 func Lint(opt Options) (*Linted, error) {
+	var several Verdict
+	var err error
+	switch {
+	case opt.Nodes != "":
+		several, err = Nodes(opt.Nodes, opt)
+	case len(opt.Paths) > 1:
+		several, err = lintPaths(opt, opt.Paths)
+	default:
+		if len(opt.Paths) == 1 {
+			opt.Config, opt.Paths = opt.Paths[0], nil
+		}
+		l, err := lintOne(opt)
+		if kind := (*KindNodesError)(nil); errors.As(err, &kind) {
+			several, err = lintKindNodes(opt, kind)
+		} else {
+			return l, err
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &Linted{Several: several}, nil
+}
+
+// lintOne is Lint of one node's files.
+func lintOne(opt Options) (*Linted, error) {
 	if err := opt.checkProfile(); err != nil {
 		return nil, err
 	}
@@ -81,6 +116,9 @@ func inputName(s *input.Source) string {
 // input field (JSON); the CI formats, which have schemas of their own, as
 // report writes them.
 func (l *Linted) Write(out io.Writer, format string, opt report.Options) error {
+	if l.Several != nil {
+		return l.Several.Write(out, format, opt)
+	}
 	w, err := report.For(format)
 	if err != nil {
 		return err

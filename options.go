@@ -63,6 +63,13 @@ type Options struct {
 	Discover bool
 	Host     discover.Options
 
+	// Paths, for Lint, are several main files, each linted as its own node
+	// (Config is then not read); Nodes is a folder of nodes (Nodes' layout),
+	// linted at KubeletVersion or at each of Versions. `kubeletcfg lint`
+	// takes them as its arguments and --nodes.
+	Paths []string
+	Nodes string
+
 	// KubeletVersion is the minor of the one-minor verbs (1.37, v1.37.2);
 	// default the discovered kubelet's, else the policy's, else the newest.
 	KubeletVersion string

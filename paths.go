@@ -50,7 +50,8 @@ type PathError struct {
 	Error string `json:"error"`
 }
 
-// LintedPaths is what LintPaths found.
+// LintedPaths is what Lint found for several nodes (Options.Paths, a kind
+// file of nodes that differ): Linted.Several.
 type LintedPaths struct {
 	Report PathsReport
 	// Linted are the paths' results, in the order of Report.Reports.
@@ -62,20 +63,20 @@ type LintedPaths struct {
 	unread int
 }
 
-// LintPaths lints each path as its own node: Lint with the path as
+// lintPaths lints each path as its own node: Lint with the path as
 // Options.Config and the other options as they are. A kind cluster
-// configuration of several nodes is linted node by node (LintKindNodes). A
+// configuration of several nodes is linted node by node (lintKindNodes). A
 // path that cannot be read is listed in Report.Errors (and Options.Log) and
 // the others go on.
-func LintPaths(opt Options, paths []string) (*LintedPaths, error) {
+func lintPaths(opt Options, paths []string) (*LintedPaths, error) {
 	if err := opt.checkProfile(); err != nil {
 		return nil, err
 	}
 	out := &LintedPaths{Report: PathsReport{Reports: []PathReport{}, Errors: []PathError{}}}
 	for _, path := range paths {
 		one := opt
-		one.Config = path
-		l, err := Lint(one)
+		one.Config, one.Paths = path, nil
+		l, err := lintOne(one)
 		var several *KindNodesError
 		if errors.As(err, &several) {
 			out.lintKindNodes(opt, several)
@@ -86,11 +87,11 @@ func LintPaths(opt Options, paths []string) (*LintedPaths, error) {
 	return out, nil
 }
 
-// LintKindNodes lints the kind cluster configuration that Lint or Prepare
-// refused with e, node by node: one report per group of nodes that get the
-// same kubelet configuration (input.Source.KindNodes), Read.KindNode set to
-// the group's first node, as LintPaths reports several paths.
-func LintKindNodes(opt Options, e *KindNodesError) (*LintedPaths, error) {
+// lintKindNodes lints the kind cluster configuration that Prepare refused
+// with e, node by node: one report per group of nodes that get the same
+// kubelet configuration (input.Source.KindNodes), Read.KindNode set to the
+// group's first node, as lintPaths reports several paths.
+func lintKindNodes(opt Options, e *KindNodesError) (*LintedPaths, error) {
 	if err := opt.checkProfile(); err != nil {
 		return nil, err
 	}
@@ -107,7 +108,7 @@ func (out *LintedPaths) lintKindNodes(opt Options, e *KindNodesError) {
 		if e.Path == input.Stdin {
 			one.Stdin = bytes.NewReader(e.stdin)
 		}
-		l, err := Lint(one)
+		l, err := lintOne(one)
 		out.add(opt, e.Path, g, l, err)
 	}
 }
@@ -130,8 +131,8 @@ func (out *LintedPaths) add(opt Options, path string, nodes []string, l *Linted,
 
 // KindNodesError is Prepare's error for a kind cluster configuration whose
 // nodes get different kubelet configurations when Read.KindNode picks none:
-// the commands that check one kubelet need one; LintPaths and LintKindNodes
-// check each.
+// the commands that check one kubelet need one; Lint
+// checks each.
 type KindNodesError struct {
 	// Path is the --config given; Name names it in findings.
 	Path, Name string

@@ -42,26 +42,26 @@ func TestLintKindNodes(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			opt := Options{Config: "kind.yaml", ConfigData: []byte(tt.data)}
 			opt.Read.KindNode = tt.node
-			_, err := Lint(opt)
-			var several *KindNodesError
+			linted, err := Lint(opt)
+			if err != nil {
+				t.Fatalf("Lint: %v", err)
+			}
 			if tt.groups == nil {
-				if err != nil {
-					t.Fatalf("Lint: %v", err)
+				if linted.Several != nil {
+					t.Fatalf("Lint linted %T, want one node", linted.Several)
 				}
 				return
 			}
-			if !errors.As(err, &several) {
-				t.Fatalf("Lint: %v, want a KindNodesError", err)
+			var several *KindNodesError
+			if _, err := Effective(opt); !errors.As(err, &several) {
+				t.Fatalf("Effective: %v, want a KindNodesError", err)
 			}
 			if !reflect.DeepEqual(several.Groups, tt.groups) {
 				t.Errorf("groups %q, want %q", several.Groups, tt.groups)
 			}
-			if _, err := Effective(opt); !errors.As(err, &several) {
-				t.Errorf("Effective: %v, want a KindNodesError", err)
-			}
-			l, err := LintKindNodes(opt, several)
-			if err != nil {
-				t.Fatal(err)
+			l, ok := linted.Several.(*LintedPaths)
+			if !ok {
+				t.Fatalf("Lint linted %T, want each node (*LintedPaths)", linted.Several)
 			}
 			if len(l.Report.Errors) > 0 {
 				t.Fatalf("errors: %+v", l.Report.Errors)

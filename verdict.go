@@ -1,7 +1,6 @@
 package kubeletcfg
 
 import (
-	"errors"
 	"fmt"
 	"io"
 
@@ -39,6 +38,9 @@ var (
 
 // CountAtLeast is the --fail-on count of the one-minor lint.
 func (l *Linted) CountAtLeast(threshold finding.Severity) int {
+	if l.Several != nil {
+		return l.Several.CountAtLeast(threshold)
+	}
 	return CountAtLeast(l.Report.Findings, threshold)
 }
 
@@ -101,20 +103,11 @@ func (l *LintedNodes) Unreadable() error {
 	return fmt.Errorf("%d of %d %s could not be read (listed above)", n, total, plural(total, "node", "nodes"))
 }
 
-// LintInputs is `kubeletcfg lint`'s choice among the lint verbs: several paths
-// (LintPaths), a folder of nodes (Nodes, at opt.KubeletVersion or each of
-// opt.Versions), else one node's files (Lint), which for a kind file of nodes
-// that differ is each node (LintKindNodes).
-func LintInputs(opt Options, paths []string, nodesDir string) (Verdict, error) {
-	switch {
-	case len(paths) > 1:
-		return LintPaths(opt, paths)
-	case nodesDir != "":
-		return Nodes(nodesDir, opt)
+// Unreadable says how many of several nodes could not be read (Several's);
+// nil for one node.
+func (l *Linted) Unreadable() error {
+	if u, ok := l.Several.(Unreadable); ok {
+		return u.Unreadable()
 	}
-	l, err := Lint(opt)
-	if several := (*KindNodesError)(nil); errors.As(err, &several) {
-		return LintKindNodes(opt, several)
-	}
-	return l, err
+	return nil
 }

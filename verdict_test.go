@@ -64,28 +64,31 @@ func TestFailOn(t *testing.T) {
 	}
 }
 
-// LintInputs picks lint's verb as the command's arguments do.
+// Lint lints what the command's arguments name: one node, several paths, a
+// folder of nodes, each node of a kind file whose nodes differ.
 func TestLintInputs(t *testing.T) {
 	example := "testdata/examples/node/config.yaml"
 	for _, tc := range []struct {
-		name  string
-		opt   kubeletcfg.Options
-		paths []string
-		nodes string
-		want  string
+		name string
+		opt  kubeletcfg.Options
+		want string // Linted.Several's type
 	}{
-		{"one node's files", kubeletcfg.Options{Config: example}, []string{example}, "", "*kubeletcfg.Linted"},
-		{"several paths", kubeletcfg.Options{}, []string{example, "testdata/examples/node-1.38/config.yaml"}, "", "*kubeletcfg.LintedPaths"},
-		{"a folder of nodes", kubeletcfg.Options{}, nil, "testdata/examples", "*kubeletcfg.LintedNodes"},
-		{"a kind file whose nodes differ", kubeletcfg.Options{Config: "testdata/inputs/kind.yaml"}, []string{"testdata/inputs/kind.yaml"}, "", "*kubeletcfg.LintedPaths"},
+		{"one node's files", kubeletcfg.Options{Config: example}, "<nil>"},
+		{"one path", kubeletcfg.Options{Paths: []string{example}}, "<nil>"},
+		{"several paths", kubeletcfg.Options{Paths: []string{example, "testdata/examples/node-1.38/config.yaml"}}, "*kubeletcfg.LintedPaths"},
+		{"a folder of nodes", kubeletcfg.Options{Nodes: "testdata/examples"}, "*kubeletcfg.LintedNodes"},
+		{"a kind file whose nodes differ", kubeletcfg.Options{Paths: []string{"testdata/inputs/kind.yaml"}}, "*kubeletcfg.LintedPaths"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			v, err := kubeletcfg.LintInputs(tc.opt, tc.paths, tc.nodes)
+			l, err := kubeletcfg.Lint(tc.opt)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := fmt.Sprintf("%T", v); got != tc.want {
-				t.Errorf("verdict %s, want %s", got, tc.want)
+			if got := fmt.Sprintf("%T", l.Several); got != tc.want {
+				t.Errorf("Several %s, want %s", got, tc.want)
+			}
+			if l.Several == nil && l.Result == nil {
+				t.Error("one node without a result")
 			}
 		})
 	}

@@ -111,7 +111,11 @@ func newLintCommand() *cobra.Command {
 				opt.Versions = in.versions
 				fleetMemoryLimit()
 			}
-			v, err := kubeletcfg.LintInputs(opt, args, in.nodes)
+			if len(args) > 1 {
+				opt.Paths = args
+			}
+			opt.Nodes = in.nodes
+			v, err := kubeletcfg.Lint(opt)
 			if err != nil {
 				return err
 			}
