@@ -27,7 +27,7 @@
 // is a Verdict: Write prints it in one of the command's -o formats, and
 // CountAtLeast counts what makes the command exit 1 (FailOn does both).
 //
-// Errors for bad input are the messages the command prints; they name the
-// command's flags (--config, --kubelet-version, ...), which are the Options
-// fields of the same names.
+// Errors for bad input name what was given in the library's words
+// (Options.KubeletVersion): an OptionError, which the command prints with its
+// flags (--kubelet-version) through CommandWords.
 package kubeletcfg

@@ -2,7 +2,6 @@ package kubeletcfg
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
 	"strings"
 
@@ -23,18 +22,6 @@ type EffectiveConfig struct {
 	// ShowOrigin has Write annotate every key with where its value came
 	// from (Render's showOrigin; YAML only).
 	ShowOrigin bool
-}
-
-// CheckEffectiveFormat is the error of an output format Effective's Write does
-// not have: yaml or json, and --show-origin needs YAML's comments.
-func CheckEffectiveFormat(format string, showOrigin bool) error {
-	if format != "yaml" && format != "json" {
-		return fmt.Errorf("unknown output format %q (want yaml or json)", format)
-	}
-	if showOrigin && format == "json" {
-		return fmt.Errorf("--show-origin needs -o yaml (JSON has no comments)")
-	}
-	return nil
 }
 
 // Write prints the effective configuration (Render, when there is one) and,

@@ -15,7 +15,6 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/author"
 	"github.com/kubeletcfg/kubeletcfg/discover"
 	"github.com/kubeletcfg/kubeletcfg/finding"
-	"github.com/kubeletcfg/kubeletcfg/input"
 	"github.com/kubeletcfg/kubeletcfg/policy"
 	"github.com/kubeletcfg/kubeletcfg/report"
 )
@@ -237,73 +236,6 @@ func ExampleExplain() {
 	// crashLoopBackOff.maxContainerRestartPeriod duration
 }
 
-// Read `--fail-on` and count what makes the command exit 1: the lint of
-// ExampleLint has an error, four warnings and an info finding.
-func ExampleParseFailOn() {
-	l, err := kubeletcfg.Lint(kubeletcfg.Options{
-		Config:         "testdata/examples/node/config.yaml",
-		ConfigDir:      "testdata/examples/node/conf.d",
-		KubeletVersion: "1.37",
-	})
-	if err != nil {
-		log.Fatal(err)
-	}
-	for _, s := range []string{"error", "warning", "info", "none", "fatal"} {
-		threshold, err := kubeletcfg.ParseFailOn(s)
-		if err != nil {
-			fmt.Println(err)
-			continue
-		}
-		fmt.Printf("--fail-on %s: %d\n", s, l.CountAtLeast(threshold))
-	}
-	// Output:
-	// --fail-on error: 1
-	// --fail-on warning: 5
-	// --fail-on info: 6
-	// --fail-on none: 0
-	// --fail-on: unknown severity "fatal" (want error, warning, info or none)
-}
-
-// Give the values only a bootstrapped instance knows (`--set PATH=VALUE`):
-// AKS's resource provider sets maxPods and clusterDNS, which the node pool's
-// kubeletconfig.json does not hold.
-func ExampleParseSets() {
-	set, err := kubeletcfg.ParseSets([]string{"maxPods=58", "clusterDNS=[10.0.0.10]"})
-	if err != nil {
-		log.Fatal(err)
-	}
-	for _, s := range []map[string]string{nil, set} {
-		e, err := kubeletcfg.Effective(kubeletcfg.Options{
-			Config:         "testdata/inputs/aks-kubeletconfig.json",
-			KubeletVersion: "1.37",
-			Read:           input.Options{Set: s},
-		})
-		if err != nil {
-			log.Fatal(err)
-		}
-		out, err := e.Render("yaml", false)
-		if err != nil {
-			log.Fatal(err)
-		}
-		fmt.Printf("--set %v:\n", s)
-		for _, line := range strings.Split(string(out), "\n") {
-			if strings.HasPrefix(line, "maxPods:") || strings.HasPrefix(line, "clusterDNS:") || line == "  - 10.0.0.10" {
-				fmt.Println(line)
-			}
-		}
-	}
-	_, err = kubeletcfg.ParseSets([]string{"maxPods"})
-	fmt.Println(err)
-	// Output:
-	// --set map[]:
-	// maxPods: 110
-	// --set map[clusterDNS:[10.0.0.10] maxPods:58]:
-	// clusterDNS:
-	//   - 10.0.0.10
-	// maxPods: 58
-	// --set "maxPods": want PATH=VALUE (maxPods=58)
-}
-
 // Read `--cgroup-version`: v1, v2, 1 or 2.
 func ExampleParseCgroup() {
 	for _, s := range []string{"v1", "2", "cgroup2"} {
@@ -313,7 +245,7 @@ func ExampleParseCgroup() {
 	// Output:
 	// 1 <nil>
 	// 2 <nil>
-	// 0 --cgroup-version must be v1 or v2, not "cgroup2"
+	// 0 Options.CgroupVersion must be v1 or v2, not "cgroup2"
 }
 
 // Read a `--kubelet-version` where one minor is expected: a patch release is
@@ -328,18 +260,7 @@ func ExampleLookupMinor() {
 	fmt.Println(err)
 	// Output:
 	// 1.37
-	// --kubelet-version takes one minor, not "1.34..1.37": compare several minors with kubeletcfg skew --versions 1.34..1.37
-}
-
-// Check `effective`'s -o and --show-origin before anything is read.
-func ExampleCheckEffectiveFormat() {
-	fmt.Println(kubeletcfg.CheckEffectiveFormat("yaml", true))
-	fmt.Println(kubeletcfg.CheckEffectiveFormat("json", true))
-	fmt.Println(kubeletcfg.CheckEffectiveFormat("text", false))
-	// Output:
-	// <nil>
-	// --show-origin needs -o yaml (JSON has no comments)
-	// unknown output format "text" (want yaml or json)
+	// Options.KubeletVersion takes one minor, not "1.34..1.37": compare several minors with kubeletcfg skew --versions 1.34..1.37
 }
 
 // Lint a node with and without its repository's policy (.kubeletcfg.yaml):
@@ -379,35 +300,6 @@ func ExampleLoadPolicy() {
 	//   KC2006 error testdata/policy/repo/conf.d/50-reserved.conf
 	//   KC2001 warning testdata/policy/repo/conf.d/60-old.conf.bak
 	// testdata/policy/bad/unknown-key.yaml:2: unknown key "failon"; did you mean "failOn"?
-}
-
-// Fill in the flags a command line did not give from the policy, as every
-// command that reports findings does before it runs: here --fail-on was
-// given, so the policy's failOn does not replace it.
-func ExampleApplyPolicy() {
-	kubeletVersion, versions, failOn := "", "", "error"
-	var kubeletVersionSet bool
-	p, err := kubeletcfg.ApplyPolicy("testdata/policy/repo/.kubeletcfg.yaml", false, kubeletcfg.PolicyTargets{
-		KubeletVersion:    &kubeletVersion,
-		KubeletVersionSet: &kubeletVersionSet,
-		Versions:          &versions,
-		FailOn:            &failOn,
-		Changed:           func(flag string) bool { return flag == "fail-on" },
-	})
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println("policy:", p.Path)
-	fmt.Printf("--kubelet-version %s (from the policy: %v), --versions %s, --fail-on %s\n", kubeletVersion, kubeletVersionSet, versions, failOn)
-
-	// --no-policy: no policy, and the targets keep their values.
-	kubeletVersion = ""
-	p, err = kubeletcfg.ApplyPolicy("testdata/policy/repo/.kubeletcfg.yaml", true, kubeletcfg.PolicyTargets{KubeletVersion: &kubeletVersion})
-	fmt.Printf("policy: %v, --kubelet-version %q, err: %v\n", p != nil, kubeletVersion, err)
-	// Output:
-	// policy: testdata/policy/repo/.kubeletcfg.yaml
-	// --kubelet-version 1.35 (from the policy: true), --versions 1.34..1.37, --fail-on error
-	// policy: false, --kubelet-version "", err: <nil>
 }
 
 // The one minor lint evaluates at under a policy: its kubeletVersion, else
@@ -461,7 +353,7 @@ func ExampleSchema() {
 	// KubeletConfiguration (kubelet.config.k8s.io/v1beta1) of kubelet 1.37
 	//   required: [apiVersion kind] additionalProperties: false
 	//   maxPods: integer crashLoopBackOff: true
-	// --force only applies with --kubeconform
+	// Options.Force only applies with Options.Kubeconform
 }
 
 // Check a drop-in before writing it (`kubeletcfg dropin new --dry-run`): at
@@ -726,7 +618,7 @@ func ExampleOptions_Minors() {
 	// 1.33 1.37
 	// 1.34 1.35 1.36 1.37
 	// 1.37
-	// --kubelet-version takes one minor, not "1.35,1.37": use --versions 1.35,1.37
+	// Options.KubeletVersion takes one minor, not "1.35,1.37": use --versions 1.35,1.37
 }
 
 // Check `kubeletcfg lint`'s positional paths before any is read: a folder
@@ -738,5 +630,5 @@ func ExampleOptions_CheckPaths() {
 	// Output:
 	// <nil>
 	// testdata/examples/node/conf.d is a folder: lint takes files; drop-ins of a main file are lint CONFIG -d testdata/examples/node/conf.d, a folder of nodes is lint --nodes testdata/examples/node/conf.d
-	// testdata/examples/node/config.yaml and --config node.yaml both name the main file: give one of them
+	// testdata/examples/node/config.yaml and Options.Config node.yaml both name the main file: give one of them
 }

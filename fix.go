@@ -1,7 +1,6 @@
 package kubeletcfg
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
@@ -27,7 +26,7 @@ func Fix(opt Options) (*Fixed, error) {
 		return nil, err
 	}
 	if s := p.Source; s != nil && s.Data != nil {
-		return nil, fmt.Errorf("--config %s: fix edits KubeletConfiguration files in place; this is %s", s.Path, describeSource(s))
+		return nil, optionErrorf("{Config} %s: fix edits KubeletConfiguration files in place; this is %s", s.Path, describeSource(s))
 	}
 	minors, err := Options{KubeletVersion: p.KubeletVersion, Versions: opt.Versions}.Minors(DefaultWindow)
 	if err != nil {

@@ -26,7 +26,7 @@ var layers = [][]string{
 	{"backoff", "explain", "fix", "author", "fleet", "discover"}, // the verbs' packages
 	{"."},       // the library
 	{"cluster"}, // the cluster verbs, apart so that the library links no client-go
-	{"cmd/kubeletcfg", "examples/lintdir", "internal/rulesdoc", "internal/rulesdoc/cmd", "internal/fuzzcase",
+	{"cmd/kubeletcfg", "cmd/kubeletcfg/internal/flags", "examples/lintdir", "internal/rulesdoc", "internal/rulesdoc/cmd", "internal/fuzzcase",
 		"internal/fuzzcase/cmd", "internal/floor", "skew/internal/gen", "internal/corpus", "internal/rulesgen", "internal/ruleset", "internal/ruleset/cmd"}, // front ends and tools
 }
 

@@ -40,7 +40,7 @@ func TestOptionsMinors(t *testing.T) {
 				got = append(got, m.Version)
 			}
 			if err != nil {
-				if !strings.HasPrefix(err.Error(), tc.want) {
+				if !strings.HasPrefix(kubeletcfg.CommandWords(err), tc.want) {
 					t.Errorf("error %v, want one starting %q", err, tc.want)
 				}
 				return

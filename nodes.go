@@ -73,7 +73,7 @@ type LintedNodes struct {
 // do. Config, ConfigDir and the kubelet command line options do not apply.
 func Nodes(dir string, opt Options) (*LintedNodes, error) {
 	if opt.Config != "" || opt.ConfigDir != "" {
-		return nil, fmt.Errorf("--nodes reads each node's files from its folder; it cannot be combined with --config or --config-dir")
+		return nil, optionErrorf("{Nodes} reads each node's files from its folder; it cannot be combined with {Config} or {ConfigDir}")
 	}
 	if err := opt.checkProfile(); err != nil {
 		return nil, err

@@ -2,7 +2,6 @@ package kubeletcfg
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -210,7 +209,7 @@ func (o Options) Prepare() (*Prepared, error) {
 	// (usually the main file), not a question about the kubelet.
 	if o.ConfigDir != "" {
 		if fi, err := os.Stat(o.ConfigDir); err == nil && !fi.IsDir() {
-			return nil, fmt.Errorf("--config-dir %s is a file, not a folder: the main file is --config, drop-ins are the .conf files of a folder", o.ConfigDir)
+			return nil, optionErrorf("{ConfigDir} %s is a file, not a folder: the main file is {Config}, drop-ins are the .conf files of a folder", o.ConfigDir)
 		}
 	}
 	p := &Prepared{Config: o.Config, ConfigDir: o.ConfigDir, KubeletVersion: o.KubeletVersion, CgroupVersion: o.CgroupVersion}
@@ -258,7 +257,7 @@ func (o Options) Prepare() (*Prepared, error) {
 	if v := sourceKubelet(p.Source); v != "" && p.KubeletVersion == "" && !minorsGiven {
 		m, err := LookupMinor(v, "")
 		if err != nil {
-			return nil, fmt.Errorf("%s: the %s file names Kubernetes %s, a kubelet kubeletcfg does not know (%s): give the minor to check (--kubelet-version; skew --versions; preflight --from and --to)", p.Config, inputName(p.Source), v, skew.Span(skew.Supported()))
+			return nil, optionErrorf("%s: the %s file names Kubernetes %s, a kubelet kubeletcfg does not know (%s): give the minor to check ({KubeletVersion}; skew {Versions}; preflight {From} and {To})", p.Config, inputName(p.Source), v, skew.Span(skew.Supported()))
 		}
 		p.KubeletVersion, in.Release = v, release(v)
 		if p.Source.Translated() && m.Version != o.Read.Minor {
@@ -368,19 +367,19 @@ func (o Options) kubeletArgs(p *Prepared) ([]kubeletcmd.Arg, error) {
 			fmt.Fprintf(o.Log, "kubeletcfg: discovered kubelet pid %d (%s, cgroup v%d); kubeletcfg discover shows where each piece came from\n", d.PID, v, d.Cgroup)
 		}
 	} else if o.Host.PID != 0 || o.Host.Unit != "" {
-		return nil, errors.New("--pid and --unit choose what --discover reads; add --discover")
+		return nil, optionErrorf("{Host.PID} and {Host.Unit} choose what {Discover} reads; add {Discover}")
 	}
 	if o.KubeletFlagsFile != "" {
 		a, err := kubeletcmd.ReadFile(o.hostRoot(), o.KubeletFlagsFile)
 		if err != nil {
-			return nil, fmt.Errorf("--kubelet-flags-file: %w", unwrapPath(err, o.KubeletFlagsFile))
+			return nil, optionErrorf("{KubeletFlagsFile}: %w", unwrapPath(err, o.KubeletFlagsFile))
 		}
 		args = append(args, a...)
 	}
 	if o.KubeletFlags != "" {
 		a, err := kubeletcmd.FromLine(o.KubeletFlags, finding.Position{File: pipeline.CommandLine})
 		if err != nil {
-			return nil, fmt.Errorf("--kubelet-flags: %w", err)
+			return nil, optionErrorf("{KubeletFlags}: %w", err)
 		}
 		args = append(args, a...)
 	}
@@ -478,7 +477,7 @@ func (o Options) convertRead(in *pipeline.Input, config string) (*input.Source, 
 	}
 	if config == "" && o.ConfigData == nil {
 		if format != input.Auto && format != input.Config {
-			return nil, nil, fmt.Errorf("--input-format %s needs --config", format)
+			return nil, nil, optionErrorf("{Format} %s needs {Config}", format)
 		}
 		return nil, nil, nil
 	}
@@ -505,27 +504,10 @@ func (o Options) convertRead(in *pipeline.Input, config string) (*input.Source, 
 		return nil, nil, err
 	}
 	if src.Format == input.Configz && in.ConfigDir != "" {
-		return nil, nil, fmt.Errorf("--config-dir %s: %s is a configz dump: a configz dump is already merged; drop-ins do not apply", in.ConfigDir, src.Path)
+		return nil, nil, optionErrorf("{ConfigDir} %s: %s is a configz dump: a configz dump is already merged; drop-ins do not apply", in.ConfigDir, src.Path)
 	}
 	applySource(src, in)
 	return src, stdin.Bytes(), nil
-}
-
-// ParseSets reads --set PATH=VALUE values (input.Options.Set: values only a
-// bootstrapped instance knows); nil when there are none.
-func ParseSets(kvs []string) (map[string]string, error) {
-	var set map[string]string
-	for _, kv := range kvs {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || strings.TrimSpace(k) == "" {
-			return nil, fmt.Errorf("--set %q: want PATH=VALUE (maxPods=58)", kv)
-		}
-		if set == nil {
-			set = map[string]string{}
-		}
-		set[strings.TrimSpace(k)] = v
-	}
-	return set, nil
 }
 
 // ParseCgroup reads a cgroup version: v1, v2, 1 or 2.
@@ -536,7 +518,7 @@ func ParseCgroup(s string) (int, error) {
 	case "v2", "2":
 		return 2, nil
 	}
-	return 0, fmt.Errorf("--cgroup-version must be v1 or v2, not %q", s)
+	return 0, optionErrorf("{CgroupVersion} must be v1 or v2, not %q", s)
 }
 
 // LookupMinor parses a --kubelet-version where one minor is expected: 1.37,
@@ -546,9 +528,9 @@ func LookupMinor(v, hint string) (*skew.Minor, error) {
 	m, err := skew.Lookup(v)
 	switch {
 	case err != nil && (strings.Contains(v, ",") || strings.Contains(v, "..")):
-		return nil, fmt.Errorf("--kubelet-version takes one minor, not %q: %s", v, strings.ReplaceAll(hint, "%s", v))
+		return nil, optionErrorf("{KubeletVersion} takes one minor, not %q: %s", v, strings.ReplaceAll(hint, "%s", v))
 	case err != nil:
-		return nil, fmt.Errorf("--kubelet-version: %w", err)
+		return nil, optionErrorf("{KubeletVersion}: %w", err)
 	}
 	return m, nil
 }

@@ -269,16 +269,16 @@ func (o Options) CheckPaths(verb string, paths []string, nodesDir string) error 
 		return nil
 	}
 	if nodesDir != "" {
-		return fmt.Errorf("%s and --nodes %s: give files to lint, or a folder of nodes, not both", paths[0], nodesDir)
+		return optionErrorf("%s and {Nodes} %s: give files to lint, or a folder of nodes, not both", paths[0], nodesDir)
 	}
 	if o.Config != "" {
-		return fmt.Errorf("%s and --config %s both name the main file: give one of them", paths[0], o.Config)
+		return optionErrorf("%s and {Config} %s both name the main file: give one of them", paths[0], o.Config)
 	}
 	if len(paths) > 1 && o.ConfigDir != "" {
-		return fmt.Errorf("--config-dir %s with %d paths: the drop-ins belong to one main file; lint each node with its own -d, or a pool of node folders with --nodes", o.ConfigDir, len(paths))
+		return optionErrorf("{ConfigDir} %s with %d paths: the drop-ins belong to one main file; lint each node with its own -d, or a pool of node folders with {Nodes}", o.ConfigDir, len(paths))
 	}
 	if len(paths) > 1 && (o.Discover || o.Versions != "") {
-		return fmt.Errorf("%d paths: --discover and --versions check one kubelet; give one path", len(paths))
+		return optionErrorf("%d paths: {Discover} and {Versions} check one kubelet; give one path", len(paths))
 	}
 	stdin := 0
 	for _, p := range paths {

@@ -1,8 +1,6 @@
 package kubeletcfg
 
 import (
-	"fmt"
-
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 
 	"github.com/kubeletcfg/kubeletcfg/matrix"
@@ -27,18 +25,18 @@ func Preflight(opt Options) (*PreflightReport, error) {
 		from = p.Discovered.Minor
 	}
 	if from == "" {
-		return nil, fmt.Errorf("--from is required: the kubelet minor the node pool runs now (--discover reads it from the running kubelet)")
+		return nil, optionErrorf("{From} is required: the kubelet minor the node pool runs now ({Discover} reads it from the running kubelet)")
 	}
 	if to == "" {
 		to = skew.Default().Version
 	}
 	src, err := skew.Lookup(from)
 	if err != nil {
-		return nil, fmt.Errorf("--from: %w", err)
+		return nil, optionErrorf("{From}: %w", err)
 	}
 	tgt, err := skew.Lookup(to)
 	if err != nil {
-		return nil, fmt.Errorf("--to: %w", err)
+		return nil, optionErrorf("{To}: %w", err)
 	}
 	if p.Source == nil || !p.Source.Bundled() {
 		return matrix.NewPreflightSettled(p.Input, src, tgt, p.Settle)

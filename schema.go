@@ -1,7 +1,6 @@
 package kubeletcfg
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/kubeletcfg/kubeletcfg/skew"
@@ -23,7 +22,7 @@ type SchemaRequest struct {
 func Schema(w io.Writer, req SchemaRequest) error {
 	if req.Kubeconform != "" {
 		if req.KubeletVersionSet {
-			return fmt.Errorf("--kubeconform writes every supported minor; leave out --kubelet-version")
+			return optionErrorf("{Kubeconform} writes every supported minor; leave out {KubeletVersion}")
 		}
 		res, err := skew.WriteKubeconform(req.Kubeconform, req.Force)
 		if err != nil {
@@ -32,7 +31,7 @@ func Schema(w io.Writer, req SchemaRequest) error {
 		return res.WriteText(w, req.Kubeconform, req.Verbose)
 	}
 	if req.Force {
-		return fmt.Errorf("--force only applies with --kubeconform")
+		return optionErrorf("{Force} only applies with {Kubeconform}")
 	}
 	m, err := LookupMinor(req.KubeletVersion, "kubeletcfg schema --kubeconform writes every minor's schema")
 	if err != nil {

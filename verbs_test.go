@@ -42,7 +42,7 @@ func TestVerbErrors(t *testing.T) {
 			switch {
 			case tt.err == "" && err != nil:
 				t.Fatal(err)
-			case tt.err != "" && (err == nil || err.Error() != tt.err):
+			case tt.err != "" && (err == nil || CommandWords(err) != tt.err):
 				t.Fatalf("error %v\nwant %s", err, tt.err)
 			}
 		})

@@ -61,19 +61,6 @@ func FailOn(w io.Writer, v Verdict, format string, opt report.Options, threshold
 	return nil
 }
 
-// ParseFailOn reads --fail-on: the lowest severity that fails, or -1 for
-// none.
-func ParseFailOn(s string) (finding.Severity, error) {
-	if s == "none" {
-		return -1, nil
-	}
-	sev, err := finding.ParseSeverity(s)
-	if err != nil {
-		return 0, fmt.Errorf("--fail-on: unknown severity %q (want error, warning, info or none)", s)
-	}
-	return sev, nil
-}
-
 // FindingsError says that a verdict has N findings at or above --fail-on (exit code 1).
 type FindingsError struct{ N int }
 

@@ -174,7 +174,7 @@ func TestCheckPaths(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.opt.CheckPaths("skew", tc.paths, "")
-			if (err == nil) != (tc.want == "") || err != nil && !strings.Contains(err.Error(), tc.want) {
+			if (err == nil) != (tc.want == "") || err != nil && !strings.Contains(kubeletcfg.CommandWords(err), tc.want) {
 				t.Errorf("error %v, want %q", err, tc.want)
 			}
 		})

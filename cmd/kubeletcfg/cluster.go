@@ -12,6 +12,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/cluster"
+	"github.com/kubeletcfg/kubeletcfg/cmd/kubeletcfg/internal/flags"
 	"github.com/kubeletcfg/kubeletcfg/fleet"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
@@ -168,7 +169,7 @@ func runCluster(cmd *cobra.Command, f *clusterFlags) error {
 	if err := fleet.CheckFormat(f.output); err != nil {
 		return err
 	}
-	threshold, err := kubeletcfg.ParseFailOn(f.failOn)
+	threshold, err := flags.ParseFailOn(f.failOn)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kubeletcfg/kubeletcfg"
+	"github.com/kubeletcfg/kubeletcfg/cmd/kubeletcfg/internal/flags"
 )
 
 func newEffectiveCommand() *cobra.Command {
@@ -27,7 +28,7 @@ a note goes to stderr and the exit code is 1.`,
 			if err := in.takePath(args); err != nil {
 				return err
 			}
-			if err := kubeletcfg.CheckEffectiveFormat(output, showOrigin); err != nil {
+			if err := flags.CheckEffectiveFormat(output, showOrigin); err != nil {
 				return err
 			}
 			e, err := kubeletcfg.Effective(in.options())

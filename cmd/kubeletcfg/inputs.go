@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kubeletcfg/kubeletcfg"
+	"github.com/kubeletcfg/kubeletcfg/cmd/kubeletcfg/internal/flags"
 	"github.com/kubeletcfg/kubeletcfg/input"
 )
 
@@ -40,7 +41,7 @@ func (f *inputFlags) options() kubeletcfg.Options {
 	if f.cmd != nil {
 		o.Stdin, o.Log = f.cmd.InOrStdin(), f.cmd.ErrOrStderr()
 	}
-	o.Read.Set, _ = kubeletcfg.ParseSets(f.atBoot) // checked by takePath
+	o.Read.Set, _ = flags.ParseSets(f.atBoot) // checked by takePath
 	if changed("kubelet-version") || !f.kc.discover && (f.cmd == nil || f.policyVersion) {
 		o.KubeletVersion = f.kubeletVersion
 	}

@@ -38,7 +38,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "kubeletcfg: %v\n", ie)
 		return exitUsage
 	default:
-		fmt.Fprintf(stderr, "kubeletcfg: %v\n", err)
+		fmt.Fprintf(stderr, "kubeletcfg: %s\n", kubeletcfg.CommandWords(err))
 		return exitUsage
 	}
 }

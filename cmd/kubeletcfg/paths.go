@@ -3,9 +3,8 @@ package main
 import (
 	"fmt"
 
+	"github.com/kubeletcfg/kubeletcfg/cmd/kubeletcfg/internal/flags"
 	"github.com/spf13/cobra"
-
-	"github.com/kubeletcfg/kubeletcfg"
 )
 
 // onePath is the positional argument of the commands that read one node's
@@ -20,7 +19,7 @@ func onePath(cmd *cobra.Command, args []string) error {
 // takePath makes the one positional path --config, with lint's checks
 // (kubeletcfg.Options.CheckPaths), and checks that every --set is PATH=VALUE.
 func (f *inputFlags) takePath(args []string) error {
-	if _, err := kubeletcfg.ParseSets(f.atBoot); err != nil {
+	if _, err := flags.ParseSets(f.atBoot); err != nil {
 		return err
 	}
 	opt, name := f.options(), "lint"

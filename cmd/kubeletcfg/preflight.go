@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kubeletcfg/kubeletcfg"
+	"github.com/kubeletcfg/kubeletcfg/cmd/kubeletcfg/internal/flags"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
@@ -44,7 +45,7 @@ The files are read once. Exit code 1 when the target has a finding at or above
 			if err := report.CheckFormat(output, "json", "text"); err != nil {
 				return err
 			}
-			threshold, err := kubeletcfg.ParseFailOn(vf.failOn)
+			threshold, err := flags.ParseFailOn(vf.failOn)
 			if err != nil {
 				return err
 			}

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kubeletcfg/kubeletcfg"
+	"github.com/kubeletcfg/kubeletcfg/cmd/kubeletcfg/internal/flags"
 	"github.com/kubeletcfg/kubeletcfg/input"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
@@ -95,7 +96,7 @@ func newLintCommand() *cobra.Command {
 			if _, err := report.For(output); err != nil {
 				return err
 			}
-			threshold, err := kubeletcfg.ParseFailOn(vf.failOn)
+			threshold, err := flags.ParseFailOn(vf.failOn)
 			if err != nil {
 				return err
 			}
@@ -124,7 +125,7 @@ func newLintCommand() *cobra.Command {
 	}
 	in.register(cmd)
 	in.registerDiscover(cmd)
-	pol.register(cmd, kubeletcfg.PolicyTargets{KubeletVersion: &in.kubeletVersion, KubeletVersionSet: &in.policyVersion, FailOn: &vf.failOn})
+	pol.register(cmd, flags.PolicyTargets{KubeletVersion: &in.kubeletVersion, KubeletVersionSet: &in.policyVersion, FailOn: &vf.failOn})
 	prof.register(cmd)
 	outputFlag(cmd, &output, "text", report.Formats()...)
 	vf.register(cmd, "print findings and the verdict only, no summary line")

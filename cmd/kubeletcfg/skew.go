@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kubeletcfg/kubeletcfg"
+	"github.com/kubeletcfg/kubeletcfg/cmd/kubeletcfg/internal/flags"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
@@ -79,7 +80,7 @@ Exit code 1 when a minor in the window has a finding at or above --fail-on
 			if _, err := report.For(output); err != nil {
 				return err
 			}
-			threshold, err := kubeletcfg.ParseFailOn(vf.failOn)
+			threshold, err := flags.ParseFailOn(vf.failOn)
 			if err != nil {
 				return err
 			}
@@ -97,7 +98,7 @@ Exit code 1 when a minor in the window has a finding at or above --fail-on
 	}
 	in.registerFiles(cmd)
 	in.registerDiscover(cmd)
-	pol.register(cmd, kubeletcfg.PolicyTargets{Versions: &versions, FailOn: &vf.failOn})
+	pol.register(cmd, flags.PolicyTargets{Versions: &versions, FailOn: &vf.failOn})
 	prof.register(cmd)
 	cmd.Flags().StringVar(&versions, "versions", "", "the minors to compare: a range (1.34..1.37) or a list (1.33,1.37); supported: "+strings.Join(skew.Supported(), ", "))
 	cmd.Flags().StringVar(&controlPlane, "control-plane", "", fmt.Sprintf("compare the minors a control plane of this minor supports (it and the %d before it)", skew.Skew))

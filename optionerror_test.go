@@ -1,0 +1,34 @@
+package kubeletcfg
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+)
+
+// An error about the options names them in the library's words, and in the
+// command's flags through CommandWords, wrapped or not; other errors are as
+// they are.
+func TestOptionErrorWords(t *testing.T) {
+	_, err := Options{Config: "a.yaml", CgroupVersion: "v3"}.Prepare()
+	if got, want := err.Error(), `Options.CgroupVersion must be v1 or v2, not "v3"`; got != want {
+		t.Errorf("library: %q, want %q", got, want)
+	}
+	if got, want := CommandWords(err), `--cgroup-version must be v1 or v2, not "v3"`; got != want {
+		t.Errorf("command: %q, want %q", got, want)
+	}
+	wrapped := fmt.Errorf("node-1: %w", optionErrorf("{KubeletVersion}: %w", errors.New("unsupported")))
+	if got, want := CommandWords(wrapped), "node-1: --kubelet-version: unsupported"; got != want {
+		t.Errorf("wrapped: %q, want %q", got, want)
+	}
+	if got := wrapped.Error(); got != "node-1: Options.KubeletVersion: unsupported" {
+		t.Errorf("wrapped, library: %q", got)
+	}
+	var oe *OptionError
+	if !errors.As(wrapped, &oe) || oe.Unwrap() == nil || oe.Unwrap().Error() != "unsupported" {
+		t.Errorf("the wrapped error is not kept: %v", oe)
+	}
+	if got := CommandWords(errors.New("plain --x")); got != "plain --x" {
+		t.Errorf("plain: %q", got)
+	}
+}
