@@ -57,12 +57,12 @@ func Lint(opt Options) (*Linted, error) {
 		if len(opt.Paths) == 1 {
 			opt.Config, opt.Paths = opt.Paths[0], nil
 		}
-		l, err := lintOne(opt)
-		if kind := (*KindNodesError)(nil); errors.As(err, &kind) {
-			several, err = lintKindNodes(opt, kind)
-		} else {
-			return l, err
+		l, oneErr := lintOne(opt)
+		kind := (*KindNodesError)(nil)
+		if !errors.As(oneErr, &kind) {
+			return l, oneErr
 		}
+		several, err = lintKindNodes(opt, kind)
 	}
 	if err != nil {
 		return nil, err
