@@ -49,7 +49,7 @@ type strayKey struct {
 	typ string
 	// strict: the decoder refuses it. Else it is dropped by the lenient
 	// UnmarshalJSON method of the value at lenientAt.
-	strict              bool
+	strict            bool
 	method, lenientAt string
 }
 
