@@ -27,7 +27,7 @@ var layers = [][]string{
 	{"."},       // the library
 	{"cluster"}, // the cluster verbs, apart so that the library links no client-go
 	{"cmd/kubeletcfg", "cmd/kubeletcfg/internal/flags", "examples/lintdir", "internal/rulesdoc", "internal/rulesdoc/cmd", "internal/fuzzcase",
-		"internal/fuzzcase/cmd", "internal/floor", "skew/internal/gen", "internal/corpus", "internal/rulesgen", "internal/ruleset", "internal/ruleset/cmd"}, // front ends and tools
+		"internal/fuzzcase/cmd", "internal/floor", "skew/internal/gen", "internal/corpus", "internal/rulesgen", "internal/ruleset", "internal/ruleset/cmd", "internal/k0skeys"}, // front ends and tools
 }
 
 // debts are the upward imports that exist today (issue 20 names them), each to

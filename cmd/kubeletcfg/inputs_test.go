@@ -73,6 +73,10 @@ func TestCLIInputs(t *testing.T) {
 		{"inputs-k0s-skew", []string{"skew", inputs + "k0s.yaml", "--versions", "1.35..1.38"}, exitClean},
 		{"inputs-k0s-preflight", []string{"preflight", inputs + "k0s.yaml", "--from", "1.36", "--to", "1.37", "-o", "json"}, exitClean},
 		{"inputs-k0s-origin", []string{"effective", inputs + "k0s.yaml", "--show-origin", "--kubelet-version", "1.36"}, exitClean},
+		// k0s decodes the whole ClusterConfig strictly: a misspelled key of
+		// spec refuses the file (KC9001, k0s's own error), one below spec.api,
+		// which k0s decodes leniently, is dropped (KC9003).
+		{"inputs-k0s-strict", []string{"lint", inputs + "k0s-strict.yaml"}, exitFindings},
 		// k3s: /etc/rancher/k3s/config.yaml, detected by its path and keys.
 		{"inputs-k3s", []string{"lint", inputs + "rancher/k3s/config.yaml"}, exitFindings},
 		{"inputs-k3s-origin", []string{"effective", inputs + "rancher/k3s/config.yaml", "--show-origin", "--kubelet-version", "1.34"}, exitClean},

@@ -93,6 +93,7 @@ var readmeExits = map[string]int{
 	"lint -c testdata/minikube/config.json ":                                  exitClean,
 	"lint testdata/inputs/aks-kubeletconfig.json ":                            exitClean,
 	"lint --kubelet-version 1.36 testdata/inputs/k0s.yaml ":                   exitClean,
+	"lint testdata/inputs/k0s-strict.yaml ":                                   exitFindings,
 	"lint testdata/bootstrappers/nodeadm/examples/nodeconfig-swap.yaml --set": exitClean,
 }
 

@@ -204,6 +204,8 @@ type document struct {
 	nllb                  bool
 	featureGatesPositions map[string]finding.Position
 	networkPositions      map[string]finding.Position
+	// stray are the keys k0s's decoding has no field for (strayKeys).
+	stray []strayKey
 }
 
 // profile is one spec.workerProfiles entry.
@@ -218,7 +220,7 @@ type profile struct {
 	// sigs.k8s.io/yaml converts the YAML to; nil when values is absent or null.
 	raw []byte
 	// unknown are the entry's keys other than name and values, which k0s's
-	// strict decoding of the ClusterConfig refuses.
+	// strict decoding of the ClusterConfig refuses (strays reports them).
 	unknown []*yaml.Node
 }
 
@@ -329,6 +331,7 @@ func parse(path string, data []byte) (*document, error) {
 		return nil, fmt.Errorf("%s: k0s cannot decode the ClusterConfig: %v", path, oneLine(err))
 	}
 	// ConfigFromBytes checks neither apiVersion nor kind (Accepts).
+	d.stray = strayKeys(m)
 
 	_, d.spec = mappingValue(m, "spec")
 	d.spec = resolve(d.spec)

@@ -68,7 +68,28 @@ func TestFindings(t *testing.T) {
 		col   int
 		text  string
 	}{
-		{"unknown entry key", header + "  - name: p\n    value:\n      maxPods: 10\n", "", bootstrap.Refuses, "", 6, 5, `workerProfiles[0]: json: unknown field "value"`},
+		{"unknown entry key", header + "  - name: p\n    value:\n      maxPods: 10\n", "", bootstrap.Refuses, "", 6, 5, `error unmarshaling JSON: while decoding JSON: json: unknown field "value" (spec.workerProfiles[0].value: WorkerProfile has no such field`},
+		// k0s decodes the whole ClusterConfig strictly (ClusterConfig.UnmarshalJSON).
+		{"top-level typo", "apiVersion: k0s.k0sproject.io/v1beta1\nkind: ClusterConfig\nspc: {}\n", "", bootstrap.Refuses, "", 3, 1, `error unmarshaling JSON: while decoding JSON: json: unknown field "spc"`},
+		{"spec typo", "kind: ClusterConfig\nspec:\n  netwrok:\n    serviceCIDR: 10.96.0.0/12\n", "", bootstrap.Refuses, "", 3, 3, `json: unknown field "netwrok" (spec.netwrok: ClusterSpec has no such field`},
+		{"spec key", "kind: ClusterConfig\nspec:\n  network:\n    serviceCIDR: 10.96.0.0/12\n", "", nil, "", 0, 0, ""},
+		{"spec key in another case", "kind: ClusterConfig\nspec:\n  Network:\n    serviceCIDR: 10.96.0.0/12\n", "", nil, "", 0, 0, ""},
+		{"metadata typo", "kind: ClusterConfig\nmetadata:\n  nmae: k0s\n", "", bootstrap.Refuses, "", 3, 3, `json: unknown field "nmae" (metadata.nmae: ObjectMeta has no such field`},
+		{"metadata keys", "kind: ClusterConfig\nmetadata:\n  name: k0s\n  labels:\n    any-key: x\n", "", nil, "", 0, 0, ""},
+		{"nested strict typo", "kind: ClusterConfig\nspec:\n  extensions:\n    helm:\n      charts:\n      - name: a\n        chartnme: b\n", "", bootstrap.Refuses, "", 7, 9, `json: unknown field "chartnme" (spec.extensions.helm.charts[0].chartnme: Chart has no such field`},
+		{"nested strict key", "kind: ClusterConfig\nspec:\n  extensions:\n    helm:\n      charts:\n      - name: a\n        chartname: b\n", "", nil, "", 0, 0, ""},
+		{"free-form map", "kind: ClusterConfig\nspec:\n  controllerManager:\n    extraArgs:\n      anything-goes: x\n", "", nil, "", 0, 0, ""},
+		// Network, APISpec, Calico (...) have an UnmarshalJSON that decodes
+		// with json.Unmarshal: their unknown keys are dropped, not refused.
+		{"calico typo", "kind: ClusterConfig\nspec:\n  network:\n    provider: calico\n    calico:\n      mtuu: 1400\n", "", bootstrap.Drops, "", 6, 7, "k0s drops spec.network.calico.mtuu: Calico has no such field, and k0s decodes spec.network with json.Unmarshal"},
+		{"calico key", "kind: ClusterConfig\nspec:\n  network:\n    provider: calico\n    calico:\n      mtu: 1400\n", "", nil, "", 0, 0, ""},
+		{"api typo", "kind: ClusterConfig\nspec:\n  api:\n    adress: 10.0.0.1\n", "", bootstrap.Drops, "", 4, 5, "k0s drops spec.api.adress: APISpec has no such field, and k0s decodes spec.api with json.Unmarshal"},
+		{"api key", "kind: ClusterConfig\nspec:\n  api:\n    address: 10.0.0.1\n    extraArgs:\n      anything-goes: x\n", "", nil, "", 0, 0, ""},
+		// k0s ignores the unknown-field error of podSecurityPolicy, and panics
+		// on interval's (internal/pkg/strictyaml YamlUnmarshalStrictIgnoringFields).
+		{"ignored name", "kind: ClusterConfig\nspec:\n  podSecurityPolicy:\n    type: 00-k0s-privileged\n", "", bootstrap.Drops, "", 3, 3, "k0s drops spec.podSecurityPolicy: ClusterSpec has no such field, and k0s ignores the unknown-field error of a key named podSecurityPolicy"},
+		{"name k0s panics on", "kind: ClusterConfig\nspec:\n  telemetry:\n    interval: 10m\n", "", bootstrap.Refuses, "", 4, 5, `k0s panics reading the ClusterConfig (runtime error: invalid memory address or nil pointer dereference): its decoding error, json: unknown field "interval"`},
+		{"not an ignored name", "kind: ClusterConfig\nspec:\n  telemetry:\n    intervall: 10m\n", "", bootstrap.Refuses, "", 4, 5, `json: unknown field "intervall"`},
 		{"entry keys", header + "  - name: p\n    values:\n      maxPods: 10\n", "", nil, "", 0, 0, ""},
 		{"invalid name", header + "  - name: Big\n    values: {}\n", "", bootstrap.Refuses, "", 5, 11, `workerProfiles[0].name: Invalid value: "Big"`},
 		{"valid name", header + "  - name: big\n    values: {}\n", "", nil, "", 0, 0, ""},

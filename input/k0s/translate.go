@@ -113,6 +113,7 @@ func (t *translation) buildProfile() *kubeletv1beta1.KubeletConfiguration {
 func (t *translation) run(mine []*profile, opt bootstrap.Options) error {
 	t.set = opt.Set
 	kc := t.buildProfile()
+	t.strays()
 	for _, p := range mine {
 		t.profile(p, kc)
 	}
@@ -166,11 +167,6 @@ func (t *translation) profile(p *profile, kc *kubeletv1beta1.KubeletConfiguratio
 	// k0s's own error texts: ClusterSpec.Validate names the path from
 	// field.NewPath("workerProfiles").
 	at := fmt.Sprintf("workerProfiles[%d]", p.index)
-	for _, k := range p.unknown {
-		hint := "A worker profile has only name and values; put the kubelet's settings under values."
-		t.add(bootstrap.Refuses, d.pos(k), "", fmt.Sprintf("k0s refuses the ClusterConfig: %s: json: unknown field %q (k0s decodes k0s.yaml strictly: pkg/apis/k0s/v1beta1/clusterconfig_types.go ClusterConfig.UnmarshalJSON, %s)",
-			at, k.Value, Release), hint)
-	}
 	if len(p.unknown) > 0 {
 		return // the decode stops k0s before any validation
 	}
