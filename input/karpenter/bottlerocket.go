@@ -160,7 +160,7 @@ func (t *translation) script(kc map[string]any, ud *yaml.Node) (*brScript, error
 	}
 	data, err := toml.Marshal(raw)
 	if err != nil {
-		return nil, fmt.Errorf("Karpenter's Bottlerocket user data: %v", err)
+		return nil, fmt.Errorf("writing the Bottlerocket user data as Karpenter does: %v", err)
 	}
 	s.data = data
 	var back struct {
@@ -169,7 +169,7 @@ func (t *translation) script(kc map[string]any, ud *yaml.Node) (*brScript, error
 		} `toml:"settings"`
 	}
 	if err := toml.Unmarshal(data, &back); err != nil {
-		return nil, fmt.Errorf("Karpenter's Bottlerocket user data: %v", err)
+		return nil, fmt.Errorf("writing the Bottlerocket user data as Karpenter does: %v", err)
 	}
 	s.k8s = back.Settings.Kubernetes
 	if s.k8s == nil {
