@@ -20,8 +20,13 @@
 //     merge, nodeadm/internal/api/merge.go, lets it win); the NodeConfigs
 //     then go through input/nodeadm (TranslateDocuments), which writes what
 //     nodeadm writes on the node;
-//   - bootstrap/bottlerocket.go Script (the settings it maps, and so those it
-//     does not: podsPerCore, clusterDNS after the first);
+//   - bootstrap/bottlerocket.go Script and bottlerocketsettings.go (the
+//     user's settings TOML decoded into Karpenter's types with go-toml, the
+//     settings it writes over them, and so those it does not: podsPerCore,
+//     clusterDNS after the first); then what Bottlerocket renders for the
+//     kubelet from the settings (brkubelet.go: bottlerocket-core-kit v3.1.1's
+//     packages/kubernetes-1.31/kubelet-config, the aws-k8s-1.31 defaults of
+//     bottlerocket v1.26.0);
 //   - bootstrap/bootstrap.go kubeletExtraArgs and eksbootstrap.go
 //     eksBootstrapScript (AL2: bootstrap.sh's flags);
 //   - bootstrap/custom.go (Custom: the user data as is, spec.kubelet unused).
