@@ -167,7 +167,7 @@ func fromBootstrap(file string, f Format, out *bootstrap.Output) *Source {
 		}
 		s.ownFlags[name] = true
 	}
-	s.toolRelease, s.writer = out.Tool.Release, out.Tool
+	s.writer = out.Tool
 	if out.Writer != nil {
 		s.writer = *out.Writer
 	}
@@ -208,8 +208,10 @@ func (s *Source) addToolFindings(r []finding.Finding) []finding.Finding {
 		case f.Rule == validate.FlagOverridesFile.ID && f.Path != "" && !s.pos.userWrote(f.Path):
 			continue
 		case f.Rule == validate.FlagDeprecated.ID || f.Rule == validate.FlagUnknown.ID:
-			f.Message += fmt.Sprintf(" (%s writes --%s itself)", s.tool, name)
-			f.Hint = fmt.Sprintf("nothing to change in the file: %s %s passes the flag; whether a release for this kubelet minor does is the tool's", s.tool, s.toolRelease)
+			// The tool that writes the node's files passes the flag
+			// (Karpenter's Bottlerocket nodes: Bottlerocket's template).
+			f.Message += fmt.Sprintf(" (%s writes --%s itself)", s.writer.Name, name)
+			f.Hint = fmt.Sprintf("nothing to change in the file: %s %s passes the flag; whether a release for this kubelet minor does is the tool's", s.writer.Name, s.writer.Release)
 		}
 		kept = append(kept, f)
 	}

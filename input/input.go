@@ -106,13 +106,12 @@ type Source struct {
 	dropIns      map[string][]byte
 	toolFindings []finding.Finding
 	// tool names the bootstrapper whose translation this is ("" otherwise),
-	// toolRelease its release ported, writer the tool that writes the
-	// kubelet's files on the node (bootstrap.Output.Writer, else the tool),
-	// and ownFlags the flags it writes of its own accord (no position in the
-	// file).
-	tool, toolRelease string
-	writer            bootstrap.Tool
-	ownFlags          map[string]bool
+	// writer the tool that writes the kubelet's files and flags on the node
+	// (bootstrap.Output.Writer, else the tool), and ownFlags the flags it
+	// writes of its own accord (no position in the file).
+	tool     string
+	writer   bootstrap.Tool
+	ownFlags map[string]bool
 }
 
 // Tool names the bootstrapper whose translation s is ("k0s"), "" for none.

@@ -25,6 +25,9 @@ func TestCLIInputsCAPIKarpenter(t *testing.T) {
 		// AL2023: config.json is nodeadm's for the kubelet version, the drop-in the merged NodeConfigs (input/nodeadm).
 		{"inputs-karpenter-al2023-origin", []string{"effective", bootstrappers + "karpenter/mistakes.yaml", "--show-origin", "--set", "maxPods=58"}, exitFindings},
 		{"inputs-karpenter-bottlerocket", []string{"lint", bootstrappers + "karpenter/example-bottlerocket.yaml", "--input-format", "karpenter"}, exitClean},
+		// Bottlerocket: the docs' spec.userData settings TOML, then Bottlerocket's kubelet-config template and defaults.
+		{"inputs-karpenter-bottlerocket-origin", []string{"effective", bootstrappers + "karpenter/nodeclasses-doc-bottlerocket.yaml", "--show-origin"}, exitClean},
+		{"inputs-karpenter-bottlerocket-settings", []string{"lint", bootstrappers + "karpenter/bottlerocket-userdata-settings.yaml", "--kubelet-version", "1.31"}, exitClean},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	toml "github.com/pelletier/go-toml/v2"
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
@@ -32,8 +33,9 @@ var harnessDiffers = map[string]string{}
 //   - AL2023: the NodeConfig Karpenter generates (the archive's last part)
 //     has NodeConfig's spec.kubelet, and nodeadm (input/nodeadm) reading the
 //     whole archive writes the drop-in and flags Translate gives;
-//   - Bottlerocket: settings.kubernetes are the kubelet fields of Translate's
-//     config;
+//   - Bottlerocket: the user data Karpenter writes is BottlerocketUserData's
+//     (spec.userData's settings with Karpenter's over them), but for the
+//     cluster's details;
 //   - AL2: bootstrap.sh's --kubelet-extra-args are Translate's flags (a
 //     map-valued flag's pairs in any order: Karpenter's are in Go's map
 //     order), --dns-cluster-ip its clusterDNS.
@@ -61,7 +63,7 @@ func TestKarpenterHarnessGoldens(t *testing.T) {
 			case "AL2023":
 				diffs = al2023Diffs(t, name, data, ud, out)
 			case "Bottlerocket":
-				diffs = bottlerocketDiffs(t, ud, out)
+				diffs = bottlerocketDiffs(t, name, data, ud, out)
 			case "AL2":
 				diffs = al2Diffs(t, ud, out)
 			default:
@@ -154,75 +156,43 @@ func al2023Diffs(t *testing.T, name string, data []byte, ud string, out *bootstr
 	return diffs
 }
 
-// bottlerocketSettings maps the settings.kubernetes keys Bottlerocket.Script
-// writes back to the kubelet fields.
-var bottlerocketSettings = map[string]string{
-	"max-pods": "maxPods", "cluster-dns-ip": "clusterDNS", "system-reserved": "systemReserved", "kube-reserved": "kubeReserved",
-	"eviction-hard": "evictionHard", "eviction-soft": "evictionSoft", "eviction-soft-grace-period": "evictionSoftGracePeriod",
-	"eviction-max-pod-grace-period": "evictionMaxPodGracePeriod", "image-gc-high-threshold-percent": "imageGCHighThresholdPercent",
-	"image-gc-low-threshold-percent": "imageGCLowThresholdPercent", "cpu-cfs-quota-enforced": "cpuCFSQuota", "node-taints": "registerWithTaints",
-}
-
-// bottlerocketDiffs reads the TOML Karpenter writes (go-toml's output:
-// [table] lines, key = value with single-quoted strings).
-func bottlerocketDiffs(t *testing.T, ud string, out *bootstrap.Output) []string {
+// bottlerocketDiffs compares the user data kubeletcfg's port of
+// Bottlerocket.Script writes (BottlerocketUserData) with Karpenter's, setting
+// by setting, both read with go-toml: every setting but the cluster's
+// details, which the port leaves out (api-server, cluster-certificate,
+// cluster-name); and checks that Translate's --register-with-taints is the
+// node-taints Karpenter writes.
+func bottlerocketDiffs(t *testing.T, name string, data []byte, ud string, out *bootstrap.Output) []string {
 	t.Helper()
-	want := map[string]any{}
-	section := ""
-	for _, l := range strings.Split(ud, "\n") {
-		l = strings.TrimSpace(l)
-		if strings.HasPrefix(l, "[") {
-			section = strings.Trim(l, "[]")
-			continue
+	ours, err := BottlerocketUserData(name, data, suiteSet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := func(what string, b []byte) map[string]any {
+		var m map[string]any
+		if err := toml.Unmarshal(b, &m); err != nil {
+			t.Fatalf("%s: %v", what, err)
 		}
-		k, v, ok := strings.Cut(l, " = ")
-		if !ok || !strings.HasPrefix(section, "settings.kubernetes") {
-			continue
-		}
-		k = strings.Trim(k, `'"`)
-		var val any
-		if err := sigsyaml.Unmarshal([]byte(v), &val); err != nil {
-			t.Fatalf("%s: %v", l, err)
-		}
-		if sub, ok := strings.CutPrefix(section, "settings.kubernetes."); ok {
-			field := bottlerocketSettings[sub]
-			if field == "" {
-				continue
-			}
-			m, _ := want[field].(map[string]any)
-			if m == nil {
-				m = map[string]any{}
-				want[field] = m
-			}
-			m[k] = val
-			continue
-		}
-		if field := bottlerocketSettings[k]; field != "" {
-			want[field] = val
+		return m
+	}
+	want, got := read("Karpenter's user data", []byte(ud)), read("kubeletcfg's user data", ours)
+	if k8s, ok := want["settings"].(map[string]any)["kubernetes"].(map[string]any); ok {
+		for _, k := range []string{"api-server", "cluster-certificate", "cluster-name"} {
+			delete(k8s, k)
 		}
 	}
-	// Karpenter's forms: cluster-dns-ip one address; node-taints key: [value:effect].
-	if ip, ok := want["clusterDNS"].(string); ok {
-		want["clusterDNS"] = []any{ip}
-	}
-	if m, ok := want["registerWithTaints"].(map[string]any); ok {
-		var ts []any
-		for _, k := range sortedKeys(m) {
-			for _, ve := range m[k].([]any) {
-				v, e, _ := strings.Cut(ve.(string), ":")
-				taint := map[string]any{"key": k, "effect": e}
-				if v != "" {
-					taint["value"] = v
-				}
-				ts = append(ts, taint)
-			}
+	diffs := diffMaps("user data", want, got)
+	var pairs []string
+	taints, _ := want["settings"].(map[string]any)["kubernetes"].(map[string]any)["node-taints"].(map[string]any)
+	for _, k := range sortedKeys(taints) {
+		for _, v := range taints[k].([]any) {
+			pairs = append(pairs, k+"="+v.(string))
 		}
-		want["registerWithTaints"] = ts
 	}
-	got := jsonOf(t, out.Config.Data)
-	delete(got, "apiVersion")
-	delete(got, "kind")
-	return diffMaps("settings.kubernetes", want, got)
+	if flag := "--register-with-taints=" + strings.Join(pairs, ","); len(out.Flags) == 0 || out.Flags[0] != flag {
+		diffs = append(diffs, "flags: Karpenter's node-taints make "+flag+", kubeletcfg "+strings.Join(out.Flags, " "))
+	}
+	return diffs
 }
 
 var extraArgsRE = regexp.MustCompile(`--kubelet-extra-args '([^']*)'`)

@@ -20,8 +20,13 @@
 //     merge, nodeadm/internal/api/merge.go, lets it win); the NodeConfigs
 //     then go through input/nodeadm (TranslateDocuments), which writes what
 //     nodeadm writes on the node;
-//   - bootstrap/bottlerocket.go Script (the settings it maps, and so those it
-//     does not: podsPerCore, clusterDNS after the first);
+//   - bootstrap/bottlerocket.go Script and bottlerocketsettings.go (the
+//     user's settings TOML decoded into Karpenter's types with go-toml, the
+//     settings it writes over them, and so those it does not: podsPerCore,
+//     clusterDNS after the first); then what Bottlerocket renders for the
+//     kubelet from the settings (brkubelet.go: bottlerocket-core-kit v3.1.1's
+//     packages/kubernetes-1.31/kubelet-config, the aws-k8s-1.31 defaults of
+//     bottlerocket v1.26.0);
 //   - bootstrap/bootstrap.go kubeletExtraArgs and eksbootstrap.go
 //     eksBootstrapScript (AL2: bootstrap.sh's flags);
 //   - bootstrap/custom.go (Custom: the user data as is, spec.kubelet unused).
@@ -144,6 +149,8 @@ type translation struct {
 	// systemReserved (v1.15), by field path: Karpenter evaluates them per
 	// instance type, so their values are known only at launch.
 	exprs map[string]*yaml.Node
+	// brData is the user data Karpenter writes for a Bottlerocket node.
+	brData []byte
 }
 
 func (t *translation) pos(n *yaml.Node) finding.Position {
@@ -407,6 +414,30 @@ func (t *translation) family(spec *yaml.Node) string {
 // instance type or the cluster (maxPods, clusterDNS) are AtBoot unless
 // opt.Set gives them; the NodePool's labels and taints are not in the file.
 func Translate(path string, data []byte, opt bootstrap.Options) (*bootstrap.Output, error) {
+	t, err := newTranslation(path, data, opt)
+	if err != nil {
+		return nil, err
+	}
+	return t.out, nil
+}
+
+// BottlerocketUserData is the user data Karpenter writes for a Bottlerocket
+// node from the EC2NodeClass in data (Bottlerocket.Script, decoded), without
+// the cluster details it discovers (api-server, cluster-certificate,
+// cluster-name) and with the values only the instance or the cluster knows
+// (max-pods, cluster-dns-ip) left out unless opt.Set gives them.
+func BottlerocketUserData(path string, data []byte, opt bootstrap.Options) ([]byte, error) {
+	t, err := newTranslation(path, data, opt)
+	if err != nil {
+		return nil, err
+	}
+	if t.brData == nil {
+		return nil, fmt.Errorf("%s: not an EC2NodeClass of the Bottlerocket family", path)
+	}
+	return t.brData, nil
+}
+
+func newTranslation(path string, data []byte, opt bootstrap.Options) (*translation, error) {
 	root, err := nodeClass(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
@@ -447,7 +478,7 @@ func Translate(path string, data []byte, opt bootstrap.Options) (*bootstrap.Outp
 	case "AL2023":
 		err = t.al2023(kc, spec, opt)
 	case "Bottlerocket":
-		err = t.bottlerocket(kc, spec)
+		err = t.bottlerocket(kc, spec, opt)
 	case "AL2":
 		t.al2(kc)
 	case "Custom":
@@ -467,7 +498,7 @@ func Translate(path string, data []byte, opt bootstrap.Options) (*bootstrap.Outp
 	if aliasNote != "" {
 		t.out.Note += " (" + aliasNote + ")"
 	}
-	return t.out, nil
+	return t, nil
 }
 
 // resolved is resolveLaunchTemplates' kubeletConfig: spec.kubelet with
@@ -915,74 +946,36 @@ func (t *translation) blockIndent(ud *yaml.Node) int {
 	return 0
 }
 
-// bottlerocket: Bottlerocket.Script maps spec.kubelet to
-// settings.kubernetes; podsPerCore and clusterDNS after the first have no
-// setting and are dropped. Karpenter's values overwrite the same settings of
-// spec.userData's TOML.
-func (t *translation) bottlerocket(kc map[string]any, spec *yaml.Node) error {
-	settings := map[string]string{ // Karpenter's field -> the Bottlerocket setting it writes
-		"maxPods": "max-pods", "clusterDNS": "cluster-dns-ip", "systemReserved": "system-reserved", "kubeReserved": "kube-reserved",
-		"evictionHard": "eviction-hard", "evictionSoft": "eviction-soft", "evictionSoftGracePeriod": "eviction-soft-grace-period",
-		"evictionMaxPodGracePeriod": "eviction-max-pod-grace-period", "imageGCHighThresholdPercent": "image-gc-high-threshold-percent",
-		"imageGCLowThresholdPercent": "image-gc-low-threshold-percent", "cpuCFSQuota": "cpu-cfs-quota-enforced",
-	}
-	doc := map[string]any{"apiVersion": kubeletAPI, "kind": "KubeletConfiguration"}
-	for k, v := range kc {
-		doc[k] = v
-	}
-	for _, k := range t.unsupported("Bottlerocket", false) {
-		delete(doc, k)
-	}
-	if ips, ok := kc["clusterDNS"].([]any); ok && len(ips) > 1 {
-		doc["clusterDNS"] = ips[:1] // settings.kubernetes.cluster-dns-ip: the first address
-	}
-	// Settings of spec.userData's TOML that Karpenter overwrites.
-	if ud := get(spec, "userData"); ud != nil {
-		section := ""
-		for i, l := range strings.Split(ud.Value, "\n") {
-			s := strings.TrimSpace(l)
-			if strings.HasPrefix(s, "[") {
-				section = strings.Trim(s, "[] ")
-				continue
-			}
-			key, _, ok := strings.Cut(s, "=")
-			key = strings.Trim(strings.TrimSpace(key), `"'`)
-			if !ok || section != "settings.kubernetes" && !strings.HasPrefix(section, "settings.kubernetes.") {
-				continue
-			}
-			if strings.HasPrefix(section, "settings.kubernetes.") {
-				key = strings.TrimPrefix(section, "settings.kubernetes.")
-			}
-			for field, setting := range settings {
-				if setting != key {
-					continue
-				}
-				if _, set := kc[field]; !set {
-					if _, boot := t.out.AtBoot[field]; !boot {
-						continue
-					}
-				}
-				pos := t.pos(ud)
-				if ud.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
-					pos.Line = ud.Line + 1 + i
-					pos.Column = t.blockIndent(ud) + 1 + len(l) - len(strings.TrimLeft(l, " "))
-				}
-				t.out.Findings = append(t.out.Findings, bootstrap.Overrides.At(pos, field,
-					fmt.Sprintf("Karpenter: spec.userData sets settings.kubernetes.%s, but Karpenter overwrites it from spec.kubelet.%s or its own value (pkg/providers/amifamily/bootstrap/bottlerocket.go Script: \"Karpenter will overwrite settings present inside custom UserData\", %s)", setting, field, Tool.Release),
-					fmt.Sprintf("set spec.kubelet.%s in the EC2NodeClass instead", field)))
-				break
-			}
-		}
-	}
-	doc["registerWithTaints"] = t.taints
-	t.out.Notes["registerWithTaints"] = t.taintsNote(" as settings.kubernetes.node-taints")
-	j, err := json.MarshalIndent(doc, "", "    ")
+// bottlerocket: Karpenter's user data (Bottlerocket.Script: spec.userData's
+// settings with spec.kubelet's written over them), then what Bottlerocket
+// writes for the kubelet from those settings (brkubelet.go).
+func (t *translation) bottlerocket(kc map[string]any, spec *yaml.Node, opt bootstrap.Options) error {
+	t.unsupported("Bottlerocket", false)
+	s, err := t.script(kc, get(spec, "userData"))
 	if err != nil {
 		return err
 	}
-	t.out.Config = &bootstrap.File{Path: "/etc/kubernetes/kubelet/config", Data: j}
-	t.out.Note = "Karpenter EC2NodeClass, Bottlerocket: the settings.kubernetes Karpenter writes from spec.kubelet, as the kubelet fields they set; Bottlerocket's own defaults for the rest of its kubelet configuration are not modeled"
+	t.brData = s.data
+	r := &brRender{t: t, s: s, tmpl: "packages/kubernetes-" + brNewest + "/kubelet-config", from: map[string][]string{}, defaulted: map[string]bool{}}
+	config := r.kubeletConfig(opt)
+	r.origins()
+	t.brUnmappedSettings(s)
+	t.brFlags(s)
+	t.out.Config = &bootstrap.File{Path: "/etc/kubernetes/kubelet/config", Data: []byte(config)}
+	t.out.Writer = &brTool
+	paired := "Kubernetes " + brNewest
+	if m := minorNumber(opt.Minor); m > minorNumber(brNewest) {
+		paired = fmt.Sprintf("Kubernetes %s, the newest in %s, for kubelet %s", brNewest, brCoreKit, opt.Minor)
+	}
+	t.out.Note = fmt.Sprintf("Karpenter EC2NodeClass, Bottlerocket: spec.userData's settings with those Karpenter writes from spec.kubelet over them, then the kubelet configuration Bottlerocket renders from them (%s, its template for %s; the aws-k8s variant's defaults of %s) and its --register-with-taints and -v flags; its other flags are not modeled, nor the NodePool's labels", r.tmpl, paired, brOS)
 	return nil
+}
+
+// minorNumber is the minor of "1.NN" (0 for another form).
+func minorNumber(v string) int {
+	_, m, _ := strings.Cut(v, ".")
+	n, _ := strconv.Atoi(m)
+	return n
 }
 
 // al2: eksBootstrapScript: bootstrap.sh --dns-cluster-ip (the first
