@@ -42,14 +42,7 @@ func Preflight(opt Options) (*PreflightReport, error) {
 		return matrix.NewPreflightSettled(p.Input, src, tgt, p.Settle)
 	}
 	at := map[*skew.Minor]*Prepared{}
-	pf, err := matrix.NewPreflightEach(src, tgt, func(m *skew.Minor) (pipeline.Input, error) {
-		pm, err := p.AtMinor(m)
-		if err != nil {
-			return pipeline.Input{}, err
-		}
-		at[m] = pm
-		return pm.Input, nil
-	}, func(r *pipeline.Result) error { return at[r.Minor].Settle(r) })
+	pf, err := matrix.NewPreflightEach(src, tgt, p.inputAt(at), func(r *pipeline.Result) error { return at[r.Minor].Settle(r) })
 	if err != nil {
 		return nil, err
 	}

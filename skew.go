@@ -160,14 +160,7 @@ func (p *Prepared) evaluate(minors []*skew.Minor) (*matrix.Matrix, map[*skew.Min
 		mx, err := matrix.Evaluate(p.Input, minors)
 		return mx, at, err
 	}
-	mx, err := matrix.EvaluateEach(minors, func(m *skew.Minor) (pipeline.Input, error) {
-		pm, err := p.AtMinor(m)
-		if err != nil {
-			return pipeline.Input{}, err
-		}
-		at[m] = pm
-		return pm.Input, nil
-	})
+	mx, err := matrix.EvaluateEach(minors, p.inputAt(at))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -175,6 +168,19 @@ func (p *Prepared) evaluate(minors []*skew.Minor) (*matrix.Matrix, map[*skew.Min
 		at[c.Minor].nameRelease(c)
 	}
 	return mx, at, nil
+}
+
+// inputAt is what EvaluateEach reads at a minor: p's files translated for it
+// (AtMinor), each minor's Prepared kept in at for Settle.
+func (p *Prepared) inputAt(at map[*skew.Minor]*Prepared) func(*skew.Minor) (pipeline.Input, error) {
+	return func(m *skew.Minor) (pipeline.Input, error) {
+		pm, err := p.AtMinor(m)
+		if err != nil {
+			return pipeline.Input{}, err
+		}
+		at[m] = pm
+		return pm.Input, nil
+	}
 }
 
 // nameRelease names, in c, the release of p's tool that runs c's minor, for a

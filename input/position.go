@@ -185,12 +185,11 @@ func (s *Source) Translate(r *Result) {
 		r.Origins[k] = s.positionAt(p, k)
 	}
 	if s.pos.byPath != nil {
-		finding.
-			// Positions by path do not keep the converted document's order, and
-			// two entries of the files the tool writes (its config.json and the
-			// drop-in of the user's values) can map to one key of the user's
-			// file with the same words: one finding there, in every format.
-			SortFindings(r.Findings)
+		// Positions by path do not keep the converted document's order, and
+		// two entries of the files the tool writes (its config.json and the
+		// drop-in of the user's values) can map to one key of the user's
+		// file with the same words: one finding there, in every format.
+		finding.SortFindings(r.Findings)
 		r.Findings = finding.Dedup(r.Findings)
 	}
 }
@@ -200,14 +199,7 @@ func (s *Source) Translate(r *Result) {
 // writes the node's files, Source.writer), and what the user can do (a gate
 // entry the tool sets cannot be taken back by a file).
 func (s *Source) toolHint(f *finding.Finding, m *skew.Minor) string {
-	who, name := s.writer.Name, s.writer.Name
-	if s.writer.Release != "" {
-		who += " " + s.writer.Release
-	}
-	minor := "this kubelet minor"
-	if m != nil {
-		minor = "kubelet " + m.Version
-	}
+	who, name, minor := s.writerWords(m)
 	if !strings.HasPrefix(f.Path, "featureGates[") {
 		return fmt.Sprintf("not in your file: %s writes %s itself; to change it, set it in the file where %s takes kubelet settings from (unless it protects the field)", who, f.Path, s.tool)
 	}
@@ -220,18 +212,25 @@ func (s *Source) toolHint(f *finding.Finding, m *skew.Minor) string {
 // toolAlsoHint is the hint of a finding on a gate entry the user's file and
 // the tool both write: taking the file's out is not enough.
 func (s *Source) toolAlsoHint(f *finding.Finding, m *skew.Minor) string {
-	who := s.writer.Name
+	who, name, minor := s.writerWords(m)
+	if f.Severity == finding.Error {
+		return fmt.Sprintf("remove it from the file, and the node needs a release of %s that does not write it for %s: %s writes this gate entry too, and a file cannot take back a gate the tool sets", name, minor, who)
+	}
+	return fmt.Sprintf("removing it from the file leaves %s's own entry (it writes this gate too, and a file cannot take back a gate the tool sets): before the kubelet minor that removes the gate the node needs a release of %s that no longer writes it", who, name)
+}
+
+// writerWords name, for the hints, the tool that writes the node's files
+// with its release ("EKS nodeadm v20260724") and without, and the minor m
+// ("kubelet 1.38", or "this kubelet minor" without one).
+func (s *Source) writerWords(m *skew.Minor) (who, name, minor string) {
+	who, name, minor = s.writer.Name, s.writer.Name, "this kubelet minor"
 	if s.writer.Release != "" {
 		who += " " + s.writer.Release
 	}
-	minor := "this kubelet minor"
 	if m != nil {
 		minor = "kubelet " + m.Version
 	}
-	if f.Severity == finding.Error {
-		return fmt.Sprintf("remove it from the file, and the node needs a release of %s that does not write it for %s: %s writes this gate entry too, and a file cannot take back a gate the tool sets", s.writer.Name, minor, who)
-	}
-	return fmt.Sprintf("removing it from the file leaves %s's own entry (it writes this gate too, and a file cannot take back a gate the tool sets): before the kubelet minor that removes the gate the node needs a release of %s that no longer writes it", who, s.writer.Name)
+	return who, name, minor
 }
 
 // toolAlso is the note of a gate entry the user's file writes and the tool

@@ -105,16 +105,13 @@ func NewPreflight(in pipeline.Input, from, to *skew.Minor) (*Preflight, error) {
 // NewPreflightSettled is NewPreflight with settle applied to each minor's result
 // before the comparison (input.Source.Settle: positions of a converted --config).
 func NewPreflightSettled(in pipeline.Input, from, to *skew.Minor, settle func(*pipeline.Result) error) (*Preflight, error) {
-	if to.Before(from) {
-		return nil, fmt.Errorf("--from %s is newer than --to %s: a preflight goes from the running minor to a newer one (or the same)", from.Version, to.Version)
+	minors, err := preflightMinors(from, to)
+	if err != nil {
+		return nil, err
 	}
 	l, err := pipeline.Load(in)
 	if err != nil {
 		return nil, err
-	}
-	minors := []*skew.Minor{from, to}
-	if from == to {
-		minors = minors[:1]
 	}
 	mx, err := EvaluateLoaded(l, minors)
 	if err != nil {
@@ -134,12 +131,9 @@ func NewPreflightSettled(in pipeline.Input, from, to *skew.Minor, settle func(*p
 // NewPreflightEach is NewPreflightSettled with each minor's own files
 // (EvaluateEach); settle gets each minor's result.
 func NewPreflightEach(from, to *skew.Minor, input func(*skew.Minor) (pipeline.Input, error), settle func(*pipeline.Result) error) (*Preflight, error) {
-	if to.Before(from) {
-		return nil, fmt.Errorf("--from %s is newer than --to %s: a preflight goes from the running minor to a newer one (or the same)", from.Version, to.Version)
-	}
-	minors := []*skew.Minor{from, to}
-	if from == to {
-		minors = minors[:1]
+	minors, err := preflightMinors(from, to)
+	if err != nil {
+		return nil, err
 	}
 	cgroup := 0
 	mx, err := EvaluateEach(minors, func(m *skew.Minor) (pipeline.Input, error) {
@@ -156,6 +150,18 @@ func NewPreflightEach(from, to *skew.Minor, input func(*skew.Minor) (pipeline.In
 		}
 	}
 	return comparePreflight(mx.Columns[0], mx.Reference(), cgroup)
+}
+
+// preflightMinors are the minors a preflight evaluates: from, then to unless
+// it is the same.
+func preflightMinors(from, to *skew.Minor) ([]*skew.Minor, error) {
+	if to.Before(from) {
+		return nil, fmt.Errorf("--from %s is newer than --to %s: a preflight goes from the running minor to a newer one (or the same)", from.Version, to.Version)
+	}
+	if from == to {
+		return []*skew.Minor{from}, nil
+	}
+	return []*skew.Minor{from, to}, nil
 }
 
 func comparePreflight(src, tgt *Column, cgroup int) (*Preflight, error) {

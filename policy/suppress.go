@@ -12,9 +12,8 @@ const Marker = "kubeletcfg:ignore"
 
 // Suppression is one inline suppression comment.
 type Suppression struct {
-	finding.
-		// Position is the comment's '#'.
-		Position
+	// Position is the comment's '#'.
+	finding.Position
 
 	// IDs are the rule IDs it names, upper-cased ("KC1101,KC1102" names two).
 	IDs []string

@@ -1,37 +1,41 @@
 package rule
 
-import (
-	"sync"
-
-	"github.com/kubeletcfg/kubeletcfg/skew"
-)
+import "github.com/kubeletcfg/kubeletcfg/skew"
 
 // Kubelet minors. The rules mirror the kubelet of every minor skew supports,
 // from the oldest to the newest. A rule that exists in some minors only
 // declares them (Since, Until); a message or condition that changed between
 // minors is declared next to the rule (validate's byMinor).
 
-// bounds are a rule's Since and Until, parsed once; ok false for an open end.
+// bounds are a rule's Since and Until parsed; has* false for an open end.
 type bounds struct {
-	once               sync.Once
 	since, until       skew.Version
 	hasSince, hasUntil bool
 }
 
-var boundsMu sync.Mutex
+func parseBounds(r *Rule) *bounds {
+	b := &bounds{}
+	b.since, b.hasSince = skew.ParseVersion(r.Since)
+	b.until, b.hasUntil = skew.ParseVersion(r.Until)
+	return b
+}
+
+// Resolve parses the minors of each rule once, for In. The lists shared
+// between evaluations call it when they are built (validate's, the
+// registry's), before any evaluation reads them; a rule left out parses its
+// minors at each In.
+func Resolve(rules []*Rule) []*Rule {
+	for _, r := range rules {
+		r.bounds = parseBounds(r)
+	}
+	return rules
+}
 
 func (r *Rule) parsed() *bounds {
-	boundsMu.Lock()
-	if r.bounds == nil {
-		r.bounds = &bounds{}
+	if r.bounds != nil {
+		return r.bounds
 	}
-	b := r.bounds
-	boundsMu.Unlock()
-	b.once.Do(func() {
-		b.since, b.hasSince = skew.ParseVersion(r.Since)
-		b.until, b.hasUntil = skew.ParseVersion(r.Until)
-	})
-	return b
+	return parseBounds(r)
 }
 
 // In reports whether the kubelet of minor m has the rule: m lies in [Since,

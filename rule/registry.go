@@ -1,7 +1,6 @@
 package rule
 
 import (
-	"sort"
 	"strings"
 	"sync"
 )
@@ -17,15 +16,16 @@ var (
 
 func index() {
 	indexOnce.Do(func() {
+		Resolve(table)
 		byID = make(map[string]*Rule, len(table))
 		for _, r := range table {
 			byID[r.ID] = r
 		}
-		sort.Slice(table, func(i, j int) bool { return table[i].ID < table[j].ID })
 	})
 }
 
-// All returns every rule ordered by ID (a copy: callers may reorder it).
+// All returns every rule ordered by ID, as the table is generated (a copy:
+// callers may reorder it).
 func All() []*Rule {
 	index()
 	return append([]*Rule(nil), table...)

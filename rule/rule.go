@@ -88,7 +88,7 @@ type Rule struct {
 	// a rule every evaluation runs.
 	Profile string
 
-	// bounds are Since and Until parsed, once (In).
+	// bounds are Since and Until parsed, once (Resolve).
 	bounds *bounds
 }
 

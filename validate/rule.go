@@ -27,7 +27,7 @@ var Declared = func() []*rule.Rule {
 		out = append(out, list...)
 	}
 	slices.SortFunc(out, func(a, b *rule.Rule) int { return strings.Compare(a.ID, b.ID) })
-	return out
+	return rule.Resolve(out)
 }()
 
 // Run evaluates validate's rules over ctx (rule.Run): the kubelet's own checks,

@@ -2,7 +2,8 @@ package karpenter
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -358,12 +359,7 @@ func (r *brRender) userAt(parts ...string) (finding.Position, bool) {
 func (r *brRender) origins() {
 	t := r.t
 	tmplNote := fmt.Sprintf("Bottlerocket default (%s, %s)", r.tmpl, brCoreKit)
-	paths := make([]string, 0, len(r.from))
-	for p := range r.from {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	for _, path := range paths {
+	for _, path := range slices.Sorted(maps.Keys(r.from)) {
 		from := r.from[path]
 		if _, ok := t.out.Notes[path]; ok {
 			continue
