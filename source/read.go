@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"sync"
 	"sync/atomic"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
@@ -92,8 +93,18 @@ func ReadBytes(path string) ([]byte, error) {
 	if fi.IsDir() {
 		return nil, &InputError{Path: path, Err: errors.New("is a directory, not a file")}
 	}
+	if fi.Mode()&fs.ModeNamedPipe != 0 {
+		return readPipe(path)
+	}
 	if !fi.Mode().IsRegular() {
-		return nil, &InputError{Path: path, Err: fmt.Errorf("is not a regular file (%s)", fi.Mode().Type())}
+		what := "not a regular file"
+		switch {
+		case fi.Mode()&fs.ModeDevice != 0:
+			what = "a device, not a file"
+		case fi.Mode()&fs.ModeSocket != 0:
+			what = "a socket, not a file"
+		}
+		return nil, &InputError{Path: path, Err: errors.New("is " + what)}
 	}
 	if fi.Size() > MaxFileSize {
 		return nil, &InputError{Path: path, Err: fmt.Errorf("is %d bytes; kubeletcfg reads at most %d bytes per file", fi.Size(), MaxFileSize)}
@@ -109,6 +120,35 @@ func ReadBytes(path string) ([]byte, error) {
 	}
 	if len(data) > MaxFileSize {
 		return nil, &InputError{Path: path, Err: fmt.Errorf("grew beyond %d bytes while reading", MaxFileSize)}
+	}
+	return data, nil
+}
+
+// pipes holds what each pipe read so far held: a pipe (process substitution's
+// /dev/fd/63, a FIFO) yields its bytes once, and a run may read a path twice
+// (format detection, then the pipeline; one read per kubelet minor).
+var pipes sync.Map // path -> []byte
+
+// readPipe reads the pipe at path once, within MaxFileSize as standard input is.
+func readPipe(path string) ([]byte, error) {
+	if data, ok := pipes.Load(path); ok {
+		return data.([]byte), nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, &InputError{Path: path, Err: describe(err)}
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, &InputError{Path: path, Err: describe(err)}
+	}
+	if len(data) > MaxFileSize {
+		return nil, &InputError{Path: path, Err: fmt.Errorf("is more than %d bytes; kubeletcfg reads at most %d bytes per file", MaxFileSize, MaxFileSize)}
+	}
+	data = data[:len(data):len(data)]
+	if prev, loaded := pipes.LoadOrStore(path, data); loaded {
+		return prev.([]byte), nil
 	}
 	return data, nil
 }

@@ -192,10 +192,6 @@ func TestReadFile(t *testing.T) {
 	if err := os.Symlink(filepath.Join(dir, "nowhere"), dangling); err != nil {
 		t.Fatal(err)
 	}
-	fifo := filepath.Join(dir, "fifo.yaml")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Fatal(err)
-	}
 	big := filepath.Join(dir, "big.yaml")
 	if f, err := os.Create(big); err != nil {
 		t.Fatal(err)
@@ -227,7 +223,7 @@ func TestReadFile(t *testing.T) {
 		{exact, "", 0},
 		{filepath.Join(dir, "missing.yaml"), "no such file or directory", 0},
 		{dir, "is a directory, not a file", 0},
-		{fifo, "is not a regular file", 0},
+		{os.DevNull, "is a device, not a file", 0}, // not a pipe: never read
 		{big, "reads at most 4194304 bytes", 0},
 		{huge, "is 104857600 bytes", 0},
 		{loop, "too many levels of symbolic links", 0},
@@ -264,6 +260,63 @@ func TestReadFile(t *testing.T) {
 			}
 			if errors.Unwrap(err) == nil {
 				t.Errorf("InputError does not unwrap")
+			}
+		})
+	}
+}
+
+// TestReadPipe: process substitution (lint -c <(cat f)) hands the kubelet and
+// us a pipe; it is read once, within the limit stdin has, and a second read of
+// the same path (detection, then the pipeline) gets the same bytes.
+func TestReadPipe(t *testing.T) {
+	tests := []struct {
+		name    string
+		write   string
+		errWant string
+	}{
+		{"config", header + "maxPods: 5\n", ""},
+		{"empty", "", ""},
+		{"too-large", strings.Repeat("#", MaxFileSize+1), "is more than 4194304 bytes"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			fifo := filepath.Join(t.TempDir(), "fifo")
+			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() {
+				w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+				if err != nil {
+					done <- err
+					return
+				}
+				_, err = w.WriteString(tc.write)
+				if errors.Is(err, syscall.EPIPE) {
+					err = nil // the reader stopped at the limit
+				}
+				w.Close()
+				done <- err
+			}()
+			first, err := ReadBytes(fifo)
+			if werr := <-done; werr != nil {
+				t.Fatalf("writer: %v", werr)
+			}
+			if tc.errWant != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.errWant) || !strings.HasPrefix(err.Error(), fifo+": ") {
+					t.Fatalf("error %v, want one naming %s that says %q", err, fifo, tc.errWant)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("ReadBytes: %v", err)
+			}
+			if string(first) != tc.write {
+				t.Fatalf("read %q, want %q", first, tc.write)
+			}
+			again, err := ReadFile(fifo) // the writer is gone: only the kept bytes can answer
+			if err != nil || string(again.Data) != tc.write {
+				t.Fatalf("second read: %q, %v; want %q", again.Data, err, tc.write)
 			}
 		})
 	}
