@@ -42,8 +42,12 @@ type Applied struct {
 	Want any `json:"want"`
 	// Got is the effective value (nil: unset).
 	Got any `json:"got"`
-	// OverriddenBy names the later file that sets the key last, if any.
+	// OverriddenBy names the later file that sets the key last, to another
+	// value, if any.
 	OverriddenBy string `json:"overriddenBy,omitempty"`
+	// AlsoSetBy names the later file that sets the key last to the same value:
+	// the kubelet runs with what the new file says, and would without it.
+	AlsoSetBy string `json:"alsoSetBy,omitempty"`
 	// Delete marks a null: Got is whatever the kubelet falls back to.
 	Delete bool `json:"delete,omitempty"`
 }
@@ -130,7 +134,11 @@ func Check(in pipeline.Input, target string, doc *Document, minors []*skew.Minor
 				a.Got = leavesUnder(eff, path)
 			}
 			if o, ok := r.Origins[path]; ok && o.File != "" && filepath.Clean(o.File) != target && r.Effective != nil {
-				a.OverriddenBy = o.File
+				if !a.Delete && reflect.DeepEqual(a.Want, a.Got) {
+					a.AlsoSetBy = o.File
+				} else {
+					a.OverriddenBy = o.File
+				}
 			}
 			v.Applied = append(v.Applied, a)
 		}

@@ -395,6 +395,8 @@ func writeVerdict(w io.Writer, v Verdict) {
 		switch {
 		case a.OverriddenBy != "":
 			fmt.Fprintf(w, "  %s = %s   overridden by %s (the kubelet runs with %s)\n", a.Path, skew.Format(a.Want), a.OverriddenBy, skew.Format(a.Got))
+		case a.AlsoSetBy != "":
+			fmt.Fprintf(w, "  %s = %s   %s sets the same value later\n", a.Path, skew.Format(a.Got), a.AlsoSetBy)
 		case a.Delete && a.Got == nil:
 			fmt.Fprintf(w, "  %s = null   removed\n", a.Path)
 		case a.Delete:

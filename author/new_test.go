@@ -52,6 +52,7 @@ func TestNew(t *testing.T) {
 		{name: "applies", req: NewRequest{Name: "50-crashloop.conf", Sets: crash, Gates: gate, Minors: window(t, "1.32..1.37")}, refused: []string{}},
 		{name: "field unknown to 1.31", req: NewRequest{Name: "50-crashloop.conf", Sets: crash, Gates: gate, Minors: window(t, "1.31,1.37")}, refused: []string{"1.31"}},
 		{name: "overridden", req: NewRequest{Name: "50-eviction.conf", Sets: []string{"evictionHard[memory.available]=200Mi"}, Minors: window(t, "1.37")}, refused: []string{"1.37"}},
+		{name: "later drop-in sets the same value", req: NewRequest{Name: "50-eviction.conf", Sets: []string{"evictionHard[memory.available]=500Mi"}, Minors: window(t, "1.37")}, refused: []string{}},
 		{name: "override allowed", req: NewRequest{Name: "50-eviction.conf", Sets: []string{"evictionHard[memory.available]=200Mi"}, Minors: window(t, "1.37"), AllowOverride: true}, refused: []string{}},
 		{name: "unknown gate", req: NewRequest{Name: "95-gate.conf", Gates: []string{"ReduceDefaultCrashLoopBackoffDecay=true"}, Minors: window(t, "1.37")}, err: `did you mean "ReduceDefaultCrashLoopBackOffDecay"?`},
 		{name: "nothing to write", req: NewRequest{Name: "95-x.conf", Minors: window(t, "1.37")}, err: "nothing to write"},
