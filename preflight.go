@@ -14,7 +14,8 @@ type PreflightReport = matrix.Preflight
 
 // Preflight evaluates the same files at the minor a node pool runs
 // (Options.From; default the discovered kubelet's) and the one it moves to
-// (Options.To; default the newest), and compares them. The files are read once.
+// (Options.To; default the newest GA release, which From must then not be),
+// and compares them. The files are read once.
 func Preflight(opt Options) (*PreflightReport, error) {
 	p, err := opt.Prepare()
 	if err != nil {
@@ -27,12 +28,15 @@ func Preflight(opt Options) (*PreflightReport, error) {
 	if from == "" {
 		return nil, optionErrorf("{From} is required: the kubelet minor the node pool runs now ({Discover} reads it from the running kubelet)")
 	}
-	if to == "" {
-		to = skew.Default().Version
-	}
 	src, err := skew.Lookup(from)
 	if err != nil {
 		return nil, optionErrorf("{From}: %w", err)
+	}
+	if to == "" {
+		to = skew.Default().Version
+		if src == skew.Default() {
+			return nil, optionErrorf("{From} %s is also the default {To}, the newest GA release: name the minor the pool moves to with {To}", from)
+		}
 	}
 	tgt, err := skew.Lookup(to)
 	if err != nil {

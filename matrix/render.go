@@ -321,6 +321,19 @@ func (p *Preflight) WriteTextWith(w io.Writer, opt TextOptions) error {
 		}
 	}
 
+	// A pool whose files already fail at --from is not running them as given:
+	// that comes before anything the move changes.
+	if p.From != p.To && !p.From.Result.Starts {
+		now := fmt.Sprintf("kubelet %s, which the pool runs now, does NOT start with these files", from)
+		if p.From.Result.Panics {
+			now = fmt.Sprintf("kubelet %s, which the pool runs now, panics at startup with these files", from)
+		}
+		if f := p.From.Stop(); f != nil {
+			now += fmt.Sprintf(": %s %s (%s)", f.Rule, Reason(f), where(f.Position, f.Path))
+		}
+		b.WriteString("note: " + now + "; are these the files the nodes have?\n")
+	}
+
 	// section starts a section; Compact puts no blank line before the first.
 	section := func(title string) {
 		if !opt.Compact || b.Len() > 0 {

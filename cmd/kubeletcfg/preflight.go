@@ -32,7 +32,7 @@ func newPreflightCommand() *cobra.Command {
 
 The files are read once. Exit code 1 when the target has a finding at or above
 --fail-on (default error: it would not start), 2 for usage and input errors.`,
-		Example: `  # a pool moving from 1.33 to the default minor (the newest release)
+		Example: `  # a pool moving from 1.33 to the default minor (the newest GA release)
   kubeletcfg preflight --from 1.33 -c config.yaml -d conf.d
 
   # to a given minor, for cgroup v1 hosts, machine-readable
@@ -61,7 +61,7 @@ The files are read once. Exit code 1 when the target has a finding at or above
 	in.registerFiles(cmd)
 	in.registerDiscover(cmd)
 	cmd.Flags().StringVar(&from, "from", "", "the kubelet minor the node pool runs now (required unless --discover finds it; "+strings.Join(skew.Supported(), ", ")+")")
-	cmd.Flags().StringVar(&to, "to", skew.Default().Version, "the kubelet minor it moves to")
+	cmd.Flags().StringVar(&to, "to", "", "the kubelet minor it moves to (default "+skew.Default().Version+", the newest GA release)")
 	outputFlag(cmd, &output, "text", "json", "text")
 	vf.register(cmd, "text: the blockers and behaviour changes only, no notes")
 	_ = cmd.RegisterFlagCompletionFunc("from", completeMinor)

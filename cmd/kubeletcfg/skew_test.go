@@ -45,7 +45,9 @@ func TestCLISkewPreflight(t *testing.T) {
 		{"preflight-example-json", []string{"preflight", "--from", "1.33", "-c", example + "/config.yaml", "-d", example + "/conf.d", "-o", "json"}, exitFindings},
 		{"preflight-main-only", []string{"preflight", "--from", "1.33", "-c", example + "/config.yaml"}, exitClean},
 		{"preflight-cgroup-v1", []string{"preflight", "--from", "1.33", "-c", example + "/config.yaml", "--cgroup-version", "v1"}, exitFindings},
-		{"preflight-same-minor", []string{"preflight", "--from", "1.37", "-c", example + "/config.yaml"}, exitClean},
+		{"preflight-same-minor", []string{"preflight", "--from", "1.37", "--to", "1.37", "-c", example + "/config.yaml"}, exitClean},
+		{"preflight-from-default-no-to", []string{"preflight", "--from", "1.37", "-c", example + "/config.yaml"}, exitUsage},
+		{"preflight-fails-at-from", []string{"preflight", "--from", "1.31", "-c", "../../testdata/preflight/gate-newer-than-from.yaml"}, exitClean},
 		{"preflight-locked-gate", append([]string{"preflight", "--from", "1.33"}, gke...), exitFindings},
 		{"preflight-kubeadm", append([]string{"preflight", "--from", "1.31"}, kubeadm...), exitClean},
 		{"preflight-deprecated-gate", []string{"preflight", "--from", "1.36", "-c", cases + "192-gate-deprecated/kubelet.yaml"}, exitClean},
@@ -55,7 +57,7 @@ func TestCLISkewPreflight(t *testing.T) {
 		{"preflight-bad-to", []string{"preflight", "--from", "1.33", "--to", "1.12", "-c", example + "/config.yaml"}, exitUsage},
 		{"skew-help", []string{"skew", "--help"}, exitClean},
 		{"preflight-help", []string{"preflight", "--help"}, exitClean},
-		{"preflight-missing-dir", []string{"preflight", "--from", "1.37", "-c", example + "/config.yaml", "-d", "no/such/dir"}, exitUsage},
+		{"preflight-missing-dir", []string{"preflight", "--from", "1.36", "-c", example + "/config.yaml", "-d", "no/such/dir"}, exitUsage},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -85,7 +87,7 @@ func TestSkewPreflightErrorsAreOneLine(t *testing.T) {
 	for _, args := range [][]string{
 		{"skew", "-c", "does/not/exist.yaml"},
 		{"skew", "-c", example + "/config.yaml", "--versions", "1.12"},
-		{"preflight", "--from", "1.37", "-c", example + "/config.yaml", "-d", "no/such/dir"},
+		{"preflight", "--from", "1.36", "-c", example + "/config.yaml", "-d", "no/such/dir"},
 		{"preflight", "--from", "1.12", "-c", example + "/config.yaml"},
 	} {
 		var stdout, stderr bytes.Buffer
