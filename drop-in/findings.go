@@ -40,8 +40,9 @@ func typeMetaPos(f *source.File, apiVersion bool) finding.Position {
 func dropInDecodeFinding(f *source.File, err error) finding.Finding {
 	pos := finding.Position{File: f.Path, Line: 1, Column: 1}
 	msg := err.Error()
+	hint := "fix the file"
 	if f.SyntaxErr != nil {
-		msg = f.SyntaxErr.Error()
+		msg, hint = f.SyntaxErr.Error(), source.SyntaxHint(f.Data)
 		if l := source.ErrorLine(f.SyntaxErr); l > 0 {
 			pos.Line = l
 		}
@@ -52,11 +53,12 @@ func dropInDecodeFinding(f *source.File, err error) finding.Finding {
 		if first, again := duplicateAt(f, line); again != nil {
 			pos = again.Pos
 			msg = fmt.Sprintf("duplicate key %q (first at line %d): drop-ins are decoded strictly", again.Written, first.Pos.Line)
+			hint = "fix the file; each key may appear once per mapping"
 		} else if line > 0 {
 			pos.Line = line
 		}
 	}
-	fd := DropInDecode.At(pos, "", "the kubelet cannot decode this drop-in and refuses to start: "+msg, "fix the file; each key may appear once per mapping")
+	fd := DropInDecode.At(pos, "", "the kubelet cannot decode this drop-in and refuses to start: "+msg, hint)
 	fd.Kubelet = err.Error()
 	return fd
 }

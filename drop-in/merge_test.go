@@ -394,6 +394,22 @@ func TestMerge(t *testing.T) {
 			files:    map[string]string{"10.conf": hdr + "clusterDNS: [10.96.0.10\n"},
 			findings: []string{"10.conf:3:1 KC2004"},
 			refused:  true,
+			check: func(t *testing.T, m merged) {
+				if f := m.find("KC2004"); f.Hint != "fix the syntax" {
+					t.Errorf("KC2004 hint %q", f.Hint)
+				}
+			},
+		},
+		{
+			name:     "tab",
+			files:    map[string]string{"10.conf": hdr + "evictionHard:\n\tmemory.available: 100Mi\n"},
+			findings: []string{"10.conf:4:1 KC2004"},
+			refused:  true,
+			check: func(t *testing.T, m merged) {
+				if f := m.find("KC2004"); f.Hint != "fix the syntax: the file has a tab, and YAML indents with spaces, never tabs" {
+					t.Errorf("KC2004 hint %q", f.Hint)
+				}
+			},
 		},
 		{
 			name:     "duplicate keys",
@@ -401,7 +417,7 @@ func TestMerge(t *testing.T) {
 			findings: []string{"10.conf:4:1 KC2004"},
 			refused:  true,
 			check: func(t *testing.T, m merged) {
-				if f := m.find("KC2004"); !strings.Contains(f.Message, `duplicate key "maxPods" (first at line 3)`) || !strings.Contains(f.Kubelet, "line 4") {
+				if f := m.find("KC2004"); !strings.Contains(f.Message, `duplicate key "maxPods" (first at line 3)`) || !strings.Contains(f.Kubelet, "line 4") || !strings.Contains(f.Hint, "each key may appear once per mapping") {
 					t.Errorf("KC2004 message %q kubelet %q", f.Message, f.Kubelet)
 				}
 			},

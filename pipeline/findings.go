@@ -1,13 +1,11 @@
 package pipeline
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"regexp"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/rule"
@@ -145,11 +143,11 @@ func mainDecodeFinding(f *source.File, err error, keys []source.Key) finding.Fin
 		pos := top
 		if l := source.ErrorLine(f.SyntaxErr); l > 0 {
 			pos.Line = l
-		} else if line, col, bad := invalidUTF8(f.Data); bad {
+		} else if line, col, bad := source.InvalidUTF8(f.Data); bad {
 			// yaml's UTF-8 errors name no line: point at the byte.
 			pos.Line, pos.Column = line, col
 		}
-		fd = source.ConfigSyntax.At(pos, "", "the config file is not valid YAML, the kubelet refuses to start: "+f.SyntaxErr.Error(), syntaxHint(f.Data))
+		fd = source.ConfigSyntax.At(pos, "", "the config file is not valid YAML, the kubelet refuses to start: "+f.SyntaxErr.Error(), source.SyntaxHint(f.Data))
 	case isTypeMetaError(err):
 		hint := "start the file with apiVersion: kubelet.config.k8s.io/v1beta1 and kind: KubeletConfiguration"
 		if h := bootstrapperHint(keys); h != "" {
@@ -177,40 +175,6 @@ func mainDecodeFinding(f *source.File, err error, keys []source.Key) finding.Fin
 	}
 	fd.Kubelet = kubelet
 	return fd
-}
-
-// syntaxHint names invalid UTF-8 when the file has it (yaml refuses the whole
-// file for one byte), else mentions tabs only when the file has one (YAML
-// forbids them in indentation, the usual cause).
-func syntaxHint(data []byte) string {
-	if line, col, bad := invalidUTF8(data); bad {
-		return fmt.Sprintf("fix the encoding: the file is not valid UTF-8 (line %d, byte %d); save it as UTF-8", line, col)
-	}
-	if bytes.IndexByte(data, '\t') >= 0 {
-		return "fix the syntax: the file has a tab, and YAML indents with spaces, never tabs"
-	}
-	return "fix the syntax"
-}
-
-// invalidUTF8 is the line and byte column (1-based) of data's first byte
-// that is not valid UTF-8; bad is false when there is none.
-func invalidUTF8(data []byte) (line, col int, bad bool) {
-	// yaml reads UTF-16 with a byte order mark: not a UTF-8 file to fix.
-	if utf8.Valid(data) || bytes.HasPrefix(data, []byte{0xff, 0xfe}) || bytes.HasPrefix(data, []byte{0xfe, 0xff}) {
-		return 0, 0, false
-	}
-	line, start := 1, 0
-	for i := 0; i < len(data); {
-		r, n := utf8.DecodeRune(data[i:])
-		if r == utf8.RuneError && n <= 1 {
-			return line, i - start + 1, true
-		}
-		if r == '\n' {
-			line, start = line+1, i+1
-		}
-		i += n
-	}
-	return 0, 0, false
 }
 
 func shortJSONError(s string) string {
