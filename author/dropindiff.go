@@ -203,11 +203,12 @@ func DropInDiff(req DiffRequest) (*DiffReport, error) {
 	for k, v := range cur.Virtual {
 		check.Virtual[k] = v
 	}
+	var checkedAs string // the drop-in's path in the check
 	switch {
 	case out != "" && cur.ConfigDir != "" && filepath.Clean(filepath.Dir(out)) == filepath.Clean(cur.ConfigDir):
-		check.Virtual[out] = content
+		checkedAs = out
 	case cur.ConfigDir != "":
-		check.Virtual[filepath.Join(cur.ConfigDir, lastName)] = content
+		checkedAs = filepath.Join(cur.ConfigDir, lastName)
 	default:
 		tmp, err := os.MkdirTemp("", "kubeletcfg-diff-")
 		if err != nil {
@@ -215,7 +216,11 @@ func DropInDiff(req DiffRequest) (*DiffReport, error) {
 		}
 		defer os.RemoveAll(tmp)
 		check.ConfigDir = tmp
-		check.Virtual[filepath.Join(tmp, lastName)] = content
+		checkedAs = filepath.Join(tmp, lastName)
+	}
+	check.Virtual[checkedAs] = content
+	if checkedAs == out {
+		checkedAs = "" // the user's own name for it
 	}
 	checkL, err := pipeline.Load(check)
 	if err != nil {
@@ -234,7 +239,7 @@ func DropInDiff(req DiffRequest) (*DiffReport, error) {
 			return nil, err
 		}
 		if !r.Starts {
-			rep.Failures = append(rep.Failures, fmt.Sprintf("kubelet %s: would not start with the drop-in: %s", m.Version, firstErrorText(r)))
+			rep.Failures = append(rep.Failures, fmt.Sprintf("kubelet %s: would not start with the drop-in: %s", m.Version, firstErrorIn(r, checkedAs)))
 			continue
 		}
 		for _, c := range mismatches {
@@ -298,10 +303,22 @@ func effectiveAt(l *pipeline.Loaded, m *skew.Minor, flag string) (map[string]any
 }
 
 func firstErrorText(r *pipeline.Result) string {
-	if f := r.FirstError(); f != nil {
-		return strings.TrimSpace(f.Position.String() + " " + f.Rule + ": " + f.Message)
+	return firstErrorIn(r, "")
+}
+
+// firstErrorIn is firstErrorText where a finding in the file at checked (the
+// drop-in under the name it was checked with, not a file the user has) is
+// placed by its line in the drop-in printed above.
+func firstErrorIn(r *pipeline.Result, checked string) string {
+	f := r.FirstError()
+	if f == nil {
+		return "no finding"
 	}
-	return "no finding"
+	where := f.Position.String()
+	if checked != "" && filepath.Clean(f.Position.File) == filepath.Clean(checked) {
+		where = fmt.Sprintf("line %d of the drop-in", f.Position.Line)
+	}
+	return strings.TrimSpace(where + " " + f.Rule + ": " + f.Message)
 }
 
 // CheckDiffFormat checks dropin diff's -o; it used to be the file to write,

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
@@ -117,5 +119,22 @@ func TestDropInDiff(t *testing.T) {
 	}
 	if _, err := DropInDiff(DiffRequest{From: from, Minors: window(t, "1.37")}); err == nil {
 		t.Error("no --to: want an error")
+	}
+}
+
+// A failure in the drop-in checked under its internal name says "line N of
+// the drop-in", never that name; other files keep their path.
+func TestFirstErrorIn(t *testing.T) {
+	checked := filepath.Join("conf.d", lastName)
+	for _, tc := range []struct {
+		file, want string
+	}{
+		{checked, "line 7 of the drop-in KC5001: refused"},
+		{"conf.d/10-pool.conf", "conf.d/10-pool.conf:7:3 KC5001: refused"},
+	} {
+		r := &pipeline.Result{Findings: []finding.Finding{{Rule: "KC5001", Severity: finding.Error, Message: "refused", Position: finding.Position{File: tc.file, Line: 7, Column: 3}}}}
+		if got := firstErrorIn(r, checked); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.file, got, tc.want)
+		}
 	}
 }
