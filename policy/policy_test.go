@@ -91,7 +91,7 @@ failOn: warning
 rules:
   KC3005: off
   kc1105: warning     # IDs are case-insensitive
-  KC1101: error       # raising anything is allowed
+  unknown-field: error  # KC1101 by its name; raising anything is allowed
   KC4050: error       # an error may stay an error
 exclude:
   - legacy/**
@@ -139,7 +139,7 @@ func TestLoadErrors(t *testing.T) {
 		{"failOn", "apiVersion: kubeletcfg/v1\nfailOn: fatal\n", `:2: failOn "fatal": want error, warning, info or none`},
 		{"failOn not a string", "apiVersion: kubeletcfg/v1\nfailOn: [error]\n", ":2: failOn must be a non-empty string"},
 		{"unknown rule", "apiVersion: kubeletcfg/v1\nrules:\n  KC1110: off\n", `:3: no rule "KC1110"; did you mean KC1101 (unknown-field)?`},
-		{"rule by name", "apiVersion: kubeletcfg/v1\nrules:\n  gate-ga: off\n", `:3: no rule "gate-ga"; did you mean KC3005 (gate-ga)?`},
+		{"rule repeated by its name", "apiVersion: kubeletcfg/v1\nrules:\n  KC3005: off\n  gate-ga: info\n", ":4: rule KC3005 is repeated"},
 		{"unknown grade", "apiVersion: kubeletcfg/v1\nrules:\n  KC3005: ignore\n", `:3: KC3005: want off, info, warning or error, not "ignore"`},
 		{"rules not a mapping", "apiVersion: kubeletcfg/v1\nrules: [KC3005]\n", ":2: rules must be a mapping"},
 		{"rule repeated", "apiVersion: kubeletcfg/v1\nrules:\n  KC3005: off\n  kc3005: info\n", ":4: rule KC3005 is repeated"},

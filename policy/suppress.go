@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 )
 
 // Marker starts an inline suppression comment: # kubeletcfg:ignore KC1101 reason.
@@ -85,16 +86,20 @@ func Scan(file string, data []byte) []Suppression {
 }
 
 // parseIgnore splits what follows the marker into IDs and the reason. IDs are
-// one word, or several joined by commas ("KC1101, KC1102" is accepted too).
+// (or rule names) one word, or several joined by commas ("KC1101, KC1102" is accepted too).
 func parseIgnore(text string) (ids []string, reason string) {
 	words := strings.Fields(text)
 	i := 0
 	for i < len(words) {
 		w := words[i]
 		for _, id := range strings.Split(w, ",") {
-			if id != "" {
-				ids = append(ids, strings.ToUpper(id))
+			if id == "" {
+				continue
 			}
+			if r, ok := rule.Lookup(id); ok {
+				id = r.ID // a rule's name, as outputs print it, means its ID
+			}
+			ids = append(ids, strings.ToUpper(id))
 		}
 		i++
 		next := i < len(words) && strings.HasPrefix(words[i], ",")

@@ -31,6 +31,8 @@ func TestScan(t *testing.T) {
 				{Position: pos(1, 6), IDs: []string{"KC1101", "KC1102"}, Reason: "both"},
 				{Position: pos(2, 6), IDs: []string{"KC1101", "KC1102"}, Reason: "spaced"},
 			}},
+		{"by rule name", "x: 1 # kubeletcfg:ignore unknown-field,Gate-GA both by name\n",
+			[]Suppression{{Position: pos(1, 6), IDs: []string{"KC1101", "KC3005"}, Reason: "both by name"}}},
 		{"no reason, no ID", "x: 1 # kubeletcfg:ignore KC1101\ny: 2 # kubeletcfg:ignore\n",
 			[]Suppression{{Position: pos(1, 6), IDs: []string{"KC1101"}}, {Position: pos(2, 6)}}},
 		{"inside quoted strings", "a: \"x # kubeletcfg:ignore KC1101 no\"\nb: 'it''s # kubeletcfg:ignore KC1101 no'\nc: \"two\n  lines # kubeletcfg:ignore KC1101 no\"\n",

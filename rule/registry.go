@@ -17,9 +17,10 @@ var (
 func index() {
 	indexOnce.Do(func() {
 		Resolve(table)
-		byID = make(map[string]*Rule, len(table))
+		byID = make(map[string]*Rule, 2*len(table))
 		for _, r := range table {
 			byID[r.ID] = r
+			byID[strings.ToUpper(r.Name)] = r // names and IDs do not collide: TestRegistry
 		}
 	})
 }
@@ -31,7 +32,8 @@ func All() []*Rule {
 	return append([]*Rule(nil), table...)
 }
 
-// Lookup finds a rule by ID (case-insensitive: kc3001).
+// Lookup finds a rule by ID or name, as every output prints both
+// (case-insensitive: kc3001, gate-unknown).
 func Lookup(id string) (*Rule, bool) {
 	index()
 	r, ok := byID[strings.ToUpper(id)]

@@ -44,6 +44,7 @@ func TestCLI(t *testing.T) {
 		{"unknown-flag", []string{"lint", "--confg", "x"}, exitUsage},
 		{"versions", []string{"versions"}, exitClean},
 		{"rules-explain", []string{"rules", "KC3001", "KC2007"}, exitClean},
+		{"rules-explain-by-name", []string{"rules", "gate-unknown", "Unknown-Field"}, exitClean},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { runGolden(t, tt.name, tt.args, tt.exit) })

@@ -3,6 +3,7 @@ package ruleset
 import (
 	"os"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/kubeletcfg/kubeletcfg/rule"
@@ -28,8 +29,10 @@ func TestRegistry(t *testing.T) {
 		switch {
 		case seen[r.ID]:
 			t.Errorf("rule ID %s declared twice", r.ID)
-		case names[r.Name]:
+		case names[strings.ToLower(r.Name)]:
 			t.Errorf("rule name %s declared twice", r.Name)
+		case r.Name != strings.ToLower(r.Name) || strings.HasPrefix(r.Name, "kc"):
+			t.Errorf("%s: name %q must be lower case and not look like an ID: rule.Lookup takes both", r.ID, r.Name)
 		case r.Name == "" || r.Summary == "":
 			t.Errorf("%s needs a name and a summary", r.ID)
 		case r.Releases() == "":
@@ -37,7 +40,7 @@ func TestRegistry(t *testing.T) {
 		case (r.Check == nil) == (r.EmittedBy == ""):
 			t.Errorf("%s needs a Check or EmittedBy, not both", r.ID)
 		}
-		seen[r.ID], names[r.Name] = true, true
+		seen[r.ID], names[strings.ToLower(r.Name)] = true, true
 	}
 	// What rule serves is the declarations, but their Check.
 	all, served := All(), rule.All()
