@@ -34,9 +34,11 @@ type SchemaFile struct {
 }
 
 // KubeconformFiles lays out every supported minor's schema as kubeconform looks
-// them up: "master" is the newest minor, "v1.M.P" each patch from 0 to the one
-// the minor was generated from (the v1beta1 types do not change within a
-// minor), each strict (the embedded schema) and non-strict (NonStrictSchema).
+// them up: "master" is the default minor (the newest GA release, as everywhere
+// else), "v1.M.P" each patch from 0 to the one the minor was generated from
+// (the v1beta1 types do not change within a minor), and a pre-release minor
+// only under its own name ("v1.38.0-beta.0": its types may still change before
+// v1.38.0), each strict (the embedded schema) and non-strict (NonStrictSchema).
 func KubeconformFiles() ([]SchemaFile, error) {
 	var files []SchemaFile
 	add := func(version string, strict, loose []byte) {
@@ -57,6 +59,10 @@ func KubeconformFiles() ([]SchemaFile, error) {
 		if err != nil {
 			return nil, fmt.Errorf("schema of %s: %w", v, err)
 		}
+		if m.PreRelease() {
+			add(m.Patch, strict, loose)
+			continue
+		}
 		var patch int
 		if _, err := fmt.Sscanf(m.Patch, "v"+m.Version+".%d", &patch); err != nil {
 			return nil, fmt.Errorf("kubelet %s: release %q: %w", v, m.Patch, err)
@@ -64,7 +70,7 @@ func KubeconformFiles() ([]SchemaFile, error) {
 		for p := 0; p <= patch; p++ {
 			add(fmt.Sprintf("v%s.%d", m.Version, p), strict, loose)
 		}
-		if m == Newest() {
+		if m == Default() {
 			add("master", strict, loose)
 		}
 	}

@@ -16,7 +16,7 @@ import (
 const Skew = 3
 
 // Window picks the kubelet minors to compare, oldest first. With no flags it is
-// the default minor (the newest release) and the Skew minors before it; controlPlane picks
+// the default minor (the newest GA release) and the Skew minors before it; controlPlane picks
 // that minor and the Skew before it; versions is a range ("1.34..1.37") or a
 // comma list ("1.33,1.37"). Every version named is checked with Lookup, so
 // an error lists the supported minors. Only supported minors are returned.

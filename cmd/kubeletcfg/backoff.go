@@ -42,7 +42,7 @@ by side, identical neighbours once.
 
 Exit code 1 when the kubelet would not start with a file at a minor (it has no
 curve then), 2 for usage and input errors.`,
-		Example: `  # the curve of the newest kubelet for a node's files
+		Example: `  # the curve of the default kubelet (the newest GA release) for a node's files
   kubeletcfg backoff -c config.yaml -d conf.d
 
   # the default, the reduced decay and a 30s cap, side by side

@@ -43,6 +43,6 @@ a note goes to stderr and the exit code is 1.`,
 	in.registerDiscover(cmd)
 	cmd.Flags().StringVarP(&output, "output", "o", "yaml", "output format: yaml or json")
 	completeWith(cmd, "output", "yaml", "json")
-	cmd.Flags().BoolVar(&showOrigin, "show-origin", false, "annotate each field with the file:line that set it, or (default)")
+	cmd.Flags().BoolVar(&showOrigin, "show-origin", false, "annotate each field with the file:line that set it, or # default where the kubelet's default applies")
 	return cmd
 }

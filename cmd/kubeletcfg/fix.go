@@ -39,7 +39,7 @@ mistakes kubeletcfg can repair without guessing:
 
 Everything else in the files stays byte for byte: comments, quoting,
 indentation, key order. The repaired files are evaluated at every target minor
-(--kubelet-version M, or --versions; default: the default minor (the newest release) and
+(--kubelet-version M, or --versions; default: the default minor (the newest GA release) and
 the %d before it, since the same files usually serve a node pool mid-upgrade)
 and nothing is written if they would lint worse at any of them: more errors, a
 kubelet that no longer starts, or more warnings with as many errors. A mistake

@@ -80,7 +80,7 @@ func newLintCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "lint [PATH...]",
 		Short: "Report whether the kubelet starts with these files and what it ignores",
-		Example: `  # the main file and its drop-ins, as the newest kubelet sees them
+		Example: `  # the main file and its drop-ins, as the default kubelet (the newest GA release) sees them
   kubeletcfg lint --config /var/lib/kubelet/config.yaml --config-dir /etc/kubernetes/kubelet.conf.d
 
   # a node pool on cgroup v1, machine-readable

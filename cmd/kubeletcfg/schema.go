@@ -24,14 +24,15 @@ strict decoding of the main file. Use it in editors (yaml-language-server).
 With --kubeconform DIR, write the schemas of every supported minor in the layout
 of kubeconform's default -schema-location template
   DIR/` + skew.KubeconformTemplate + `
-as master (the newest minor) and v1.MINOR.0 up to the patch each minor was
-generated from, each strict (-strict folders: unknown keys are errors) and
+as master (the default minor, the newest GA release) and v1.MINOR.0 up to the
+patch each minor was generated from; a pre-release minor only under its own name
+(v`+preReleaseExample()+`), since its types may change before its release; each strict (-strict folders: unknown keys are errors) and
 non-strict. Files are written atomically; an existing file that differs is
 never overwritten without --force. It prints one summary line; -v lists the files.
 
 A schema checks shape only; kubeletcfg lint also runs the kubelet's defaulting,
 drop-in merge, feature gates and validation.`,
-		Example: `  # the newest minor's schema, for an editor
+		Example: `  # the default minor's schema (the newest GA release), for an editor
   kubeletcfg schema > kubelet-config.schema.json
   kubeletcfg schema --kubelet-version 1.37
 
@@ -53,4 +54,13 @@ drop-in merge, feature gates and validation.`,
 	_ = cmd.RegisterFlagCompletionFunc("kubelet-version", completeMinor)
 	_ = cmd.MarkFlagDirname("kubeconform")
 	return cmd
+}
+
+// preReleaseExample names a pre-release minor's kubeconform version (1.38.0-beta.0),
+// or what one would look like when every minor is released.
+func preReleaseExample() string {
+	if m := skew.Newest(); m.PreRelease() {
+		return strings.TrimPrefix(m.Patch, "v")
+	}
+	return skew.Newest().Version + ".0-rc.0"
 }

@@ -137,8 +137,8 @@ func compileFile(t *testing.T, path string) *jsonschema.Schema {
 	return s
 }
 
-// The folder is where kubeconform looks: every supported minor's patches and
-// master, strict and not; strict files are the embedded schema, non-strict ones
+// The folder is where kubeconform looks: every GA minor's patches, a
+// pre-release under its own name, and master (the default minor), strict and not; strict files are the embedded schema, non-strict ones
 // accept unknown keys.
 func TestSchemaKubeconformLayout(t *testing.T) {
 	dir := t.TempDir()
@@ -146,9 +146,17 @@ func TestSchemaKubeconformLayout(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	tpl := filepath.ToSlash(dir) + "/" + skew.KubeconformTemplate
-	versions := map[string]*skew.Minor{"master": skew.Newest()}
+	versions := map[string]*skew.Minor{"master": skew.Default()}
 	for _, v := range skew.Supported() {
 		m, _ := skew.Lookup(v)
+		if m.PreRelease() {
+			// Under its own name only: not as the GA release it precedes.
+			versions[strings.TrimPrefix(m.Patch, "v")] = m
+			if _, err := os.Stat(kubeconformPath(t, tpl, "KubeletConfiguration", "kubelet.config.k8s.io/v1beta1", v+".0", true)); !os.IsNotExist(err) {
+				t.Errorf("pre-release %s written as %s.0: %v", m.Patch, v, err)
+			}
+			continue
+		}
 		var patch int
 		if _, err := fmt.Sscanf(m.Patch, "v"+v+".%d", &patch); err != nil {
 			t.Fatal(err)
@@ -247,7 +255,7 @@ func TestSchemaKubeconformNoClobber(t *testing.T) {
 	if code, _, stderr := runSchema(t, "schema", "--kubeconform", dir, "--force"); code != exitClean {
 		t.Fatalf("--force: exit %d: %s", code, stderr)
 	}
-	want, _ := skew.Newest().Schema()
+	want, _ := skew.Default().Schema()
 	if got, _ := os.ReadFile(strict); !bytes.Equal(got, want) {
 		t.Error("--force did not write the strict schema")
 	}

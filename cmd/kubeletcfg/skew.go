@@ -57,7 +57,7 @@ them: whether each starts (and if not, the first error), the keys it silently
 drops, the feature gates it does not know or has locked, the effective values
 that differ from the newest minor of the window, and the crash-loop backoff.
 
-The window is the default minor (the newest release) and the %d before it (the kubelet
+The window is the default minor (the newest GA release) and the %d before it (the kubelet
 version-skew policy), or --control-plane X: X and the %d before it, or the minors
 named by --versions. The files are read once.
 
