@@ -26,8 +26,8 @@ of kubeconform's default -schema-location template
   DIR/` + skew.KubeconformTemplate + `
 as master (the default minor, the newest GA release) and v1.MINOR.0 up to the
 patch each minor was generated from; a pre-release minor only under its own name
-(v` + preReleaseExample() + `), since its types may change before its release; each strict (-strict folders: unknown keys are errors) and
-non-strict. Files are written atomically; an existing file that differs is
+(v` + preReleaseExample() + `), since its types may change before its release;
+each strict (-strict folders: unknown keys are errors) and non-strict. Files are written atomically; an existing file that differs is
 never overwritten without --force. It prints one summary line; -v lists the files.
 
 A schema checks shape only; kubeletcfg lint also runs the kubelet's defaulting,
