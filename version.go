@@ -48,12 +48,56 @@ func BuildInfo() VersionInfo {
 
 // WithMinors is v with every minor kubeletcfg knows, oldest first.
 func (v VersionInfo) WithMinors() *VersionInfo {
-	v.Minors = nil
-	for _, m := range skew.Minors() {
-		v.Minors = append(v.Minors, VersionMinor{Minor: m.Version, Kubernetes: m.Patch, PreRelease: m.PreRelease(), Default: m == skew.Default()})
-	}
+	v.Minors = KubeletMinors()
 	return &v
 }
+
+// MinorList is what `kubeletcfg versions` prints: the kubelet minors
+// kubeletcfg knows, oldest first.
+type MinorList []VersionMinor
+
+// KubeletMinors lists every minor kubeletcfg knows, oldest first.
+func KubeletMinors() MinorList {
+	var out MinorList
+	for _, m := range skew.Minors() {
+		out = append(out, VersionMinor{Minor: m.Version, Kubernetes: m.Patch, PreRelease: m.PreRelease(), Default: m == skew.Default()})
+	}
+	return out
+}
+
+// Write prints the list as `kubeletcfg versions` does: "name" the minors
+// alone, one a line; "json" an array of VersionMinor; "text" a line per minor
+// with a tab, the release it was generated from, the default and the
+// pre-releases marked.
+func (l MinorList) Write(w io.Writer, format string, _ report.Options) error {
+	switch format {
+	case "json":
+		return report.WriteJSON(w, l)
+	case "name":
+		for _, m := range l {
+			if _, err := fmt.Fprintln(w, m.Minor); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, m := range l {
+		var note string
+		switch {
+		case m.PreRelease:
+			note = ", pre-release" // asked for by name, never a default
+		case m.Default:
+			note = "; the default"
+		}
+		if _, err := fmt.Fprintf(w, "%s\t(generated from k8s.io/kubernetes %s%s)\n", m.Minor, m.Kubernetes, note); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CountAtLeast is 0: a list of minors has no findings.
+func (MinorList) CountAtLeast(finding.Severity) int { return 0 }
 
 // Write prints v as `kubeletcfg version` does: "json", or "text" (the
 // version, commit, Go and platform, then a table of the minors).
@@ -83,21 +127,8 @@ func (v *VersionInfo) Write(w io.Writer, format string, _ report.Options) error 
 // CountAtLeast is 0: a version has no findings.
 func (v *VersionInfo) CountAtLeast(finding.Severity) int { return 0 }
 
-// WriteVersions prints the minors as `kubeletcfg versions` does, one a line
-// for scripts: the minor, a tab, the release it was generated from, the
-// default and the pre-releases marked.
+// WriteVersions prints the minors as `kubeletcfg versions` does by default
+// (KubeletMinors().Write, "text").
 func WriteVersions(w io.Writer) error {
-	for _, m := range skew.Minors() {
-		var note string
-		switch {
-		case m.PreRelease():
-			note = ", pre-release" // asked for by name, never a default
-		case m == skew.Default():
-			note = "; the default"
-		}
-		if _, err := fmt.Fprintf(w, "%s\t(generated from k8s.io/kubernetes %s%s)\n", m.Version, m.Patch, note); err != nil {
-			return err
-		}
-	}
-	return nil
+	return KubeletMinors().Write(w, "text", report.Options{})
 }

@@ -43,6 +43,8 @@ func TestCLI(t *testing.T) {
 		{"bad-fail-on", []string{"lint", "-c", example + "/config.yaml", "--fail-on", "fatal"}, exitUsage},
 		{"unknown-flag", []string{"lint", "--confg", "x"}, exitUsage},
 		{"versions", []string{"versions"}, exitClean},
+		{"versions-name", []string{"versions", "-o", "name"}, exitClean},
+		{"versions-json", []string{"versions", "-o", "json"}, exitClean},
 		{"rules-explain", []string{"rules", "KC3001", "KC2007"}, exitClean},
 		{"rules-explain-by-name", []string{"rules", "gate-unknown", "Unknown-Field"}, exitClean},
 	}

@@ -135,20 +135,29 @@ func newLintCommand() *cobra.Command {
 }
 
 func newVersionsCommand() *cobra.Command {
-	return &cobra.Command{
+	var output string
+	cmd := &cobra.Command{
 		Use:   "versions",
 		Short: "List the kubelet minors kubeletcfg knows, one per line (for scripts)",
 		Long: `List the kubelet minors kubeletcfg knows, one per line: the minor, a tab, and
 the Kubernetes release its knowledge was generated from; the default minor and
 pre-releases are marked. The first field is what --kubelet-version, --versions,
---from and --to take.
+--from and --to take. -o name prints the minors alone; -o json an array of
+{minor, kubernetes, preRelease, default}.
 
 'kubeletcfg version' prints the same minors after kubeletcfg's own version, Go
-version and platform, and has -o json.`,
-		Example: "  kubeletcfg versions\n  kubeletcfg skew -c config.yaml --versions $(kubeletcfg versions | head -1 | cut -f1)..1.37",
-		Args:    cobra.NoArgs,
+version and platform.`,
+		Example: `  kubeletcfg versions
+  kubeletcfg skew -c config.yaml --versions $(kubeletcfg versions -o name | head -1)..1.37
+  kubeletcfg versions -o json | jq -r '.[] | select(.default) | .minor'`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return kubeletcfg.WriteVersions(cmd.OutOrStdout())
+			if err := report.CheckFormat(output, "json", "name", "text"); err != nil {
+				return err
+			}
+			return finish(cmd, kubeletcfg.KubeletMinors(), output)
 		},
 	}
+	outputFlag(cmd, &output, "text", "json", "name", "text")
+	return cmd
 }
