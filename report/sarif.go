@@ -141,17 +141,25 @@ type sarifWriter struct{}
 
 // Write prints one SARIF log with one run for all documents.
 func (sarifWriter) Write(w io.Writer, docs []Document, _ Options) error {
-	rules := rule.All()
-	index := make(map[string]int, len(rules))
-	descriptors := make([]sarifRule, 0, len(rules))
-	for i, r := range rules {
-		index[r.ID] = i
-		descriptors = append(descriptors, sarifDescriptor(r))
+	merged := mergeFindings(docs)
+	// The rule table holds the rules the results reference, in ID order: a
+	// log of 3 findings need not carry 180 descriptors.
+	referenced := map[string]bool{}
+	for _, m := range merged {
+		referenced[m.Finding.Rule] = true
+	}
+	index := map[string]int{}
+	descriptors := []sarifRule{}
+	for _, r := range rule.All() {
+		if referenced[r.ID] {
+			index[r.ID] = len(descriptors)
+			descriptors = append(descriptors, sarifDescriptor(r))
+		}
 	}
 
 	results := []sarifResult{}
 	seen := map[string]int{} // fingerprint base -> occurrences so far
-	for _, m := range mergeFindings(docs) {
+	for _, m := range merged {
 		f := m.Finding
 		res := sarifResult{
 			RuleID:    f.Rule,

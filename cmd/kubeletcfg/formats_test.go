@@ -45,10 +45,10 @@ func TestCLIFormats(t *testing.T) {
 
 var sarifRuleIndex = regexp.MustCompile(`"ruleIndex": -?\d+`)
 
-// withoutRuleTable replaces the rule table of SARIF output: the registry in
-// SARIF form, checked against the registry and docs/rules.md by report's
-// TestSARIFRuleTable. The goldens leave it (and the indexes into it) out so
-// that adding a rule does not rewrite them.
+// withoutRuleTable replaces the rule table of SARIF output: the referenced
+// rules of the registry in SARIF form, checked against the registry and
+// docs/rules.md by report's TestSARIFRuleTable. The goldens leave it (and the
+// indexes into it) out so that editing a rule's text does not rewrite them.
 func withoutRuleTable(out string) string {
 	var b strings.Builder
 	end := ""
@@ -56,7 +56,7 @@ func withoutRuleTable(out string) string {
 		switch {
 		case end != "":
 			if last := strings.TrimSuffix(line, "\n"); strings.TrimSuffix(last, ",") == end {
-				b.WriteString(strings.TrimSuffix(end, "]") + `"rules": "(every registered rule, in ID order: see report.TestSARIFRuleTable)"` + strings.TrimPrefix(last, end) + "\n")
+				b.WriteString(strings.TrimSuffix(end, "]") + `"rules": "(the rules the results reference, in ID order: see report.TestSARIFRuleTable)"` + strings.TrimPrefix(last, end) + "\n")
 				end = ""
 			}
 		case strings.TrimSpace(line) == `"rules": [`:
