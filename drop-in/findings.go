@@ -46,6 +46,11 @@ func dropInDecodeFinding(f *source.File, err error) finding.Finding {
 		if l := source.ErrorLine(f.SyntaxErr); l > 0 {
 			pos.Line = l
 		}
+	} else if a, ok := source.ExcessiveAliasing(err, f.Doc); ok {
+		msg, hint = source.AliasingMessage, source.AliasingHint
+		if a != nil {
+			pos.Line, pos.Column = a.Line, a.Column
+		}
 	} else if strings.Contains(msg, "already set in map") {
 		// The decoder names the line where a key comes again (the first such line
 		// in its list); point at that key.

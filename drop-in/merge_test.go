@@ -401,6 +401,17 @@ func TestMerge(t *testing.T) {
 			},
 		},
 		{
+			name:     "alias bomb",
+			files:    map[string]string{"10.conf": hdr + "a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]\ng: [*f,*f,*f,*f,*f,*f,*f,*f,*f]\n"},
+			findings: []string{"10.conf:4:8 KC2004"},
+			refused:  true,
+			check: func(t *testing.T, m merged) {
+				if f := m.find("KC2004"); !strings.Contains(f.Message, "alias bomb") || !strings.Contains(f.Hint, "instead of nesting aliases") {
+					t.Errorf("KC2004 message %q hint %q", f.Message, f.Hint)
+				}
+			},
+		},
+		{
 			name:     "tab",
 			files:    map[string]string{"10.conf": hdr + "evictionHard:\n\tmemory.available: 100Mi\n"},
 			findings: []string{"10.conf:4:1 KC2004"},

@@ -126,7 +126,7 @@ var okMain = []byte(hostileHeader + "maxPods: 50\n")
 
 func hostileCases() []hostile {
 	return []hostile{
-		{name: "billion laughs", main: billionLaughs(), want: refused, about: "kubelet.yaml", rule: "KC1004"},
+		{name: "billion laughs", main: billionLaughs(), want: refused, about: "kubelet.yaml", rule: "KC1003"},
 		{name: "merge keys of issue 10", main: []byte(hostileHeader + mergeBomb), want: refused, about: "kubelet.yaml", rule: "KC1103", maxFindings: 20},
 		{name: "billion laughs in a drop-in", main: okMain, dropIns: map[string][]byte{"10.conf": billionLaughs()}, want: refused, about: "conf.d/10.conf", rule: "KC2004"},
 		{name: "100 MB main file", setup: sparse("kubelet.yaml", 100<<20), config: "kubelet.yaml", want: inputError, about: "kubelet.yaml"},

@@ -25,7 +25,7 @@ var table = []*Rule{
 	},
 	{ID: "KC1003", Name: "config-syntax", Severity: finding.Error, Stage: StageRead,
 		Summary:   "The --config file is not valid YAML or JSON; the kubelet refuses to start.",
-		Doc:       "YAML syntax errors (tabs for indentation, unclosed quotes, bad nesting) make decoding fail before any field is read.",
+		Doc:       "YAML syntax errors (tabs for indentation, unclosed quotes, bad nesting) make decoding fail before any field is read. A file whose aliases expand too far (a YAML alias bomb: \"excessive aliasing\") is refused by the YAML decoder the same way.",
 		Kubelet:   "pkg/kubelet/kubeletconfig/util/codec/codec.go DecodeKubeletConfiguration",
 		EmittedBy: "pipeline: read",
 		Fix:       "correct the syntax at the line the finding names (indent with spaces, close quotes and brackets).",

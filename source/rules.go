@@ -31,7 +31,7 @@ var (
 		EmittedBy: readStep}
 	ConfigSyntax = &rule.Rule{ID: "KC1003", Fix: "correct the syntax at the line the finding names (indent with spaces, close quotes and brackets).", Name: "config-syntax", Severity: finding.Error, Stage: rule.StageRead,
 		Summary:   "The --config file is not valid YAML or JSON; the kubelet refuses to start.",
-		Doc:       "YAML syntax errors (tabs for indentation, unclosed quotes, bad nesting) make decoding fail before any field is read.",
+		Doc:       "YAML syntax errors (tabs for indentation, unclosed quotes, bad nesting) make decoding fail before any field is read. A file whose aliases expand too far (a YAML alias bomb: \"excessive aliasing\") is refused by the YAML decoder the same way.",
 		Kubelet:   "pkg/kubelet/kubeletconfig/util/codec/codec.go DecodeKubeletConfiguration",
 		EmittedBy: readStep}
 	ConfigDecode = &rule.Rule{ID: "KC1004", Fix: "write the value with the field's type (maxPods: 110, not \"110\" or [110]); `kubeletcfg explain <field>` shows the type.", AnyField: true, Name: "config-decode", Severity: finding.Error, Stage: rule.StageRead,

@@ -1,9 +1,13 @@
 package source
 
 import (
+	"strings"
+
 	"bytes"
 	"fmt"
 	"unicode/utf8"
+
+	yaml "go.yaml.in/yaml/v3"
 )
 
 // SyntaxHint is the hint for a file YAML refuses: it names invalid UTF-8 when the file has it (yaml refuses the whole
@@ -39,3 +43,31 @@ func InvalidUTF8(data []byte) (line, col int, bad bool) {
 	}
 	return 0, 0, false
 }
+
+// ExcessiveAliasing reports whether err is the YAML decoder's refusal of a
+// document whose aliases expand too far (an alias bomb), and finds the first
+// alias in doc (nil when there is none) for the finding to point at.
+func ExcessiveAliasing(err error, doc *yaml.Node) (alias *yaml.Node, ok bool) {
+	if err == nil || !strings.Contains(err.Error(), "excessive aliasing") {
+		return nil, false
+	}
+	var first func(n *yaml.Node) *yaml.Node
+	first = func(n *yaml.Node) *yaml.Node {
+		if n == nil || n.Kind == yaml.AliasNode {
+			return n
+		}
+		for _, c := range n.Content {
+			if a := first(c); a != nil {
+				return a
+			}
+		}
+		return nil
+	}
+	return first(doc), true
+}
+
+// AliasingMessage and AliasingHint explain ExcessiveAliasing.
+const (
+	AliasingMessage = "its YAML aliases expand too far (an alias bomb?): the YAML decoder refuses the file"
+	AliasingHint    = "write the values out instead of nesting aliases (*name) of anchors (&name)"
+)
