@@ -75,15 +75,15 @@ harness-test:
 	cd conformance && $(HARNESS_ENV) $(GO) vet ./...
 	cd conformance && $(HARNESS_ENV) $(GO) test -ldflags=-checklinkname=0 ./harness
 
-# Regenerate the per-version data embedded in skew/ from the upstream code.
+# Regenerate the per-version data embedded in kubelets/ from the upstream code.
 generate: harness
-	$(HARNESS) gates -out skew/data/$(MINOR)/gates.json
-	$(HARNESS) fields -out skew/data/$(MINOR)/fields.json
-	$(HARNESS) roundtrip -out skew/data/$(MINOR)/roundtrip.json
-	$(HARNESS) schema -out skew/data/$(MINOR)/schema.json
-	$(HARNESS) flags -out skew/data/$(MINOR)/flags.json
-	$(HARNESS) release -out skew/data/$(MINOR)/release.json
-	$(if $(filter $(MINOR),$(INTERNALNAMES_MINORS)),$(HARNESS) internalnames -out skew/data/$(MINOR)/internalnames.json)
+	$(HARNESS) gates -out kubelets/data/$(MINOR)/gates.json
+	$(HARNESS) fields -out kubelets/data/$(MINOR)/fields.json
+	$(HARNESS) roundtrip -out kubelets/data/$(MINOR)/roundtrip.json
+	$(HARNESS) schema -out kubelets/data/$(MINOR)/schema.json
+	$(HARNESS) flags -out kubelets/data/$(MINOR)/flags.json
+	$(HARNESS) release -out kubelets/data/$(MINOR)/release.json
+	$(if $(filter $(MINOR),$(INTERNALNAMES_MINORS)),$(HARNESS) internalnames -out kubelets/data/$(MINOR)/internalnames.json)
 	$(GO) generate ./skew
 
 # Re-record the goldens with the real kubelet code (and its crash-loop backoff curves).
@@ -119,7 +119,7 @@ fuzz-conformance:
 	{ echo "fuzz-conformance failed; repeat with: make fuzz-conformance MINOR=$(MINOR) N=$(N) SEED=$$seed"; exit 1; }
 
 # Add or refresh a kubelet minor end to end (CONTRIBUTING.md, "Adding a kubelet
-# minor"): versions.txt and the harness's go.mod files, the harness, skew/data and
+# minor"): versions.txt and the harness's go.mod files, the harness, kubelets/data and
 # its Go tables, the newest minor's KubeletConfiguration types (upstream/), the
 # goldens of the corpus, the backoff curves and kubeadm, docs/rules.md, the CLI
 # goldens, man pages, docs/commands and the examples of README.md and docs/; then

@@ -3,9 +3,9 @@ package kubeletcfg
 import (
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/report"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 // ConfigzName is what findings call a running kubelet's configz dump.
@@ -25,7 +25,7 @@ func FlagzInput(args []string, cgroup int) pipeline.Input {
 // server (its /configz dump, named ConfigzName in findings, and the command
 // line its /flagz lists) at the minor m it runs: what `kubeletcfg cluster
 // lint` reports of each node.
-func LintConfigz(configz []byte, args []string, m *skew.Minor, cgroup int) (*LintReport, error) {
+func LintConfigz(configz []byte, args []string, m *kubelets.Minor, cgroup int) (*LintReport, error) {
 	src, err := input.Convert(ConfigzName, configz, input.Configz)
 	if err != nil {
 		return nil, err

@@ -2,7 +2,7 @@ package kubeletcfg
 
 import (
 	"github.com/kubeletcfg/kubeletcfg/author"
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 // DropInNew writes a minimal drop-in (author.New; with req.DryRun only
@@ -32,7 +32,7 @@ func DropInDiff(opt Options, req author.DiffRequest) (*author.DiffReport, error)
 }
 
 // dropInTargets are the minors and the cgroup version a drop-in is checked at.
-func (o Options) dropInTargets(none MinorChoice) ([]*skew.Minor, int, error) {
+func (o Options) dropInTargets(none MinorChoice) ([]*kubelets.Minor, int, error) {
 	minors, err := o.Minors(none)
 	if err != nil {
 		return nil, 0, err

@@ -8,9 +8,9 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/report"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 // EffectiveConfig is what Effective found: the evaluation whose effective
@@ -137,7 +137,7 @@ func annotate(n *yaml.Node, path string, res *pipeline.Result) {
 }
 
 // isMapField reports whether a path holds a free-form map (its keys are data).
-func isMapField(tree *skew.Field, path string) bool {
+func isMapField(tree *kubelets.Field, path string) bool {
 	f := tree.At(path)
-	return f != nil && f.Kind == skew.Map
+	return f != nil && f.Kind == kubelets.Map
 }

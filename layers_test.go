@@ -16,18 +16,18 @@ var layers = [][]string{
 	{"finding", "engine", "upstream/kubelet/config/v1beta1", "internal/kubeletdata", "internal/jsonscan", "internal/didyoumean",
 		"internal/fserr", "internal/taints", "internal/atomicfile", "internal/manpage", "internal/udiff", "internal/oneshotgc", "internal/testonly/testtree",
 		"internal/testonly/testkubelet", "internal/testonly/schemacheck"},
-	{"skew"},                 // what each minor knows
+	{"kubelets"},             // what each minor knows
 	{"rule"},                 // the rule framework: Rule, Context, Run, the registry
 	{"validate", "defaults"}, // the rules and the defaulting
 	{"source", "input/kubeletcmd", "input/nodedir", "input/bootstrap", "input/k0s", "input/k3s", "input/aks", "input/talos", "input/karpenter", "input/nodeadm", "input/nodeadm/internal/v1alpha1", "input"}, // read and translate (bootstrapper translators: input/TOOL)
-	{"drop-in"},  // merge
-	{"pipeline"}, // the kubelet's start-up, in order
-	{"report", "policy", "profile", "matrix"},                    // after the pipeline
+	{"drop-in"},                             // merge
+	{"pipeline"},                            // the kubelet's start-up, in order
+	{"report", "policy", "profile", "skew"}, // after the pipeline
 	{"backoff", "explain", "fix", "author", "fleet", "discover"}, // the verbs' packages
 	{"."},       // the library
 	{"cluster"}, // the cluster verbs, apart so that the library links no client-go
 	{"cmd/kubeletcfg", "cmd/kubeletcfg/internal/flags", "examples/lintdir", "internal/rulesdoc", "internal/rulesdoc/cmd", "internal/fuzzcase",
-		"internal/fuzzcase/cmd", "internal/floor", "skew/internal/gen", "internal/corpus", "internal/rulesgen", "internal/ruleset", "internal/ruleset/cmd", "internal/k0skeys"}, // front ends and tools
+		"internal/fuzzcase/cmd", "internal/floor", "kubelets/internal/gen", "internal/corpus", "internal/rulesgen", "internal/ruleset", "internal/ruleset/cmd", "internal/k0skeys"}, // front ends and tools
 }
 
 // debts are the upward imports that exist today (issue 20 names them), each to

@@ -5,14 +5,14 @@ import (
 	"testing"
 
 	"github.com/kubeletcfg/kubeletcfg"
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 func TestOptionsMinors(t *testing.T) {
-	def := skew.Default().Version
-	var window []string // the default window: the default minor and the skew.Skew before it
-	for _, m := range skew.Minors() {
-		if !skew.Default().Before(m) && m.AtLeast(skew.Default().MajorMinor().Add(-skew.Skew)) {
+	def := kubelets.Default().Version
+	var window []string // the default window: the default minor and the kubelets.Skew before it
+	for _, m := range kubelets.Minors() {
+		if !kubelets.Default().Before(m) && m.AtLeast(kubelets.Default().MajorMinor().Add(-kubelets.Skew)) {
 			window = append(window, m.Version)
 		}
 	}

@@ -19,9 +19,9 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/input"
 	"github.com/kubeletcfg/kubeletcfg/input/kubeletcmd"
 	"github.com/kubeletcfg/kubeletcfg/input/nodedir"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/report"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
@@ -57,7 +57,7 @@ type NodeError struct {
 type LintedNodes struct {
 	// Reports are one per minor, in the order evaluated.
 	Reports []NodesReport
-	minors  []*skew.Minor
+	minors  []*kubelets.Minor
 	// perMinor are the nodes as evaluated at each minor.
 	perMinor [][]*node
 	several  bool
@@ -82,9 +82,9 @@ func Nodes(dir string, opt Options) (*LintedNodes, error) {
 	if err != nil {
 		return nil, err
 	}
-	minors := []*skew.Minor{}
+	minors := []*kubelets.Minor{}
 	if opt.Versions != "" {
-		if minors, err = skew.Window(opt.Versions, ""); err != nil {
+		if minors, err = kubelets.Window(opt.Versions, ""); err != nil {
 			return nil, err
 		}
 	} else {
@@ -236,7 +236,7 @@ type node struct {
 	// whose kubelet configuration it gets (the first of its group);
 	// minikubeNode, for a node of a minikube profile, its machine.
 	kindNode, minikubeNode string
-	minor                  *skew.Minor // the minor it is evaluated at
+	minor                  *kubelets.Minor // the minor it is evaluated at
 
 	doc  LintReport
 	note string // the input's note, when it was converted
@@ -290,7 +290,7 @@ func (n *node) machines(data []byte, format input.Format, read input.Options) []
 
 // evaluate runs the pipeline for n and keeps its report, paths relative to
 // the node, and the key of its group.
-func (n *node) evaluate(m *skew.Minor, format input.Format, read input.Options, cgroup int, post func(*pipeline.Result, string)) {
+func (n *node) evaluate(m *kubelets.Minor, format input.Format, read input.Options, cgroup int, post func(*pipeline.Result, string)) {
 	read = n.readOptions(read)
 	if n.err != nil {
 		return
@@ -481,7 +481,7 @@ func groupNodes(nodes []*node) (groups []NodeGroup, failedGroups int) {
 // its node (a path resolved from the node's folder, a message quoting the file
 // name) or that failed is evaluated node by node, so the output is exactly
 // what evaluating every node gives.
-func evaluateNodes(nodes []*node, minors []*skew.Minor, format input.Format, read input.Options, cgroup int, post func(*pipeline.Result, string), pathDependent bool) [][]*node {
+func evaluateNodes(nodes []*node, minors []*kubelets.Minor, format input.Format, read input.Options, cgroup int, post func(*pipeline.Result, string), pathDependent bool) [][]*node {
 	nodes, content := scanNodes(nodes, format, read, cgroup, pathDependent)
 	out := make([][]*node, len(minors))
 	keys := make([]string, 0, len(nodes)*len(minors))
@@ -661,7 +661,7 @@ func (n *node) namedIn() bool {
 // writeNodes prints one entry per group: its nodes, then the report of its
 // first node with node-relative paths; the nodes that could not be read; a
 // summary line.
-func writeNodes(out io.Writer, m *skew.Minor, groups []NodeGroup, errs []NodeError, total, refused, failedGroups int, opt report.Options) error {
+func writeNodes(out io.Writer, m *kubelets.Minor, groups []NodeGroup, errs []NodeError, total, refused, failedGroups int, opt report.Options) error {
 	text, err := report.For("text")
 	if err != nil {
 		return err

@@ -13,9 +13,9 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input"
 	"github.com/kubeletcfg/kubeletcfg/internal/testonly/testtree"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/report"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 // configzVariant is the testdata configz dump of a kubelet that starts, with
@@ -67,14 +67,14 @@ func TestEvaluateNodesSameAsEachNode(t *testing.T) {
 	}
 	write(t, filepath.Join(dir, "empty", "readme.txt"), []byte("no config"))
 
-	m := skew.Default()
+	m := kubelets.Default()
 	post := func(*pipeline.Result, string) {}
 	run := func(pathDependent bool) []*node {
 		nodes, _, err := findNodes(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return evaluateNodes(nodes, []*skew.Minor{m}, input.Auto, input.Options{}, 2, post, pathDependent)[0]
+		return evaluateNodes(nodes, []*kubelets.Minor{m}, input.Auto, input.Options{}, 2, post, pathDependent)[0]
 	}
 	merged, alone := run(false), run(true)
 	if len(merged) != len(alone) {
@@ -131,9 +131,9 @@ func BenchmarkLintNodes(b *testing.B) {
 		write(b, filepath.Join(dir, fmt.Sprintf("node-%05d.json", i)), configzVariant(b, i%50))
 	}
 	post := func(*pipeline.Result, string) {}
-	var minors []*skew.Minor
-	for _, v := range skew.Supported() {
-		m, _ := skew.Lookup(v)
+	var minors []*kubelets.Minor
+	for _, v := range kubelets.Supported() {
+		m, _ := kubelets.Lookup(v)
 		minors = append(minors, m)
 	}
 	b.ResetTimer()

@@ -15,10 +15,10 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input"
 	"github.com/kubeletcfg/kubeletcfg/input/kubeletcmd"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/policy"
 	"github.com/kubeletcfg/kubeletcfg/profile"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
@@ -137,7 +137,7 @@ type Prepared struct {
 // translation of a tool that ships its own kubelet (k0s, k3s, RKE2, a Talos
 // image), which writes for the kubelet its release runs: then the file
 // translated for m, with m's release of the tool (input.Source.Paired).
-func (p *Prepared) AtMinor(m *skew.Minor) (*Prepared, error) {
+func (p *Prepared) AtMinor(m *kubelets.Minor) (*Prepared, error) {
 	if p.Source == nil || !p.Source.Bundled() {
 		return p, nil
 	}
@@ -192,7 +192,7 @@ func inputResult(res *pipeline.Result) *input.Result {
 
 // evaluateFile is the input.Evaluator of the pipeline: one in-memory file
 // at minor m.
-func evaluateFile(m *skew.Minor, path string, data []byte) (*input.Result, error) {
+func evaluateFile(m *kubelets.Minor, path string, data []byte) (*input.Result, error) {
 	res, err := pipeline.Evaluate(m, pipeline.Input{Config: path, Virtual: map[string][]byte{path: data}})
 	if err != nil {
 		return nil, err
@@ -234,8 +234,8 @@ func (o Options) Prepare() (*Prepared, error) {
 	if o.Read.Minor == "" {
 		// A bootstrapper writes for the kubelet version it runs (nodeadm's
 		// toggles): the one minor asked for, else the default.
-		o.Read.Minor = skew.Default().Version
-		if m, err := skew.Lookup(p.KubeletVersion); err == nil {
+		o.Read.Minor = kubelets.Default().Version
+		if m, err := kubelets.Lookup(p.KubeletVersion); err == nil {
 			o.Read.Minor = m.Version
 		}
 	}
@@ -257,7 +257,7 @@ func (o Options) Prepare() (*Prepared, error) {
 	if v := sourceKubelet(p.Source); v != "" && p.KubeletVersion == "" && !minorsGiven {
 		m, err := LookupMinor(v, "")
 		if err != nil {
-			return nil, optionErrorf("%s: the %s file names Kubernetes %s, a kubelet kubeletcfg does not know (%s): give the minor to check ({KubeletVersion}; skew {Versions}; preflight {From} and {To})", p.Config, inputName(p.Source), v, skew.Span(skew.Supported()))
+			return nil, optionErrorf("%s: the %s file names Kubernetes %s, a kubelet kubeletcfg does not know (%s): give the minor to check ({KubeletVersion}; skew {Versions}; preflight {From} and {To})", p.Config, inputName(p.Source), v, kubelets.Span(kubelets.Supported()))
 		}
 		p.KubeletVersion, in.Release = v, release(v)
 		if p.Source.Translated() && m.Version != o.Read.Minor {
@@ -269,8 +269,8 @@ func (o Options) Prepare() (*Prepared, error) {
 			in.Release = release(v)
 		}
 	} else if v := p.Source.KubeletVersionNamed(); v != "" && p.KubeletVersion != "" {
-		named, okNamed := skew.ParseVersion(v)
-		asked, okAsked := skew.ParseVersion(p.KubeletVersion)
+		named, okNamed := kubelets.ParseVersion(v)
+		asked, okAsked := kubelets.ParseVersion(p.KubeletVersion)
 		if okNamed && okAsked && named.Compare(asked) != 0 {
 			p.Source.Note += fmt.Sprintf("; kubelet %s is evaluated, as --kubelet-version asks, not the file's %s", p.KubeletVersion, v)
 		}
@@ -333,7 +333,7 @@ func PolicyMinor(p *policy.Policy) (string, error) {
 	case p.KubeletVersion != "":
 		return p.KubeletVersion, nil
 	case p.Versions != "":
-		minors, err := skew.Window(p.Versions, "")
+		minors, err := kubelets.Window(p.Versions, "")
 		if err != nil {
 			return "", err
 		}
@@ -524,8 +524,8 @@ func ParseCgroup(s string) (int, error) {
 // LookupMinor parses a --kubelet-version where one minor is expected: 1.37,
 // v1.37, 1.37.2 or v1.37.2. A list or range gets hint, which names what takes
 // several ("%s" is replaced by the value).
-func LookupMinor(v, hint string) (*skew.Minor, error) {
-	m, err := skew.Lookup(v)
+func LookupMinor(v, hint string) (*kubelets.Minor, error) {
+	m, err := kubelets.Lookup(v)
 	switch {
 	case err != nil && (strings.Contains(v, ",") || strings.Contains(v, "..")):
 		return nil, optionErrorf("{KubeletVersion} takes one minor, not %q: %s", v, strings.ReplaceAll(hint, "%s", v))
@@ -536,10 +536,10 @@ func LookupMinor(v, hint string) (*skew.Minor, error) {
 }
 
 // minor is the one minor the prepared options evaluate at.
-func (p *Prepared) minor(hint string) (*skew.Minor, error) {
+func (p *Prepared) minor(hint string) (*kubelets.Minor, error) {
 	v := p.KubeletVersion
 	if v == "" {
-		v = skew.Default().Version
+		v = kubelets.Default().Version
 	}
 	return LookupMinor(v, hint)
 }

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/kubeletcfg/kubeletcfg/input"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 // TestNoDefaultLabelOnToolValues: on every bootstrapper file of the test data,
@@ -62,14 +62,14 @@ func TestNoDefaultLabelOnToolValues(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			defaults[m.Version] = skew.Flatten(obj, m.Fields())
+			defaults[m.Version] = kubelets.Flatten(obj, m.Fields())
 		}
 		obj, err := res.EffectiveObject()
 		if err != nil {
 			t.Fatal(err)
 		}
 		checked++
-		for p, v := range skew.Flatten(obj, m.Fields()) {
+		for p, v := range kubelets.Flatten(obj, m.Fields()) {
 			if labelled(res, p) {
 				continue
 			}
@@ -84,7 +84,7 @@ func TestNoDefaultLabelOnToolValues(t *testing.T) {
 // labelled reports whether --show-origin names where p's value came from
 // (annotate: a note or an origin on p or, for a map's entry, on the map).
 func labelled(res *pipeline.Result, p string) bool {
-	for q := p; q != ""; q = skew.Parent(q) {
+	for q := p; q != ""; q = kubelets.Parent(q) {
 		if _, ok := res.OriginNotes[q]; ok {
 			return true
 		}

@@ -3,14 +3,14 @@ package kubeletcfg
 import (
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 
-	"github.com/kubeletcfg/kubeletcfg/matrix"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 // PreflightReport is what `kubeletcfg preflight` prints: blockers, behaviour
 // changes and notes of a move from one minor to another (WriteJSON,
 // WriteTextQuiet).
-type PreflightReport = matrix.Preflight
+type PreflightReport = skew.Preflight
 
 // Preflight evaluates the same files at the minor a node pool runs
 // (Options.From; default the discovered kubelet's) and the one it moves to
@@ -28,29 +28,29 @@ func Preflight(opt Options) (*PreflightReport, error) {
 	if from == "" {
 		return nil, optionErrorf("{From} is required: the kubelet minor the node pool runs now ({Discover} reads it from the running kubelet)")
 	}
-	src, err := skew.Lookup(from)
+	src, err := kubelets.Lookup(from)
 	if err != nil {
 		return nil, optionErrorf("{From}: %w", err)
 	}
 	if to == "" {
-		to = skew.Default().Version
-		if src == skew.Default() {
+		to = kubelets.Default().Version
+		if src == kubelets.Default() {
 			return nil, optionErrorf("{From} %s is also the default {To}, the newest GA release: name the minor the pool moves to with {To}", from)
 		}
 	}
-	tgt, err := skew.Lookup(to)
+	tgt, err := kubelets.Lookup(to)
 	if err != nil {
 		return nil, optionErrorf("{To}: %w", err)
 	}
 	if p.Source == nil || !p.Source.Bundled() {
-		return matrix.NewPreflightSettled(p.Input, src, tgt, p.Settle)
+		return skew.NewPreflightSettled(p.Input, src, tgt, p.Settle)
 	}
-	at := map[*skew.Minor]*Prepared{}
-	pf, err := matrix.NewPreflightEach(src, tgt, p.inputAt(at), func(r *pipeline.Result) error { return at[r.Minor].Settle(r) })
+	at := map[*kubelets.Minor]*Prepared{}
+	pf, err := skew.NewPreflightEach(src, tgt, p.inputAt(at), func(r *pipeline.Result) error { return at[r.Minor].Settle(r) })
 	if err != nil {
 		return nil, err
 	}
-	for _, c := range []*matrix.Column{pf.From, pf.To} {
+	for _, c := range []*skew.Column{pf.From, pf.To} {
 		at[c.Minor].nameRelease(c)
 	}
 	return pf, nil

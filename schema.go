@@ -3,7 +3,7 @@ package kubeletcfg
 import (
 	"io"
 
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 // SchemaRequest is what `kubeletcfg schema` is asked: the minor whose JSON
@@ -17,14 +17,14 @@ type SchemaRequest struct {
 	Force, Verbose    bool
 }
 
-// Schema writes to w the JSON Schema of req's minor (skew.Minor.Schema), or
-// writes the kubeconform schema folder (skew.WriteKubeconform) and its summary.
+// Schema writes to w the JSON Schema of req's minor (kubelets.Minor.Schema), or
+// writes the kubeconform schema folder (kubelets.WriteKubeconform) and its summary.
 func Schema(w io.Writer, req SchemaRequest) error {
 	if req.Kubeconform != "" {
 		if req.KubeletVersionSet {
 			return optionErrorf("{Kubeconform} writes every supported minor; leave out {KubeletVersion}")
 		}
-		res, err := skew.WriteKubeconform(req.Kubeconform, req.Force)
+		res, err := kubelets.WriteKubeconform(req.Kubeconform, req.Force)
 		if err != nil {
 			return err
 		}

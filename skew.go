@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
-	"github.com/kubeletcfg/kubeletcfg/matrix"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
@@ -15,7 +15,7 @@ import (
 
 // SkewReport is the comparison of minors `kubeletcfg skew` prints; its JSON
 // (WriteJSON) embeds each minor's report.Document.
-type SkewReport = matrix.Matrix
+type SkewReport = skew.Matrix
 
 // Skewed is what Skew found.
 type Skewed struct {
@@ -38,7 +38,7 @@ func Skew(opt Options) (*Skewed, error) {
 	if versions == "" && opt.ControlPlane == "" && opt.Policy != nil {
 		versions = opt.Policy.Versions
 	}
-	minors, err := skew.Window(versions, opt.ControlPlane)
+	minors, err := kubelets.Window(versions, opt.ControlPlane)
 	if err != nil {
 		return nil, err
 	}
@@ -151,16 +151,16 @@ func sameFindings(a, b []finding.Finding) bool {
 // evaluate is the matrix of p's files at minors, with each minor's Prepared
 // (AtMinor: a bootstrapper that ships its kubelet writes for each minor with
 // that minor's release, named in the columns).
-func (p *Prepared) evaluate(minors []*skew.Minor) (*matrix.Matrix, map[*skew.Minor]*Prepared, error) {
-	at := map[*skew.Minor]*Prepared{}
+func (p *Prepared) evaluate(minors []*kubelets.Minor) (*skew.Matrix, map[*kubelets.Minor]*Prepared, error) {
+	at := map[*kubelets.Minor]*Prepared{}
 	if p.Source == nil || !p.Source.Bundled() {
 		for _, m := range minors {
 			at[m] = p
 		}
-		mx, err := matrix.Evaluate(p.Input, minors)
+		mx, err := skew.Evaluate(p.Input, minors)
 		return mx, at, err
 	}
-	mx, err := matrix.EvaluateEach(minors, p.inputAt(at))
+	mx, err := skew.EvaluateEach(minors, p.inputAt(at))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -172,8 +172,8 @@ func (p *Prepared) evaluate(minors []*skew.Minor) (*matrix.Matrix, map[*skew.Min
 
 // inputAt is what EvaluateEach reads at a minor: p's files translated for it
 // (AtMinor), each minor's Prepared kept in at for Settle.
-func (p *Prepared) inputAt(at map[*skew.Minor]*Prepared) func(*skew.Minor) (pipeline.Input, error) {
-	return func(m *skew.Minor) (pipeline.Input, error) {
+func (p *Prepared) inputAt(at map[*kubelets.Minor]*Prepared) func(*kubelets.Minor) (pipeline.Input, error) {
+	return func(m *kubelets.Minor) (pipeline.Input, error) {
 		pm, err := p.AtMinor(m)
 		if err != nil {
 			return pipeline.Input{}, err
@@ -185,7 +185,7 @@ func (p *Prepared) inputAt(at map[*skew.Minor]*Prepared) func(*skew.Minor) (pipe
 
 // nameRelease names, in c, the release of p's tool that runs c's minor, for a
 // tool with a release train (input.Source.Ships).
-func (p *Prepared) nameRelease(c *matrix.Column) {
+func (p *Prepared) nameRelease(c *skew.Column) {
 	if s := p.Source; s != nil && s.Ships != "" {
 		c.Tool, c.ToolRelease = s.Tool(), s.Paired
 	}

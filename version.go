@@ -8,8 +8,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/report"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 // VersionInfo is what `kubeletcfg version -o json` prints: kubeletcfg's
@@ -59,8 +59,8 @@ type MinorList []VersionMinor
 // KubeletMinors lists every minor kubeletcfg knows, oldest first.
 func KubeletMinors() MinorList {
 	var out MinorList
-	for _, m := range skew.Minors() {
-		out = append(out, VersionMinor{Minor: m.Version, Kubernetes: m.Patch, PreRelease: m.PreRelease(), Default: m == skew.Default()})
+	for _, m := range kubelets.Minors() {
+		out = append(out, VersionMinor{Minor: m.Version, Kubernetes: m.Patch, PreRelease: m.PreRelease(), Default: m == kubelets.Default()})
 	}
 	return out
 }

@@ -4,14 +4,14 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 // BenchmarkCheck is dropin new's work after parsing: the new file evaluated
 // with the example node's files at the four minors of the skew window.
 func BenchmarkCheck(b *testing.B) {
-	s, err := SchemaOf(skew.Default())
+	s, err := SchemaOf(kubelets.Default())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -28,7 +28,7 @@ func BenchmarkCheck(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	minors, err := skew.Window("", "")
+	minors, err := kubelets.Window("", "")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -11,8 +11,8 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 // Verdict is what one kubelet minor does with the existing files plus the new drop-in.
@@ -83,7 +83,7 @@ func (v *Verdict) Overridden() []Applied {
 
 // Check evaluates in (whose Virtual holds the new file at target, inside
 // in.ConfigDir) at each minor and says what the new file does there.
-func Check(in pipeline.Input, target string, doc *Document, minors []*skew.Minor) ([]Verdict, error) {
+func Check(in pipeline.Input, target string, doc *Document, minors []*kubelets.Minor) ([]Verdict, error) {
 	target = filepath.Clean(target)
 	want, err := normalized(doc)
 	if err != nil {
@@ -125,7 +125,7 @@ func Check(in pipeline.Input, target string, doc *Document, minors []*skew.Minor
 		if obj, err := r.EffectiveObject(); err != nil {
 			return nil, err
 		} else if obj != nil {
-			eff = skew.Flatten(obj, m.Fields())
+			eff = kubelets.Flatten(obj, m.Fields())
 		}
 		for _, path := range sortedKeys(want) {
 			a := Applied{Path: path, Want: want[path], Got: eff[path], Delete: want[path] == nil}
@@ -168,10 +168,10 @@ func normalized(doc *Document) (map[string]any, error) {
 	if err := json.Unmarshal(back, &obj); err != nil {
 		return nil, err
 	}
-	tree := skew.Tree()
-	all := skew.Flatten(obj, tree)
+	tree := kubelets.Tree()
+	all := kubelets.Flatten(obj, tree)
 	out := map[string]any{}
-	for path := range skew.Flatten(patch, tree) {
+	for path := range kubelets.Flatten(patch, tree) {
 		out[path] = all[path] // nil for a deletion
 	}
 	return out, nil
@@ -202,7 +202,7 @@ func leavesUnder(flat map[string]any, path string) any {
 	}
 	var out map[string]any
 	for p, v := range flat {
-		if skew.Below(p, path) {
+		if kubelets.Below(p, path) {
 			if out == nil {
 				out = map[string]any{}
 			}

@@ -12,7 +12,7 @@ import (
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 
 	"github.com/kubeletcfg/kubeletcfg/input"
-	"github.com/kubeletcfg/kubeletcfg/matrix"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
@@ -65,13 +65,13 @@ func PatchYAML(patch map[string]any, header []string) ([]byte, error) {
 }
 
 // Mismatch is a leaf where merging the drop-in does not give the desired value.
-type Mismatch = matrix.Change
+type Mismatch = skew.Change
 
 // Verify evaluates the loaded files, the drop-in among them (Input.Virtual), at
 // minor m and compares the effective configuration with desired (an effective
 // object at the same minor). It returns the leaves that differ; none means the
 // drop-in is exact.
-func Verify(l *pipeline.Loaded, m *skew.Minor, desired map[string]any) (*pipeline.Result, []Mismatch, error) {
+func Verify(l *pipeline.Loaded, m *kubelets.Minor, desired map[string]any) (*pipeline.Result, []Mismatch, error) {
 	r, err := l.Evaluate(m)
 	if err != nil {
 		return nil, nil, err
@@ -81,12 +81,12 @@ func Verify(l *pipeline.Loaded, m *skew.Minor, desired map[string]any) (*pipelin
 		return r, nil, err
 	}
 	tree := m.Fields()
-	a, b := skew.Flatten(got, tree), skew.Flatten(desired, tree)
+	a, b := kubelets.Flatten(got, tree), kubelets.Flatten(desired, tree)
 	if reflect.DeepEqual(a, b) {
 		return r, nil, nil
 	}
 	known := func(string) bool { return true }
-	return r, matrix.Diff(a, b, known, known), nil
+	return r, skew.Diff(a, b, known, known), nil
 }
 
 // ReadConfigz recognises a configz dump (kubectl get --raw

@@ -10,9 +10,9 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/internal/atomicfile"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/report"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 // lastName sorts after every name made of ASCII letters, digits and punctuation
@@ -33,7 +33,7 @@ type DiffRequest struct {
 	Out string
 	// Minors are the kubelet minors to check, oldest first; the two sides are
 	// compared at the newest.
-	Minors        []*skew.Minor
+	Minors        []*kubelets.Minor
 	CgroupVersion int
 	// Force replaces an existing Out.
 	Force bool
@@ -243,7 +243,7 @@ func DropInDiff(req DiffRequest) (*DiffReport, error) {
 			continue
 		}
 		for _, c := range mismatches {
-			rep.Failures = append(rep.Failures, fmt.Sprintf("kubelet %s: %s would be %s, not %s", m.Version, c.Path, skew.Format(c.From), skew.Format(c.To)))
+			rep.Failures = append(rep.Failures, fmt.Sprintf("kubelet %s: %s would be %s, not %s", m.Version, c.Path, kubelets.Format(c.From), kubelets.Format(c.To)))
 		}
 	}
 	if len(rep.Failures) > 0 || out == "" {
@@ -291,7 +291,7 @@ func addConfigz(in *pipeline.Input, path string) error {
 
 // effectiveAt is the effective configuration of l at m, or an error saying
 // that the kubelet would not get that far.
-func effectiveAt(l *pipeline.Loaded, m *skew.Minor, flag string) (map[string]any, error) {
+func effectiveAt(l *pipeline.Loaded, m *kubelets.Minor, flag string) (map[string]any, error) {
 	r, err := l.Evaluate(m)
 	if err != nil {
 		return nil, err

@@ -5,7 +5,7 @@ import (
 	"os"
 
 	"github.com/kubeletcfg/kubeletcfg/author"
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 // A dry run of dropin new: the file, the merge order and the verdict of the
@@ -16,7 +16,7 @@ func ExampleNew() {
 		ConfigDir: "../testdata/dropin/node/conf.d",
 		Config:    "../testdata/dropin/node/config.yaml",
 		Sets:      []string{"maxPods=50"},
-		Minors:    []*skew.Minor{skew.Default()},
+		Minors:    []*kubelets.Minor{kubelets.Default()},
 		DryRun:    true,
 	})
 	if err != nil {

@@ -14,9 +14,9 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/internal/atomicfile"
 	"github.com/kubeletcfg/kubeletcfg/internal/didyoumean"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/report"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 // NewRequest is what `kubeletcfg dropin new` is asked: a drop-in NAME.conf in
@@ -35,7 +35,7 @@ type NewRequest struct {
 	// Minors are the kubelet minors to check, oldest first; field names and
 	// types come from the newest, so an older minor that lacks a field is
 	// reported as dropping it.
-	Minors        []*skew.Minor
+	Minors        []*kubelets.Minor
 	CgroupVersion int
 	// Mode of the new file (0: 0644).
 	Mode fs.FileMode
@@ -187,7 +187,7 @@ func New(req NewRequest) (*NewReport, error) {
 }
 
 // minorList is "1.32, 1.33": the minors a file was checked against.
-func minorList(ms []*skew.Minor) string {
+func minorList(ms []*kubelets.Minor) string {
 	vs := make([]string, len(ms))
 	for i, m := range ms {
 		vs[i] = m.Version
@@ -248,8 +248,8 @@ func knownGates(settings []Setting) error {
 
 // registeredAnywhere reports whether a supported minor registers the gate.
 func registeredAnywhere(gate string) bool {
-	for _, v := range skew.Supported() {
-		if m, _ := skew.Lookup(v); m != nil && m.Registers(gate) {
+	for _, v := range kubelets.Supported() {
+		if m, _ := kubelets.Lookup(v); m != nil && m.Registers(gate) {
 			return true
 		}
 	}
@@ -260,7 +260,7 @@ func registeredAnywhere(gate string) bool {
 // candidates of a did-you-mean, which include a gate the newest minor removed.
 func gatesAnywhere() []string {
 	var names []string
-	for _, m := range skew.Minors() {
+	for _, m := range kubelets.Minors() {
 		if g, err := m.Gates(); err == nil {
 			names = append(names, g.Names()...)
 		}
@@ -271,7 +271,7 @@ func gatesAnywhere() []string {
 
 // supportedRange is "1.31–1.37": the supported minors, which are consecutive.
 func supportedRange() string {
-	s := skew.Supported()
+	s := kubelets.Supported()
 	if len(s) == 1 {
 		return s[0]
 	}
@@ -394,17 +394,17 @@ func writeVerdict(w io.Writer, v Verdict) {
 	for _, a := range v.Applied {
 		switch {
 		case a.OverriddenBy != "":
-			fmt.Fprintf(w, "  %s = %s   overridden by %s (the kubelet runs with %s)\n", a.Path, skew.Format(a.Want), a.OverriddenBy, skew.Format(a.Got))
+			fmt.Fprintf(w, "  %s = %s   overridden by %s (the kubelet runs with %s)\n", a.Path, kubelets.Format(a.Want), a.OverriddenBy, kubelets.Format(a.Got))
 		case a.AlsoSetBy != "":
-			fmt.Fprintf(w, "  %s = %s   %s sets the same value later\n", a.Path, skew.Format(a.Got), a.AlsoSetBy)
+			fmt.Fprintf(w, "  %s = %s   %s sets the same value later\n", a.Path, kubelets.Format(a.Got), a.AlsoSetBy)
 		case a.Delete && a.Got == nil:
 			fmt.Fprintf(w, "  %s = null   removed\n", a.Path)
 		case a.Delete:
-			fmt.Fprintf(w, "  %s = null   the kubelet runs with %s\n", a.Path, skew.Format(a.Got))
+			fmt.Fprintf(w, "  %s = null   the kubelet runs with %s\n", a.Path, kubelets.Format(a.Got))
 		case !a.Holds():
-			fmt.Fprintf(w, "  %s = %s   NOT applied: the kubelet runs with %s\n", a.Path, skew.Format(a.Want), skew.Format(a.Got))
+			fmt.Fprintf(w, "  %s = %s   NOT applied: the kubelet runs with %s\n", a.Path, kubelets.Format(a.Want), kubelets.Format(a.Got))
 		default:
-			fmt.Fprintf(w, "  %s = %s\n", a.Path, skew.Format(a.Got))
+			fmt.Fprintf(w, "  %s = %s\n", a.Path, kubelets.Format(a.Got))
 		}
 	}
 }

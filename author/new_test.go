@@ -8,15 +8,15 @@ import (
 	"testing"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 const node = "../testdata/dropin/node"
 
-func window(t *testing.T, spec string) []*skew.Minor {
+func window(t *testing.T, spec string) []*kubelets.Minor {
 	t.Helper()
-	ms, err := skew.Window(spec, "")
+	ms, err := kubelets.Window(spec, "")
 	if err != nil {
 		t.Fatal(err)
 	}

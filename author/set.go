@@ -10,7 +10,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kubeletcfg/kubeletcfg/internal/didyoumean"
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 // Setting is one key a drop-in sets (or deletes, with null).
@@ -41,7 +41,7 @@ type Schema struct {
 }
 
 // SchemaOf decodes m's generated schema.
-func SchemaOf(m *skew.Minor) (*Schema, error) {
+func SchemaOf(m *kubelets.Minor) (*Schema, error) {
 	raw, err := m.Schema()
 	if err != nil {
 		return nil, err
@@ -423,7 +423,7 @@ func cutOutsideBrackets(s string, sep byte) (string, string, bool) {
 // minor that start with prefix, each followed by "=" (apiVersion and kind are
 // written by New, never set).
 func CompleteSet(prefix string) ([]string, error) {
-	infos, err := skew.Default().FieldInfos()
+	infos, err := kubelets.Default().FieldInfos()
 	if err != nil {
 		return nil, err
 	}

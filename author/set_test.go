@@ -5,12 +5,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 func newestSchema(t *testing.T) *Schema {
 	t.Helper()
-	s, err := SchemaOf(skew.Default())
+	s, err := SchemaOf(kubelets.Default())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 const s = time.Second
@@ -104,7 +104,7 @@ func TestComputeRefuses(t *testing.T) {
 
 // Every supported minor has a reset rule; a new minor must be read first.
 func TestResetRulesCoverSupported(t *testing.T) {
-	for _, v := range skew.Supported() {
+	for _, v := range kubelets.Supported() {
 		if _, _, err := ResetAfter(v, 300*s); err != nil {
 			t.Errorf("kubelet %s: %v", v, err)
 		}

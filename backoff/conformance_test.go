@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/kubeletcfg/kubeletcfg/internal/kubeletdata"
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 // dur reads a duration of the recording (kubeletdata keeps them as time.Duration
@@ -28,8 +28,8 @@ func dur(t *testing.T, s string) Duration {
 // counts, both expiry thresholds (to the nanosecond) and the clean runs.
 func TestConformance(t *testing.T) {
 	pairs := 0
-	for _, v := range skew.Supported() {
-		m, err := skew.Lookup(v)
+	for _, v := range kubelets.Supported() {
+		m, err := kubelets.Lookup(v)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,8 +2,8 @@ package backoff
 
 import (
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 // Entry is one input at one kubelet minor: an element of "curves" in the JSON
@@ -38,7 +38,7 @@ func (e *Entry) Input() string {
 // are input by input, minor by minor. settle, if not nil, is applied to the
 // results of the first input before they are read (the main file as
 // converted: input.Source.Settle).
-func Evaluate(inputs []pipeline.Input, minors []*skew.Minor, settle func(*pipeline.Result) error) ([]*Entry, error) {
+func Evaluate(inputs []pipeline.Input, minors []*kubelets.Minor, settle func(*pipeline.Result) error) ([]*Entry, error) {
 	loaded := make([]*pipeline.Loaded, len(inputs))
 	for i, in := range inputs {
 		l, err := pipeline.Load(in)

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 // Evaluate names where each duration comes from, as the pipeline recorded it,
@@ -27,11 +27,11 @@ func TestEvaluateSources(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.file+"@"+tt.minor, func(t *testing.T) {
-			m, err := skew.Lookup(tt.minor)
+			m, err := kubelets.Lookup(tt.minor)
 			if err != nil {
 				t.Fatal(err)
 			}
-			es, err := Evaluate([]pipeline.Input{{Config: dir + tt.file}}, []*skew.Minor{m}, nil)
+			es, err := Evaluate([]pipeline.Input{{Config: dir + tt.file}}, []*kubelets.Minor{m}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -49,9 +49,9 @@ func TestEvaluateSources(t *testing.T) {
 // Entries that differ only in their minor share a column, titled with the
 // minors as a range when they are consecutive.
 func TestWriteTextGroupsMinors(t *testing.T) {
-	var minors []*skew.Minor
+	var minors []*kubelets.Minor
 	for _, v := range []string{"1.32", "1.33", "1.34", "1.36"} {
-		m, err := skew.Lookup(v)
+		m, err := kubelets.Lookup(v)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"github.com/kubeletcfg/kubeletcfg/backoff"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 // The kubelet's default crash-loop backoff at 1.37: 10s doubling to 5m0s.
@@ -32,9 +32,9 @@ func ExampleCompute() {
 
 // The curve of a file at two minors, and where its durations come from.
 func ExampleEvaluate() {
-	var minors []*skew.Minor
+	var minors []*kubelets.Minor
 	for _, v := range []string{"1.34", "1.37"} {
-		m, err := skew.Lookup(v)
+		m, err := kubelets.Lookup(v)
 		if err != nil {
 			panic(err)
 		}

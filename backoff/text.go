@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kubeletcfg/kubeletcfg/matrix"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
@@ -33,7 +33,7 @@ type column struct {
 }
 
 func (c *column) title() string {
-	return "kubelet " + skew.Span(c.minors) + " with " + c.e.Input()
+	return "kubelet " + kubelets.Span(c.minors) + " with " + c.e.Input()
 }
 
 func (c *column) values() string {
@@ -88,7 +88,7 @@ func WriteText(w io.Writer, entries []*Entry) error {
 		if !c.e.Starts {
 			stop := "the kubelet refuses this configuration"
 			if f := c.e.Stop; f != nil {
-				stop = f.Rule + " " + matrix.Reason(f) + ": " + f.Message + " (" + f.Position.String() + ")"
+				stop = f.Rule + " " + skew.Reason(f) + ": " + f.Message + " (" + f.Position.String() + ")"
 			}
 			fmt.Fprintf(w, "%s: does NOT start, no curve: %s\n", c.title(), stop)
 			continue

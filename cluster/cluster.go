@@ -1,7 +1,7 @@
 // Package cluster is kubeletcfg's cluster verbs (kubeletcfg cluster lint
 // and preflight): each kubeconfig context's nodes listed and read through its
 // API server (package fleet), each distinct configuration evaluated once with
-// the library (kubeletcfg.LintConfigz; matrix's preflight), and each cluster's
+// the library (kubeletcfg.LintConfigz; skew's preflight), and each cluster's
 // pools reported. It is apart from the library so that a program that embeds
 // kubeletcfg without it links no client-go.
 package cluster
@@ -25,7 +25,7 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/engine"
 	"github.com/kubeletcfg/kubeletcfg/fleet"
 	"github.com/kubeletcfg/kubeletcfg/input"
-	"github.com/kubeletcfg/kubeletcfg/matrix"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
@@ -39,7 +39,7 @@ var _ kubeletcfg.Verdict = (*fleet.Fleet)(nil)
 // its configz and flagz) at the minor it runs (target nil: lint; the report
 // is a LintReport) or from it to target (preflight; the values equal to the
 // running minor's defaults taken as not set, fleet.WithoutDefaults).
-func EvaluateNode(n *fleet.Node, target *skew.Minor, cgroup int) *fleet.Eval {
+func EvaluateNode(n *fleet.Node, target *kubelets.Minor, cgroup int) *fleet.Eval {
 	e := &fleet.Eval{}
 	if target == nil {
 		doc, err := kubeletcfg.LintConfigz(n.Configz, n.Args, n.Kubelet, cgroup)
@@ -69,7 +69,7 @@ func EvaluateNode(n *fleet.Node, target *skew.Minor, cgroup int) *fleet.Eval {
 	name := ConfigzName + " (without " + n.Kubelet.Version + " defaults)"
 	in.Config = name
 	in.Virtual = map[string][]byte{name: doc}
-	p, err := matrix.NewPreflight(in, n.Kubelet, target)
+	p, err := skew.NewPreflight(in, n.Kubelet, target)
 	if err != nil {
 		e.Err = err
 		return e
@@ -107,7 +107,7 @@ type Request struct {
 	PoolLabel string
 
 	// Target is preflight's --to; nil lints each node at the minor it runs.
-	Target *skew.Minor
+	Target *kubelets.Minor
 	// Cgroup is the nodes' hosts' cgroup version (1 or 2).
 	Cgroup int
 

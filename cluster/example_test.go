@@ -12,7 +12,7 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/cluster"
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/fleet"
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 // Run reads nodes through an API server; what it refuses before any
@@ -46,7 +46,7 @@ func ExampleEvaluateNode() {
 	}
 	n := &fleet.Node{Name: "node-1", Kubelet: running, Configz: configz}
 	for _, to := range []string{"", "1.37", "1.33"} {
-		var target *skew.Minor
+		var target *kubelets.Minor
 		if to != "" {
 			if target, err = kubeletcfg.LookupMinor(to, ""); err != nil {
 				log.Fatal(err)

@@ -5,7 +5,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/defaults"
 	"github.com/kubeletcfg/kubeletcfg/finding"
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 // BenchmarkMerge finds and merges five drop-ins of the usual kinds (scalars, a
@@ -20,7 +20,7 @@ func BenchmarkMerge(b *testing.B) {
 			"authentication:\n  webhook:\n    enabled: true\n    cacheTTL: 2m\n",
 	})
 	base := baseConfig(b)
-	tree := skew.Tree()
+	tree := kubelets.Tree()
 	b.ReportAllocs()
 	for b.Loop() {
 		entries, err := Find(dir)

@@ -12,7 +12,7 @@ import (
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	jsonpatch "gopkg.in/evanphx/json-patch.v4"
 
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 // jsonDepth is the deepest nesting of objects and lists in a JSON document.
@@ -135,8 +135,8 @@ func TestTruncateDeepKeepsTheMergeResult(t *testing.T) {
 			if cfg1 != cfg2 || e1 != e2 {
 				t.Errorf("truncation changes the result:\n full: %s %s\n cut:  %s %s", cfg1, e1, cfg2, e2)
 			}
-			w1, p1 := lastWriters(full, skew.Tree(), nil)
-			w2, p2 := lastWriters(cut, skew.Tree(), nil)
+			w1, p1 := lastWriters(full, kubelets.Tree(), nil)
+			w2, p2 := lastWriters(cut, kubelets.Tree(), nil)
 			if !reflect.DeepEqual(w1, w2) {
 				t.Errorf("writers differ:\n full %v\n cut  %v", w1, w2)
 			}
@@ -179,7 +179,7 @@ func TestMergeDeepDropIn(t *testing.T) {
 // TestLastWritersTops checks that walking only some top-level fields (a byte scan
 // of the members) answers for paths under them as the full walk does.
 func TestLastWritersTops(t *testing.T) {
-	tree := skew.Tree()
+	tree := kubelets.Tree()
 	for _, doc := range []string{
 		`{"MaxPods":1,"maxPods":2}`,
 		`{"maxPods":2,"MaxPods":1}`,

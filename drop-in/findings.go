@@ -10,8 +10,8 @@ import (
 	jsonv2v1 "github.com/go-json-experiment/json/v1"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/rule"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
@@ -23,7 +23,7 @@ func typeMetaPos(f *source.File, apiVersion bool) finding.Position {
 		want = "apiVersion"
 	}
 	var first *finding.Position
-	for _, k := range source.Walk(f, skew.Tree(), source.Strict) {
+	for _, k := range source.Walk(f, kubelets.Tree(), source.Strict) {
 		if k.Path == want {
 			return k.Pos
 		}
@@ -72,7 +72,7 @@ func dropInDecodeFinding(f *source.File, err error) finding.Finding {
 // and its first occurrence; with line 0 (or no repetition there), the earliest
 // repetition in the file.
 func duplicateAt(f *source.File, line int) (first, again *source.Key) {
-	keys := source.Walk(f, skew.Tree(), source.Fold)
+	keys := source.Walk(f, kubelets.Tree(), source.Fold)
 	var bestFirst, bestAgain *source.Key
 	for i, k := range keys {
 		if k.Kind != source.KeyDuplicate {

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/kubeletcfg/kubeletcfg/internal/jsonscan"
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 // lastWriters simulates encoding/json decoding the merged document: keys are
@@ -17,10 +17,10 @@ import (
 //
 // With tops, only the values of top-level keys naming those fields are walked:
 // the answers for paths under them are the same, the rest are left out.
-func lastWriters(merged []byte, tree *skew.Field, tops map[string]bool) (map[string]string, map[string]bool) {
+func lastWriters(merged []byte, tree *kubelets.Field, tops map[string]bool) (map[string]string, map[string]bool) {
 	w := jsonWalk{writers: map[string]string{}, present: map[string]bool{}, visited: map[string]bool{},
 		setAt: map[string]int{}, cleared: map[string]int{}, tops: tops}
-	if tops != nil && tree != nil && tree.Kind == skew.Object {
+	if tops != nil && tree != nil && tree.Kind == kubelets.Object {
 		// The document is valid JSON (it decoded before this runs): split its
 		// top-level members with a byte scan and decode only the wanted ones.
 		w.present[""], w.visited[""] = true, true
@@ -28,7 +28,7 @@ func lastWriters(merged []byte, tree *skew.Field, tops map[string]bool) (map[str
 			if c := fieldFor(tree, key); c != nil && tops[c.Name] {
 				dec := json.NewDecoder(bytes.NewReader(val))
 				dec.UseNumber()
-				w.value(dec, c, skew.JoinPath("", c.Name), skew.JoinPath("", key))
+				w.value(dec, c, kubelets.JoinPath("", c.Name), kubelets.JoinPath("", key))
 			}
 		}) {
 			w.finish()
@@ -104,7 +104,7 @@ func (w *jsonWalk) finish() {
 	}
 }
 
-func (w *jsonWalk) value(dec *json.Decoder, f *skew.Field, path, wpath string) {
+func (w *jsonWalk) value(dec *json.Decoder, f *kubelets.Field, path, wpath string) {
 	w.present[wpath] = true
 	again := w.visited[path]
 	w.visited[path] = true
@@ -114,7 +114,7 @@ func (w *jsonWalk) value(dec *json.Decoder, f *skew.Field, path, wpath string) {
 		return
 	}
 	delim, isDelim := tok.(json.Delim)
-	if !isDelim || f == nil || f.Kind == skew.Scalar || f.Kind == skew.List {
+	if !isDelim || f == nil || f.Kind == kubelets.Scalar || f.Kind == kubelets.List {
 		if isDelim {
 			skipRest(dec, delim)
 		}
@@ -136,7 +136,7 @@ func (w *jsonWalk) value(dec *json.Decoder, f *skew.Field, path, wpath string) {
 			return
 		}
 		key, _ := kt.(string)
-		if f.Kind == skew.Map {
+		if f.Kind == kubelets.Map {
 			w.value(dec, f.Elem, path+"["+key+"]", wpath+"["+key+"]")
 			continue
 		}
@@ -145,7 +145,7 @@ func (w *jsonWalk) value(dec *json.Decoder, f *skew.Field, path, wpath string) {
 			skipValue(dec)
 			continue
 		}
-		w.value(dec, c, skew.JoinPath(path, c.Name), skew.JoinPath(wpath, key))
+		w.value(dec, c, kubelets.JoinPath(path, c.Name), kubelets.JoinPath(wpath, key))
 	}
 	_, _ = dec.Token() // closing brace
 }
@@ -153,8 +153,8 @@ func (w *jsonWalk) value(dec *json.Decoder, f *skew.Field, path, wpath string) {
 // fieldFor finds the field a key names as encoding/json matches it: exactly, else
 // case-insensitively with Unicode folding ("ſ" matches "s", the Kelvin sign "k"),
 // which Field.Child does not do.
-func fieldFor(f *skew.Field, key string) *skew.Field {
-	if c, _ := f.Child(key); c != nil || f.Kind != skew.Object || !hasNonASCII(key) {
+func fieldFor(f *kubelets.Field, key string) *kubelets.Field {
+	if c, _ := f.Child(key); c != nil || f.Kind != kubelets.Object || !hasNonASCII(key) {
 		return c
 	}
 	// No two field names fold to each other, so at most one matches.

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
@@ -16,7 +16,7 @@ import (
 // matches an internal field name case-insensitively is renamed to that field's
 // v1beta1 name, any other key is dropped (encoding/json ignores it). Keys keep
 // their order and duplicates, which decide the last writer.
-func toV1beta1Keys(patch []byte, tree *skew.Field, internal map[string]string) []byte {
+func toV1beta1Keys(patch []byte, tree *kubelets.Field, internal map[string]string) []byte {
 	var v any
 	dec := json.NewDecoder(bytes.NewReader(patch))
 	dec.UseNumber()
@@ -29,17 +29,17 @@ func toV1beta1Keys(patch []byte, tree *skew.Field, internal map[string]string) [
 }
 
 // writeRenamed copies one JSON value, renaming object keys along the tree.
-func writeRenamed(b *bytes.Buffer, raw []byte, f *skew.Field, path string, internal map[string]string) {
+func writeRenamed(b *bytes.Buffer, raw []byte, f *kubelets.Field, path string, internal map[string]string) {
 	raw = bytes.TrimSpace(raw)
 	if f == nil || len(raw) == 0 {
 		b.Write(raw)
 		return
 	}
 	switch {
-	case raw[0] == '{' && f.Kind == skew.Object:
+	case raw[0] == '{' && f.Kind == kubelets.Object:
 		byInternal := map[string]string{}
 		for name := range f.Children {
-			key := internal[skew.JoinPath(path, name)]
+			key := internal[kubelets.JoinPath(path, name)]
 			if key == "" {
 				continue
 			}
@@ -62,10 +62,10 @@ func writeRenamed(b *bytes.Buffer, raw []byte, f *skew.Field, path string, inter
 			k, _ := json.Marshal(name)
 			b.Write(k)
 			b.WriteByte(':')
-			writeRenamed(b, value, f.Children[name], skew.JoinPath(path, name), internal)
+			writeRenamed(b, value, f.Children[name], kubelets.JoinPath(path, name), internal)
 		})
 		b.WriteByte('}')
-	case raw[0] == '{' && f.Kind == skew.Map:
+	case raw[0] == '{' && f.Kind == kubelets.Map:
 		b.WriteByte('{')
 		n := 0
 		eachMember(raw, func(key string, value []byte) {
@@ -79,7 +79,7 @@ func writeRenamed(b *bytes.Buffer, raw []byte, f *skew.Field, path string, inter
 			writeRenamed(b, value, f.Elem, path+"[]", internal)
 		})
 		b.WriteByte('}')
-	case raw[0] == '[' && f.Kind == skew.List:
+	case raw[0] == '[' && f.Kind == kubelets.List:
 		var items []json.RawMessage
 		if json.Unmarshal(raw, &items) != nil {
 			b.Write(raw)
@@ -129,7 +129,7 @@ func legacyKeyFindings(p Patch, opt Options) []finding.Finding {
 	}
 	var out []finding.Finding
 	for _, k := range p.Keys {
-		if (k.Kind != source.KeyExact && k.Kind != source.KeyCase) || k.Parent == nil || k.Parent.Kind != skew.Object {
+		if (k.Kind != source.KeyExact && k.Kind != source.KeyCase) || k.Parent == nil || k.Parent.Kind != kubelets.Object {
 			continue
 		}
 		if internal := legacyInternalKey(k, opt); internal != "" && !strings.EqualFold(internal, k.Written) {
@@ -161,7 +161,7 @@ func legacyInternalKey(k source.Key, opt Options) string {
 // legacyIgnored reports whether kubelet 1.31 ignores a known field's key: it
 // matches no internal field name (see legacyKeyFindings).
 func legacyIgnored(k source.Key, opt Options) bool {
-	if opt.Legacy == nil || k.Parent == nil || k.Parent.Kind != skew.Object {
+	if opt.Legacy == nil || k.Parent == nil || k.Parent.Kind != kubelets.Object {
 		return false
 	}
 	internal := legacyInternalKey(k, opt)
@@ -195,7 +195,7 @@ func lowerFirst(s string) string {
 // the internal name of a field at its level, which the 1.31 merge applies
 // (resolverConfig sets resolvConf).
 func legacyInternalName(k source.Key, opt Options) bool {
-	if opt.Legacy == nil || k.Parent == nil || k.Parent.Kind != skew.Object {
+	if opt.Legacy == nil || k.Parent == nil || k.Parent.Kind != kubelets.Object {
 		return false
 	}
 	parent := canonicalStructPath(k.Path)
@@ -205,7 +205,7 @@ func legacyInternalName(k source.Key, opt Options) bool {
 		parent = ""
 	}
 	for name := range k.Parent.Children {
-		internal := opt.Legacy.InternalKeys[skew.JoinPath(parent, name)]
+		internal := opt.Legacy.InternalKeys[kubelets.JoinPath(parent, name)]
 		if i := strings.LastIndexAny(internal, ".]"); i >= 0 {
 			internal = internal[i+1:]
 		}
@@ -220,7 +220,7 @@ func legacyInternalName(k source.Key, opt Options) bool {
 // decodes into the internal type, so the field path is made of the internal
 // type's JSON keys (KubeletConfiguration.MaxPods, not .maxPods) and a type of the
 // v1beta1 package is the internal package's (config.X).
-func (l *Legacy) typeErrorText(ute *json.UnmarshalTypeError, tree *skew.Field) string {
+func (l *Legacy) typeErrorText(ute *json.UnmarshalTypeError, tree *kubelets.Field) string {
 	e := *ute
 	if internal := l.internalField(ute.Field, tree); internal != "" {
 		e.Field = internal
@@ -235,14 +235,14 @@ func (l *Legacy) typeErrorText(ute *json.UnmarshalTypeError, tree *skew.Field) s
 // internalField maps encoding/json's field path ("a.b", struct fields only, no
 // list indexes or map keys) of the v1beta1 type to the internal type's; "" when
 // a segment is not in the tables.
-func (l *Legacy) internalField(field string, tree *skew.Field) string {
+func (l *Legacy) internalField(field string, tree *kubelets.Field) string {
 	if field == "" {
 		return ""
 	}
 	canonical, f := "", tree
 	for _, seg := range strings.Split(field, ".") {
-		for f != nil && (f.Kind == skew.List || f.Kind == skew.Map) {
-			if f.Kind == skew.List {
+		for f != nil && (f.Kind == kubelets.List || f.Kind == kubelets.Map) {
+			if f.Kind == kubelets.List {
 				canonical += "[]"
 			}
 			f = f.Elem
@@ -250,7 +250,7 @@ func (l *Legacy) internalField(field string, tree *skew.Field) string {
 		if f == nil || f.Children[seg] == nil {
 			return ""
 		}
-		canonical, f = skew.JoinPath(canonical, seg), f.Children[seg]
+		canonical, f = kubelets.JoinPath(canonical, seg), f.Children[seg]
 	}
 	internal := l.InternalKeys[canonical]
 	return strings.ReplaceAll(internal, "[]", "")

@@ -10,23 +10,23 @@ import (
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	"k8s.io/utils/ptr"
 
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 // internalKeysOf is what the harness generates for the internal type: Go field
 // names, except where v1beta1 renamed a field (resolvConf is ResolverConfig).
-func internalKeysOf(tree *skew.Field) map[string]string {
+func internalKeysOf(tree *kubelets.Field) map[string]string {
 	out := map[string]string{}
-	var walk func(f *skew.Field, path, internal string)
-	walk = func(f *skew.Field, path, internal string) {
+	var walk func(f *kubelets.Field, path, internal string)
+	walk = func(f *kubelets.Field, path, internal string) {
 		for name, c := range f.Children {
 			goName := string(name[0]-'a'+'A') + name[1:]
 			if name == "resolvConf" {
 				goName = "ResolverConfig"
 			}
-			p, ip := skew.JoinPath(path, name), skew.JoinPath(internal, goName)
+			p, ip := kubelets.JoinPath(path, name), kubelets.JoinPath(internal, goName)
 			out[p] = ip
-			if c.Kind == skew.Object {
+			if c.Kind == kubelets.Object {
 				walk(c, p, ip)
 			}
 		}
@@ -36,7 +36,7 @@ func internalKeysOf(tree *skew.Field) map[string]string {
 }
 
 func TestLegacyMerge(t *testing.T) {
-	tree := skew.Default().Fields()
+	tree := kubelets.Default().Fields()
 	onto := &kubeletv1beta1.KubeletConfiguration{
 		MaxPods:             110,
 		ResolverConfig:      ptr.To("/etc/resolv.conf"),
@@ -121,7 +121,7 @@ func TestLegacyMerge(t *testing.T) {
 }
 
 func TestLegacyKeyFindings(t *testing.T) {
-	tree := skew.Default().Fields()
+	tree := kubelets.Default().Fields()
 	onto := &kubeletv1beta1.KubeletConfiguration{MaxPods: 110}
 	tests := []struct {
 		name, body, legacyRule, rule string
@@ -171,7 +171,7 @@ func TestLegacyKeyFindings(t *testing.T) {
 // internal type, so its type errors name that type's fields and package (the
 // goldens of cases 141, 142, 489 and 490 at 1.31).
 func TestLegacyTypeErrorText(t *testing.T) {
-	m, err := skew.Lookup("1.31")
+	m, err := kubelets.Lookup("1.31")
 	if err != nil {
 		t.Fatal(err)
 	}

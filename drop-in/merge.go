@@ -14,7 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/kubeletcfg/kubeletcfg/internal/jsonscan"
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
@@ -44,7 +44,7 @@ type Result struct {
 // Options are the inputs of Merge besides the base.
 type Options struct {
 	// Tree is the KubeletConfiguration field tree of the kubelet minor.
-	Tree *skew.Field
+	Tree *kubelets.Field
 	// PathFields are the fields the main file's paths are resolved for; a drop-in
 	// setting them to a relative path is reported.
 	PathFields []string
@@ -57,8 +57,8 @@ type Options struct {
 	// none), for the hint of an unknown key; nil gives no such hint.
 	KnownSince func(path string) string
 	// Minor is the kubelet minor whose types the merged document is decoded
-	// into (skew.Minor.KnownJSON); nil decodes into the newest minor's.
-	Minor *skew.Minor
+	// into (kubelets.Minor.KnownJSON); nil decodes into the newest minor's.
+	Minor *kubelets.Minor
 	// Legacy selects kubelet 1.31's merge; nil is the merge of 1.32 and later.
 	Legacy *Legacy
 }

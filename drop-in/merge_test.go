@@ -16,7 +16,7 @@ import (
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 
 	"github.com/kubeletcfg/kubeletcfg/defaults"
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
@@ -68,7 +68,7 @@ func merge(t *testing.T, files map[string]string) merged {
 		t.Fatalf("Find: %v", err)
 	}
 	origins := baseOrigins()
-	res, err := Merge(baseConfig(t), entries, Options{Tree: skew.Tree(), PathFields: defaults.PathFields, Origins: origins})
+	res, err := Merge(baseConfig(t), entries, Options{Tree: kubelets.Tree(), PathFields: defaults.PathFields, Origins: origins})
 	if err != nil {
 		t.Fatalf("Merge: %v", err)
 	}
@@ -563,7 +563,7 @@ func TestMerge(t *testing.T) {
 
 func TestMergeNoEntries(t *testing.T) {
 	base := baseConfig(t)
-	res, err := Merge(base, nil, Options{Tree: skew.Tree()})
+	res, err := Merge(base, nil, Options{Tree: kubelets.Tree()})
 	if err != nil || res.Refused || len(res.Findings) != 0 || res.Config == nil || res.Config.MaxPods != 110 {
 		t.Fatalf("Merge with no drop-ins: %+v, %v", res, err)
 	}
@@ -588,7 +588,7 @@ func TestMergeTooLarge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Merge(baseConfig(t), entries, Options{Tree: skew.Tree(), Origins: baseOrigins()})
+	res, err := Merge(baseConfig(t), entries, Options{Tree: kubelets.Tree(), Origins: baseOrigins()})
 	var ie *source.InputError
 	if !errors.As(err, &ie) || ie.Path != big || res != nil {
 		t.Fatalf("Merge = %v, %v; want an InputError naming %s", res, err, big)
@@ -600,7 +600,7 @@ func TestMergeBadBase(t *testing.T) {
 	dir := tree(t, map[string]string{"10.conf": hdr + "maxPods: 5\n"})
 	entries, _ := Find(dir)
 	for _, base := range []string{"", "null", "[1]", "{"} {
-		res, err := Merge([]byte(base), entries, Options{Tree: skew.Tree()})
+		res, err := Merge([]byte(base), entries, Options{Tree: kubelets.Tree()})
 		if err != nil {
 			t.Errorf("base %q: error %v", base, err)
 			continue
@@ -633,7 +633,7 @@ func TestMergeOrigins(t *testing.T) {
 	}
 	base := []byte(`{"apiVersion":"kubelet.config.k8s.io/v1beta1","kind":"KubeletConfiguration","maxPods":1,"logging":{"format":"text","verbosity":1},` +
 		`"evictionHard":{"memory.available":"1Gi","a.b":"1","x].y":"2"},"reservedMemory":[{"numaNode":0,"limits":{"memory":"1Gi"}},{"numaNode":1}]}`)
-	res, err := Merge(base, entries, Options{Tree: skew.Tree(), Origins: origins})
+	res, err := Merge(base, entries, Options{Tree: kubelets.Tree(), Origins: origins})
 	if err != nil || res.Refused {
 		t.Fatalf("Merge: %v %+v", err, res.Findings)
 	}
@@ -685,7 +685,7 @@ func TestMergeManyKeys(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	res, err := Merge([]byte(base.String()), entries, Options{Tree: skew.Tree(), Origins: origins})
+	res, err := Merge([]byte(base.String()), entries, Options{Tree: kubelets.Tree(), Origins: origins})
 	runtime.ReadMemStats(&after)
 	if err != nil || res.Refused {
 		t.Fatalf("Merge: %v", err)

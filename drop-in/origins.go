@@ -8,7 +8,7 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/rule"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
@@ -83,7 +83,7 @@ func lastSegment(path string) string {
 	return path
 }
 
-// ancestors calls fn with every path p lies strictly below (see skew.Below), longest
+// ancestors calls fn with every path p lies strictly below (see kubelets.Below), longest
 // last: the prefixes of p that end before a "." or a "[".
 func ancestors(p string, fn func(string)) {
 	for i := 1; i < len(p); i++ {
@@ -113,7 +113,7 @@ func (o *originSetter) set(k source.Key) {
 		return
 	}
 	o.seq++
-	if k.Null || k.Field == nil || k.Field.Kind == skew.List || k.Field.Kind == skew.Scalar {
+	if k.Null || k.Field == nil || k.Field.Kind == kubelets.List || k.Field.Kind == kubelets.Scalar {
 		o.cleared[k.Path] = o.seq
 	}
 	if k.Null {
@@ -158,7 +158,7 @@ type effects struct {
 	present map[string]bool
 }
 
-func newEffects(merged []byte, tree *skew.Field, tops map[string]bool) *effects {
+func newEffects(merged []byte, tree *kubelets.Field, tops map[string]bool) *effects {
 	writers, present := lastWriters(merged, tree, tops)
 	e := &effects{decides: map[string][]string{}, present: present}
 	for canonical, written := range writers {
@@ -173,7 +173,7 @@ func newEffects(merged []byte, tree *skew.Field, tops map[string]bool) *effects 
 // drop-in has a known scalar or list below the key.
 func (e *effects) of(k source.Key, setsValue bool) effect {
 	for _, canonical := range e.decides[k.WrittenPath] {
-		if skew.Within(canonical, k.Path) {
+		if kubelets.Within(canonical, k.Path) {
 			return effectApplied
 		}
 	}
@@ -183,7 +183,7 @@ func (e *effects) of(k source.Key, setsValue bool) effect {
 	// encoding/json merges an object or a map into what an earlier key decoded:
 	// one that sets no known value (empty, or only unknown keys) is decoded all
 	// the same, it cannot be overridden.
-	if k.Field != nil && (k.Field.Kind == skew.Object || k.Field.Kind == skew.Map) && !setsValue {
+	if k.Field != nil && (k.Field.Kind == kubelets.Object || k.Field.Kind == kubelets.Map) && !setsValue {
 		return effectApplied
 	}
 	return effectShadowed
@@ -195,7 +195,7 @@ func valuedPaths(keys []source.Key) map[string]bool {
 	out := map[string]bool{}
 	for _, c := range keys {
 		if c.Null || c.Field == nil || (c.Kind != source.KeyExact && c.Kind != source.KeyCase) ||
-			(c.Field.Kind != skew.Scalar && c.Field.Kind != skew.List) {
+			(c.Field.Kind != kubelets.Scalar && c.Field.Kind != kubelets.List) {
 			continue
 		}
 		ancestors(c.WrittenPath, func(a string) { out[a] = true })

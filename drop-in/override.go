@@ -8,7 +8,7 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
@@ -53,7 +53,7 @@ type loss struct {
 // (JSON merge patch and encoding/json replace scalars and lists, merge objects
 // and maps; null removes).
 func replaces(k *source.Key) bool {
-	return k.Null || k.Field == nil || k.Field.Kind == skew.Scalar || k.Field.Kind == skew.List
+	return k.Null || k.Field == nil || k.Field.Kind == kubelets.Scalar || k.Field.Kind == kubelets.List
 }
 
 // set records that key k of patch number patch takes effect.
@@ -69,7 +69,7 @@ func (o *overrides) set(k *source.Key, patch int) {
 	if inList {
 		return
 	}
-	if k.Field != nil && k.Field.Kind == skew.List {
+	if k.Field != nil && k.Field.Kind == kubelets.List {
 		o.lists[k.Path] = true
 	}
 	if prev, ok := o.cur[k.Path]; ok && prev.patch < patch {
@@ -84,7 +84,7 @@ func (o *overrides) set(k *source.Key, patch int) {
 		}
 	}
 	delete(o.below, k.Path)
-	if k.Null && k.Field != nil && k.Field.Kind != skew.Scalar && k.Field.Kind != skew.List {
+	if k.Null && k.Field != nil && k.Field.Kind != kubelets.Scalar && k.Field.Kind != kubelets.List {
 		return // a null object or map: nothing of its own to lose later
 	}
 	o.seq++
@@ -153,7 +153,7 @@ func describe(k *source.Key, obj map[string]any) string {
 	switch {
 	case k.Value != "":
 		return k.Value
-	case k.Field != nil && k.Field.Kind == skew.List:
+	case k.Field != nil && k.Field.Kind == kubelets.List:
 		return "[]" // omitted from the merged configuration: empty
 	}
 	return "its zero value"
@@ -161,7 +161,7 @@ func describe(k *source.Key, obj map[string]any) string {
 
 // lookup finds a canonical path ("a.b", "m[key]") in a decoded JSON object.
 func lookup(obj map[string]any, path string) (any, bool) {
-	steps, ok := skew.Steps(path)
+	steps, ok := kubelets.Steps(path)
 	if !ok {
 		return nil, false
 	}

@@ -16,10 +16,10 @@ import (
 	dropin "github.com/kubeletcfg/kubeletcfg/drop-in"
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/internal/didyoumean"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/rule"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
@@ -106,8 +106,8 @@ func parseExplainPath(path string) ([]pathSeg, error) {
 
 // resolved is a path matched against one minor's field tree.
 type resolved struct {
-	canonical string      // spelled as the kubelet spells it
-	field     *skew.Field // the value at the path (a map's or list's element after a key)
+	canonical string          // spelled as the kubelet spells it
+	field     *kubelets.Field // the value at the path (a map's or list's element after a key)
 	// info is the path of the field table entry that documents it: the map or
 	// list itself after a key, "l[].x" inside list items.
 	info    string
@@ -141,16 +141,16 @@ type unknownField struct {
 	candidates   []string
 }
 
-func resolvePath(root *skew.Field, segs []pathSeg) (resolved, *unknownField) {
+func resolvePath(root *kubelets.Field, segs []pathSeg) (resolved, *unknownField) {
 	r := resolved{field: root}
 	for i, s := range segs {
 		cur := r.field
 		if s.isKey {
-			if cur.Kind != skew.Map && cur.Kind != skew.List {
+			if cur.Kind != kubelets.Map && cur.Kind != kubelets.List {
 				return r, &unknownField{parent: r.canonical, name: "[" + s.key + "]"}
 			}
 			r.canonical += "[" + s.key + "]"
-			if cur.Kind == skew.List {
+			if cur.Kind == kubelets.List {
 				r.info += "[]"
 			} else if i == len(segs)-1 {
 				r.key, r.keyOf = s.key, strings.TrimSuffix(r.canonical, "["+s.key+"]")
@@ -158,7 +158,7 @@ func resolvePath(root *skew.Field, segs []pathSeg) (resolved, *unknownField) {
 			r.field = cur.Elem
 			continue
 		}
-		if cur.Kind == skew.Map && restAreNames(segs[i:]) {
+		if cur.Kind == kubelets.Map && restAreNames(segs[i:]) {
 			// featureGates.NodeSwap, evictionHard.memory.available: the rest of
 			// the dotted path is the map key (signals have dots of their own).
 			key := joinNames(segs[i:])
@@ -171,14 +171,14 @@ func resolvePath(root *skew.Field, segs []pathSeg) (resolved, *unknownField) {
 		child, exact := cur.Child(s.name)
 		if child == nil {
 			var names []string
-			if cur.Kind == skew.Object {
+			if cur.Kind == kubelets.Object {
 				names = cur.ChildNames()
 			}
 			return r, &unknownField{parent: r.canonical, name: s.name, candidates: names}
 		}
 		r.caseFix = r.caseFix || !exact
-		r.canonical = skew.JoinPath(r.canonical, child.Name)
-		r.info = skew.JoinPath(r.info, child.Name)
+		r.canonical = kubelets.JoinPath(r.canonical, child.Name)
+		r.info = kubelets.JoinPath(r.info, child.Name)
 		r.field = child
 	}
 	return r, nil
@@ -193,7 +193,7 @@ const (
 // Field describes the field at query (a path as explain takes it) for the
 // kubelet minor m: the field as m has it, else as the newest minor that has it
 // (Known false). An unknown field or gate is an error naming the nearest one.
-func Field(m *skew.Minor, query string) (*Result, error) {
+func Field(m *kubelets.Minor, query string) (*Result, error) {
 	path := strings.TrimSpace(query)
 	doc := &Result{Query: query, KubeletVersion: m.Version, FeatureGates: []Gate{}, Minors: []string{}, Rules: []Rule{}}
 	doc.PreRelease = m.PreReleaseVersion()
@@ -213,8 +213,8 @@ func Field(m *skew.Minor, query string) (*Result, error) {
 	at := m
 	r, unknown := resolvePath(m.Fields(), segs)
 	if unknown != nil {
-		for i := len(skew.Supported()) - 1; i >= 0 && at == m; i-- {
-			o, _ := skew.Lookup(skew.Supported()[i])
+		for i := len(kubelets.Supported()) - 1; i >= 0 && at == m; i-- {
+			o, _ := kubelets.Lookup(kubelets.Supported()[i])
 			if or, u := resolvePath(o.Fields(), segs); u == nil {
 				at, r = o, or
 			}
@@ -234,7 +234,7 @@ func Field(m *skew.Minor, query string) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	byPath := make(map[string]skew.FieldInfo, len(infos))
+	byPath := make(map[string]kubelets.FieldInfo, len(infos))
 	for _, fi := range infos {
 		byPath[fi.Path] = fi
 	}
@@ -256,8 +256,8 @@ func Field(m *skew.Minor, query string) (*Result, error) {
 	if r.canonical == "" {
 		doc.Doc = "KubeletConfiguration is the kubelet's configuration file (kubelet.config.k8s.io/v1beta1)."
 	}
-	for _, v := range skew.Supported() {
-		o, _ := skew.Lookup(v)
+	for _, v := range kubelets.Supported() {
+		o, _ := kubelets.Lookup(v)
 		if o.Fields().AtExact(r.canonical) != nil {
 			doc.Minors = append(doc.Minors, v)
 		}
@@ -286,11 +286,11 @@ func Field(m *skew.Minor, query string) (*Result, error) {
 			last, removed, first := m.GateHistory(g)
 			if last == nil && first == nil {
 				// Like an unknown field: no supported kubelet knows it.
-				msg := fmt.Sprintf("no feature gate %q at any kubelet minor kubeletcfg knows (%s)", g, minorRanges(skew.Supported()))
+				msg := fmt.Sprintf("no feature gate %q at any kubelet minor kubeletcfg knows (%s)", g, minorRanges(kubelets.Supported()))
 				if near := didyoumean.Nearest(g, gates.Names()); near != "" {
 					msg += fmt.Sprintf("; did you mean %q?", "featureGates["+near+"]")
 				} else {
-					msg += fmt.Sprintf(": removed before %s (the oldest gate table kubeletcfg has), or misspelled (gate names are case-sensitive)", skew.Supported()[0])
+					msg += fmt.Sprintf(": removed before %s (the oldest gate table kubeletcfg has), or misspelled (gate names are case-sensitive)", kubelets.Supported()[0])
 				}
 				return nil, fmt.Errorf("%s", msg)
 			}
@@ -317,16 +317,16 @@ func Field(m *skew.Minor, query string) (*Result, error) {
 			doc.Rules = append(doc.Rules, ruleDoc(rule))
 		}
 	}
-	if f := r.field; f.Kind == skew.Object || (f.Kind == skew.List && f.Elem != nil && f.Elem.Kind == skew.Object) {
+	if f := r.field; f.Kind == kubelets.Object || (f.Kind == kubelets.List && f.Elem != nil && f.Elem.Kind == kubelets.Object) {
 		obj, prefix := f, r.info
-		if f.Kind == skew.List {
+		if f.Kind == kubelets.List {
 			obj, prefix = f.Elem, r.info+"[]"
 		}
 		for _, name := range obj.ChildNames() {
 			c := obj.Children[name]
-			cs, _ := schemaChild(schema, f.Kind == skew.List, name)
+			cs, _ := schemaChild(schema, f.Kind == kubelets.List, name)
 			t, _ := typeOf(c, cs)
-			doc.Children = append(doc.Children, Child{Name: name, Type: t, Doc: firstSentence(byPath[skew.JoinPath(prefix, name)].Doc)})
+			doc.Children = append(doc.Children, Child{Name: name, Type: t, Doc: firstSentence(byPath[kubelets.JoinPath(prefix, name)].Doc)})
 		}
 	}
 	return doc, nil
@@ -339,14 +339,14 @@ func cutFoldPrefix(s, prefix string) (string, bool) {
 	return s, false
 }
 
-func unknownFieldError(m *skew.Minor, u *unknownField) error {
+func unknownFieldError(m *kubelets.Minor, u *unknownField) error {
 	where := "KubeletConfiguration"
 	if u.parent != "" {
 		where = u.parent
 	}
 	msg := fmt.Sprintf("no field %q in %s (kubelet %s)", u.name, where, m.Version)
 	if near := didyoumean.Nearest(u.name, u.candidates); near != "" {
-		msg += fmt.Sprintf("; did you mean %q?", skew.JoinPath(u.parent, near))
+		msg += fmt.Sprintf("; did you mean %q?", kubelets.JoinPath(u.parent, near))
 	} else if u.parent == "" {
 		msg += "; kubeletcfg explain lists the top-level fields"
 	} else if u.candidates != nil {
@@ -357,7 +357,7 @@ func unknownFieldError(m *skew.Minor, u *unknownField) error {
 
 // schemaAt is the minor's JSON Schema node at the resolved path (types, enums,
 // formats); nil where the schema does not go (free-form map values).
-func schemaAt(m *skew.Minor, canonical string) (map[string]any, error) {
+func schemaAt(m *kubelets.Minor, canonical string) (map[string]any, error) {
 	raw, err := m.Schema()
 	if err != nil {
 		return nil, err
@@ -406,7 +406,7 @@ func schemaChild(node map[string]any, items bool, name string) (map[string]any, 
 
 // typeOf names a field's type for humans: the JSON type from the schema, with
 // durations and quantities named as such, maps and lists with their elements.
-func typeOf(f *skew.Field, schema map[string]any) (string, []string) {
+func typeOf(f *kubelets.Field, schema map[string]any) (string, []string) {
 	goType := strings.TrimPrefix(f.GoType, "*")
 	var enum []string
 	if e, ok := schema["enum"].([]any); ok {
@@ -417,11 +417,11 @@ func typeOf(f *skew.Field, schema map[string]any) (string, []string) {
 		}
 	}
 	switch f.Kind {
-	case skew.Object:
+	case kubelets.Object:
 		return "object", nil
-	case skew.Map:
+	case kubelets.Map:
 		return "map[string]" + elemType(f.Elem, schema["additionalProperties"]), nil
-	case skew.List:
+	case kubelets.List:
 		return "[]" + elemType(f.Elem, schema["items"]), nil
 	}
 	switch {
@@ -440,7 +440,7 @@ func typeOf(f *skew.Field, schema map[string]any) (string, []string) {
 	return t, enum
 }
 
-func elemType(f *skew.Field, schema any) string {
+func elemType(f *kubelets.Field, schema any) string {
 	s, _ := schema.(map[string]any)
 	if f == nil {
 		return "string"
@@ -467,7 +467,7 @@ func jsonType(schema map[string]any) string {
 // defaultAt runs an empty configuration through the pipeline at m and reads
 // the value at the path. A gate's default is the gate table's: the effective
 // featureGates map holds only what files set.
-func defaultAt(m *skew.Minor, r resolved, gates []Gate) (any, error) {
+func defaultAt(m *kubelets.Minor, r resolved, gates []Gate) (any, error) {
 	if r.keyOf == "featureGates" {
 		if len(gates) == 1 && gates[0].Registered {
 			return gates[0].Default, nil
@@ -508,7 +508,7 @@ func defaultAt(m *skew.Minor, r resolved, gates []Gate) (any, error) {
 	if r.canonical == "" {
 		return nil, nil // the whole configuration: see kubeletcfg effective
 	}
-	if cur == nil && r.field.Kind == skew.Scalar && !strings.HasPrefix(r.field.GoType, "*") {
+	if cur == nil && r.field.Kind == kubelets.Scalar && !strings.HasPrefix(r.field.GoType, "*") {
 		// encoding/json omits a zero non-pointer scalar (omitempty): absent is 0, false or "".
 		return zeroOf(r.field.GoType), nil
 	}
@@ -534,7 +534,7 @@ func zeroOf(goType string) any {
 // +featureGate marker. A declared "[*]" matches any key or index, a declared
 // key only itself: featureGates[NodeSwap] is checked by the gate rules
 // (featureGates[*]), not by a rule about featureGates[KubeletCrashLoopBackOffMax].
-func rulesFor(m *skew.Minor, r resolved, gated bool) []Rule {
+func rulesFor(m *kubelets.Minor, r resolved, gated bool) []Rule {
 	out := []Rule{}
 	if r.canonical == "" {
 		return out
@@ -615,7 +615,7 @@ func (d *Result) WriteText(w io.Writer) error {
 		b.WriteString("\n")
 	}
 	fmt.Fprintf(&b, "KUBELET: %s\n", d.KubeletVersion)
-	if note := skew.PreReleaseNote(d.KubeletVersion, d.PreRelease); note != "" {
+	if note := kubelets.PreReleaseNote(d.KubeletVersion, d.PreRelease); note != "" {
 		fmt.Fprintf(&b, "NOTE:    %s\n", note)
 	}
 	fmt.Fprintf(&b, "FIELD:   %s <%s>\n", name, d.Type)
@@ -693,7 +693,7 @@ func formatDefault(d *Result) string {
 	case map[string]any, []any:
 		raw, err := yaml.Marshal(v)
 		if err != nil || strings.TrimSpace(string(raw)) == "{}" || strings.TrimSpace(string(raw)) == "[]" {
-			return " " + skew.Format(v)
+			return " " + kubelets.Format(v)
 		}
 		var lines []string
 		for _, l := range strings.Split(strings.TrimRight(string(raw), "\n"), "\n") {
@@ -701,7 +701,7 @@ func formatDefault(d *Result) string {
 		}
 		return "\n" + strings.Join(lines, "\n")
 	}
-	return " " + skew.Format(d.Default)
+	return " " + kubelets.Format(d.Default)
 }
 
 // stageName prints a gate's pre-release stage as the Kubernetes docs do.
@@ -722,7 +722,7 @@ func minorRanges(minors []string) string {
 	if len(minors) == 0 {
 		return "none"
 	}
-	supported := skew.Supported()
+	supported := kubelets.Supported()
 	idx := map[string]int{}
 	for i, v := range supported {
 		idx[v] = i

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 // The default explain reports is the pipeline's: gated defaults follow the
@@ -68,9 +68,9 @@ func TestExplainRules(t *testing.T) {
 	}
 }
 
-func mustMinor(t *testing.T, v string) *skew.Minor {
+func mustMinor(t *testing.T, v string) *kubelets.Minor {
 	t.Helper()
-	m, err := skew.Lookup(v)
+	m, err := kubelets.Lookup(v)
 	if err != nil {
 		t.Fatal(err)
 	}

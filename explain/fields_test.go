@@ -8,10 +8,10 @@ import (
 	"testing"
 
 	testcorpus "github.com/kubeletcfg/kubeletcfg/internal/corpus"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/profile"
 	"github.com/kubeletcfg/kubeletcfg/rule"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 // TestRuleFieldsCoverCorpus evaluates every case of the conformance corpus at
@@ -40,8 +40,8 @@ func TestRuleFieldsCoverCorpus(t *testing.T) {
 		if err != nil {
 			continue // an input error: no findings to check
 		}
-		for _, v := range skew.Supported() {
-			m, _ := skew.Lookup(v)
+		for _, v := range kubelets.Supported() {
+			m, _ := kubelets.Lookup(v)
 			res, err := loaded.Evaluate(m)
 			if err != nil {
 				continue

@@ -9,9 +9,9 @@ import (
 	"k8s.io/component-base/featuregate"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/rule"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
@@ -96,7 +96,7 @@ func (e *env) repairDraft(pf *parsedFile, o *offer, merged map[string]gateEntry)
 	if reason == "" {
 		reason = o.f.NoFix
 	}
-	var need []*skew.Minor
+	var need []*kubelets.Minor
 	if reason == "" {
 		need, reason = e.gateNeeded(merged)
 	}
@@ -126,8 +126,8 @@ func (e *env) repairDraft(pf *parsedFile, o *offer, merged map[string]gateEntry)
 // gateNeeded returns the target minors at which the repaired field needs the
 // gate added (it is off by default there), or why the field cannot take
 // effect at some target minor without a guess.
-func (e *env) gateNeeded(merged map[string]gateEntry) ([]*skew.Minor, string) {
-	var missing, need []*skew.Minor
+func (e *env) gateNeeded(merged map[string]gateEntry) ([]*kubelets.Minor, string) {
+	var missing, need []*kubelets.Minor
 	for i, m := range e.minors {
 		g, ok := e.tables[i].Lookup(crashLoopGate)
 		if !ok || e.trees[i].AtExact(crashLoopField) == nil {

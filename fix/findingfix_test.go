@@ -11,8 +11,8 @@ import (
 	dropin "github.com/kubeletcfg/kubeletcfg/drop-in"
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	testcorpus "github.com/kubeletcfg/kubeletcfg/internal/corpus"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
@@ -31,8 +31,8 @@ func TestRepairableFindingsSayWhy(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		for _, v := range skew.Supported() {
-			m, _ := skew.Lookup(v)
+		for _, v := range kubelets.Supported() {
+			m, _ := kubelets.Lookup(v)
 			res, err := loaded.Evaluate(m)
 			if err != nil {
 				continue
@@ -142,7 +142,7 @@ func TestTypeMetaFindingCarriesTheRepair(t *testing.T) {
 			t.Fatal(err)
 		}
 		in := pipeline.Input{Config: c.Config, ConfigDir: c.ConfigDir, CgroupVersion: c.CgroupVersion}
-		res, err := pipeline.Evaluate(skew.Default(), in)
+		res, err := pipeline.Evaluate(kubelets.Default(), in)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -163,7 +163,7 @@ func TestTypeMetaFindingCarriesTheRepair(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := Make(in, []*skew.Minor{skew.Default()})
+		p, err := Make(in, []*kubelets.Minor{kubelets.Default()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -205,8 +205,8 @@ func TestGateRemovalOffersAreFixes(t *testing.T) {
 		if in.Config == "" && in.ConfigDir == "" {
 			continue
 		}
-		for _, v := range skew.Supported() {
-			m, _ := skew.Lookup(v)
+		for _, v := range kubelets.Supported() {
+			m, _ := kubelets.Lookup(v)
 			res, err := pipeline.Evaluate(m, in)
 			if err != nil {
 				continue
@@ -228,7 +228,7 @@ func TestGateRemovalOffersAreFixes(t *testing.T) {
 					t.Errorf("%s at %s: the repair removes nothing", f.Position, v)
 				}
 				if plan == nil {
-					if plan, err = Make(in, []*skew.Minor{m}); err != nil {
+					if plan, err = Make(in, []*kubelets.Minor{m}); err != nil {
 						t.Fatal(err)
 					}
 				}

@@ -12,8 +12,8 @@ import (
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 
 	dropin "github.com/kubeletcfg/kubeletcfg/drop-in"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -80,7 +80,7 @@ type Regression struct {
 
 // Plan is every repair of an input for a set of kubelet minors.
 type Plan struct {
-	Minors []*skew.Minor
+	Minors []*kubelets.Minor
 	// Files are the files with repairs or skips: the main file, then the
 	// drop-ins in merge order.
 	Files []*File
@@ -120,7 +120,7 @@ func (p *Plan) Left() (errs, warns int) {
 // remaining merges the errors and warnings of each minor's result: one entry
 // per position, rule and field path, in file order (the main file, then the
 // drop-ins in merge order), then line, column and rule.
-func remaining(minors []*skew.Minor, results []*pipeline.Result) []Remaining {
+func remaining(minors []*kubelets.Minor, results []*pipeline.Result) []Remaining {
 	order := map[string]int{}
 	byKey := map[string]int{}
 	var out []Remaining
@@ -196,7 +196,7 @@ func (p *Plan) Changed() []*File {
 // the result with the pipeline at each. Its error is an input error (a file
 // that cannot be read) or an internal one; a result that lints worse is
 // Plan.Worse, not an error.
-func Make(in pipeline.Input, minors []*skew.Minor) (*Plan, error) {
+func Make(in pipeline.Input, minors []*kubelets.Minor) (*Plan, error) {
 	if len(minors) == 0 {
 		return nil, errors.New("fix: no kubelet minor to check against")
 	}
@@ -556,7 +556,7 @@ func newFinding(before, after *pipeline.Result) finding.Finding {
 }
 
 // minorList prints minors as "1.32, 1.33 and 1.34".
-func minorList(ms []*skew.Minor) string {
+func minorList(ms []*kubelets.Minor) string {
 	vs := make([]string, len(ms))
 	for i, m := range ms {
 		vs[i] = m.Version

@@ -11,8 +11,8 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 const head = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"
@@ -323,7 +323,7 @@ func runRepair(t *testing.T, tt repairCase) *Plan {
 			in.ConfigDir = filepath.Join(dir, "conf.d")
 		}
 	}
-	minors, err := skew.Window(tt.versions, "")
+	minors, err := kubelets.Window(tt.versions, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -429,8 +429,8 @@ func TestSymlinkNotWritten(t *testing.T) {
 	if err := os.Symlink(target, filepath.Join(confd, "10.conf")); err != nil {
 		t.Skip("no symlinks here:", err)
 	}
-	m, _ := skew.Lookup("1.37")
-	p, err := Make(pipeline.Input{ConfigDir: confd}, []*skew.Minor{m})
+	m, _ := kubelets.Lookup("1.37")
+	p, err := Make(pipeline.Input{ConfigDir: confd}, []*kubelets.Minor{m})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -443,7 +443,7 @@ func TestSymlinkNotWritten(t *testing.T) {
 // repaired at the minors of the default window; the one built to lint worse
 // is refused.
 func TestTestdataLintsBetter(t *testing.T) {
-	minors, err := skew.Window("", "")
+	minors, err := kubelets.Window("", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -513,7 +513,7 @@ func TestTypeMetaMatchesKubelet(t *testing.T) {
 	started := func(c string, minors ...string) {
 		t.Helper()
 		if minors == nil {
-			minors = skew.Supported()
+			minors = kubelets.Supported()
 		}
 		for _, v := range minors {
 			if g := read("golden/" + v + "/" + c + ".json"); !strings.Contains(g, `"starts": true`) || !strings.Contains(g, `"maxPods": 50,`) {
@@ -524,7 +524,7 @@ func TestTypeMetaMatchesKubelet(t *testing.T) {
 	refused := func(c string, minors ...string) {
 		t.Helper()
 		if minors == nil {
-			minors = skew.Supported()
+			minors = kubelets.Supported()
 		}
 		for _, v := range minors {
 			if g := read("golden/" + v + "/" + c + ".json"); !strings.Contains(g, `"starts": false`) {
@@ -548,7 +548,7 @@ func TestTypeMetaMatchesKubelet(t *testing.T) {
 	}
 	// Kubelet 1.31 does not check a drop-in's apiVersion: the repair changes
 	// nothing there.
-	refused("131-dropin-missing-apiversion", skew.Supported()[1:]...)
+	refused("131-dropin-missing-apiversion", kubelets.Supported()[1:]...)
 	started("131-dropin-missing-apiversion", "1.31")
 	started("101-dropin-override-scalar")
 	runRepair(t, repairCase{

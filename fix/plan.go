@@ -12,9 +12,9 @@ import (
 
 	dropin "github.com/kubeletcfg/kubeletcfg/drop-in"
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/rule"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
@@ -33,12 +33,12 @@ const maxRounds = 6
 // env is what the repairs are checked against: the target minors' field trees
 // and gate tables.
 type env struct {
-	minors []*skew.Minor
-	trees  []*skew.Field
-	tables []*skew.GateTable
+	minors []*kubelets.Minor
+	trees  []*kubelets.Field
+	tables []*kubelets.GateTable
 }
 
-func newEnv(minors []*skew.Minor) (*env, error) {
+func newEnv(minors []*kubelets.Minor) (*env, error) {
 	e := &env{minors: minors}
 	for _, m := range minors {
 		e.trees = append(e.trees, m.Fields())
@@ -353,7 +353,7 @@ func (e *env) evaluate(in pipeline.Input, parsed []*parsedFile) ([]*pipeline.Res
 
 // evaluateAt lints the input with the files of virtual in place of the ones
 // on disk at each minor.
-func evaluateAt(in pipeline.Input, virtual map[string][]byte, minors []*skew.Minor) ([]*pipeline.Result, error) {
+func evaluateAt(in pipeline.Input, virtual map[string][]byte, minors []*kubelets.Minor) ([]*pipeline.Result, error) {
 	in.Virtual = virtual
 	loaded, err := pipeline.Load(in)
 	if err != nil {
@@ -402,7 +402,7 @@ func (e *env) renameGate(pf *parsedFile, o *offer) bool {
 	name, _ := pipeline.GateSpelling(gateName(o.f.Path))
 	what := "featureGates[" + o.key.Value + "]"
 	reason := o.f.NoFix
-	var missing []*skew.Minor
+	var missing []*kubelets.Minor
 	if reason == "" {
 		for j, t := range e.tables {
 			if _, ok := t.Lookup(name); !ok {
@@ -518,11 +518,11 @@ func (e *env) lockedWhy(name string, value bool) (why string, gone bool) {
 	}
 	var parts []string
 	if len(locked) > 0 {
-		parts = append(parts, fmt.Sprintf("%s is locked to %t at kubelet %s", name, value, skew.Span(locked)))
+		parts = append(parts, fmt.Sprintf("%s is locked to %t at kubelet %s", name, value, kubelets.Span(locked)))
 	}
 	if len(goneAt) > 0 {
 		parts = append(parts, fmt.Sprintf("kubelet %s no longer %s it (locked to %t at %s, the last minor that registered it)",
-			skew.Span(goneAt), verb(len(goneAt), "registers", "register"), value, versionList(lastAt)))
+			kubelets.Span(goneAt), verb(len(goneAt), "registers", "register"), value, versionList(lastAt)))
 	}
 	return strings.Join(parts, "; ") + ": removing the entry changes nothing", len(goneAt) > 0
 }

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/kubeletcfg/kubeletcfg/internal/udiff"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/report"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 // Diff is the unified diff of every file the repairs change, with the paths
@@ -64,7 +64,7 @@ func (p *Plan) WriteText(w io.Writer) error {
 		}
 		fmt.Fprintf(&sb, "%s\n", head)
 		for _, r := range p.Remaining {
-			fmt.Fprintf(&sb, "%s: %s: %s [%s] at kubelet %s\n", r.Position, r.Severity, r.Message, r.Rule, skew.Span(r.Minors))
+			fmt.Fprintf(&sb, "%s: %s: %s [%s] at kubelet %s\n", r.Position, r.Severity, r.Message, r.Rule, kubelets.Span(r.Minors))
 			if r.Hint != "" {
 				fmt.Fprintf(&sb, "    hint: %s\n", r.Hint)
 			}

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/kubeletcfg/kubeletcfg/internal/atomicfile"
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 // Run carries the plan out as kubeletcfg fix does. Without diff it writes the
@@ -118,10 +118,10 @@ func unwrapPath(err error) error {
 }
 
 // minorSpan prints minors as 1.34..1.37 when they are consecutive, else as a list.
-func minorSpan(ms []*skew.Minor) string {
+func minorSpan(ms []*kubelets.Minor) string {
 	vs := make([]string, len(ms))
 	for i, m := range ms {
 		vs[i] = m.Version
 	}
-	return skew.Span(vs)
+	return kubelets.Span(vs)
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 func TestMinorOf(t *testing.T) {
@@ -29,7 +29,7 @@ func flagzPage(sep string, flags ...string) []byte {
 }
 
 func TestParseFlagz(t *testing.T) {
-	m := skew.Default()
+	m := kubelets.Default()
 	// Every flag listed, most at their defaults, as the kubelet serves it.
 	flags := []string{
 		"cert-dir", "/var/lib/kubelet/pki", // default

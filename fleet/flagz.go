@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 // The kubelet's /flagz (k8s.io/apiserver/pkg/server/flagz, text/plain) is a
@@ -49,7 +49,7 @@ var flagzLine = regexp.MustCompile(`^([A-Za-z0-9][A-Za-z0-9_.-]*)(: |:|=| )(.*)$
 // ParseFlagz reads a /flagz text/plain body into the kubelet arguments that
 // matter at m (sorted by name): the flags that are not configuration fields
 // and differ from their default. An error means the body is not flagz.
-func ParseFlagz(body []byte, m *skew.Minor) ([]string, error) {
+func ParseFlagz(body []byte, m *kubelets.Minor) ([]string, error) {
 	table, err := m.Flags()
 	if err != nil {
 		return nil, err

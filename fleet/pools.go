@@ -13,7 +13,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/engine"
 	"github.com/kubeletcfg/kubeletcfg/finding"
-	"github.com/kubeletcfg/kubeletcfg/matrix"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
@@ -32,7 +32,7 @@ type Node struct {
 
 	// Kubelet is the minor it runs; nil when it is not evaluated (a minor
 	// kubeletcfg does not know, a node that could not be read).
-	Kubelet *skew.Minor `json:"-"`
+	Kubelet *kubelets.Minor `json:"-"`
 	// Configz is its /configz body, Args its command line from /flagz.
 	Configz []byte   `json:"-"`
 	Args    []string `json:"-"`
@@ -56,11 +56,11 @@ func NewNodes(list []corev1.Node, missing []string, poolLabel string) ([]*Node, 
 		n := &list[i]
 		cn := &Node{Name: n.Name, Pool: PoolOf(n, poolLabel), KubeletVersion: n.Status.NodeInfo.KubeletVersion, Flags: "unknown"}
 		cn.Minor = MinorOf(cn.KubeletVersion)
-		m, err := skew.Lookup(cn.Minor)
+		m, err := kubelets.Lookup(cn.Minor)
 		if cn.Minor == "" || err != nil {
 			cn.Minor = ""
 			failures = append(failures, Failure{Node: n.Name, Reason: ReasonUnknownMinor,
-				Message: fmt.Sprintf("kubelet %q: kubeletcfg knows %s", cn.KubeletVersion, strings.Join(skew.Supported(), ", "))})
+				Message: fmt.Sprintf("kubelet %q: kubeletcfg knows %s", cn.KubeletVersion, strings.Join(kubelets.Supported(), ", "))})
 		} else {
 			cn.Kubelet = m
 		}
@@ -86,7 +86,7 @@ func Requests(nodes []*Node) (reqs []Request, reading []*Node) {
 
 // FlagzByDefault: ComponentFlagz is on by default from 1.36; older kubelets
 // are not asked (a 404 per node would only cost requests).
-func FlagzByDefault(m *skew.Minor) bool { return m.AtLeast(skew.Version{Major: 1, Minor: 36}) }
+func FlagzByDefault(m *kubelets.Minor) bool { return m.AtLeast(kubelets.Version{Major: 1, Minor: 36}) }
 
 // Take records what was read from n and computes its keys; a node that
 // could not be read, or whose body is not configz, is a failure and is not
@@ -216,7 +216,7 @@ type Eval struct {
 	Starts bool
 	// Lint is the lint report (lint), Preflight the comparison (preflight).
 	Lint      *report.Document
-	Preflight *matrix.Preflight
+	Preflight *skew.Preflight
 	// Raw is the report as JSON, spread into the group's JSON.
 	Raw json.RawMessage
 	// Findings are the lint findings, or the target's (preflight).
@@ -224,7 +224,7 @@ type Eval struct {
 }
 
 // CheckTarget refuses a preflight to an older minor than the node's.
-func CheckTarget(n *Node, target *skew.Minor) error {
+func CheckTarget(n *Node, target *kubelets.Minor) error {
 	if target.Before(n.Kubelet) {
 		return fmt.Errorf("the nodes run kubelet %s, newer than --to %s", n.Kubelet.Version, target.Version)
 	}
@@ -294,7 +294,7 @@ type Result struct {
 // Groups groups the nodes by pool and key (sorted by pool, minor, then most
 // nodes first), counts each pool's configurations, and sums up each pool at
 // each minor; evals are Run's, one per node. The nodes get their Group.
-func Groups(nodes []*Node, evals []*Eval, target *skew.Minor) ([]Group, []Pool, []Result) {
+func Groups(nodes []*Node, evals []*Eval, target *kubelets.Minor) ([]Group, []Pool, []Result) {
 	at := map[string]int{}
 	var groups []Group
 	poolNodes := map[string]int{}
@@ -330,7 +330,7 @@ func Groups(nodes []*Node, evals []*Eval, target *skew.Minor) ([]Group, []Pool, 
 		case a.Pool != b.Pool:
 			return a.Pool < b.Pool
 		case a.Minor != b.Minor:
-			return skew.VersionOf(a.Minor).Before(skew.VersionOf(b.Minor))
+			return kubelets.VersionOf(a.Minor).Before(kubelets.VersionOf(b.Minor))
 		case len(a.Nodes) != len(b.Nodes):
 			return len(a.Nodes) > len(b.Nodes)
 		}
@@ -373,9 +373,9 @@ func Groups(nodes []*Node, evals []*Eval, target *skew.Minor) ([]Group, []Pool, 
 
 // defaultsObjects caches each minor's default configuration (the effective
 // object of an empty file).
-var defaultsObjects sync.Map // *skew.Minor -> func() (map[string]any, error)
+var defaultsObjects sync.Map // *kubelets.Minor -> func() (map[string]any, error)
 
-func defaultsObject(m *skew.Minor) (map[string]any, error) {
+func defaultsObject(m *kubelets.Minor) (map[string]any, error) {
 	f, _ := defaultsObjects.LoadOrStore(m, sync.OnceValues(func() (map[string]any, error) {
 		const empty = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"
 		path := "(defaults of kubelet " + m.Version + ")"
@@ -392,7 +392,7 @@ func defaultsObject(m *skew.Minor) (map[string]any, error) {
 // defaulted) without the values equal to m's defaults (a map is pruned key by
 // key, a list compared whole): what a preflight takes as set, so that the
 // rest follows the target's defaults.
-func WithoutDefaults(doc []byte, m *skew.Minor) ([]byte, error) {
+func WithoutDefaults(doc []byte, m *kubelets.Minor) ([]byte, error) {
 	defaults, err := defaultsObject(m)
 	if err != nil {
 		return nil, err

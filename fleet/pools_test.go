@@ -6,14 +6,14 @@ import (
 	"testing"
 
 	"github.com/kubeletcfg/kubeletcfg/input"
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 // TestTake: a node's read is a failure (passed on, or a body that is not
 // configz) or gives it keys: the same body at the same minor is the same
 // key, another cgroup version another.
 func TestTake(t *testing.T) {
-	m := skew.Default()
+	m := kubelets.Default()
 	body := []byte(`{"kubeletconfig":{"maxPods":50}}`)
 	for _, tt := range []struct {
 		name   string
@@ -90,7 +90,7 @@ func TestCheckConfigz(t *testing.T) {
 // TestGroupsDrift: nodes of one pool with two configurations are two groups
 // and drift; a pool with one configuration is not.
 func TestGroupsDrift(t *testing.T) {
-	m := skew.Default()
+	m := kubelets.Default()
 	node := func(name, pool, configz string) *Node {
 		n := &Node{Name: name, Pool: pool, Minor: m.Version, Kubelet: m}
 		n.Take(NodeData{Configz: []byte(`{"kubeletconfig":` + configz + `}`)}, 2)
@@ -117,7 +117,7 @@ func TestGroupsDrift(t *testing.T) {
 // others stay (a map key by key).
 func TestWithoutDefaults(t *testing.T) {
 	doc := []byte(`{"maxPods":110,"podPidsLimit":4096,"evictionHard":{"memory.available":"100Mi","nodefs.available":"5%"}}`)
-	out, err := WithoutDefaults(doc, skew.Default())
+	out, err := WithoutDefaults(doc, kubelets.Default())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
-	"github.com/kubeletcfg/kubeletcfg/matrix"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
@@ -31,12 +31,12 @@ type Report struct {
 	Results  []Result  `json:"results"`
 	Failures []Failure `json:"failures"`
 
-	target *skew.Minor
+	target *kubelets.Minor
 }
 
 // NewReport groups the evaluated nodes (Groups: evals are Run's, one per
 // node) and lists the failures by node name.
-func NewReport(server string, nodes []*Node, evals []*Eval, failures []Failure, target *skew.Minor) *Report {
+func NewReport(server string, nodes []*Node, evals []*Eval, failures []Failure, target *kubelets.Minor) *Report {
 	r := &Report{Server: server, Limits: Limits(target), Nodes: nodes, Failures: failures, target: target}
 	if target != nil {
 		r.To = target.Version
@@ -73,7 +73,7 @@ func (r *Report) CountAtLeast(threshold finding.Severity) int {
 }
 
 // Limits are what a report built from configz cannot know.
-func Limits(target *skew.Minor) []string {
+func Limits(target *kubelets.Minor) []string {
 	l := []string{"configz is the configuration each kubelet runs, merged and defaulted: it cannot show which values a file set and which are defaults, nor which drop-in set them (run 'kubeletcfg discover' on a node for file-level detail)"}
 	if target != nil {
 		l = append(l, "a value equal to the running minor's default is taken as not set: it follows the target's default")
@@ -138,7 +138,7 @@ func (r *Report) WriteText(out io.Writer) error {
 			case g.Eval.Err != nil:
 				fmt.Fprintf(&r, "error: %s\n", g.Error)
 			case g.Eval.Preflight != nil:
-				if err := g.Eval.Preflight.WriteTextWith(&r, matrix.TextOptions{Compact: true, Where: where}); err != nil {
+				if err := g.Eval.Preflight.WriteTextWith(&r, skew.TextOptions{Compact: true, Where: where}); err != nil {
 					return err
 				}
 			default:

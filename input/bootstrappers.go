@@ -17,7 +17,7 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/input/karpenter"
 	"github.com/kubeletcfg/kubeletcfg/input/nodeadm"
 	"github.com/kubeletcfg/kubeletcfg/input/talos"
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/source"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
@@ -139,7 +139,7 @@ func fromBootstrap(file string, f Format, out *bootstrap.Output) *Source {
 	// Flags the user wrote in the file (k3s's kubelet-arg): a finding or
 	// origin on the field a flag sets keeps the flag's position, as
 	// minikube's do.
-	if table, err := skew.Default().Flags(); err == nil {
+	if table, err := kubelets.Default().Flags(); err == nil {
 		for i, fp := range out.FlagPositions {
 			if fp.File == "" || i >= len(out.Flags) {
 				continue
@@ -242,7 +242,7 @@ func (s *Source) ownFlagOf(f finding.Finding) string {
 // userWrote reports whether the user's file writes path or a key below it.
 func (m *posMap) userWrote(path string) bool {
 	for p := range m.byPath {
-		if skew.Within(p, path) {
+		if kubelets.Within(p, path) {
 			return true
 		}
 	}

@@ -6,8 +6,8 @@ import (
 
 	kcfinding "github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 // fakeTool stands for a bootstrapper: its user's file (tool.yaml) sets maxPods
@@ -56,7 +56,7 @@ func TestBootstrapperBridge(t *testing.T) {
 	if !in.ConfigDirInMemory || in.ConfigDir != "/etc/fake/config.json.d" || len(in.Flags) != 1 {
 		t.Fatalf("Apply: %+v", in)
 	}
-	r, err := pipeline.Evaluate(skew.Default(), in)
+	r, err := pipeline.Evaluate(kubelets.Default(), in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,10 +135,10 @@ func evaluateTool(t *testing.T, tool translator, minor string) *pipeline.Result 
 	t.Helper()
 	translators = append(translators, tool)
 	defer func() { translators = translators[:len(translators)-1] }()
-	m := skew.Default()
+	m := kubelets.Default()
 	if minor != "" {
 		var err error
-		if m, err = skew.Lookup(minor); err != nil {
+		if m, err = kubelets.Lookup(minor); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -14,8 +14,8 @@ import (
 
 	kf "github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/rule"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
@@ -111,7 +111,7 @@ type capiSpec struct {
 	// Cluster API's own output by TestCAPIHarnessGoldens.
 	kdocs []yamlDoc
 	// kubeVersion is the Kubernetes minor CAPI writes for: spec.version, else the one evaluated.
-	kubeVersion skew.Version
+	kubeVersion kubelets.Version
 }
 
 func (c *capiSpec) pos(n *yaml.Node) kf.Position {
@@ -178,7 +178,7 @@ func convertCAPI(path string, data []byte, opt Options) (*Source, error) {
 	}
 	s := fromBootstrap(path, "cluster-api", c.out)
 	s.kubeadm = c.node
-	table, err := skew.Default().Flags()
+	table, err := kubelets.Default().Flags()
 	if err != nil {
 		return nil, err
 	}
@@ -230,22 +230,22 @@ func translateCAPI(path string, data []byte, opt bootstrap.Options) (*capiSpec, 
 	}
 
 	// The kubelet minor: the KubeadmControlPlane's spec.version, else the one evaluated.
-	m := skew.Default()
+	m := kubelets.Default()
 	if opt.Minor != "" {
-		mm, err := skew.Lookup(opt.Minor)
+		mm, err := kubelets.Lookup(opt.Minor)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", path, err)
 		}
 		m = mm
 	}
 	if c.version != "" {
-		v, ok := skew.ParseVersion(strings.TrimPrefix(c.version, "v"))
+		v, ok := kubelets.ParseVersion(strings.TrimPrefix(c.version, "v"))
 		if ok {
 			// Not a clusterctl variable (${KUBERNETES_VERSION}): the minor evaluated.
 			c.out.KubeletVersion = c.version
 		}
 		if ok && opt.Minor == "" {
-			if mm, err := skew.Lookup(fmt.Sprintf("%d.%d", v.Major, v.Minor)); err == nil {
+			if mm, err := kubelets.Lookup(fmt.Sprintf("%d.%d", v.Major, v.Minor)); err == nil {
 				m = mm
 			}
 		}
@@ -257,8 +257,8 @@ func translateCAPI(path string, data []byte, opt bootstrap.Options) (*capiSpec, 
 		}
 	}
 	kubeadmAPI := "kubeadm.k8s.io/v1beta4" // every supported minor is 1.31 or newer
-	c.kubeVersion, _ = skew.ParseVersion(m.Version)
-	if v, ok := skew.ParseVersion(strings.TrimPrefix(c.version, "v")); ok && c.version != "" {
+	c.kubeVersion, _ = kubelets.ParseVersion(m.Version)
+	if v, ok := kubelets.ParseVersion(strings.TrimPrefix(c.version, "v")); ok && c.version != "" {
 		c.kubeVersion = v
 	}
 

@@ -14,8 +14,8 @@ import (
 
 	kf "github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/rule"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 const capiTestdata = "../testdata/bootstrappers/capi/"
@@ -60,7 +60,7 @@ func asJSON(t *testing.T, doc []byte) map[string]any {
 // plain maps) and containerRuntimeEndpoint set.
 func kubeadmWrites(t *testing.T, minor string, set map[string]any) map[string]any {
 	t.Helper()
-	m, err := skew.Lookup(minor)
+	m, err := kubelets.Lookup(minor)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -449,7 +449,7 @@ func TestCAPIKubeadmFindings(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m, err := skew.Lookup(tt.minor)
+			m, err := kubelets.Lookup(tt.minor)
 			if err != nil {
 				t.Fatal(err)
 			}

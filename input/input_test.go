@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
@@ -177,7 +177,7 @@ func TestKubeadm(t *testing.T) {
 			}
 			var in pipeline.Input
 			applyTo(s, &in)
-			r, err := pipeline.Evaluate(skew.Default(), in)
+			r, err := pipeline.Evaluate(kubelets.Default(), in)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -204,7 +204,7 @@ func TestKubeadmOrigins(t *testing.T) {
 	}
 	var in pipeline.Input
 	applyTo(s, &in)
-	r, err := pipeline.Evaluate(skew.Default(), in)
+	r, err := pipeline.Evaluate(kubelets.Default(), in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -291,7 +291,7 @@ func TestOpen(t *testing.T) {
 				t.Errorf("stdin is named %q", in.Config)
 			}
 			if tt.format != Config {
-				if r, err := pipeline.Evaluate(skew.Default(), in); err != nil || !r.Starts {
+				if r, err := pipeline.Evaluate(kubelets.Default(), in); err != nil || !r.Starts {
 					t.Errorf("does not evaluate: %v %+v", err, r)
 				}
 			}
@@ -326,7 +326,7 @@ func TestReadLimited(t *testing.T) {
 
 // Settle drops "set while its gate is off" for a dump's default values only.
 func TestSettleConfigzDefaults(t *testing.T) {
-	m, err := skew.Lookup("1.33")
+	m, err := kubelets.Lookup("1.33")
 	if err != nil {
 		t.Fatal(err)
 	}

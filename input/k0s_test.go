@@ -3,8 +3,8 @@ package input
 import (
 	"testing"
 
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 // TestK0sPositions runs the kubelet's pipeline on a k0s worker profile: a
@@ -25,7 +25,7 @@ spec:
 	if f := DetectPath("k0s.yaml", data); f != "k0s" {
 		t.Fatalf("DetectPath = %q, want k0s", f)
 	}
-	m, err := skew.Lookup("1.36")
+	m, err := kubelets.Lookup("1.36")
 	if err != nil {
 		t.Fatal(err)
 	}

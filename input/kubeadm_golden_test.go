@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 // kubeadmDefaultCRISocket is constants.DefaultCRISocket (unix), what the harness's
@@ -52,7 +52,7 @@ func TestKubeadmGoldens(t *testing.T) {
 				if _, err := os.Stat(filepath.Join(dir, "systemd-resolved")); err == nil {
 					opt.Kubeadm.SystemdResolved = true
 				}
-				minor, err := skew.Lookup(m.Name())
+				minor, err := kubelets.Lookup(m.Name())
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -80,7 +80,7 @@ func TestKubeadmGoldens(t *testing.T) {
 					t.Fatalf("format %s, want %s", s.Format, KubeadmConfig)
 				}
 				// What the pipeline reads is the newest kubeadm's file.
-				if minor == skew.Default() && string(s.Data) != string(want) {
+				if minor == kubelets.Default() && string(s.Data) != string(want) {
 					t.Errorf("kubeletcfg's port writes\n%s\nkubeadm %s writes\n%s", s.Data, m.Name(), want)
 				}
 				var kc, cluster *yamlDoc

@@ -13,7 +13,7 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
@@ -227,8 +227,8 @@ func convertKubeadmConfig(path string, data []byte, opt Options) (*Source, error
 	}
 	// kubeadm of the kubelet's minor writes the flags (the one minor asked for, else the
 	// default); config.yaml is the newest kubeadm's (KubeadmKubeletConfig).
-	m := skew.Default()
-	if am, err := skew.Lookup(opt.Minor); opt.Minor != "" && err == nil {
+	m := kubelets.Default()
+	if am, err := kubelets.Lookup(opt.Minor); opt.Minor != "" && err == nil {
 		m = am
 	}
 	w := node.writes(m, node.detected)
@@ -292,7 +292,7 @@ func mergeInstanceConfig(doc []byte, endpoint string) ([]byte, error) {
 // addKubeadmFlags makes flags, kubeadm-flags.env of kubeadm minor m, the kubelet's
 // first flags, each at the position of what sets it in the file, with the origin
 // note of the field it sets.
-func (s *Source) addKubeadmFlags(flags []kubeadmArg, m *skew.Minor) error {
+func (s *Source) addKubeadmFlags(flags []kubeadmArg, m *kubelets.Minor) error {
 	table, err := m.Flags()
 	if err != nil {
 		return err

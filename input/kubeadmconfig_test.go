@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
@@ -22,7 +22,7 @@ func settle(t *testing.T, s *Source) *pipeline.Result {
 	t.Helper()
 	var in pipeline.Input
 	applyTo(s, &in)
-	r, err := pipeline.Evaluate(skew.Default(), in)
+	r, err := pipeline.Evaluate(kubelets.Default(), in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,8 +283,8 @@ func TestParentPath(t *testing.T) {
 		"enforceNodeAllocatable[0]":        "enforceNodeAllocatable",
 		"maxPods":                          "",
 	} {
-		if got := skew.Parent(in); got != want {
-			t.Errorf("skew.Parent(%q) = %q, want %q", in, got, want)
+		if got := kubelets.Parent(in); got != want {
+			t.Errorf("kubelets.Parent(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
@@ -297,7 +297,7 @@ func TestKubeadmKubeletConfigAt(t *testing.T) {
 		minor string
 		has   bool
 	}{{"1.31", false}, {"1.32", true}, {"1.37", true}} {
-		m, err := skew.Lookup(tt.minor)
+		m, err := kubelets.Lookup(tt.minor)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,7 +12,7 @@ import (
 
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
@@ -156,7 +156,7 @@ func kubeadmDefaultsNote(net Networking, opt KubeadmOptions) string {
 // kubeadm decodes and marshals with its own minor's kubelet types, so a field m does
 // not have (crashLoopBackOff before 1.32) is neither kept from the file nor written
 // as a zero value.
-func KubeadmKubeletConfigAt(doc []byte, net Networking, opt KubeadmOptions, m *skew.Minor) ([]byte, error) {
+func KubeadmKubeletConfigAt(doc []byte, net Networking, opt KubeadmOptions, m *kubelets.Minor) ([]byte, error) {
 	out, err := KubeadmKubeletConfig(doc, net, opt)
 	if err != nil || m == nil {
 		return out, err
@@ -181,7 +181,7 @@ func KubeadmKubeletConfigAt(doc []byte, net Networking, opt KubeadmOptions, m *s
 
 // pruneFields drops the keys of obj that the Object field f does not have
 // (apiVersion and kind at the top stay).
-func pruneFields(obj map[string]any, f *skew.Field, top bool) {
+func pruneFields(obj map[string]any, f *kubelets.Field, top bool) {
 	for k, v := range obj {
 		if top && (k == "apiVersion" || k == "kind") {
 			continue
@@ -191,7 +191,7 @@ func pruneFields(obj map[string]any, f *skew.Field, top bool) {
 			delete(obj, k)
 			continue
 		}
-		if sub, ok := v.(map[string]any); ok && c.Kind == skew.Object {
+		if sub, ok := v.(map[string]any); ok && c.Kind == kubelets.Object {
 			pruneFields(sub, c, false)
 		}
 	}

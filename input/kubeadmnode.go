@@ -10,7 +10,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
@@ -278,7 +278,7 @@ type kubeadmRefusal struct {
 func (r *kubeadmRefusal) Error() string { return r.message }
 
 // minorNumber is 37 of "1.37".
-func minorNumber(m *skew.Minor) int {
+func minorNumber(m *kubelets.Minor) int {
 	_, mm, _ := strings.Cut(m.Version, ".")
 	n, _ := strconv.Atoi(mm)
 	return n
@@ -289,7 +289,7 @@ func minorNumber(m *skew.Minor) int {
 // validateSupportedVersion, in documentMapToInitConfiguration's order), and the
 // NodeLocalCRISocket feature gate where kubeadm does not know it
 // (apis/kubeadm/validation/validation.go, ValidateFeatureGates: 1.31, and 1.37 on).
-func (n *kubeadmNodeDoc) refusal(m *skew.Minor) *kubeadmRefusal {
+func (n *kubeadmNodeDoc) refusal(m *kubelets.Minor) *kubeadmRefusal {
 	minor := minorNumber(m)
 	old := map[string]string{
 		"kubeadm.k8s.io/v1alpha1": "v1.11",
@@ -398,7 +398,7 @@ func pauseVersion(minor int) string {
 // flags, overridden by kubeletExtraArgs (ArgumentsToCommand), and whether the instance
 // configuration is written. detected is the CRI socket kubeadm detects on the node
 // when criSocket is not written (KubeadmOptions.CRISocket; empty: unknown).
-func (n *kubeadmNodeDoc) writes(m *skew.Minor, detected string) kubeadmNodeWrites {
+func (n *kubeadmNodeDoc) writes(m *kubelets.Minor, detected string) kubeadmNodeWrites {
 	minor := minorNumber(m)
 	var w kubeadmNodeWrites
 	// SetNodeRegistrationDynamicDefaults: a socket without a scheme gets unix://;
@@ -579,13 +579,13 @@ func (s *Source) addKubeadmFindings(r *Result) {
 // writtenOrKubeadms reports whether the file (or a patch) writes path or kubeadm's
 // defaulting sets it (kubeadmSets, the instance configuration's endpoint).
 func (m *posMap) writtenOrKubeadms(path string) bool {
-	for p := path; p != ""; p = skew.Parent(p) {
+	for p := path; p != ""; p = kubelets.Parent(p) {
 		if _, ok := m.byPath[p]; ok {
 			return true
 		}
 	}
 	for _, q := range kubeadmSets {
-		if skew.Within(path, q) || skew.Within(q, path) {
+		if kubelets.Within(path, q) || kubelets.Within(q, path) {
 			return true
 		}
 	}

@@ -6,8 +6,8 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
@@ -31,7 +31,7 @@ cgroupDriver: systemd
 `
 
 // settleAt runs the pipeline on s at minor m and settles the result.
-func settleAt(t *testing.T, s *Source, m *skew.Minor) *pipeline.Result {
+func settleAt(t *testing.T, s *Source, m *kubelets.Minor) *pipeline.Result {
 	t.Helper()
 	var in pipeline.Input
 	applyTo(s, &in)
@@ -45,9 +45,9 @@ func settleAt(t *testing.T, s *Source, m *skew.Minor) *pipeline.Result {
 	return r
 }
 
-func lookup(t *testing.T, v string) *skew.Minor {
+func lookup(t *testing.T, v string) *kubelets.Minor {
 	t.Helper()
-	m, err := skew.Lookup(v)
+	m, err := kubelets.Lookup(v)
 	if err != nil {
 		t.Fatal(err)
 	}

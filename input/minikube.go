@@ -11,7 +11,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
@@ -442,7 +442,7 @@ func convertMinikube(path string, data []byte, opt Options) (*Source, error) {
 	}
 	var args []string
 	var argPos []finding.Position
-	table, err := skew.Default().Flags()
+	table, err := kubelets.Default().Flags()
 	if err != nil {
 		return nil, err
 	}

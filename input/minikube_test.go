@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
@@ -417,7 +417,7 @@ func TestFlagOverrideMessageKubeadm(t *testing.T) {
 	var in pipeline.Input
 	applyTo(s, &in)
 	in.Flags = []string{"--max-pods=30"}
-	r, err := pipeline.Evaluate(skew.Default(), in)
+	r, err := pipeline.Evaluate(kubelets.Default(), in)
 	if err != nil {
 		t.Fatal(err)
 	}

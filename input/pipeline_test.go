@@ -1,8 +1,8 @@
 package input
 
 import (
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 // The tests here run the pipeline on a source as the module root does
@@ -41,7 +41,7 @@ func resultOf(res *pipeline.Result) *Result {
 	return r
 }
 
-func evaluateFile(m *skew.Minor, path string, data []byte) (*Result, error) {
+func evaluateFile(m *kubelets.Minor, path string, data []byte) (*Result, error) {
 	res, err := pipeline.Evaluate(m, pipeline.Input{Config: path, Virtual: map[string][]byte{path: data}})
 	if err != nil {
 		return nil, err

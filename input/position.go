@@ -9,7 +9,7 @@ import (
 	"sync"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/source"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
@@ -75,7 +75,7 @@ func (s *Source) mapPosition(p finding.Position, path string, flags bool) findin
 	if m.byPath != nil {
 		if fps, ok := m.flagAt[p]; ok && flags {
 			for _, fp := range fps {
-				if path == "" || fp != "" && skew.Within(path, fp) {
+				if path == "" || fp != "" && kubelets.Within(path, fp) {
 					return p
 				}
 			}
@@ -89,7 +89,7 @@ func (s *Source) mapPosition(p finding.Position, path string, flags bool) findin
 				// key above it: the anchor, not that key.
 				return m.anchor
 			}
-			path = skew.Parent(path)
+			path = kubelets.Parent(path)
 		}
 		return m.anchor
 	}
@@ -198,7 +198,7 @@ func (s *Source) Translate(r *Result) {
 // accord, which the user's file does not hold: whose it is (the tool that
 // writes the node's files, Source.writer), and what the user can do (a gate
 // entry the tool sets cannot be taken back by a file).
-func (s *Source) toolHint(f *finding.Finding, m *skew.Minor) string {
+func (s *Source) toolHint(f *finding.Finding, m *kubelets.Minor) string {
 	who, name, minor := s.writerWords(m)
 	if !strings.HasPrefix(f.Path, "featureGates[") {
 		return fmt.Sprintf("not in your file: %s writes %s itself; to change it, set it in the file where %s takes kubelet settings from (unless it protects the field)", who, f.Path, s.tool)
@@ -211,7 +211,7 @@ func (s *Source) toolHint(f *finding.Finding, m *skew.Minor) string {
 
 // toolAlsoHint is the hint of a finding on a gate entry the user's file and
 // the tool both write: taking the file's out is not enough.
-func (s *Source) toolAlsoHint(f *finding.Finding, m *skew.Minor) string {
+func (s *Source) toolAlsoHint(f *finding.Finding, m *kubelets.Minor) string {
 	who, name, minor := s.writerWords(m)
 	if f.Severity == finding.Error {
 		return fmt.Sprintf("remove it from the file, and the node needs a release of %s that does not write it for %s: %s writes this gate entry too, and a file cannot take back a gate the tool sets", name, minor, who)
@@ -222,7 +222,7 @@ func (s *Source) toolAlsoHint(f *finding.Finding, m *skew.Minor) string {
 // writerWords name, for the hints, the tool that writes the node's files
 // with its release ("EKS nodeadm v20260724") and without, and the minor m
 // ("kubelet 1.38", or "this kubelet minor" without one).
-func (s *Source) writerWords(m *skew.Minor) (who, name, minor string) {
+func (s *Source) writerWords(m *kubelets.Minor) (who, name, minor string) {
 	who, name, minor = s.writer.Name, s.writer.Name, "this kubelet minor"
 	if s.writer.Release != "" {
 		who += " " + s.writer.Release
@@ -259,7 +259,7 @@ func (s *Source) mapMessage(msg, path string) string {
 // toolNote is the note of a path the tool sets and the user's file does not
 // write (mapPosition sends its findings to the anchor), if p is one.
 func (m *posMap) toolNote(p string) (string, bool) {
-	for ; p != ""; p = skew.Parent(p) {
+	for ; p != ""; p = kubelets.Parent(p) {
 		if _, ok := m.byPath[p]; ok {
 			return "", false
 		}
@@ -272,7 +272,7 @@ func (m *posMap) toolNote(p string) (string, bool) {
 
 // noteFor is the note of path p: its own, a nearest ancestor's, else the default.
 func (m *posMap) noteFor(p string) string {
-	for q := p; q != ""; q = skew.Parent(q) {
+	for q := p; q != ""; q = kubelets.Parent(q) {
 		if n, ok := m.notes[q]; ok {
 			return n
 		}
@@ -284,7 +284,7 @@ func (m *posMap) noteFor(p string) string {
 // sets path k (its origin is the flag, not a note).
 func (m *posMap) flagSets(p finding.Position, k string) bool {
 	for _, fp := range m.flagAt[p] {
-		if fp != "" && skew.Within(k, fp) {
+		if fp != "" && kubelets.Within(k, fp) {
 			return true
 		}
 	}
@@ -294,7 +294,7 @@ func (m *posMap) flagSets(p finding.Position, k string) bool {
 // setsPath reports whether p is, is within or holds a path kubeadm sets.
 func (m *posMap) setsPath(p string) bool {
 	for _, q := range m.set {
-		if skew.Within(p, q) || skew.Within(q, p) {
+		if kubelets.Within(p, q) || kubelets.Within(q, p) {
 			return true
 		}
 	}
@@ -305,7 +305,7 @@ func (m *posMap) setsPath(p string) bool {
 // (pipeline.Result's fields of the same names): input does not import
 // pipeline, so the module root copies them in and out.
 type Result struct {
-	Minor       *skew.Minor
+	Minor       *kubelets.Minor
 	Findings    []finding.Finding
 	Origins     map[string]finding.Position
 	OriginNotes map[string]string
@@ -319,7 +319,7 @@ type Result struct {
 // named path, at minor m (pipeline.Evaluate of an Input with Config path and
 // Virtual {path: data}): Settle evaluates what kubeadm writes, and a minor's
 // defaults, with it.
-type Evaluator func(m *skew.Minor, path string, data []byte) (*Result, error)
+type Evaluator func(m *kubelets.Minor, path string, data []byte) (*Result, error)
 
 // Settle is what every command does with a Result of this input before
 // printing it: Translate, and for a configz dump, drop the KC6002 findings
@@ -347,7 +347,7 @@ func (s *Source) Settle(r *Result, eval Evaluator) error {
 		return err
 	}
 	tree := r.Minor.Fields()
-	have := skew.Flatten(got, tree)
+	have := kubelets.Flatten(got, tree)
 	kept := r.Findings[:0]
 	for _, f := range r.Findings {
 		if f.Rule == validate.GatedFieldIgnored.ID && equalBelow(have, defaults, f.Path) {
@@ -361,16 +361,16 @@ func (s *Source) Settle(r *Result, eval Evaluator) error {
 
 // defaultsByMinor caches minorDefaults: lint --nodes settles every node's dump
 // at the same minor, and the defaults do not depend on the node.
-var defaultsByMinor sync.Map // *skew.Minor -> func() (map[string]any, error)
+var defaultsByMinor sync.Map // *kubelets.Minor -> func() (map[string]any, error)
 
 // minorDefaults is the effective configuration of a file with only apiVersion
 // and kind at m, flattened; callers only read it.
-func minorDefaults(m *skew.Minor, eval Evaluator) (map[string]any, error) {
+func minorDefaults(m *kubelets.Minor, eval Evaluator) (map[string]any, error) {
 	f, _ := defaultsByMinor.LoadOrStore(m, sync.OnceValues(func() (map[string]any, error) { return computeDefaults(m, eval) }))
 	return f.(func() (map[string]any, error))()
 }
 
-func computeDefaults(m *skew.Minor, eval Evaluator) (map[string]any, error) {
+func computeDefaults(m *kubelets.Minor, eval Evaluator) (map[string]any, error) {
 	const empty = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"
 	path := "(defaults of kubelet " + m.Version + ")"
 	r, err := eval(m, path, []byte(empty))
@@ -381,14 +381,14 @@ func computeDefaults(m *skew.Minor, eval Evaluator) (map[string]any, error) {
 	if err != nil || obj == nil {
 		return nil, err
 	}
-	return skew.Flatten(obj, m.Fields()), nil
+	return kubelets.Flatten(obj, m.Fields()), nil
 }
 
 // equalBelow reports whether a and b agree on every leaf at or below path.
 func equalBelow(a, b map[string]any, path string) bool {
 	for _, m := range []map[string]any{a, b} {
 		for p := range m {
-			if skew.Within(p, path) && !reflect.DeepEqual(a[p], b[p]) {
+			if kubelets.Within(p, path) && !reflect.DeepEqual(a[p], b[p]) {
 				return false
 			}
 		}

@@ -2,8 +2,8 @@ package pipeline
 
 import (
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/rule"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 // The kubelet stops at its first fatal error, and a verdict must stay the
@@ -98,7 +98,7 @@ const behindRounds = 4
 // evaluateBehind adds to r, which the kubelet refuses, what the kubelet would
 // report once each fatal error before it is fixed. r's verdict, effective
 // configuration and backoff stay as they are.
-func (l *Loaded) evaluateBehind(m *skew.Minor, r *Result) {
+func (l *Loaded) evaluateBehind(m *kubelets.Minor, r *Result) {
 	seen := map[string]bool{}
 	for _, f := range r.Findings {
 		seen[findingKey(f)] = true

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
@@ -33,7 +33,7 @@ func TestBootstrapperHint(t *testing.T) {
 			if err := os.WriteFile(path, []byte(tc.file), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			res, err := Evaluate(skew.Default(), Input{Config: path})
+			res, err := Evaluate(kubelets.Default(), Input{Config: path})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -28,7 +28,7 @@ import (
 	kubeletapis "k8s.io/kubelet/pkg/apis"
 
 	"github.com/kubeletcfg/kubeletcfg/internal/didyoumean"
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
@@ -53,7 +53,7 @@ type commandLine struct {
 }
 
 type setFlag struct {
-	flag  *skew.Flag
+	flag  *kubelets.Flag
 	pos   finding.Position
 	text  string        // the argument(s) as written: --max-pods=50
 	value reflect.Value // pointer to the parsed value
@@ -81,7 +81,7 @@ func argName(arg string) (name string, short bool) {
 
 // parseFlags parses in.Flags; false means the kubelet stops here (the findings
 // say why).
-func (r *Result) parseFlags(m *skew.Minor, in *Input) (*commandLine, bool) {
+func (r *Result) parseFlags(m *kubelets.Minor, in *Input) (*commandLine, bool) {
 	r.windowsFlags(in)
 	table, err := m.Flags()
 	if err != nil {
@@ -285,7 +285,7 @@ func isKubernetesLabel(key string) bool {
 
 // nonFlagArg is the index of the first argument pflag left as a non-flag
 // argument: equal to arg and not the value of the flag before it.
-func nonFlagArg(table *skew.FlagTable, args []string, arg string) int {
+func nonFlagArg(table *kubelets.FlagTable, args []string, arg string) int {
 	for j, a := range args {
 		if a == "--" {
 			return j + 1
@@ -295,7 +295,7 @@ func nonFlagArg(table *skew.FlagTable, args []string, arg string) int {
 		}
 		if j > 0 && !strings.Contains(args[j-1], "=") {
 			if name, short := argName(args[j-1]); name != "" {
-				var f *skew.Flag
+				var f *kubelets.Flag
 				if short {
 					f, _ = table.Shorthand(name)
 				} else {
@@ -325,7 +325,7 @@ func withKubelet(f finding.Finding, msg string) finding.Finding {
 }
 
 // flagError reports why the kubelet's flag parse failed.
-func (r *Result) flagError(m *skew.Minor, table *skew.FlagTable, in *Input, err error) {
+func (r *Result) flagError(m *kubelets.Minor, table *kubelets.FlagTable, in *Input, err error) {
 	kubelet := "failed to parse kubelet flag: " + err.Error()
 	var fe *flagError
 	arg := -1
@@ -376,12 +376,12 @@ func (r *Result) flagError(m *skew.Minor, table *skew.FlagTable, in *Input, err 
 
 type minorFlag struct {
 	minor string
-	f     *skew.Flag
+	f     *kubelets.Flag
 }
 
 // removedFlag finds the newest older minor that still has the flag.
-func removedFlag(m *skew.Minor, name string) *minorFlag {
-	all := skew.Minors()
+func removedFlag(m *kubelets.Minor, name string) *minorFlag {
+	all := kubelets.Minors()
 	for i := len(all) - 1; i >= 0; i-- {
 		o := all[i]
 		if !o.Before(m) {
@@ -402,7 +402,7 @@ func removedFlag(m *skew.Minor, name string) *minorFlag {
 // gate set, as RunE does before it loads any file ("set feature gates from
 // initial flags-based config"); defaulting then starts from that gate set
 // (SetDefaults_KubeletConfiguration DeepCopies the global gate, 1.32+).
-func (r *Result) flagGates(m *skew.Minor, cl *commandLine, base featuregate.MutableVersionedFeatureGate) (featuregate.MutableVersionedFeatureGate, bool) {
+func (r *Result) flagGates(m *kubelets.Minor, cl *commandLine, base featuregate.MutableVersionedFeatureGate) (featuregate.MutableVersionedFeatureGate, bool) {
 	if cl == nil || cl.gates == nil {
 		return base, true
 	}
@@ -500,7 +500,7 @@ func (r *Result) fileOrigin(path string) (finding.Position, bool) {
 }
 
 // describeValue is "maxPods: 110" for a scalar, the value as a file writes
-// it (its JSON, as skew.Format prints an effective value: "4h0m0s", not Go's
+// it (its JSON, as kubelets.Format prints an effective value: "4h0m0s", not Go's
 // &Duration{...}); the field name for a map or list.
 func describeValue(kc *kubeletv1beta1.KubeletConfiguration, path string) string {
 	v, ok := lookupPath(reflect.ValueOf(kc).Elem(), path)
@@ -521,7 +521,7 @@ func describeValue(kc *kubeletv1beta1.KubeletConfiguration, path string) string 
 	if b, err := json.Marshal(v.Interface()); err != nil || json.Unmarshal(b, &written) != nil {
 		return path
 	}
-	return path + ": " + skew.Format(written)
+	return path + ": " + kubelets.Format(written)
 }
 
 // lookupPath finds the struct field at a dotted JSON path.

@@ -11,8 +11,8 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	testcorpus "github.com/kubeletcfg/kubeletcfg/internal/corpus"
 	"github.com/kubeletcfg/kubeletcfg/internal/fuzzcase"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
@@ -22,13 +22,13 @@ import (
 // internal/fuzzcase compares (fuzzcase.Outcome, testcorpus.Compare).
 
 func TestConformance(t *testing.T) {
-	for _, v := range skew.Supported() {
-		minor, _ := skew.Lookup(v)
+	for _, v := range kubelets.Supported() {
+		minor, _ := kubelets.Lookup(v)
 		t.Run(v, func(t *testing.T) { conformance(t, minor) })
 	}
 }
 
-func conformance(t *testing.T, minor *skew.Minor) {
+func conformance(t *testing.T, minor *kubelets.Minor) {
 	goldens, _ := filepath.Glob(filepath.Join(pipeline.Corpus, "golden", minor.Version, "*.json"))
 	if len(goldens) == 0 {
 		t.Fatalf("no goldens for %s", minor.Version)
@@ -146,8 +146,8 @@ func TestBehindIsNext(t *testing.T) {
 		}
 		fixed, orig := filepath.Base(filepath.Dir(meta)), string(m[1])
 		pairs++
-		for _, v := range skew.Supported() {
-			minor, _ := skew.Lookup(v)
+		for _, v := range kubelets.Supported() {
+			minor, _ := kubelets.Lookup(v)
 			t.Run(fixed+"/"+v, func(t *testing.T) {
 				wantOrig, err := testcorpus.ReadGolden(filepath.Join(pipeline.Corpus, "golden", v, orig+".json"))
 				if err != nil {

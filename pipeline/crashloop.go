@@ -7,7 +7,7 @@ import (
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	"k8s.io/component-base/featuregate"
 
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 // Backoff is the crash-loop backoff the kubelet applies to restarting
@@ -63,7 +63,7 @@ const crashLoopMaxPath = "crashLoopBackOff.maxContainerRestartPeriod"
 // and the inline code it replaced in NewMainKubelet (1.32: the same without
 // ReduceDefaultCrashLoopBackOffDecay; 1.31: fixed 10s and 300s). A gate the
 // minor does not register is off, so one function covers every minor.
-func crashLoopBackOff(m *skew.Minor, gates featuregate.FeatureGate, kc *kubeletv1beta1.KubeletConfiguration) Backoff {
+func crashLoopBackOff(m *kubelets.Minor, gates featuregate.FeatureGate, kc *kubeletv1beta1.KubeletConfiguration) Backoff {
 	b := Backoff{
 		Initial: initialCrashLoopBackOff, InitialFrom: BackoffSource{Constant: "initialCrashLoopBackOff"},
 		Max: maxCrashLoopBackOff, MaxFrom: BackoffSource{Constant: "maxCrashLoopBackOff"},

@@ -3,7 +3,7 @@ package pipeline
 import (
 	"testing"
 
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 // The crash-loop backoff says where each duration comes from, as
@@ -28,7 +28,7 @@ func TestCrashLoopBackOffSources(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.file+"@"+tt.minor, func(t *testing.T) {
-			m, err := skew.Lookup(tt.minor)
+			m, err := kubelets.Lookup(tt.minor)
 			if err != nil {
 				t.Fatal(err)
 			}

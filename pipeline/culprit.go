@@ -5,7 +5,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
@@ -18,10 +18,10 @@ func culprit(f *source.File, keys []source.Key, named string) *source.Key {
 		return nil
 	}
 	for i, k := range keys {
-		if k.Kind != source.KeyExact || k.Field == nil || k.Field.Kind != skew.Scalar || strings.Contains(k.Path, "]") && !isMapLeaf(k) {
+		if k.Kind != source.KeyExact || k.Field == nil || k.Field.Kind != kubelets.Scalar || strings.Contains(k.Path, "]") && !isMapLeaf(k) {
 			continue
 		}
-		if named != "" && !skew.Within(strings.ToLower(k.Path), strings.ToLower(named)) {
+		if named != "" && !kubelets.Within(strings.ToLower(k.Path), strings.ToLower(named)) {
 			continue
 		}
 		v := valueAt(f.Doc, k.WrittenPath)
@@ -41,13 +41,13 @@ func culprit(f *source.File, keys []source.Key, named string) *source.Key {
 
 // isMapLeaf reports whether the only bracket in the key's path is its own map key.
 func isMapLeaf(k source.Key) bool {
-	return k.Parent != nil && k.Parent.Kind == skew.Map && strings.Count(k.Path, "[") == 1 && strings.HasSuffix(k.Path, "]")
+	return k.Parent != nil && k.Parent.Kind == kubelets.Map && strings.Count(k.Path, "[") == 1 && strings.HasSuffix(k.Path, "]")
 }
 
 // segments splits a written path into object keys and map keys: a.b[k] -> a,
 // b, k; nil when a bracket is not closed.
 func segments(path string) []string {
-	steps, ok := skew.Steps(path)
+	steps, ok := kubelets.Steps(path)
 	if !ok {
 		return nil
 	}

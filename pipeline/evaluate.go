@@ -20,7 +20,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/defaults"
 	dropin "github.com/kubeletcfg/kubeletcfg/drop-in"
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/source"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
@@ -52,13 +52,13 @@ type Input struct {
 	// Release is the kubelet binary's own version (v1.37.3, v1.37.3-eks-1)
 	// when known: --version=vX.Y.Z must name its major, minor and patch. Empty,
 	// or of another minor than the one evaluated: the minor's recorded release
-	// (skew.Minor.Patch).
+	// (kubelets.Minor.Patch).
 	Release string
 }
 
 // Result is what the kubelet would do with the input.
 type Result struct {
-	Minor *skew.Minor
+	Minor *kubelets.Minor
 	// Verdict is the node's: whether it ends up with a running kubelet, and
 	// who stops it.
 	Verdict
@@ -96,7 +96,7 @@ type Result struct {
 
 // Evaluate runs the pipeline. Its error is an input error (a file that cannot be
 // read at all); everything the kubelet would complain about is a finding.
-func Evaluate(m *skew.Minor, in Input) (*Result, error) {
+func Evaluate(m *kubelets.Minor, in Input) (*Result, error) {
 	l, err := Load(in)
 	if err != nil {
 		return nil, err
@@ -118,7 +118,7 @@ func (r *Result) FileData(path string) (data []byte, ok bool) {
 
 // Loaded is an input whose files are read, parsed and decoded once, however many
 // kubelet minors it is evaluated at (kubeletcfg skew and preflight). Evaluate
-// may be called from several goroutines at once (matrix evaluates minors in
+// may be called from several goroutines at once (skew evaluates minors in
 // parallel): everything shared is in the concurrency-safe source.Cache.
 type Loaded struct {
 	in      Input
@@ -238,7 +238,7 @@ func (l *Loaded) Input() Input { return l.in }
 // Evaluate runs the pipeline of one kubelet minor over the loaded files. Where
 // the kubelet stops at a fatal error, it evaluates on as if that error were fixed
 // (behind.go), and adds what the kubelet would report next, marked Behind.
-func (l *Loaded) Evaluate(m *skew.Minor) (*Result, error) {
+func (l *Loaded) Evaluate(m *kubelets.Minor) (*Result, error) {
 	r, err := l.evaluate(m, past{})
 	if err != nil || r.Starts {
 		return r, err
@@ -249,7 +249,7 @@ func (l *Loaded) Evaluate(m *skew.Minor) (*Result, error) {
 
 // evaluate runs the pipeline of one kubelet minor, getting past the fatal
 // errors p names.
-func (l *Loaded) evaluate(m *skew.Minor, p past) (*Result, error) {
+func (l *Loaded) evaluate(m *kubelets.Minor, p past) (*Result, error) {
 	in := l.in
 	if p.flags {
 		in.Flags, in.FlagPositions = nil, nil
@@ -313,7 +313,7 @@ func (l *Loaded) evaluate(m *skew.Minor, p past) (*Result, error) {
 
 // roundTrip is the conversion to the kubelet's internal type and back, which
 // also drops what this minor's types do not have.
-func (r *Result) roundTrip(m *skew.Minor, kc *kubeletv1beta1.KubeletConfiguration) (*kubeletv1beta1.KubeletConfiguration, error) {
+func (r *Result) roundTrip(m *kubelets.Minor, kc *kubeletv1beta1.KubeletConfiguration) (*kubeletv1beta1.KubeletConfiguration, error) {
 	m.Prune(kc)
 	out, err := m.RoundTrip(kc)
 	if err != nil {
@@ -367,7 +367,7 @@ func (r *Result) EffectiveObject() (map[string]any, error) {
 
 // loadConfigFile mirrors cmd/kubelet/app/server.go loadConfigFile and the
 // configfiles loader it calls.
-func (r *Result) loadConfigFile(m *skew.Minor, base featuregate.MutableVersionedFeatureGate, path string) (*kubeletv1beta1.KubeletConfiguration, error) {
+func (r *Result) loadConfigFile(m *kubelets.Minor, base featuregate.MutableVersionedFeatureGate, path string) (*kubeletv1beta1.KubeletConfiguration, error) {
 	f, err := r.files.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -389,7 +389,7 @@ func (r *Result) loadConfigFile(m *skew.Minor, base featuregate.MutableVersioned
 			"only the first YAML document is read; this document is ignored by the kubelet", "move its settings into the first document or into a drop-in"))
 	}
 	dec := r.files.DecodeMain(f)
-	if dec.Err != nil && hasUnknown(strictKeys) && m != skew.Newest() {
+	if dec.Err != nil && hasUnknown(strictKeys) && m != kubelets.Newest() {
 		// The newest types may fail on a key this older kubelet does not have
 		// at all (crashLoopBackOff: 30 at 1.31): it drops the key instead.
 		// Without them, the file either decodes or fails on a field this
@@ -466,7 +466,7 @@ func unknownPaths(keys []source.Key) []string {
 // The conversion is only needed when the walk has candidates: TestUnknownAgreesWithSchema
 // checks on the whole corpus, at every minor, that the walk, the converted
 // document and the minor's JSON Schema name the same keys.
-func (r *Result) strictKeys(m *skew.Minor, f *source.File) []source.Key {
+func (r *Result) strictKeys(m *kubelets.Minor, f *source.File) []source.Key {
 	keys := r.files.Walk(f, m.Fields(), source.Strict)
 	if !hasUnknown(keys) {
 		return keys
@@ -493,7 +493,7 @@ func (r *Result) strictKeys(m *skew.Minor, f *source.File) []source.Key {
 // apply is defaults.ApplyObject where the kubelet runs the scheme's generated
 // defaulter (decoding a file), defaults.Apply where it calls the function directly
 // (after the drop-in merge).
-func (r *Result) setDefaults(m *skew.Minor, base featuregate.MutableVersionedFeatureGate, kc *kubeletv1beta1.KubeletConfiguration, at finding.Position,
+func (r *Result) setDefaults(m *kubelets.Minor, base featuregate.MutableVersionedFeatureGate, kc *kubeletv1beta1.KubeletConfiguration, at finding.Position,
 	apply func(string, *kubeletv1beta1.KubeletConfiguration, func(string) bool) error) bool {
 	if !defaults.GatesInDefaulting(m.Version) {
 		// Before 1.32 defaulting does not look at the file's gates; a bad gate
@@ -522,7 +522,7 @@ func (r *Result) setDefaults(m *skew.Minor, base featuregate.MutableVersionedFea
 
 // gateOn is Enabled for a gate this minor may not register (featuregate panics
 // on those); an unregistered gate is off.
-func gateOn(m *skew.Minor, g featuregate.FeatureGate, name string) bool {
+func gateOn(m *kubelets.Minor, g featuregate.FeatureGate, name string) bool {
 	if !m.Registers(name) {
 		return false
 	}
@@ -530,7 +530,7 @@ func gateOn(m *skew.Minor, g featuregate.FeatureGate, name string) bool {
 }
 
 // mergeDropIns mirrors cmd/kubelet/app/server.go mergeKubeletConfigurations.
-func (r *Result) mergeDropIns(m *skew.Minor, base featuregate.MutableVersionedFeatureGate, kc *kubeletv1beta1.KubeletConfiguration, l *Loaded) (*kubeletv1beta1.KubeletConfiguration, error) {
+func (r *Result) mergeDropIns(m *kubelets.Minor, base featuregate.MutableVersionedFeatureGate, kc *kubeletv1beta1.KubeletConfiguration, l *Loaded) (*kubeletv1beta1.KubeletConfiguration, error) {
 	dir := l.in.ConfigDir
 	for _, e := range l.entries {
 		r.Files = append(r.Files, e.Path)
@@ -581,7 +581,7 @@ func (r *Result) mergeDropIns(m *skew.Minor, base featuregate.MutableVersionedFe
 
 // knownSince names, for a field path this minor does not have, the first newer
 // minor that has it ("" when none does).
-func knownSince(m *skew.Minor) func(path string) string {
+func knownSince(m *kubelets.Minor) func(path string) string {
 	return func(path string) string {
 		if n := m.FirstNewerWith(path); n != nil {
 			return n.Version

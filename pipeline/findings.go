@@ -16,13 +16,13 @@ import (
 	"k8s.io/component-base/featuregate"
 
 	"github.com/kubeletcfg/kubeletcfg/internal/didyoumean"
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
 // keyFindings reports the main file's keys that strict decoding rejects and the
 // lenient fallback drops.
-func keyFindings(files *source.Cache, f *source.File, keys []source.Key, m *skew.Minor) []finding.Finding {
+func keyFindings(files *source.Cache, f *source.File, keys []source.Key, m *kubelets.Minor) []finding.Finding {
 	n := 0
 	for _, k := range keys {
 		if k.Kind == source.KeyUnknown || k.Kind == source.KeyCase || k.Kind == source.KeyDuplicate {
@@ -87,7 +87,7 @@ func keyFindings(files *source.Cache, f *source.File, keys []source.Key, m *skew
 // recognises (crashLoopBackOff.maxSeconds, in any case).
 const draftCrashLoopParent = "crashLoopBackOff"
 
-func foldUnknownWalk(files *source.Cache, f *source.File, m *skew.Minor) []source.Key {
+func foldUnknownWalk(files *source.Cache, f *source.File, m *kubelets.Minor) []source.Key {
 	strict := files.Walk(f, m.Fields(), source.Strict)
 	caseKey, draftParent := false, false
 	for _, k := range strict {
@@ -207,7 +207,7 @@ const maxGateSuggestions = 1000
 // So each finding quotes the kubelet's words for its own gate, and says so where
 // the kubelet's choice is random; err itself is one random draw and only quoted,
 // with its items sorted, when no single gate is to blame.
-func gateFindings(m *skew.Minor, gates map[string]bool, origins map[string]finding.Position, at finding.Position, err error, panicking bool) []finding.Finding {
+func gateFindings(m *kubelets.Minor, gates map[string]bool, origins map[string]finding.Position, at finding.Position, err error, panicking bool) []finding.Finding {
 	table, terr := m.Gates()
 	if terr != nil {
 		return []finding.Finding{GateUnknown.At(at, "featureGates", terr.Error(), "")}
@@ -233,7 +233,7 @@ func gateFindings(m *skew.Minor, gates map[string]bool, origins map[string]findi
 			if hint == "" {
 				// No supported minor registers it: kubeletcfg cannot tell a gate
 				// removed before its oldest table from a misspelling.
-				hint = fmt.Sprintf("remove it: no kubelet %s registers it: it was removed before %s (the oldest gate table kubeletcfg has) or is misspelled (gate names are case-sensitive)", skew.Span(skew.Supported()), skew.Supported()[0])
+				hint = fmt.Sprintf("remove it: no kubelet %s registers it: it was removed before %s (the oldest gate table kubeletcfg has) or is misspelled (gate names are case-sensitive)", kubelets.Span(kubelets.Supported()), kubelets.Supported()[0])
 				if names == nil {
 					// the gate names lowercased once for all the searches
 					names = didyoumean.NewIndex(table.Names())
@@ -297,7 +297,7 @@ func gateFindings(m *skew.Minor, gates map[string]bool, origins map[string]findi
 
 // unknownGateHint says when a gate this minor does not register was removed or
 // is yet to come, from the other minors' tables; "" when no supported minor has it.
-func unknownGateHint(m *skew.Minor, name string) string {
+func unknownGateHint(m *kubelets.Minor, name string) string {
 	last, removed, first := m.GateHistory(name)
 	if last != nil {
 		return fmt.Sprintf("remove it: the gate was removed in %s (last registered in %s)", removed.Version, last.Version)
@@ -325,7 +325,7 @@ func sortedError(err error) string {
 
 // gateWarnings reports gates that are accepted but will stop working, once per
 // place they are written (the kubelet defaults twice: main file, then merged).
-func (r *Result) gateWarnings(m *skew.Minor, gates map[string]bool, at finding.Position) {
+func (r *Result) gateWarnings(m *kubelets.Minor, gates map[string]bool, at finding.Position) {
 	table, err := m.Gates()
 	if err != nil {
 		return
@@ -412,7 +412,7 @@ func pathValue(kc *kubeletv1beta1.KubeletConfiguration, path string) string {
 // stage, else by default; every gate that is on needs its dependencies on. The
 // finding sits where the user caused it: the gate's own entry, the AllAlpha or
 // AllBeta entry that turned it on, or the entry that turned its dependency off.
-func dependencyFindings(table *skew.GateTable, gates map[string]bool, origins map[string]finding.Position, at finding.Position, panics string) ([]finding.Finding, []string) {
+func dependencyFindings(table *kubelets.GateTable, gates map[string]bool, origins map[string]finding.Position, at finding.Position, panics string) ([]finding.Finding, []string) {
 	enabled := func(name string) (bool, string) {
 		if v, ok := gates[name]; ok {
 			return v, name

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
@@ -97,8 +97,8 @@ func TestFoldUnknownWalk(t *testing.T) {
 		return out
 	}
 	found, caseOnly := 0, 0
-	for _, v := range skew.Supported() {
-		m, _ := skew.Lookup(v)
+	for _, v := range kubelets.Supported() {
+		m, _ := kubelets.Lookup(v)
 		for _, f := range files {
 			c := source.NewCache()
 			got := unknown(foldUnknownWalk(c, f, m))
@@ -126,8 +126,8 @@ func TestFoldUnknownWalk(t *testing.T) {
 func TestMergedIndexInOrder(t *testing.T) {
 	files := walkInputs(t)
 	dups, merged := 0, 0
-	for _, v := range skew.Supported() {
-		m, _ := skew.Lookup(v)
+	for _, v := range kubelets.Supported() {
+		m, _ := kubelets.Lookup(v)
 		for _, f := range files {
 			keys := source.Walk(f, m.Fields(), source.Strict)
 			var x, full mergedIndex

@@ -9,15 +9,15 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // TestFlagParsers: every flag each minor binds to a configuration field has a
 // parser, and its parsed value can be stored at its generated field path.
 func TestFlagParsers(t *testing.T) {
-	for _, v := range skew.Supported() {
-		m, _ := skew.Lookup(v)
+	for _, v := range kubelets.Supported() {
+		m, _ := kubelets.Lookup(v)
 		table, err := m.Flags()
 		if err != nil {
 			t.Fatal(err)
@@ -46,7 +46,7 @@ func TestFlagParsers(t *testing.T) {
 // TestFlagsApplied checks what the conformance goldens cannot see: which field
 // each finding names and that a repeated list flag appends.
 func TestFlagsApplied(t *testing.T) {
-	m := skew.Default()
+	m := kubelets.Default()
 	in := Input{Config: "../testdata/conformance/cases/480-flags-list-and-taints/kubelet.yaml",
 		Flags: []string{"--cluster-dns=10.96.0.10", "--cluster-dns", "10.96.0.11", "--max-pods=7", "-v=4", "--eviction-hard=memory.available<1Gi"}}
 	r, err := Evaluate(m, in)
@@ -97,8 +97,8 @@ func TestFlagChecks(t *testing.T) {
 		{"version=false", []string{"--version=false"}, true, ""},
 		{"version=yes", []string{"--version=yes"}, false, "KC2505"},
 	}
-	for _, v := range skew.Supported() {
-		m, _ := skew.Lookup(v)
+	for _, v := range kubelets.Supported() {
+		m, _ := kubelets.Lookup(v)
 		for _, tt := range tests {
 			r, err := Evaluate(m, Input{Flags: tt.flags})
 			if err != nil {
@@ -126,7 +126,7 @@ func TestFlagChecks(t *testing.T) {
 // Input.Release when it is of the minor evaluated, else the release the
 // minor's data was recorded from.
 func TestVersionFlagRelease(t *testing.T) {
-	m := skew.Default()
+	m := kubelets.Default()
 	mm := m.MajorMinor()
 	patch := func(p int) string { return fmt.Sprintf("v%d.%d.%d", mm.Major, mm.Minor, p) }
 	older := fmt.Sprintf("v%d.%d.4", mm.Major, mm.Minor-1)
@@ -155,7 +155,7 @@ func TestVersionFlagRelease(t *testing.T) {
 // node runs Windows (KC2508) and is left out, in either spelling; the rest of
 // the command line is still the Linux kubelet's, an unknown flag refused.
 func TestWindowsOnlyFlags(t *testing.T) {
-	m := skew.Default()
+	m := kubelets.Default()
 	for _, tt := range []struct {
 		flags   []string
 		rules   []string
@@ -202,7 +202,7 @@ func TestFlagOverrideWords(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			const path = "kubelet.yaml"
 			data := "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n" + tt.file + "\n"
-			r, err := Evaluate(skew.Default(), Input{Config: path, Virtual: map[string][]byte{path: []byte(data)}, Flags: []string{tt.flag}})
+			r, err := Evaluate(kubelets.Default(), Input{Config: path, Virtual: map[string][]byte{path: []byte(data)}, Flags: []string{tt.flag}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,7 +1,7 @@
 package pipeline
 
 // The flag Value types the kubelet registers, one per parser name of the generated
-// flag table (skew.Flag.Value), picked by newFlagValue. pflag's built-in types,
+// flag table (kubelets.Flag.Value), picked by newFlagValue. pflag's built-in types,
 // component-base's cliflag maps and logs flags and apimachinery's QuantityValue are
 // the libraries' own; what lives in k8s.io/kubernetes, which kubeletcfg does not
 // import, is ported here: pkg/util/flag's IP, reserved memory and taints values and
@@ -24,14 +24,14 @@ import (
 	cliflag "k8s.io/component-base/cli/flag"
 	logsapi "k8s.io/component-base/logs/api/v1"
 
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 // newFlagValue makes the pflag.Value the kubelet registers for a flag (by the
 // generated table's parser name) bound to a fresh variable, and a pointer to it.
 // Flags that are not configuration fields only need to parse as the kubelet
 // parses them: those of other types accept any value.
-func newFlagValue(f *skew.Flag) (pflag.Value, reflect.Value) {
+func newFlagValue(f *kubelets.Flag) (pflag.Value, reflect.Value) {
 	switch f.Value {
 	case "bool":
 		var x bool
@@ -107,7 +107,7 @@ func newFlagValue(f *skew.Flag) (pflag.Value, reflect.Value) {
 
 // newPflagValue takes pflag's own Value for a built-in type by registering it on
 // a scratch flag set.
-func newPflagValue[T any](f *skew.Flag, p *T, register func(*pflag.FlagSet)) (pflag.Value, reflect.Value) {
+func newPflagValue[T any](f *kubelets.Flag, p *T, register func(*pflag.FlagSet)) (pflag.Value, reflect.Value) {
 	fs := pflag.NewFlagSet("", pflag.ContinueOnError)
 	register(fs)
 	return fs.Lookup(f.Name).Value, reflect.ValueOf(p)
@@ -132,7 +132,7 @@ func (v *anyValue) Type() string       { return v.typ }
 // is a parse error.
 type versionValue struct {
 	val string
-	// release is the binary's gitVersion: the minor's release (skew.Minor.Patch),
+	// release is the binary's gitVersion: the minor's release (kubelets.Minor.Patch),
 	// the one the conformance harness stamps and checks.
 	release string
 }
@@ -158,7 +158,7 @@ func (v *versionValue) Type() string   { return "version" }
 // release is the binary's version --version is checked against: Release when
 // it is a semantic version of m's minor, else the release m's data was recorded
 // from.
-func (in *Input) release(m *skew.Minor) string {
+func (in *Input) release(m *kubelets.Minor) string {
 	if v, err := utilversion.ParseSemantic(in.Release); err == nil {
 		if mm := m.MajorMinor(); int(v.Major()) == mm.Major && int(v.Minor()) == mm.Minor {
 			return in.Release

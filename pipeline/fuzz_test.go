@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
@@ -58,7 +58,7 @@ var hostileSeeds = []string{
 // result whose verdict agrees with its findings.
 func checkEvaluate(t *testing.T, in pipeline.Input) {
 	t.Helper()
-	res, err := pipeline.Evaluate(skew.Default(), in)
+	res, err := pipeline.Evaluate(kubelets.Default(), in)
 	if err != nil {
 		var ie *source.InputError
 		if !errors.As(err, &ie) {

@@ -8,8 +8,8 @@ import (
 
 	"k8s.io/component-base/featuregate"
 
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/rule"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 // The repairs of the gate findings, set where the gate step reports them
@@ -64,8 +64,8 @@ func (r *Result) gateFixes() {
 // supported minor, built once.
 var spellings = sync.OnceValue(func() map[string][]string {
 	out := map[string][]string{}
-	for _, v := range skew.Supported() {
-		m, err := skew.Lookup(v)
+	for _, v := range kubelets.Supported() {
+		m, err := kubelets.Lookup(v)
 		if err != nil {
 			continue
 		}
@@ -115,7 +115,7 @@ func (l GateLock) String(name string, value bool) string {
 // GateLockAt says whether setting the gate name to value is a no-op at minor
 // m. AllAlpha and AllBeta set the alpha and beta gates a file leaves out: only
 // a GA or deprecated lock holds whatever the file says.
-func GateLockAt(m *skew.Minor, name string, value bool) (GateLock, bool) {
+func GateLockAt(m *kubelets.Minor, name string, value bool) (GateLock, bool) {
 	t, err := m.Gates()
 	if err != nil {
 		return GateLock{}, false

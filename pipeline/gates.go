@@ -6,7 +6,7 @@ import (
 
 	"k8s.io/component-base/featuregate"
 
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 // gateSets memoizes "DeepCopy the base gate, then setGates(gates)": the kubelet
@@ -32,7 +32,7 @@ type gateSet struct {
 
 // apply returns base with gates set, as base.DeepCopy() then setGates would,
 // and setGates' error. A nil *gateSets memoizes nothing.
-func (s *gateSets) apply(m *skew.Minor, base featuregate.MutableVersionedFeatureGate, gates map[string]bool) (featuregate.MutableVersionedFeatureGate, error) {
+func (s *gateSets) apply(m *kubelets.Minor, base featuregate.MutableVersionedFeatureGate, gates map[string]bool) (featuregate.MutableVersionedFeatureGate, error) {
 	compute := func() gateSet {
 		g := base.DeepCopy()
 		return gateSet{g, setGates(g, gates)}

@@ -6,7 +6,7 @@ import (
 
 	"k8s.io/component-base/featuregate"
 
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 // TestUnsetGatesAreBase proves, for every supported minor, what gateSets.apply
@@ -15,8 +15,8 @@ import (
 // succeeds (the registered defaults satisfy every dependency) and leaves a gate
 // that answers exactly as the base does.
 func TestUnsetGatesAreBase(t *testing.T) {
-	for _, v := range skew.Supported() {
-		m, err := skew.Lookup(v)
+	for _, v := range kubelets.Supported() {
+		m, err := kubelets.Lookup(v)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -69,7 +69,7 @@ func sameDependencies(a, b map[featuregate.Feature][]featuregate.Feature) bool {
 // TestGateSetsSetOnACopy checks that a non-empty map is set on a copy: the base
 // gate keeps answering with its registered defaults.
 func TestGateSetsSetOnACopy(t *testing.T) {
-	m := skew.Default()
+	m := kubelets.Default()
 	base, err := m.BaseFeatureGate()
 	if err != nil {
 		t.Fatal(err)

@@ -13,8 +13,8 @@ import (
 	"unicode"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
@@ -269,7 +269,7 @@ func evaluateMeasured(t *testing.T, in pipeline.Input) (res *pipeline.Result, al
 				t.Fatalf("Evaluate panicked: %v\n%s", r, debug.Stack())
 			}
 		}()
-		res, err = pipeline.Evaluate(skew.Default(), in)
+		res, err = pipeline.Evaluate(kubelets.Default(), in)
 	}()
 	runtime.ReadMemStats(&after)
 	return res, after.TotalAlloc - before.TotalAlloc, err

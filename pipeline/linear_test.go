@@ -8,8 +8,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 // Hostile shapes grown to a given size, for BenchmarkHostile: the time of one
@@ -152,7 +152,7 @@ func cpuTime() int64 {
 // BenchmarkHostile evaluates each hostile shape at 1 KiB .. 1 MiB; ns/op must
 // grow about tenfold per tenfold size.
 func BenchmarkHostile(b *testing.B) {
-	m := skew.Default()
+	m := kubelets.Default()
 	for _, s := range hostileShapes() {
 		for _, size := range benchSizes {
 			b.Run(fmt.Sprintf("%s/%dKiB", strings.ReplaceAll(s.name, " ", "_"), size>>10), func(b *testing.B) {

@@ -8,7 +8,7 @@ import (
 
 	dropin "github.com/kubeletcfg/kubeletcfg/drop-in"
 	"github.com/kubeletcfg/kubeletcfg/finding"
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
@@ -18,7 +18,7 @@ func evaluateText(t *testing.T, text string) *Result {
 	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Evaluate(skew.Default(), Input{Config: p, CgroupVersion: 2})
+	res, err := Evaluate(kubelets.Default(), Input{Config: p, CgroupVersion: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestTopLevelEvictionSignalDropIn(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(conf, "10-x.conf"), []byte("apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nimagefs.available: 15%\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Evaluate(skew.Default(), Input{Config: main, ConfigDir: conf, CgroupVersion: 2})
+	res, err := Evaluate(kubelets.Default(), Input{Config: main, ConfigDir: conf, CgroupVersion: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

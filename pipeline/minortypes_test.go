@@ -10,7 +10,7 @@ import (
 	dropin "github.com/kubeletcfg/kubeletcfg/drop-in"
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	testcorpus "github.com/kubeletcfg/kubeletcfg/internal/corpus"
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
@@ -21,7 +21,7 @@ const typeMeta = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfig
 // while the minors that have the field refuse a value of the wrong type. The
 // conformance cases 483-486 hold the same inputs with the real kubelets' goldens.
 func TestEachMinorOwnTypes(t *testing.T) {
-	all := skew.Supported()
+	all := kubelets.Supported()
 	from := func(v string) map[string]bool { // the minors from v on
 		out := map[string]bool{}
 		for _, m := range all {
@@ -40,7 +40,7 @@ func TestEachMinorOwnTypes(t *testing.T) {
 		// rule is reported at line 3 of the file by the refusing minors, with
 		// Kubelet text naming field; the others report dropped at line 3.
 		rule, field string
-		// writtenField is what the kubelets built with Go 1.27 (skew.Minor.JSONv2)
+		// writtenField is what the kubelets built with Go 1.27 (kubelets.Minor.JSONv2)
 		// name instead of field: the key as the drop-in wrote it (case 485).
 		writtenField string
 		dropped      string
@@ -58,7 +58,7 @@ func TestEachMinorOwnTypes(t *testing.T) {
 	} {
 		for _, v := range all {
 			t.Run(tc.name+"/"+v, func(t *testing.T) {
-				m, _ := skew.Lookup(v)
+				m, _ := kubelets.Lookup(v)
 				dir := t.TempDir()
 				in := Input{Config: filepath.Join(dir, "kubelet.yaml"), ConfigDir: filepath.Join(dir, "conf.d")}
 				write(t, in.Config, typeMeta+tc.main+"\n")
@@ -99,7 +99,7 @@ func TestMainFileErrorOfTheMinor(t *testing.T) {
 	// the first type error: defaultPodSysctls where it is a field, else maxPods.
 	write(t, in.Config, typeMeta+"maxPods: \"many\"\ndefaultPodSysctls: [\"a=b\"]\n")
 	for v, field := range map[string]string{"1.31": "maxPods", "1.35": "maxPods", "1.36": "maxPods", "1.37": "defaultPodSysctls"} {
-		m, _ := skew.Lookup(v)
+		m, _ := kubelets.Lookup(v)
 		res, err := Evaluate(m, in)
 		if err != nil {
 			t.Fatal(err)
@@ -118,8 +118,8 @@ func TestKubeletTextMatchesGoldens(t *testing.T) {
 	// CredentialProviderConfig, so its error is "no kind registered" where the
 	// kubelet's is "failed to cast object": the same at every minor.
 	skip := map[string]bool{"016-wrong-kind-credentialprovider": true}
-	for _, v := range skew.Supported() {
-		m, _ := skew.Lookup(v)
+	for _, v := range kubelets.Supported() {
+		m, _ := kubelets.Lookup(v)
 		goldens, _ := filepath.Glob(filepath.Join(corpus, "golden", v, "*.json"))
 		checked := 0
 		for _, g := range goldens {
@@ -194,13 +194,13 @@ func hasFinding(fs []finding.Finding, rule, file string, line int, kubelet strin
 
 // compareVersions orders "1.33" and "1.37".
 func compareVersions(a, b string) (int, bool) {
-	ma, _ := skew.Lookup(a)
-	mb, _ := skew.Lookup(b)
+	ma, _ := kubelets.Lookup(a)
+	mb, _ := kubelets.Lookup(b)
 	if ma == nil || mb == nil {
 		return 0, false
 	}
 	ia, ib := 0, 0
-	for i, v := range skew.Supported() {
+	for i, v := range kubelets.Supported() {
 		if v == a {
 			ia = i
 		}
@@ -217,8 +217,8 @@ func TestOverriddenAtEveryMinor(t *testing.T) {
 	dir, _ := filepath.Abs(filepath.Join(corpus, "cases", "488-dropin-override-eks-nodeadm"))
 	in, _ := caseInput(t, dir)
 	loser := filepath.Join(dir, "conf.d", "00-overrides.conf")
-	for _, v := range skew.Supported() {
-		m, _ := skew.Lookup(v)
+	for _, v := range kubelets.Supported() {
+		m, _ := kubelets.Lookup(v)
 		res, err := Evaluate(m, in)
 		if err != nil {
 			t.Fatal(err)

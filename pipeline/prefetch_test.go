@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/kubeletcfg/kubeletcfg/internal/testonly/testtree"
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 // TestPrefetchSameResult: reading and decoding the files on every core first
@@ -47,8 +47,8 @@ func TestPrefetchSameResult(t *testing.T) {
 		var rs []*Result
 		var errs []error
 		for _, d := range []string{conf, filepath.Join(conf, "20-sub"), filepath.Join(dir, "ok.d"), filepath.Join(dir, "big.d")} {
-			for _, v := range skew.Supported() {
-				m, _ := skew.Lookup(v)
+			for _, v := range kubelets.Supported() {
+				m, _ := kubelets.Lookup(v)
 				r, err := Evaluate(m, Input{Config: main, ConfigDir: d})
 				rs, errs = append(rs, r), append(errs, err)
 			}
@@ -71,7 +71,7 @@ func TestPrefetchSameResult(t *testing.T) {
 			t.Errorf("evaluation %d differs prefetched:\n%+v\nalone:\n%+v", i, p.Findings, a.Findings)
 		}
 	}
-	minors := len(skew.Supported())
+	minors := len(kubelets.Supported())
 	if n := len(perrs); perrs[0] != nil || perrs[n-1] == nil || prefetched[0].Starts || !prefetched[2*minors].Starts {
 		t.Errorf("want conf.d refused (the empty drop-in), ok.d starting, big.d an input error: %v, %v", perrs[0], perrs[n-1])
 	}

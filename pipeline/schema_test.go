@@ -15,7 +15,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/kubeletcfg/kubeletcfg/internal/testonly/schemacheck"
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
@@ -31,8 +31,8 @@ func TestUnknownAgreesWithSchema(t *testing.T) {
 	if len(cases) == 0 {
 		t.Fatal("no cases")
 	}
-	for _, v := range skew.Supported() {
-		m, _ := skew.Lookup(v)
+	for _, v := range kubelets.Supported() {
+		m, _ := kubelets.Lookup(v)
 		raw, err := m.Schema()
 		if err != nil {
 			t.Fatalf("%s: %v", v, err)
@@ -111,7 +111,7 @@ func TestUnknownAgreesWithSchema(t *testing.T) {
 }
 
 func TestUnknownKeys(t *testing.T) {
-	tree := skew.Default().Fields()
+	tree := kubelets.Default().Fields()
 	for _, tc := range []struct {
 		doc  string
 		want string
@@ -138,7 +138,7 @@ func TestUnknownKeys(t *testing.T) {
 
 // schemaUnknown is the oracle: the written paths of the keys the schema rejects
 // as additional properties in data converted as the kubelet converts it.
-func schemaUnknown(t *testing.T, schema *jsonschema.Schema, data []byte, tree *skew.Field) (map[string]bool, bool) {
+func schemaUnknown(t *testing.T, schema *jsonschema.Schema, data []byte, tree *kubelets.Field) (map[string]bool, bool) {
 	t.Helper()
 	j, err := yaml.YAMLToJSON(data)
 	if err != nil {
@@ -158,7 +158,7 @@ func schemaUnknown(t *testing.T, schema *jsonschema.Schema, data []byte, tree *s
 			t.Fatalf("pointer %q not in the document", a.Pointer)
 		}
 		for _, n := range a.Names {
-			out[skew.JoinPath(base, n)] = true
+			out[kubelets.JoinPath(base, n)] = true
 		}
 	}
 	return out, true
@@ -166,7 +166,7 @@ func schemaUnknown(t *testing.T, schema *jsonschema.Schema, data []byte, tree *s
 
 // writtenPath turns a JSON pointer into doc into the walk's written path syntax
 // (a.b, m[key], l[0].x).
-func writtenPath(doc any, tree *skew.Field, pointer string) (string, bool) {
+func writtenPath(doc any, tree *kubelets.Field, pointer string) (string, bool) {
 	if pointer == "" {
 		return "", true
 	}
@@ -185,11 +185,11 @@ func writtenPath(doc any, tree *skew.Field, pointer string) (string, bool) {
 			}
 		case map[string]any:
 			cur = v[seg]
-			if f != nil && f.Kind == skew.Map {
+			if f != nil && f.Kind == kubelets.Map {
 				path, f = path+"["+seg+"]", f.Elem
 				continue
 			}
-			path = skew.JoinPath(path, seg)
+			path = kubelets.JoinPath(path, seg)
 			if f != nil {
 				f, _ = f.Child(seg)
 			}
@@ -202,7 +202,7 @@ func writtenPath(doc any, tree *skew.Field, pointer string) (string, bool) {
 
 // randomValue builds a JSON value for field f: mostly the right shape, with
 // known, case-varied and unknown keys, sometimes the wrong shape or null.
-func randomValue(rng *rand.Rand, f *skew.Field, depth int) any {
+func randomValue(rng *rand.Rand, f *kubelets.Field, depth int) any {
 	if f == nil || depth > 6 {
 		return "x"
 	}
@@ -215,7 +215,7 @@ func randomValue(rng *rand.Rand, f *skew.Field, depth int) any {
 		return map[string]any{"wrong/shape~": 1}
 	}
 	switch f.Kind {
-	case skew.Object:
+	case kubelets.Object:
 		out := map[string]any{}
 		for _, name := range f.ChildNames() {
 			if rng.IntN(3) == 0 {
@@ -232,13 +232,13 @@ func randomValue(rng *rand.Rand, f *skew.Field, depth int) any {
 			out[fmt.Sprintf("unknown%d%s", rng.IntN(100), []string{"", ".a", "/b", "~c", "'d", `"e`, "[0]"}[rng.IntN(7)])] = randomValue(rng, f, depth+2)
 		}
 		return out
-	case skew.Map:
+	case kubelets.Map:
 		out := map[string]any{}
 		for i := range rng.IntN(3) {
 			out[fmt.Sprintf("k%d%s", i, []string{"", ".x", "/y", "~z"}[rng.IntN(4)])] = randomValue(rng, f.Elem, depth+1)
 		}
 		return out
-	case skew.List:
+	case kubelets.List:
 		out := []any{}
 		for range rng.IntN(3) {
 			out = append(out, randomValue(rng, f.Elem, depth+1))

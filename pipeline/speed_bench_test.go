@@ -3,7 +3,7 @@ package pipeline
 import (
 	"testing"
 
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 // benchInput is the input of issue 11's speed targets: the kubelet config file
@@ -14,7 +14,7 @@ var benchInput = Input{Config: "../testdata/bench/kubeadm-3dropins/kubelet.yaml"
 // the files read afresh each time (the per-minor tables are built once per
 // process, so whole-process figures come from internal/floor/measure.sh).
 func BenchmarkLintOneMinor(b *testing.B) {
-	m := skew.Default()
+	m := kubelets.Default()
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Evaluate(m, benchInput); err != nil {
@@ -26,9 +26,9 @@ func BenchmarkLintOneMinor(b *testing.B) {
 // BenchmarkSkewSevenMinors is `kubeletcfg skew --versions 1.31..1.37` on
 // benchInput: the files loaded once, then evaluated at each minor.
 func BenchmarkSkewSevenMinors(b *testing.B) {
-	var ms []*skew.Minor
-	for _, v := range skew.Supported() {
-		m, err := skew.Lookup(v)
+	var ms []*kubelets.Minor
+	for _, v := range kubelets.Supported() {
+		m, err := kubelets.Lookup(v)
 		if err != nil {
 			b.Fatal(err)
 		}

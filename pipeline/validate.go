@@ -8,14 +8,14 @@ import (
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	"k8s.io/component-base/featuregate"
 
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // validate mirrors the rest of RunE: the global gate takes the effective
 // featureGates, then logging and ValidateKubeletConfiguration run against it,
 // then the run stage (validate/runstage.go).
-func (r *Result) validate(m *skew.Minor, base featuregate.MutableVersionedFeatureGate, kc *kubeletv1beta1.KubeletConfiguration, cgroupVersion int, ignoreAllocatableEviction bool) {
+func (r *Result) validate(m *kubelets.Minor, base featuregate.MutableVersionedFeatureGate, kc *kubeletv1beta1.KubeletConfiguration, cgroupVersion int, ignoreAllocatableEviction bool) {
 	r.dropSkippedGates(kc.FeatureGates)
 	global, err := r.gateSets.apply(m, base, kc.FeatureGates)
 	if err != nil {
@@ -76,7 +76,7 @@ func (r *Result) firstBelow(path string) (finding.Position, bool) {
 	var best finding.Position
 	found := false
 	for p, pos := range r.Origins {
-		if !skew.Below(p, path) {
+		if !kubelets.Below(p, path) {
 			continue
 		}
 		if !found || pos.File < best.File || pos.File == best.File && (pos.Line < best.Line || pos.Line == best.Line && pos.Column < best.Column) {

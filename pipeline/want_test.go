@@ -11,7 +11,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	testcorpus "github.com/kubeletcfg/kubeletcfg/internal/corpus"
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
@@ -120,7 +120,7 @@ func wantCases(t *testing.T) []string {
 }
 
 func TestWant(t *testing.T) {
-	minor := skew.Default()
+	minor := kubelets.Default()
 	for _, name := range wantCases(t) {
 		dir, err := filepath.Abs(filepath.Join(corpus, "cases", name))
 		if err != nil {

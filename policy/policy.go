@@ -14,8 +14,8 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/internal/didyoumean"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/rule"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
@@ -199,7 +199,7 @@ func decode(file string, data []byte) (*Policy, error) {
 			}
 		case "kubeletVersion":
 			if p.KubeletVersion, err = scalar(file, k, v); err == nil {
-				if _, lerr := skew.Lookup(p.KubeletVersion); lerr != nil {
+				if _, lerr := kubelets.Lookup(p.KubeletVersion); lerr != nil {
 					err = fail(v, "kubeletVersion: %v", lerr)
 				}
 			}
@@ -253,11 +253,11 @@ func checkVersions(file string, v *yaml.Node, s string) error {
 		return &Error{Path: file, Line: v.Line, Msg: "versions: " + fmt.Sprintf(format, args...)}
 	}
 	if lo, hi, ok := strings.Cut(s, ".."); ok {
-		a, err := skew.Lookup(lo)
+		a, err := kubelets.Lookup(lo)
 		if err != nil {
 			return fail("%v", err)
 		}
-		b, err := skew.Lookup(hi)
+		b, err := kubelets.Lookup(hi)
 		if err != nil {
 			return fail("%v", err)
 		}
@@ -267,7 +267,7 @@ func checkVersions(file string, v *yaml.Node, s string) error {
 		return nil
 	}
 	for _, name := range strings.Split(s, ",") {
-		if _, err := skew.Lookup(name); err != nil {
+		if _, err := kubelets.Lookup(name); err != nil {
 			return fail("%v", err)
 		}
 	}

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 func TestScan(t *testing.T) {
@@ -219,7 +219,7 @@ func TestApplyReadsWhatWasEvaluated(t *testing.T) {
 			} else {
 				write(t, file, tc.evaluated)
 			}
-			r, err := pipeline.Evaluate(skew.Default(), in)
+			r, err := pipeline.Evaluate(kubelets.Default(), in)
 			if err != nil {
 				t.Fatal(err)
 			}

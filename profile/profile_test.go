@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 const typeMeta = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"
@@ -52,7 +52,7 @@ func evaluate(t *testing.T, minor, main, dropin string) []finding.Finding {
 			t.Fatal(err)
 		}
 	}
-	m, err := skew.Lookup(minor)
+	m, err := kubelets.Lookup(minor)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +221,7 @@ func TestCIS(t *testing.T) {
 
 // The hardened file passes every check at every minor.
 func TestHardenedPassesEverywhere(t *testing.T) {
-	for _, minor := range skew.Supported() {
+	for _, minor := range kubelets.Supported() {
 		if fs := evaluate(t, minor, hardened, ""); len(fs) > 0 {
 			t.Errorf("kubelet %s: %v", minor, fs)
 		}
@@ -229,7 +229,7 @@ func TestHardenedPassesEverywhere(t *testing.T) {
 }
 
 func TestUnknownProfile(t *testing.T) {
-	m := skew.Default()
+	m := kubelets.Default()
 	r, err := pipeline.Evaluate(m, pipeline.Input{Config: "../testdata/cis/hardened/config.yaml"})
 	if err != nil {
 		t.Fatal(err)

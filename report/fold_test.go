@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
@@ -18,7 +18,7 @@ import (
 // a format prints still count every finding.
 func TestFoldedInEveryFormat(t *testing.T) {
 	const n = 40
-	res := &pipeline.Result{Minor: skew.Default(), Files: []string{"c.yaml"}}
+	res := &pipeline.Result{Minor: kubelets.Default(), Files: []string{"c.yaml"}}
 	res.Findings = append(res.Findings, source.ConfigDecode.At(finding.Position{File: "c.yaml", Line: 1, Column: 1}, "", "refused", ""))
 	for i := range n {
 		res.Findings = append(res.Findings, source.DuplicateKey.Atf(finding.Position{File: "c.yaml", Line: 10 + i, Column: 3}, "systemReserved[cpu]", "", "dup number %d", i))

@@ -11,9 +11,9 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/rule"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 const sarifSchemaFile = "../testdata/sarif/sarif-schema-2.1.0.json"
@@ -66,7 +66,7 @@ func exampleDocs(t *testing.T, minors ...string) []Document {
 	t.Helper()
 	var docs []Document
 	for _, v := range minors {
-		m, err := skew.Lookup(v)
+		m, err := kubelets.Lookup(v)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 type textWriter struct{}
@@ -97,7 +97,7 @@ func (textWriter) Write(w io.Writer, docs []Document, opt Options) error {
 			fmt.Fprintf(&b, "; crash-loop backoff %s doubling to %s", d.CrashLoopBackOff.Initial, d.CrashLoopBackOff.Max)
 		}
 		b.WriteString("\n")
-		if note := skew.PreReleaseNote(d.KubeletVersion, d.PreRelease); note != "" {
+		if note := kubelets.PreReleaseNote(d.KubeletVersion, d.PreRelease); note != "" {
 			b.WriteString(paint(dim, "note: "+note) + "\n")
 		}
 	}

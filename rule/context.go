@@ -2,7 +2,7 @@ package rule
 
 import (
 	"github.com/kubeletcfg/kubeletcfg/finding"
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	"k8s.io/component-base/featuregate"
 )
@@ -13,7 +13,7 @@ import (
 type Context struct {
 	// Minor is the kubelet minor being evaluated, resolved once by the caller
 	// (nil: no minor, every rule runs).
-	Minor *skew.Minor
+	Minor *kubelets.Minor
 	// Config is the effective configuration (merged and defaulted). Never nil when
 	// Check functions run.
 	Config *kubeletv1beta1.KubeletConfiguration
@@ -40,7 +40,7 @@ type Context struct {
 	Prior []finding.Finding
 
 	// Registered, when set, answers GateRegistered without asking Gates: the
-	// pipeline sets the minor's generated gate table (skew.Minor.Registers), the
+	// pipeline sets the minor's generated gate table (kubelets.Minor.Registers), the
 	// very names Gates was built from, as listing them from Gates copies every
 	// gate's specs.
 	Registered func(name string) bool

@@ -1,6 +1,6 @@
 package rule
 
-import "github.com/kubeletcfg/kubeletcfg/skew"
+import "github.com/kubeletcfg/kubeletcfg/kubelets"
 
 // Kubelet minors. The rules mirror the kubelet of every minor skew supports,
 // from the oldest to the newest. A rule that exists in some minors only
@@ -9,14 +9,14 @@ import "github.com/kubeletcfg/kubeletcfg/skew"
 
 // bounds are a rule's Since and Until parsed; has* false for an open end.
 type bounds struct {
-	since, until       skew.Version
+	since, until       kubelets.Version
 	hasSince, hasUntil bool
 }
 
 func parseBounds(r *Rule) *bounds {
 	b := &bounds{}
-	b.since, b.hasSince = skew.ParseVersion(r.Since)
-	b.until, b.hasUntil = skew.ParseVersion(r.Until)
+	b.since, b.hasSince = kubelets.ParseVersion(r.Since)
+	b.until, b.hasUntil = kubelets.ParseVersion(r.Until)
 	return b
 }
 
@@ -41,7 +41,7 @@ func (r *Rule) parsed() *bounds {
 // In reports whether the kubelet of minor m has the rule: m lies in [Since,
 // Until]. A nil minor is in every range, so that a context without a minor
 // runs every rule.
-func (r *Rule) In(m *skew.Minor) bool {
+func (r *Rule) In(m *kubelets.Minor) bool {
 	if m == nil {
 		return true
 	}
@@ -56,7 +56,7 @@ func (r *Rule) In(m *skew.Minor) bool {
 // InVersion is In for a minor named by its version ("1.33"); an unknown or
 // empty one is in every range.
 func (r *Rule) InVersion(minor string) bool {
-	m, err := skew.Lookup(minor)
+	m, err := kubelets.Lookup(minor)
 	if err != nil {
 		return true
 	}
@@ -65,8 +65,8 @@ func (r *Rule) InVersion(minor string) bool {
 
 // OldestMinor and NewestMinor bound the minors the rules mirror: skew's list,
 // whose Patch releases the rules were read from.
-func OldestMinor() string { return skew.Minors()[0].Version }
-func NewestMinor() string { return skew.Newest().Version }
+func OldestMinor() string { return kubelets.Minors()[0].Version }
+func NewestMinor() string { return kubelets.Newest().Version }
 
 // Minors is the range of kubelet minors that have the rule, for example
 // "1.33–1.37" (an open end is the oldest or newest minor the rules mirror).
@@ -88,7 +88,7 @@ func (r *Rule) Minors() string {
 // was read from: "v1.33.13 to v1.37.2".
 func (r *Rule) Releases() string {
 	var in []string
-	for _, m := range skew.Minors() {
+	for _, m := range kubelets.Minors() {
 		if r.In(m) {
 			in = append(in, m.Patch)
 		}

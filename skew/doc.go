@@ -1,9 +1,5 @@
-// Package skew holds what kubeletcfg knows about each supported kubelet minor
-// (field tree, feature gates, flags, JSON Schema), generated from the upstream code
-// of that minor and embedded; a run decodes only the minors it asks for.
-//
-// It is also the one notion of a minor: Minors lists them oldest first, Lookup
-// finds one by "1.37", "v1.37" or "v1.37.2", and Minor.Compare, Before and AtLeast
-// order them through Version ({Major, Minor}, internal/kubeletdata's type, which the
-// conformance harness shares).
+// Package skew evaluates one set of files at several kubelet minors and compares
+// the verdicts: the version-skew matrix (kubeletcfg skew) and the upgrade
+// preflight of a node pool (kubeletcfg preflight). The files are read, parsed
+// and decoded once (pipeline.Load); each minor then runs the pipeline over them.
 package skew

@@ -6,14 +6,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 // BenchmarkReadWalk reads a real-world main file (the EKS example of the corpus)
 // and walks it as the pipeline does: strictly, then case-insensitively.
 func BenchmarkReadWalk(b *testing.B) {
 	path := filepath.Join("..", "testdata", "conformance", "cases", "396-real-eks", "kubelet.yaml")
-	tree := skew.Tree()
+	tree := kubelets.Tree()
 	b.ReportAllocs()
 	for b.Loop() {
 		f, err := ReadFile(path)
@@ -37,7 +37,7 @@ func BenchmarkWalkAliasBomb(b *testing.B) {
 	doc := header + "l: &l {" + strings.Join(lim, ", ") + "}\nr: &r {numaNode: 0, limits: *l}\n" +
 		"reservedMemory: [" + strings.TrimSuffix(strings.Repeat("*r, ", 1000), ", ") + "]\n"
 	f := Parse("bomb.yaml", []byte(doc))
-	tree := skew.Tree()
+	tree := kubelets.Tree()
 	b.ReportAllocs()
 	for b.Loop() {
 		Walk(f, tree, Strict)

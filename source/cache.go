@@ -6,7 +6,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/yaml"
 
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 // Cache remembers what reading, parsing, decoding and walking a file produced, so
@@ -101,7 +101,7 @@ type cachedDropIn struct {
 
 type walkKey struct {
 	f    *File
-	tree *skew.Field
+	tree *kubelets.Field
 	mode Mode
 }
 
@@ -173,7 +173,7 @@ func (c *Cache) DecodeDropIn(f *File) ([]byte, *schema.GroupVersionKind, error) 
 }
 
 // Walk is Walk, once per file, tree and mode.
-func (c *Cache) Walk(f *File, root *skew.Field, mode Mode) []Key {
+func (c *Cache) Walk(f *File, root *kubelets.Field, mode Mode) []Key {
 	if c == nil {
 		return Walk(f, root, mode)
 	}

@@ -12,7 +12,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 func TestParse(t *testing.T) {
@@ -87,7 +87,7 @@ func TestParse(t *testing.T) {
 				if f.Doc == nil || f.Doc.Kind != yaml.ScalarNode || f.Doc.Tag != "!!null" {
 					t.Errorf("Doc = %+v, want a null scalar", f.Doc)
 				}
-				if keys := Walk(f, skew.Tree(), Strict); len(keys) != 0 {
+				if keys := Walk(f, kubelets.Tree(), Strict); len(keys) != 0 {
 					t.Errorf("%d keys in an empty document", len(keys))
 				}
 			} else if (f.Doc != nil) != tc.doc {
@@ -111,7 +111,7 @@ func TestParse(t *testing.T) {
 
 // The first key of a file with a BOM is read without the BOM, so it matches its field.
 func TestParseBOMKey(t *testing.T) {
-	keys := Walk(Parse("bom.yaml", []byte("\ufeff"+header+"maxPods: 3\r\n")), skew.Tree(), Strict)
+	keys := Walk(Parse("bom.yaml", []byte("\ufeff"+header+"maxPods: 3\r\n")), kubelets.Tree(), Strict)
 	if len(keys) != 3 || keys[0].Kind != KeyExact || keys[0].Path != "apiVersion" || keys[2].Path != "maxPods" || keys[2].Pos.Line != 3 {
 		t.Fatalf("keys of a BOM file: %+v", keys)
 	}
@@ -240,7 +240,7 @@ func TestReadFile(t *testing.T) {
 				if f.Path != tc.path {
 					t.Errorf("Path %q, want %q", f.Path, tc.path)
 				}
-				if n := len(Walk(f, skew.Tree(), Strict)); n != tc.keys {
+				if n := len(Walk(f, kubelets.Tree(), Strict)); n != tc.keys {
 					t.Errorf("%d keys, want %d", n, tc.keys)
 				}
 				return

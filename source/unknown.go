@@ -6,7 +6,7 @@ import (
 	"strconv"
 
 	"github.com/kubeletcfg/kubeletcfg/internal/jsonscan"
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 // Unknown returns the written paths of the main file's keys that the minor's
@@ -17,18 +17,18 @@ import (
 // field tree. ok is false when the file is not a YAML/JSON object; the walk's
 // own verdict stands then.
 //
-// The field tree and the minor's JSON Schema (skew/data/<minor>/schema.json,
+// The field tree and the minor's JSON Schema (kubelets/data/<minor>/schema.json,
 // every object closed as strict decoding is) are generated from the same types;
 // pipeline's TestUnknownAgreesWithSchema checks on the corpus and on random
 // documents that this walk names exactly the keys the schema rejects as
 // additional properties. Validating with the schema at run time would link a
 // JSON Schema validator whose initialisation alone costs a quarter of a run.
-func Unknown(f *File, tree *skew.Field) (unknown map[string]bool, ok bool) {
+func Unknown(f *File, tree *kubelets.Field) (unknown map[string]bool, ok bool) {
 	return (*Cache)(nil).Unknown(f, tree)
 }
 
 // Unknown is Unknown with the document's conversion done once.
-func (c *Cache) Unknown(f *File, tree *skew.Field) (map[string]bool, bool) {
+func (c *Cache) Unknown(f *File, tree *kubelets.Field) (map[string]bool, bool) {
 	doc, ok := c.objectJSON(f)
 	if !ok {
 		return nil, false
@@ -60,37 +60,37 @@ func (c *Cache) objectJSON(f *File) ([]byte, bool) {
 // into an unknown key, nor into a value of the wrong shape (a list where an
 // object belongs has no keys to check). It reads the bytes as they are,
 // without decoding the document.
-func UnknownKeys(doc []byte, tree *skew.Field, unknown func(path string)) {
+func UnknownKeys(doc []byte, tree *kubelets.Field, unknown func(path string)) {
 	unknownKeys(doc, jsonscan.Space(doc, 0), tree, "", unknown)
 }
 
 // unknownKeys walks the value at doc[i] and returns its end.
-func unknownKeys(doc []byte, i int, f *skew.Field, path string, unknown func(string)) int {
+func unknownKeys(doc []byte, i int, f *kubelets.Field, path string, unknown func(string)) int {
 	if i >= len(doc) {
 		return i
 	}
 	switch {
-	case doc[i] == '{' && f != nil && (f.Kind == skew.Object || f.Kind == skew.Map):
+	case doc[i] == '{' && f != nil && (f.Kind == kubelets.Object || f.Kind == kubelets.Map):
 		i = jsonscan.Space(doc, i+1)
 		for i < len(doc) && doc[i] != '}' {
 			end := jsonscan.End(doc, i)
 			key := jsonKey(doc[i:end])
 			i = jsonscan.Space(doc, jsonscan.Space(doc, end)+1) // past the colon
 			switch field, known := f.Children[key]; {
-			case f.Kind == skew.Map:
+			case f.Kind == kubelets.Map:
 				i = unknownKeys(doc, i, f.Elem, path+"["+key+"]", unknown)
 			case !known:
-				unknown(skew.JoinPath(path, key))
+				unknown(kubelets.JoinPath(path, key))
 				i = jsonscan.End(doc, i)
 			default:
-				i = unknownKeys(doc, i, field, skew.JoinPath(path, key), unknown)
+				i = unknownKeys(doc, i, field, kubelets.JoinPath(path, key), unknown)
 			}
 			if i = jsonscan.Space(doc, i); i < len(doc) && doc[i] == ',' {
 				i = jsonscan.Space(doc, i+1)
 			}
 		}
 		return i + 1
-	case doc[i] == '[' && f != nil && f.Kind == skew.List:
+	case doc[i] == '[' && f != nil && f.Kind == kubelets.List:
 		i = jsonscan.Space(doc, i+1)
 		for n := 0; i < len(doc) && doc[i] != ']'; n++ {
 			i = jsonscan.Space(doc, unknownKeys(doc, i, f.Elem, path+"["+strconv.Itoa(n)+"]", unknown))
@@ -137,7 +137,7 @@ func (c *Cache) WithoutKeys(f *File, paths []string) ([]byte, bool) {
 }
 
 func deletePath(cur any, path string) {
-	steps, ok := skew.Steps(path)
+	steps, ok := kubelets.Steps(path)
 	if !ok {
 		return
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/internal/didyoumean"
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 // Mode is how a decoder matches keys to fields.
@@ -47,7 +47,7 @@ type Key struct {
 	WrittenPath string
 	Pos         finding.Position
 	// Field is the matched field; nil for unknown keys.
-	Field *skew.Field
+	Field *kubelets.Field
 	// Suggest is the nearest known field name at that level, for unknown keys.
 	Suggest string
 	// Winner is the position of the occurrence that wins, for duplicates.
@@ -57,13 +57,13 @@ type Key struct {
 	// Value is a short rendering of a scalar value ("" for objects and lists).
 	Value string
 	// Parent is the field owning the key (an Object or Map).
-	Parent *skew.Field
+	Parent *kubelets.Field
 }
 
 // Walk checks every key of the file's first document against the field tree rooted
 // at root and returns them in document order. It never recurses into a subtree that
 // the kubelet would drop.
-func Walk(f *File, root *skew.Field, mode Mode) []Key {
+func Walk(f *File, root *kubelets.Field, mode Mode) []Key {
 	if f.Doc == nil {
 		return nil
 	}
@@ -77,22 +77,22 @@ func Walk(f *File, root *skew.Field, mode Mode) []Key {
 // reached through aliases or merge keys. Walk starts with that capacity: the
 // keys of a large file (176 bytes each) would otherwise be copied a dozen
 // times as the slice grows, and a small drop-in's four times.
-func keyCount(n *yaml.Node, f *skew.Field) int {
+func keyCount(n *yaml.Node, f *kubelets.Field) int {
 	if n == nil || f == nil {
 		return 0
 	}
 	count := 0
 	switch {
-	case n.Kind == yaml.MappingNode && (f.Kind == skew.Object || f.Kind == skew.Map):
+	case n.Kind == yaml.MappingNode && (f.Kind == kubelets.Object || f.Kind == kubelets.Map):
 		count = len(n.Content) / 2
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			c := f.Elem
-			if f.Kind == skew.Object {
+			if f.Kind == kubelets.Object {
 				c, _ = f.Child(n.Content[i].Value)
 			}
 			count += keyCount(n.Content[i+1], c)
 		}
-	case n.Kind == yaml.SequenceNode && f.Kind == skew.List:
+	case n.Kind == yaml.SequenceNode && f.Kind == kubelets.List:
 		for _, item := range n.Content {
 			count += keyCount(item, f.Elem)
 		}
@@ -110,7 +110,7 @@ type walker struct {
 	aliased    int
 	// names caches each Object's sorted field names (for the Unicode case
 	// folding of field); suggested counts the did-you-mean searches made.
-	names     map[*skew.Field][]string
+	names     map[*kubelets.Field][]string
 	suggested int
 	// walked holds the keys met through an alias or a merge key: the same key
 	// node reached again under the same path says nothing new (its subtree
@@ -169,7 +169,7 @@ func (w *walker) pos(n *yaml.Node) finding.Position {
 }
 
 // suggest returns the nearest field name of f to name, within maxSuggestions.
-func (w *walker) suggest(name string, f *skew.Field) string {
+func (w *walker) suggest(name string, f *kubelets.Field) string {
 	if w.suggested >= maxSuggestions {
 		return ""
 	}
@@ -181,10 +181,10 @@ func (w *walker) suggest(name string, f *skew.Field) string {
 // shared by every walk: the bound above is per file, and ten thousand drop-ins
 // with an unknown key each search the top-level names once per file (a third
 // of such a run's CPU when every search lowercased every name). Field trees
-// are built whole once per minor (skew.Minor.Fields) and never change.
-var suggestIndexes sync.Map // *skew.Field -> *didyoumean.Index
+// are built whole once per minor (kubelets.Minor.Fields) and never change.
+var suggestIndexes sync.Map // *kubelets.Field -> *didyoumean.Index
 
-func suggestIndex(f *skew.Field) *didyoumean.Index {
+func suggestIndex(f *kubelets.Field) *didyoumean.Index {
 	if x, ok := suggestIndexes.Load(f); ok {
 		return x.(*didyoumean.Index)
 	}
@@ -192,11 +192,11 @@ func suggestIndex(f *skew.Field) *didyoumean.Index {
 	return x.(*didyoumean.Index)
 }
 
-func (w *walker) childNames(f *skew.Field) []string {
+func (w *walker) childNames(f *kubelets.Field) []string {
 	names, ok := w.names[f]
 	if !ok {
 		if w.names == nil {
-			w.names = map[*skew.Field][]string{}
+			w.names = map[*kubelets.Field][]string{}
 		}
 		names = f.ChildNames()
 		w.names[f] = names
@@ -208,9 +208,9 @@ func (w *walker) childNames(f *skew.Field) []string {
 // case-insensitively. Field.Child folds case with strings.ToLower; encoding/json
 // folds Unicode too, so that "ſ" (U+017F) matches "s" and the Kelvin sign (U+212A)
 // matches "k".
-func (w *walker) field(f *skew.Field, name string) (*skew.Field, bool) {
+func (w *walker) field(f *kubelets.Field, name string) (*kubelets.Field, bool) {
 	c, exact := f.Child(name)
-	if c != nil || f == nil || f.Kind != skew.Object || isASCII(name) {
+	if c != nil || f == nil || f.Kind != kubelets.Object || isASCII(name) {
 		return c, exact
 	}
 	for _, n := range w.childNames(f) {
@@ -294,7 +294,7 @@ func (w *walker) appendPairs(out *[]pair, n *yaml.Node, depth int) {
 	}
 }
 
-func (w *walker) node(n *yaml.Node, f *skew.Field, path, wpath string, depth int) {
+func (w *walker) node(n *yaml.Node, f *kubelets.Field, path, wpath string, depth int) {
 	if n == nil || f == nil || depth > maxWalkDepth {
 		return
 	}
@@ -316,19 +316,19 @@ func (w *walker) node(n *yaml.Node, f *skew.Field, path, wpath string, depth int
 		w.aliased++
 	}
 	switch f.Kind {
-	case skew.Object:
+	case kubelets.Object:
 		if n.Kind != yaml.MappingNode {
 			return
 		}
 		w.eachPair(n, func(p pair, v, winner *yaml.Node) {
 			k := p.k
-			key := Key{Written: k.Value, WrittenPath: skew.JoinPath(wpath, k.Value), Pos: w.pos(k), Null: isNull(v), Value: scalar(v), Parent: f}
+			key := Key{Written: k.Value, WrittenPath: kubelets.JoinPath(wpath, k.Value), Pos: w.pos(k), Null: isNull(v), Value: scalar(v), Parent: f}
 			if winner != nil {
 				key.Kind = KeyDuplicate
-				key.Path = skew.JoinPath(path, k.Value)
+				key.Path = kubelets.JoinPath(path, k.Value)
 				key.Winner = w.pos(winner)
 				if c, exact := w.field(f, k.Value); c != nil && (exact || w.mode == Fold) {
-					key.Path, key.Field = skew.JoinPath(path, c.Name), c
+					key.Path, key.Field = kubelets.JoinPath(path, c.Name), c
 				}
 				if !w.again(&key, p.merged) {
 					w.keys = append(w.keys, key)
@@ -339,12 +339,12 @@ func (w *walker) node(n *yaml.Node, f *skew.Field, path, wpath string, depth int
 			switch {
 			case c == nil:
 				key.Kind = KeyUnknown
-				key.Path = skew.JoinPath(path, k.Value)
+				key.Path = kubelets.JoinPath(path, k.Value)
 				key.Suggest = w.suggest(k.Value, f)
 			case exact:
-				key.Kind, key.Path, key.Field = KeyExact, skew.JoinPath(path, c.Name), c
+				key.Kind, key.Path, key.Field = KeyExact, kubelets.JoinPath(path, c.Name), c
 			default:
-				key.Kind, key.Path, key.Field = KeyCase, skew.JoinPath(path, c.Name), c
+				key.Kind, key.Path, key.Field = KeyCase, kubelets.JoinPath(path, c.Name), c
 				key.Suggest = c.Name
 			}
 			if w.again(&key, p.merged) {
@@ -355,7 +355,7 @@ func (w *walker) node(n *yaml.Node, f *skew.Field, path, wpath string, depth int
 				w.child(p, c, key.Path, key.WrittenPath, depth+1)
 			}
 		})
-	case skew.Map:
+	case kubelets.Map:
 		if n.Kind != yaml.MappingNode {
 			return
 		}
@@ -376,7 +376,7 @@ func (w *walker) node(n *yaml.Node, f *skew.Field, path, wpath string, depth int
 			w.keys = append(w.keys, key)
 			w.child(p, f.Elem, key.Path, key.WrittenPath, depth+1)
 		})
-	case skew.List:
+	case kubelets.List:
 		if n.Kind != yaml.SequenceNode {
 			return
 		}
@@ -417,7 +417,7 @@ func (w *walker) eachPair(n *yaml.Node, visit func(p pair, v, winner *yaml.Node)
 
 // child walks the value of a pair; values brought in by a merge key count as
 // reached through an alias.
-func (w *walker) child(p pair, f *skew.Field, path, wpath string, depth int) {
+func (w *walker) child(p pair, f *kubelets.Field, path, wpath string, depth int) {
 	if p.merged {
 		w.aliasDepth++
 		defer func() { w.aliasDepth-- }()

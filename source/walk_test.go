@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 const header = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"
@@ -48,7 +48,7 @@ func walkString(t testing.TB, doc string, mode Mode) []Key {
 	if f.SyntaxErr != nil {
 		t.Fatalf("parse: %v", f.SyntaxErr)
 	}
-	return Walk(f, skew.Tree(), mode)
+	return Walk(f, kubelets.Tree(), mode)
 }
 
 // findKey returns the keys at path (several for duplicates and shadowed spellings).
@@ -426,19 +426,19 @@ func TestWalk(t *testing.T) {
 
 func TestWalkEmpty(t *testing.T) {
 	for _, doc := range []string{"", "# only a comment\n", "---\n"} {
-		if keys := Walk(Parse("e.yaml", []byte(doc)), skew.Tree(), Strict); len(keys) != 0 {
+		if keys := Walk(Parse("e.yaml", []byte(doc)), kubelets.Tree(), Strict); len(keys) != 0 {
 			t.Errorf("%q: %d keys, want none", doc, len(keys))
 		}
 	}
 	// A non-mapping document has no keys either.
-	if keys := Walk(Parse("l.yaml", []byte("- a\n- b\n")), skew.Tree(), Strict); len(keys) != 0 {
+	if keys := Walk(Parse("l.yaml", []byte("- a\n- b\n")), kubelets.Tree(), Strict); len(keys) != 0 {
 		t.Errorf("top-level list: %d keys, want none", len(keys))
 	}
 }
 
 func TestWalkParentAndField(t *testing.T) {
 	keys := walkString(t, header+"evictionHard:\n  memory.available: 1Gi\nlogging:\n  format: json\n", Strict)
-	tree := skew.Tree()
+	tree := kubelets.Tree()
 	byPath := map[string]Key{}
 	for _, k := range keys {
 		byPath[k.Path] = k
@@ -446,7 +446,7 @@ func TestWalkParentAndField(t *testing.T) {
 	if k := byPath["evictionHard[memory.available]"]; k.Parent != tree.At("evictionHard") || k.Field != tree.At("evictionHard").Elem {
 		t.Errorf("map entry: parent %v field %v", k.Parent, k.Field)
 	}
-	if k := byPath["logging.format"]; k.Parent != tree.At("logging") || k.Field != tree.At("logging.format") || k.Field.Kind != skew.Scalar {
+	if k := byPath["logging.format"]; k.Parent != tree.At("logging") || k.Field != tree.At("logging.format") || k.Field.Kind != kubelets.Scalar {
 		t.Errorf("logging.format: parent %v field %v", k.Parent, k.Field)
 	}
 	if k := byPath["logging"]; k.Parent != tree {

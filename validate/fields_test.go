@@ -3,8 +3,8 @@ package validate
 import (
 	"testing"
 
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/rule"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 // TestRuleFieldsExist checks that every path a rule declares is a field of at
@@ -19,8 +19,8 @@ func TestRuleFieldsExist(t *testing.T) {
 		}
 		for _, f := range r.Fields {
 			found := false
-			for _, v := range skew.Supported() {
-				m, _ := skew.Lookup(v)
+			for _, v := range kubelets.Supported() {
+				m, _ := kubelets.Lookup(v)
 				if m.Fields().AtExact(f) != nil {
 					found = true
 					break

@@ -9,7 +9,7 @@ import (
 // NewKubeletCommand's RunE parses it before it reads any file, and
 // kubeletConfigFlagPrecedence parses it again over the loaded configuration so
 // that flags win (cmd/kubelet/app/server.go). The pipeline (pipeline/commandline.go)
-// reports them; the flags of each minor are generated (skew/data/<minor>/flags.json).
+// reports them; the flags of each minor are generated (kubelets/data/<minor>/flags.json).
 var (
 	// --- flag precedence (KC25xx) ---
 

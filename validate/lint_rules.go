@@ -8,8 +8,8 @@ import (
 	"k8s.io/component-base/featuregate"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/rule"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 // Lint rules: the kubelet accepts the configuration, but it does not do what the
@@ -75,7 +75,7 @@ func gateEnabled(g featuregate.FeatureGate, name string) (on bool) {
 
 func hasGatedChild(fieldGates map[string][]string, path string) bool {
 	for p := range fieldGates {
-		if skew.Below(p, path) {
+		if kubelets.Below(p, path) {
 			return true
 		}
 	}
@@ -86,7 +86,7 @@ func hasGatedChild(fieldGates map[string][]string, path string) bool {
 // below it.
 func refusedAt(prior []finding.Finding, path string) bool {
 	for _, f := range prior {
-		if f.Severity == finding.Error && skew.Within(f.Path, path) {
+		if f.Severity == finding.Error && kubelets.Within(f.Path, path) {
 			return true
 		}
 	}

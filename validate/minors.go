@@ -1,23 +1,23 @@
 package validate
 
-import "github.com/kubeletcfg/kubeletcfg/skew"
+import "github.com/kubeletcfg/kubeletcfg/kubelets"
 
 // Kubelet minors. The rules mirror the kubelet of every minor skew supports, from
 // the oldest to the newest. A rule that exists in some minors only declares them
 // (Rule.Since, Rule.Until); a message or condition that changed between minors is
 // declared as a byMinor value next to the rule and picked with at(c.Minor).
 
-// parseMinor accepts "1.33", "v1.33" or "v1.33.13" (skew.ParseVersion).
+// parseMinor accepts "1.33", "v1.33" or "v1.33.13" (kubelets.ParseVersion).
 func parseMinor(s string) (major, minor int, ok bool) {
-	v, ok := skew.ParseVersion(s)
+	v, ok := kubelets.ParseVersion(s)
 	return v.Major, v.Minor, ok
 }
 
 // compareMinors orders two minors like strings.Compare; ok is false when either
 // does not parse.
 func compareMinors(a, b string) (cmp int, ok bool) {
-	av, ok1 := skew.ParseVersion(a)
-	bv, ok2 := skew.ParseVersion(b)
+	av, ok1 := kubelets.ParseVersion(a)
+	bv, ok2 := kubelets.ParseVersion(b)
 	if !ok1 || !ok2 {
 		return 0, false
 	}
@@ -37,7 +37,7 @@ type byMinor[T any] []minorValue[T]
 
 // at returns the value in force at minor: the newest for an empty or unparsable
 // minor, the first for a minor older than every entry.
-func (b byMinor[T]) at(m *skew.Minor) T {
+func (b byMinor[T]) at(m *kubelets.Minor) T {
 	minor := ""
 	if m != nil {
 		minor = m.Version

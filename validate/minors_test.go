@@ -12,7 +12,7 @@ import (
 	"k8s.io/component-base/featuregate"
 	tracingapi "k8s.io/component-base/tracing/api/v1"
 
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 func TestCompareMinors(t *testing.T) {
@@ -67,7 +67,7 @@ func TestByMinorAt(t *testing.T) {
 func checkByMinor[T any](t *testing.T, name string, b byMinor[T]) {
 	t.Helper()
 	known := map[string]bool{}
-	for _, m := range skew.Minors() {
+	for _, m := range kubelets.Minors() {
 		known[m.Version] = true
 	}
 	if len(b) < 2 {
@@ -97,7 +97,7 @@ func TestVariantTables(t *testing.T) {
 
 // TestDeclaredMinors lists every rule that does not exist in every minor; all
 // the others must be open. Read against validation.go and component-base of each
-// release (skew.Minor.Patch).
+// release (kubelets.Minor.Patch).
 func TestDeclaredMinors(t *testing.T) {
 	want := map[string]string{
 		"KC3004": "1.35–1.38", // feature gate dependencies (component-base v0.35)
@@ -136,7 +136,7 @@ func TestDeclaredMinors(t *testing.T) {
 		"KC4544": "1.31–1.32", // containerLogMaxFiles before validation checked it
 	}
 	known := map[string]bool{"": true}
-	for _, m := range skew.Minors() {
+	for _, m := range kubelets.Minors() {
 		known[m.Version] = true
 	}
 	for _, r := range rule.All() {
@@ -221,7 +221,7 @@ func validConfigAt(minor string) *kubeletv1beta1.KubeletConfiguration {
 }
 
 // TestKubeletRulesWithEachMinorsGates runs the kubelet rules with the gates of
-// each minor as its kubelet registers them (skew/data/<minor>), where the gate
+// each minor as its kubelet registers them (kubelets/data/<minor>), where the gate
 // defaults of the minor decide the outcome.
 func TestKubeletRulesWithEachMinorsGates(t *testing.T) {
 	type tc struct {
@@ -298,15 +298,15 @@ func TestKubeletRulesWithEachMinorsGates(t *testing.T) {
 			{name: "MemoryQoS on by default, no memoryThrottlingFactor: no longer checked"},
 		},
 	}
-	for _, sm := range skew.Minors() {
+	for _, sm := range kubelets.Minors() {
 		minor := sm.Version
 		t.Run(minor, func(t *testing.T) {
-			m, err := skew.Lookup(minor)
+			m, err := kubelets.Lookup(minor)
 			if err != nil {
-				t.Skipf("skew/data/%s is not generated yet: %v", minor, err)
+				t.Skipf("kubelets/data/%s is not generated yet: %v", minor, err)
 			}
 			if _, err := m.Gates(); err != nil {
-				t.Skipf("skew/data/%s/gates.json is not there yet: %v", minor, err)
+				t.Skipf("kubelets/data/%s/gates.json is not there yet: %v", minor, err)
 			}
 			run := func(t *testing.T, c tc) []string {
 				fg, err := m.NewFeatureGate()
@@ -342,8 +342,8 @@ func TestKubeletRulesWithEachMinorsGates(t *testing.T) {
 
 // minorOf is skew's minor named by version, nil for none or an unknown one
 // (a Context without a minor: every rule runs).
-func minorOf(version string) *skew.Minor {
-	m, err := skew.Lookup(version)
+func minorOf(version string) *kubelets.Minor {
+	m, err := kubelets.Lookup(version)
 	if err != nil {
 		return nil
 	}

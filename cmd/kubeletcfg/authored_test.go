@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/kubeletcfg/kubeletcfg/author"
-	"github.com/kubeletcfg/kubeletcfg/matrix"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
@@ -68,7 +68,7 @@ func TestAuthoredCases(t *testing.T) {
 			} else if want, err := os.ReadFile(committed); err != nil || !bytes.Equal(want, content) {
 				t.Fatalf("%s is not what %v writes today (go test ./cmd/kubeletcfg -run Authored -update, then make conformance-all):\n%s", committed, args, content)
 			}
-			minors, err := skew.Window(ac.minors, "")
+			minors, err := kubelets.Window(ac.minors, "")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -103,8 +103,8 @@ func TestAuthoredCases(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					want := skew.Flatten(obj, m.Fields())
-					if changes := matrix.Diff(kubelet, want, all, all); len(changes) > 0 {
+					want := kubelets.Flatten(obj, m.Fields())
+					if changes := skew.Diff(kubelet, want, all, all); len(changes) > 0 {
 						t.Errorf("kubelet %s with the drop-in differs from the desired config: %+v", m.Version, changes)
 					}
 				}
@@ -116,7 +116,7 @@ func TestAuthoredCases(t *testing.T) {
 func all(string) bool { return true }
 
 // kubeletEffective reads the effective config the real kubelet recorded.
-func kubeletEffective(t *testing.T, golden string, m *skew.Minor) map[string]any {
+func kubeletEffective(t *testing.T, golden string, m *kubelets.Minor) map[string]any {
 	t.Helper()
 	raw, err := os.ReadFile(golden)
 	if err != nil {
@@ -133,13 +133,13 @@ func kubeletEffective(t *testing.T, golden string, m *skew.Minor) map[string]any
 	if !g.Starts {
 		t.Fatalf("%s: the real kubelet does not start: %s", golden, g.Error)
 	}
-	return skew.Flatten(g.Effective, m.Fields())
+	return kubelets.Flatten(g.Effective, m.Fields())
 }
 
 func leafCount(flat map[string]any, path string) int {
 	n := 0
 	for p := range flat {
-		if skew.Within(p, path) {
+		if kubelets.Within(p, path) {
 			n++
 		}
 	}

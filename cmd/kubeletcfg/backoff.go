@@ -6,8 +6,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kubeletcfg/kubeletcfg"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/report"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 func newBackoffCommand() *cobra.Command {
@@ -71,7 +71,7 @@ curve then), 2 for usage and input errors.`,
 		},
 	}
 	in.register(cmd)
-	cmd.Flags().StringVar(&versions, "versions", "", "evaluate at several minors: a range (1.34..1.37) or a list (1.33,1.37); supported: "+strings.Join(skew.Supported(), ", "))
+	cmd.Flags().StringVar(&versions, "versions", "", "evaluate at several minors: a range (1.34..1.37) or a list (1.33,1.37); supported: "+strings.Join(kubelets.Supported(), ", "))
 	cmd.Flags().StringArrayVar(&compare, "compare", nil, "another --config file to show side by side, without drop-ins (repeatable)")
 	outputFlag(cmd, &output, "text", "json", "text")
 	cmd.MarkFlagsMutuallyExclusive("versions", "kubelet-version")

@@ -14,8 +14,8 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/cluster"
 	"github.com/kubeletcfg/kubeletcfg/cmd/kubeletcfg/internal/flags"
 	"github.com/kubeletcfg/kubeletcfg/fleet"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/report"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 // clusterFlags are the flags of cluster lint and cluster preflight, bound to
@@ -148,7 +148,7 @@ finding is at or above --fail-on), or when a node could not be checked (unless
 	f.register(cmd)
 	// Defaults as preflight's --to does: the default minor, never a pre-release.
 	f.to = new(string)
-	cmd.Flags().StringVar(f.to, "to", skew.Default().Version, "the kubelet minor the pools move to ("+strings.Join(skew.Supported(), ", ")+")")
+	cmd.Flags().StringVar(f.to, "to", kubelets.Default().Version, "the kubelet minor the pools move to ("+strings.Join(kubelets.Supported(), ", ")+")")
 	_ = cmd.RegisterFlagCompletionFunc("to", completeMinor)
 	return cmd
 }
@@ -160,7 +160,7 @@ func runCluster(cmd *cobra.Command, f *clusterFlags) error {
 	// Every flag is checked before any cluster is read.
 	req := f.req
 	if f.to != nil {
-		tgt, err := skew.Lookup(*f.to)
+		tgt, err := kubelets.Lookup(*f.to)
 		if err != nil {
 			return fmt.Errorf("--to: %w", err)
 		}

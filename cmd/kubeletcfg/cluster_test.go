@@ -18,7 +18,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 // fakeCluster is an API server on loopback with a node list and the node
@@ -297,11 +297,11 @@ func TestClusterPreflight(t *testing.T) {
 // cluster preflight --to defaults as preflight --to does: the default minor.
 func TestClusterPreflightDefaultTo(t *testing.T) {
 	def, defErr, defCode := runFakeCluster(t, newFakeCluster(t), "cluster", "preflight", "-o", "json")
-	named, namedErr, namedCode := runFakeCluster(t, newFakeCluster(t), "cluster", "preflight", "--to", skew.Default().Version, "-o", "json")
+	named, namedErr, namedCode := runFakeCluster(t, newFakeCluster(t), "cluster", "preflight", "--to", kubelets.Default().Version, "-o", "json")
 	server := regexp.MustCompile(`https://127\.0\.0\.1:[0-9]+`) // each fake cluster its own port
 	def, named = server.ReplaceAllString(def, "SERVER"), server.ReplaceAllString(named, "SERVER")
 	if def != named || defErr != namedErr || defCode != namedCode {
-		t.Errorf("without --to (exit %d):\n%s%s\nwith --to %s (exit %d):\n%s%s", defCode, def, defErr, skew.Default().Version, namedCode, named, namedErr)
+		t.Errorf("without --to (exit %d):\n%s%s\nwith --to %s (exit %d):\n%s%s", defCode, def, defErr, kubelets.Default().Version, namedCode, named, namedErr)
 	}
 	if def == "" {
 		t.Error("no output")

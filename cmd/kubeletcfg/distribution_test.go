@@ -268,7 +268,7 @@ func TestDockerfile(t *testing.T) {
 			ignore = append(ignore, l)
 		}
 	}
-	for _, need := range []string{"go.mod", "go.sum", "cmd/kubeletcfg/main.go", "skew/data/1.37/gates.json", "report/sarif.go"} {
+	for _, need := range []string{"go.mod", "go.sum", "cmd/kubeletcfg/main.go", "kubelets/data/1.37/gates.json", "report/sarif.go"} {
 		for _, pat := range ignore {
 			for _, p := range []string{pat, strings.TrimPrefix(pat, "**/")} {
 				for dir := need; dir != "."; dir = filepath.Dir(dir) {

@@ -8,8 +8,8 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/author"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/report"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 func newDropinCommand() *cobra.Command {
@@ -36,11 +36,11 @@ type minorsFlags struct {
 }
 
 func (f *minorsFlags) register(cmd *cobra.Command) {
-	def := "the default minor, " + skew.Default().Version
+	def := "the default minor, " + kubelets.Default().Version
 	if f.none == kubeletcfg.DefaultWindow {
-		def = fmt.Sprintf("the default minor, %s, and the %d before it, as fix and skew", skew.Default().Version, skew.Skew)
+		def = fmt.Sprintf("the default minor, %s, and the %d before it, as fix and skew", kubelets.Default().Version, kubelets.Skew)
 	}
-	cmd.Flags().StringVar(&f.kubeletVersion, "kubelet-version", "", "check this kubelet minor only ("+strings.Join(skew.Supported(), ", ")+"; several: --versions); default: "+def)
+	cmd.Flags().StringVar(&f.kubeletVersion, "kubelet-version", "", "check this kubelet minor only ("+strings.Join(kubelets.Supported(), ", ")+"; several: --versions); default: "+def)
 	cmd.Flags().StringVar(&f.versions, "versions", "", "kubelet minors to check: a range (1.34..1.37) or a list (1.33,1.37)")
 	cmd.MarkFlagsMutuallyExclusive("kubelet-version", "versions")
 	_ = cmd.RegisterFlagCompletionFunc("kubelet-version", completeMinor)

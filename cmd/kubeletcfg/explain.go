@@ -6,8 +6,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kubeletcfg/kubeletcfg"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/report"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 func newExplainCommand() *cobra.Command {
@@ -48,7 +48,7 @@ under it or an object it is part of, plus gated-field-ignored for gated fields.`
 			return finish(cmd, doc, output)
 		},
 	}
-	cmd.Flags().StringVar(&version, "kubelet-version", skew.Default().Version, "kubelet minor ("+strings.Join(skew.Supported(), ", ")+"); v1.37.2 is accepted")
+	cmd.Flags().StringVar(&version, "kubelet-version", kubelets.Default().Version, "kubelet minor ("+strings.Join(kubelets.Supported(), ", ")+"); v1.37.2 is accepted")
 	outputFlag(cmd, &output, "text", "json", "text")
 	_ = cmd.RegisterFlagCompletionFunc("kubelet-version", completeMinor)
 	return cmd

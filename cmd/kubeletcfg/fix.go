@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kubeletcfg/kubeletcfg"
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 func newFixCommand() *cobra.Command {
@@ -58,7 +58,7 @@ Exit codes (with or without --diff):
   0  nothing left, or only warnings fix cannot repair
   1  an error left at some target minor, a mistake found but not repaired, or
      repairs that would lint worse (nothing is written then)
-  2  usage and input errors`, skew.Skew),
+  2  usage and input errors`, kubelets.Skew),
 		Example: `  # review the repairs for the kubelets of the n-3 window, then apply them
   kubeletcfg fix -c config.yaml -d conf.d --diff
   kubeletcfg fix -c config.yaml -d conf.d
@@ -88,7 +88,7 @@ Exit codes (with or without --diff):
 		},
 	}
 	in.registerFiles(cmd)
-	cmd.Flags().StringVar(&in.kubeletVersion, "kubelet-version", "", "repair for this kubelet minor only ("+strings.Join(skew.Supported(), ", ")+")")
+	cmd.Flags().StringVar(&in.kubeletVersion, "kubelet-version", "", "repair for this kubelet minor only ("+strings.Join(kubelets.Supported(), ", ")+")")
 	cmd.Flags().StringVar(&versions, "versions", "", "repair for these minors: a range (1.34..1.37) or a list (1.33,1.37)")
 	cmd.Flags().BoolVar(&diff, "diff", false, "print a unified diff and write nothing")
 	cmd.MarkFlagsMutuallyExclusive("kubelet-version", "versions")

@@ -7,8 +7,8 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/cmd/kubeletcfg/internal/flags"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/report"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 func newPreflightCommand() *cobra.Command {
@@ -60,8 +60,8 @@ The files are read once. Exit code 1 when the target has a finding at or above
 	}
 	in.registerFiles(cmd)
 	in.registerDiscover(cmd)
-	cmd.Flags().StringVar(&from, "from", "", "the kubelet minor the node pool runs now (required unless --discover finds it; "+strings.Join(skew.Supported(), ", ")+")")
-	cmd.Flags().StringVar(&to, "to", "", "the kubelet minor it moves to (default "+skew.Default().Version+", the newest GA release)")
+	cmd.Flags().StringVar(&from, "from", "", "the kubelet minor the node pool runs now (required unless --discover finds it; "+strings.Join(kubelets.Supported(), ", ")+")")
+	cmd.Flags().StringVar(&to, "to", "", "the kubelet minor it moves to (default "+kubelets.Default().Version+", the newest GA release)")
 	outputFlag(cmd, &output, "text", "json", "text")
 	vf.register(cmd, "text: the blockers and behaviour changes only, no notes")
 	_ = cmd.RegisterFlagCompletionFunc("from", completeMinor)

@@ -14,7 +14,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/kubeletcfg/kubeletcfg"
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 // readDoc reads a Markdown file of the module, README.md or docs/NAME.md.
@@ -110,7 +110,7 @@ func TestREADMECaseCount(t *testing.T) {
 		if c.IsDir() {
 			n++
 			// "at each of the 7 minors": every case has a golden at every minor.
-			for _, v := range skew.Supported() {
+			for _, v := range kubelets.Supported() {
 				if _, err := os.Stat("../../testdata/conformance/golden/" + v + "/" + c.Name() + ".json"); err != nil {
 					t.Errorf("case %s has no golden at kubelet %s", c.Name(), v)
 				}
@@ -120,8 +120,8 @@ func TestREADMECaseCount(t *testing.T) {
 	if got, _ := strconv.Atoi(m[1]); got != n {
 		t.Errorf("README says %d cases, the corpus has %d", got, n)
 	}
-	if got, _ := strconv.Atoi(m[2]); got != len(skew.Supported()) {
-		t.Errorf("README says %d minors, kubeletcfg supports %d", got, len(skew.Supported()))
+	if got, _ := strconv.Atoi(m[2]); got != len(kubelets.Supported()) {
+		t.Errorf("README says %d minors, kubeletcfg supports %d", got, len(kubelets.Supported()))
 	}
 }
 

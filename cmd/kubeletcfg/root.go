@@ -11,8 +11,8 @@ import (
 	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/cmd/kubeletcfg/internal/flags"
 	"github.com/kubeletcfg/kubeletcfg/input"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/report"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 func newRootCommand() *cobra.Command {
@@ -67,7 +67,7 @@ type inputFlags struct {
 
 func (f *inputFlags) register(cmd *cobra.Command) {
 	f.registerFiles(cmd)
-	cmd.Flags().StringVar(&f.kubeletVersion, "kubelet-version", skew.Default().Version, "kubelet minor to evaluate ("+strings.Join(skew.Supported(), ", ")+"); a release (v1.37.3) is accepted, and is the binary --version=vX.Y.Z must match")
+	cmd.Flags().StringVar(&f.kubeletVersion, "kubelet-version", kubelets.Default().Version, "kubelet minor to evaluate ("+strings.Join(kubelets.Supported(), ", ")+"); a release (v1.37.3) is accepted, and is the binary --version=vX.Y.Z must match")
 	_ = cmd.RegisterFlagCompletionFunc("kubelet-version", completeMinor)
 }
 

@@ -6,7 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kubeletcfg/kubeletcfg"
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 func newSchemaCommand() *cobra.Command {
@@ -23,7 +23,7 @@ strict decoding of the main file. Use it in editors (yaml-language-server).
 
 With --kubeconform DIR, write the schemas of every supported minor in the layout
 of kubeconform's default -schema-location template
-  DIR/` + skew.KubeconformTemplate + `
+  DIR/` + kubelets.KubeconformTemplate + `
 as master (the default minor, the newest GA release) and v1.MINOR.0 up to the
 patch each minor was generated from; a pre-release minor only under its own name
 (v` + preReleaseExample() + `), since its types may change before its release;
@@ -38,7 +38,7 @@ drop-in merge, feature gates and validation.`,
 
   # a schema folder for kubeconform, then validate with it
   kubeletcfg schema --kubeconform schemas
-  kubeconform -strict -schema-location default -schema-location 'schemas/` + skew.KubeconformTemplate + `' config.yaml`,
+  kubeconform -strict -schema-location default -schema-location 'schemas/` + kubelets.KubeconformTemplate + `' config.yaml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			req.KubeletVersionSet = cmd.Flags().Changed("kubelet-version")
@@ -46,7 +46,7 @@ drop-in merge, feature gates and validation.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&req.KubeletVersion, "kubelet-version", skew.Default().Version, "kubelet minor whose schema to print ("+strings.Join(skew.Supported(), ", ")+"); v1.37.2 is accepted")
+	fl.StringVar(&req.KubeletVersion, "kubelet-version", kubelets.Default().Version, "kubelet minor whose schema to print ("+strings.Join(kubelets.Supported(), ", ")+"); v1.37.2 is accepted")
 	fl.StringVar(&req.Kubeconform, "kubeconform", "", "write the schemas of every supported minor under this folder, in kubeconform's layout")
 	fl.BoolVar(&req.Force, "force", false, "with --kubeconform: overwrite existing files that differ")
 	// No -v: the root command's -v is --version.
@@ -59,8 +59,8 @@ drop-in merge, feature gates and validation.`,
 // preReleaseExample names a pre-release minor's kubeconform version (1.38.0-beta.0),
 // or what one would look like when every minor is released.
 func preReleaseExample() string {
-	if m := skew.Newest(); m.PreRelease() {
+	if m := kubelets.Newest(); m.PreRelease() {
 		return strings.TrimPrefix(m.Patch, "v")
 	}
-	return skew.Newest().Version + ".0-rc.0"
+	return kubelets.Newest().Version + ".0-rc.0"
 }

@@ -12,7 +12,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 // runSchema runs kubeletcfg with args and returns the exit code, stdout and stderr.
@@ -65,22 +65,22 @@ func TestSchemaCLI(t *testing.T) {
 
 // Printing the schema is the embedded data/<minor>/schema.json, byte for byte.
 func TestSchemaPrints(t *testing.T) {
-	want, err := skew.Default().Schema()
+	want, err := kubelets.Default().Schema()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, args := range [][]string{
 		{"schema"},
-		{"schema", "--kubelet-version", skew.Default().Version},
-		{"schema", "--kubelet-version", skew.Default().Patch},
+		{"schema", "--kubelet-version", kubelets.Default().Version},
+		{"schema", "--kubelet-version", kubelets.Default().Patch},
 	} {
 		code, stdout, stderr := runSchema(t, args...)
 		if code != exitClean || stderr != "" || stdout != string(want) {
 			t.Errorf("%v: exit %d, stderr %q, stdout is the schema: %v", args, code, stderr, stdout == string(want))
 		}
 	}
-	for _, v := range skew.Supported() {
-		m, _ := skew.Lookup(v)
+	for _, v := range kubelets.Supported() {
+		m, _ := kubelets.Lookup(v)
 		raw, err := m.Schema()
 		if err != nil {
 			t.Logf("%s: %v", v, err) // older minors get theirs from make generate
@@ -145,10 +145,10 @@ func TestSchemaKubeconformLayout(t *testing.T) {
 	if code, _, stderr := runSchema(t, "schema", "--kubeconform", dir); code != exitClean {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	tpl := filepath.ToSlash(dir) + "/" + skew.KubeconformTemplate
-	versions := map[string]*skew.Minor{"master": skew.Default()}
-	for _, v := range skew.Supported() {
-		m, _ := skew.Lookup(v)
+	tpl := filepath.ToSlash(dir) + "/" + kubelets.KubeconformTemplate
+	versions := map[string]*kubelets.Minor{"master": kubelets.Default()}
+	for _, v := range kubelets.Supported() {
+		m, _ := kubelets.Lookup(v)
 		if m.PreRelease() {
 			// Under its own name only: not as the GA release it precedes.
 			versions[strings.TrimPrefix(m.Patch, "v")] = m
@@ -233,8 +233,8 @@ func TestSchemaKubeconformNoClobber(t *testing.T) {
 	if code, _, stderr := runSchema(t, "schema", "--kubeconform", dir); code != exitClean {
 		t.Fatalf("rerun: exit %d: %s", code, stderr)
 	}
-	strict := filepath.Join(dir, "master-standalone-strict", skew.KubeconformFileName)
-	loose := filepath.Join(dir, "master-standalone", skew.KubeconformFileName)
+	strict := filepath.Join(dir, "master-standalone-strict", kubelets.KubeconformFileName)
+	loose := filepath.Join(dir, "master-standalone", kubelets.KubeconformFileName)
 	mine := []byte(`{"my": "schema"}`)
 	if err := os.WriteFile(loose, mine, 0o644); err != nil {
 		t.Fatal(err)
@@ -255,7 +255,7 @@ func TestSchemaKubeconformNoClobber(t *testing.T) {
 	if code, _, stderr := runSchema(t, "schema", "--kubeconform", dir, "--force"); code != exitClean {
 		t.Fatalf("--force: exit %d: %s", code, stderr)
 	}
-	want, _ := skew.Default().Schema()
+	want, _ := kubelets.Default().Schema()
 	if got, _ := os.ReadFile(strict); !bytes.Equal(got, want) {
 		t.Error("--force did not write the strict schema")
 	}

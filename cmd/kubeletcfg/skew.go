@@ -8,8 +8,8 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/cmd/kubeletcfg/internal/flags"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/report"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 // The commands that compare minors (skew, preflight) choose the minors with
@@ -30,13 +30,13 @@ func (f *inputFlags) registerFiles(cmd *cobra.Command) {
 
 // completeMinor completes one supported minor.
 func completeMinor(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-	return skew.Supported(), cobra.ShellCompDirectiveNoFileComp
+	return kubelets.Supported(), cobra.ShellCompDirectiveNoFileComp
 }
 
-// completeVersions completes --versions (skew.CompleteVersions): no space
+// completeVersions completes --versions (kubelets.CompleteVersions): no space
 // after a minor or a list, which go on.
 func completeVersions(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-	out, done := skew.CompleteVersions(toComplete)
+	out, done := kubelets.CompleteVersions(toComplete)
 	if done {
 		return out, cobra.ShellCompDirectiveNoFileComp
 	}
@@ -62,7 +62,7 @@ version-skew policy), or --control-plane X: X and the %d before it, or the minor
 named by --versions. The files are read once.
 
 Exit code 1 when a minor in the window has a finding at or above --fail-on
-(default error: a minor would not start), 2 for usage and input errors.`, skew.Skew, skew.Skew),
+(default error: a minor would not start), 2 for usage and input errors.`, kubelets.Skew, kubelets.Skew),
 		Example: `  # the n-3 window of the default minor
   kubeletcfg skew -c config.yaml -d conf.d
 
@@ -100,8 +100,8 @@ Exit code 1 when a minor in the window has a finding at or above --fail-on
 	in.registerDiscover(cmd)
 	pol.register(cmd, flags.PolicyTargets{Versions: &versions, FailOn: &vf.failOn})
 	prof.register(cmd)
-	cmd.Flags().StringVar(&versions, "versions", "", "the minors to compare: a range (1.34..1.37) or a list (1.33,1.37); supported: "+strings.Join(skew.Supported(), ", "))
-	cmd.Flags().StringVar(&controlPlane, "control-plane", "", fmt.Sprintf("compare the minors a control plane of this minor supports (it and the %d before it)", skew.Skew))
+	cmd.Flags().StringVar(&versions, "versions", "", "the minors to compare: a range (1.34..1.37) or a list (1.33,1.37); supported: "+strings.Join(kubelets.Supported(), ", "))
+	cmd.Flags().StringVar(&controlPlane, "control-plane", "", fmt.Sprintf("compare the minors a control plane of this minor supports (it and the %d before it)", kubelets.Skew))
 	outputFlag(cmd, &output, "text", report.Formats()...)
 	vf.register(cmd, "text: leave out the closing summary line")
 	cmd.MarkFlagsMutuallyExclusive("versions", "control-plane")

@@ -25,8 +25,8 @@ const (
 	kubeletConfigType = "KubeletConfiguration"
 )
 
-// FieldTable is skew/data/<minor>/fields.json (kubeletdata's type, shared with
-// skew, which reads it).
+// FieldTable is kubelets/data/<minor>/fields.json (kubeletdata's type, shared with
+// kubelets, which reads it).
 type (
 	FieldTable = kubeletdata.FieldTable
 	FieldInfo  = kubeletdata.FieldInfo

@@ -21,8 +21,8 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/internal/kubeletdata"
 )
 
-// FlagTable is skew/data/<minor>/flags.json (kubeletdata's type, shared with
-// skew, which reads it).
+// FlagTable is kubelets/data/<minor>/flags.json (kubeletdata's type, shared with
+// kubelets, which reads it).
 type (
 	FlagTable = kubeletdata.FlagTable
 	FlagInfo  = kubeletdata.Flag

@@ -15,7 +15,7 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/internal/kubeletdata"
 )
 
-// The file's types are kubeletdata's, shared with skew, which reads it.
+// The file's types are kubeletdata's, shared with kubelets, which reads it.
 type (
 	GateTable = kubeletdata.GateTable
 	GateInfo  = kubeletdata.Gate

@@ -15,8 +15,8 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/internal/kubeletdata"
 )
 
-// InternalNames is skew/data/<minor>/internalnames.json (kubeletdata's type,
-// shared with skew, which reads it).
+// InternalNames is kubelets/data/<minor>/internalnames.json (kubeletdata's type,
+// shared with kubelets, which reads it).
 type InternalNames = kubeletdata.InternalNames
 
 func cmdInternalNames(args []string) error {

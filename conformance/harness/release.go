@@ -11,7 +11,7 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/internal/kubeletdata"
 )
 
-// cmdRelease writes skew/data/<minor>/release.json: the release, the Go that built
+// cmdRelease writes kubelets/data/<minor>/release.json: the release, the Go that built
 // this harness, the scheme name decode errors quote, and whether encoding/json runs
 // on encoding/json/v2 (encodingJSONv2, set by the goexperiment.jsonv2 build tag).
 func cmdRelease(args []string) error {

@@ -12,8 +12,8 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/internal/kubeletdata"
 )
 
-// RoundTripData is skew/data/<minor>/roundtrip.json (kubeletdata's type, shared
-// with skew, which reads it).
+// RoundTripData is kubelets/data/<minor>/roundtrip.json (kubeletdata's type, shared
+// with kubelets, which reads it).
 type RoundTripData = kubeletdata.RoundTrip
 
 func cmdRoundTrip(args []string) error {

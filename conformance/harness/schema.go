@@ -22,7 +22,7 @@ import (
 )
 
 // The JSON Schema (draft 2020-12) of KubeletConfiguration as compiled into this
-// harness: skew/data/<minor>/schema.json, embedded by the main module for
+// harness: kubelets/data/<minor>/schema.json, embedded by the main module for
 // `kubeletcfg schema` (editors, kubeconform).
 //
 // Types come from reflection over the compiled v1beta1 type (the Go widths the
@@ -33,7 +33,7 @@ import (
 const (
 	schemaDraft = "https://json-schema.org/draft/2020-12/schema"
 	// schemaIDFormat names the committed file of a minor in the repository.
-	schemaIDFormat = "https://raw.githubusercontent.com/kubeletcfg/kubeletcfg/main/skew/data/%s/schema.json"
+	schemaIDFormat = "https://raw.githubusercontent.com/kubeletcfg/kubeletcfg/main/kubelets/data/%s/schema.json"
 
 	kubeletAPIVersion = "kubelet.config.k8s.io/v1beta1"
 
@@ -71,7 +71,7 @@ var leafSchemas = map[string]func() map[string]any{
 	},
 }
 
-// Schema is skew/data/<minor>/schema.json: a JSON Schema object.
+// Schema is kubelets/data/<minor>/schema.json: a JSON Schema object.
 type Schema map[string]any
 
 func cmdSchema(args []string) error {

@@ -155,7 +155,7 @@ func TestSchemaDetails(t *testing.T) {
 	check("featureGates[*]", "type", `"boolean"`)
 	check("logging.flushFrequency", "type", `["string","integer"]`)
 	check("registerWithTaints[].timeAdded", "format", `"date-time"`)
-	if id, _ := s["$id"].(string); !strings.Contains(id, "/skew/data/1.") {
+	if id, _ := s["$id"].(string); !strings.Contains(id, "/kubelets/data/1.") {
 		t.Errorf("$id %q", id)
 	}
 }

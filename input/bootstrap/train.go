@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 // Shipped is one release of a tool that ships its own kubelet (k0s, k3s,
@@ -19,7 +19,7 @@ type Shipped struct {
 
 // Minor is the kubelet minor s ships ("1.36").
 func (s Shipped) Minor() string {
-	v, ok := skew.ParseVersion(s.Kubelet)
+	v, ok := kubelets.ParseVersion(s.Kubelet)
 	if !ok {
 		return ""
 	}
@@ -71,7 +71,7 @@ func (t Train) Pair(o *Output, minor string) {
 	o.Release = ""
 	note := fmt.Sprintf("no %s release ships kubelet %s that kubeletcfg ports (%s %s ships kubelet %s): the file's own settings are checked at kubelet %s with what %s %s writes around them",
 		t.Tool, minor, t.Tool, r.Release, strings.TrimPrefix(r.Kubelet, "v"), minor, t.Tool, r.Release)
-	m, err := skew.Lookup(minor)
+	m, err := kubelets.Lookup(minor)
 	if err != nil {
 		o.Note += "; " + note
 		return

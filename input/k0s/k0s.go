@@ -40,7 +40,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 // Release is the k0s release ported.
@@ -170,7 +170,7 @@ func translate(path string, data []byte, name string, opt bootstrap.Options) (*t
 	if minorName == "" {
 		minorName = builtMinor
 	}
-	minor, err := skew.Lookup(minorName)
+	minor, err := kubelets.Lookup(minorName)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}

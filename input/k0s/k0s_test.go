@@ -10,8 +10,8 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/rule"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 const header = "apiVersion: k0s.k0sproject.io/v1beta1\nkind: ClusterConfig\nspec:\n  workerProfiles:\n"
@@ -49,8 +49,8 @@ func config(t *testing.T, out *bootstrap.Output) map[string]any {
 func TestFindings(t *testing.T) {
 	// A map field kubelet 1.36 does not have and a newer one does.
 	var newer string
-	for _, name := range skew.Newest().Fields().ChildNames() {
-		if m, _ := skew.Lookup("1.36"); m.Fields().AtExact(name) == nil && skew.Newest().Fields().AtExact(name).Kind == skew.Map {
+	for _, name := range kubelets.Newest().Fields().ChildNames() {
+		if m, _ := kubelets.Lookup("1.36"); m.Fields().AtExact(name) == nil && kubelets.Newest().Fields().AtExact(name).Kind == kubelets.Map {
 			newer = name
 			break
 		}
@@ -106,7 +106,7 @@ func TestFindings(t *testing.T) {
 		{"misspelled below", profileDoc("authentication:", "  anonymus:", "    enabled: true"), "", bootstrap.Drops, "authentication.anonymus", 8, 9, "k0s drops spec.workerProfiles[0].values.authentication.anonymus"},
 		{"case-insensitive", profileDoc("MaxPods: 10"), "", nil, "", 0, 0, ""},
 		{"newer field at 1.36", profileDoc(newer + ": {}"), "1.36", bootstrap.Drops, newer, 7, 7, "the field comes with kubelet"},
-		{"newer field at its minor", profileDoc(newer + ": {}"), skew.Newest().Version, nil, "", 0, 0, ""},
+		{"newer field at its minor", profileDoc(newer + ": {}"), kubelets.Newest().Version, nil, "", 0, 0, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -17,7 +17,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 )
 
@@ -43,7 +43,7 @@ const (
 type translation struct {
 	d     *document
 	name  string
-	minor *skew.Minor
+	minor *kubelets.Minor
 	out   *bootstrap.Output
 	// configMap is the profile's kubeletConfiguration as the controller
 	// writes it in the worker-config ConfigMap (JSON), for the peer suite.
@@ -339,33 +339,33 @@ func (t *translation) lookup(path string) (finding.Position, bool) {
 // case-insensitively: the canonical name is recorded), and reports the keys
 // the KubeletConfiguration type of the minor has no field for: k0s's decode
 // drops them (KC9003).
-func (t *translation) walk(n *yaml.Node, f *skew.Field, prefix, filePrefix string) {
+func (t *translation) walk(n *yaml.Node, f *kubelets.Field, prefix, filePrefix string) {
 	n = resolve(n)
 	if n == nil || f == nil {
 		return
 	}
 	switch {
-	case n.Kind == yaml.MappingNode && f.Kind == skew.Object:
+	case n.Kind == yaml.MappingNode && f.Kind == kubelets.Object:
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			child, _ := f.Child(k.Value)
 			if child == nil {
-				t.dropped(k, f, skew.JoinPath(prefix, k.Value), filePrefix+"."+k.Value)
+				t.dropped(k, f, kubelets.JoinPath(prefix, k.Value), filePrefix+"."+k.Value)
 				continue
 			}
-			path := skew.JoinPath(prefix, child.Name)
+			path := kubelets.JoinPath(prefix, child.Name)
 			t.out.Positions[path] = t.d.pos(k)
 			delete(t.out.Notes, path)
 			t.walk(v, child, path, filePrefix+"."+k.Value)
 		}
-	case n.Kind == yaml.MappingNode && f.Kind == skew.Map:
+	case n.Kind == yaml.MappingNode && f.Kind == kubelets.Map:
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			path := prefix + "[" + k.Value + "]"
 			t.out.Positions[path] = t.d.pos(k)
 			t.walk(v, f.Elem, path, filePrefix+"["+k.Value+"]")
 		}
-	case n.Kind == yaml.SequenceNode && f.Kind == skew.List:
+	case n.Kind == yaml.SequenceNode && f.Kind == kubelets.List:
 		for i, v := range n.Content {
 			path := prefix + "[" + strconv.Itoa(i) + "]"
 			t.out.Positions[path] = t.d.pos(v)
@@ -374,7 +374,7 @@ func (t *translation) walk(n *yaml.Node, f *skew.Field, prefix, filePrefix strin
 	}
 }
 
-func (t *translation) dropped(k *yaml.Node, parent *skew.Field, path, filePath string) {
+func (t *translation) dropped(k *yaml.Node, parent *kubelets.Field, path, filePath string) {
 	why := fmt.Sprintf("kubelet %s's KubeletConfiguration has no such field", t.minor.Version)
 	hint := "Remove it, or spell it as the KubeletConfiguration field it means."
 	if newer := t.minor.FirstNewerWith(path); newer != nil {

@@ -55,8 +55,8 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 	"github.com/kubeletcfg/kubeletcfg/input/nodeadm"
 	"github.com/kubeletcfg/kubeletcfg/internal/didyoumean"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/rule"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 // Tool is Karpenter's AWS provider.
@@ -535,14 +535,14 @@ const upstreamMinor = "1.37"
 // type does not have (case-sensitively), at any depth of the structs. Types are
 // left to the kubelet's own checks.
 func (t *translation) checkUpstream(key, v *yaml.Node, path string) {
-	m, err := skew.Lookup(upstreamMinor)
+	m, err := kubelets.Lookup(upstreamMinor)
 	if err != nil {
 		return
 	}
 	t.checkFields(m.Fields(), key, v, path)
 }
 
-func (t *translation) checkFields(parent *skew.Field, key, v *yaml.Node, path string) {
+func (t *translation) checkFields(parent *kubelets.Field, key, v *yaml.Node, path string) {
 	name := key.Value
 	f, exact := parent.Child(name)
 	if f == nil || !exact {
@@ -558,7 +558,7 @@ func (t *translation) checkFields(parent *skew.Field, key, v *yaml.Node, path st
 		t.add(bootstrap.Refuses, key, path, fmt.Sprintf("its controller refuses the EC2NodeClass (ValidationSucceeded=False; no node is launched): spec.kubelet: unknown field %q: the kubelet %s KubeletConfiguration it decodes spec.kubelet into strictly has no such field (pkg/apis/v1/kubeletconfiguration_validation.go validateAgainstUpstreamType, %s)", path, upstreamMinor, Tool.Release), hint)
 		return
 	}
-	if f.Kind != skew.Object || v.Kind != yaml.MappingNode {
+	if f.Kind != kubelets.Object || v.Kind != yaml.MappingNode {
 		return
 	}
 	for i := 0; i+1 < len(v.Content); i += 2 {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 // Document is one NodeConfig nodeadm merges, as a caller that reads the user
@@ -116,7 +116,7 @@ func TranslateDocuments(path string, anchor finding.Position, docs []Document, o
 // generated is the position of path in a generated document: its own, its
 // nearest ancestor's, or the document's anchor.
 func (d *Document) generated(path string) finding.Position {
-	for p := path; p != ""; p = skew.Parent(p) {
+	for p := path; p != ""; p = kubelets.Parent(p) {
 		if pos, ok := d.Positions[p]; ok {
 			return pos
 		}

@@ -22,8 +22,8 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/rule"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 // Tool is EKS nodeadm at the release the translation is ported from.
@@ -110,7 +110,7 @@ func Translate(path string, data []byte, opt bootstrap.Options) (*bootstrap.Outp
 func newTranslation(path string, opt bootstrap.Options) (*translation, int, string, error) {
 	minorName := opt.Minor
 	if minorName == "" {
-		minorName = skew.Default().Version
+		minorName = kubelets.Default().Version
 	}
 	minor, err := minorNumber(minorName)
 	if err != nil {
@@ -338,7 +338,7 @@ func (t *translation) strictFinding(se error, pos *docPositions, d Document) {
 			}
 		}
 		if hint == "" {
-			if _, exact := skew.Tree().Child(name); exact && (parent == "spec.kubelet" || parent == "spec") {
+			if _, exact := kubelets.Tree().Child(name); exact && (parent == "spec.kubelet" || parent == "spec") {
 				hint = fmt.Sprintf("%s is a KubeletConfiguration field: put it under spec.kubelet.config", name)
 			} else if field == "status" {
 				hint = "nodeadm fills in .status itself; remove it"
@@ -726,8 +726,8 @@ func (t *translation) noteLeaves(configJSON []byte) {
 	if err := json.Unmarshal(configJSON, &obj); err != nil {
 		return
 	}
-	for leaf := range skew.Flatten(obj, skew.Tree()) {
-		for p := leaf; p != ""; p = skew.Parent(p) {
+	for leaf := range kubelets.Flatten(obj, kubelets.Tree()) {
+		for p := leaf; p != ""; p = kubelets.Parent(p) {
 			if n, ok := t.out.Notes[p]; ok {
 				t.out.Notes[leaf] = n
 				break

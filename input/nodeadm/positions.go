@@ -7,7 +7,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 // docPositions are the keys of one NodeConfig document, in the user's file.
@@ -83,10 +83,10 @@ func walkNodeConfig(n *yaml.Node, path string, d *docPositions, at func(*yaml.No
 	case yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
-			p := skew.JoinPath(path, k.Value)
+			p := kubelets.JoinPath(path, k.Value)
 			d.nc[p] = at(k)
 			if p == "spec.kubelet.config" {
-				walkKubelet(v, "", skew.Tree(), false, d, at)
+				walkKubelet(v, "", kubelets.Tree(), false, d, at)
 				continue
 			}
 			walkNodeConfig(v, p, d, at)
@@ -102,17 +102,17 @@ func walkNodeConfig(n *yaml.Node, path string, d *docPositions, at func(*yaml.No
 
 // walkKubelet records the keys of spec.kubelet.config by field path: the
 // KubeletConfiguration tree says which objects are maps (keys in brackets).
-func walkKubelet(n *yaml.Node, path string, f *skew.Field, inList bool, d *docPositions, at func(*yaml.Node) finding.Position) {
+func walkKubelet(n *yaml.Node, path string, f *kubelets.Field, inList bool, d *docPositions, at func(*yaml.Node) finding.Position) {
 	switch n.Kind {
 	case yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			var p string
-			var child *skew.Field
-			if f != nil && f.Kind == skew.Map && path != "" {
+			var child *kubelets.Field
+			if f != nil && f.Kind == kubelets.Map && path != "" {
 				p, child = path+"["+k.Value+"]", f.Elem
 			} else {
-				p = skew.JoinPath(path, k.Value)
+				p = kubelets.JoinPath(path, k.Value)
 				if f != nil {
 					child, _ = f.Child(k.Value)
 				}
@@ -124,7 +124,7 @@ func walkKubelet(n *yaml.Node, path string, f *skew.Field, inList bool, d *docPo
 			walkKubelet(v, p, child, inList, d, at)
 		}
 	case yaml.SequenceNode:
-		var elem *skew.Field
+		var elem *kubelets.Field
 		if f != nil {
 			elem = f.Elem
 		}

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/kubeletcfg/kubeletcfg/internal/corpus"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
@@ -36,7 +36,7 @@ type Class struct {
 // Compare evaluates every case folder under casesDir with kubeletcfg at the
 // minor and compares it with the golden of the same name in goldenDir
 // (corpus.Compare, as pipeline's conformance test does).
-func Compare(m *skew.Minor, casesDir, goldenDir string) (*Report, error) {
+func Compare(m *kubelets.Minor, casesDir, goldenDir string) (*Report, error) {
 	entries, err := os.ReadDir(casesDir)
 	if err != nil {
 		return nil, err
@@ -82,7 +82,7 @@ func Compare(m *skew.Minor, casesDir, goldenDir string) (*Report, error) {
 
 // CompareCase runs kubeletcfg on one case folder and compares it with the
 // kubelet's golden. A panic of kubeletcfg itself is a disagreement too.
-func CompareCase(m *skew.Minor, dir string, want corpus.Golden) (ds []corpus.Disagreement) {
+func CompareCase(m *kubelets.Minor, dir string, want corpus.Golden) (ds []corpus.Disagreement) {
 	defer func() {
 		if p := recover(); p != nil {
 			ds = []corpus.Disagreement{{Class: "kubeletcfg crashed", Detail: fmt.Sprint(p)}}

@@ -10,10 +10,10 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
-// node is a JSON Schema node as skew/data/<minor>/schema.json writes it.
+// node is a JSON Schema node as kubelets/data/<minor>/schema.json writes it.
 type node map[string]any
 
 func (n node) props() map[string]node {
@@ -63,18 +63,18 @@ func (n node) gates() []string {
 
 // Generator writes random cases for one minor.
 type Generator struct {
-	minor *skew.Minor
+	minor *kubelets.Minor
 	root  node
 	// others holds, per object path, the children that only other minors have.
 	others map[string]map[string]node
 	// gates of this minor, sorted; locked are those locked at its emulation version;
 	// foreign are gates other minors register and this one does not.
 	gates, locked, foreign []string
-	flags                  *skew.FlagTable
+	flags                  *kubelets.FlagTable
 }
 
 // New reads the minor's schema and gate table, and the other minors'.
-func New(m *skew.Minor) (*Generator, error) {
+func New(m *kubelets.Minor) (*Generator, error) {
 	g := &Generator{minor: m, others: map[string]map[string]node{}}
 	var err error
 	if g.root, err = schemaOf(m); err != nil {
@@ -98,8 +98,8 @@ func New(m *skew.Minor) (*Generator, error) {
 		return nil, err
 	}
 	foreign := map[string]bool{}
-	for _, v := range skew.Supported() {
-		o, err := skew.Lookup(v)
+	for _, v := range kubelets.Supported() {
+		o, err := kubelets.Lookup(v)
 		if err != nil || o == m {
 			continue
 		}
@@ -125,7 +125,7 @@ func New(m *skew.Minor) (*Generator, error) {
 	return g, nil
 }
 
-func schemaOf(m *skew.Minor) (node, error) {
+func schemaOf(m *kubelets.Minor) (node, error) {
 	raw, err := m.Schema()
 	if err != nil {
 		return nil, err

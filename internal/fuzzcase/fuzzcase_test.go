@@ -10,12 +10,12 @@ import (
 	"testing"
 
 	"github.com/kubeletcfg/kubeletcfg/internal/corpus"
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 func generator(t *testing.T, v string) *Generator {
 	t.Helper()
-	m, err := skew.Lookup(v)
+	m, err := kubelets.Lookup(v)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +156,7 @@ func TestCasesRun(t *testing.T) {
 // TestCompare checks the comparer on a corpus case: its own golden agrees, a
 // golden that says otherwise is a disagreement of the right class.
 func TestCompare(t *testing.T) {
-	m := skew.Default()
+	m := kubelets.Default()
 	src := filepath.Join("..", "..", "testdata", "conformance")
 	dir := t.TempDir()
 	cases, golden := filepath.Join(dir, "cases"), filepath.Join(dir, "golden")

@@ -1,6 +1,6 @@
 // Package kubeletdata declares, once, what the conformance harness (the module in
 // conformance/, which links the real kubelet) writes and the main module reads:
-// the kubelet minor (Version), the per-minor tables under skew/data/<minor>/
+// the kubelet minor (Version), the per-minor tables under kubelets/data/<minor>/
 // (gates.json, fields.json, flags.json, roundtrip.json, internalnames.json) and
 // the golden records under testdata/conformance/golden/<minor>/.
 //

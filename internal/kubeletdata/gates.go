@@ -2,7 +2,7 @@ package kubeletdata
 
 import "sort"
 
-// GateTable is skew/data/<minor>/gates.json: every feature gate the kubelet
+// GateTable is kubelets/data/<minor>/gates.json: every feature gate the kubelet
 // binary of a minor registers (utilfeature.DefaultMutableFeatureGate after every
 // init of the linked kubelet packages).
 type GateTable struct {

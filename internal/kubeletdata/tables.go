@@ -2,7 +2,7 @@ package kubeletdata
 
 import "encoding/json"
 
-// FieldTable is skew/data/<minor>/fields.json: every JSON field path of the
+// FieldTable is kubelets/data/<minor>/fields.json: every JSON field path of the
 // minor's v1beta1 KubeletConfiguration, read from the k8s.io/kubelet source.
 type FieldTable struct {
 	Generated string      `json:"_generated"`
@@ -35,7 +35,7 @@ type FieldInfo struct {
 	Doc string `json:"doc"`
 }
 
-// FlagTable is skew/data/<minor>/flags.json: every flag of the kubelet's command
+// FlagTable is kubelets/data/<minor>/flags.json: every flag of the kubelet's command
 // line (NewKubeletCommand's cleanFlagSet, cmd/kubelet/app/server.go) and, for the
 // flags AddKubeletConfigFlags binds to the KubeletConfiguration, the v1beta1 field
 // each one sets.
@@ -70,7 +70,7 @@ type Flag struct {
 	Special string `json:"special,omitempty"`
 }
 
-// RoundTrip is skew/data/<minor>/roundtrip.json: what the kubelet's conversion of
+// RoundTrip is kubelets/data/<minor>/roundtrip.json: what the kubelet's conversion of
 // an empty v1beta1 KubeletConfiguration to its internal type and back fills in.
 // Many v1beta1 pointers are plain values internally, so every round trip turns nil
 // into a pointer to the zero value; kubeletcfg replays that from this table.
@@ -80,7 +80,7 @@ type RoundTrip struct {
 	Zero      json.RawMessage `json:"zero"`
 }
 
-// InternalNames is skew/data/<minor>/internalnames.json: for every v1beta1
+// InternalNames is kubelets/data/<minor>/internalnames.json: for every v1beta1
 // KubeletConfiguration field path (fields.json's notation), the key path under which
 // encoding/json marshals the same field (same Go field name) of the kubelet's internal
 // type k8s.io/kubernetes/pkg/kubelet/apis/config.KubeletConfiguration. The internal
@@ -98,7 +98,7 @@ func (f FieldInfo) Lean() FieldInfo {
 	return FieldInfo{Path: f.Path, GoType: f.GoType, Kind: f.Kind, FeatureGates: f.FeatureGates}
 }
 
-// Release is skew/data/<minor>/release.json: the facts about the kubelet release a
+// Release is kubelets/data/<minor>/release.json: the facts about the kubelet release a
 // minor's data was generated from that change what kubeletcfg reproduces, recorded
 // by the harness linked against that release.
 type Release struct {

@@ -14,8 +14,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/kubeletcfg/kubeletcfg/internal/corpus"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/rule"
-	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 // Generator is the command that writes docs/rules.md, named in its header.
@@ -210,7 +210,7 @@ const (
 // Find picks an example for each rule from the corpus under root
 // (testdata/conformance) with the verdicts of the newest minor's goldens.
 func Find(root string) (map[string]Example, error) {
-	minor := skew.Default().Version
+	minor := kubelets.Default().Version
 	entries, err := os.ReadDir(filepath.Join(root, "cases"))
 	if err != nil {
 		return nil, err
@@ -449,7 +449,7 @@ func quote(s string) string {
 
 // NoExample says why a rule has no corpus example, where the reason is known.
 func NoExample(r *rule.Rule) string {
-	newest := skew.Default().Version
+	newest := kubelets.Default().Version
 	switch {
 	case !r.InVersion(newest):
 		return fmt.Sprintf("No example in the conformance corpus: its expectations are checked at kubelet %s, which does not have this rule.", newest)
@@ -467,7 +467,7 @@ func Preamble() string {
 (or a file, or the command line) that a case marks with `+"`# want KCxxxx`"+`, where kubeletcfg is tested to
 report the rule at kubelet %s. A line is shown with its parent keys and at most %d lines of the file, the
 `+"`# want`"+` comment removed. Below it is what the real kubelet %s did with the whole case, from its recorded
-golden. Cases can hold more files than the excerpt shows; the link opens the case.`, skew.Default().Version, MaxLines, skew.Default().Version)
+golden. Cases can hold more files than the excerpt shows; the link opens the case.`, kubelets.Default().Version, MaxLines, kubelets.Default().Version)
 }
 
 // Write writes docs/rules.md from the registry and the corpus under root

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/kubeletcfg/kubeletcfg/internal/fuzzcase"
-	"github.com/kubeletcfg/kubeletcfg/skew"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 func main() {
@@ -45,7 +45,7 @@ func usage() {
 
 func gen(args []string) error {
 	fs := flag.NewFlagSet("gen", flag.ContinueOnError)
-	minor := fs.String("minor", skew.Default().Version, "kubelet minor whose schema and gates the cases are built from")
+	minor := fs.String("minor", kubelets.Default().Version, "kubelet minor whose schema and gates the cases are built from")
 	n := fs.Int("n", 100, "number of cases")
 	seed := fs.Uint64("seed", 1, "seed; the same seed writes the same cases")
 	out := fs.String("out", "", "folder to write the case folders into")
@@ -55,7 +55,7 @@ func gen(args []string) error {
 	if *out == "" || fs.NArg() != 0 {
 		return errors.New("gen: -out is required")
 	}
-	m, err := skew.Lookup(*minor)
+	m, err := kubelets.Lookup(*minor)
 	if err != nil {
 		return err
 	}
@@ -72,7 +72,7 @@ func gen(args []string) error {
 
 func compare(args []string, w io.Writer) (int, error) {
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
-	minor := fs.String("minor", skew.Default().Version, "kubelet minor the goldens were recorded with")
+	minor := fs.String("minor", kubelets.Default().Version, "kubelet minor the goldens were recorded with")
 	cases := fs.String("cases", "", "folder of case folders")
 	golden := fs.String("golden", "", "folder of the kubelet's <case>.json")
 	if err := fs.Parse(args); err != nil {
@@ -81,7 +81,7 @@ func compare(args []string, w io.Writer) (int, error) {
 	if *cases == "" || *golden == "" || fs.NArg() != 0 {
 		return 0, errors.New("compare: -cases and -golden are required")
 	}
-	m, err := skew.Lookup(*minor)
+	m, err := kubelets.Lookup(*minor)
 	if err != nil {
 		return 0, err
 	}

@@ -1,5 +1,5 @@
 // Package schemacheck validates documents against a minor's generated JSON
-// Schema (skew/data/<minor>/schema.json) with santhosh-tekuri/jsonschema, for
+// Schema (kubelets/data/<minor>/schema.json) with santhosh-tekuri/jsonschema, for
 // tests: it is the oracle that the run-time unknown-key walk (source.Unknown)
 // and the published schema are checked against. The command never links it;
 // the validator's initialisation alone would cost a quarter of a lint run.
