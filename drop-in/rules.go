@@ -32,6 +32,7 @@ var (
 		Kubelet:   "pkg/kubelet/kubeletconfig/configfiles/configfiles.go fsLoader.LoadIntoJSON",
 		EmittedBy: emittedBy}
 	DropInTypeMeta = &rule.Rule{ID: "KC2003", Fix: "start every drop-in with `apiVersion: kubelet.config.k8s.io/v1beta1` and `kind: KubeletConfiguration`; `kubeletcfg fix` adds the apiVersion a `kind: KubeletConfiguration` lacks.", Fields: []string{"apiVersion", "kind"}, Name: "dropin-apiversion-kind", Severity: finding.Error, Stage: rule.StageDropIn,
+		Repair:    rule.Repair{Kind: rule.RepairAPIVersion, Doc: "kind: KubeletConfiguration without apiVersion in a drop-in: apiVersion: kubelet.config.k8s.io/v1beta1 is added above kind"},
 		Summary:   "A drop-in without apiVersion/kind kubelet.config.k8s.io/v1beta1 KubeletConfiguration; the kubelet refuses to start.",
 		Doc:       "Every drop-in must carry the same apiVersion and kind as the main file; the kubelet exits naming the file.",
 		Kubelet:   kubeletServer + " mergeKubeletConfigurations",
@@ -47,11 +48,13 @@ var (
 		Kubelet:   kubeletServer + " mergeKubeletConfigurations (json.Unmarshal)",
 		EmittedBy: emittedBy}
 	DropInCaseOnly = &rule.Rule{ID: "KC2006", AnyField: true, Name: "dropin-case-insensitive", Severity: finding.Warning, Stage: rule.StageDropIn,
+		Repair:    rule.Repair{Kind: rule.RepairRenameKey, Doc: "a drop-in key that differs from a field's name only in case (the kubelet reads drop-ins case-insensitively) -> the field's name"},
 		Summary:   "A drop-in key works only because drop-ins match field names case-insensitively.",
 		Doc:       "encoding/json accepts `MaxPods` for `maxPods`, so the value takes effect here; moved to the main file it would be dropped (KC1102). Spell the field as the kubelet does.",
 		Kubelet:   kubeletServer + " mergeKubeletConfigurations (json.Unmarshal)",
 		EmittedBy: emittedBy}
 	DropInCaseShadowed = &rule.Rule{ID: "KC2007", Fix: "spell the drop-in's key exactly as the field (`maxPods`), so that its value wins; `kubeletcfg fix` renames it.", AnyField: true, Name: "dropin-case-shadowed", Severity: finding.Warning, Stage: rule.StageDropIn,
+		Repair:    rule.Repair{Kind: rule.RepairRenameKey, Doc: "a drop-in key that differs from a field's name only in case and loses to the correctly spelled key the merged configuration already has -> the field's name, so that the drop-in's value wins"},
 		Summary:   "A drop-in key spelled in a different case is overridden by the correctly spelled key already in the merged config.",
 		Doc:       "The merge keeps both `MaxPods` (from the drop-in) and `maxPods` (from the base) as separate JSON keys; encoding/json applies them in key order and the correctly spelled one comes last, so the drop-in's value is lost.",
 		Kubelet:   kubeletServer + " mergeKubeletConfigurations (jsonpatch.MergePatch, json.Unmarshal)",

@@ -8,6 +8,10 @@
 // by the pipeline at every target minor and refused when it would lint worse
 // than the original.
 //
+// Which rules fix repairs, and how, is part of each rule's declaration
+// (rule.Repair; rule.Repairable lists them, and fix's help is written from
+// it): the plan sorts a finding by its rule's RepairKind.
+//
 // The repairs are the findings' (Finding.Fixes, set where the pipeline finds
 // the mistake), and so are the reasons a mistake is left (Finding.NoFix: an
 // anchor, a twin key, a value out of range). fix evaluates the files at every

@@ -13,6 +13,7 @@ import (
 	testcorpus "github.com/kubeletcfg/kubeletcfg/internal/corpus"
 	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
@@ -25,7 +26,7 @@ import (
 func TestRepairableFindingsSayWhy(t *testing.T) {
 	dirs, _ := filepath.Glob("../testdata/conformance/cases/*")
 	fixDirs, _ := filepath.Glob("../testdata/fix/*")
-	repaired, reasons := map[string]int{}, map[string]int{}
+	repaired, reasons, carried := map[string]int{}, map[string]int{}, map[string]int{}
 	for _, dir := range append(dirs, fixDirs...) {
 		loaded, err := pipeline.Load(caseInput(dir))
 		if err != nil {
@@ -38,6 +39,12 @@ func TestRepairableFindingsSayWhy(t *testing.T) {
 				continue
 			}
 			for _, f := range res.Findings {
+				if len(f.Fixes) > 0 {
+					if r, ok := rule.Lookup(f.Rule); !ok || r.Repair.Kind == rule.RepairNone {
+						t.Errorf("%s at %s, %s carries a repair, but its rule declares none (rule.Repair): fix would not make it", f.Rule, v, f.Position)
+					}
+					carried[f.Rule]++
+				}
 				var want string // the key's name once repaired ("" not checked)
 				switch f.Rule {
 				case source.CaseMismatch.ID, dropin.DropInCaseOnly.ID, dropin.DropInCaseShadowed.ID:
@@ -83,6 +90,12 @@ func TestRepairableFindingsSayWhy(t *testing.T) {
 				}
 				repaired[f.Rule]++
 			}
+		}
+	}
+	// fix's help lists the rules that declare a repair: each must make one.
+	for _, r := range rule.Repairable() {
+		if carried[r.ID] == 0 {
+			t.Errorf("%s declares a repair (rule.Repair), but no finding of the corpus or testdata/fix carries one", r.ID)
 		}
 	}
 	for _, rule := range []string{source.CaseMismatch.ID, dropin.DropInCaseOnly.ID, source.DraftCrashLoopField.ID, pipeline.GateUnknown.ID} {

@@ -10,7 +10,6 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
-	dropin "github.com/kubeletcfg/kubeletcfg/drop-in"
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
@@ -219,17 +218,23 @@ func kindOf(f *finding.Finding) repairKind {
 	if len(f.Fixes) == 0 && f.NoFix == "" {
 		return notRepaired
 	}
-	switch f.Rule {
-	case source.CaseMismatch.ID, dropin.DropInCaseOnly.ID, dropin.DropInCaseShadowed.ID:
+	r, ok := rule.Lookup(f.Rule)
+	if !ok {
+		return notRepaired
+	}
+	switch r.Repair.Kind {
+	case rule.RepairRenameKey:
 		return fieldRename
-	case source.DraftCrashLoopField.ID:
+	case rule.RepairDraftField:
 		return draftRepair
-	case pipeline.GateUnknown.ID, pipeline.GateGA.ID, pipeline.GateDeprecated.ID:
+	case rule.RepairGateEntry:
 		if _, ok := pipeline.GateSpelling(gateName(f.Path)); ok && f.Rule == pipeline.GateUnknown.ID {
 			return gateRename
 		}
 		return gateRemoval
 	}
+	// A missing apiVersion is planned apart (apiversion.go), before the lint
+	// that finds the rest.
 	return notRepaired
 }
 

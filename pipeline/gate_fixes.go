@@ -28,7 +28,7 @@ import (
 func (r *Result) gateFixes() {
 	for i := range r.Findings {
 		f := &r.Findings[i]
-		if f.Rule != GateUnknown.ID && f.Rule != GateGA.ID && f.Rule != GateDeprecated.ID {
+		if r, ok := rule.Lookup(f.Rule); !ok || r.Repair.Kind != rule.RepairGateEntry {
 			continue
 		}
 		name, ok := rule.GateOfPath(f.Path)

@@ -70,6 +70,9 @@ func WriteMarkdownOptions(w io.Writer, opts MarkdownOptions) error {
 			if fix := r.Fix; fix != "" {
 				fmt.Fprintf(&b, "Fix: %s\n\n", fix)
 			}
+			if r.Repair.Kind != RepairNone {
+				fmt.Fprintf(&b, "Repaired by `kubeletcfg fix`: %s.\n\n", r.Repair.Doc)
+			}
 			if opts.Example != nil {
 				if ex := opts.Example(r); ex != "" {
 					b.WriteString(strings.TrimRight(ex, "\n") + "\n\n")
@@ -127,6 +130,9 @@ func WriteRules(w io.Writer, format string, ids []string) error {
 		fmt.Fprintf(w, "%s %s (%s, stage %s)\n  %s\n\n  %s\n", r.ID, r.Name, r.Severity, r.Stage, r.Summary, r.Doc)
 		if fix := r.Fix; fix != "" {
 			fmt.Fprintf(w, "\n  fix: %s\n", fix)
+		}
+		if r.Repair.Kind != RepairNone {
+			fmt.Fprintf(w, "\n  kubeletcfg fix repairs: %s\n", r.Repair.Doc)
 		}
 		if r.Kubelet != "" {
 			fmt.Fprintf(w, "\n  mirrors: %s\n", r.Kubelet)

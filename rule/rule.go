@@ -84,6 +84,9 @@ type Rule struct {
 	// Fix says how to repair what the rule finds, when Doc does not already
 	// end with it.
 	Fix string
+	// Repair is what `kubeletcfg fix` does about the rule's findings; the zero
+	// Repair when it leaves them to the user.
+	Repair Repair
 	// Profile names the profile that runs the rule (--profile cis); empty for
 	// a rule every evaluation runs.
 	Profile string

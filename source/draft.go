@@ -14,6 +14,7 @@ import (
 // main file's and the drop-ins', DraftCrashLoop).
 var (
 	DraftCrashLoopField = &rule.Rule{ID: "KC6001", Fix: "use `crashLoopBackOff.maxContainerRestartPeriod` with the KubeletCrashLoopBackOffMax gate on; `kubeletcfg fix` renames the key.", Name: "kep4603-draft-field", Severity: finding.Warning, Stage: rule.StageLint,
+		Repair:  rule.Repair{Kind: rule.RepairDraftField, Doc: "crashloopbackoff.maxSeconds: N (the KEP-4603 draft name, any case) -> crashLoopBackOff.maxContainerRestartPeriod: Ns, with featureGates KubeletCrashLoopBackOffMax: true added where a target minor has the gate off by default (N must be a whole number 1..300)"},
 		Summary: "The KEP-4603 draft name crashloopbackoff.maxSeconds is dropped by every kubelet.",
 		Doc:     "The crash-loop backoff proposal drafted `crashloopbackoff.maxSeconds`; what shipped is `crashLoopBackOff.maxContainerRestartPeriod`, a duration between 1s and 300s behind the KubeletCrashLoopBackOffMax gate. No kubelet knows the draft name, so the setting silently has no effect.",
 		Kubelet: "", EmittedBy: "pipeline: key walk of the files (DraftCrashLoop)"}

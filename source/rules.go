@@ -25,6 +25,7 @@ var (
 		Kubelet:   "pkg/kubelet/kubeletconfig/configfiles/configfiles.go fsLoader.Load",
 		EmittedBy: readStep}
 	ConfigTypeMeta = &rule.Rule{ID: "KC1002", Fix: "start the file with `apiVersion: kubelet.config.k8s.io/v1beta1` and `kind: KubeletConfiguration`, spelled exactly so; `kubeletcfg fix` adds the apiVersion a `kind: KubeletConfiguration` lacks.", Fields: []string{"apiVersion", "kind"}, Name: "config-apiversion-kind", Severity: finding.Error, Stage: rule.StageRead,
+		Repair:    rule.Repair{Kind: rule.RepairAPIVersion, Doc: "kind: KubeletConfiguration without apiVersion in the --config file: apiVersion: kubelet.config.k8s.io/v1beta1 is added above kind"},
 		Summary:   "apiVersion/kind missing or not kubelet.config.k8s.io/v1beta1 KubeletConfiguration; the kubelet refuses to start.",
 		Doc:       "The kubelet decodes the file with a scheme that knows kubelet.config.k8s.io/v1beta1 KubeletConfiguration only. A missing or different apiVersion or kind (including a file with only comments) is a decoding error and the kubelet exits.",
 		Kubelet:   "pkg/kubelet/kubeletconfig/util/codec/codec.go DecodeKubeletConfiguration",
@@ -45,6 +46,7 @@ var (
 		Kubelet:   "pkg/kubelet/kubeletconfig/util/codec/codec.go DecodeKubeletConfiguration (lenient fallback)",
 		EmittedBy: readStep}
 	CaseMismatch = &rule.Rule{ID: "KC1102", Fix: "spell the key exactly as the field (`maxPods`); `kubeletcfg fix` renames it.", AnyField: true, Name: "field-case-mismatch", Severity: finding.Warning, Stage: rule.StageRead,
+		Repair:    rule.Repair{Kind: rule.RepairRenameKey, Doc: "a key of the --config file that differs from a field's name only in case -> the field's name"},
 		Summary:   "A key that differs from a field only in case is dropped in the main file.",
 		Doc:       "The main file is decoded case-sensitively: `MaxPods` is not `maxPods`, so the lenient decoder drops it and the default stays. The same key in a drop-in would take effect, because drop-ins are decoded with encoding/json, which matches case-insensitively.",
 		Kubelet:   "k8s.io/apimachinery/pkg/runtime/serializer/json (UnmarshalCaseSensitivePreserveInts)",

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/kubelets"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 )
 
 func newFixCommand() *cobra.Command {
@@ -20,33 +21,21 @@ func newFixCommand() *cobra.Command {
 		Long: fmt.Sprintf(`Repair, in the --config file and the .conf drop-ins of --config-dir, the
 mistakes kubeletcfg can repair without guessing:
 
-  KC6001  crashloopbackoff.maxSeconds: N (the KEP-4603 draft name, any case)
-          -> crashLoopBackOff.maxContainerRestartPeriod: Ns, with
-          featureGates KubeletCrashLoopBackOffMax: true added where a target
-          minor has the gate off by default (N must be a whole number 1..300)
-  KC1102  a field name that differs only in case, in the main file
-  KC2006  the same in a drop-in (KC2007 when a correctly spelled key shadows it)
-  KC3001  a feature gate name that differs from a registered one only in case
-          (ReduceDefaultCrashLoopBackoffDecay -> ReduceDefaultCrashLoopBackOffDecay)
-  KC1002  kind: KubeletConfiguration without apiVersion (KC2003 in a drop-in):
-          apiVersion: kubelet.config.k8s.io/v1beta1 is added above kind
-  KC3005  a featureGates entry set to the value its gate is locked to at every
-  KC3001  target minor, or at the last minor that registered it where a target
-          no longer does (the kubelet panics on it there): the entry is removed,
-          with featureGates when it empties; only when the effective
-          configuration and the verdict stay the same at every target minor.
-          A gate set to the opposite of its lock is a decision, not a repair.
+%s
+A gate entry is removed only when the effective configuration and the verdict
+stay the same at every target minor; a gate set to the opposite of its lock is
+a decision, not a repair.
 
 Everything else in the files stays byte for byte: comments, quoting,
 indentation, key order. The repaired files are evaluated at every target minor
-(--kubelet-version M, or --versions; default: the default minor (the newest GA release) and
-the %d before it, since the same files usually serve a node pool mid-upgrade)
-and nothing is written if they would lint worse at any of them: more errors, a
-kubelet that no longer starts, or more warnings with as many errors. A mistake
-found but not repaired is listed with the reason, and every error and warning
-the files still have afterwards (or have now, when nothing is written) is
-listed with the target minors that report it: "nothing to fix" means nothing
-is wrong either.
+(--kubelet-version M, or --versions; default: the default minor, the newest GA
+release, and the %d before it, since the same files usually serve a node pool
+mid-upgrade) and nothing is written if they would lint worse at any of them:
+more errors, a kubelet that no longer starts, or more warnings with as many
+errors. A mistake found but not repaired is listed with the reason, and every
+error and warning the files still have afterwards (or have now, when nothing
+is written) is listed with the target minors that report it: "nothing to fix"
+means nothing is wrong either.
 
 PATH is the --config file, as for effective, skew, preflight and backoff.
 
@@ -58,7 +47,7 @@ Exit codes (with or without --diff):
   0  nothing left, or only warnings fix cannot repair
   1  an error left at some target minor, a mistake found but not repaired, or
      repairs that would lint worse (nothing is written then)
-  2  usage and input errors`, kubelets.Skew),
+  2  usage and input errors`, repairList(), kubelets.Skew),
 		Example: `  # review the repairs for the kubelets of the n-3 window, then apply them
   kubeletcfg fix -c config.yaml -d conf.d --diff
   kubeletcfg fix -c config.yaml -d conf.d
@@ -95,4 +84,26 @@ Exit codes (with or without --diff):
 	_ = cmd.RegisterFlagCompletionFunc("kubelet-version", completeMinor)
 	_ = cmd.RegisterFlagCompletionFunc("versions", completeVersions)
 	return cmd
+}
+
+// repairList is the rules fix repairs, from their declarations (rule.Repair),
+// one entry per rule: the ID, then the repair wrapped under it.
+func repairList() string {
+	const width, indent = 78, "          "
+	var b strings.Builder
+	for _, r := range rule.Repairable() {
+		line := "  " + r.ID + "  "
+		for _, word := range strings.Fields(r.Repair.Doc) {
+			if len(line)+1+len(word) > width && strings.TrimSpace(line) != r.ID {
+				b.WriteString(strings.TrimRight(line, " ") + "\n")
+				line = indent
+			}
+			if line != indent && !strings.HasSuffix(line, "  ") {
+				line += " "
+			}
+			line += word
+		}
+		b.WriteString(line + "\n")
+	}
+	return b.String()
 }

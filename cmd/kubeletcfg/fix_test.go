@@ -32,6 +32,9 @@ func TestCLIFix(t *testing.T) {
 		// is added, kubelet 1.34 still refuses the cap (its gate is off).
 		{"fix-docs-diff", []string{"fix", "--diff", "-c", fixdata + "docs/config.yaml"}, exitFindings},
 		{"fix-docs-1.35", []string{"fix", "--diff", "--versions", "1.35..1.37", "-c", fixdata + "docs/config.yaml"}, exitClean},
+		// A deprecated gate locked to its value (KC3006) is removed where it
+		// is locked at every target minor.
+		{"fix-deprecated-diff", []string{"fix", "--diff", "--versions", "1.36..1.37", "-c", fixdata + "deprecated/config.yaml"}, exitClean},
 		{"fix-gates-diff", []string{"fix", "--diff", "-c", fixdata + "gates/config.yaml", "-d", fixdata + "gates/conf.d"}, exitFindings},
 		// Nothing fix can repair, and the kubelet still panics: exit code 1.
 		{"fix-left", []string{"fix", "-c", fixdata + "left/config.yaml"}, exitFindings},

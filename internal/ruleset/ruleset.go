@@ -59,6 +59,9 @@ func Registry() ([]byte, error) {
 		}
 		field("EmittedBy", r.EmittedBy)
 		field("Fix", r.Fix)
+		if r.Repair.Kind != rule.RepairNone {
+			fmt.Fprintf(&b, "\t\tRepair: Repair{Kind: %s, Doc: %q},\n", r.Repair.Kind, r.Repair.Doc)
+		}
 		field("Profile", r.Profile)
 		b.WriteString("\t},\n")
 	}
