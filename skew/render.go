@@ -302,17 +302,41 @@ type TextOptions struct {
 
 // WriteTextWith is WriteText with options.
 func (p *Preflight) WriteTextWith(w io.Writer, opt TextOptions) error {
-	quiet := opt.Quiet
-	where := opt.Where
-	if where == nil {
-		where = func(pos finding.Position, _ string) string { return pos.String() }
+	t := &preflightText{p: p, opt: opt, where: opt.Where, from: p.From.Minor.Version, to: p.To.Minor.Version}
+	if t.where == nil {
+		t.where = func(pos finding.Position, _ string) string { return pos.String() }
 	}
-	var b strings.Builder
-	from, to := p.From.Minor.Version, p.To.Minor.Version
-	if !opt.Compact {
-		fmt.Fprintf(&b, "kubelet %s -> %s\n", from, to)
+	t.header()
+	t.blockers()
+	if err := t.changes(); err != nil {
+		return err
+	}
+	if !opt.Quiet {
+		t.section("Notes", append(append(t.gateNotes(), t.fieldNotes()...), t.rollbackNotes()...))
+	}
+	_, err := io.WriteString(w, t.b.String())
+	return err
+}
+
+// preflightText writes a Preflight as text, one method per section, in the
+// order the report reads: the move, what blocks it, what changes, notes.
+type preflightText struct {
+	p        *Preflight
+	opt      TextOptions
+	where    func(finding.Position, string) string
+	from, to string
+	b        strings.Builder
+}
+
+// header names the move and what a reader must know before the sections: a
+// pre-release minor, and a pool whose files already fail at --from (not
+// running them as given comes before anything the move changes).
+func (t *preflightText) header() {
+	p, b := t.p, &t.b
+	if !t.opt.Compact {
+		fmt.Fprintf(b, "kubelet %s -> %s\n", t.from, t.to)
 		if tool := p.From.Tool; tool != "" {
-			fmt.Fprintf(&b, "%s %s -> %s\n", tool, p.From.ReleaseText(), p.To.ReleaseText())
+			fmt.Fprintf(b, "%s %s -> %s\n", tool, p.From.ReleaseText(), p.To.ReleaseText())
 		}
 	}
 	for _, m := range []*kubelets.Minor{p.From.Minor, p.To.Minor} {
@@ -320,78 +344,104 @@ func (p *Preflight) WriteTextWith(w io.Writer, opt TextOptions) error {
 			b.WriteString("note: " + note + "\n")
 		}
 	}
-
-	// A pool whose files already fail at --from is not running them as given:
-	// that comes before anything the move changes.
 	if p.From != p.To && !p.From.Result.Starts {
-		now := fmt.Sprintf("kubelet %s, which the pool runs now, does NOT start with these files", from)
+		now := fmt.Sprintf("kubelet %s, which the pool runs now, does NOT start with these files", t.from)
 		if p.From.Result.Panics {
-			now = fmt.Sprintf("kubelet %s, which the pool runs now, panics at startup with these files", from)
+			now = fmt.Sprintf("kubelet %s, which the pool runs now, panics at startup with these files", t.from)
 		}
 		if f := p.From.Stop(); f != nil {
-			now += fmt.Sprintf(": %s %s (%s)", f.Rule, Reason(f), where(f.Position, f.Path))
+			now += fmt.Sprintf(": %s %s (%s)", f.Rule, Reason(f), t.where(f.Position, f.Path))
 		}
 		b.WriteString("note: " + now + "; are these the files the nodes have?\n")
 	}
+}
 
-	// section starts a section; Compact puts no blank line before the first.
-	section := func(title string) {
-		if !opt.Compact || b.Len() > 0 {
-			b.WriteString("\n")
-		}
-		b.WriteString(title)
+// start starts a section; Compact puts no blank line before the first.
+func (t *preflightText) start(title string) {
+	if !t.opt.Compact || t.b.Len() > 0 {
+		t.b.WriteString("\n")
 	}
+	t.b.WriteString(title)
+}
+
+// section writes a section of one line per entry, or ": none" (nothing at
+// all when Compact).
+func (t *preflightText) section(title string, lines []string) {
 	switch {
-	case len(p.Blockers) == 0 && opt.Compact:
+	case len(lines) == 0 && t.opt.Compact:
+		return
+	case len(lines) == 0:
+		t.start(title)
+		t.b.WriteString(": none\n")
+		return
+	}
+	t.start(title)
+	t.b.WriteString("\n")
+	for _, l := range lines {
+		fmt.Fprintf(&t.b, "  %s\n", l)
+	}
+}
+
+// blockers is what stops the kubelet at --to, each finding with its hint and
+// what it hid.
+func (t *preflightText) blockers() {
+	p, b := t.p, &t.b
+	switch {
+	case len(p.Blockers) == 0 && t.opt.Compact:
 	case len(p.Blockers) == 0:
-		section("Blockers")
-		fmt.Fprintf(&b, ": none, kubelet %s starts\n", to)
+		t.start("Blockers")
+		fmt.Fprintf(b, ": none, kubelet %s starts\n", t.to)
 	case p.To.Result.Panics:
-		section("Blockers")
-		fmt.Fprintf(&b, ": kubelet %s panics at startup\n", to)
+		t.start("Blockers")
+		fmt.Fprintf(b, ": kubelet %s panics at startup\n", t.to)
 	case p.To.Result.Bootstrapper() != "":
-		section("Blockers")
-		fmt.Fprintf(&b, ": %s for kubelet %s, the node gets no kubelet\n", p.To.Result.Bootstrapper(), to)
+		t.start("Blockers")
+		fmt.Fprintf(b, ": %s for kubelet %s, the node gets no kubelet\n", p.To.Result.Bootstrapper(), t.to)
 	default:
-		section("Blockers")
-		fmt.Fprintf(&b, ": kubelet %s refuses this configuration\n", to)
+		t.start("Blockers")
+		fmt.Fprintf(b, ": kubelet %s refuses this configuration\n", t.to)
 	}
 	for _, f := range p.Blockers {
-		fmt.Fprintf(&b, "  %s: %s [%s]\n", where(f.Position, f.Path), f.Message, f.Rule)
+		fmt.Fprintf(b, "  %s: %s [%s]\n", t.where(f.Position, f.Path), f.Message, f.Rule)
 		if f.Hint != "" {
-			fmt.Fprintf(&b, "      hint: %s\n", f.Hint)
+			fmt.Fprintf(b, "      hint: %s\n", f.Hint)
 		}
 		if f.Behind != "" {
-			fmt.Fprintf(&b, "      behind: %s\n", report.BehindText(f))
+			fmt.Fprintf(b, "      behind: %s\n", report.BehindText(f))
 		}
 	}
+}
 
-	changes := fmt.Sprintf("Behaviour changes (effective values, %s -> %s)", from, to)
+// changes is the effective values that differ between the two minors, as a
+// table, then the crash-loop backoff and the cgroup v1 note.
+func (t *preflightText) changes() error {
+	p, b := t.p, &t.b
+	title := fmt.Sprintf("Behaviour changes (effective values, %s -> %s)", t.from, t.to)
 	switch {
 	case !p.Comparable:
 		stopped := p.From
 		if p.To.Effective == nil {
 			stopped = p.To
 		}
-		section(changes)
-		fmt.Fprintf(&b, ": not computed, kubelet %s stops before it has a configuration\n", stopped.Minor.Version)
-	case len(p.Changes) == 0 && !p.BackoffChanged() && opt.Compact:
+		t.start(title)
+		fmt.Fprintf(b, ": not computed, kubelet %s stops before it has a configuration\n", stopped.Minor.Version)
+	case len(p.Changes) == 0 && !p.BackoffChanged() && t.opt.Compact:
 	case len(p.Changes) == 0 && !p.BackoffChanged():
-		section(changes)
+		t.start(title)
 		b.WriteString(": none\n")
 	default:
-		section(changes)
+		t.start(title)
 		b.WriteString("\n")
 	}
-	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
 	for _, c := range p.Changes {
 		origin := "default"
 		if c.SetBy != nil {
-			origin = "from " + where(*c.SetBy, "")
+			origin = "from " + t.where(*c.SetBy, "")
 		}
 		was := kubelets.Format(c.From)
 		if c.NewField {
-			was = "(not in " + from + ")"
+			was = "(not in " + t.from + ")"
 		}
 		fmt.Fprintf(tw, "  %s\t%s -> %s\t%s\n", c.Path, was, kubelets.Format(c.To), origin)
 	}
@@ -402,87 +452,84 @@ func (p *Preflight) WriteTextWith(w io.Writer, opt TextOptions) error {
 		return err
 	}
 	if p.CgroupV1 != "" {
-		fmt.Fprintf(&b, "  cgroup v1: %s\n", p.CgroupV1)
+		fmt.Fprintf(b, "  cgroup v1: %s\n", p.CgroupV1)
 	}
-	if quiet {
-		_, err := io.WriteString(w, b.String())
-		return err
-	}
+	return nil
+}
 
+// gateNotes says, for each gate the files set, what --to does with it.
+func (t *preflightText) gateNotes() []string {
 	var notes []string
-	for _, g := range p.Gates {
+	for _, g := range t.p.Gates {
 		set := ""
 		if g.Value != nil {
 			set = fmt.Sprintf("=%t", *g.Value)
 		}
 		at := ""
 		if g.SetBy != nil {
-			at = " (" + where(*g.SetBy, "") + ")"
+			at = " (" + t.where(*g.SetBy, "") + ")"
 		}
 		switch g.Status {
 		case GateRemoved:
 			fix := ""
 			if g.LockedAtSource != nil && g.Value != nil && *g.Value == *g.LockedAtSource {
 				// The entry changes nothing at the source: fix's gate repair proves it.
-				fix = fmt.Sprintf(" (%s locks it to %t, so kubeletcfg fix --versions %s..%s removes it)", from, *g.LockedAtSource, from, to)
+				fix = fmt.Sprintf(" (%s locks it to %t, so kubeletcfg fix --versions %s..%s removes it)", t.from, *g.LockedAtSource, t.from, t.to)
 			}
-			notes = append(notes, fmt.Sprintf("gate %s%s%s: not registered at %s (at %s: %s), the kubelet panics on an unknown gate; remove the entry%s", g.Name, set, at, to, from, g.AtSource, fix))
+			notes = append(notes, fmt.Sprintf("gate %s%s%s: not registered at %s (at %s: %s), the kubelet panics on an unknown gate; remove the entry%s", g.Name, set, at, t.to, t.from, g.AtSource, fix))
 		case GateGALocked:
-			notes = append(notes, fmt.Sprintf("gate %s%s%s: at %s GA and locked to %t since %s (at %s: %s); remove the entry before the gate is removed", g.Name, set, at, to, *g.Default, g.Since, from, g.AtSource))
+			notes = append(notes, fmt.Sprintf("gate %s%s%s: at %s GA and locked to %t since %s (at %s: %s); remove the entry before the gate is removed", g.Name, set, at, t.to, *g.Default, g.Since, t.from, g.AtSource))
 		case GateDeprecated:
-			notes = append(notes, fmt.Sprintf("gate %s%s%s: at %s deprecated since %s (at %s: %s); it will be removed", g.Name, set, at, to, g.Since, from, g.AtSource))
+			notes = append(notes, fmt.Sprintf("gate %s%s%s: at %s deprecated since %s (at %s: %s); it will be removed", g.Name, set, at, t.to, g.Since, t.from, g.AtSource))
 		}
 	}
-	for _, f := range p.Fields {
+	return notes
+}
+
+// fieldNotes is the fields --to drops or deprecates, and those only --to applies.
+func (t *preflightText) fieldNotes() []string {
+	var notes []string
+	for _, f := range t.p.Fields {
 		at := ""
 		if f.SetBy != nil {
-			at = " (" + where(*f.SetBy, "") + ")"
+			at = " (" + t.where(*f.SetBy, "") + ")"
 		}
 		switch f.Status {
 		case FieldRemoved:
-			notes = append(notes, fmt.Sprintf("field %s%s: kubelet %s does not have it and drops it (%s applies it)", f.Path, at, to, from))
+			notes = append(notes, fmt.Sprintf("field %s%s: kubelet %s does not have it and drops it (%s applies it)", f.Path, at, t.to, t.from))
 		case FieldDeprecated:
-			notes = append(notes, fmt.Sprintf("field %s%s: deprecated at %s: %s", f.Path, at, to, f.Doc))
+			notes = append(notes, fmt.Sprintf("field %s%s: deprecated at %s: %s", f.Path, at, t.to, f.Doc))
 		}
 	}
-	if len(p.NewlyApplied) > 0 {
-		notes = append(notes, fmt.Sprintf("applied from %s (kubelet %s drops them): %s", to, from, strings.Join(p.NewlyApplied, ", ")))
+	if len(t.p.NewlyApplied) > 0 {
+		notes = append(notes, fmt.Sprintf("applied from %s (kubelet %s drops them): %s", t.to, t.from, strings.Join(t.p.NewlyApplied, ", ")))
 	}
-	rb := fmt.Sprintf("rollback to %s: ", from)
+	return notes
+}
+
+// rollbackNotes is the rollback check: the same files at --from.
+func (t *preflightText) rollbackNotes() []string {
+	p := t.p
+	if p.From == p.To {
+		return nil
+	}
+	rb := fmt.Sprintf("rollback to %s: ", t.from)
 	switch f := p.From.Stop(); {
-	case p.From == p.To:
-		rb = ""
 	case p.From.Result.Panics && f != nil:
-		rb += fmt.Sprintf("panics: %s %s (%s)", f.Rule, Reason(f), where(f.Position, f.Path))
+		rb += fmt.Sprintf("panics: %s %s (%s)", f.Rule, Reason(f), t.where(f.Position, f.Path))
 	case f != nil:
-		rb += fmt.Sprintf("does NOT start: %s %s (%s)", f.Rule, Reason(f), where(f.Position, f.Path))
+		rb += fmt.Sprintf("does NOT start: %s %s (%s)", f.Rule, Reason(f), t.where(f.Position, f.Path))
 	case !p.From.Result.Starts:
 		rb += "does NOT start"
 	default:
 		rb += "starts; crash-loop backoff " + FormatBackoff(p.From.Result.CrashLoopBackOff)
 	}
-	if rb != "" {
-		if d := p.From.Result.Dropped; len(d) > 0 {
-			rb += "; keys dropped: " + strings.Join(d, ", ")
-		} else {
-			rb += "; no keys dropped"
-		}
-		notes = append(notes, rb)
+	if d := p.From.Result.Dropped; len(d) > 0 {
+		rb += "; keys dropped: " + strings.Join(d, ", ")
+	} else {
+		rb += "; no keys dropped"
 	}
-	switch {
-	case len(notes) == 0 && opt.Compact:
-	case len(notes) == 0:
-		section("Notes")
-		b.WriteString(": none\n")
-	default:
-		section("Notes")
-		b.WriteString("\n")
-	}
-	for _, n := range notes {
-		fmt.Fprintf(&b, "  %s\n", n)
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return []string{rb}
 }
 
 func backoffText(c *Column) string {
