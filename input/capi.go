@@ -196,71 +196,22 @@ func convertCAPI(path string, data []byte, opt Options) (*Source, error) {
 	return s, nil
 }
 
-// translateCAPI is TranslateCAPI, with kubeadm's node documents kept.
+// translateCAPI is TranslateCAPI, with kubeadm's node documents kept. It
+// follows what a machine does: CAPI's bootstrap controller writes files[] and
+// /run/kubeadm/kubeadm.yaml, kubeadm's kubelet-start phase writes the flags
+// and the kubelet's configuration (defaults, patches, instance configuration),
+// and the kubelet reads what its command line names.
 func translateCAPI(path string, data []byte, opt bootstrap.Options) (*capiSpec, error) {
-	docs := splitDocs(data)
 	c := &capiSpec{path: path, lines: strings.SplitAfter(string(data), "\n")}
-	var cluster *yamlDoc
-	var kinds []string
-	for i := range docs {
-		d := &docs[i]
-		if d.kind == "Cluster" && group(d.apiVersion) == "cluster.x-k8s.io" && cluster == nil {
-			cluster = d
-		}
-		keys := capiKinds[group(d.apiVersion)+"/"+d.kind]
-		if keys == nil || d.root == nil {
-			continue
-		}
-		kinds = append(kinds, d.kind)
-		if c.doc == nil {
-			c.doc, c.spec = d, walk(d.root, keys...)
-			c.cp = group(d.apiVersion) == capiControlPlaneGroup
-			if v := walk(d.root, "spec", "version"); v != nil && c.cp {
-				c.version = v.Value
-			}
-		}
+	cluster, kinds, err := c.findSpec(splitDocs(data))
+	if err != nil {
+		return nil, err
 	}
-	if c.doc == nil {
-		return nil, fmt.Errorf("%s: no Cluster API KubeadmConfig, KubeadmConfigTemplate, KubeadmControlPlane or KubeadmControlPlaneTemplate document", path)
-	}
-	c.out = &bootstrap.Output{Tool: CAPITool, Positions: map[string]kf.Position{}, Notes: map[string]string{}, AtBoot: map[string]string{},
-		Anchor: kf.Position{File: path, Line: c.doc.kindLine, Column: c.doc.kindColumn}}
-	if c.spec == nil || c.spec.Kind != yaml.MappingNode {
-		c.spec = &yaml.Node{Kind: yaml.MappingNode}
-	}
-
-	// The kubelet minor: the KubeadmControlPlane's spec.version, else the one evaluated.
-	m := kubelets.Default()
-	if opt.Minor != "" {
-		mm, err := kubelets.Lookup(opt.Minor)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %v", path, err)
-		}
-		m = mm
-	}
-	if c.version != "" {
-		v, ok := kubelets.ParseVersion(strings.TrimPrefix(c.version, "v"))
-		if ok {
-			// Not a clusterctl variable (${KUBERNETES_VERSION}): the minor evaluated.
-			c.out.KubeletVersion = c.version
-		}
-		if ok && opt.Minor == "" {
-			if mm, err := kubelets.Lookup(fmt.Sprintf("%d.%d", v.Major, v.Minor)); err == nil {
-				m = mm
-			}
-		}
-		// KubeVersionToKubeadmAPIGroupVersion refuses below 1.22.
-		if ok && (v.Major < 1 || v.Major == 1 && v.Minor < 22) {
-			c.add(bootstrap.Refuses, walk(c.doc.root, "spec", "version"), "",
-				fmt.Sprintf("version %s: the bootstrap provider for kubeadm doesn't support Kubernetes version lower than v1.22.0 (bootstrap/kubeadm/pkg/types/utils.go KubeVersionToKubeadmAPIGroupVersion, %s)", c.version, CAPITool.Release),
-				"set spec.version to a Kubernetes release CAPI supports")
-		}
+	m, err := c.minor(opt)
+	if err != nil {
+		return nil, err
 	}
 	kubeadmAPI := "kubeadm.k8s.io/v1beta4" // every supported minor is 1.31 or newer
-	c.kubeVersion, _ = kubelets.ParseVersion(m.Version)
-	if v, ok := kubelets.ParseVersion(strings.TrimPrefix(c.version, "v")); ok && c.version != "" {
-		c.kubeVersion = v
-	}
 
 	// Which kubeadm runs: a control plane kind's first machine runs kubeadm
 	// init from initConfiguration; a KubeadmConfig(Template) with a
@@ -283,15 +234,112 @@ func translateCAPI(path string, data []byte, opt bootstrap.Options) (*capiSpec, 
 	// a Secret kubeletcfg cannot read).
 	files := c.files()
 
-	// The kubeadm configuration CAPI writes to /run/kubeadm/kubeadm.yaml, read by
-	// kubeletcfg's port of kubeadm's kubelet-start phase (kubeadmnode.go) as a
-	// kubeadm file is: the flags of kubeadm-flags.env and the instance configuration
-	// are the ones the harness checks against kubeadm itself.
 	c.checkExtraArgs(nodeReg)
 	clusterConf := get(c.spec, "clusterConfiguration")
+	w, configArg, dirArg := c.kubeletFlags(phase, phaseNode, clusterConf, init, m, opt.Set)
+	used := map[int]bool{}
+	net := capiNetworking(clusterConf, cluster)
+	patches, err := c.kubeletConfig(files, used, phaseNode, net, w, m)
+	if err != nil {
+		return nil, err
+	}
+	c.kubeadmNotes(net, cluster, clusterConf)
+	from := c.configArgs(files, used, patches, configArg, dirArg)
+	c.unreadFiles(files, used, phase, patches.Dir)
+
+	what := "kubeadm join"
+	if init {
+		what = "kubeadm init"
+	}
+	c.out.Note = fmt.Sprintf("Cluster API %s (%s): %s with %s %s for Kubernetes %s; the kubelet's config is %s",
+		c.doc.kind, strings.Join(kinds, ", "), what, kubeadmAPI, phase, m.Version, from)
+	if c.cp {
+		c.out.Note += "; the other control plane machines join with joinConfiguration"
+	}
+	return c, nil
+}
+
+// findSpec finds, among the file's documents, the Cluster and the first
+// document of a kind CAPI bootstraps from (c.doc, its kubeadm spec c.spec),
+// and starts the translation's output at it.
+func (c *capiSpec) findSpec(docs []yamlDoc) (cluster *yamlDoc, kinds []string, err error) {
+	for i := range docs {
+		d := &docs[i]
+		if d.kind == "Cluster" && group(d.apiVersion) == "cluster.x-k8s.io" && cluster == nil {
+			cluster = d
+		}
+		keys := capiKinds[group(d.apiVersion)+"/"+d.kind]
+		if keys == nil || d.root == nil {
+			continue
+		}
+		kinds = append(kinds, d.kind)
+		if c.doc == nil {
+			c.doc, c.spec = d, walk(d.root, keys...)
+			c.cp = group(d.apiVersion) == capiControlPlaneGroup
+			if v := walk(d.root, "spec", "version"); v != nil && c.cp {
+				c.version = v.Value
+			}
+		}
+	}
+	if c.doc == nil {
+		return nil, nil, fmt.Errorf("%s: no Cluster API KubeadmConfig, KubeadmConfigTemplate, KubeadmControlPlane or KubeadmControlPlaneTemplate document", c.path)
+	}
+	c.out = &bootstrap.Output{Tool: CAPITool, Positions: map[string]kf.Position{}, Notes: map[string]string{}, AtBoot: map[string]string{},
+		Anchor: kf.Position{File: c.path, Line: c.doc.kindLine, Column: c.doc.kindColumn}}
+	if c.spec == nil || c.spec.Kind != yaml.MappingNode {
+		c.spec = &yaml.Node{Kind: yaml.MappingNode}
+	}
+	return cluster, kinds, nil
+}
+
+// minor is the kubelet minor translated for: the KubeadmControlPlane's
+// spec.version, else the one evaluated (opt.Minor, else the default); it sets
+// c.kubeVersion, the version kubeadm is told.
+func (c *capiSpec) minor(opt bootstrap.Options) (*kubelets.Minor, error) {
+	m := kubelets.Default()
+	if opt.Minor != "" {
+		mm, err := kubelets.Lookup(opt.Minor)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", c.path, err)
+		}
+		m = mm
+	}
+	if c.version != "" {
+		v, ok := kubelets.ParseVersion(strings.TrimPrefix(c.version, "v"))
+		if ok {
+			// Not a clusterctl variable (${KUBERNETES_VERSION}): the minor evaluated.
+			c.out.KubeletVersion = c.version
+		}
+		if ok && opt.Minor == "" {
+			if mm, err := kubelets.Lookup(fmt.Sprintf("%d.%d", v.Major, v.Minor)); err == nil {
+				m = mm
+			}
+		}
+		// KubeVersionToKubeadmAPIGroupVersion refuses below 1.22.
+		if ok && (v.Major < 1 || v.Major == 1 && v.Minor < 22) {
+			c.add(bootstrap.Refuses, walk(c.doc.root, "spec", "version"), "",
+				fmt.Sprintf("version %s: the bootstrap provider for kubeadm doesn't support Kubernetes version lower than v1.22.0 (bootstrap/kubeadm/pkg/types/utils.go KubeVersionToKubeadmAPIGroupVersion, %s)", c.version, CAPITool.Release),
+				"set spec.version to a Kubernetes release CAPI supports")
+		}
+	}
+	c.kubeVersion, _ = kubelets.ParseVersion(m.Version)
+	if v, ok := kubelets.ParseVersion(strings.TrimPrefix(c.version, "v")); ok && c.version != "" {
+		c.kubeVersion = v
+	}
+	return m, nil
+}
+
+// kubeletFlags is the kubelet's command line on the machine: the kubeadm
+// configuration CAPI writes to /run/kubeadm/kubeadm.yaml, read by
+// kubeletcfg's port of kubeadm's kubelet-start phase (kubeadmnode.go) as a
+// kubeadm file is (the flags of kubeadm-flags.env and the instance
+// configuration are the ones the harness checks against kubeadm itself),
+// after the flags of kubeadm's 10-kubeadm.conf. It returns what kubeadm
+// writes, and the --config and --config-dir it passes, nil for none.
+func (c *capiSpec) kubeletFlags(phase string, phaseNode, clusterConf *yaml.Node, init bool, m *kubelets.Minor, set map[string]string) (w kubeadmNodeWrites, configArg, dirArg *kubeadmArg) {
 	kdocs := c.kubeadmDocs(phase, phaseNode, clusterConf, init, !init && !c.cp && get(phaseNode, "controlPlane") == nil)
 	c.kdocs = kdocs
-	node := kubeadmNodeOf(path, kdocs)
+	node := kubeadmNodeOf(c.path, kdocs)
 	if node.badValue != nil {
 		// The CRD types every value as a string: the API server refuses the object
 		// before CAPI (or kubeadm's decoder) sees it.
@@ -299,13 +347,13 @@ func translateCAPI(path string, data []byte, opt bootstrap.Options) (*capiSpec, 
 			fmt.Sprintf("quote the value: %q", node.badValue.Value))
 		node.badValue = nil
 	}
-	c.renderedAtBoot(node, opt.Set)
+	c.renderedAtBoot(node, set)
 	// The socket kubeadm detects on the node: --set containerRuntimeEndpoint=... says it
 	// (kubeadmconfig.go, convertKubeadmConfig).
-	if v, ok := opt.Set["containerRuntimeEndpoint"]; ok {
+	if v, ok := set["containerRuntimeEndpoint"]; ok {
 		node.detected = strings.Trim(strings.TrimSpace(v), `"'`)
 	}
-	w := node.writes(m, node.detected)
+	w = node.writes(m, node.detected)
 	for i := range w.flags {
 		if w.flags[i].pos.Line == 0 {
 			w.flags[i].pos = kf.Position{} // what CAPI adds (the uninitialized taint alone): no line of the manifest
@@ -330,7 +378,6 @@ func translateCAPI(path string, data []byte, opt bootstrap.Options) (*capiSpec, 
 		{name: "bootstrap-kubeconfig", value: "/etc/kubernetes/bootstrap-kubelet.conf", note: "kubeadm's 10-kubeadm.conf (KUBELET_KUBECONFIG_ARGS)"},
 		{name: "kubeconfig", value: "/etc/kubernetes/kubelet.conf", note: "kubeadm's 10-kubeadm.conf (KUBELET_KUBECONFIG_ARGS)"},
 	}
-	var configArg, dirArg *kubeadmArg
 	var kubeadmFlags []kubeadmArg
 	for i, a := range w.flags {
 		switch a.name {
@@ -354,18 +401,21 @@ func translateCAPI(path string, data []byte, opt bootstrap.Options) (*capiSpec, 
 		c.out.FlagNotes = append(c.out.FlagNotes, a.note)
 	}
 	c.node, c.kubeadmFlags = node, kubeadmFlags
-	// The kubelet configuration: kubeadm's (defaults, the patches of the
-	// phase's patches.directory, the instance configuration), unless an
-	// extra arg --config names a file of files[].
+	return w, configArg, dirArg
+}
+
+// kubeletConfig is the kubelet configuration kubeadm writes: its defaults, the
+// kubeletconfiguration patches of the phase's patches.directory (among
+// files[], marked used), then the instance configuration.
+func (c *capiSpec) kubeletConfig(files []capiFile, used map[int]bool, phaseNode *yaml.Node, net Networking, w kubeadmNodeWrites, m *kubelets.Minor) (KubeadmPatches, error) {
+	path, node := c.path, c.node
 	patchDir := ""
 	if v := walk(phaseNode, "patches", "directory"); v != nil {
 		patchDir = ppath.Clean(v.Value)
 	}
-	used := map[int]bool{}
-	net := capiNetworking(clusterConf, cluster)
 	kubeadmDoc, err := KubeadmKubeletConfigAt(nil, net, KubeadmOptions{}, m)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+		return KubeadmPatches{}, fmt.Errorf("%s: %v", path, err)
 	}
 	var patches KubeadmPatches
 	patches.Dir = patchDir
@@ -432,7 +482,7 @@ func translateCAPI(path string, data []byte, opt bootstrap.Options) (*capiSpec, 
 				"set nodeRegistration.criSocket instead")
 		}
 		if configDoc, err = mergeInstanceConfig(configDoc, w.endpoint); err != nil {
-			return nil, fmt.Errorf("%s: %v", path, err)
+			return KubeadmPatches{}, fmt.Errorf("%s: %v", path, err)
 		}
 		pos := node.criPos
 		if node.criSocket == "" {
@@ -443,6 +493,11 @@ func translateCAPI(path string, data []byte, opt bootstrap.Options) (*capiSpec, 
 		c.out.AtBoot["containerRuntimeEndpoint"] = "kubeadm: the CRI socket it detects on the node (nodeRegistration.criSocket is not set)"
 	}
 	c.out.Config = &bootstrap.File{Path: kubeadmConfigYAML, Data: configDoc}
+	return patches, nil
+}
+
+// kubeadmNotes says which settings kubeadm makes for the kubelet, and from where.
+func (c *capiSpec) kubeadmNotes(net Networking, cluster *yamlDoc, clusterConf *yaml.Node) {
 	for _, p := range kubeadmSets {
 		if p != "resolvConf" { // only with systemd-resolved on the node (Mutate)
 			c.out.Notes[p] = "set by kubeadm (its default for the kubelet, componentconfigs/kubelet.go Default)"
@@ -456,6 +511,12 @@ func translateCAPI(path string, data []byte, opt bootstrap.Options) (*capiSpec, 
 	}
 	c.out.Notes["clusterDNS"] = fmt.Sprintf("set by kubeadm: the 10th address of the service subnet (%s; CAPI takes it from the Cluster's spec.clusterNetwork.services when that object is in the same file)", where)
 	c.out.Notes["clusterDomain"] = fmt.Sprintf("set by kubeadm: the DNS domain (%s; CAPI takes it from the Cluster's spec.clusterNetwork.serviceDomain when that object is in the same file)", net.DNSDomain)
+}
+
+// configArgs applies the kubelet's own --config= and --config-dir= extra
+// args, which replace kubeadm's file or add drop-ins, and says where the
+// kubelet's configuration comes from.
+func (c *capiSpec) configArgs(files []capiFile, used map[int]bool, patches KubeadmPatches, configArg, dirArg *kubeadmArg) string {
 	from := "kubeadm's defaults"
 	if len(patches.Files) > 0 {
 		from += " and the patches " + strings.Join(patches.Files, ", ")
@@ -491,8 +552,12 @@ func translateCAPI(path string, data []byte, opt bootstrap.Options) (*capiSpec, 
 			}
 		}
 	}
-	// A KubeletConfiguration or kubeletconfiguration patch written where
-	// nothing reads it.
+	return from
+}
+
+// unreadFiles reports a KubeletConfiguration or kubeletconfiguration patch
+// written where nothing reads it.
+func (c *capiSpec) unreadFiles(files []capiFile, used map[int]bool, phase, patchDir string) {
 	for i, f := range files {
 		if used[i] || !f.known {
 			continue
@@ -514,17 +579,6 @@ func translateCAPI(path string, data []byte, opt bootstrap.Options) (*capiSpec, 
 		}
 		c.add(bootstrap.Drops, f.pathNode, "", fmt.Sprintf("files[%d] %s holds kubelet configuration that never reaches the kubelet: %s (kubeadm reads the kubelet configuration patches of %s.patches.directory only)", f.index, f.path, where, phase), hint)
 	}
-
-	what := "kubeadm join"
-	if init {
-		what = "kubeadm init"
-	}
-	c.out.Note = fmt.Sprintf("Cluster API %s (%s): %s with %s %s for Kubernetes %s; the kubelet's config is %s",
-		c.doc.kind, strings.Join(kinds, ", "), what, kubeadmAPI, phase, m.Version, from)
-	if c.cp {
-		c.out.Note += "; the other control plane machines join with joinConfiguration"
-	}
-	return c, nil
 }
 
 // capiFile is an entry of spec.files.
