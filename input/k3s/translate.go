@@ -194,22 +194,46 @@ func (t *translation) run(args []configArg) (*bootstrap.Output, error) {
 // defaultKubeletConfig and startKubelet (pkg/daemons/agent/agent.go), with the
 // agent configuration pkg/agent/config/config.go get builds from the flags.
 func (t *translation) kubelet() error {
-	name := t.name()
-	src := func(fn string) string { return fmt.Sprintf("%s, k3s %s", fn, Release) }
 	dataDir := t.str("data-dir", "/var/lib/rancher/"+t.program)
-	dataDirArg, dataDirSet := t.last("data-dir")
 	agentDir := filepath.Join(dataDir, "agent")
 	configDir := filepath.Join(agentDir, "etc", "kubelet.conf.d")
 	t.out.ConfigDir = configDir
 
-	setPos := func(path, key string) {
-		if a, ok := t.last(key); ok {
-			t.out.Positions[path] = a.ValuePos
-		}
+	cfg := t.defaultConfig()
+	nodeIPs := t.nodeIP(cfg)
+	if err := t.serverDecides(cfg); err != nil {
+		return err
 	}
-	note := func(path, why string) { t.out.Notes[path] = "set by " + name + ": " + why }
-	atBoot := func(path, why string) { t.out.AtBoot[path] = name + ": " + why }
+	if err := t.agentValues(cfg, agentDir); err != nil {
+		return err
+	}
+	args, userPos, rke2Cloud := t.argsAndConfig(cfg, agentDir, configDir, nodeIPs)
+	if err := t.startKubelet(args, userPos, rke2Cloud, agentDir, configDir); err != nil {
+		return err
+	}
+	return t.writeDropIn(cfg, configDir)
+}
 
+// k3sSource names a function of k3s's source at the release ported.
+func k3sSource(fn string) string { return fmt.Sprintf("%s, k3s %s", fn, Release) }
+
+// positionFrom gives the configuration's path the position of the flag key's
+// value, when the file sets it.
+func (t *translation) positionFrom(path, key string) {
+	if a, ok := t.last(key); ok {
+		t.out.Positions[path] = a.ValuePos
+	}
+}
+
+// setBy notes that the tool sets path of its own accord, and why.
+func (t *translation) setBy(path, why string) { t.out.Notes[path] = "set by " + t.name() + ": " + why }
+
+// atBoot notes that the tool sets path on the node at boot, from what only
+// the node knows.
+func (t *translation) atBoot(path, why string) { t.out.AtBoot[path] = t.name() + ": " + why }
+
+// defaultConfig is pkg/daemons/agent/agent.go defaultKubeletConfig.
+func (t *translation) defaultConfig() *kubeletconfig.KubeletConfiguration {
 	cfg := &kubeletconfig.KubeletConfiguration{
 		TypeMeta: metav1.TypeMeta{
 			APIVersion: "kubelet.config.k8s.io/v1beta1",
@@ -252,11 +276,17 @@ func (t *translation) kubelet() error {
 		"httpCheckFrequency", "imageMinimumGCAge", "nodeStatusReportFrequency", "nodeStatusUpdateFrequency", "runtimeRequestTimeout",
 		"streamingConnectionIdleTimeout", "syncFrequency", "volumeStatsAggPeriod", "evictionHard", "evictionMinimumReclaim",
 		"authentication", "authorization", "logging"} {
-		note(p, "default of "+src("pkg/daemons/agent/agent.go defaultKubeletConfig"))
+		t.setBy(p, "default of "+k3sSource("pkg/daemons/agent/agent.go defaultKubeletConfig"))
 	}
 
-	// The node's IP: node-ip, or the default route's address at boot
-	// (pkg/util/net.go GetHostnameAndIPs, ParseStringSliceToIPs).
+	return cfg
+}
+
+// nodeIP is the node's IP: node-ip, or the default route's address at boot
+// (pkg/util/net.go GetHostnameAndIPs, ParseStringSliceToIPs); the healthz
+// address follows its family.
+func (t *translation) nodeIP(cfg *kubeletconfig.KubeletConfiguration) []string {
+	name := t.name()
 	var nodeIPs []string
 	for _, a := range t.values["node-ip"] {
 		for _, v := range strings.Split(a.Value, ",") {
@@ -276,19 +306,23 @@ func (t *translation) kubelet() error {
 		if ip != nil && ip.To4() == nil {
 			cfg.HealthzBindAddress = "::1"
 		}
-		setPos("healthzBindAddress", "node-ip")
+		t.positionFrom("healthzBindAddress", "node-ip")
 	} else {
-		atBoot("healthzBindAddress", "127.0.0.1, or ::1 when the node's IP (found at boot) is IPv6 ("+src("defaultKubeletConfig")+")")
+		t.atBoot("healthzBindAddress", "127.0.0.1, or ::1 when the node's IP (found at boot) is IPv6 ("+k3sSource("defaultKubeletConfig")+")")
 	}
 
-	// Values the server decides: for a server from this file, for an agent
-	// from the server it joins.
+	return nodeIPs
+}
+
+// serverDecides sets the values the server decides: for a server from this
+// file, for an agent from the server it joins.
+func (t *translation) serverDecides(cfg *kubeletconfig.KubeletConfiguration) error {
 	if t.command == "server" {
 		cfg.ClusterDomain = t.str("cluster-domain", "cluster.local")
 		if _, ok := t.last("cluster-domain"); ok {
-			setPos("clusterDomain", "cluster-domain")
+			t.positionFrom("clusterDomain", "cluster-domain")
 		} else {
-			note("clusterDomain", "the server's cluster-domain default (pkg/cli/cmds/server.go)")
+			t.setBy("clusterDomain", "the server's cluster-domain default (pkg/cli/cmds/server.go)")
 		}
 		dns, err := t.clusterDNS()
 		if err != nil {
@@ -296,13 +330,21 @@ func (t *translation) kubelet() error {
 		}
 		cfg.ClusterDNS = dns
 	} else {
-		atBoot("clusterDomain", "the server's cluster-domain, sent to the agent when it joins (pkg/agent/config/config.go get)")
-		atBoot("clusterDNS", "the server's cluster-dns, sent to the agent when it joins (pkg/agent/config/config.go get)")
+		t.atBoot("clusterDomain", "the server's cluster-domain, sent to the agent when it joins (pkg/agent/config/config.go get)")
+		t.atBoot("clusterDNS", "the server's cluster-dns, sent to the agent when it joins (pkg/agent/config/config.go get)")
 	}
 
+	return nil
+}
+
+// agentValues sets what the agent's own flags and data dir decide
+// (pkg/agent/config/config.go get, defaultKubeletConfig).
+func (t *translation) agentValues(cfg *kubeletconfig.KubeletConfiguration, agentDir string) error {
+	name := t.name()
+	dataDirArg, dataDirSet := t.last("data-dir")
 	if pkd, ok := t.boolean("protect-kernel-defaults"); ok && pkd {
 		cfg.ProtectKernelDefaults = true
-		setPos("protectKernelDefaults", "protect-kernel-defaults")
+		t.positionFrom("protectKernelDefaults", "protect-kernel-defaults")
 	}
 	if a, ok := t.last("v"); ok {
 		v, err := strconv.Atoi(a.Value)
@@ -320,7 +362,7 @@ func (t *translation) kubelet() error {
 		if err := logsv1.VModuleConfigurationPflag(&cfg.Logging.VModule).Set(a.Value); err != nil {
 			cfg.Logging.VModule = nil
 			t.add(bootstrap.Drops, a.ValuePos, "logging.vmodule",
-				fmt.Sprintf("%s drops vmodule %q from the kubelet's configuration: it does not parse (%v) and defaultKubeletConfig (%s) ignores the error", name, a.Value, err, src("pkg/daemons/agent/agent.go")),
+				fmt.Sprintf("%s drops vmodule %q from the kubelet's configuration: it does not parse (%v) and defaultKubeletConfig (%s) ignores the error", name, a.Value, err, k3sSource("pkg/daemons/agent/agent.go")),
 				"write pattern=N,... (file.go=2,server=4)")
 		}
 		t.out.Positions["logging.vmodule"] = a.ValuePos
@@ -330,7 +372,7 @@ func (t *translation) kubelet() error {
 		cfg.Address = a.Value
 		t.out.Positions["address"] = a.ValuePos
 	} else {
-		atBoot("address", "0.0.0.0 or :: by the node IP's family, found at boot (pkg/agent/config/config.go get, util.GetDefaultAddresses)")
+		t.atBoot("address", "0.0.0.0 or :: by the node IP's family, found at boot (pkg/agent/config/config.go get, util.GetDefaultAddresses)")
 	}
 	cfg.Authentication.X509.ClientCAFile = filepath.Join(agentDir, "client-ca.crt")
 	cfg.TLSCertFile = filepath.Join(agentDir, "serving-kubelet.crt")
@@ -340,13 +382,13 @@ func (t *translation) kubelet() error {
 		if dataDirSet {
 			t.out.Positions[p] = dataDirArg.ValuePos
 		}
-		note(p, "under the data dir ("+src("pkg/agent/config/config.go get")+")")
+		t.setBy(p, "under the data dir ("+k3sSource("pkg/agent/config/config.go get")+")")
 	}
 	if a, ok := t.last("resolv-conf"); ok && a.Value != "" {
 		cfg.ResolverConfig = ptr(a.Value)
 		t.out.Positions["resolverConfig"] = a.ValuePos
 	} else {
-		atBoot("resolverConfig", "/etc/resolv.conf or /run/systemd/resolve/resolv.conf if usable, else one k3s writes (pkg/agent/config/config.go locateOrGenerateResolvConf)")
+		t.atBoot("resolverConfig", "/etc/resolv.conf or /run/systemd/resolve/resolv.conf if usable, else one k3s writes (pkg/agent/config/config.go locateOrGenerateResolvConf)")
 	}
 	taints, err := t.taints()
 	if err != nil {
@@ -354,16 +396,23 @@ func (t *translation) kubelet() error {
 	}
 	cfg.RegisterWithTaints = taints
 
-	// kubeletArgsAndConfig
-	argsMap := map[string]defaultArg{
-		"config-dir":     {configDir, "k3s's drop-in folder (" + src("kubeletArgsAndConfig") + ")"},
-		"kubeconfig":     {filepath.Join(agentDir, "kubelet.kubeconfig"), "k3s's kubelet kubeconfig (" + src("kubeletArgsAndConfig") + ")"},
-		"read-only-port": {"0", "set by k3s as a flag because the config file would omit 0 (" + src("kubeletArgsAndConfig") + ", k3s-io/k3s#12164)"},
+	return nil
+}
+
+// argsAndConfig is pkg/daemons/agent/agent_linux.go kubeletArgsAndConfig: the
+// flags k3s passes (by flag name, with the user's position where a key of the
+// file decides them) and the settings it adds to the configuration.
+func (t *translation) argsAndConfig(cfg *kubeletconfig.KubeletConfiguration, agentDir, configDir string, nodeIPs []string) (argsMap map[string]defaultArg, flagUserPos map[string]finding.Position, rke2Cloud string) {
+	name := t.name()
+	argsMap = map[string]defaultArg{
+		"config-dir":     {configDir, "k3s's drop-in folder (" + k3sSource("kubeletArgsAndConfig") + ")"},
+		"kubeconfig":     {filepath.Join(agentDir, "kubelet.kubeconfig"), "k3s's kubelet kubeconfig (" + k3sSource("kubeletArgsAndConfig") + ")"},
+		"read-only-port": {"0", "set by k3s as a flag because the config file would omit 0 (" + k3sSource("kubeletArgsAndConfig") + ", k3s-io/k3s#12164)"},
 	}
 	rootless, _ := t.boolean("rootless")
 	if rootless {
-		argsMap["root-dir"] = defaultArg{filepath.Join(agentDir, "kubelet"), "rootless (" + src("kubeletArgsAndConfig") + ")"}
-		argsMap["cert-dir"] = defaultArg{filepath.Join(agentDir, "kubelet", "pki"), "rootless (" + src("kubeletArgsAndConfig") + ")"}
+		argsMap["root-dir"] = defaultArg{filepath.Join(agentDir, "kubelet"), "rootless (" + k3sSource("kubeletArgsAndConfig") + ")"}
+		argsMap["cert-dir"] = defaultArg{filepath.Join(agentDir, "kubelet", "pki"), "rootless (" + k3sSource("kubeletArgsAndConfig") + ")"}
 	}
 	docker, _ := t.boolean("docker")
 	runtimeSocket := "/run/k3s/containerd/containerd.sock"
@@ -372,13 +421,13 @@ func (t *translation) kubelet() error {
 		t.out.Positions["containerRuntimeEndpoint"] = a.ValuePos
 	} else if docker {
 		runtimeSocket = ""
-		atBoot("containerRuntimeEndpoint", "cri-dockerd's socket (pkg/agent/config applyCRIDockerdOSSpecificConfig)")
+		t.atBoot("containerRuntimeEndpoint", "cri-dockerd's socket (pkg/agent/config applyCRIDockerdOSSpecificConfig)")
 	} else {
-		note("containerRuntimeEndpoint", "k3s's embedded containerd (pkg/agent/config/config_linux.go applyContainerdOSSpecificConfig)")
+		t.setBy("containerRuntimeEndpoint", "k3s's embedded containerd (pkg/agent/config/config_linux.go applyContainerdOSSpecificConfig)")
 	}
 	if runtimeSocket != "" || docker {
 		cfg.SerializeImagePulls = ptr(false)
-		note("serializeImagePulls", "with a container runtime socket ("+src("kubeletArgsAndConfig")+")")
+		t.setBy("serializeImagePulls", "with a container runtime socket ("+k3sSource("kubeletArgsAndConfig")+")")
 	}
 	if runtimeSocket != "" {
 		if strings.HasPrefix(runtimeSocket, "unix://") {
@@ -395,7 +444,7 @@ func (t *translation) kubelet() error {
 		}
 		t.out.Positions["imageServiceEndpoint"] = a.ValuePos
 	}
-	var flagUserPos = map[string]finding.Position{}
+	flagUserPos = map[string]finding.Position{}
 	if a, ok := t.last("node-name"); ok && a.Value != "" {
 		if wid, _ := t.boolean("with-node-id"); !wid {
 			argsMap["hostname-override"] = defaultArg{strings.ToLower(a.Value), "node-name"}
@@ -406,7 +455,6 @@ func (t *translation) kubelet() error {
 	if t.command == "server" {
 		disableCCM, _ = t.boolean("disable-cloud-controller")
 	}
-	rke2Cloud := ""
 	if t.program == "rke2" {
 		var cpi bool
 		rke2Cloud, cpi = t.rke2CloudProvider()
@@ -418,7 +466,7 @@ func (t *translation) kubelet() error {
 			flagUserPos["node-ip"] = t.values["node-ip"][0].ValuePos
 		}
 	} else {
-		why := "k3s's embedded cloud controller (" + src("kubeletArgsAndConfig") + ")"
+		why := "k3s's embedded cloud controller (" + k3sSource("kubeletArgsAndConfig") + ")"
 		if t.command == "agent" {
 			why += "; assumes the server does not set disable-cloud-controller"
 		}
@@ -428,9 +476,9 @@ func (t *translation) kubelet() error {
 			flagUserPos["node-ip"] = t.values["node-ip"][0].ValuePos
 		}
 	}
-	atBoot("kubeletCgroups", "the cgroup k3s runs in, found at boot ("+src("kubeletArgsAndConfig")+", cgroups.CheckCgroups)")
-	atBoot("cpuCFSQuota", "false when the cpu controller is missing, found at boot ("+src("kubeletArgsAndConfig")+")")
-	atBoot("cgroupDriver", "systemd when k3s runs under systemd with the cpuset controller, else cgroupfs (pkg/agent/containerd/config_linux.go)")
+	t.atBoot("kubeletCgroups", "the cgroup k3s runs in, found at boot ("+k3sSource("kubeletArgsAndConfig")+", cgroups.CheckCgroups)")
+	t.atBoot("cpuCFSQuota", "false when the cpu controller is missing, found at boot ("+k3sSource("kubeletArgsAndConfig")+")")
+	t.atBoot("cgroupDriver", "systemd when k3s runs under systemd with the cpuset controller, else cgroupfs (pkg/agent/containerd/config_linux.go)")
 
 	var labels []string
 	for _, l := range t.values["node-label"] {
@@ -441,7 +489,7 @@ func (t *translation) kubelet() error {
 		flagUserPos["node-labels"] = t.values["node-label"][0].ValuePos
 	}
 	if rootless {
-		argsMap["feature-gates=KubeletInUserNamespace"] = defaultArg{"true", "rootless (" + src("createRootlessConfig") + ")"}
+		argsMap["feature-gates=KubeletInUserNamespace"] = defaultArg{"true", "rootless (" + k3sSource("createRootlessConfig") + ")"}
 	}
 
 	disableServiceLB := false
@@ -457,13 +505,19 @@ func (t *translation) kubelet() error {
 	}
 	if !disableServiceLB {
 		cfg.AllowedUnsafeSysctls = []string{"net.ipv4.ip_forward", "net.ipv6.conf.all.forwarding"}
-		note("allowedUnsafeSysctls", "for ServiceLB ("+src("kubeletArgsAndConfig")+")")
+		t.setBy("allowedUnsafeSysctls", "for ServiceLB ("+k3sSource("kubeletArgsAndConfig")+")")
 	} else if a, ok := t.last("disable"); ok {
 		t.out.Notes["allowedUnsafeSysctls"] = fmt.Sprintf("%s: not set: disable lists servicelb (%s)", name, a.ValuePos)
 	}
 
-	// startKubelet: the extra arguments (RKE2 prepends its own), --config and
-	// --config-dir taken out, then GetArgs.
+	return argsMap, flagUserPos, rke2Cloud
+}
+
+// startKubelet is pkg/daemons/agent/agent.go startKubelet: the extra
+// arguments (RKE2 prepends its own), --config and --config-dir taken out,
+// then GetArgs; the flags go to the output with their positions.
+func (t *translation) startKubelet(argsMap map[string]defaultArg, flagUserPos map[string]finding.Position, rke2Cloud, agentDir, configDir string) error {
+	name := t.name()
 	var extra []kubeletArg
 	if t.program == "rke2" {
 		logs := filepath.Join(agentDir, "logs")
@@ -487,13 +541,13 @@ func (t *translation) kubelet() error {
 			}
 		}
 		t.add(bootstrap.Refuses, p, "",
-			fmt.Sprintf("%s refuses to start the kubelet: %v (%s)", name, err, src("pkg/daemons/agent/agent.go extractConfigArgs")),
+			fmt.Sprintf("%s refuses to start the kubelet: %v (%s)", name, err, k3sSource("pkg/daemons/agent/agent.go extractConfigArgs")),
 			"give the file or folder: kubelet-arg: config=/etc/kubelet.yaml")
 	}
 	for _, s := range ex.swallowed {
 		t.add(bootstrap.Drops, s.arg.Pos, "",
 			fmt.Sprintf("%s drops kubelet-arg %q: the kubelet-arg %q before it has no \"=\", so extractConfigArgs (%s) takes %q as its value and skips it",
-				name, s.arg.Text, s.by.Text, src("pkg/daemons/agent/agent.go"), s.arg.Text),
+				name, s.arg.Text, s.by.Text, k3sSource("pkg/daemons/agent/agent.go"), s.arg.Text),
 			fmt.Sprintf("write %q as %s=VALUE", s.by.Text, strings.TrimPrefix(s.by.Text, "--")))
 	}
 	if ex.config != "" {
@@ -545,7 +599,7 @@ func (t *translation) kubelet() error {
 			fn := flagName(f.Text)
 			if prev.User && prev.Arg.Pos.File != "" && flagName(prev.Text) == fn && !multiValued[fn] {
 				t.add(bootstrap.Overrides, prev.Arg.Pos, "",
-					fmt.Sprintf("%s passes its own %s after yours: kubelet-arg %q prepends (GetArgs, %s), and the kubelet keeps the last", name, f.Text, prev.Arg.Text, src("pkg/util/args.go")),
+					fmt.Sprintf("%s passes its own %s after yours: kubelet-arg %q prepends (GetArgs, %s), and the kubelet keeps the last", name, f.Text, prev.Arg.Text, k3sSource("pkg/util/args.go")),
 					fmt.Sprintf("write %s=VALUE (no \"-\") to replace %s's value", fn, name))
 			}
 		}
@@ -554,6 +608,13 @@ func (t *translation) kubelet() error {
 		t.out.FlagNotes = append(t.out.FlagNotes, fnote)
 	}
 
+	return nil
+}
+
+// writeDropIn writes the configuration as the drop-in k3s writes, and
+// reports what the tool sets only at boot.
+func (t *translation) writeDropIn(cfg *kubeletconfig.KubeletConfiguration, configDir string) error {
+	name := t.name()
 	b, err := yaml.Marshal(cfg)
 	if err != nil {
 		return fmt.Errorf("%s: %v", t.path, err)
