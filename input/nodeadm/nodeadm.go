@@ -485,45 +485,79 @@ func (t *translation) userSets(path string) bool {
 // generate is config.go writeKubeletConfig and generateKubeletConfig, and
 // environment.go writeKubeletEnvironment for the command line.
 func (t *translation) generate(cfg *nodeConfig, minor int, minorName string) error {
-	out := t.out
-	note := func(path, s string) { out.Notes[path] = fmt.Sprintf("%s: %s", t.tool(), s) }
 	for _, p := range []string{"address", "authentication", "authorization", "cgroupDriver", "cgroupRoot", "clusterDomain",
 		"containerRuntimeEndpoint", "evictionHard", "featureGates", "hairpinMode", "logging", "protectKernelDefaults",
 		"readOnlyPort", "serializeImagePulls", "serverTLSBootstrap", "tlsCipherSuites"} {
-		note(p, "EKS default (internal/kubelet/config.go defaultKubeletSubConfig)")
+		t.noteTool(p, "EKS default (internal/kubelet/config.go defaultKubeletSubConfig)")
 	}
-	flags := map[string]string{}
-	flagNotes := map[string]string{}
-	atBootFlag := func(name, what, src string) error {
-		v, ok, err := t.setFlag(name)
-		if err != nil {
-			return err
-		}
-		if ok {
-			flags[name] = v
-			flagNotes[name] = fmt.Sprintf("%s at boot (%s), given with --set", what, src)
-			return nil
-		}
-		t.out.AtBoot["--"+name] = fmt.Sprintf("%s: %s (internal/kubelet/config.go %s)", t.tool(), what, src)
-		t.add(bootstrap.AtBoot, t.anchor, "",
-			fmt.Sprintf("%s passes --%s=<%s> on the node at boot (internal/kubelet/config.go %s, %s): unknown here", Tool.Name, name, what, src, Tool.Release),
-			fmt.Sprintf("give it with --set %s=VALUE when it is known", name))
+	fl := kubeletFlags{values: map[string]string{}, notes: map[string]string{}}
+	kc := defaultKubeletSubConfig()
+	// internal/kubelet/config.go generateKubeletConfig's steps, in order.
+	if err := t.clusterDNSAndNodeIP(cfg, &kc, fl); err != nil {
+		return err
+	}
+	t.versionToggles(&kc, minor)
+	if err := t.cloudProvider(cfg, &kc, fl); err != nil {
+		return err
+	}
+	if err := t.reservedResources(cfg, &kc); err != nil {
+		return err
+	}
+	if err := t.imageServiceEndpoint(cfg, &kc); err != nil {
+		return err
+	}
+	if err := t.runtimeFlags(minor, fl); err != nil {
+		return err
+	}
+	if err := t.writeKubeletConfig(cfg, &kc, fl); err != nil {
+		return err
+	}
+	t.commandLine(cfg, fl.values, fl.notes)
+	return nil
+}
+
+// kubeletFlags are the flags nodeadm passes the kubelet, by name, and where
+// each comes from.
+type kubeletFlags struct{ values, notes map[string]string }
+
+// noteTool notes that nodeadm sets path, and why.
+func (t *translation) noteTool(path, s string) {
+	t.out.Notes[path] = fmt.Sprintf("%s: %s", t.tool(), s)
+}
+
+// atBootFlag is a flag nodeadm passes with a value only the instance knows:
+// the value given with --set, else an AtBoot finding.
+func (t *translation) atBootFlag(fl kubeletFlags, name, what, src string) error {
+	v, ok, err := t.setFlag(name)
+	if err != nil {
+		return err
+	}
+	if ok {
+		fl.values[name] = v
+		fl.notes[name] = fmt.Sprintf("%s at boot (%s), given with --set", what, src)
 		return nil
 	}
+	t.out.AtBoot["--"+name] = fmt.Sprintf("%s: %s (internal/kubelet/config.go %s)", t.tool(), what, src)
+	t.add(bootstrap.AtBoot, t.anchor, "",
+		fmt.Sprintf("%s passes --%s=<%s> on the node at boot (internal/kubelet/config.go %s, %s): unknown here", Tool.Name, name, what, src, Tool.Release),
+		fmt.Sprintf("give it with --set %s=VALUE when it is known", name))
+	return nil
+}
 
-	kc := defaultKubeletSubConfig()
+// clusterDNSAndNodeIP is withFallbackClusterDns and withNodeIp.
+func (t *translation) clusterDNSAndNodeIP(cfg *nodeConfig, kc *kubeletConfig, fl kubeletFlags) error {
 	// withFallbackClusterDns; getNodeIp parses the same CIDR.
 	dns, err := clusterDNS(cfg.Spec.Cluster.CIDR)
 	if cidrNote, atBoot := t.boot["spec.cluster.cidr"]; atBoot {
 		// The service CIDR is a generated document's, known at boot: so are
 		// the DNS address nodeadm derives from it and the node IP's family.
-		if err := t.atBootPath(&kc, "clusterDNS", "the DNS address of the service CIDR ("+cidrNote+")", "withFallbackClusterDns", func(v string) error {
+		if err := t.atBootPath(kc, "clusterDNS", "the DNS address of the service CIDR ("+cidrNote+")", "withFallbackClusterDns", func(v string) error {
 			kc.ClusterDNS = setList(v)
 			return nil
 		}); err != nil {
 			return err
 		}
-		if err := atBootFlag("node-ip", "the instance's IPv4 or IPv6 address from IMDS, by the service CIDR's family", "withNodeIp"); err != nil {
+		if err := t.atBootFlag(fl, "node-ip", "the instance's IPv4 or IPv6 address from IMDS, by the service CIDR's family", "withNodeIp"); err != nil {
 			return err
 		}
 	} else if err != nil {
@@ -534,30 +568,35 @@ func (t *translation) generate(cfg *nodeConfig, minor int, minorName string) err
 		}
 	} else {
 		kc.ClusterDNS = []string{dns}
-		note("clusterDNS", "the service CIDR's DNS address (api/net.go GetClusterDns, from spec.cluster.cidr)")
+		t.noteTool("clusterDNS", "the service CIDR's DNS address (api/net.go GetClusterDns, from spec.cluster.cidr)")
 		if pos, ok := t.nc["spec.cluster.cidr"]; ok && !t.userSets("clusterDNS") {
-			out.Positions["clusterDNS"] = pos
+			t.out.Positions["clusterDNS"] = pos
 		}
 		ipv4, _ := cidrIsIPv4(cfg.Spec.Cluster.CIDR)
 		what := "the instance's private IPv4 address from IMDS local-ipv4"
 		if !ipv4 {
 			what = "the instance's IPv6 address from IMDS"
 		}
-		if err := atBootFlag("node-ip", what, "withNodeIp"); err != nil {
+		if err := t.atBootFlag(fl, "node-ip", what, "withNodeIp"); err != nil {
 			return err
 		}
 	}
 
+	return nil
+}
+
+// versionToggles is withVersionToggles, with where each toggle comes from.
+func (t *translation) versionToggles(kc *kubeletConfig, minor int) {
 	kc.withVersionToggles(minor)
 	// A gate entry nodeadm writes in config.json stays there when the user's
 	// drop-in writes it too.
 	gate := func(path, s string) {
-		note(path, s)
+		t.noteTool(path, s)
 		if t.userSets(path) {
-			if out.WrittenToo == nil {
-				out.WrittenToo = map[string]string{}
+			if t.out.WrittenToo == nil {
+				t.out.WrittenToo = map[string]string{}
 			}
-			out.WrittenToo[path] = out.Notes[path]
+			t.out.WrittenToo[path] = t.out.Notes[path]
 		}
 	}
 	if minor >= 33 {
@@ -565,14 +604,17 @@ func (t *translation) generate(cfg *nodeConfig, minor int, minorName string) err
 	}
 	if minor >= 34 {
 		gate("featureGates[MutableCSINodeAllocatableCount]", "enabled for kubelet 1.34+ (internal/kubelet/config.go withVersionToggles)")
-		note("shutdownGracePeriod", "graceful node shutdown for kubelet 1.34+ (internal/kubelet/config.go withVersionToggles)")
-		note("shutdownGracePeriodCriticalPods", "graceful node shutdown for kubelet 1.34+ (internal/kubelet/config.go withVersionToggles)")
+		t.noteTool("shutdownGracePeriod", "graceful node shutdown for kubelet 1.34+ (internal/kubelet/config.go withVersionToggles)")
+		t.noteTool("shutdownGracePeriodCriticalPods", "graceful node shutdown for kubelet 1.34+ (internal/kubelet/config.go withVersionToggles)")
 	}
+}
 
+// cloudProvider is withCloudProvider.
+func (t *translation) cloudProvider(cfg *nodeConfig, kc *kubeletConfig, fl kubeletFlags) error {
 	// withCloudProvider
-	flags["cloud-provider"] = "external"
-	flagNotes["cloud-provider"] = "withCloudProvider"
-	if err := t.atBootPath(&kc, "providerID", "aws:///<availability zone>/<instance ID> from IMDS", "withCloudProvider", func(v string) error {
+	fl.values["cloud-provider"] = "external"
+	fl.notes["cloud-provider"] = "withCloudProvider"
+	if err := t.atBootPath(kc, "providerID", "aws:///<availability zone>/<instance ID> from IMDS", "withCloudProvider", func(v string) error {
 		kc.ProviderID = &v
 		return nil
 	}); err != nil {
@@ -582,21 +624,26 @@ func (t *translation) generate(cfg *nodeConfig, minor int, minorName string) err
 	if isFeatureEnabled(featureInstanceIDNodeName, cfg.Spec.FeatureGates) {
 		hostname = "the instance ID (featureGates InstanceIdNodeName)"
 	}
-	if err := atBootFlag("hostname-override", hostname, "withCloudProvider"); err != nil {
+	if err := t.atBootFlag(fl, "hostname-override", hostname, "withCloudProvider"); err != nil {
 		return err
 	}
 
+	return nil
+}
+
+// reservedResources is withDefaultReservedResources.
+func (t *translation) reservedResources(cfg *nodeConfig, kc *kubeletConfig) error {
 	// withDefaultReservedResources
 	kc.SystemReservedCgroup = ptrTo("/system")
 	kc.KubeReservedCgroup = ptrTo("/runtime")
-	note("systemReservedCgroup", "internal/kubelet/config.go withDefaultReservedResources")
-	note("kubeReservedCgroup", "internal/kubelet/config.go withDefaultReservedResources")
+	t.noteTool("systemReservedCgroup", "internal/kubelet/config.go withDefaultReservedResources")
+	t.noteTool("kubeReservedCgroup", "internal/kubelet/config.go withDefaultReservedResources")
 	maxPodsFrom := "the instance type's ENI limits (internal/kubelet/eni_max_pods.go CalcMaxPods)"
 	if e := cfg.Spec.Kubelet.MaxPodsExpression; e != "" {
 		maxPodsFrom = fmt.Sprintf("spec.kubelet.maxPodsExpression %q over the instance type's ENI limits", e)
 	}
 	maxPodsSet := false
-	if err := t.atBootPath(&kc, "maxPods", maxPodsFrom, "withDefaultReservedResources", func(v string) error {
+	if err := t.atBootPath(kc, "maxPods", maxPodsFrom, "withDefaultReservedResources", func(v string) error {
 		n, err := strconv.ParseInt(v, 10, 32)
 		if err != nil {
 			return fmt.Errorf("--set maxPods=%s: want an integer", v)
@@ -608,10 +655,10 @@ func (t *translation) generate(cfg *nodeConfig, minor int, minorName string) err
 		return err
 	}
 	if pos, ok := t.nc["spec.kubelet.maxPodsExpression"]; ok && !t.userSets("maxPods") {
-		out.Positions["maxPods"] = pos
+		t.out.Positions["maxPods"] = pos
 	}
 	kc.KubeReserved = map[string]string{"ephemeral-storage": "1Gi"}
-	note("kubeReserved", "internal/kubelet/config.go withDefaultReservedResources")
+	t.noteTool("kubeReserved", "internal/kubelet/config.go withDefaultReservedResources")
 	if whole, ok, err := t.setValue("kubeReserved"); err != nil {
 		return err
 	} else if ok {
@@ -624,7 +671,7 @@ func (t *translation) generate(cfg *nodeConfig, minor int, minorName string) err
 		}
 	}
 	if _, ok := kc.KubeReserved["cpu"]; !ok {
-		if err := t.atBootPath(&kc, "kubeReserved[cpu]", "a share of the instance's CPUs", "withDefaultReservedResources (getCPUMillicoresToReserve)", func(v string) error {
+		if err := t.atBootPath(kc, "kubeReserved[cpu]", "a share of the instance's CPUs", "withDefaultReservedResources (getCPUMillicoresToReserve)", func(v string) error {
 			kc.KubeReserved["cpu"] = v
 			return nil
 		}); err != nil {
@@ -636,7 +683,7 @@ func (t *translation) generate(cfg *nodeConfig, minor int, minorName string) err
 			kc.KubeReserved["memory"] = strings.TrimSpace(s)
 		} else if maxPodsSet {
 			kc.KubeReserved["memory"] = fmt.Sprintf("%dMi", memoryMebibytesToReserve(kc.MaxPods))
-			note("kubeReserved[memory]", fmt.Sprintf("11 × maxPods + 255 Mi with the instance's maxPods %d (internal/kubelet/config.go getMemoryMebibytesToReserve)", kc.MaxPods))
+			t.noteTool("kubeReserved[memory]", fmt.Sprintf("11 × maxPods + 255 Mi with the instance's maxPods %d (internal/kubelet/config.go getMemoryMebibytesToReserve)", kc.MaxPods))
 		} else if !t.userSets("kubeReserved[memory]") {
 			what := "11 × the instance's maxPods + 255 Mi"
 			if t.userSets("maxPods") {
@@ -646,9 +693,14 @@ func (t *translation) generate(cfg *nodeConfig, minor int, minorName string) err
 		}
 	}
 
+	return nil
+}
+
+// imageServiceEndpoint is withImageServiceEndpoint.
+func (t *translation) imageServiceEndpoint(cfg *nodeConfig, kc *kubeletConfig) error {
 	// withImageServiceEndpoint
 	if isFeatureEnabled(featureFastImagePull, cfg.Spec.FeatureGates) {
-		if err := t.atBootPath(&kc, "imageServiceEndpoint", "the SOCI snapshotter's socket on instances with at least 4 CPUs and 7 GiB of memory (containerd/config.go UseSOCISnapshotter)", "withImageServiceEndpoint", func(v string) error {
+		if err := t.atBootPath(kc, "imageServiceEndpoint", "the SOCI snapshotter's socket on instances with at least 4 CPUs and 7 GiB of memory (containerd/config.go UseSOCISnapshotter)", "withImageServiceEndpoint", func(v string) error {
 			kc.ImageServiceEndpoint = v
 			return nil
 		}); err != nil {
@@ -656,16 +708,21 @@ func (t *translation) generate(cfg *nodeConfig, minor int, minorName string) err
 		}
 	}
 
+	return nil
+}
+
+// runtimeFlags is withRuntimeCgroups and withNodeLabels.
+func (t *translation) runtimeFlags(minor int, fl kubeletFlags) error {
 	// withRuntimeCgroups
-	flags["runtime-cgroups"] = "/runtime.slice/containerd.service"
-	flagNotes["runtime-cgroups"] = "withRuntimeCgroups: so that cadvisor metrics include container usage"
+	fl.values["runtime-cgroups"] = "/runtime.slice/containerd.service"
+	fl.notes["runtime-cgroups"] = "withRuntimeCgroups: so that cadvisor metrics include container usage"
 	// withNodeLabels: from 1.35 the NVIDIA label, only on instances with an NVIDIA GPU.
 	if minor >= 35 {
 		if v, ok, err := t.setFlag("node-labels"); err != nil {
 			return err
 		} else if ok {
-			flags["node-labels"] = v
-			flagNotes["node-labels"] = "withNodeLabels at boot, given with --set"
+			fl.values["node-labels"] = v
+			fl.notes["node-labels"] = "withNodeLabels at boot, given with --set"
 		} else {
 			t.add(bootstrap.AtBoot, t.anchor, "",
 				fmt.Sprintf("%s passes --node-labels=nvidia.com/gpu.present=true on instances with an NVIDIA GPU, for kubelet 1.35+ (internal/kubelet/config.go withNodeLabels, %s): unknown here", Tool.Name, Tool.Release),
@@ -673,18 +730,24 @@ func (t *translation) generate(cfg *nodeConfig, minor int, minorName string) err
 		}
 	}
 
+	return nil
+}
+
+// writeKubeletConfig is writeKubeletConfig, then the flags of writeKubeconfig
+// and writeImageCredentialProviderConfig.
+func (t *translation) writeKubeletConfig(cfg *nodeConfig, kc *kubeletConfig, fl kubeletFlags) error {
 	// writeKubeletConfig
 	b, err := json.MarshalIndent(kc, "", strings.Repeat(" ", 4))
 	if err != nil {
 		return err
 	}
-	out.Config = &bootstrap.File{Path: kubeletConfigFile, Data: b}
+	t.out.Config = &bootstrap.File{Path: kubeletConfigFile, Data: b}
 	t.noteLeaves(b)
-	flags["config"] = kubeletConfigFile
-	flagNotes["config"] = "writeKubeletConfig"
+	fl.values["config"] = kubeletConfigFile
+	fl.notes["config"] = "writeKubeletConfig"
 	if len(cfg.Spec.Kubelet.Config) > 0 {
-		flags["config-dir"] = kubeletConfigDir
-		flagNotes["config-dir"] = "writeKubeletConfig: spec.kubelet.config is the drop-in 40-nodeadm.conf"
+		fl.values["config-dir"] = kubeletConfigDir
+		fl.notes["config-dir"] = "writeKubeletConfig: spec.kubelet.config is the drop-in 40-nodeadm.conf"
 		// "merge in default type metadata like kind and apiVersion in case
 		// the user has not specified this"
 		m, err := utilMerge(defaultKubeletSubConfig().TypeMeta, cfg.Spec.Kubelet.Config)
@@ -695,25 +758,24 @@ func (t *translation) generate(cfg *nodeConfig, minor int, minorName string) err
 		if err != nil {
 			return err
 		}
-		out.ConfigDir = kubeletConfigDir
-		out.DropIns = []bootstrap.File{{Path: dropInFile, Data: d}}
+		t.out.ConfigDir = kubeletConfigDir
+		t.out.DropIns = []bootstrap.File{{Path: dropInFile, Data: d}}
 	}
 	for p, pos := range t.kc {
-		out.Positions[p] = pos
+		t.out.Positions[p] = pos
 	}
 	// kubeconfig.go writeKubeconfig, image-credential-provider.go writeImageCredentialProviderConfig.
-	flags["kubeconfig"] = "/var/lib/kubelet/kubeconfig"
-	flagNotes["kubeconfig"] = "writeKubeconfig"
+	fl.values["kubeconfig"] = "/var/lib/kubelet/kubeconfig"
+	fl.notes["kubeconfig"] = "writeKubeconfig"
 	if e := cfg.Spec.Cluster.EnableOutpost; e != nil && *e {
-		flags["bootstrap-kubeconfig"] = "/var/lib/kubelet/bootstrap-kubeconfig"
-		flagNotes["bootstrap-kubeconfig"] = "writeKubeconfig: outposts bootstrap with aws-iam-authenticator"
+		fl.values["bootstrap-kubeconfig"] = "/var/lib/kubelet/bootstrap-kubeconfig"
+		fl.notes["bootstrap-kubeconfig"] = "writeKubeconfig: outposts bootstrap with aws-iam-authenticator"
 	}
-	flags["image-credential-provider-bin-dir"] = "/etc/eks/image-credential-provider"
-	flagNotes["image-credential-provider-bin-dir"] = "writeImageCredentialProviderConfig (ECR_CREDENTIAL_PROVIDER_BIN_PATH changes it)"
-	flags["image-credential-provider-config"] = "/etc/eks/image-credential-provider/config.json"
-	flagNotes["image-credential-provider-config"] = "writeImageCredentialProviderConfig"
+	fl.values["image-credential-provider-bin-dir"] = "/etc/eks/image-credential-provider"
+	fl.notes["image-credential-provider-bin-dir"] = "writeImageCredentialProviderConfig (ECR_CREDENTIAL_PROVIDER_BIN_PATH changes it)"
+	fl.values["image-credential-provider-config"] = "/etc/eks/image-credential-provider/config.json"
+	fl.notes["image-credential-provider-config"] = "writeImageCredentialProviderConfig"
 
-	t.commandLine(cfg, flags, flagNotes)
 	return nil
 }
 
