@@ -1,5 +1,7 @@
 package rule
 
+import "strings"
+
 // Repair is what `kubeletcfg fix` does about a rule's findings: the edit it
 // makes (Kind) and, for fix's help and the rules reference, what it finds and
 // writes (Doc). The zero Repair is a rule fix leaves to the user.
@@ -48,4 +50,26 @@ func Repairable() []*Rule {
 		}
 	}
 	return out
+}
+
+// RepairList is Repairable as fix's help prints it: per rule the ID, then
+// what fix repairs, wrapped at 78 columns under it.
+func RepairList() string {
+	const width, indent = 78, "          "
+	var b strings.Builder
+	for _, r := range Repairable() {
+		line := "  " + r.ID + "  "
+		for _, word := range strings.Fields(r.Repair.Doc) {
+			if len(line)+1+len(word) > width && strings.TrimSpace(line) != r.ID {
+				b.WriteString(strings.TrimRight(line, " ") + "\n")
+				line = indent
+			}
+			if line != indent && !strings.HasSuffix(line, "  ") {
+				line += " "
+			}
+			line += word
+		}
+		b.WriteString(line + "\n")
+	}
+	return b.String()
 }

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -29,4 +32,30 @@ func TestLinkedPackages(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestCommandStaysThin: the command is flags into a request, one library call
+// and output (issue 27); what grows past this belongs in the library or in
+// internal/flags. The limit counts the package's non-test lines.
+func TestCommandStaysThin(t *testing.T) {
+	const limit = 1600
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines += bytes.Count(data, []byte("\n"))
+	}
+	if lines >= limit {
+		t.Errorf("package main of cmd/kubeletcfg has %d lines, limit %d: move what is not flags, one library call and output into the library", lines, limit)
+	}
+	t.Logf("%d lines", lines)
 }

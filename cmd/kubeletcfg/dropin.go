@@ -8,6 +8,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/author"
+	"github.com/kubeletcfg/kubeletcfg/cmd/kubeletcfg/internal/flags"
 	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/report"
 )
@@ -116,8 +117,8 @@ rename), with mode 0644 unless --mode, and never over an existing file without
 		},
 	}
 	fl := cmd.Flags()
-	onceStringVarP(fl, &configDir, "config-dir", "d", "", "the kubelet's --config-dir folder the drop-in goes into (required)")
-	onceStringVarP(fl, &configFile, "config", "c", "", "the kubelet's --config file, so the check sees what the node sees")
+	flags.OnceStringVarP(fl, &configDir, "config-dir", "d", "", "the kubelet's --config-dir folder the drop-in goes into (required)")
+	flags.OnceStringVarP(fl, &configFile, "config", "c", "", "the kubelet's --config file, so the check sees what the node sees")
 	fl.StringArrayVar(&sets, "set", nil, "PATH=VALUE to write (repeatable): a.b=v, map[key]=v, list=[a,b], path=null")
 	fl.StringArrayVar(&gates, "feature-gate", nil, "NAME=true|false to write under featureGates (repeatable)")
 	fl.BoolVar(&dryRun, "dry-run", false, "print the file and the verdicts, write nothing")

@@ -47,7 +47,7 @@ Exit codes (with or without --diff):
   0  nothing left, or only warnings fix cannot repair
   1  an error left at some target minor, a mistake found but not repaired, or
      repairs that would lint worse (nothing is written then)
-  2  usage and input errors`, repairList(), kubelets.Skew),
+  2  usage and input errors`, rule.RepairList(), kubelets.Skew),
 		Example: `  # review the repairs for the kubelets of the n-3 window, then apply them
   kubeletcfg fix -c config.yaml -d conf.d --diff
   kubeletcfg fix -c config.yaml -d conf.d
@@ -84,26 +84,4 @@ Exit codes (with or without --diff):
 	_ = cmd.RegisterFlagCompletionFunc("kubelet-version", completeMinor)
 	_ = cmd.RegisterFlagCompletionFunc("versions", completeVersions)
 	return cmd
-}
-
-// repairList is the rules fix repairs, from their declarations (rule.Repair),
-// one entry per rule: the ID, then the repair wrapped under it.
-func repairList() string {
-	const width, indent = 78, "          "
-	var b strings.Builder
-	for _, r := range rule.Repairable() {
-		line := "  " + r.ID + "  "
-		for _, word := range strings.Fields(r.Repair.Doc) {
-			if len(line)+1+len(word) > width && strings.TrimSpace(line) != r.ID {
-				b.WriteString(strings.TrimRight(line, " ") + "\n")
-				line = indent
-			}
-			if line != indent && !strings.HasSuffix(line, "  ") {
-				line += " "
-			}
-			line += word
-		}
-		b.WriteString(line + "\n")
-	}
-	return b.String()
 }

@@ -19,8 +19,8 @@ import (
 // inputFlags.register does.
 func (f *inputFlags) registerFiles(cmd *cobra.Command) {
 	fl := cmd.Flags()
-	onceStringVarP(fl, &f.config, "config", "c", "", "the kubelet's --config file (YAML or JSON)")
-	onceStringVarP(fl, &f.configDir, "config-dir", "d", "", "the kubelet's --config-dir drop-in folder")
+	flags.OnceStringVarP(fl, &f.config, "config", "c", "", "the kubelet's --config file (YAML or JSON)")
+	flags.OnceStringVarP(fl, &f.configDir, "config-dir", "d", "", "the kubelet's --config-dir drop-in folder")
 	fl.StringVar(&f.cgroupVersion, "cgroup-version", "v2", "cgroup version of the node, for host checks: v1 or v2")
 	completeWith(cmd, "cgroup-version", "v1", "v2")
 	_ = cmd.MarkFlagDirname("config-dir")

@@ -1,6 +1,7 @@
 // Package flags is the command's flag parsing that the library does not
-// need: --fail-on, --set, effective's -o and --show-origin, and the policy's
-// defaults for the flags the command line does not give.
+// need: --fail-on, --set, effective's -o and --show-origin, the file flags
+// given once (OnceStringVarP), and the policy's defaults for the flags the
+// command line does not give.
 package flags
 
 import (

@@ -1,4 +1,4 @@
-package main
+package flags
 
 import (
 	"fmt"
@@ -28,8 +28,8 @@ func (o *onceString) String() string { return *o.p }
 // Type is "string", as for a plain string flag (help and completion read it).
 func (o *onceString) Type() string { return "string" }
 
-// onceStringVarP defines a string flag, with a shorthand, that may be given once.
-func onceStringVarP(fl *pflag.FlagSet, p *string, name, shorthand, value, usage string) {
+// OnceStringVarP defines a string flag, with a shorthand, that may be given once.
+func OnceStringVarP(fl *pflag.FlagSet, p *string, name, shorthand, value, usage string) {
 	*p = value
 	fl.VarP(&onceString{p: p}, name, shorthand, usage)
 }
