@@ -44,7 +44,9 @@ func (k RepairKind) String() string {
 // Repairable is every rule whose findings fix repairs, ordered by ID.
 func Repairable() []*Rule {
 	var out []*Rule
-	for _, r := range All() {
+	// The table directly, not All: every command builds fix's help at start,
+	// and the repair needs nothing index resolves.
+	for _, r := range table {
 		if r.Repair.Kind != RepairNone {
 			out = append(out, r)
 		}
@@ -58,18 +60,24 @@ func RepairList() string {
 	const width, indent = 78, "          "
 	var b strings.Builder
 	for _, r := range Repairable() {
-		line := "  " + r.ID + "  "
-		for _, word := range strings.Fields(r.Repair.Doc) {
-			if len(line)+1+len(word) > width && strings.TrimSpace(line) != r.ID {
-				b.WriteString(strings.TrimRight(line, " ") + "\n")
-				line = indent
+		b.WriteString("  " + r.ID)
+		col := 2 + len(r.ID)
+		for i, word := range strings.Fields(r.Repair.Doc) {
+			switch {
+			case i == 0:
+				b.WriteString("  ")
+				col += 2
+			case col+1+len(word) > width:
+				b.WriteString("\n" + indent)
+				col = len(indent)
+			default:
+				b.WriteByte(' ')
+				col++
 			}
-			if line != indent && !strings.HasSuffix(line, "  ") {
-				line += " "
-			}
-			line += word
+			b.WriteString(word)
+			col += len(word)
 		}
-		b.WriteString(line + "\n")
+		b.WriteByte('\n')
 	}
 	return b.String()
 }
