@@ -14,7 +14,7 @@ import (
 var layers = [][]string{
 	// leaves: the finding types, the copied upstream types, small helpers
 	{"finding", "engine", "upstream/kubelet/config/v1beta1", "internal/kubeletdata", "internal/jsonscan", "internal/didyoumean",
-		"internal/fserr", "internal/taints", "internal/atomicfile", "internal/manpage", "internal/udiff", "internal/oneshotgc", "internal/testonly/testtree",
+		"internal/fserr", "internal/taints", "internal/optionerr", "internal/atomicfile", "internal/manpage", "internal/udiff", "internal/oneshotgc", "internal/testonly/testtree",
 		"internal/testonly/testkubelet", "internal/testonly/schemacheck"},
 	{"kubelets"},             // what each minor knows
 	{"rule"},                 // the rule framework: Rule, Context, Run, the registry

@@ -2,48 +2,20 @@ package kubeletcfg
 
 import (
 	"errors"
-	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/kubeletcfg/kubeletcfg/internal/optionerr"
 )
 
 // OptionError is an error about the options given: its text names Options
 // fields in braces ("{KubeletVersion} takes one minor"), which Error writes as
 // the library's words (Options.KubeletVersion) and Words as a front end's
-// (the command's --kubelet-version, FlagWords).
-type OptionError struct {
-	text string
-	// Err is the error the text wraps, if any.
-	Err error
-}
+// (the command's --kubelet-version, FlagWords). The packages below the
+// library return it too (kubelets.Window names {Versions}).
+type OptionError = optionerr.Error
 
 // optionErrorf is an OptionError with a formatted text; a %w verb wraps.
-func optionErrorf(format string, args ...any) error {
-	err := fmt.Errorf(format, args...)
-	e := &OptionError{text: err.Error()}
-	if u, ok := err.(interface{ Unwrap() error }); ok {
-		e.Err = u.Unwrap()
-	}
-	return e
-}
-
-var optionName = regexp.MustCompile(`\{([A-Z][A-Za-z.]*)\}`)
-
-func (e *OptionError) Error() string { return e.Words(nil) }
-
-func (e *OptionError) Unwrap() error { return e.Err }
-
-// Words is the error's text with each option named as names says (a field
-// missing from names, or names nil: Options.Field).
-func (e *OptionError) Words(names map[string]string) string {
-	return optionName.ReplaceAllStringFunc(e.text, func(m string) string {
-		field := m[1 : len(m)-1]
-		if n, ok := names[field]; ok {
-			return n
-		}
-		return "Options." + field
-	})
-}
+func optionErrorf(format string, args ...any) error { return optionerr.Errorf(format, args...) }
 
 // FlagWords are the command's flags by Options field, for OptionError.Words.
 var FlagWords = map[string]string{
@@ -51,7 +23,7 @@ var FlagWords = map[string]string{
 	"From": "--from", "To": "--to", "Nodes": "--nodes", "Discover": "--discover", "Host.PID": "--pid", "Host.Unit": "--unit",
 	"KubeletFlagsFile": "--kubelet-flags-file", "KubeletFlags": "--kubelet-flags", "Format": "--input-format",
 	"Set": "--set", "CgroupVersion": "--cgroup-version", "ShowOrigin": "--show-origin", "FailOn": "--fail-on",
-	"Kubeconform": "--kubeconform", "Force": "--force",
+	"Kubeconform": "--kubeconform", "Force": "--force", "ControlPlane": "--control-plane",
 }
 
 // CommandWords is err's text as the command prints it: an OptionError within

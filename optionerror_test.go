@@ -28,6 +28,18 @@ func TestOptionErrorWords(t *testing.T) {
 	if !errors.As(wrapped, &oe) || oe.Unwrap() == nil || oe.Unwrap().Error() != "unsupported" {
 		t.Errorf("the wrapped error is not kept: %v", oe)
 	}
+	// The packages below the library name options the same way.
+	_, err = Options{Versions: "1.37..1.34"}.Minors(DefaultWindow)
+	if got, want := err.Error(), "Options.Versions 1.37..1.34: 1.37 is newer than 1.34 (write the older minor first)"; got != want {
+		t.Errorf("kubelets, library: %q, want %q", got, want)
+	}
+	if got, want := CommandWords(err), "--versions 1.37..1.34: 1.37 is newer than 1.34 (write the older minor first)"; got != want {
+		t.Errorf("kubelets, command: %q, want %q", got, want)
+	}
+	_, err = Options{Versions: "1.34..1.37", ControlPlane: "1.37"}.Minors(DefaultWindow)
+	if got, want := CommandWords(err), "--versions and --control-plane are alternatives: give one"; got != want {
+		t.Errorf("kubelets, command: %q, want %q", got, want)
+	}
 	if got := CommandWords(errors.New("plain --x")); got != "plain --x" {
 		t.Errorf("plain: %q", got)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+	"github.com/kubeletcfg/kubeletcfg/internal/optionerr"
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
@@ -48,7 +49,7 @@ func ParseFormat(s string) (Format, error) {
 	if slices.Contains(names, s) {
 		return Format(s), nil
 	}
-	return "", fmt.Errorf("--input-format must be one of %s or %s, not %q", strings.Join(names[:len(names)-1], ", "), names[len(names)-1], s)
+	return "", optionerr.Errorf("{Format} must be one of %s or %s, not %q", strings.Join(names[:len(names)-1], ", "), names[len(names)-1], s)
 }
 
 // Stdin is the --config value that reads standard input; StdinName is how

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/kubeletcfg/kubeletcfg/internal/optionerr"
 )
 
 // The minors a command compares and the leaf view of a configuration that
@@ -27,7 +29,7 @@ func Window(versions, controlPlane string) ([]*Minor, error) {
 // window is Window over any catalogue of minors (tests use fake ones).
 func window(supported []string, lookup func(string) (*Minor, error), versions, controlPlane string) ([]*Minor, error) {
 	if versions != "" && controlPlane != "" {
-		return nil, fmt.Errorf("--versions and --control-plane are alternatives: give one")
+		return nil, optionerr.Errorf("{Versions} and {ControlPlane} are alternatives: give one")
 	}
 	all := make([]*Minor, 0, len(supported))
 	for _, v := range supported {
@@ -53,7 +55,7 @@ func window(supported []string, lookup func(string) (*Minor, error), versions, c
 	case controlPlane != "":
 		cp, err := lookup(controlPlane)
 		if err != nil {
-			return nil, fmt.Errorf("--control-plane: %w", err)
+			return nil, optionerr.Errorf("{ControlPlane}: %w", err)
 		}
 		n := cp.MajorMinor()
 		return between(n.Add(-Skew), n), nil
@@ -61,14 +63,14 @@ func window(supported []string, lookup func(string) (*Minor, error), versions, c
 		lo, hi, _ := strings.Cut(versions, "..")
 		a, err := lookup(lo)
 		if err != nil {
-			return nil, fmt.Errorf("--versions: %w", err)
+			return nil, optionerr.Errorf("{Versions}: %w", err)
 		}
 		b, err := lookup(hi)
 		if err != nil {
-			return nil, fmt.Errorf("--versions: %w", err)
+			return nil, optionerr.Errorf("{Versions}: %w", err)
 		}
 		if b.Before(a) {
-			return nil, fmt.Errorf("--versions %s: %s is newer than %s (write the older minor first)", versions, a.Version, b.Version)
+			return nil, optionerr.Errorf("{Versions} %s: %s is newer than %s (write the older minor first)", versions, a.Version, b.Version)
 		}
 		return between(a.MajorMinor(), b.MajorMinor()), nil
 	case versions != "":
@@ -77,7 +79,7 @@ func window(supported []string, lookup func(string) (*Minor, error), versions, c
 		for _, v := range strings.Split(versions, ",") {
 			m, err := lookup(v)
 			if err != nil {
-				return nil, fmt.Errorf("--versions: %w", err)
+				return nil, optionerr.Errorf("{Versions}: %w", err)
 			}
 			if !seen[m] {
 				seen[m] = true

@@ -8,6 +8,7 @@ import (
 	"k8s.io/component-base/featuregate"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/internal/optionerr"
 	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 )
@@ -156,7 +157,7 @@ func NewPreflightEach(from, to *kubelets.Minor, input func(*kubelets.Minor) (pip
 // it is the same.
 func preflightMinors(from, to *kubelets.Minor) ([]*kubelets.Minor, error) {
 	if to.Before(from) {
-		return nil, fmt.Errorf("--from %s is newer than --to %s: a preflight goes from the running minor to a newer one (or the same)", from.Version, to.Version)
+		return nil, optionerr.Errorf("{From} %s is newer than {To} %s: a preflight goes from the running minor to a newer one (or the same)", from.Version, to.Version)
 	}
 	if from == to {
 		return []*kubelets.Minor{from}, nil

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/kubeletcfg/kubeletcfg/internal/fserr"
+	"github.com/kubeletcfg/kubeletcfg/internal/optionerr"
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
@@ -51,7 +52,7 @@ func Find(dir string) (nodes []Layout, skipped []string, err error) {
 	for _, e := range entries {
 		if e.IsDir() && slices.Contains(DropInNames, e.Name()) {
 			// DIR is one node's folder, not a pool: its drop-ins would be a node.
-			return nil, nil, fmt.Errorf("--nodes %s: this is one node's folder (it has %s/): lint its config file with -d %s, or give --nodes the folder that holds it", dir, e.Name(), filepath.Join(dir, e.Name()))
+			return nil, nil, optionerr.Errorf("{Nodes} %s: this is one node's folder (it has %s/): lint its config file with {ConfigDir} %s, or give {Nodes} the folder that holds it", dir, e.Name(), filepath.Join(dir, e.Name()))
 		}
 	}
 	for _, e := range entries {
@@ -83,7 +84,7 @@ func Find(dir string) (nodes []Layout, skipped []string, err error) {
 		nodes = append(nodes, n)
 	}
 	if len(nodes) == 0 {
-		return nil, skipped, fmt.Errorf("--nodes %s: no nodes (a folder per node with its config file and drop-in folder, or a configz dump per node)%s", dir, SkippedNote(skipped))
+		return nil, skipped, optionerr.Errorf("{Nodes} %s: no nodes (a folder per node with its config file and drop-in folder, or a configz dump per node)%s", dir, SkippedNote(skipped))
 	}
 	sort.Slice(nodes, func(i, j int) bool { return nodes[i].Name < nodes[j].Name })
 	return nodes, skipped, nil

@@ -1,0 +1,46 @@
+// Package optionerr is the error about the options a verb was given, for the
+// library and the packages below it: its text names Options fields in braces
+// ("{Versions}: ..."), which the library writes as its own words
+// (Options.Versions) and the command as its flags (kubeletcfg.FlagWords), so
+// that no package below the command names a flag.
+package optionerr
+
+import (
+	"fmt"
+	"regexp"
+)
+
+// Error is an error about the options given (kubeletcfg.OptionError).
+type Error struct {
+	text string
+	// Err is the error the text wraps, if any.
+	Err error
+}
+
+// Errorf is an Error with a formatted text; a %w verb wraps.
+func Errorf(format string, args ...any) error {
+	err := fmt.Errorf(format, args...)
+	e := &Error{text: err.Error()}
+	if u, ok := err.(interface{ Unwrap() error }); ok {
+		e.Err = u.Unwrap()
+	}
+	return e
+}
+
+var optionName = regexp.MustCompile(`\{([A-Z][A-Za-z.]*)\}`)
+
+func (e *Error) Error() string { return e.Words(nil) }
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Words is the error's text with each option named as names says (a field
+// missing from names, or names nil: Options.Field).
+func (e *Error) Words(names map[string]string) string {
+	return optionName.ReplaceAllStringFunc(e.text, func(m string) string {
+		field := m[1 : len(m)-1]
+		if n, ok := names[field]; ok {
+			return n
+		}
+		return "Options." + field
+	})
+}
