@@ -17,13 +17,16 @@ type OptionError = optionerr.Error
 // optionErrorf is an OptionError with a formatted text; a %w verb wraps.
 func optionErrorf(format string, args ...any) error { return optionerr.Errorf(format, args...) }
 
-// FlagWords are the command's flags by Options field, for OptionError.Words.
+// FlagWords are the command's flags by Options field (and by the verbs'
+// request fields), for OptionError.Words.
 var FlagWords = map[string]string{
 	"Config": "--config", "ConfigDir": "--config-dir", "KubeletVersion": "--kubelet-version", "Versions": "--versions",
 	"From": "--from", "To": "--to", "Nodes": "--nodes", "Discover": "--discover", "Host.PID": "--pid", "Host.Unit": "--unit",
 	"KubeletFlagsFile": "--kubelet-flags-file", "KubeletFlags": "--kubelet-flags", "Format": "--input-format",
 	"Set": "--set", "CgroupVersion": "--cgroup-version", "ShowOrigin": "--show-origin", "FailOn": "--fail-on",
 	"Kubeconform": "--kubeconform", "Force": "--force", "ControlPlane": "--control-plane",
+	// dropin new and diff (author.NewRequest, author.DiffRequest)
+	"Sets": "--set", "Gates": "--feature-gate", "Mode": "--mode",
 }
 
 // CommandWords is err's text as the command prints it: an OptionError within

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+
+	"github.com/kubeletcfg/kubeletcfg/author"
 )
 
 // An error about the options names them in the library's words, and in the
@@ -39,6 +41,14 @@ func TestOptionErrorWords(t *testing.T) {
 	_, err = Options{Versions: "1.34..1.37", ControlPlane: "1.37"}.Minors(DefaultWindow)
 	if got, want := CommandWords(err), "--versions and --control-plane are alternatives: give one"; got != want {
 		t.Errorf("kubelets, command: %q, want %q", got, want)
+	}
+	// A verb's own request names its fields (author.NewRequest: dropin new).
+	_, err = DropInNew(Options{ConfigDir: t.TempDir()}, author.NewRequest{Name: "50-x.conf", Sets: []string{"maxPods"}})
+	if got, want := err.Error(), `NewRequest.Sets "maxPods": want path=value`; got != want {
+		t.Errorf("author, library: %q, want %q", got, want)
+	}
+	if got, want := CommandWords(err), `--set "maxPods": want path=value`; got != want {
+		t.Errorf("author, command: %q, want %q", got, want)
 	}
 	if got := CommandWords(errors.New("plain --x")); got != "plain --x" {
 		t.Errorf("plain: %q", got)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/internal/atomicfile"
+	"github.com/kubeletcfg/kubeletcfg/internal/optionerr"
 	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/report"
@@ -261,17 +262,17 @@ func DropInDiff(req DiffRequest) (*DiffReport, error) {
 func addFrom(in *pipeline.Input, p string) error {
 	fi, err := os.Stat(p)
 	if err != nil {
-		return fmt.Errorf("--from %s: %w", p, unwrapPathError(err))
+		return diffErrorf("{From} %s: %w", p, unwrapPathError(err))
 	}
 	if fi.IsDir() {
 		if in.ConfigDir != "" {
-			return fmt.Errorf("--from %s: a second folder (already %s); the kubelet has one --config-dir", p, in.ConfigDir)
+			return diffErrorf("{From} %s: a second folder (already %s); the kubelet has one --config-dir", p, in.ConfigDir)
 		}
 		in.ConfigDir = p
 		return nil
 	}
 	if in.Config != "" {
-		return fmt.Errorf("--from %s: a second file (already %s); the kubelet has one --config", p, in.Config)
+		return diffErrorf("{From} %s: a second file (already %s); the kubelet has one --config", p, in.Config)
 	}
 	in.Config = p
 	return addConfigz(in, p)
@@ -332,3 +333,7 @@ func CheckDiffFormat(output string) error {
 	}
 	return report.CheckFormat(output, "json", "text")
 }
+
+// diffErrorf is an error about DiffRequest's fields (DiffRequest.From; the
+// command's --from).
+var diffErrorf = optionerr.In("DiffRequest").Errorf

@@ -89,10 +89,10 @@ func (req *NewRequest) Validate() error {
 		return err
 	}
 	if req.ConfigDir == "" {
-		return fmt.Errorf("--config-dir is required: the folder the drop-in goes into")
+		return newRequestErrorf("{ConfigDir} is required: the folder the drop-in goes into")
 	}
 	if len(req.Sets) == 0 && len(req.Gates) == 0 {
-		return fmt.Errorf("nothing to write: give --set PATH=VALUE or --feature-gate NAME=BOOL")
+		return newRequestErrorf("nothing to write: give {Sets} PATH=VALUE or {Gates} NAME=BOOL")
 	}
 	return nil
 }
@@ -110,10 +110,10 @@ func New(req NewRequest) (*NewReport, error) {
 	}
 	fi, err := os.Stat(req.ConfigDir)
 	if err != nil {
-		return nil, fmt.Errorf("--config-dir %s: %w", req.ConfigDir, unwrapPathError(err))
+		return nil, newRequestErrorf("{ConfigDir} %s: %w", req.ConfigDir, unwrapPathError(err))
 	}
 	if !fi.IsDir() {
-		return nil, fmt.Errorf("--config-dir %s: not a folder", req.ConfigDir)
+		return nil, newRequestErrorf("{ConfigDir} %s: not a folder", req.ConfigDir)
 	}
 	target := filepath.Join(req.ConfigDir, req.Name)
 	exists := false
@@ -295,7 +295,7 @@ func (r *NewReport) CountAtLeast(finding.Severity) int { return len(r.Refused) }
 func ParseMode(s string) (os.FileMode, error) {
 	n, err := strconv.ParseUint(s, 8, 32)
 	if err != nil || n > 0o777 {
-		return 0, fmt.Errorf("--mode %q: want octal permission bits such as 0644", s)
+		return 0, newRequestErrorf("{Mode} %q: want octal permission bits such as 0644", s)
 	}
 	return os.FileMode(n), nil
 }

@@ -10,6 +10,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kubeletcfg/kubeletcfg/internal/didyoumean"
+	"github.com/kubeletcfg/kubeletcfg/internal/optionerr"
 	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
@@ -60,11 +61,11 @@ func SchemaOf(m *kubelets.Minor) (*Schema, error) {
 func (s *Schema) ParseSet(expr string) (Setting, error) {
 	rawPath, rawValue, ok := cutOutsideBrackets(expr, '=')
 	if !ok {
-		return Setting{}, fmt.Errorf("--set %q: want path=value", expr)
+		return Setting{}, newRequestErrorf("{Sets} %q: want path=value", expr)
 	}
 	segs, err := splitPath(rawPath)
 	if err != nil {
-		return Setting{}, fmt.Errorf("--set %q: %w", expr, err)
+		return Setting{}, newRequestErrorf("{Sets} %q: %w", expr, err)
 	}
 	set := Setting{}
 	node := s.root
@@ -74,7 +75,7 @@ func (s *Schema) ParseSet(expr string) (Setting, error) {
 		if seg.Key {
 			elem, isMap := mapElem(node)
 			if !isMap {
-				return Setting{}, fmt.Errorf("--set %q: %s is not a map, so [%s] does not apply", expr, orRoot(parent), seg.Name)
+				return Setting{}, newRequestErrorf("{Sets} %q: %s is not a map, so [%s] does not apply", expr, orRoot(parent), seg.Name)
 			}
 			node = elem
 			canon = append(canon, seg)
@@ -88,13 +89,13 @@ func (s *Schema) ParseSet(expr string) (Setting, error) {
 				for _, r := range segs[i:] {
 					rest = append(rest, r.Name)
 				}
-				return Setting{}, fmt.Errorf("--set %q: %s is a map; write its key in brackets: %s[%s]", expr, parent, parent, strings.Join(rest, "."))
+				return Setting{}, newRequestErrorf("{Sets} %q: %s is a map; write its key in brackets: %s[%s]", expr, parent, parent, strings.Join(rest, "."))
 			}
-			return Setting{}, fmt.Errorf("--set %q: %s has no fields; lists are replaced whole by a drop-in: %s=[...]", expr, parent, parent)
+			return Setting{}, newRequestErrorf("{Sets} %q: %s has no fields; lists are replaced whole by a drop-in: %s=[...]", expr, parent, parent)
 		}
 		name, child, err := lookupProperty(props, seg.Name)
 		if err != nil {
-			return Setting{}, fmt.Errorf("--set %q: %w", expr, unknownField(canon, segs[i:], err))
+			return Setting{}, newRequestErrorf("{Sets} %q: %w", expr, unknownField(canon, segs[i:], err))
 		}
 		if name != seg.Name {
 			set.Notes = append(set.Notes, fmt.Sprintf("%s is spelled %s in the kubelet's schema (a drop-in would match it case-insensitively, the main file would drop it)", seg.Name, name))
@@ -105,7 +106,7 @@ func (s *Schema) ParseSet(expr string) (Setting, error) {
 	set.Segments = canon
 	set.Path = pathString(canon)
 	if len(canon) == 1 && (canon[0].Name == "apiVersion" || canon[0].Name == "kind") {
-		return Setting{}, fmt.Errorf("--set %q: apiVersion and kind are written by kubeletcfg", expr)
+		return Setting{}, newRequestErrorf("{Sets} %q: apiVersion and kind are written by kubeletcfg", expr)
 	}
 	if strings.TrimSpace(rawValue) == "null" || strings.TrimSpace(rawValue) == "~" {
 		set.Delete = true
@@ -113,14 +114,14 @@ func (s *Schema) ParseSet(expr string) (Setting, error) {
 	}
 	var v any
 	if err := yaml.Unmarshal([]byte(rawValue), &v); err != nil {
-		return Setting{}, fmt.Errorf("--set %q: the value is not YAML: %v", expr, err)
+		return Setting{}, newRequestErrorf("{Sets} %q: the value is not YAML: %v", expr, err)
 	}
 	if v == nil && strings.TrimSpace(rawValue) == "" {
 		v = ""
 	}
 	set.Value, err = coerce(node, v, rawValue, set.Path)
 	if err != nil {
-		return Setting{}, fmt.Errorf("--set %q: %w", expr, err)
+		return Setting{}, newRequestErrorf("{Sets} %q: %w", expr, err)
 	}
 	return set, nil
 }
@@ -131,7 +132,7 @@ func FeatureGate(expr string) (Setting, error) {
 	name, val, ok := strings.Cut(expr, "=")
 	name = strings.TrimSpace(name)
 	if !ok || name == "" {
-		return Setting{}, fmt.Errorf("--feature-gate %q: want Name=true or Name=false", expr)
+		return Setting{}, newRequestErrorf("{Gates} %q: want Name=true or Name=false", expr)
 	}
 	var on bool
 	switch strings.ToLower(strings.TrimSpace(val)) {
@@ -139,7 +140,7 @@ func FeatureGate(expr string) (Setting, error) {
 		on = true
 	case "false":
 	default:
-		return Setting{}, fmt.Errorf("--feature-gate %q: the value must be true or false", expr)
+		return Setting{}, newRequestErrorf("{Gates} %q: the value must be true or false", expr)
 	}
 	segs := []Segment{{Name: "featureGates"}, {Name: name, Key: true}}
 	return Setting{Path: pathString(segs), Segments: segs, Value: on}, nil
@@ -435,3 +436,7 @@ func CompleteSet(prefix string) ([]string, error) {
 	}
 	return out, nil
 }
+
+// The errors about NewRequest's fields name them in the library's words
+// (NewRequest.Sets); the command prints its flags (kubeletcfg.CommandWords).
+var newRequestErrorf = optionerr.In("NewRequest").Errorf

@@ -12,6 +12,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/internal/atomicfile"
 	"github.com/kubeletcfg/kubeletcfg/internal/fserr"
+	"github.com/kubeletcfg/kubeletcfg/internal/optionerr"
 )
 
 // KubeconformTemplate is kubeconform's default -schema-location layout
@@ -168,7 +169,7 @@ func WriteKubeconform(dir string, force bool) (*KubeconformWrite, error) {
 		case bytes.Equal(old, f.Data):
 			// Already there: nothing to do.
 		case !force:
-			return nil, fmt.Errorf("%s already exists and differs; pass --force to overwrite it", path)
+			return nil, optionerr.In("SchemaRequest").Errorf("%s already exists and differs; pass {Force} to overwrite it", path)
 		default:
 			todo = append(todo, f)
 		}
@@ -179,7 +180,7 @@ func WriteKubeconform(dir string, force bool) (*KubeconformWrite, error) {
 		switch {
 		case errors.Is(err, atomicfile.ErrExists):
 			// It appeared after the check above.
-			return nil, fmt.Errorf("%s already exists; pass --force to overwrite it", path)
+			return nil, optionerr.In("SchemaRequest").Errorf("%s already exists; pass {Force} to overwrite it", path)
 		case err != nil:
 			return nil, fmt.Errorf("%s: %w", path, fserr.Unwrap(err))
 		}

@@ -69,7 +69,7 @@ func TestWriteKubeconform(t *testing.T) {
 	if err := os.Remove(strict); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := WriteKubeconform(dir, false); err == nil || !strings.Contains(err.Error(), "differs; pass --force") {
+	if _, err := WriteKubeconform(dir, false); err == nil || !strings.Contains(err.Error(), "differs; pass SchemaRequest.Force") {
 		t.Errorf("differing file without force: %v", err)
 	}
 	if _, err := os.Stat(strict); !os.IsNotExist(err) {

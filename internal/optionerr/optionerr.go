@@ -13,14 +13,24 @@ import (
 // Error is an error about the options given (kubeletcfg.OptionError).
 type Error struct {
 	text string
+	// in is the type whose fields the text names (Options, NewRequest).
+	in string
 	// Err is the error the text wraps, if any.
 	Err error
 }
 
-// Errorf is an Error with a formatted text; a %w verb wraps.
-func Errorf(format string, args ...any) error {
+// In is the type whose fields an Error names: "Options" (Errorf), or a
+// verb's own request type ("NewRequest").
+type In string
+
+// Errorf is an Error about Options fields with a formatted text; a %w verb
+// wraps.
+func Errorf(format string, args ...any) error { return In("Options").Errorf(format, args...) }
+
+// Errorf is an Error about in's fields with a formatted text; a %w verb wraps.
+func (in In) Errorf(format string, args ...any) error {
 	err := fmt.Errorf(format, args...)
-	e := &Error{text: err.Error()}
+	e := &Error{text: err.Error(), in: string(in)}
 	if u, ok := err.(interface{ Unwrap() error }); ok {
 		e.Err = u.Unwrap()
 	}
@@ -34,13 +44,13 @@ func (e *Error) Error() string { return e.Words(nil) }
 func (e *Error) Unwrap() error { return e.Err }
 
 // Words is the error's text with each option named as names says (a field
-// missing from names, or names nil: Options.Field).
+// missing from names, or names nil: the type's, Options.Field).
 func (e *Error) Words(names map[string]string) string {
 	return optionName.ReplaceAllStringFunc(e.text, func(m string) string {
 		field := m[1 : len(m)-1]
 		if n, ok := names[field]; ok {
 			return n
 		}
-		return "Options." + field
+		return e.in + "." + field
 	})
 }
