@@ -3,9 +3,11 @@ package kubeletcfg
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/kubeletcfg/kubeletcfg/author"
+	"github.com/kubeletcfg/kubeletcfg/input"
 )
 
 // An error about the options names them in the library's words, and in the
@@ -49,6 +51,16 @@ func TestOptionErrorWords(t *testing.T) {
 	}
 	if got, want := CommandWords(err), `--set "maxPods": want path=value`; got != want {
 		t.Errorf("author, command: %q, want %q", got, want)
+	}
+	// A bootstrapper's translation refuses a --set value (k3s sets address at
+	// boot; "[" is no YAML): the error keeps its OptionError through input.
+	cfg := "testdata/inputs/rancher/k3s/config.yaml"
+	_, err = Options{Config: cfg, Read: input.Options{Set: map[string]string{"address": "["}}}.Prepare()
+	if err == nil || !strings.Contains(err.Error(), ": Options.Set address=[: ") {
+		t.Errorf("k3s, library: %v", err)
+	}
+	if got := CommandWords(err); !strings.HasPrefix(got, cfg+": --set address=[: ") {
+		t.Errorf("k3s, command: %q", got)
 	}
 	if got := CommandWords(errors.New("plain --x")); got != "plain --x" {
 		t.Errorf("plain: %q", got)

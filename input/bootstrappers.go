@@ -104,10 +104,20 @@ func convertBootstrapper(t translator, path string, data []byte, opt Options) (*
 // trimPath drops a leading "PATH: " from err, which InputError adds again.
 func trimPath(err error, path string) error {
 	if msg, ok := strings.CutPrefix(err.Error(), path+": "); ok {
-		return fmt.Errorf("%s", msg)
+		return &trimmedError{msg: msg, err: err}
 	}
 	return err
 }
+
+// trimmedError is an error's text without its path, still wrapping the error:
+// the command finds an OptionError within it (kubeletcfg.CommandWords).
+type trimmedError struct {
+	msg string
+	err error
+}
+
+func (e *trimmedError) Error() string { return e.msg }
+func (e *trimmedError) Unwrap() error { return e.err }
 
 // fromBootstrap is the Source of a translation. Findings in the generated
 // files (the --config file, held at path, and the drop-ins, held at their node

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/kubeletcfg/kubeletcfg/internal/didyoumean"
+	"github.com/kubeletcfg/kubeletcfg/internal/optionerr"
 	"github.com/kubeletcfg/kubeletcfg/rule"
 
 	"go.yaml.in/yaml/v3"
@@ -143,7 +144,7 @@ func (t *translation) run(mine []*profile, opt bootstrap.Options) error {
 	for path := range t.out.AtBoot {
 		if v, ok := opt.Set[path]; ok {
 			if err := setPath(obj, path, v); err != nil {
-				return fmt.Errorf("--set %s: %v", path, err)
+				return optionerr.Errorf("{Set} %s: %v", path, err)
 			}
 		}
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 	"github.com/kubeletcfg/kubeletcfg/internal/didyoumean"
+	"github.com/kubeletcfg/kubeletcfg/internal/optionerr"
 	"github.com/kubeletcfg/kubeletcfg/internal/taints"
 	"github.com/kubeletcfg/kubeletcfg/rule"
 )
@@ -813,7 +814,7 @@ func (t *translation) applySet(doc []byte) ([]byte, error) {
 		}
 		var val any
 		if err := yaml.Unmarshal([]byte(v), &val); err != nil {
-			return nil, fmt.Errorf("%s: --set %s=%s: %v", t.path, k, v, err)
+			return nil, optionerr.Errorf("%s: {Set} %s=%s: %v", t.path, k, v, err)
 		}
 		m[k] = val
 		delete(t.out.AtBoot, k)

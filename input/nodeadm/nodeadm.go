@@ -22,6 +22,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+	"github.com/kubeletcfg/kubeletcfg/internal/optionerr"
 	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/rule"
 )
@@ -438,7 +439,7 @@ func (t *translation) setValue(key string) (any, bool, error) {
 	}
 	var v any
 	if err := yaml.Unmarshal([]byte(s), &v); err != nil {
-		return nil, false, fmt.Errorf("--set %s=%s: %v", key, s, err)
+		return nil, false, optionerr.Errorf("{Set} %s=%s: %v", key, s, err)
 	}
 	return v, true, nil
 }
@@ -646,7 +647,7 @@ func (t *translation) reservedResources(cfg *nodeConfig, kc *kubeletConfig) erro
 	if err := t.atBootPath(kc, "maxPods", maxPodsFrom, "withDefaultReservedResources", func(v string) error {
 		n, err := strconv.ParseInt(v, 10, 32)
 		if err != nil {
-			return fmt.Errorf("--set maxPods=%s: want an integer", v)
+			return optionerr.Errorf("{Set} maxPods=%s: want an integer", v)
 		}
 		kc.MaxPods = int32(n)
 		maxPodsSet = true
@@ -664,7 +665,7 @@ func (t *translation) reservedResources(cfg *nodeConfig, kc *kubeletConfig) erro
 	} else if ok {
 		m, isMap := whole.(map[string]any)
 		if !isMap {
-			return fmt.Errorf("--set kubeReserved: want a map")
+			return optionerr.Errorf("{Set} kubeReserved: want a map")
 		}
 		for k, v := range m {
 			kc.KubeReserved[k] = fmt.Sprint(v)
