@@ -122,7 +122,7 @@ func (r *DiffReport) MarshalJSON() ([]byte, error) {
 // DropInDiff calls it first; a command may call it before parsing its own flags.
 func (req *DiffRequest) Validate() error {
 	if len(req.From) == 0 || req.To == "" {
-		return fmt.Errorf("give --from (the current files) and --to (the desired configuration)")
+		return diffErrorf("give {From} (the current files) and {To} (the desired configuration)")
 	}
 	return nil
 }
@@ -158,7 +158,7 @@ func DropInDiff(req DiffRequest) (*DiffReport, error) {
 			if fi.IsDir() {
 				return nil, fmt.Errorf("%s: is a folder", out)
 			}
-			return nil, fmt.Errorf("%s: exists; use --force to replace it", out)
+			return nil, diffErrorf("%s: exists; use {Force} to replace it", out)
 		}
 	}
 	newest := req.Minors[len(req.Minors)-1]

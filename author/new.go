@@ -72,7 +72,7 @@ func CheckDropInName(name string) error {
 	case name == "" || name == "." || name == "..":
 		return fmt.Errorf("drop-in name %q: give a file name such as 50-crashloop.conf", name)
 	case strings.ContainsAny(name, `/\`) || strings.Contains(name, ".."):
-		return fmt.Errorf("drop-in name %q: a name, not a path (no /, \\ or ..); the folder is --config-dir", name)
+		return newRequestErrorf("drop-in name %q: a name, not a path (no /, \\ or ..); the folder is {ConfigDir}", name)
 	case filepath.Ext(name) != ".conf" || name == ".conf":
 		return fmt.Errorf("drop-in name %q: the kubelet merges only files ending in .conf", name)
 	case strings.ContainsRune(name, 0):
@@ -123,7 +123,7 @@ func New(req NewRequest) (*NewReport, error) {
 		}
 		exists = true
 		if !req.Force && !req.DryRun {
-			return nil, fmt.Errorf("%s: exists; use --force to replace it (kubeletcfg lint shows what it does now)", target)
+			return nil, newRequestErrorf("%s: exists; use {Force} to replace it (kubeletcfg lint shows what it does now)", target)
 		}
 	}
 	schema, err := SchemaOf(req.Minors[len(req.Minors)-1])
