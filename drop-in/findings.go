@@ -46,11 +46,8 @@ func dropInDecodeFinding(f *source.File, err error) finding.Finding {
 		if l := source.ErrorLine(f.SyntaxErr); l > 0 {
 			pos.Line = l
 		}
-	} else if a, ok := source.ExcessiveAliasing(err, f.Doc); ok {
-		msg, hint = source.AliasingMessage, source.AliasingHint
-		if a != nil {
-			pos.Line, pos.Column = a.Line, a.Column
-		}
+	} else if at, ok := source.ExcessiveAliasing(err, f.Doc, pos); ok {
+		pos, msg, hint = at, source.AliasingMessage, source.AliasingHint
 	} else if strings.Contains(msg, "already set in map") {
 		// The decoder names the line where a key comes again (the first such line
 		// in its list); point at that key.

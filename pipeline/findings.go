@@ -10,7 +10,6 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/rule"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
-	yaml "go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/runtime"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
 	"k8s.io/component-base/featuregate"
@@ -134,15 +133,11 @@ func typeMetaPos(keys []source.Key, top finding.Position) finding.Position {
 	return top
 }
 
-func isAliasBomb(err error, doc *yaml.Node) bool {
-	_, ok := source.ExcessiveAliasing(err, doc)
-	return ok
-}
-
 // mainDecodeFinding classifies the kubelet's refusal to decode the main file.
 func mainDecodeFinding(f *source.File, err error, keys []source.Key) finding.Finding {
 	top := finding.Position{File: f.Path, Line: 1, Column: 1}
 	kubelet := err.Error()
+	aliasAt, aliasBomb := source.ExcessiveAliasing(err, f.Doc, top)
 	var fd finding.Finding
 	switch {
 	case f.SyntaxErr != nil:
@@ -154,12 +149,8 @@ func mainDecodeFinding(f *source.File, err error, keys []source.Key) finding.Fin
 			pos.Line, pos.Column = line, col
 		}
 		fd = source.ConfigSyntax.At(pos, "", "the config file is not valid YAML, the kubelet refuses to start: "+f.SyntaxErr.Error(), source.SyntaxHint(f.Data))
-	case isAliasBomb(err, f.Doc):
-		pos := top
-		if a, _ := source.ExcessiveAliasing(err, f.Doc); a != nil {
-			pos.Line, pos.Column = a.Line, a.Column
-		}
-		fd = source.ConfigSyntax.At(pos, "", "the kubelet refuses to start: "+source.AliasingMessage, source.AliasingHint)
+	case aliasBomb:
+		fd = source.ConfigSyntax.At(aliasAt, "", "the kubelet refuses to start: "+source.AliasingMessage, source.AliasingHint)
 	case isTypeMetaError(err):
 		hint := "start the file with apiVersion: kubelet.config.k8s.io/v1beta1 and kind: KubeletConfiguration"
 		if h := bootstrapperHint(keys); h != "" {

@@ -1,13 +1,14 @@
 package source
 
 import (
-	"strings"
-
 	"bytes"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kubeletcfg/kubeletcfg/finding"
 )
 
 // SyntaxHint is the hint for a file YAML refuses: it names invalid UTF-8 when the file has it (yaml refuses the whole
@@ -45,11 +46,11 @@ func InvalidUTF8(data []byte) (line, col int, bad bool) {
 }
 
 // ExcessiveAliasing reports whether err is the YAML decoder's refusal of a
-// document whose aliases expand too far (an alias bomb), and finds the first
-// alias in doc (nil when there is none) for the finding to point at.
-func ExcessiveAliasing(err error, doc *yaml.Node) (alias *yaml.Node, ok bool) {
+// document whose aliases expand too far (an alias bomb), and where the
+// finding points: at the first alias in doc, else at (its file's start).
+func ExcessiveAliasing(err error, doc *yaml.Node, at finding.Position) (finding.Position, bool) {
 	if err == nil || !strings.Contains(err.Error(), "excessive aliasing") {
-		return nil, false
+		return at, false
 	}
 	var first func(n *yaml.Node) *yaml.Node
 	first = func(n *yaml.Node) *yaml.Node {
@@ -63,7 +64,10 @@ func ExcessiveAliasing(err error, doc *yaml.Node) (alias *yaml.Node, ok bool) {
 		}
 		return nil
 	}
-	return first(doc), true
+	if a := first(doc); a != nil {
+		at.Line, at.Column = a.Line, a.Column
+	}
+	return at, true
 }
 
 // AliasingMessage and AliasingHint explain ExcessiveAliasing.
