@@ -19,8 +19,11 @@ func index() {
 		Resolve(table)
 		byID = make(map[string]*Rule, 2*len(table))
 		for _, r := range table {
+			// As declared: IDs are upper case and names lower case, so they
+			// do not collide (TestRegistry), and Lookup folds the query, not
+			// 183 names at every start.
 			byID[r.ID] = r
-			byID[strings.ToUpper(r.Name)] = r // names and IDs do not collide: TestRegistry
+			byID[r.Name] = r
 		}
 	})
 }
@@ -36,6 +39,9 @@ func All() []*Rule {
 // (case-insensitive: kc3001, gate-unknown).
 func Lookup(id string) (*Rule, bool) {
 	index()
-	r, ok := byID[strings.ToUpper(id)]
+	if r, ok := byID[strings.ToUpper(id)]; ok {
+		return r, true
+	}
+	r, ok := byID[strings.ToLower(id)]
 	return r, ok
 }
