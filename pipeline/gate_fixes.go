@@ -61,10 +61,11 @@ func (r *Result) gateFixes() {
 }
 
 // repairsGateEntry reports whether the gate rule id declares the gate entry
-// repair (rule.Repair). The gate step's own declarations, not rule.Lookup:
-// the registry's index costs every lint about 0.4 M instructions.
+// repair (rule.Repair). It reads the gate step's own declarations
+// (gateRules), not rule.Lookup, whose registry index costs every lint about
+// 0.15 M instructions (0.5%) that nothing else on lint's path needs.
 func repairsGateEntry(id string) bool {
-	for _, r := range []*rule.Rule{GateUnknown, GateLocked, GatePreAlpha, GateDependency, GateGA, GateDeprecated} {
+	for _, r := range gateRules {
 		if r.ID == id {
 			return r.Repair.Kind == rule.RepairGateEntry
 		}

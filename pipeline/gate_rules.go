@@ -53,3 +53,7 @@ var (
 		Kubelet:   "k8s.io/component-base/featuregate SetFromMap",
 		EmittedBy: gatesStep}
 )
+
+// gateRules are the rules above, for what the gate step asks of its own
+// declarations (repairsGateEntry); TestGateRulesListed keeps the list whole.
+var gateRules = []*rule.Rule{GateUnknown, GateLocked, GatePreAlpha, GateDependency, GateGA, GateDeprecated}

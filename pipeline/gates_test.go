@@ -7,6 +7,7 @@ import (
 	"k8s.io/component-base/featuregate"
 
 	"github.com/kubeletcfg/kubeletcfg/kubelets"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 )
 
 // TestUnsetGatesAreBase proves, for every supported minor, what gateSets.apply
@@ -95,5 +96,27 @@ func TestGateSetsSetOnACopy(t *testing.T) {
 	}
 	if g == base || g.Enabled(featuregate.Feature(name)) == before || base.Enabled(featuregate.Feature(name)) != before {
 		t.Fatalf("setting %s on a copy: copy %v, base %v (was %v)", name, g.Enabled(featuregate.Feature(name)), base.Enabled(featuregate.Feature(name)), before)
+	}
+}
+
+// TestGateRulesListed: gateRules, which the gate repair reads, holds every
+// rule the gate step emits, as the registry lists them.
+func TestGateRulesListed(t *testing.T) {
+	listed := map[string]bool{}
+	for _, r := range gateRules {
+		listed[r.ID] = true
+	}
+	n := 0
+	for _, r := range rule.All() {
+		if r.EmittedBy != gatesStep {
+			continue
+		}
+		n++
+		if !listed[r.ID] {
+			t.Errorf("%s is emitted by the gate step but missing from gateRules", r.ID)
+		}
+	}
+	if n != len(gateRules) {
+		t.Errorf("gateRules has %d rules, the registry %d of the gate step", len(gateRules), n)
 	}
 }
