@@ -4,7 +4,7 @@ CASES := $(CURDIR)/testdata/conformance/cases
 GOLDEN := $(CURDIR)/testdata/conformance/golden
 BACKOFF := $(CURDIR)/testdata/conformance/backoff
 # What kubeadm's kubelet-start phase writes to the node (config.yaml, kubeadm-flags.env,
-# instance-config.yaml: harness kubeadm; checked by input's TestKubeadmGoldens).
+# instance-config.yaml: harness kubeadm; checked by input/kubeadm's TestKubeadmGoldens).
 KUBEADM := $(CURDIR)/testdata/kubeadm
 
 .PHONY: minor test check harness harness-test generate conformance conformance-check \
@@ -172,7 +172,7 @@ integration-scale:
 # The kubeadm documents Cluster API writes for each fixture of testdata/bootstrappers/capi,
 # by Cluster API's own code (conformance/capi: its own module, linking
 # sigs.k8s.io/cluster-api; the main module never imports it), at every minor, into
-# testdata/bootstrappers/capi/golden/<minor>/; input's TestCAPIHarnessGoldens compares
+# testdata/bootstrappers/capi/golden/<minor>/; input/capi's TestCAPIHarnessGoldens compares
 # kubeletcfg's with them. About 10 minutes cold on a busy 2-core machine, seconds warm.
 CAPI_CASES := $(CURDIR)/testdata/bootstrappers/capi
 capi-golden:

@@ -12,10 +12,12 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/aks"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+	"github.com/kubeletcfg/kubeletcfg/input/capi"
 	"github.com/kubeletcfg/kubeletcfg/input/k0s"
 	"github.com/kubeletcfg/kubeletcfg/input/k3s"
 	"github.com/kubeletcfg/kubeletcfg/input/karpenter"
 	"github.com/kubeletcfg/kubeletcfg/input/nodeadm"
+	"github.com/kubeletcfg/kubeletcfg/input/posmap"
 	"github.com/kubeletcfg/kubeletcfg/input/talos"
 	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/source"
@@ -44,7 +46,7 @@ type translator struct {
 var translators = []translator{
 	{format: "nodeadm", tool: nodeadm.Tool, detect: nodeadm.Detect, translate: nodeadm.Translate},
 	{format: "karpenter", tool: karpenter.Tool, detect: karpenter.Detect, translate: karpenter.Translate},
-	{format: "cluster-api", tool: CAPITool, detect: DetectCAPI, translate: TranslateCAPI, convert: convertCAPI},
+	{format: "cluster-api", tool: capi.Tool, detect: capi.Detect, translate: capi.Translate, convert: convertCAPI},
 	{format: "talos", tool: talos.Tool, detect: talos.Detect, accepts: talos.Accepts, translate: talos.Translate},
 	{format: "k0s", tool: k0s.Tool, detect: k0s.Detect, accepts: k0s.Accepts, translate: k0s.Translate},
 	{format: "k3s", tool: k3s.Tool, detect: k3s.Detect, accepts: k3s.Accepts, translate: k3s.Translate},
@@ -119,6 +121,24 @@ type trimmedError struct {
 func (e *trimmedError) Error() string { return e.msg }
 func (e *trimmedError) Unwrap() error { return e.err }
 
+// convertCAPI is the Source of a Cluster API manifest (fromBootstrap) with
+// kubeadm's node documents attached as for a kubeadm file (capi.Convert).
+func convertCAPI(path string, data []byte, opt Options) (*Source, error) {
+	out, node, flagNotes, err := capi.Convert(path, data, bootstrap.Options{Minor: opt.Minor, Set: opt.Set})
+	if err != nil {
+		return nil, &source.InputError{Path: path, Err: trimPath(err, path)}
+	}
+	s := fromBootstrap(path, "cluster-api", out)
+	s.node = node
+	if len(flagNotes) > 0 {
+		if s.pos.FlagNotes == nil {
+			s.pos.FlagNotes = map[string]string{}
+		}
+		maps.Copy(s.pos.FlagNotes, flagNotes)
+	}
+	return s, nil
+}
+
 // fromBootstrap is the Source of a translation. Findings in the generated
 // files (the --config file, held at path, and the drop-ins, held at their node
 // paths) are mapped to path by field path (Output.Positions), as a kubeadm
@@ -132,19 +152,19 @@ func fromBootstrap(file string, f Format, out *bootstrap.Output) *Source {
 	} else {
 		s.noConfig = true
 	}
-	m := &posMap{path: file, byPath: maps.Clone(out.Positions), anchor: out.Anchor,
-		notes: maps.Clone(out.Notes), writtenToo: maps.Clone(out.WrittenToo), defaultNote: "set by " + out.Tool.Name, generated: map[string]bool{}}
-	if m.byPath == nil {
-		m.byPath = map[string]finding.Position{}
+	m := &posmap.Map{Path: file, ByPath: maps.Clone(out.Positions), Anchor: out.Anchor,
+		Notes: maps.Clone(out.Notes), WrittenToo: maps.Clone(out.WrittenToo), DefaultNote: "set by " + out.Tool.Name, Generated: map[string]bool{}}
+	if m.ByPath == nil {
+		m.ByPath = map[string]finding.Position{}
 	}
-	if m.anchor.File == "" {
-		m.anchor = finding.Position{File: file, Line: 1, Column: 1}
+	if m.Anchor.File == "" {
+		m.Anchor = finding.Position{File: file, Line: 1, Column: 1}
 	}
 	for p := range out.Notes {
-		m.set = append(m.set, p)
+		m.Set = append(m.Set, p)
 	}
 	for p := range out.Positions {
-		m.set = append(m.set, p)
+		m.Set = append(m.Set, p)
 	}
 	// Flags the user wrote in the file (k3s's kubelet-arg): a finding or
 	// origin on the field a flag sets keeps the flag's position, as
@@ -158,12 +178,12 @@ func fromBootstrap(file string, f Format, out *bootstrap.Output) *Source {
 			field := ""
 			if tf, ok := table.Lookup(name); ok && tf.Path != "" {
 				field = tf.Path
-				m.set = append(m.set, field)
+				m.Set = append(m.Set, field)
 			}
-			if m.flagAt == nil {
-				m.flagAt = map[finding.Position][]string{}
+			if m.FlagAt == nil {
+				m.FlagAt = map[finding.Position][]string{}
 			}
-			m.flagAt[fp] = append(m.flagAt[fp], field)
+			m.FlagAt[fp] = append(m.FlagAt[fp], field)
 		}
 	}
 	// Flags the tool writes of its own accord (no position in the file).
@@ -181,21 +201,21 @@ func fromBootstrap(file string, f Format, out *bootstrap.Output) *Source {
 	if out.Writer != nil {
 		s.writer = *out.Writer
 	}
-	slices.Sort(m.set)
+	slices.Sort(m.Set)
 	if out.ConfigDir != "" {
 		s.configDir = out.ConfigDir
 		s.dropIns = map[string][]byte{}
 		for _, d := range out.DropIns {
 			p := path.Join(out.ConfigDir, path.Base(d.Path))
 			s.dropIns[p] = d.Data
-			m.generated[p] = true
+			m.Generated[p] = true
 		}
 	}
 	s.pos = m
 	out.Claim()
 	for _, fi := range out.Findings {
 		if fi.File == "" {
-			fi.Position = m.anchor
+			fi.Position = m.Anchor
 		}
 		s.toolFindings = append(s.toolFindings, fi)
 	}
@@ -214,8 +234,8 @@ func (s *Source) addToolFindings(r []finding.Finding) []finding.Finding {
 	for _, f := range r {
 		name := s.ownFlagOf(f)
 		switch {
-		case name == "", s.kubeadm != nil: // kubeadm's flags: addKubeadmFindings
-		case f.Rule == validate.FlagOverridesFile.ID && f.Path != "" && !s.pos.userWrote(f.Path):
+		case name == "", s.node != nil: // kubeadm's flags: kubeadm.Node.Settle
+		case f.Rule == validate.FlagOverridesFile.ID && f.Path != "" && !s.pos.UserWrote(f.Path):
 			continue
 		case f.Rule == validate.FlagDeprecated.ID || f.Rule == validate.FlagUnknown.ID:
 			// The tool that writes the node's files passes the flag
@@ -247,16 +267,6 @@ func (s *Source) ownFlagOf(f finding.Finding) string {
 		}
 	}
 	return ""
-}
-
-// userWrote reports whether the user's file writes path or a key below it.
-func (m *posMap) userWrote(path string) bool {
-	for p := range m.byPath {
-		if kubelets.Within(p, path) {
-			return true
-		}
-	}
-	return false
 }
 
 // kubeletConfigurationKind reports whether data says at its top level that it

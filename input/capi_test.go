@@ -14,15 +14,20 @@ import (
 
 	kf "github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+	"github.com/kubeletcfg/kubeletcfg/input/capi"
+	"github.com/kubeletcfg/kubeletcfg/input/kubeadm"
 	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/rule"
 )
 
 const capiTestdata = "../testdata/bootstrappers/capi/"
 
+// capiKubeadmConfigYAML is where kubeadm writes the kubelet's configuration.
+const capiKubeadmConfigYAML = "/var/lib/kubelet/config.yaml"
+
 func capiTranslate(t *testing.T, name, data, minor string) *bootstrap.Output {
 	t.Helper()
-	out, err := TranslateCAPI(name, []byte(data), bootstrap.Options{Minor: minor})
+	out, err := capi.Translate(name, []byte(data), bootstrap.Options{Minor: minor})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,8 +40,8 @@ func capiFixture(t *testing.T, name, minor string) *bootstrap.Output {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !DetectCAPI(name, data) {
-		t.Fatalf("%s: DetectCAPI = false", name)
+	if !capi.Detect(name, data) {
+		t.Fatalf("%s: capi.Detect = false", name)
 	}
 	return capiTranslate(t, name, string(data), minor)
 }
@@ -64,7 +69,7 @@ func kubeadmWrites(t *testing.T, minor string, set map[string]any) map[string]an
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, err := KubeadmKubeletConfigAt(nil, DefaultNetworking(), KubeadmOptions{}, m)
+	doc, err := kubeadm.KubeletConfigAt(nil, kubeadm.DefaultNetworking(), KubeadmOptions{}, m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,21 +118,21 @@ func TestCAPIFixtures(t *testing.T) {
 		config         map[string]any // nil: the file's own KubeletConfiguration (files-config)
 		atBoot         bool
 	}{
-		{"extra-args-kcpt.yaml", "1.37", append(slices.Clone(capiBase), capiReserved...), kubeadmConfigYAML, map[string]any{"containerRuntimeEndpoint": containerd}, false},
-		{"extra-args-kct.yaml", "1.37", append(append(slices.Clone(capiBase), capiTaint), capiReserved...), kubeadmConfigYAML, map[string]any{"containerRuntimeEndpoint": containerd}, false},
+		{"extra-args-kcpt.yaml", "1.37", append(slices.Clone(capiBase), capiReserved...), capiKubeadmConfigYAML, map[string]any{"containerRuntimeEndpoint": containerd}, false},
+		{"extra-args-kct.yaml", "1.37", append(append(slices.Clone(capiBase), capiTaint), capiReserved...), capiKubeadmConfigYAML, map[string]any{"containerRuntimeEndpoint": containerd}, false},
 		// v1beta1's map: sorted by name (ConvertToArgs).
-		{"v1beta1-extra-args-kct.yaml", "1.37", append(slices.Clone(capiBase), capiTaint, capiReserved[2], capiReserved[0], capiReserved[1]), kubeadmConfigYAML, map[string]any{"containerRuntimeEndpoint": containerd}, false},
-		{"patch-kcpt.yaml", "1.37", capiBase, kubeadmConfigYAML, with(capiPatch, "containerRuntimeEndpoint", containerd), false},
-		{"patch-kct.yaml", "1.37", append(slices.Clone(capiBase), capiTaint), kubeadmConfigYAML, with(capiPatch, "containerRuntimeEndpoint", containerd), false},
+		{"v1beta1-extra-args-kct.yaml", "1.37", append(slices.Clone(capiBase), capiTaint, capiReserved[2], capiReserved[0], capiReserved[1]), capiKubeadmConfigYAML, map[string]any{"containerRuntimeEndpoint": containerd}, false},
+		{"patch-kcpt.yaml", "1.37", capiBase, capiKubeadmConfigYAML, with(capiPatch, "containerRuntimeEndpoint", containerd), false},
+		{"patch-kct.yaml", "1.37", append(slices.Clone(capiBase), capiTaint), capiKubeadmConfigYAML, with(capiPatch, "containerRuntimeEndpoint", containerd), false},
 		{"files-config-kcpt.yaml", "1.37", capiBase, "/etc/kubernetes/kubelet/config.yaml", nil, false},
 		{"files-config-kct.yaml", "1.37", append(slices.Clone(capiBase), capiTaint), "/etc/kubernetes/kubelet/config.yaml", nil, false},
 		// No criSocket: kubeadm's zero value stays (kubeadm detects the socket on the node).
-		{"md-ipv6.yaml", "1.37", append(slices.Clone(capiBase), capiTaint, "--node-ip=::"), kubeadmConfigYAML, map[string]any{}, true},
-		{"kcp-ipv6.yaml", "1.37", append(slices.Clone(capiBase), "--node-ip=::"), kubeadmConfigYAML, map[string]any{}, true},
+		{"md-ipv6.yaml", "1.37", append(slices.Clone(capiBase), capiTaint, "--node-ip=::"), capiKubeadmConfigYAML, map[string]any{}, true},
+		{"kcp-ipv6.yaml", "1.37", append(slices.Clone(capiBase), "--node-ip=::"), capiKubeadmConfigYAML, map[string]any{}, true},
 		// kubeadm 1.33: the CRI socket and the pause image as flags (NodeLocalCRISocket off).
-		{"extra-args-kct.yaml", "1.33", append(append(slices.Clone(capiBase), "--container-runtime-endpoint="+containerd, "--pod-infra-container-image=registry.k8s.io/pause:3.10", capiTaint), capiReserved...), kubeadmConfigYAML, map[string]any{}, false},
+		{"extra-args-kct.yaml", "1.33", append(append(slices.Clone(capiBase), "--container-runtime-endpoint="+containerd, "--pod-infra-container-image=registry.k8s.io/pause:3.10", capiTaint), capiReserved...), capiKubeadmConfigYAML, map[string]any{}, false},
 		// kubeadm 1.34: NodeLocalCRISocket on, the pause image 3.10.1 still a flag.
-		{"patch-kct.yaml", "1.34", append(slices.Clone(capiBase), "--pod-infra-container-image=registry.k8s.io/pause:3.10.1", capiTaint), kubeadmConfigYAML, with(capiPatch, "containerRuntimeEndpoint", containerd), false},
+		{"patch-kct.yaml", "1.34", append(slices.Clone(capiBase), "--pod-infra-container-image=registry.k8s.io/pause:3.10.1", capiTaint), capiKubeadmConfigYAML, with(capiPatch, "containerRuntimeEndpoint", containerd), false},
 	} {
 		t.Run(tt.fixture+"@"+tt.minor, func(t *testing.T) {
 			out := capiFixture(t, tt.fixture, tt.minor)
@@ -283,10 +288,10 @@ func TestCAPIControlPlaneVersion(t *testing.T) {
 	if len(out.Findings) != 1 || out.Findings[0].Rule != "KC9001" || out.Findings[0].Line != 6 {
 		t.Errorf("1.21: %+v", out.Findings)
 	}
-	if DetectCAPI("x.yaml", []byte("apiVersion: cluster.x-k8s.io/v1beta2\nkind: Cluster\n")) {
+	if capi.Detect("x.yaml", []byte("apiVersion: cluster.x-k8s.io/v1beta2\nkind: Cluster\n")) {
 		t.Error("a Cluster alone is not a kubeadm bootstrap document")
 	}
-	if _, err := TranslateCAPI("x.yaml", []byte("kind: Cluster\n"), bootstrap.Options{}); err == nil || !strings.HasPrefix(err.Error(), "x.yaml: ") {
+	if _, err := capi.Translate("x.yaml", []byte("kind: Cluster\n"), bootstrap.Options{}); err == nil || !strings.HasPrefix(err.Error(), "x.yaml: ") {
 		t.Errorf("err %v", err)
 	}
 }
@@ -304,7 +309,7 @@ func TestCAPIClusterAndDropIns(t *testing.T) {
 	}
 	spec := "      files:\n      - path: /etc/kubernetes/kubelet.conf.d/50-swap.conf\n        content: |\n          apiVersion: kubelet.config.k8s.io/v1beta1\n          kind: KubeletConfiguration\n          failSwapOn: false\n" +
 		"      joinConfiguration:\n        nodeRegistration:\n          criSocket: unix:///run/containerd/containerd.sock\n          kubeletExtraArgs:\n          - name: config-dir\n            value: /etc/kubernetes/kubelet.conf.d\n          - name: node-ip\n            value: '{{ ds.meta_data.local_ipv4 }}'\n"
-	out, err := TranslateCAPI("m.yaml", []byte(capiKCT+spec), bootstrap.Options{Minor: "1.37", Set: map[string]string{"node-ip": "10.0.0.5"}})
+	out, err := capi.Translate("m.yaml", []byte(capiKCT+spec), bootstrap.Options{Minor: "1.37", Set: map[string]string{"node-ip": "10.0.0.5"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -431,7 +436,7 @@ spec:
 }
 
 // TestCAPIKubeadmFindings: what kubeadm of each minor says of the configuration CAPI
-// writes comes from kubeadm's port (addKubeadmFindings): the CRI socket it detects
+// writes comes from kubeadm's port (kubeadm.Node.Settle): the CRI socket it detects
 // when criSocket is not set (KC9004, at the phase's key), and a featureGates entry
 // kubeadm 1.37 does not know (KC9001, at the gate).
 func TestCAPIKubeadmFindings(t *testing.T) {
@@ -454,7 +459,7 @@ func TestCAPIKubeadmFindings(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := &Result{Minor: m}
-			s.addKubeadmFindings(r)
+			s.node.Settle(&r.Findings, r.Minor, s.pos)
 			if tt.rule == "" {
 				if len(r.Findings) > 0 {
 					t.Fatalf("findings %+v", r.Findings)

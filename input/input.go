@@ -9,6 +9,8 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+	"github.com/kubeletcfg/kubeletcfg/input/kubeadm"
+	"github.com/kubeletcfg/kubeletcfg/input/posmap"
 	"github.com/kubeletcfg/kubeletcfg/internal/optionerr"
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
@@ -72,7 +74,7 @@ type Source struct {
 	// the file; empty for a plain config file.
 	Note string
 	// pos maps positions in Data back to Path; nil when they are the same.
-	pos *posMap
+	pos *posmap.Map
 	// written is, when Data is what kubeadm writes to the node, the
 	// KubeletConfiguration as written in Path (laid out at its lines): the keys
 	// kubeadm drops in decoding are reported from it (Settle).
@@ -95,9 +97,10 @@ type Source struct {
 	// 10-kubeadm.conf), with their positions in Path; Apply puts them first.
 	Flags         []string
 	FlagPositions []finding.Position
-	// kubeadm is the node's kubeadm documents (a kubeadm config file): what each
-	// kubeadm minor refuses or takes from the node (input/kubeadmnode.go, Settle).
-	kubeadm *kubeadmNodeDoc
+	// node is the node's kubeadm documents (a kubeadm config file, a Cluster
+	// API manifest): what each kubeadm minor refuses or takes from the node
+	// (input/kubeadm, Node.Settle).
+	node *kubeadm.Node
 
 	// A bootstrapper's translation (bootstrappers.go): noConfig, its kubelet
 	// runs without --config; configDir and dropIns, the drop-in folder it
@@ -199,10 +202,10 @@ func DetectPath(path string, data []byte) Format {
 	if _, ok, _ := FromConfigz(data); ok {
 		return Configz
 	}
-	if _, ok := configMap(data); ok {
+	if kubeadm.IsConfigMap(data) {
 		return Kubeadm
 	}
-	if isKubeadmConfig(data) {
+	if kubeadm.IsConfig(data) {
 		return KubeadmConfig
 	}
 	if isKindConfig(data) {
@@ -240,12 +243,20 @@ func ConvertOptions(path string, data []byte, f Format, opt Options) (*Source, e
 		return &Source{Path: path, Format: Configz, Data: doc,
 			Note: "configz dump: already merged and defaulted by the running kubelet, so drop-in checks do not apply"}, nil
 	case Kubeadm:
-		return convertKubeadm(path, data)
+		c, err := kubeadm.ConvertConfigMap(path, data)
+		if err != nil {
+			return nil, err
+		}
+		return fromConversion(path, Kubeadm, c), nil
 	case KubeadmConfig:
-		if !isKubeadmConfig(data) {
+		if !kubeadm.IsConfig(data) {
 			return nil, &source.InputError{Path: path, Err: fmt.Errorf("is not a kubeadm configuration file (no kubeadm.k8s.io document)")}
 		}
-		return convertKubeadmConfig(path, data, opt)
+		c, err := kubeadm.Convert(path, data, opt.reading())
+		if err != nil {
+			return nil, err
+		}
+		return fromConversion(path, KubeadmConfig, c), nil
 	case Kind:
 		return convertKind(path, data, opt)
 	case Minikube:
@@ -264,6 +275,41 @@ func ConvertOptions(path string, data []byte, f Format, opt Options) (*Source, e
 		return convertBootstrapper(t, path, data, opt)
 	}
 	return nil, fmt.Errorf("unknown input format %q", f)
+}
+
+// Options are the --config reading options beyond the format.
+type Options struct {
+	// AsWritten reads the KubeletConfiguration document of a kubeadm or kind
+	// file as it is written, without kubeadm's (or kind's) defaulting.
+	AsWritten bool
+	Kubeadm   KubeadmOptions
+	// KindNode names the node of a kind file to read (kind's container name,
+	// e.g. kind-worker2); empty: the first.
+	KindNode string
+	Minikube MinikubeOptions
+	// Minor is the kubelet minor evaluated ("1.37"; empty: the default), for
+	// the bootstrappers that write differently per kubelet version; Set are
+	// values only the instance knows (field path -> YAML value: maxPods=58).
+	Minor string
+	Set   map[string]string
+}
+
+// KubeadmOptions are what kubeletcfg cannot see of a kubeadm node (input/kubeadm).
+type KubeadmOptions = kubeadm.Options
+
+// reading is opt as package kubeadm takes it.
+func (opt Options) reading() kubeadm.Reading {
+	return kubeadm.Reading{AsWritten: opt.AsWritten, Minor: opt.Minor, Set: opt.Set, Options: opt.Kubeadm}
+}
+
+// fromConversion is the Source of what a tool built on kubeadm writes for the
+// node (input/kubeadm.Conversion), read from path as format f.
+func fromConversion(path string, f Format, c *kubeadm.Conversion) *Source {
+	if c.Pos != nil && c.Pos.Path == "" {
+		c.Pos.Path = path
+	}
+	return &Source{Path: path, Format: f, Data: c.Data, Note: c.Note, pos: c.Pos, written: c.Written, nodeFile: c.NodeFile,
+		node: c.Node, Flags: c.Flags, FlagPositions: c.FlagPositions, KindNodes: c.KindNodes, KubeletVersion: c.KubeletVersion}
 }
 
 // Files are the fields of the pipeline's input (pipeline.Input's of the same

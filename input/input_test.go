@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/input/posmap"
 	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/source"
@@ -172,7 +173,7 @@ func TestKubeadm(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := s.pos.fallback; got != tt.fallback {
+			if got := s.pos.Fallback; got != tt.fallback {
 				t.Errorf("fallback %v, want %v; note %q", got, tt.fallback, s.Note)
 			}
 			var in pipeline.Input
@@ -215,8 +216,8 @@ func TestKubeadmOrigins(t *testing.T) {
 }
 
 func TestPosition(t *testing.T) {
-	block := &Source{Path: "cm.yaml", pos: &posMap{path: "cm.yaml", first: 8, last: 20, indent: 4, dedented: map[int]bool{12: true}}}
-	quoted := &Source{Path: "cm.yaml", pos: &posMap{path: "cm.yaml", fallback: true, keyLine: 6, keyColumn: 3}}
+	block := &Source{Path: "cm.yaml", pos: &posmap.Map{Path: "cm.yaml", First: 8, Last: 20, Indent: 4, Dedented: map[int]bool{12: true}}}
+	quoted := &Source{Path: "cm.yaml", pos: &posmap.Map{Path: "cm.yaml", Fallback: true, KeyLine: 6, KeyColumn: 3}}
 	plain := &Source{Path: "cm.yaml"}
 	for _, tt := range []struct {
 		name string

@@ -11,6 +11,8 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/input/kubeadm"
+	"github.com/kubeletcfg/kubeletcfg/input/posmap"
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
@@ -26,8 +28,8 @@ func isKindConfig(data []byte) bool {
 	if !bytes.Contains(data, []byte("kind.x-k8s.io")) {
 		return false
 	}
-	docs := splitDocs(data)
-	return len(docs) > 0 && docs[0].kind == "Cluster" && group(docs[0].apiVersion) == "kind.x-k8s.io"
+	docs := kubeadm.SplitDocs(data)
+	return len(docs) > 0 && docs[0].Kind == "Cluster" && kubeadm.Group(docs[0].APIVersion) == "kind.x-k8s.io"
 }
 
 // kindTemplate is the KubeletConfiguration of kind's template for Kubernetes 1.24+
@@ -73,17 +75,17 @@ type kindNode struct {
 // default the first) gets kind's template, the cluster's and the node's
 // KubeletConfiguration patches, then kubeadm's defaulting.
 func convertKind(path string, data []byte, opt Options) (*Source, error) {
-	docs := splitDocs(data)
-	if len(docs) == 0 || docs[0].root == nil || docs[0].kind != "Cluster" || group(docs[0].apiVersion) != "kind.x-k8s.io" {
+	docs := kubeadm.SplitDocs(data)
+	if len(docs) == 0 || docs[0].Root == nil || docs[0].Kind != "Cluster" || kubeadm.Group(docs[0].APIVersion) != "kind.x-k8s.io" {
 		return nil, &source.InputError{Path: path, Err: fmt.Errorf("is not a kind cluster configuration (kind: Cluster, apiVersion: kind.x-k8s.io/v1alpha4)")}
 	}
-	root := docs[0].root
+	root := docs[0].Root
 	clusterName := "kind"
-	if n := get(root, "name"); n != nil && n.Value != "" {
+	if n := kubeadm.Get(root, "name"); n != nil && n.Value != "" {
 		clusterName = n.Value
 	}
 	budget := maxKindPatches
-	clusterPatches, err := kindPatches(path, data, get(root, "kubeadmConfigPatches"), &budget)
+	clusterPatches, err := kindPatches(path, data, kubeadm.Get(root, "kubeadmConfigPatches"), &budget)
 	if err != nil {
 		return nil, err
 	}
@@ -104,10 +106,10 @@ func convertKind(path string, data []byte, opt Options) (*Source, error) {
 		}
 	}
 	ipv6 := false
-	net := DefaultNetworking()
+	net := kubeadm.DefaultNetworking()
 	net.ServiceSubnet = "10.96.0.0/16" // kind's default (pkg/internal/apis/config/default.go)
-	if nw := get(root, "networking"); nw != nil {
-		if f := get(nw, "ipFamily"); f != nil {
+	if nw := kubeadm.Get(root, "networking"); nw != nil {
+		if f := kubeadm.Get(nw, "ipFamily"); f != nil {
 			switch f.Value {
 			case "ipv6":
 				ipv6 = true
@@ -116,27 +118,27 @@ func convertKind(path string, data []byte, opt Options) (*Source, error) {
 				net.ServiceSubnet = "10.96.0.0/16,fd00:10:96::/112"
 			}
 		}
-		if s := get(nw, "serviceSubnet"); s != nil && s.Value != "" {
+		if s := kubeadm.Get(nw, "serviceSubnet"); s != nil && s.Value != "" {
 			net.ServiceSubnet = s.Value
 		}
 	}
 	var gates map[string]any
-	if g := get(root, "featureGates"); g != nil {
+	if g := kubeadm.Get(root, "featureGates"); g != nil {
 		_ = g.Decode(&gates)
 	}
 	kc := kindTemplate(ipv6, gates)
-	pm := &posMap{path: path, anchor: finding.Position{File: path, Line: docs[0].kindLine, Column: docs[0].kindColumn}, byPath: map[string]finding.Position{},
-		set: append([]string{"cgroupRoot", "failSwapOn", "imageGCHighThresholdPercent", "evictionHard", "address"}, kubeadmSets...)}
-	if g := get(root, "featureGates"); g != nil {
+	pm := &posmap.Map{Path: path, Anchor: finding.Position{File: path, Line: docs[0].KindLine, Column: docs[0].KindColumn}, ByPath: map[string]finding.Position{},
+		Set: append([]string{"cgroupRoot", "failSwapOn", "imageGCHighThresholdPercent", "evictionHard", "address"}, kubeadm.Sets...)}
+	if g := kubeadm.Get(root, "featureGates"); g != nil {
 		// kind writes the cluster's featureGates into its template.
-		indexPaths(pm.byPath, path, g, "featureGates")
+		kubeadm.IndexPaths(pm.ByPath, path, g, "featureGates")
 	}
 	written := []kindPatch{}
 	written = append(written, clusterPatches...)
 	written = append(written, node.patches...)
 	for _, p := range written {
 		kc = mergePatch(kc, p.value).(map[string]any)
-		maps.Copy(pm.byPath, p.byPath)
+		maps.Copy(pm.ByPath, p.byPath)
 	}
 	// The patches alone, merged; kind's template and kubeadm's defaults left out.
 	asWritten := map[string]any{"apiVersion": "kubelet.config.k8s.io/v1beta1", "kind": "KubeletConfiguration"}
@@ -160,13 +162,13 @@ func convertKind(path string, data []byte, opt Options) (*Source, error) {
 		return &Source{Path: path, Format: Kind, Data: doc, pos: pm, KindNodes: groups,
 			Note: fmt.Sprintf("%s: its KubeletConfiguration patches (%d) merged, as written (--as-written: without kind's template and kubeadm's defaulting)", what, len(written))}, nil
 	}
-	out, err := KubeadmKubeletConfig(doc, net, opt.Kubeadm)
+	out, err := kubeadm.KubeletConfig(doc, net, opt.Kubeadm)
 	if err != nil {
 		return nil, &source.InputError{Path: path, Err: fmt.Errorf("kubeadm cannot read the patched KubeletConfiguration of node %s: %v", node.name, err)}
 	}
 	return &Source{Path: path, Format: Kind, Data: out, pos: pm, written: plain, nodeFile: true, KindNodes: groups,
 		Note: fmt.Sprintf("%s: kind's kubelet settings, its KubeletConfiguration patches (%d) and kubeadm's defaults (%s) are the node's /var/lib/kubelet/config.yaml; findings on what kind or kubeadm set point at line %d; --kind-node picks another node",
-			what, len(written), kubeadmDefaultsNote(net, opt.Kubeadm), pm.anchor.Line)}, nil
+			what, len(written), kubeadm.DefaultsNote(net, opt.Kubeadm), pm.Anchor.Line)}, nil
 }
 
 // kindNodes lists the nodes of a kind cluster configuration with their own
@@ -175,10 +177,10 @@ func convertKind(path string, data []byte, opt Options) (*Source, error) {
 func kindNodes(path string, data []byte, root *yaml.Node, clusterName string, budget *int) ([]kindNode, error) {
 	var nodes []kindNode
 	count := map[string]int{}
-	if ns := get(root, "nodes"); ns != nil && ns.Kind == yaml.SequenceNode {
+	if ns := kubeadm.Get(root, "nodes"); ns != nil && ns.Kind == yaml.SequenceNode {
 		for _, n := range ns.Content {
 			role := "control-plane"
-			if r := get(n, "role"); r != nil && r.Value != "" {
+			if r := kubeadm.Get(n, "role"); r != nil && r.Value != "" {
 				role = r.Value
 			}
 			count[role]++
@@ -187,7 +189,7 @@ func kindNodes(path string, data []byte, root *yaml.Node, clusterName string, bu
 			if c := count[role]; c > 1 {
 				name += strconv.Itoa(c)
 			}
-			p, err := kindPatches(path, data, get(n, "kubeadmConfigPatches"), budget)
+			p, err := kindPatches(path, data, kubeadm.Get(n, "kubeadmConfigPatches"), budget)
 			if err != nil {
 				return nil, err
 			}
@@ -251,8 +253,8 @@ func kindPatches(path string, data []byte, list *yaml.Node, budget *int) ([]kind
 			return nil, &source.InputError{Path: path, Err: fmt.Errorf("line %d: a kubeadmConfigPatches entry is not a YAML mapping", s.Line)}
 		}
 		root := n.Content[0]
-		k, v := get(root, "kind"), get(root, "apiVersion")
-		if k == nil || k.Value != "KubeletConfiguration" || v != nil && group(v.Value) != "kubelet.config.k8s.io" {
+		k, v := kubeadm.Get(root, "kind"), kubeadm.Get(root, "apiVersion")
+		if k == nil || k.Value != "KubeletConfiguration" || v != nil && kubeadm.Group(v.Value) != "kubelet.config.k8s.io" {
 			continue // a patch to another document
 		}
 		if *budget == 0 {
@@ -262,7 +264,7 @@ func kindPatches(path string, data []byte, list *yaml.Node, budget *int) ([]kind
 		laidOut := false
 		if s.Style&yaml.LiteralStyle != 0 {
 			// Positions inside the block: parsed again, laid out at the file's lines.
-			if doc, _, ok := literalBlock(data, s); ok {
+			if doc, _, ok := kubeadm.LiteralBlock(data, s); ok {
 				var m yaml.Node
 				if yaml.Unmarshal(doc, &m) == nil && len(m.Content) == 1 && m.Content[0].Kind == yaml.MappingNode {
 					root, laidOut = m.Content[0], true
@@ -279,7 +281,7 @@ func kindPatches(path string, data []byte, list *yaml.Node, budget *int) ([]kind
 		delete(value, "apiVersion")
 		delete(value, "metadata")
 		p := kindPatch{value: jsonable(value).(map[string]any), byPath: map[string]finding.Position{}}
-		indexPaths(p.byPath, path, root, "")
+		kubeadm.IndexPaths(p.byPath, path, root, "")
 		if !laidOut {
 			for k := range p.byPath {
 				p.byPath[k] = finding.Position{File: path, Line: s.Line, Column: s.Column}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/input/kubeadm"
 	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/source"
@@ -301,7 +302,7 @@ func TestKubeadmKubeletConfigAt(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out, err := KubeadmKubeletConfigAt(doc, DefaultNetworking(), KubeadmOptions{}, m)
+		out, err := kubeadm.KubeletConfigAt(doc, kubeadm.DefaultNetworking(), KubeadmOptions{}, m)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -158,26 +158,6 @@ nodeRegistration:
 	}
 }
 
-// TestArgumentsToCommand: kubeadm's order and precedence of its own flags and
-// kubeletExtraArgs (util/arguments.go ArgumentsToCommand): an extra arg replaces every
-// base arg of its name; 1.31 sorts everything, 1.32+ keeps the extra args' order after
-// the sorted base.
-func TestArgumentsToCommand(t *testing.T) {
-	a := func(n, v string) kubeadmArg { return kubeadmArg{name: n, value: v} }
-	base := []kubeadmArg{a("pod-infra-container-image", "p"), a("container-runtime-endpoint", "c"), a("hostname-override", "h")}
-	extra := []kubeadmArg{a("v", "2"), a("hostname-override", "x"), a("max-pods", "10"), a("max-pods", "9")}
-	for minor, want := range map[int]string{
-		31: "--container-runtime-endpoint=c --hostname-override=x --max-pods=10 --max-pods=9 --pod-infra-container-image=p --v=2",
-		32: "--container-runtime-endpoint=c --pod-infra-container-image=p --v=2 --hostname-override=x --max-pods=10 --max-pods=9",
-		37: "--container-runtime-endpoint=c --pod-infra-container-image=p --v=2 --hostname-override=x --max-pods=10 --max-pods=9",
-	} {
-		got := strings.TrimSuffix(strings.TrimPrefix(string(flagsEnv(argumentsToCommand(minor, base, extra))), `KUBELET_KUBEADM_ARGS="`), "\"\n")
-		if got != want {
-			t.Errorf("1.%d: %s, want %s", minor, got, want)
-		}
-	}
-}
-
 // TestKubeadmFlagsAtMinor: the flags are kubeadm's of the kubelet minor asked for
 // (Options.Minor): 1.33 still writes criSocket and the pause image as flags.
 func TestKubeadmFlagsAtMinor(t *testing.T) {

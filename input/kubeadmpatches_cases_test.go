@@ -62,3 +62,33 @@ func TestKubeadmPatchesPositions(t *testing.T) {
 		})
 	}
 }
+
+// TestJSONPatchPositions: a JSON patch's operations are found by their path.
+func TestJSONPatchPositions(t *testing.T) {
+	dir := t.TempDir()
+	patch := "[\n  {\"op\": \"add\", \"path\": \"/healthzPort\", \"value\": 70000},\n  {\"op\": \"add\", \"path\": \"/logging\", \"value\": {\"format\": \"bogus\"}}\n]\n"
+	if err := os.WriteFile(filepath.Join(dir, "kubeletconfiguration+json.json"), []byte(patch), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	data := []byte("apiVersion: kubeadm.k8s.io/v1beta4\nkind: InitConfiguration\n")
+	s, err := ConvertOptions("kubeadm.yaml", data, Auto, Options{Kubeadm: KubeadmOptions{Patches: dir}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := settle(t, s)
+	file := filepath.Join(dir, "kubeletconfiguration+json.json")
+	for path, line := range map[string]int{"healthzPort": 2, "logging.format": 3} {
+		var got *int
+		for _, f := range r.Findings {
+			if f.Path == path {
+				got = &f.Line
+				if f.File != file {
+					t.Errorf("%s: %s in %s, want %s", path, f.Rule, f.File, file)
+				}
+			}
+		}
+		if got == nil || *got != line {
+			t.Errorf("%s: line %v, want %d (findings %+v)", path, got, line, r.Findings)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package input
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -11,6 +12,8 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/input/kubeadm"
+	"github.com/kubeletcfg/kubeletcfg/input/posmap"
 	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
@@ -85,8 +88,8 @@ func isMinikubeProfile(data []byte) bool {
 	if root == nil {
 		return false
 	}
-	k := get(root, "KubernetesConfig")
-	return k != nil && k.Kind == yaml.MappingNode && (get(root, "Nodes") != nil || get(root, "Driver") != nil)
+	k := kubeadm.Get(root, "KubernetesConfig")
+	return k != nil && k.Kind == yaml.MappingNode && (kubeadm.Get(root, "Nodes") != nil || kubeadm.Get(root, "Driver") != nil)
 }
 
 // jsonRoot parses JSON (a YAML flow mapping) with positions; nil when it is not an object.
@@ -118,13 +121,13 @@ func keyOf(m *yaml.Node, name string) *yaml.Node {
 // readMinikubeProfile reads the fields minikube's kubelet generation uses.
 func readMinikubeProfile(path string, data []byte, node string) (*mkProfile, error) {
 	root := jsonRoot(data)
-	k := get(root, "KubernetesConfig")
+	k := kubeadm.Get(root, "KubernetesConfig")
 	if root == nil || k == nil || k.Kind != yaml.MappingNode {
 		return nil, &source.InputError{Path: path, Err: fmt.Errorf(`is not a minikube profile (~/.minikube/profiles/NAME/config.json with a "KubernetesConfig" object)`)}
 	}
 	p := &mkProfile{name: "minikube", at: map[string]finding.Position{}, anchor: posOf(path, keyOf(root, "KubernetesConfig"))}
 	str := func(m *yaml.Node, name, at string) string {
-		v := get(m, name)
+		v := kubeadm.Get(m, name)
 		if v == nil || v.Kind != yaml.ScalarNode || v.Tag == "!!null" {
 			return ""
 		}
@@ -150,12 +153,12 @@ func readMinikubeProfile(path string, data []byte, node string) (*mkProfile, err
 		}
 	}
 	p.nodeName = p.name
-	if ns := get(root, "Nodes"); ns != nil && ns.Kind == yaml.SequenceNode && len(ns.Content) > 0 {
+	if ns := kubeadm.Get(root, "Nodes"); ns != nil && ns.Kind == yaml.SequenceNode && len(ns.Content) > 0 {
 		var n *yaml.Node
 		for i, c := range ns.Content {
 			// config.MachineName: the profile's name for a single node or one without a name.
 			machine := p.name
-			if v := get(c, "Name"); v != nil && v.Value != "" && len(ns.Content) > 1 {
+			if v := kubeadm.Get(c, "Name"); v != nil && v.Value != "" && len(ns.Content) > 1 {
 				machine = p.name + "-" + v.Value
 			}
 			p.nodes = append(p.nodes, machine)
@@ -171,7 +174,7 @@ func readMinikubeProfile(path string, data []byte, node string) (*mkProfile, err
 	} else if node != "" && node != p.name {
 		return nil, &source.InputError{Path: path, Err: fmt.Errorf("has no node %q (%s)", node, p.name)}
 	}
-	if eo := get(k, "ExtraOptions"); eo != nil && eo.Kind == yaml.SequenceNode {
+	if eo := kubeadm.Get(k, "ExtraOptions"); eo != nil && eo.Kind == yaml.SequenceNode {
 		for _, e := range eo.Content {
 			if e.Kind != yaml.MappingNode {
 				return nil, &source.InputError{Path: path, Err: fmt.Errorf("line %d: an ExtraOptions entry is not an object", e.Line)}
@@ -181,7 +184,7 @@ func readMinikubeProfile(path string, data []byte, node string) (*mkProfile, err
 				name string
 				to   *string
 			}{{"Component", &o.component}, {"Key", &o.key}, {"Value", &o.value}} {
-				if v := get(e, f.name); v != nil {
+				if v := kubeadm.Get(e, f.name); v != nil {
 					*f.to = v.Value
 				}
 			}
@@ -279,7 +282,7 @@ func (p *mkProfile) kubeletDocument(cgroupDriver string, opts map[string]string)
 	}
 	domain := p.dnsDomain
 	if domain == "" {
-		domain = defaultDNSDomain
+		domain = kubeadm.DefaultNetworking().DNSDomain
 	}
 	fmt.Fprintf(&b, "\nclusterDomain: %q\n", domain)
 	b.WriteString(`# disable disk resource management by default
@@ -412,7 +415,7 @@ func convertMinikube(path string, data []byte, opt Options) (*Source, error) {
 	if err != nil {
 		return nil, &source.InputError{Path: path, Err: err}
 	}
-	net := DefaultNetworking()
+	net := kubeadm.DefaultNetworking()
 	net.CertificatesDir = "/var/lib/minikube/certs"
 	if p.serviceCIDR != "" {
 		net.ServiceSubnet = p.serviceCIDR
@@ -420,25 +423,25 @@ func convertMinikube(path string, data []byte, opt Options) (*Source, error) {
 	if p.dnsDomain != "" {
 		net.DNSDomain = p.dnsDomain
 	}
-	pm := &posMap{path: path, anchor: p.anchor, byPath: map[string]finding.Position{}, flagAt: map[finding.Position][]string{},
-		set: append([]string{"authentication.x509.clientCAFile", "cgroupDriver", "clusterDomain", "imageGCHighThresholdPercent", "evictionHard", "failSwapOn", "staticPodPath"}, kubeadmSets...)}
+	pm := &posmap.Map{Path: path, Anchor: p.anchor, ByPath: map[string]finding.Position{}, FlagAt: map[finding.Position][]string{},
+		Set: append([]string{"authentication.x509.clientCAFile", "cgroupDriver", "clusterDomain", "imageGCHighThresholdPercent", "evictionHard", "failSwapOn", "staticPodPath"}, kubeadm.Sets...)}
 	for k := range opts {
-		pm.set = append(pm.set, k)
+		pm.Set = append(pm.Set, k)
 	}
-	maps.Copy(pm.byPath, optAt)
+	maps.Copy(pm.ByPath, optAt)
 	for k, q := range optAt {
 		// A key written in another case (FailCgroupV1) is reported on its field's path.
 		if f := strings.ToLower(k[:1]) + k[1:]; f != k {
-			if _, ok := pm.byPath[f]; !ok {
-				pm.byPath[f] = q
+			if _, ok := pm.ByPath[f]; !ok {
+				pm.ByPath[f] = q
 			}
 		}
 	}
 	if q, ok := p.at["DNSDomain"]; ok {
-		pm.byPath["clusterDomain"] = q
+		pm.ByPath["clusterDomain"] = q
 	}
 	if q, ok := p.at["ServiceCIDR"]; ok {
-		pm.byPath["clusterDNS"] = q
+		pm.ByPath["clusterDNS"] = q
 	}
 	var args []string
 	var argPos []finding.Position
@@ -458,11 +461,11 @@ func convertMinikube(path string, data []byte, opt Options) (*Source, error) {
 		if tf, ok := table.Lookup(f.name); ok && tf.Path != "" {
 			fp = tf.Path
 			// The flag's value is an origin Translate keeps.
-			pm.set = append(pm.set, tf.Path)
+			pm.Set = append(pm.Set, tf.Path)
 		}
-		pm.flagAt[f.pos] = append(pm.flagAt[f.pos], fp)
+		pm.FlagAt[f.pos] = append(pm.FlagAt[f.pos], fp)
 	}
-	what := fmt.Sprintf("minikube profile %s (Kubernetes %s, %s runtime, cgroupDriver %s)", p.name, orUnknown(p.version), orDefault(p.runtime, "docker"), cg)
+	what := fmt.Sprintf("minikube profile %s (Kubernetes %s, %s runtime, cgroupDriver %s)", p.name, cmp.Or(p.version, "version unknown"), cmp.Or(p.runtime, "docker"), cg)
 	if len(p.nodes) > 1 {
 		what += fmt.Sprintf(", node %s (of %s)", p.nodeName, strings.Join(p.nodes, ", "))
 		if p.worker {
@@ -476,22 +479,13 @@ func convertMinikube(path string, data []byte, opt Options) (*Source, error) {
 		return &Source{Path: path, Format: Minikube, Data: written, pos: pm, Flags: args, FlagPositions: argPos, KubeletVersion: p.version,
 			Note: what + ": the KubeletConfiguration minikube writes into /var/tmp/minikube/kubeadm.yaml, as written (--as-written: without kubeadm's defaulting), and minikube's kubelet flags"}, nil
 	}
-	out, err := KubeadmKubeletConfig(written, net, opt.Kubeadm)
+	out, err := kubeadm.KubeletConfig(written, net, opt.Kubeadm)
 	if err != nil {
 		return nil, &source.InputError{Path: path, Err: fmt.Errorf("kubeadm cannot read minikube's KubeletConfiguration: %v", err)}
 	}
 	return &Source{Path: path, Format: Minikube, Data: out, pos: pm, written: written, nodeFile: true, Flags: args, FlagPositions: argPos, KubeletVersion: p.version,
 		Note: fmt.Sprintf("%s: minikube's KubeletConfiguration (/var/tmp/minikube/kubeadm.yaml) with kubeadm's defaults (%s) is the node's /var/lib/kubelet/config.yaml, and its 10-kubeadm.conf starts the kubelet with %s; findings on what minikube or kubeadm set point at line %d",
-			what, kubeadmDefaultsNote(net, opt.Kubeadm), strings.Join(line, " "), p.anchor.Line)}, nil
-}
-
-func orUnknown(s string) string { return orDefault(s, "version unknown") }
-
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
+			what, kubeadm.DefaultsNote(net, opt.Kubeadm), strings.Join(line, " "), p.anchor.Line)}, nil
 }
 
 // MinikubeNodes returns, when data read from path is a minikube profile of

@@ -14,47 +14,6 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
-// posMap maps positions in a converted kubeadm document to the ConfigMap.
-type posMap struct {
-	path string
-	// fallback: every position in the file is the kubelet: key's.
-	fallback           bool
-	keyLine, keyColumn int
-	// A literal block: lines first..last hold the value, indented by indent,
-	// except the dedented lines (document markers, directives).
-	first, last, indent int
-	dedented            map[int]bool
-	// byPath: the converted document is not laid out like the file (kubeadm's
-	// config.yaml); a position is found by its field path, the nearest written
-	// ancestor's, else anchor.
-	byPath map[string]finding.Position
-	anchor finding.Position
-	// set are the paths kubeadm (or kind) sets; any other key of the converted
-	// document the file does not have is a zero value kubeadm marshals, which the
-	// kubelet defaults as if it were absent: its origin is the default.
-	set []string
-	// patchFiles are the kubeadm patch files whose keys byPath holds.
-	patchFiles map[string]bool
-	// notes say what set the paths the tool sets that the file does not
-	// write (Result.OriginNotes), by path, a nearest ancestor's, else
-	// defaultNote; nil: no notes.
-	notes       map[string]string
-	defaultNote string
-	// writtenToo: paths the file writes that the tool writes too, with the
-	// tool's note (bootstrap.Output.WrittenToo).
-	writtenToo map[string]string
-	// flagAt: positions in the file of the kubelet flags the input itself names
-	// (minikube's), by the field path each flag sets: a finding or origin there
-	// on that path is the flag's and keeps its position.
-	flagAt map[finding.Position][]string
-	// generated are the other files a bootstrapper writes (its drop-ins, by
-	// node path): their positions map by field path too.
-	generated map[string]bool
-	// flagNotes are the notes of paths the input's own flags set (flagAt),
-	// by path: "set by kubeadm from nodeRegistration.kubeletExtraArgs[...]".
-	flagNotes map[string]string
-}
-
 // Position maps p, a position the pipeline reported, to the file the user
 // gave. Positions in other files, and positions without a line, are kept.
 func (s *Source) Position(p finding.Position) finding.Position {
@@ -69,11 +28,11 @@ func (s *Source) positionAt(p finding.Position, path string) finding.Position {
 // mapPosition is positionAt; flags keeps the positions of the input's own flags.
 func (s *Source) mapPosition(p finding.Position, path string, flags bool) finding.Position {
 	m := s.pos
-	if m == nil || p.File != m.path && !m.generated[p.File] {
+	if m == nil || p.File != m.Path && !m.Generated[p.File] {
 		return p
 	}
-	if m.byPath != nil {
-		if fps, ok := m.flagAt[p]; ok && flags {
+	if m.ByPath != nil {
+		if fps, ok := m.FlagAt[p]; ok && flags {
 			for _, fp := range fps {
 				if path == "" || fp != "" && kubelets.Within(path, fp) {
 					return p
@@ -81,32 +40,32 @@ func (s *Source) mapPosition(p finding.Position, path string, flags bool) findin
 			}
 		}
 		for path != "" {
-			if q, ok := m.byPath[path]; ok {
+			if q, ok := m.ByPath[path]; ok {
 				return q
 			}
-			if _, ok := m.notes[path]; ok {
+			if _, ok := m.Notes[path]; ok {
 				// The tool set this value (its note says so), not the user's
 				// key above it: the anchor, not that key.
-				return m.anchor
+				return m.Anchor
 			}
 			path = kubelets.Parent(path)
 		}
-		return m.anchor
+		return m.Anchor
 	}
 	if p.Line == 0 {
 		return p
 	}
 	switch {
-	case m.fallback:
-		p.Line, p.Column = m.keyLine, m.keyColumn
-	case p.Line < m.first:
+	case m.Fallback:
+		p.Line, p.Column = m.KeyLine, m.KeyColumn
+	case p.Line < m.First:
 		// "The top of the file" (a defaulted value, missing apiVersion) is
 		// the top of the block, not of the ConfigMap.
-		p.Line, p.Column = m.first, m.indent+1
-	case p.Line > m.last:
-		p.Line, p.Column = m.last, m.indent+1
-	case m.dedented[p.Line]:
-		p.Column += m.indent
+		p.Line, p.Column = m.First, m.Indent+1
+	case p.Line > m.Last:
+		p.Line, p.Column = m.Last, m.Indent+1
+	case m.Dedented[p.Line]:
+		p.Column += m.Indent
 	}
 	return p
 }
@@ -129,12 +88,12 @@ func (s *Source) Translate(r *Result) {
 	}
 	for i := range r.Findings {
 		f := &r.Findings[i]
-		if f.Rule == validate.FlagOverridesFile.ID && s.pos.byPath != nil {
+		if f.Rule == validate.FlagOverridesFile.ID && s.pos.ByPath != nil {
 			// The message names where the file set the value: a position in the converted document.
 			f.Message = s.mapMessage(f.Message, f.Path)
 		}
-		if _, onFlag := s.pos.flagAt[f.Position]; s.tool != "" && !onFlag && (f.File == s.pos.path || s.pos.generated[f.File]) {
-			if note, ok := s.pos.toolNote(f.Path); ok {
+		if _, onFlag := s.pos.FlagAt[f.Position]; s.tool != "" && !onFlag && (f.File == s.pos.Path || s.pos.Generated[f.File]) {
+			if note, ok := s.pos.ToolNote(f.Path); ok {
 				// The value is the tool's, not the user's: say so, since the
 				// finding points at the anchor rather than a key, and say
 				// what the user can do instead of the kubelet's repair.
@@ -142,7 +101,7 @@ func (s *Source) Translate(r *Result) {
 				if f.Hint != "" {
 					f.Hint = s.toolHint(f, r.Minor)
 				}
-			} else if note, ok := s.pos.toolAlso(f.Path); ok {
+			} else if note, ok := s.pos.ToolAlso(f.Path); ok {
 				// The file and the tool both write the gate entry: the file's
 				// line is the finding's, and taking it out leaves the tool's.
 				for _, who := range []string{s.writer.Name + " " + s.writer.Release + ": ", s.writer.Name + ": "} {
@@ -160,19 +119,19 @@ func (s *Source) Translate(r *Result) {
 		f.Fixes, f.NoFix = nil, ""
 	}
 	for k, p := range r.Origins {
-		if m := s.pos; m.byPath != nil && (p.File == m.path || m.generated[p.File]) {
-			_, written := m.byPath[k]
-			if !written && !m.setsPath(k) {
+		if m := s.pos; m.ByPath != nil && (p.File == m.Path || m.Generated[p.File]) {
+			_, written := m.ByPath[k]
+			if !written && !m.SetsPath(k) {
 				delete(r.Origins, k)
 				continue
 			}
-			if !written && m.notes != nil {
+			if !written && m.Notes != nil {
 				// A flag the input names is the origin of what it sets; its
 				// note, if the input has one (kubeadm's, naming the
 				// kubeletExtraArgs entry), says how it got there.
-				note, ok := m.noteFor(k), true
-				if m.flagSets(p, k) {
-					note, ok = m.flagNotes[k]
+				note, ok := m.NoteFor(k), true
+				if m.FlagSets(p, k) {
+					note, ok = m.FlagNotes[k]
 				}
 				if ok {
 					if r.OriginNotes == nil {
@@ -184,7 +143,7 @@ func (s *Source) Translate(r *Result) {
 		}
 		r.Origins[k] = s.positionAt(p, k)
 	}
-	if s.pos.byPath != nil {
+	if s.pos.ByPath != nil {
 		// Positions by path do not keep the converted document's order, and
 		// two entries of the files the tool writes (its config.json and the
 		// drop-in of the user's values) can map to one key of the user's
@@ -233,72 +192,17 @@ func (s *Source) writerWords(m *kubelets.Minor) (who, name, minor string) {
 	return who, name, minor
 }
 
-// toolAlso is the note of a gate entry the user's file writes and the tool
-// writes too (bootstrap.Output.WrittenToo), if p is one.
-func (m *posMap) toolAlso(p string) (string, bool) {
-	if !strings.HasPrefix(p, "featureGates[") {
-		return "", false
-	}
-	n, ok := m.writtenToo[p]
-	return n, ok
-}
-
 // mapMessage maps the positions of the converted document a message quotes
 // ("from PATH:LINE:COLUMN") as the position of the value at field path.
 func (s *Source) mapMessage(msg, path string) string {
-	re := regexp.MustCompile(`from ` + regexp.QuoteMeta(s.pos.path) + `:(\d+):(\d+)`)
+	re := regexp.MustCompile(`from ` + regexp.QuoteMeta(s.pos.Path) + `:(\d+):(\d+)`)
 	return re.ReplaceAllStringFunc(msg, func(q string) string {
 		m := re.FindStringSubmatch(q)
 		line, _ := strconv.Atoi(m[1])
 		col, _ := strconv.Atoi(m[2])
 		// The file's value, not the flag's: never kept as a flag position.
-		return "from " + s.mapPosition(finding.Position{File: s.pos.path, Line: line, Column: col}, path, false).String()
+		return "from " + s.mapPosition(finding.Position{File: s.pos.Path, Line: line, Column: col}, path, false).String()
 	})
-}
-
-// toolNote is the note of a path the tool sets and the user's file does not
-// write (mapPosition sends its findings to the anchor), if p is one.
-func (m *posMap) toolNote(p string) (string, bool) {
-	for ; p != ""; p = kubelets.Parent(p) {
-		if _, ok := m.byPath[p]; ok {
-			return "", false
-		}
-		if n, ok := m.notes[p]; ok {
-			return n, true
-		}
-	}
-	return "", false
-}
-
-// noteFor is the note of path p: its own, a nearest ancestor's, else the default.
-func (m *posMap) noteFor(p string) string {
-	for q := p; q != ""; q = kubelets.Parent(q) {
-		if n, ok := m.notes[q]; ok {
-			return n
-		}
-	}
-	return m.defaultNote
-}
-
-// flagSets reports whether p is the position of a flag the input names that
-// sets path k (its origin is the flag, not a note).
-func (m *posMap) flagSets(p finding.Position, k string) bool {
-	for _, fp := range m.flagAt[p] {
-		if fp != "" && kubelets.Within(k, fp) {
-			return true
-		}
-	}
-	return false
-}
-
-// setsPath reports whether p is, is within or holds a path kubeadm sets.
-func (m *posMap) setsPath(p string) bool {
-	for _, q := range m.set {
-		if kubelets.Within(p, q) || kubelets.Within(q, p) {
-			return true
-		}
-	}
-	return false
 }
 
 // Result is what Translate and Settle read and change of a pipeline result
@@ -334,7 +238,9 @@ func (s *Source) Settle(r *Result, eval Evaluator) error {
 	if err := s.addWritten(r, eval); err != nil {
 		return err
 	}
-	s.addKubeadmFindings(r)
+	if s != nil && r != nil {
+		s.node.Settle(&r.Findings, r.Minor, s.pos)
+	}
 	if s == nil || s.Format != Configz || r == nil || r.Object == nil {
 		return nil
 	}
@@ -418,7 +324,7 @@ func (s *Source) addWritten(r *Result, eval Evaluator) error {
 	kept := r.Findings[:0]
 	for _, f := range r.Findings {
 		// A key a kubeadm patch wrote (its finding in the patch file) is on the node.
-		if !writtenRules[f.Rule] || f.Rule == source.DuplicateKey.ID || s.pos != nil && s.pos.patchFiles[f.File] {
+		if !writtenRules[f.Rule] || f.Rule == source.DuplicateKey.ID || s.pos != nil && s.pos.PatchFiles[f.File] {
 			kept = append(kept, f)
 		}
 	}

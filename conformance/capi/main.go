@@ -9,7 +9,7 @@
 // MarshalInitConfigurationForVersion and MarshalJoinConfigurationForVersion.
 //
 // input's TestCAPIHarnessGoldens compares the kubeadm documents kubeletcfg's port
-// (input/capi.go) builds with these goldens, at every minor.
+// (input/capi) builds with these goldens, at every minor.
 //
 //	go run . -cases ../../testdata/bootstrappers/capi -out ../../testdata/bootstrappers/capi/golden [-check]
 package main

@@ -1,4 +1,4 @@
-package input
+package kubeadm
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kubeletcfg/kubeletcfg/input/posmap"
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
@@ -18,6 +19,13 @@ type kubeadmMap struct {
 
 // configMap recognises a ConfigMap in the first YAML (or JSON) document of
 // data. ok is false for anything that is not a ConfigMap.
+// IsConfigMap reports whether data is a ConfigMap (the kubeadm kubelet-config
+// ConfigMap is read from one: ConvertConfigMap).
+func IsConfigMap(data []byte) bool {
+	_, ok := configMap(data)
+	return ok
+}
+
 func configMap(data []byte) (kubeadmMap, bool) {
 	// Without the name written out, kind cannot be ConfigMap unless an escape
 	// (a backslash) or another encoding (NUL bytes of UTF-16) spells it: skip
@@ -33,19 +41,19 @@ func configMap(data []byte) (kubeadmMap, bool) {
 	if root.Kind != yaml.MappingNode {
 		return kubeadmMap{}, false
 	}
-	if kind := get(root, "kind"); kind == nil || kind.Kind != yaml.ScalarNode || kind.Value != "ConfigMap" {
+	if kind := Get(root, "kind"); kind == nil || kind.Kind != yaml.ScalarNode || kind.Value != "ConfigMap" {
 		return kubeadmMap{}, false
 	}
 	var m kubeadmMap
-	if meta := get(root, "metadata"); meta != nil {
-		if n := get(meta, "name"); n != nil {
+	if meta := Get(root, "metadata"); meta != nil {
+		if n := Get(meta, "name"); n != nil {
 			m.name = n.Value
 		}
-		if ns := get(meta, "namespace"); ns != nil && ns.Value != "" {
+		if ns := Get(meta, "namespace"); ns != nil && ns.Value != "" {
 			m.name = ns.Value + "/" + m.name
 		}
 	}
-	if d := get(root, "data"); d != nil && d.Kind == yaml.MappingNode {
+	if d := Get(root, "data"); d != nil && d.Kind == yaml.MappingNode {
 		for i := 0; i+1 < len(d.Content); i += 2 {
 			if d.Content[i].Value == "kubelet" {
 				m.key, m.value = d.Content[i], d.Content[i+1]
@@ -57,7 +65,9 @@ func configMap(data []byte) (kubeadmMap, bool) {
 
 // get returns the value of key in a mapping node, or nil (n nil: nil, as
 // for a document without the node, a KubeadmConfigTemplate without spec).
-func get(n *yaml.Node, key string) *yaml.Node {
+// Get is the value of key in the mapping n; nil when n is not a mapping or
+// lacks it.
+func Get(n *yaml.Node, key string) *yaml.Node {
 	if n == nil || n.Kind != yaml.MappingNode {
 		return nil
 	}
@@ -69,7 +79,7 @@ func get(n *yaml.Node, key string) *yaml.Node {
 	return nil
 }
 
-// convertKubeadm extracts data.kubelet of the kubeadm kubelet-config
+// ConvertConfigMap extracts data.kubelet of the kubeadm kubelet-config
 // ConfigMap, the file kubeadm writes to /var/lib/kubelet/config.yaml.
 //
 // A literal block (data.kubelet: |) keeps its lines: the document the pipeline
@@ -82,7 +92,7 @@ func get(n *yaml.Node, key string) *yaml.Node {
 // indentation, and Translate adds it back to their columns. A quoted, folded
 // or flow string has no such line mapping (escapes, folding): its findings
 // point at the kubelet: key, and the note says so.
-func convertKubeadm(path string, data []byte) (*Source, error) {
+func ConvertConfigMap(path string, data []byte) (*Conversion, error) {
 	m, ok := configMap(data)
 	if !ok {
 		return nil, &source.InputError{Path: path, Err: fmt.Errorf("is not a ConfigMap (the kubeadm kube-system/kubelet-config ConfigMap, as kubectl get -o yaml prints it)")}
@@ -95,22 +105,22 @@ func convertKubeadm(path string, data []byte) (*Source, error) {
 	}
 	note := fmt.Sprintf("kubeadm ConfigMap %s: data.kubelet", m.name)
 	if m.value.Style&yaml.LiteralStyle != 0 {
-		if doc, pm, ok := literalBlock(data, m.value); ok {
-			pm.path = path
-			return &Source{Path: path, Format: Kubeadm, Data: doc, pos: pm,
-				Note: fmt.Sprintf("%s (lines %d-%d) is the kubelet's config file", note, pm.first, pm.last)}, nil
+		if doc, pm, ok := LiteralBlock(data, m.value); ok {
+			pm.Path = path
+			return &Conversion{Data: doc, Pos: pm,
+				Note: fmt.Sprintf("%s (lines %d-%d) is the kubelet's config file", note, pm.First, pm.Last)}, nil
 		}
 	}
 	key := m.key
 	doc := strings.Repeat("\n", key.Line-1) + m.value.Value
-	return &Source{Path: path, Format: Kubeadm, Data: []byte(doc), pos: &posMap{path: path, fallback: true, keyLine: key.Line, keyColumn: key.Column},
+	return &Conversion{Data: []byte(doc), Pos: &posmap.Map{Path: path, Fallback: true, KeyLine: key.Line, KeyColumn: key.Column},
 		Note: fmt.Sprintf("%s is not a literal block (|), so findings inside it point at its kubelet: key (line %d)", note, key.Line)}, nil
 }
 
-// literalBlock lays out the value of a literal block scalar at the lines it
+// LiteralBlock lays out the value of a literal block scalar at the lines it
 // has in data. ok is false when the lines in data are not the value's lines
 // with one indentation (then positions fall back to the key).
-func literalBlock(data []byte, v *yaml.Node) ([]byte, *posMap, bool) {
+func LiteralBlock(data []byte, v *yaml.Node) ([]byte, *posmap.Map, bool) {
 	outer := strings.Split(string(data), "\n")
 	inner := strings.Split(v.Value, "\n")
 	// A value that ends with a line break ("clip" or "keep") has no line after it.
@@ -139,7 +149,7 @@ func literalBlock(data []byte, v *yaml.Node) ([]byte, *posMap, bool) {
 	if indent < 0 {
 		return nil, nil, false
 	}
-	pm := &posMap{first: first, last: first + len(inner) - 1, indent: indent, dedented: map[int]bool{}}
+	pm := &posmap.Map{First: first, Last: first + len(inner) - 1, Indent: indent, Dedented: map[int]bool{}}
 	var b strings.Builder
 	b.WriteString(strings.Repeat("\n", first-1))
 	pad := strings.Repeat(" ", indent)
@@ -147,7 +157,7 @@ func literalBlock(data []byte, v *yaml.Node) ([]byte, *posMap, bool) {
 		switch {
 		case line == "":
 		case marker(line):
-			pm.dedented[first+i] = true
+			pm.Dedented[first+i] = true
 			b.WriteString(line)
 		default:
 			b.WriteString(pad + line)

@@ -1,4 +1,4 @@
-package input
+package kubeadm
 
 import (
 	"encoding/json"
@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 // TestKubeadmPeerSuite runs kubeadm's own unit tests of the code the port follows
@@ -15,12 +17,12 @@ import (
 // against argumentsToCommand, TestBuildKubeletArgs of 1.37 against the flags the port
 // writes for a node document with those extra args and taints.
 func TestKubeadmPeerSuite(t *testing.T) {
-	dir := filepath.Join("..", "testdata", "bootstrappers", "kubeadm")
+	dir := filepath.Join("..", "..", "testdata", "bootstrappers", "kubeadm")
 	type arg struct{ Name, Value string }
-	args := func(in []arg) []kubeadmArg {
-		var out []kubeadmArg
+	args := func(in []arg) []Arg {
+		var out []Arg
 		for _, a := range in {
-			out = append(out, kubeadmArg{name: a.Name, value: a.Value})
+			out = append(out, Arg{Name: a.Name, Value: a.Value})
 		}
 		return out
 	}
@@ -43,7 +45,7 @@ func TestKubeadmPeerSuite(t *testing.T) {
 		for _, c := range cases {
 			var got []string
 			for _, a := range argumentsToCommand(minor, args(c.Base), args(c.Overrides)) {
-				got = append(got, "--"+a.name+"="+a.value)
+				got = append(got, "--"+a.Name+"="+a.Value)
 			}
 			if strings.Join(got, " ") != strings.Join(c.Expected, " ") {
 				t.Errorf("%s: %s: got %q, want %q", file, c.Name, got, c.Expected)
@@ -79,9 +81,18 @@ func TestKubeadmPeerSuite(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		w := kubeadmNodeOf("kubeadm.yaml", splitDocs(doc)).writes(lookup(t, "1.37"), "")
-		if got, want := flagsEnv(w.flags), flagsEnv(args(c.Expected)); string(got) != string(want) {
+		w := NodeOf("kubeadm.yaml", SplitDocs(doc)).Writes(lookup(t, "1.37"), "")
+		if got, want := flagsEnv(w.Flags), flagsEnv(args(c.Expected)); string(got) != string(want) {
 			t.Errorf("build-kubelet-args-1.37.json: %s: got %s, want %s", c.Name, got, want)
 		}
 	}
+}
+
+func lookup(t *testing.T, v string) *kubelets.Minor {
+	t.Helper()
+	m, err := kubelets.Lookup(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }

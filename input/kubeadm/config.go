@@ -1,7 +1,8 @@
-package input
+package kubeadm
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -13,31 +14,32 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/input/posmap"
 	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
-// yamlDoc is one document of a multi-document file.
-type yamlDoc struct {
-	first, last          int // its lines in the file (1-based; the separators excluded)
-	text                 []byte
-	root                 *yaml.Node // the document's mapping, at the file's lines; nil when it is none
-	apiVersion, kind     string
-	kindLine, kindColumn int
+// Doc is one document of a multi-document file.
+type Doc struct {
+	First, Last          int // its lines in the file (1-based; the separators excluded)
+	Text                 []byte
+	Root                 *yaml.Node // the document's mapping, at the file's lines; nil when it is none
+	APIVersion, Kind     string
+	KindLine, KindColumn int
 }
 
-// laidOut is the document at its own lines of the file, every other line blank.
-func (d *yamlDoc) laidOut() []byte {
-	return append(bytes.Repeat([]byte("\n"), d.first-1), d.text...)
+// LaidOut is the document at its own lines of the file, every other line blank.
+func (d *Doc) LaidOut() []byte {
+	return append(bytes.Repeat([]byte("\n"), d.First-1), d.Text...)
 }
 
-// splitDocs splits data at "---" lines, as kubeadm's YAML reader does, and parses
+// SplitDocs splits data at "---" lines, as kubeadm's YAML reader does, and parses
 // each document; node lines are the file's. Each document is parsed alone and its
 // lines shifted, so that a file of many documents costs its size, not its size
 // times the number of documents.
-func splitDocs(data []byte) []yamlDoc {
+func SplitDocs(data []byte) []Doc {
 	lines := strings.SplitAfter(string(data), "\n")
-	var docs []yamlDoc
+	var docs []Doc
 	start := 0
 	flush := func(end int) { // lines[start:end]
 		text := strings.Join(lines[start:end], "")
@@ -48,17 +50,17 @@ func splitDocs(data []byte) []yamlDoc {
 		for strings.TrimSpace(lines[last-1]) == "" {
 			last--
 		}
-		d := yamlDoc{first: start + 1, last: last, text: []byte(text)}
+		d := Doc{First: start + 1, Last: last, Text: []byte(text)}
 		var n yaml.Node
-		if yaml.Unmarshal(d.text, &n) == nil && len(n.Content) == 1 && n.Content[0].Kind == yaml.MappingNode {
+		if yaml.Unmarshal(d.Text, &n) == nil && len(n.Content) == 1 && n.Content[0].Kind == yaml.MappingNode {
 			shiftLines(&n, start)
-			d.root = n.Content[0]
-			if v := get(d.root, "apiVersion"); v != nil {
-				d.apiVersion = v.Value
+			d.Root = n.Content[0]
+			if v := Get(d.Root, "apiVersion"); v != nil {
+				d.APIVersion = v.Value
 			}
-			if v := get(d.root, "kind"); v != nil {
-				d.kind = v.Value
-				d.kindLine, d.kindColumn = v.Line, v.Column
+			if v := Get(d.Root, "kind"); v != nil {
+				d.Kind = v.Value
+				d.KindLine, d.KindColumn = v.Line, v.Column
 			}
 		}
 		docs = append(docs, d)
@@ -82,62 +84,46 @@ func shiftLines(n *yaml.Node, by int) {
 	}
 }
 
-// group is the API group of an apiVersion.
-func group(apiVersion string) string {
+// Group is the API group of an apiVersion.
+func Group(apiVersion string) string {
 	g, _, _ := strings.Cut(apiVersion, "/")
 	return g
 }
 
-// isKubeadmConfig reports whether data holds a kubeadm configuration document.
-func isKubeadmConfig(data []byte) bool {
+// IsConfig reports whether data holds a kubeadm configuration document.
+func IsConfig(data []byte) bool {
 	if !bytes.Contains(data, []byte("kubeadm.k8s.io")) {
 		return false
 	}
-	for _, d := range splitDocs(data) {
-		if group(d.apiVersion) == "kubeadm.k8s.io" {
+	for _, d := range SplitDocs(data) {
+		if Group(d.APIVersion) == "kubeadm.k8s.io" {
 			return true
 		}
 	}
 	return false
 }
 
-// Options are the --config reading options beyond the format.
-type Options struct {
-	// AsWritten reads the KubeletConfiguration document of a kubeadm or kind
-	// file as it is written, without kubeadm's (or kind's) defaulting.
-	AsWritten bool
-	Kubeadm   KubeadmOptions
-	// KindNode names the node of a kind file to read (kind's container name,
-	// e.g. kind-worker2); empty: the first.
-	KindNode string
-	Minikube MinikubeOptions
-	// Minor is the kubelet minor evaluated ("1.37"; empty: the default), for
-	// the bootstrappers that write differently per kubelet version; Set are
-	// values only the instance knows (field path -> YAML value: maxPods=58).
-	Minor string
-	Set   map[string]string
-}
-
-// convertKubeadmConfig reads a kubeadm configuration file (InitConfiguration,
-// ClusterConfiguration, JoinConfiguration, KubeletConfiguration, ... documents).
-func convertKubeadmConfig(path string, data []byte, opt Options) (*Source, error) {
-	docs := splitDocs(data)
-	var kc, cluster *yamlDoc
+// Convert reads a kubeadm configuration file (InitConfiguration,
+// ClusterConfiguration, JoinConfiguration, KubeletConfiguration, ... documents):
+// what kubeadm init or join writes for the kubelet from it.
+func Convert(path string, data []byte, opt Reading) (*Conversion, error) {
+	docs := SplitDocs(data)
+	var kc, cluster *Doc
 	var kinds []string
 	for i := range docs {
 		d := &docs[i]
 		switch {
-		case d.kind == "KubeletConfiguration" && group(d.apiVersion) == "kubelet.config.k8s.io":
+		case d.Kind == "KubeletConfiguration" && Group(d.APIVersion) == "kubelet.config.k8s.io":
 			if kc != nil {
 				// kubeadm's SplitConfigDocuments refuses a kind twice.
-				return nil, &source.InputError{Path: path, Err: fmt.Errorf("line %d: a second KubeletConfiguration document (the first is at line %d); kubeadm refuses a kind given twice", d.kindLine, kc.kindLine)}
+				return nil, &source.InputError{Path: path, Err: fmt.Errorf("line %d: a second KubeletConfiguration document (the first is at line %d); kubeadm refuses a kind given twice", d.KindLine, kc.KindLine)}
 			}
 			kc = d
-		case d.kind == "ClusterConfiguration" && group(d.apiVersion) == "kubeadm.k8s.io":
+		case d.Kind == "ClusterConfiguration" && Group(d.APIVersion) == "kubeadm.k8s.io":
 			cluster = d
 		}
-		if group(d.apiVersion) == "kubeadm.k8s.io" {
-			kinds = append(kinds, d.kind)
+		if Group(d.APIVersion) == "kubeadm.k8s.io" {
+			kinds = append(kinds, d.Kind)
 		}
 	}
 	init, join := cluster != nil, false
@@ -163,32 +149,32 @@ func convertKubeadmConfig(path string, data []byte, opt Options) (*Source, error
 	var doc []byte
 	anchor := finding.Position{File: path, Line: 1, Column: 1}
 	if kc != nil {
-		doc = kc.laidOut()
-		anchor.Line, anchor.Column = kc.kindLine, kc.kindColumn
+		doc = kc.LaidOut()
+		anchor.Line, anchor.Column = kc.KindLine, kc.KindColumn
 	} else if len(docs) > 0 {
-		anchor.Line = docs[0].first
+		anchor.Line = docs[0].First
 	}
-	out, err := KubeadmKubeletConfig(doc, net, opt.Kubeadm)
+	out, err := KubeletConfig(doc, net, opt.Options)
 	if err != nil {
 		// kubeadm init stops here too; the pipeline says why, at the document's lines.
 		s := asWritten(path, kc, what)
 		s.Note += "; kubeadm cannot read it either"
-		if kc != nil && init && kc.apiVersion != "kubelet.config.k8s.io/v1beta1" {
+		if kc != nil && init && kc.APIVersion != "kubelet.config.k8s.io/v1beta1" {
 			// kubeadm init refuses a component config it does not convert
-			// before it writes anything (kubeadmNodeDoc.refusal).
-			s.kubeadm = kubeadmNodeOf(path, docs)
-			s.kubeadm.refusedOnly = true
+			// before it writes anything (Node.refusal).
+			s.Node = NodeOf(path, docs)
+			s.Node.refusedOnly = true
 		}
 		return s, nil
 	}
-	pm := &posMap{path: path, anchor: anchor, byPath: map[string]finding.Position{}, set: slices.Clone(kubeadmSets),
-		notes: kubeadmNotes(path, cluster, net, opt.Kubeadm), defaultNote: "set by kubeadm (its default for the kubelet)"}
+	pm := &posmap.Map{Path: path, Anchor: anchor, ByPath: map[string]finding.Position{}, Set: slices.Clone(Sets),
+		Notes: kubeadmNotes(path, cluster, net, opt.Options), DefaultNote: "set by kubeadm (its default for the kubelet)"}
 	from := "kubeadm's defaults alone"
 	if kc != nil {
-		indexPaths(pm.byPath, path, kc.root, "")
-		from = fmt.Sprintf("the KubeletConfiguration document (lines %d-%d) with kubeadm's defaults", kc.first, kc.last)
+		IndexPaths(pm.ByPath, path, kc.Root, "")
+		from = fmt.Sprintf("the KubeletConfiguration document (lines %d-%d) with kubeadm's defaults", kc.First, kc.Last)
 	}
-	patches, err := kubeadmPatchesOf(docs, opt.Kubeadm)
+	patches, err := patchesOf(docs, opt.Options)
 	if err == nil && patches != nil {
 		out, err = patches.Apply(out)
 	}
@@ -196,14 +182,14 @@ func convertKubeadmConfig(path string, data []byte, opt Options) (*Source, error
 		return nil, &source.InputError{Path: path, Err: fmt.Errorf("kubeadm init stops: %v", err)}
 	}
 	if patches != nil {
-		maps.Copy(pm.byPath, patches.positions())
-		pm.patchFiles = map[string]bool{}
+		maps.Copy(pm.ByPath, patches.Positions())
+		pm.PatchFiles = map[string]bool{}
 		for _, f := range patches.Files {
-			pm.patchFiles[f] = true
+			pm.PatchFiles[f] = true
 		}
 		from += fmt.Sprintf(" and the patches of %s (%s)", patches.Dir, patchFilesNote(patches))
 	}
-	node := kubeadmNodeOf(path, docs)
+	node := NodeOf(path, docs)
 	verb := "kubeadm init"
 	if node.join && !init {
 		// kubeadm join reads the JoinConfiguration alone (documentMapToJoinConfiguration)
@@ -217,48 +203,46 @@ func convertKubeadmConfig(path string, data []byte, opt Options) (*Source, error
 		}
 	}
 	// The socket kubeadm detects on the node: --set containerRuntimeEndpoint=... says it.
-	node.detected = opt.Kubeadm.CRISocket
-	if v, ok := opt.Set["containerRuntimeEndpoint"]; ok && node.detected == "" {
-		node.detected = strings.Trim(strings.TrimSpace(v), `"'`)
+	node.Detected = opt.Options.CRISocket
+	if v, ok := opt.Set["containerRuntimeEndpoint"]; ok && node.Detected == "" {
+		node.Detected = strings.Trim(strings.TrimSpace(v), `"'`)
 	}
-	s := &Source{Path: path, Format: KubeadmConfig, pos: pm, nodeFile: true, kubeadm: node}
+	s := &Conversion{Pos: pm, NodeFile: true, Node: node}
 	if kc != nil {
-		s.written = kc.laidOut()
+		s.Written = kc.LaidOut()
 	}
 	// kubeadm of the kubelet's minor writes the flags (the one minor asked for, else the
-	// default); config.yaml is the newest kubeadm's (KubeadmKubeletConfig).
+	// default); config.yaml is the newest kubeadm's (KubeletConfig).
 	m := kubelets.Default()
 	if am, err := kubelets.Lookup(opt.Minor); opt.Minor != "" && err == nil {
 		m = am
 	}
-	w := node.writes(m, node.detected)
-	if w.instance && w.endpoint != "" {
+	w := node.Writes(m, node.Detected)
+	if w.Instance && w.Endpoint != "" {
 		// WriteConfigToDisk merges instance-config.yaml after the patches.
-		if out, err = mergeInstanceConfig(out, w.endpoint); err != nil {
+		if out, err = MergeInstanceConfig(out, w.Endpoint); err != nil {
 			return nil, &source.InputError{Path: path, Err: fmt.Errorf("%s stops: %v", verb, err)}
 		}
-		pos := node.criPos
-		if node.criSocket == "" {
-			pos = node.anchor
+		pos := node.CRIPos
+		if node.CRISocket == "" {
+			pos = node.Anchor
 		}
 		// Findings and the origin point at criSocket (the node's document without it).
-		pm.byPath["containerRuntimeEndpoint"] = pos
-		pm.set = append(pm.set, "containerRuntimeEndpoint")
+		pm.ByPath["containerRuntimeEndpoint"] = pos
+		pm.Set = append(pm.Set, "containerRuntimeEndpoint")
 	}
 	s.Data = out
 	var line []string
-	if err := s.addKubeadmFlags(w.flags, m); err != nil {
+	if err := s.addFlags(path, w.Flags, m); err != nil {
 		return nil, err
 	}
-	for _, f := range w.flags {
-		line = append(line, "--"+f.name+"="+f.value)
-		if !strings.HasPrefix(f.from, "nodeRegistration.kubeletExtraArgs") {
-			node.own = append(node.own, f.name)
-		}
+	node.Wrote(w.Flags)
+	for _, f := range w.Flags {
+		line = append(line, "--"+f.Name+"="+f.Value)
 	}
-	s.Note = fmt.Sprintf("%s: %s is what %s %s writes to /var/lib/kubelet/config.yaml (%s)", what, from, verb, m.Version, kubeadmDefaultsNote(net, opt.Kubeadm))
-	if w.instance {
-		s.Note += fmt.Sprintf(", with instance-config.yaml's containerRuntimeEndpoint %s", orDefault(w.endpoint, "(detected on the node)"))
+	s.Note = fmt.Sprintf("%s: %s is what %s %s writes to /var/lib/kubelet/config.yaml (%s)", what, from, verb, m.Version, DefaultsNote(net, opt.Options))
+	if w.Instance {
+		s.Note += fmt.Sprintf(", with instance-config.yaml's containerRuntimeEndpoint %s", cmp.Or(w.Endpoint, "(detected on the node)"))
 	}
 	s.Note += fmt.Sprintf(", and kubeadm-flags.env starts the kubelet with KUBELET_KUBEADM_ARGS=%q", strings.Join(line, " "))
 	if node.hostnameFlag(w) != "" {
@@ -268,20 +252,20 @@ func convertKubeadmConfig(path string, data []byte, opt Options) (*Source, error
 	return s, nil
 }
 
-// kubeadmSetBy is the origin note of a value kubeadm sets from a field of the file.
-func kubeadmSetBy(path, field string, pos finding.Position, how string) string {
+// SetBy is the origin note of a value kubeadm sets from a field of the file.
+func SetBy(path, field string, pos finding.Position, how string) string {
 	return fmt.Sprintf("set by kubeadm from %s at %s:%d:%d (%s)", field, path, pos.Line, pos.Column, how)
 }
 
-// mergeInstanceConfig is applyKubeletConfigPatchFromFile (phases/kubelet/config.go,
+// MergeInstanceConfig is applyKubeletConfigPatchFromFile (phases/kubelet/config.go,
 // 1.32+) with the file WriteInstanceConfigToDisk writes: a strategic merge patch of
 // the KubeletConfiguration, config.yaml to JSON and back to YAML.
-func mergeInstanceConfig(doc []byte, endpoint string) ([]byte, error) {
+func MergeInstanceConfig(doc []byte, endpoint string) ([]byte, error) {
 	patch, err := sigsyaml.YAMLToJSON(instanceConfig(endpoint))
 	if err != nil {
 		return nil, err
 	}
-	p := &KubeadmPatches{patches: []kubeadmPatch{{file: "/var/lib/kubelet/instance-config.yaml", typ: "strategic", patch: patch}}}
+	p := &Patches{List: []Patch{{file: "/var/lib/kubelet/instance-config.yaml", typ: "strategic", patch: patch}}}
 	out, err := p.Apply(doc)
 	if err != nil {
 		return nil, fmt.Errorf("could not apply kubelet instance configuration as a patch from %q: %v", "/var/lib/kubelet/instance-config.yaml", err)
@@ -289,51 +273,51 @@ func mergeInstanceConfig(doc []byte, endpoint string) ([]byte, error) {
 	return out, nil
 }
 
-// addKubeadmFlags makes flags, kubeadm-flags.env of kubeadm minor m, the kubelet's
+// addFlags makes flags, kubeadm-flags.env of kubeadm minor m, the kubelet's
 // first flags, each at the position of what sets it in the file, with the origin
 // note of the field it sets.
-func (s *Source) addKubeadmFlags(flags []kubeadmArg, m *kubelets.Minor) error {
+func (s *Conversion) addFlags(path string, flags []Arg, m *kubelets.Minor) error {
 	table, err := m.Flags()
 	if err != nil {
 		return err
 	}
-	pm := s.pos
-	if pm.flagAt == nil {
-		pm.flagAt = map[finding.Position][]string{}
+	pm := s.Pos
+	if pm.FlagAt == nil {
+		pm.FlagAt = map[finding.Position][]string{}
 	}
 	for _, f := range flags {
-		s.Flags = append(s.Flags, "--"+f.name+"="+f.value)
-		s.FlagPositions = append(s.FlagPositions, f.pos)
+		s.Flags = append(s.Flags, "--"+f.Name+"="+f.Value)
+		s.FlagPositions = append(s.FlagPositions, f.Pos)
 		fp := ""
-		if tf, ok := table.Lookup(f.name); ok && tf.Path != "" {
+		if tf, ok := table.Lookup(f.Name); ok && tf.Path != "" {
 			fp = tf.Path
-			pm.set = append(pm.set, fp)
-			if pm.notes != nil {
-				if pm.flagNotes == nil {
-					pm.flagNotes = map[string]string{}
+			pm.Set = append(pm.Set, fp)
+			if pm.Notes != nil {
+				if pm.FlagNotes == nil {
+					pm.FlagNotes = map[string]string{}
 				}
-				pm.flagNotes[fp] = kubeadmSetBy(s.Path, f.from, f.pos, "kubeadm-flags.env --"+f.name)
+				pm.FlagNotes[fp] = SetBy(path, f.From, f.Pos, "kubeadm-flags.env --"+f.Name)
 			}
 		}
-		pm.flagAt[f.pos] = append(pm.flagAt[f.pos], fp)
+		pm.FlagAt[f.Pos] = append(pm.FlagAt[f.Pos], fp)
 	}
 	return nil
 }
 
 // clusterNetworking reads what kubeadm's kubelet defaulting uses of a
 // ClusterConfiguration document (nil: none), kubeadm's defaults for the rest.
-func clusterNetworking(cluster *yamlDoc) Networking {
+func clusterNetworking(cluster *Doc) Networking {
 	net := DefaultNetworking()
 	if cluster != nil {
-		if n := get(cluster.root, "networking"); n != nil {
-			if v := get(n, "serviceSubnet"); v != nil && v.Value != "" {
+		if n := Get(cluster.Root, "networking"); n != nil {
+			if v := Get(n, "serviceSubnet"); v != nil && v.Value != "" {
 				net.ServiceSubnet = v.Value
 			}
-			if v := get(n, "dnsDomain"); v != nil && v.Value != "" {
+			if v := Get(n, "dnsDomain"); v != nil && v.Value != "" {
 				net.DNSDomain = v.Value
 			}
 		}
-		if v := get(cluster.root, "certificatesDir"); v != nil && v.Value != "" {
+		if v := Get(cluster.Root, "certificatesDir"); v != nil && v.Value != "" {
 			net.CertificatesDir = v.Value
 		}
 	}
@@ -343,15 +327,15 @@ func clusterNetworking(cluster *yamlDoc) Networking {
 // kubeadmNotes say where kubeadm took the values it computes from: the
 // ClusterConfiguration field and its line, or that the field is not written
 // and kubeadm's own default for it was used.
-func kubeadmNotes(path string, cluster *yamlDoc, net Networking, opt KubeadmOptions) map[string]string {
+func kubeadmNotes(path string, cluster *Doc, net Networking, opt Options) map[string]string {
 	from := func(field, value, how string) string {
 		var key *yaml.Node
 		if cluster != nil {
-			parent, name := cluster.root, field
+			parent, name := cluster.Root, field
 			if p, n, ok := strings.Cut(field, "."); ok {
-				parent, name = get(cluster.root, p), n
+				parent, name = Get(cluster.Root, p), n
 			}
-			key = keyNode(parent, name)
+			key = KeyNode(parent, name)
 		}
 		where := fmt.Sprintf(", not written: its default %s", value)
 		if key != nil {
@@ -371,9 +355,9 @@ func kubeadmNotes(path string, cluster *yamlDoc, net Networking, opt KubeadmOpti
 	return notes
 }
 
-// keyNode is the key node of key in the mapping n, for its position; nil
+// KeyNode is the key node of key in the mapping n, for its position; nil
 // when n is not a mapping or lacks it.
-func keyNode(n *yaml.Node, key string) *yaml.Node {
+func KeyNode(n *yaml.Node, key string) *yaml.Node {
 	for i := 0; n != nil && n.Kind == yaml.MappingNode && i+1 < len(n.Content); i += 2 {
 		if n.Content[i].Value == key {
 			return n.Content[i]
@@ -384,17 +368,17 @@ func keyNode(n *yaml.Node, key string) *yaml.Node {
 
 // asWritten is the KubeletConfiguration document d of a multi-document file, every
 // other line blanked, so that positions are the file's.
-func asWritten(path string, d *yamlDoc, what string) *Source {
-	return &Source{Path: path, Format: KubeadmConfig, Data: d.laidOut(),
-		pos:  &posMap{path: path, first: d.first, last: d.last, dedented: map[int]bool{}},
-		Note: fmt.Sprintf("%s: the KubeletConfiguration document (lines %d-%d) is read as written", what, d.first, d.last)}
+func asWritten(path string, d *Doc, what string) *Conversion {
+	return &Conversion{Data: d.LaidOut(),
+		Pos:  &posmap.Map{Path: path, First: d.First, Last: d.Last, Dedented: map[int]bool{}},
+		Note: fmt.Sprintf("%s: the KubeletConfiguration document (lines %d-%d) is read as written", what, d.First, d.Last)}
 }
 
-// indexPaths records the position of every key under n by its field path as
+// IndexPaths records the position of every key under n by its field path as
 // findings spell it (dotted; map keys and list indexes in brackets). Whether a
 // key is a struct field or a map key depends on the schema, so both spellings
 // are recorded.
-func indexPaths(m map[string]finding.Position, file string, n *yaml.Node, prefix string) {
+func IndexPaths(m map[string]finding.Position, file string, n *yaml.Node, prefix string) {
 	indexPathsDepth(m, file, n, prefix, 0)
 }
 

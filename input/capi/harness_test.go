@@ -1,4 +1,4 @@
-package input
+package capi
 
 import (
 	"bytes"
@@ -20,8 +20,11 @@ import (
 // kubelet-start phase reads neither, and kubeletcfg does not invent them.
 var capiAdditional = []string{"kubernetesVersion", "clusterName"}
 
+// capiTestdata holds the Cluster API fixtures (and the harness's goldens).
+const capiTestdata = "../../testdata/bootstrappers/capi/"
+
 // TestCAPIHarnessGoldens: the kubeadm documents kubeletcfg's port builds for each
-// Cluster API fixture (input/capi.go kubeadmDocs) are those Cluster API v1.14.2 writes
+// Cluster API fixture (kubeadmDocs) are those Cluster API v1.14.2 writes
 // (conformance/capi: CAPI's own ComputeDesiredKubeadmConfig and
 // Marshal{Cluster,Init,Join}ConfigurationForVersion; make capi-golden), at every minor:
 // the same kubeadm fields and values, kubeletExtraArgs in order, taints, criSocket,
@@ -49,10 +52,10 @@ func TestCAPIHarnessGoldens(t *testing.T) {
 				got := map[string]any{}
 				for _, d := range c.kdocs {
 					var v any
-					if err := d.root.Decode(&v); err != nil {
+					if err := d.Root.Decode(&v); err != nil {
 						t.Fatal(err)
 					}
-					got[d.kind] = capiNormal(t, v)
+					got[d.Kind] = capiNormal(t, v)
 				}
 				want := map[string]any{}
 				gdata, err := os.ReadFile(g)

@@ -1,36 +1,14 @@
-package input
-
-import (
-	"bytes"
-	"fmt"
-	"maps"
-	ppath "path"
-	"slices"
-	"sort"
-	"strconv"
-	"strings"
-
-	yaml "go.yaml.in/yaml/v3"
-
-	kf "github.com/kubeletcfg/kubeletcfg/finding"
-	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
-	"github.com/kubeletcfg/kubeletcfg/kubelets"
-	"github.com/kubeletcfg/kubeletcfg/rule"
-	"github.com/kubeletcfg/kubeletcfg/source"
-)
-
-// Cluster API's kubeadm bootstrap provider (CABPK), ported from
+// Package capi is Cluster API's kubeadm bootstrap provider (CABPK), ported from
 // sigs.k8s.io/cluster-api v1.14.2 (ported at v1.14.0; the files ported are the same at
-// v1.14.2, whose code conformance/capi links: TestCAPIHarnessGoldens). The translator lives in package input,
-// not in input/capi, because what CAPI writes is a kubeadm configuration
-// file plus files[], and what kubeadm then writes for the kubelet
-// (KubeadmKubeletConfigAt, the patches of kubeadmpatches.go) is here: input/capi
-// could not import it (layers_test.go).
+// v1.14.2, whose code conformance/capi links: TestCAPIHarnessGoldens). What CAPI
+// writes is a kubeadm configuration file plus files[]; what kubeadm then writes
+// for the kubelet (kubeadm.KubeletConfigAt, the patches, kubeadm-flags.env) is
+// input/kubeadm's port, run here as a machine runs it.
 //
 // What CAPI does, at v1.14.2:
 //   - bootstrap/kubeadm/reconcilers/kubeadmconfig/kubeadmconfig_controller.go:
 //     handleClusterNotInitialized (the first control plane: ClusterConfiguration
-//     + InitConfiguration into /run/kubeadm/kubeadm.yaml, `kubeadm init`),
+//   - InitConfiguration into /run/kubeadm/kubeadm.yaml, `kubeadm init`),
 //     joinWorker (JoinConfiguration with the node.cluster.x-k8s.io/uninitialized
 //     taint added, `kubeadm join`), joinControlplane (JoinConfiguration as is);
 //     resolveFiles writes spec.files before kubeadm runs
@@ -48,19 +26,39 @@ import (
 // What kubeadm then does with it (k8s.io/kubernetes cmd/kubeadm/app, 1.31-1.38) is
 // not re-implemented here: CAPI's kubeadm documents (kubeadmDocs, built of the
 // manifest's own YAML nodes so that every position is the manifest's) go through the
-// kubeadm input's port of the kubelet-start phase, kubeadmnode.go (kubeadmNodeOf,
-// kubeadmNodeDoc.writes: kubeadm-flags.env in ArgumentsToCommand's order of each
+// kubeadm input's port of the kubelet-start phase, input/kubeadm (kubeadm.NodeOf,
+// kubeadm.Node.Writes: kubeadm-flags.env in ArgumentsToCommand's order of each
 // minor, --pod-infra-container-image up to 1.34, --register-with-taints on a joining
-// worker, the instance configuration where NodeLocalCRISocket is on) and
-// kubeadmconfig.go (mergeInstanceConfig after the patches), which the conformance
-// harness checks against kubeadm itself at every minor; the bridge attaches the
-// documents to the Source (convertCAPI), so kubeadm's per-minor findings
-// (addKubeadmFindings) are a kubeadm file's. What stays here is CAPI's: which phase
+// worker, the instance configuration where NodeLocalCRISocket is on;
+// kubeadm.MergeInstanceConfig after the patches), which the conformance
+// harness checks against kubeadm itself at every minor; Convert hands the
+// documents to package input's Source, so kubeadm's per-minor findings
+// (kubeadm.Node.Settle) are a kubeadm file's. What stays here is CAPI's: which phase
 // runs, files[] (patches, --config, --config-dir), the webhook's and the CRD's
 // refusals, cloud-init templates, the Cluster's networking.
+package capi
 
-// CAPITool is Cluster API's kubeadm bootstrap provider.
-var CAPITool = bootstrap.Tool{Name: "Cluster API", Release: "v1.14.2",
+import (
+	"bytes"
+	"fmt"
+	"maps"
+	ppath "path"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	kf "github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+	"github.com/kubeletcfg/kubeletcfg/input/kubeadm"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
+	"github.com/kubeletcfg/kubeletcfg/rule"
+)
+
+// Tool is Cluster API's kubeadm bootstrap provider.
+var Tool = bootstrap.Tool{Name: "Cluster API", Release: "v1.14.2",
 	Source: "bootstrap/kubeadm/reconcilers/kubeadmconfig/kubeadmconfig_controller.go (handleClusterNotInitialized, joinWorker) and bootstrap/kubeadm/pkg/types/utils.go (KubeVersionToKubeadmAPIGroupVersion)"}
 
 const (
@@ -80,14 +78,14 @@ var capiKinds = map[string][]string{
 	capiControlPlaneGroup + "/KubeadmControlPlaneTemplate": {"spec", "template", "spec", "kubeadmConfigSpec"},
 }
 
-// DetectCAPI reports whether data holds a Cluster API kubeadm bootstrap or
+// Detect reports whether data holds a Cluster API kubeadm bootstrap or
 // control plane document (by apiVersion and kind).
-func DetectCAPI(path string, data []byte) bool {
+func Detect(path string, data []byte) bool {
 	if !bytes.Contains(data, []byte(".cluster.x-k8s.io")) {
 		return false
 	}
-	for _, d := range splitDocs(data) {
-		if capiKinds[group(d.apiVersion)+"/"+d.kind] != nil {
+	for _, d := range kubeadm.SplitDocs(data) {
+		if capiKinds[kubeadm.Group(d.APIVersion)+"/"+d.Kind] != nil {
 			return true
 		}
 	}
@@ -97,19 +95,19 @@ func DetectCAPI(path string, data []byte) bool {
 // capiSpec is the KubeadmConfigSpec read from the manifest.
 type capiSpec struct {
 	path    string
-	doc     *yamlDoc
+	doc     *kubeadm.Doc
 	spec    *yaml.Node
 	version string // KubeadmControlPlane spec.version
 	cp      bool   // a control plane kind
 	lines   []string
 	out     *bootstrap.Output
-	// node is the kubeadm configuration CAPI writes, as kubeadmnode.go reads it;
+	// node is the kubeadm configuration CAPI writes, as input/kubeadm reads it;
 	// kubeadmFlags are the flags kubeadm writes from it into kubeadm-flags.env.
-	node         *kubeadmNodeDoc
-	kubeadmFlags []kubeadmArg
+	node         *kubeadm.Node
+	kubeadmFlags []kubeadm.Arg
 	// kdocs are the kubeadm documents CAPI writes (kubeadmDocs), checked against
 	// Cluster API's own output by TestCAPIHarnessGoldens.
-	kdocs []yamlDoc
+	kdocs []kubeadm.Doc
 	// kubeVersion is the Kubernetes minor CAPI writes for: spec.version, else the one evaluated.
 	kubeVersion kubelets.Version
 }
@@ -141,7 +139,7 @@ func walk(n *yaml.Node, keys ...string) *yaml.Node {
 		if n == nil {
 			return nil
 		}
-		n = get(n, k)
+		n = kubeadm.Get(n, k)
 	}
 	return n
 }
@@ -153,12 +151,12 @@ type capiArg struct {
 	note        string
 }
 
-// TranslateCAPI is what a node of a Cluster API KubeadmConfig,
+// Translate is what a node of a Cluster API KubeadmConfig,
 // KubeadmConfigTemplate, KubeadmControlPlane or KubeadmControlPlaneTemplate
 // starts its kubelet with: the kubeadm configuration CAPI writes and what
 // kubeadm init (the first control plane machine) or kubeadm join (workers)
 // writes from it, files[] in place.
-func TranslateCAPI(path string, data []byte, opt bootstrap.Options) (*bootstrap.Output, error) {
+func Translate(path string, data []byte, opt bootstrap.Options) (*bootstrap.Output, error) {
 	c, err := translateCAPI(path, data, opt)
 	if err != nil {
 		return nil, err
@@ -166,44 +164,40 @@ func TranslateCAPI(path string, data []byte, opt bootstrap.Options) (*bootstrap.
 	return c.out, nil
 }
 
-// convertCAPI is the bridge's Source of a Cluster API manifest (fromBootstrap) with
-// kubeadm's node documents attached as for a kubeadm file: Settle adds what kubeadm
-// of each minor says of them (addKubeadmFindings: its refusals, the CRI socket it
-// detects on the node, its own deprecated flags), and --show-origin names the field
-// each kubeadm flag comes from (addKubeadmFlags' notes).
-func convertCAPI(path string, data []byte, opt Options) (*Source, error) {
-	c, err := translateCAPI(path, data, bootstrap.Options{Minor: opt.Minor, Set: opt.Set})
+// Convert is Translate with kubeadm's node documents kept, as for a kubeadm
+// file: package input's Settle adds what kubeadm of each minor says of them
+// (kubeadm.Node.Settle: its refusals, the CRI socket it detects on the node, its
+// own deprecated flags), and flagNotes, by field path, name the field each
+// kubeadm flag comes from, for --show-origin.
+func Convert(path string, data []byte, opt bootstrap.Options) (out *bootstrap.Output, node *kubeadm.Node, flagNotes map[string]string, err error) {
+	c, err := translateCAPI(path, data, opt)
 	if err != nil {
-		return nil, &source.InputError{Path: path, Err: trimPath(err, path)}
+		return nil, nil, nil, err
 	}
-	s := fromBootstrap(path, "cluster-api", c.out)
-	s.kubeadm = c.node
 	table, err := kubelets.Default().Flags()
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
+	c.node.Wrote(c.kubeadmFlags)
 	for _, f := range c.kubeadmFlags {
-		if !strings.HasPrefix(f.from, "nodeRegistration.kubeletExtraArgs") {
-			c.node.own = append(c.node.own, f.name)
-		}
-		if tf, ok := table.Lookup(f.name); ok && tf.Path != "" && f.pos.Line != 0 {
-			if s.pos.flagNotes == nil {
-				s.pos.flagNotes = map[string]string{}
+		if tf, ok := table.Lookup(f.Name); ok && tf.Path != "" && f.Pos.Line != 0 {
+			if flagNotes == nil {
+				flagNotes = map[string]string{}
 			}
-			s.pos.flagNotes[tf.Path] = kubeadmSetBy(path, f.from, f.pos, "kubeadm-flags.env --"+f.name)
+			flagNotes[tf.Path] = kubeadm.SetBy(path, f.From, f.Pos, "kubeadm-flags.env --"+f.Name)
 		}
 	}
-	return s, nil
+	return c.out, c.node, flagNotes, nil
 }
 
-// translateCAPI is TranslateCAPI, with kubeadm's node documents kept. It
+// translateCAPI is Translate, with kubeadm's node documents kept. It
 // follows what a machine does: CAPI's bootstrap controller writes files[] and
 // /run/kubeadm/kubeadm.yaml, kubeadm's kubelet-start phase writes the flags
 // and the kubelet's configuration (defaults, patches, instance configuration),
 // and the kubelet reads what its command line names.
 func translateCAPI(path string, data []byte, opt bootstrap.Options) (*capiSpec, error) {
 	c := &capiSpec{path: path, lines: strings.SplitAfter(string(data), "\n")}
-	cluster, kinds, err := c.findSpec(splitDocs(data))
+	cluster, kinds, err := c.findSpec(kubeadm.SplitDocs(data))
 	if err != nil {
 		return nil, err
 	}
@@ -218,13 +212,13 @@ func translateCAPI(path string, data []byte, opt bootstrap.Options) (*capiSpec, 
 	// joinConfiguration, or without an initConfiguration, joins.
 	init := c.cp
 	if !c.cp {
-		init = get(c.spec, "initConfiguration") != nil && get(c.spec, "joinConfiguration") == nil
+		init = kubeadm.Get(c.spec, "initConfiguration") != nil && kubeadm.Get(c.spec, "joinConfiguration") == nil
 	}
 	phase := "joinConfiguration"
 	if init {
 		phase = "initConfiguration"
 	}
-	phaseNode := get(c.spec, phase)
+	phaseNode := kubeadm.Get(c.spec, phase)
 	nodeReg := walk(phaseNode, "nodeRegistration")
 
 	c.checkUnknownKeys(phase, phaseNode, nodeReg)
@@ -235,7 +229,7 @@ func translateCAPI(path string, data []byte, opt bootstrap.Options) (*capiSpec, 
 	files := c.files()
 
 	c.checkExtraArgs(nodeReg)
-	clusterConf := get(c.spec, "clusterConfiguration")
+	clusterConf := kubeadm.Get(c.spec, "clusterConfiguration")
 	w, configArg, dirArg := c.kubeletFlags(phase, phaseNode, clusterConf, init, m, opt.Set)
 	used := map[int]bool{}
 	net := capiNetworking(clusterConf, cluster)
@@ -252,7 +246,7 @@ func translateCAPI(path string, data []byte, opt bootstrap.Options) (*capiSpec, 
 		what = "kubeadm init"
 	}
 	c.out.Note = fmt.Sprintf("Cluster API %s (%s): %s with %s %s for Kubernetes %s; the kubelet's config is %s",
-		c.doc.kind, strings.Join(kinds, ", "), what, kubeadmAPI, phase, m.Version, from)
+		c.doc.Kind, strings.Join(kinds, ", "), what, kubeadmAPI, phase, m.Version, from)
 	if c.cp {
 		c.out.Note += "; the other control plane machines join with joinConfiguration"
 	}
@@ -262,21 +256,21 @@ func translateCAPI(path string, data []byte, opt bootstrap.Options) (*capiSpec, 
 // findSpec finds, among the file's documents, the Cluster and the first
 // document of a kind CAPI bootstraps from (c.doc, its kubeadm spec c.spec),
 // and starts the translation's output at it.
-func (c *capiSpec) findSpec(docs []yamlDoc) (cluster *yamlDoc, kinds []string, err error) {
+func (c *capiSpec) findSpec(docs []kubeadm.Doc) (cluster *kubeadm.Doc, kinds []string, err error) {
 	for i := range docs {
 		d := &docs[i]
-		if d.kind == "Cluster" && group(d.apiVersion) == "cluster.x-k8s.io" && cluster == nil {
+		if d.Kind == "Cluster" && kubeadm.Group(d.APIVersion) == "cluster.x-k8s.io" && cluster == nil {
 			cluster = d
 		}
-		keys := capiKinds[group(d.apiVersion)+"/"+d.kind]
-		if keys == nil || d.root == nil {
+		keys := capiKinds[kubeadm.Group(d.APIVersion)+"/"+d.Kind]
+		if keys == nil || d.Root == nil {
 			continue
 		}
-		kinds = append(kinds, d.kind)
+		kinds = append(kinds, d.Kind)
 		if c.doc == nil {
-			c.doc, c.spec = d, walk(d.root, keys...)
-			c.cp = group(d.apiVersion) == capiControlPlaneGroup
-			if v := walk(d.root, "spec", "version"); v != nil && c.cp {
+			c.doc, c.spec = d, walk(d.Root, keys...)
+			c.cp = kubeadm.Group(d.APIVersion) == capiControlPlaneGroup
+			if v := walk(d.Root, "spec", "version"); v != nil && c.cp {
 				c.version = v.Value
 			}
 		}
@@ -284,8 +278,8 @@ func (c *capiSpec) findSpec(docs []yamlDoc) (cluster *yamlDoc, kinds []string, e
 	if c.doc == nil {
 		return nil, nil, fmt.Errorf("%s: no Cluster API KubeadmConfig, KubeadmConfigTemplate, KubeadmControlPlane or KubeadmControlPlaneTemplate document", c.path)
 	}
-	c.out = &bootstrap.Output{Tool: CAPITool, Positions: map[string]kf.Position{}, Notes: map[string]string{}, AtBoot: map[string]string{},
-		Anchor: kf.Position{File: c.path, Line: c.doc.kindLine, Column: c.doc.kindColumn}}
+	c.out = &bootstrap.Output{Tool: Tool, Positions: map[string]kf.Position{}, Notes: map[string]string{}, AtBoot: map[string]string{},
+		Anchor: kf.Position{File: c.path, Line: c.doc.KindLine, Column: c.doc.KindColumn}}
 	if c.spec == nil || c.spec.Kind != yaml.MappingNode {
 		c.spec = &yaml.Node{Kind: yaml.MappingNode}
 	}
@@ -317,8 +311,8 @@ func (c *capiSpec) minor(opt bootstrap.Options) (*kubelets.Minor, error) {
 		}
 		// KubeVersionToKubeadmAPIGroupVersion refuses below 1.22.
 		if ok && (v.Major < 1 || v.Major == 1 && v.Minor < 22) {
-			c.add(bootstrap.Refuses, walk(c.doc.root, "spec", "version"), "",
-				fmt.Sprintf("version %s: the bootstrap provider for kubeadm doesn't support Kubernetes version lower than v1.22.0 (bootstrap/kubeadm/pkg/types/utils.go KubeVersionToKubeadmAPIGroupVersion, %s)", c.version, CAPITool.Release),
+			c.add(bootstrap.Refuses, walk(c.doc.Root, "spec", "version"), "",
+				fmt.Sprintf("version %s: the bootstrap provider for kubeadm doesn't support Kubernetes version lower than v1.22.0 (bootstrap/kubeadm/pkg/types/utils.go KubeVersionToKubeadmAPIGroupVersion, %s)", c.version, Tool.Release),
 				"set spec.version to a Kubernetes release CAPI supports")
 		}
 	}
@@ -331,42 +325,42 @@ func (c *capiSpec) minor(opt bootstrap.Options) (*kubelets.Minor, error) {
 
 // kubeletFlags is the kubelet's command line on the machine: the kubeadm
 // configuration CAPI writes to /run/kubeadm/kubeadm.yaml, read by
-// kubeletcfg's port of kubeadm's kubelet-start phase (kubeadmnode.go) as a
+// kubeletcfg's port of kubeadm's kubelet-start phase (input/kubeadm) as a
 // kubeadm file is (the flags of kubeadm-flags.env and the instance
 // configuration are the ones the harness checks against kubeadm itself),
 // after the flags of kubeadm's 10-kubeadm.conf. It returns what kubeadm
 // writes, and the --config and --config-dir it passes, nil for none.
-func (c *capiSpec) kubeletFlags(phase string, phaseNode, clusterConf *yaml.Node, init bool, m *kubelets.Minor, set map[string]string) (w kubeadmNodeWrites, configArg, dirArg *kubeadmArg) {
-	kdocs := c.kubeadmDocs(phase, phaseNode, clusterConf, init, !init && !c.cp && get(phaseNode, "controlPlane") == nil)
+func (c *capiSpec) kubeletFlags(phase string, phaseNode, clusterConf *yaml.Node, init bool, m *kubelets.Minor, set map[string]string) (w kubeadm.Writes, configArg, dirArg *kubeadm.Arg) {
+	kdocs := c.kubeadmDocs(phase, phaseNode, clusterConf, init, !init && !c.cp && kubeadm.Get(phaseNode, "controlPlane") == nil)
 	c.kdocs = kdocs
-	node := kubeadmNodeOf(c.path, kdocs)
-	if node.badValue != nil {
+	node := kubeadm.NodeOf(c.path, kdocs)
+	if node.BadValue != nil {
 		// The CRD types every value as a string: the API server refuses the object
 		// before CAPI (or kubeadm's decoder) sees it.
-		c.add(bootstrap.Refuses, node.badValue, "", fmt.Sprintf("kubeletExtraArgs value %s is not a string: the API server refuses the object (the CRD's structural schema types kubeletExtraArgs values as strings, %s)", node.badValue.Value, CAPITool.Release),
-			fmt.Sprintf("quote the value: %q", node.badValue.Value))
-		node.badValue = nil
+		c.add(bootstrap.Refuses, node.BadValue, "", fmt.Sprintf("kubeletExtraArgs value %s is not a string: the API server refuses the object (the CRD's structural schema types kubeletExtraArgs values as strings, %s)", node.BadValue.Value, Tool.Release),
+			fmt.Sprintf("quote the value: %q", node.BadValue.Value))
+		node.BadValue = nil
 	}
 	c.renderedAtBoot(node, set)
 	// The socket kubeadm detects on the node: --set containerRuntimeEndpoint=... says it
-	// (kubeadmconfig.go, convertKubeadmConfig).
+	// (kubeadm.Convert).
 	if v, ok := set["containerRuntimeEndpoint"]; ok {
-		node.detected = strings.Trim(strings.TrimSpace(v), `"'`)
+		node.Detected = strings.Trim(strings.TrimSpace(v), `"'`)
 	}
-	w = node.writes(m, node.detected)
-	for i := range w.flags {
-		if w.flags[i].pos.Line == 0 {
-			w.flags[i].pos = kf.Position{} // what CAPI adds (the uninitialized taint alone): no line of the manifest
+	w = node.Writes(m, node.Detected)
+	for i := range w.Flags {
+		if w.Flags[i].Pos.Line == 0 {
+			w.Flags[i].Pos = kf.Position{} // what CAPI adds (the uninitialized taint alone): no line of the manifest
 		}
 	}
 	// An extra arg that replaces one of kubeadm's own flags (ArgumentsToCommand):
 	// kubeadm's flags are those it writes without the extra args.
 	own := *node
-	own.extra = nil
-	for _, b := range own.writes(m, node.detected).flags {
-		for _, a := range node.extra {
-			if a.name == b.name && a.value != b.value {
-				c.addAt(bootstrap.Overrides, a.pos, "", fmt.Sprintf("kubeletExtraArgs %s=%q replaces kubeadm's own --%s=%s (util/arguments.go ArgumentsToCommand: an extra arg replaces the base arg of its name)", a.name, a.value, b.name, b.value),
+	own.Extra = nil
+	for _, b := range own.Writes(m, node.Detected).Flags {
+		for _, a := range node.Extra {
+			if a.Name == b.Name && a.Value != b.Value {
+				c.addAt(bootstrap.Overrides, a.Pos, "", fmt.Sprintf("kubeletExtraArgs %s=%q replaces kubeadm's own --%s=%s (util/arguments.go ArgumentsToCommand: an extra arg replaces the base arg of its name)", a.Name, a.Value, b.Name, b.Value),
 					"drop the extra arg unless replacing kubeadm's value is intended")
 			}
 		}
@@ -378,22 +372,22 @@ func (c *capiSpec) kubeletFlags(phase string, phaseNode, clusterConf *yaml.Node,
 		{name: "bootstrap-kubeconfig", value: "/etc/kubernetes/bootstrap-kubelet.conf", note: "kubeadm's 10-kubeadm.conf (KUBELET_KUBECONFIG_ARGS)"},
 		{name: "kubeconfig", value: "/etc/kubernetes/kubelet.conf", note: "kubeadm's 10-kubeadm.conf (KUBELET_KUBECONFIG_ARGS)"},
 	}
-	var kubeadmFlags []kubeadmArg
-	for i, a := range w.flags {
-		switch a.name {
+	var kubeadmFlags []kubeadm.Arg
+	for i, a := range w.Flags {
+		switch a.Name {
 		case "config":
-			configArg = &w.flags[i]
+			configArg = &w.Flags[i]
 			continue
 		case "config-dir":
-			dirArg = &w.flags[i]
+			dirArg = &w.Flags[i]
 			continue
 		}
 		kubeadmFlags = append(kubeadmFlags, a)
-		note := "kubeadm-flags.env, from " + a.from
-		if a.name == "register-with-taints" {
+		note := "kubeadm-flags.env, from " + a.From
+		if a.Name == "register-with-taints" {
 			note += " (Cluster API joinWorker adds the node.cluster.x-k8s.io/uninitialized taint)"
 		}
-		flags = append(flags, capiArg{name: a.name, value: a.value, pos: a.pos, note: note})
+		flags = append(flags, capiArg{name: a.Name, value: a.Value, pos: a.Pos, note: note})
 	}
 	for _, a := range flags {
 		c.out.Flags = append(c.out.Flags, "--"+a.name+"="+a.value)
@@ -407,17 +401,17 @@ func (c *capiSpec) kubeletFlags(phase string, phaseNode, clusterConf *yaml.Node,
 // kubeletConfig is the kubelet configuration kubeadm writes: its defaults, the
 // kubeletconfiguration patches of the phase's patches.directory (among
 // files[], marked used), then the instance configuration.
-func (c *capiSpec) kubeletConfig(files []capiFile, used map[int]bool, phaseNode *yaml.Node, net Networking, w kubeadmNodeWrites, m *kubelets.Minor) (KubeadmPatches, error) {
+func (c *capiSpec) kubeletConfig(files []capiFile, used map[int]bool, phaseNode *yaml.Node, net kubeadm.Networking, w kubeadm.Writes, m *kubelets.Minor) (kubeadm.Patches, error) {
 	path, node := c.path, c.node
 	patchDir := ""
 	if v := walk(phaseNode, "patches", "directory"); v != nil {
 		patchDir = ppath.Clean(v.Value)
 	}
-	kubeadmDoc, err := KubeadmKubeletConfigAt(nil, net, KubeadmOptions{}, m)
+	kubeadmDoc, err := kubeadm.KubeletConfigAt(nil, net, kubeadm.Options{}, m)
 	if err != nil {
-		return KubeadmPatches{}, fmt.Errorf("%s: %v", path, err)
+		return kubeadm.Patches{}, fmt.Errorf("%s: %v", path, err)
 	}
-	var patches KubeadmPatches
+	var patches kubeadm.Patches
 	patches.Dir = patchDir
 	if patchDir != "" {
 		// getPatchSetsFromPath walks the folder in lexical order.
@@ -430,7 +424,7 @@ func (c *capiSpec) kubeletConfig(files []capiFile, used map[int]bool, phaseNode 
 		sort.SliceStable(inDir, func(a, b int) bool { return files[inDir[a]].path < files[inDir[b]].path })
 		for _, i := range inDir {
 			f := files[i]
-			target, typ, ok, err := parseKubeadmPatchName(ppath.Base(f.path))
+			target, typ, ok, err := kubeadm.ParsePatchName(ppath.Base(f.path))
 			if err != nil {
 				c.add(bootstrap.Refuses, f.pathNode, "", fmt.Sprintf("files[%d] %s: kubeadm stops: %v (cmd/kubeadm/app/util/patches/patches.go parseFilename)", f.index, f.path, err),
 					"name the patch target[suffix][+strategic|+merge|+json].{yaml,json}")
@@ -439,7 +433,7 @@ func (c *capiSpec) kubeletConfig(files []capiFile, used map[int]bool, phaseNode 
 			}
 			if !ok {
 				if looksLikeKubeletPatch(ppath.Base(f.path)) {
-					c.add(bootstrap.Drops, f.pathNode, "", fmt.Sprintf("files[%d] %s is in the patches directory, but kubeadm ignores it: only %s[suffix][+patchtype].{json,yaml} is a kubeletconfiguration patch (cmd/kubeadm/app/util/patches/patches.go)", f.index, f.path, kubeadmPatchTarget),
+					c.add(bootstrap.Drops, f.pathNode, "", fmt.Sprintf("files[%d] %s is in the patches directory, but kubeadm ignores it: only %s[suffix][+patchtype].{json,yaml} is a kubeletconfiguration patch (cmd/kubeadm/app/util/patches/patches.go)", f.index, f.path, kubeadm.PatchTarget),
 						"rename the file to kubeletconfiguration[suffix][+strategic|+merge|+json].yaml or .json")
 					used[i] = true
 				}
@@ -449,47 +443,47 @@ func (c *capiSpec) kubeletConfig(files []capiFile, used map[int]bool, phaseNode 
 			if !f.known || len(f.content) == 0 {
 				continue
 			}
-			ps, err := splitKubeadmPatches(f.path, f.content, typ)
+			ps, err := kubeadm.SplitPatches(f.path, f.content, typ)
 			if err != nil {
 				c.add(bootstrap.Refuses, f.contentNode, "", fmt.Sprintf("files[%d] %s: kubeadm stops: %v", f.index, f.path, firstLine(err.Error())), "fix the patch's YAML or JSON")
 				continue
 			}
-			if target != kubeadmPatchTarget {
+			if target != kubeadm.PatchTarget {
 				continue
 			}
 			for j := range ps {
-				ps[j].byPath = f.positions(typ, j)
+				ps[j].ByPath = f.positions(typ, j)
 			}
-			patches.patches = append(patches.patches, ps...)
+			patches.List = append(patches.List, ps...)
 			patches.Files = append(patches.Files, f.path)
 		}
 	}
 	configDoc := kubeadmDoc
-	if len(patches.patches) > 0 {
+	if len(patches.List) > 0 {
 		configDoc, err = patches.Apply(kubeadmDoc)
 		if err != nil {
 			c.add(bootstrap.Refuses, nil, "", "kubeadm stops: "+firstLine(err.Error()), "fix the kubeletconfiguration patch")
 			configDoc = kubeadmDoc
 		}
-		maps.Copy(c.out.Positions, patches.positions())
+		maps.Copy(c.out.Positions, patches.Positions())
 	}
 	switch {
-	case w.instance && w.endpoint != "":
+	case w.Instance && w.Endpoint != "":
 		// WriteConfigToDisk: instance-config.yaml, merged after the patches
-		// (kubeadmconfig.go mergeInstanceConfig, as for a kubeadm file).
-		if p, ok := c.out.Positions["containerRuntimeEndpoint"]; ok && node.criSocket != "" {
-			c.addAt(bootstrap.Overrides, p, "containerRuntimeEndpoint", fmt.Sprintf("kubeadm %s writes containerRuntimeEndpoint %q from nodeRegistration.criSocket over the patch's value (phases/kubelet/config.go WriteConfigToDisk: the instance configuration is applied after the patches)", m.Version, w.endpoint),
+		// (kubeadm.MergeInstanceConfig, as for a kubeadm file).
+		if p, ok := c.out.Positions["containerRuntimeEndpoint"]; ok && node.CRISocket != "" {
+			c.addAt(bootstrap.Overrides, p, "containerRuntimeEndpoint", fmt.Sprintf("kubeadm %s writes containerRuntimeEndpoint %q from nodeRegistration.criSocket over the patch's value (phases/kubelet/config.go WriteConfigToDisk: the instance configuration is applied after the patches)", m.Version, w.Endpoint),
 				"set nodeRegistration.criSocket instead")
 		}
-		if configDoc, err = mergeInstanceConfig(configDoc, w.endpoint); err != nil {
-			return KubeadmPatches{}, fmt.Errorf("%s: %v", path, err)
+		if configDoc, err = kubeadm.MergeInstanceConfig(configDoc, w.Endpoint); err != nil {
+			return kubeadm.Patches{}, fmt.Errorf("%s: %v", path, err)
 		}
-		pos := node.criPos
-		if node.criSocket == "" {
-			pos = node.anchor
+		pos := node.CRIPos
+		if node.CRISocket == "" {
+			pos = node.Anchor
 		}
 		c.out.Positions["containerRuntimeEndpoint"] = pos
-	case node.criSocket == "" && node.detected == "":
+	case node.CRISocket == "" && node.Detected == "":
 		c.out.AtBoot["containerRuntimeEndpoint"] = "kubeadm: the CRI socket it detects on the node (nodeRegistration.criSocket is not set)"
 	}
 	c.out.Config = &bootstrap.File{Path: kubeadmConfigYAML, Data: configDoc}
@@ -497,8 +491,8 @@ func (c *capiSpec) kubeletConfig(files []capiFile, used map[int]bool, phaseNode 
 }
 
 // kubeadmNotes says which settings kubeadm makes for the kubelet, and from where.
-func (c *capiSpec) kubeadmNotes(net Networking, cluster *yamlDoc, clusterConf *yaml.Node) {
-	for _, p := range kubeadmSets {
+func (c *capiSpec) kubeadmNotes(net kubeadm.Networking, cluster *kubeadm.Doc, clusterConf *yaml.Node) {
+	for _, p := range kubeadm.Sets {
 		if p != "resolvConf" { // only with systemd-resolved on the node (Mutate)
 			c.out.Notes[p] = "set by kubeadm (its default for the kubelet, componentconfigs/kubelet.go Default)"
 		}
@@ -516,15 +510,15 @@ func (c *capiSpec) kubeadmNotes(net Networking, cluster *yamlDoc, clusterConf *y
 // configArgs applies the kubelet's own --config= and --config-dir= extra
 // args, which replace kubeadm's file or add drop-ins, and says where the
 // kubelet's configuration comes from.
-func (c *capiSpec) configArgs(files []capiFile, used map[int]bool, patches KubeadmPatches, configArg, dirArg *kubeadmArg) string {
+func (c *capiSpec) configArgs(files []capiFile, used map[int]bool, patches kubeadm.Patches, configArg, dirArg *kubeadm.Arg) string {
 	from := "kubeadm's defaults"
 	if len(patches.Files) > 0 {
 		from += " and the patches " + strings.Join(patches.Files, ", ")
 	}
 	if configArg != nil {
-		i := slices.IndexFunc(files, func(f capiFile) bool { return f.path == ppath.Clean(configArg.value) })
+		i := slices.IndexFunc(files, func(f capiFile) bool { return f.path == ppath.Clean(configArg.Value) })
 		if i < 0 || !files[i].known {
-			c.addAt(bootstrap.AtBoot, configArg.pos, "", fmt.Sprintf("kubeletExtraArgs config=%s: the kubelet reads that file instead of kubeadm's %s, and it is not written by files[] with inline content: kubeletcfg cannot see it", configArg.value, kubeadmConfigYAML),
+			c.addAt(bootstrap.AtBoot, configArg.Pos, "", fmt.Sprintf("kubeletExtraArgs config=%s: the kubelet reads that file instead of kubeadm's %s, and it is not written by files[] with inline content: kubeletcfg cannot see it", configArg.Value, kubeadmConfigYAML),
 				"put the file in files[] with content, or lint the file itself")
 		} else {
 			used[i] = true
@@ -533,13 +527,13 @@ func (c *capiSpec) configArgs(files []capiFile, used map[int]bool, patches Kubea
 			c.out.Notes = map[string]string{}
 			from = fmt.Sprintf("files[%d] %s (kubeletExtraArgs config= replaces kubeadm's --config=%s; kubeadm's defaults and patches do not reach the kubelet)", files[i].index, files[i].path, kubeadmConfigYAML)
 			if len(patches.Files) > 0 {
-				c.addAt(bootstrap.Drops, configArg.pos, "", fmt.Sprintf("the kubeletconfiguration patches (%s) patch kubeadm's %s, which the kubelet does not read: kubeletExtraArgs config=%s comes later on its command line (10-kubeadm.conf: $KUBELET_CONFIG_ARGS before $KUBELET_KUBEADM_ARGS)", strings.Join(patches.Files, ", "), kubeadmConfigYAML, configArg.value),
+				c.addAt(bootstrap.Drops, configArg.Pos, "", fmt.Sprintf("the kubeletconfiguration patches (%s) patch kubeadm's %s, which the kubelet does not read: kubeletExtraArgs config=%s comes later on its command line (10-kubeadm.conf: $KUBELET_CONFIG_ARGS before $KUBELET_KUBEADM_ARGS)", strings.Join(patches.Files, ", "), kubeadmConfigYAML, configArg.Value),
 					"use one of the two: the patches, or the file given with config=")
 			}
 		}
 	}
 	if dirArg != nil {
-		c.out.ConfigDir = ppath.Clean(dirArg.value)
+		c.out.ConfigDir = ppath.Clean(dirArg.Value)
 		for i, f := range files {
 			if ppath.Dir(f.path) == c.out.ConfigDir && strings.HasSuffix(f.path, ".conf") && f.known {
 				used[i] = true
@@ -563,7 +557,7 @@ func (c *capiSpec) unreadFiles(files []capiFile, used map[int]bool, phase, patch
 			continue
 		}
 		base := ppath.Base(f.path)
-		isPatch := strings.HasPrefix(base, kubeadmPatchTarget)
+		isPatch := strings.HasPrefix(base, kubeadm.PatchTarget)
 		isConfig := bytes.Contains(f.content, []byte("kubelet.config.k8s.io")) && bytes.Contains(f.content, []byte("KubeletConfiguration"))
 		if !isPatch && !isConfig {
 			continue
@@ -597,7 +591,7 @@ type capiFile struct {
 // cloud-init, which kubeletcfg does not).
 func (c *capiSpec) files() []capiFile {
 	var out []capiFile
-	fs := get(c.spec, "files")
+	fs := kubeadm.Get(c.spec, "files")
 	if fs == nil || fs.Kind != yaml.SequenceNode {
 		return nil
 	}
@@ -605,13 +599,13 @@ func (c *capiSpec) files() []capiFile {
 		if f.Kind != yaml.MappingNode {
 			continue
 		}
-		cf := capiFile{index: i, pathNode: get(f, "path"), contentNode: get(f, "content"), keyNode: keyNode(f, "content"), file: c.path, lines: c.lines}
+		cf := capiFile{index: i, pathNode: kubeadm.Get(f, "path"), contentNode: kubeadm.Get(f, "content"), keyNode: kubeadm.KeyNode(f, "content"), file: c.path, lines: c.lines}
 		if cf.pathNode == nil {
 			continue
 		}
 		cf.path = ppath.Clean(cf.pathNode.Value)
-		enc := get(f, "encoding")
-		tmpl := get(f, "contentFormat")
+		enc := kubeadm.Get(f, "encoding")
+		tmpl := kubeadm.Get(f, "contentFormat")
 		if cf.contentNode != nil && (enc == nil || enc.Value == "") && (tmpl == nil || tmpl.Value == "") {
 			cf.known = true
 			cf.content = []byte(cf.contentNode.Value)
@@ -656,7 +650,7 @@ func (f capiFile) positions(typ string, j int) map[string]kf.Position {
 			if yaml.Unmarshal(f.content, &n) == nil && len(n.Content) == 1 {
 				pos := kf.Position{File: f.file, Line: f.contentNode.Line, Column: f.contentNode.Column}
 				tmp := map[string]kf.Position{}
-				indexPaths(tmp, f.file, n.Content[0], "")
+				kubeadm.IndexPaths(tmp, f.file, n.Content[0], "")
 				for p := range tmp {
 					m[p] = pos
 				}
@@ -665,17 +659,17 @@ func (f capiFile) positions(typ string, j int) map[string]kf.Position {
 		return m
 	}
 	if typ == "json" {
-		indexJSONPatch(m, f.file, text, 1)
+		kubeadm.IndexJSONPatch(m, f.file, text, 1)
 		return m
 	}
-	var docs []yamlDoc
-	for _, d := range splitDocs(text) {
-		if d.root != nil {
+	var docs []kubeadm.Doc
+	for _, d := range kubeadm.SplitDocs(text) {
+		if d.Root != nil {
 			docs = append(docs, d)
 		}
 	}
 	if j < len(docs) {
-		indexPaths(m, f.file, docs[j].root, "")
+		kubeadm.IndexPaths(m, f.file, docs[j].Root, "")
 	}
 	return m
 }
@@ -689,12 +683,12 @@ func (c *capiSpec) checkExtraArgs(nodeReg *yaml.Node) {
 	}
 	seen := map[string]*yaml.Node{}
 	for _, it := range ea.Content {
-		n := get(it, "name")
+		n := kubeadm.Get(it, "name")
 		if n == nil {
 			continue
 		}
 		if first, dup := seen[n.Value]; dup {
-			c.add(bootstrap.Refuses, n, "", fmt.Sprintf("kubeletExtraArgs name %q is given twice (first at line %d): the CRD's CEL rule refuses the object: \"kubeletExtraArgs name must be unique\" (api/bootstrap/kubeadm/v1beta2/kubeadm_types.go NodeRegistrationOptions, %s)", n.Value, first.Line, CAPITool.Release),
+			c.add(bootstrap.Refuses, n, "", fmt.Sprintf("kubeletExtraArgs name %q is given twice (first at line %d): the CRD's CEL rule refuses the object: \"kubeletExtraArgs name must be unique\" (api/bootstrap/kubeadm/v1beta2/kubeadm_types.go NodeRegistrationOptions, %s)", n.Value, first.Line, Tool.Release),
 				"give each kubelet flag once")
 			continue
 		}
@@ -705,31 +699,31 @@ func (c *capiSpec) checkExtraArgs(nodeReg *yaml.Node) {
 // renderedAtBoot: cloud-init renders Jinja templates ({{ ds.meta_data.local_hostname }})
 // in nodeRegistration.name and kubeletExtraArgs values on the instance, before kubeadm
 // reads them: unknown here unless --set gives them (name: --set hostname-override=).
-func (c *capiSpec) renderedAtBoot(n *kubeadmNodeDoc, set map[string]string) {
-	if isTemplate(n.name) {
-		c.addAt(bootstrap.AtBoot, n.namePos, "", fmt.Sprintf("nodeRegistration.name %q is rendered by cloud-init on the instance; kubeadm passes it as --hostname-override when it differs from the hostname (phases/kubelet/flags.go GetNodeNameAndHostname)", n.name),
+func (c *capiSpec) renderedAtBoot(n *kubeadm.Node, set map[string]string) {
+	if isTemplate(n.Name) {
+		c.addAt(bootstrap.AtBoot, n.NamePos, "", fmt.Sprintf("nodeRegistration.name %q is rendered by cloud-init on the instance; kubeadm passes it as --hostname-override when it differs from the hostname (phases/kubelet/flags.go GetNodeNameAndHostname)", n.Name),
 			"give the node name with --set hostname-override=NAME when it matters")
-		n.name = set["hostname-override"]
+		n.Name = set["hostname-override"]
 	}
-	kept := n.extra[:0]
-	for _, a := range n.extra {
-		if !isTemplate(a.value) {
+	kept := n.Extra[:0]
+	for _, a := range n.Extra {
+		if !isTemplate(a.Value) {
 			kept = append(kept, a)
 			continue
 		}
-		if v, ok := set[a.name]; ok {
-			a.value = v
+		if v, ok := set[a.Name]; ok {
+			a.Value = v
 			kept = append(kept, a)
 			continue
 		}
-		c.addAt(bootstrap.AtBoot, a.pos, "", fmt.Sprintf("kubeletExtraArgs %s=%q is rendered by cloud-init on the instance: its value is known at boot, and the flag is left out here", a.name, a.value),
-			fmt.Sprintf("give the value with --set %s=VALUE when it matters", a.name))
+		c.addAt(bootstrap.AtBoot, a.Pos, "", fmt.Sprintf("kubeletExtraArgs %s=%q is rendered by cloud-init on the instance: its value is known at boot, and the flag is left out here", a.Name, a.Value),
+			fmt.Sprintf("give the value with --set %s=VALUE when it matters", a.Name))
 	}
-	n.extra = kept
+	n.Extra = kept
 }
 
 // The kubeadm documents CAPI writes are built of the manifest's own nodes, so that
-// every position kubeadmnode.go reports is in the manifest; what CAPI adds has the
+// every position input/kubeadm reports is in the manifest; what CAPI adds has the
 // position of the key it belongs to (or none).
 
 // synth is a scalar node at the position of at (nil: no position).
@@ -743,13 +737,13 @@ func synth(value string, at *yaml.Node) *yaml.Node {
 
 // kubeadmDoc is a kubeadm.k8s.io/v1beta4 document of kind with the fields of the
 // mapping body (nil: none), its kind at the position of at.
-func kubeadmDoc(kind string, at *yaml.Node, body []*yaml.Node) yamlDoc {
+func kubeadmDoc(kind string, at *yaml.Node, body []*yaml.Node) kubeadm.Doc {
 	root := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
 	root.Content = append(root.Content, synth("apiVersion", at), synth("kubeadm.k8s.io/v1beta4", at), synth("kind", at), synth(kind, at))
 	root.Content = append(root.Content, body...)
-	d := yamlDoc{root: root, apiVersion: "kubeadm.k8s.io/v1beta4", kind: kind}
+	d := kubeadm.Doc{Root: root, APIVersion: "kubeadm.k8s.io/v1beta4", Kind: kind}
 	if at != nil {
-		d.first, d.last, d.kindLine, d.kindColumn = at.Line, at.Line, at.Line, at.Column
+		d.First, d.Last, d.KindLine, d.KindColumn = at.Line, at.Line, at.Line, at.Column
 	}
 	return d
 }
@@ -764,10 +758,10 @@ func kubeadmDoc(kind string, at *yaml.Node, body []*yaml.Node) yamlDoc {
 // taints.HasTaint). The spec's clusterConfiguration is the ClusterConfiguration
 // kubeadm reads for a join too (the cluster's, in the kubeadm-config ConfigMap: the
 // control plane's, which this manifest may not hold).
-func (c *capiSpec) kubeadmDocs(phase string, phaseNode, clusterConf *yaml.Node, init, worker bool) []yamlDoc {
-	at := keyNode(c.spec, phase)
+func (c *capiSpec) kubeadmDocs(phase string, phaseNode, clusterConf *yaml.Node, init, worker bool) []kubeadm.Doc {
+	at := kubeadm.KeyNode(c.spec, phase)
 	if at == nil {
-		at = synth("", &yaml.Node{Line: c.doc.kindLine, Column: c.doc.kindColumn})
+		at = synth("", &yaml.Node{Line: c.doc.KindLine, Column: c.doc.KindColumn})
 	}
 	var body []*yaml.Node
 	if phaseNode != nil && phaseNode.Kind == yaml.MappingNode {
@@ -779,16 +773,16 @@ func (c *capiSpec) kubeadmDocs(phase string, phaseNode, clusterConf *yaml.Node, 
 			body = append(body, k, v)
 		}
 	}
-	nrKey := keyNode(phaseNode, "nodeRegistration")
+	nrKey := kubeadm.KeyNode(phaseNode, "nodeRegistration")
 	if nrKey == nil {
 		nrKey = synth("nodeRegistration", nil)
 	}
-	body = append(body, nrKey, c.nodeRegistration(get(orEmpty(phaseNode), "nodeRegistration"), worker))
+	body = append(body, nrKey, c.nodeRegistration(kubeadm.Get(orEmpty(phaseNode), "nodeRegistration"), worker))
 	kind := "JoinConfiguration"
 	if init {
 		kind = "InitConfiguration"
 	}
-	docs := []yamlDoc{kubeadmDoc(kind, at, body)}
+	docs := []kubeadm.Doc{kubeadmDoc(kind, at, body)}
 	var cc []*yaml.Node
 	if clusterConf != nil && clusterConf.Kind == yaml.MappingNode {
 		cc = slices.Clone(clusterConf.Content)
@@ -798,7 +792,7 @@ func (c *capiSpec) kubeadmDocs(phase string, phaseNode, clusterConf *yaml.Node, 
 	}
 	if cc != nil || init {
 		// handleClusterNotInitialized writes a ClusterConfiguration, empty or not.
-		ccAt := keyNode(c.spec, "clusterConfiguration")
+		ccAt := kubeadm.KeyNode(c.spec, "clusterConfiguration")
 		if ccAt == nil {
 			ccAt = at
 		}
@@ -826,7 +820,7 @@ func (c *capiSpec) defaultFeatureGates(cc []*yaml.Node) []*yaml.Node {
 		if fg.Kind != yaml.MappingNode {
 			return cc
 		}
-		if get(fg, gate) != nil {
+		if kubeadm.Get(fg, gate) != nil {
 			return cc
 		}
 		m := *fg
@@ -928,7 +922,7 @@ func isTemplate(s string) bool { return strings.Contains(s, "{{") }
 
 // validateFiles is webhooks/admission/kubeadmconfig.go validateFiles.
 func (c *capiSpec) validateFiles() {
-	fs := get(c.spec, "files")
+	fs := kubeadm.Get(c.spec, "files")
 	if fs == nil || fs.Kind != yaml.SequenceNode {
 		return
 	}
@@ -937,16 +931,16 @@ func (c *capiSpec) validateFiles() {
 		if f.Kind != yaml.MappingNode {
 			continue
 		}
-		if get(f, "content") != nil && get(f, "content").Value != "" && get(f, "contentFrom") != nil {
-			c.add(bootstrap.Refuses, keyNode(f, "contentFrom"), "", fmt.Sprintf("files[%d]: the webhook refuses it: only one of content or contentFrom may be specified for a single file (bootstrap/kubeadm/webhooks/admission/kubeadmconfig.go validateFiles, %s)", i, CAPITool.Release),
+		if kubeadm.Get(f, "content") != nil && kubeadm.Get(f, "content").Value != "" && kubeadm.Get(f, "contentFrom") != nil {
+			c.add(bootstrap.Refuses, kubeadm.KeyNode(f, "contentFrom"), "", fmt.Sprintf("files[%d]: the webhook refuses it: only one of content or contentFrom may be specified for a single file (bootstrap/kubeadm/webhooks/admission/kubeadmconfig.go validateFiles, %s)", i, Tool.Release),
 				"keep content or contentFrom")
 		}
 		p := ""
-		if pn := get(f, "path"); pn != nil {
+		if pn := kubeadm.Get(f, "path"); pn != nil {
 			p = pn.Value
 		}
 		if first, dup := known[p]; dup {
-			c.add(bootstrap.Refuses, get(f, "path"), "", fmt.Sprintf("files[%d]: the webhook refuses it: path property must be unique among all files (files[%d] has it; bootstrap/kubeadm/webhooks/admission/kubeadmconfig.go validateFiles, %s)", i, first, CAPITool.Release),
+			c.add(bootstrap.Refuses, kubeadm.Get(f, "path"), "", fmt.Sprintf("files[%d]: the webhook refuses it: path property must be unique among all files (files[%d] has it; bootstrap/kubeadm/webhooks/admission/kubeadmconfig.go validateFiles, %s)", i, first, Tool.Release),
 				"write each path once")
 			continue
 		}
@@ -973,7 +967,7 @@ func (c *capiSpec) checkUnknownKeys(phase string, phaseNode, nodeReg *yaml.Node)
 			if slices.Contains(known, k.Value) {
 				continue
 			}
-			c.add(bootstrap.Drops, k, "", fmt.Sprintf("%s.%s is not a field of the %s API: the API server prunes it and CAPI never passes it to kubeadm (the CRD's structural schema, %s)", where, k.Value, c.doc.apiVersion, CAPITool.Release),
+			c.add(bootstrap.Drops, k, "", fmt.Sprintf("%s.%s is not a field of the %s API: the API server prunes it and CAPI never passes it to kubeadm (the CRD's structural schema, %s)", where, k.Value, c.doc.APIVersion, Tool.Release),
 				fmt.Sprintf("use one of %s", strings.Join(known, ", ")))
 		}
 	}
@@ -985,7 +979,7 @@ func (c *capiSpec) checkUnknownKeys(phase string, phaseNode, nodeReg *yaml.Node)
 // looksLikeKubeletPatch: a file named for the kubeletconfiguration target
 // that kubeadm's name pattern does not take (another extension).
 func looksLikeKubeletPatch(name string) bool {
-	return strings.HasPrefix(name, kubeadmPatchTarget)
+	return strings.HasPrefix(name, kubeadm.PatchTarget)
 }
 
 func firstLine(s string) string {
@@ -997,8 +991,8 @@ func firstLine(s string) string {
 // ClusterConfiguration CAPI writes: the spec's clusterConfiguration, with a
 // Cluster document's clusterNetwork in the same file over it
 // (computeClusterConfigurationAndAdditionalData: ServiceDomain, Services).
-func capiNetworking(cc *yaml.Node, cluster *yamlDoc) Networking {
-	net := DefaultNetworking()
+func capiNetworking(cc *yaml.Node, cluster *kubeadm.Doc) kubeadm.Networking {
+	net := kubeadm.DefaultNetworking()
 	if v := walk(cc, "networking", "serviceSubnet"); v != nil && v.Value != "" {
 		net.ServiceSubnet = v.Value
 	}
@@ -1009,7 +1003,7 @@ func capiNetworking(cc *yaml.Node, cluster *yamlDoc) Networking {
 		net.CertificatesDir = v.Value
 	}
 	if cluster != nil {
-		cn := walk(cluster.root, "spec", "clusterNetwork")
+		cn := walk(cluster.Root, "spec", "clusterNetwork")
 		if v := walk(cn, "serviceDomain"); v != nil && v.Value != "" {
 			net.DNSDomain = v.Value
 		}

@@ -1,4 +1,4 @@
-package input
+package kubeadm
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+	"github.com/kubeletcfg/kubeletcfg/input/posmap"
 	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
@@ -35,31 +36,31 @@ import (
 // at every minor (testdata/kubeadm/golden/<minor>/NAME.flags.env and
 // NAME.instance-config.yaml); TestKubeadmNodeGoldens compares.
 
-// kubeadmArg is one kubelet flag of kubeadm-flags.env (kubeadmapi.Arg) and where the
+// Arg is one kubelet flag of kubeadm-flags.env (kubeadmapi.Arg) and where the
 // user's file sets it.
-type kubeadmArg struct {
-	name, value string
-	pos         finding.Position
-	// from says what in the file the flag comes from, for origins and messages:
+type Arg struct {
+	Name, Value string
+	Pos         finding.Position
+	// From says what in the file the flag comes from, for origins and messages:
 	// "nodeRegistration.kubeletExtraArgs[max-pods]".
-	from string
+	From string
 }
 
-// kubeadmNodeDoc is what the kubelet-start phase reads of the node's document (the
+// Node is what the kubelet-start phase reads of the node's document (the
 // InitConfiguration, or the JoinConfiguration of a file without one) and of the
 // ClusterConfiguration.
-type kubeadmNodeDoc struct {
+type Node struct {
 	path         string
-	doc          *yamlDoc // nil: no InitConfiguration (kubeadm's defaults)
+	doc          *Doc // nil: no InitConfiguration (kubeadm's defaults)
 	join         bool
 	controlPlane bool // a JoinConfiguration with controlPlane
-	anchor       finding.Position
-	name         string
-	namePos      finding.Position
-	criSocket    string
-	criPos       finding.Position
-	extra        []kubeadmArg // in the internal type's order
-	taints       []string     // v1.Taint.ToString of each
+	Anchor       finding.Position
+	Name         string
+	NamePos      finding.Position
+	CRISocket    string
+	CRIPos       finding.Position
+	Extra        []Arg    // in the internal type's order
+	taints       []string // v1.Taint.ToString of each
 	taintsPos    finding.Position
 	imageRepo    string
 	imageRepoPos finding.Position
@@ -68,39 +69,39 @@ type kubeadmNodeDoc struct {
 	gatePos finding.Position
 	// versions are the kubeadm documents kubeadm checks (validateSupportedVersion), in
 	// its order: sorted by GroupVersionKind string.
-	versions []*yamlDoc
-	cluster  *yamlDoc
+	versions []*Doc
+	cluster  *Doc
 	// kubelet is the file's kubelet.config.k8s.io document, which kubeadm init
 	// loads as a component config (componentconfigs.FetchFromDocumentMap).
-	kubelet *yamlDoc
+	kubelet *Doc
 	// refusedOnly: the file is read as written (kubeadm cannot decode its
 	// KubeletConfiguration): only kubeadm's refusal is reported of kubeadm.
 	refusedOnly bool
-	// detected is KubeadmOptions.CRISocket.
-	detected string
+	// Detected is Options.CRISocket.
+	Detected string
 	// own are the names of the flags kubeadm wrote itself (not kubeletExtraArgs'),
 	// set by the conversion.
 	own []string
 	// badArgs is a kubeletExtraArgs of the other API version's shape; nil: none.
 	badArgs *yaml.Node
-	// badValue is the first kubeletExtraArgs value that is not a string (a number,
+	// BadValue is the first kubeletExtraArgs value that is not a string (a number,
 	// a boolean, ...), which kubeadm's decoder refuses; nil: none.
-	badValue *yaml.Node
+	BadValue *yaml.Node
 }
 
-// kubeadmNodeOf reads the node's kubeadm documents of a file split into docs.
-func kubeadmNodeOf(path string, docs []yamlDoc) *kubeadmNodeDoc {
-	n := &kubeadmNodeDoc{path: path, imageRepo: "registry.k8s.io"}
-	var initDoc, joinDoc *yamlDoc
+// NodeOf reads the node's kubeadm documents of a file split into docs.
+func NodeOf(path string, docs []Doc) *Node {
+	n := &Node{path: path, imageRepo: "registry.k8s.io"}
+	var initDoc, joinDoc *Doc
 	for i := range docs {
 		d := &docs[i]
-		if group(d.apiVersion) == "kubelet.config.k8s.io" && n.kubelet == nil {
+		if Group(d.APIVersion) == "kubelet.config.k8s.io" && n.kubelet == nil {
 			n.kubelet = d
 		}
-		if group(d.apiVersion) != "kubeadm.k8s.io" {
+		if Group(d.APIVersion) != "kubeadm.k8s.io" {
 			continue
 		}
-		switch d.kind {
+		switch d.Kind {
 		case "InitConfiguration":
 			initDoc = d
 		case "JoinConfiguration":
@@ -116,31 +117,31 @@ func kubeadmNodeOf(path string, docs []yamlDoc) *kubeadmNodeDoc {
 	for i := range docs {
 		d := &docs[i]
 		// documentMapToJoinConfiguration checks the JoinConfiguration only.
-		if group(d.apiVersion) == "kubeadm.k8s.io" && (!n.join || d == joinDoc) {
+		if Group(d.APIVersion) == "kubeadm.k8s.io" && (!n.join || d == joinDoc) {
 			n.versions = append(n.versions, d)
 		}
 	}
-	slices.SortStableFunc(n.versions, func(a, b *yamlDoc) int { return strings.Compare(gvkString(a), gvkString(b)) })
-	n.anchor = finding.Position{File: path, Line: 1, Column: 1}
+	slices.SortStableFunc(n.versions, func(a, b *Doc) int { return strings.Compare(gvkString(a), gvkString(b)) })
+	n.Anchor = finding.Position{File: path, Line: 1, Column: 1}
 	if len(docs) > 0 {
-		n.anchor.Line = docs[0].first
+		n.Anchor.Line = docs[0].First
 	}
 	if n.doc != nil {
-		n.anchor = n.pos(n.doc.kindLine, n.doc.kindColumn)
+		n.Anchor = n.pos(n.doc.KindLine, n.doc.KindColumn)
 		if n.join {
-			n.controlPlane = get(n.doc.root, "controlPlane") != nil
+			n.controlPlane = Get(n.doc.Root, "controlPlane") != nil
 		}
-		n.readNodeRegistration(get(n.doc.root, "nodeRegistration"), strings.HasSuffix(n.doc.apiVersion, "/v1beta3"))
+		n.readNodeRegistration(Get(n.doc.Root, "nodeRegistration"), strings.HasSuffix(n.doc.APIVersion, "/v1beta3"))
 	}
-	if c := n.cluster; c != nil && c.root != nil {
-		if k := keyNode(c.root, "imageRepository"); k != nil {
-			if v := get(c.root, "imageRepository"); v.Value != "" {
+	if c := n.cluster; c != nil && c.Root != nil {
+		if k := KeyNode(c.Root, "imageRepository"); k != nil {
+			if v := Get(c.Root, "imageRepository"); v.Value != "" {
 				n.imageRepo, n.imageRepoPos = v.Value, n.pos(k.Line, k.Column)
 			}
 		}
-		if fg := get(c.root, "featureGates"); fg != nil {
-			if k := keyNode(fg, "NodeLocalCRISocket"); k != nil {
-				if b, err := strconv.ParseBool(get(fg, "NodeLocalCRISocket").Value); err == nil {
+		if fg := Get(c.Root, "featureGates"); fg != nil {
+			if k := KeyNode(fg, "NodeLocalCRISocket"); k != nil {
+				if b, err := strconv.ParseBool(Get(fg, "NodeLocalCRISocket").Value); err == nil {
 					n.gate, n.gatePos = &b, n.pos(k.Line, k.Column)
 				}
 			}
@@ -150,34 +151,34 @@ func kubeadmNodeOf(path string, docs []yamlDoc) *kubeadmNodeDoc {
 }
 
 // gvkString is schema.GroupVersionKind.String of a document.
-func gvkString(d *yamlDoc) string {
-	return d.apiVersion + ", Kind=" + d.kind
+func gvkString(d *Doc) string {
+	return d.APIVersion + ", Kind=" + d.Kind
 }
 
-func (n *kubeadmNodeDoc) pos(line, column int) finding.Position {
+func (n *Node) pos(line, column int) finding.Position {
 	return finding.Position{File: n.path, Line: line, Column: column}
 }
 
 // readNodeRegistration reads nodeRegistration: name, criSocket, taints and
 // kubeletExtraArgs, v1beta3's map sorted by name as its conversion sorts it
 // (v1beta3/conversion.go, convertToArgs), v1beta4's list as written.
-func (n *kubeadmNodeDoc) readNodeRegistration(nr *yaml.Node, v1beta3 bool) {
+func (n *Node) readNodeRegistration(nr *yaml.Node, v1beta3 bool) {
 	if nr == nil || nr.Kind != yaml.MappingNode {
 		return
 	}
-	if k := keyNode(nr, "name"); k != nil {
-		n.name, n.namePos = get(nr, "name").Value, n.pos(k.Line, k.Column)
+	if k := KeyNode(nr, "name"); k != nil {
+		n.Name, n.NamePos = Get(nr, "name").Value, n.pos(k.Line, k.Column)
 	}
-	if k := keyNode(nr, "criSocket"); k != nil {
-		n.criSocket, n.criPos = get(nr, "criSocket").Value, n.pos(k.Line, k.Column)
+	if k := KeyNode(nr, "criSocket"); k != nil {
+		n.CRISocket, n.CRIPos = Get(nr, "criSocket").Value, n.pos(k.Line, k.Column)
 	}
-	if k := keyNode(nr, "taints"); k != nil {
+	if k := KeyNode(nr, "taints"); k != nil {
 		n.taintsPos = n.pos(k.Line, k.Column)
-		for _, t := range get(nr, "taints").Content {
+		for _, t := range Get(nr, "taints").Content {
 			n.taints = append(n.taints, taintString(t))
 		}
 	}
-	args := get(nr, "kubeletExtraArgs")
+	args := Get(nr, "kubeletExtraArgs")
 	if args == nil {
 		return
 	}
@@ -193,34 +194,34 @@ func (n *kubeadmNodeDoc) readNodeRegistration(nr *yaml.Node, v1beta3 bool) {
 		for i := 0; i+1 < len(args.Content); i += 2 {
 			k, v := args.Content[i], args.Content[i+1]
 			n.checkValue(v)
-			n.extra = append(n.extra, kubeadmArg{name: k.Value, value: v.Value, pos: n.pos(k.Line, k.Column), from: from(k.Value)})
+			n.Extra = append(n.Extra, Arg{Name: k.Value, Value: v.Value, Pos: n.pos(k.Line, k.Column), From: from(k.Value)})
 		}
-		slices.SortStableFunc(n.extra, func(a, b kubeadmArg) int {
-			if c := strings.Compare(a.name, b.name); c != 0 {
+		slices.SortStableFunc(n.Extra, func(a, b Arg) int {
+			if c := strings.Compare(a.Name, b.Name); c != 0 {
 				return c
 			}
-			return strings.Compare(a.value, b.value)
+			return strings.Compare(a.Value, b.Value)
 		})
 	case args.Kind == yaml.SequenceNode:
 		for _, item := range args.Content {
-			a := kubeadmArg{pos: n.pos(item.Line, item.Column)}
-			if k := keyNode(item, "name"); k != nil {
-				a.name, a.pos = get(item, "name").Value, n.pos(k.Line, k.Column)
+			a := Arg{Pos: n.pos(item.Line, item.Column)}
+			if k := KeyNode(item, "name"); k != nil {
+				a.Name, a.Pos = Get(item, "name").Value, n.pos(k.Line, k.Column)
 			}
-			if v := get(item, "value"); v != nil {
-				a.value = v.Value
+			if v := Get(item, "value"); v != nil {
+				a.Value = v.Value
 				n.checkValue(v)
 			}
-			a.from = from(a.name)
-			n.extra = append(n.extra, a)
+			a.From = from(a.Name)
+			n.Extra = append(n.Extra, a)
 		}
 	}
 }
 
 // checkValue records v when kubeadm's decoder cannot read it as a string.
-func (n *kubeadmNodeDoc) checkValue(v *yaml.Node) {
-	if n.badValue == nil && jsonKind(v) != "" {
-		n.badValue = v
+func (n *Node) checkValue(v *yaml.Node) {
+	if n.BadValue == nil && jsonKind(v) != "" {
+		n.BadValue = v
 	}
 }
 
@@ -243,7 +244,7 @@ func jsonKind(v *yaml.Node) string {
 // taintString is v1.Taint.ToString: key=value:effect, key:effect without a value.
 func taintString(t *yaml.Node) string {
 	val := func(k string) string {
-		if v := get(t, k); v != nil {
+		if v := Get(t, k); v != nil {
 			return v.Value
 		}
 		return ""
@@ -254,28 +255,28 @@ func taintString(t *yaml.Node) string {
 	return val("key") + "=" + val("value") + ":" + val("effect")
 }
 
-// kubeadmNodeWrites is what the kubelet-start phase of one kubeadm minor writes
+// Writes is what the kubelet-start phase of one kubeadm minor writes
 // besides config.yaml.
-type kubeadmNodeWrites struct {
+type Writes struct {
 	// Flags are KUBELET_KUBEADM_ARGS in order.
-	flags []kubeadmArg
-	// instance: the minor writes instance-config.yaml with containerRuntimeEndpoint
+	Flags []Arg
+	// Instance: the minor writes Instance-config.yaml with containerRuntimeEndpoint
 	// endpoint (empty when criSocket is not written: kubeadm detects the socket on the
 	// node).
-	instance bool
-	endpoint string
+	Instance bool
+	Endpoint string
 }
 
-// kubeadmRefusal is kubeadm's error when it refuses the file, with the position of
+// Refusal is kubeadm's error when it refuses the file, with the position of
 // what it refuses and the source that refuses.
-type kubeadmRefusal struct {
+type Refusal struct {
 	pos     finding.Position
 	message string // kubeadm's words
 	source  string
 	hint    string // what to write instead, when the refusal says it best
 }
 
-func (r *kubeadmRefusal) Error() string { return r.message }
+func (r *Refusal) Error() string { return r.message }
 
 // minorNumber is 37 of "1.37".
 func minorNumber(m *kubelets.Minor) int {
@@ -289,7 +290,7 @@ func minorNumber(m *kubelets.Minor) int {
 // validateSupportedVersion, in documentMapToInitConfiguration's order), and the
 // NodeLocalCRISocket feature gate where kubeadm does not know it
 // (apis/kubeadm/validation/validation.go, ValidateFeatureGates: 1.31, and 1.37 on).
-func (n *kubeadmNodeDoc) refusal(m *kubelets.Minor) *kubeadmRefusal {
+func (n *Node) refusal(m *kubelets.Minor) *Refusal {
 	minor := minorNumber(m)
 	old := map[string]string{
 		"kubeadm.k8s.io/v1alpha1": "v1.11",
@@ -307,58 +308,58 @@ func (n *kubeadmNodeDoc) refusal(m *kubelets.Minor) *kubeadmRefusal {
 	}
 	src := fmt.Sprintf("cmd/kubeadm/app/util/config/common.go, validateSupportedVersion, kubeadm %s", m.Patch)
 	for _, d := range n.versions {
-		use := old[d.apiVersion]
-		at := n.pos(d.kindLine, d.kindColumn)
-		if v := get(d.root, "apiVersion"); v != nil {
+		use := old[d.APIVersion]
+		at := n.pos(d.KindLine, d.KindColumn)
+		if v := Get(d.Root, "apiVersion"); v != nil {
 			at = n.pos(v.Line, v.Column)
 		}
-		decodes := use == "" && d == n.doc && (d.apiVersion == "kubeadm.k8s.io/v1beta4" || d.apiVersion == "kubeadm.k8s.io/v1beta3")
+		decodes := use == "" && d == n.doc && (d.APIVersion == "kubeadm.k8s.io/v1beta4" || d.APIVersion == "kubeadm.k8s.io/v1beta3")
 		if decodes && n.badArgs != nil {
 			typ, field := "[]v1beta4.Arg", "object"
-			if d.apiVersion == "kubeadm.k8s.io/v1beta3" {
+			if d.APIVersion == "kubeadm.k8s.io/v1beta3" {
 				typ, field = "map[string]string", "array"
 			}
-			return &kubeadmRefusal{pos: n.pos(n.badArgs.Line, n.badArgs.Column), source: fmt.Sprintf("cmd/kubeadm/app/util/config, runtime.DecodeInto of the %s, kubeadm %s", n.doc.kind, m.Patch),
+			return &Refusal{pos: n.pos(n.badArgs.Line, n.badArgs.Column), source: fmt.Sprintf("cmd/kubeadm/app/util/config, runtime.DecodeInto of the %s, kubeadm %s", n.doc.Kind, m.Patch),
 				message: fmt.Sprintf("json: cannot unmarshal %s into Go struct field NodeRegistrationOptions.nodeRegistration.kubeletExtraArgs of type %s", field, typ)}
 		}
-		if decodes && n.badValue != nil {
+		if decodes && n.BadValue != nil {
 			// runtime.DecodeInto of the node's document (kubeadm's scheme, encoding/json).
 			field := "Arg.nodeRegistration.kubeletExtraArgs.value"
-			if d.apiVersion == "kubeadm.k8s.io/v1beta3" {
+			if d.APIVersion == "kubeadm.k8s.io/v1beta3" {
 				field = "NodeRegistrationOptions.nodeRegistration.kubeletExtraArgs"
 			}
-			return &kubeadmRefusal{pos: n.pos(n.badValue.Line, n.badValue.Column), source: fmt.Sprintf("cmd/kubeadm/app/util/config, runtime.DecodeInto of the %s, kubeadm %s", n.doc.kind, m.Patch),
-				message: fmt.Sprintf("json: cannot unmarshal %s into Go struct field %s of type string", jsonKind(n.badValue), field)}
+			return &Refusal{pos: n.pos(n.BadValue.Line, n.BadValue.Column), source: fmt.Sprintf("cmd/kubeadm/app/util/config, runtime.DecodeInto of the %s, kubeadm %s", n.doc.Kind, m.Patch),
+				message: fmt.Sprintf("json: cannot unmarshal %s into Go struct field %s of type string", jsonKind(n.BadValue), field)}
 		}
 		if use != "" {
-			return &kubeadmRefusal{pos: at, source: src, message: fmt.Sprintf("your configuration file uses an old API spec: %q (kind: %q). Please use kubeadm %s instead and run %s, which will write the new, similar spec using a newer API version.", d.apiVersion, d.kind, use, migrate)}
+			return &Refusal{pos: at, source: src, message: fmt.Sprintf("your configuration file uses an old API spec: %q (kind: %q). Please use kubeadm %s instead and run %s, which will write the new, similar spec using a newer API version.", d.APIVersion, d.Kind, use, migrate)}
 		}
 		switch {
-		case d.apiVersion == "kubeadm.k8s.io/v1" && minor >= 37:
-			return &kubeadmRefusal{pos: at, source: src, message: fmt.Sprintf("experimental API spec: %q (kind: %q) is not allowed. You can use the --allow-experimental-api flag if the command supports it.", d.apiVersion, d.kind)}
-		case d.apiVersion != "kubeadm.k8s.io/v1beta4" && d.apiVersion != "kubeadm.k8s.io/v1beta3" && d.apiVersion != "kubeadm.k8s.io/v1":
+		case d.APIVersion == "kubeadm.k8s.io/v1" && minor >= 37:
+			return &Refusal{pos: at, source: src, message: fmt.Sprintf("experimental API spec: %q (kind: %q) is not allowed. You can use the --allow-experimental-api flag if the command supports it.", d.APIVersion, d.Kind)}
+		case d.APIVersion != "kubeadm.k8s.io/v1beta4" && d.APIVersion != "kubeadm.k8s.io/v1beta3" && d.APIVersion != "kubeadm.k8s.io/v1":
 			// Not registered in the scheme: the decoder refuses it.
-			return &kubeadmRefusal{pos: at, source: fmt.Sprintf("cmd/kubeadm/app/apis/kubeadm/scheme, kubeadm %s", m.Patch),
-				message: fmt.Sprintf("no kind %q is registered for version %q in scheme", d.kind, d.apiVersion)}
-		case d.apiVersion == "kubeadm.k8s.io/v1" && minor < 37:
-			return &kubeadmRefusal{pos: at, source: fmt.Sprintf("cmd/kubeadm/app/apis/kubeadm/scheme, kubeadm %s", m.Patch),
-				message: fmt.Sprintf("no kind %q is registered for version %q in scheme", d.kind, d.apiVersion)}
+			return &Refusal{pos: at, source: fmt.Sprintf("cmd/kubeadm/app/apis/kubeadm/scheme, kubeadm %s", m.Patch),
+				message: fmt.Sprintf("no kind %q is registered for version %q in scheme", d.Kind, d.APIVersion)}
+		case d.APIVersion == "kubeadm.k8s.io/v1" && minor < 37:
+			return &Refusal{pos: at, source: fmt.Sprintf("cmd/kubeadm/app/apis/kubeadm/scheme, kubeadm %s", m.Patch),
+				message: fmt.Sprintf("no kind %q is registered for version %q in scheme", d.Kind, d.APIVersion)}
 		}
 	}
-	if d := n.kubelet; d != nil && !n.join && d.apiVersion != "kubelet.config.k8s.io/v1beta1" {
+	if d := n.kubelet; d != nil && !n.join && d.APIVersion != "kubelet.config.k8s.io/v1beta1" {
 		// documentMapToInitConfiguration loads the component configs after the
 		// kubeadm documents: configBase.Unmarshal takes only the version
 		// kubeadm converts (join reads the cluster's instead).
-		at := n.pos(d.kindLine, d.kindColumn)
-		if v := get(d.root, "apiVersion"); v != nil {
+		at := n.pos(d.KindLine, d.KindColumn)
+		if v := Get(d.Root, "apiVersion"); v != nil {
 			at = n.pos(v.Line, v.Column)
 		}
-		return &kubeadmRefusal{pos: at, source: fmt.Sprintf("cmd/kubeadm/app/componentconfigs/configset.go, configBase.Unmarshal, kubeadm %s", m.Patch),
-			message: fmt.Sprintf("unsupported apiVersion %q, you may have to do manual conversion to %q and run kubeadm again", d.apiVersion, "kubelet.config.k8s.io/v1beta1"),
+		return &Refusal{pos: at, source: fmt.Sprintf("cmd/kubeadm/app/componentconfigs/configset.go, configBase.Unmarshal, kubeadm %s", m.Patch),
+			message: fmt.Sprintf("unsupported apiVersion %q, you may have to do manual conversion to %q and run kubeadm again", d.APIVersion, "kubelet.config.k8s.io/v1beta1"),
 			hint:    "write the KubeletConfiguration document as apiVersion kubelet.config.k8s.io/v1beta1, the only version kubeadm reads (and the kubelet decodes)"}
 	}
 	if n.gate != nil && (minor <= 31 || minor >= 37) && !n.join {
-		return &kubeadmRefusal{pos: n.gatePos, source: fmt.Sprintf("cmd/kubeadm/app/apis/kubeadm/validation/validation.go, ValidateFeatureGates, kubeadm %s", m.Patch),
+		return &Refusal{pos: n.gatePos, source: fmt.Sprintf("cmd/kubeadm/app/apis/kubeadm/validation/validation.go, ValidateFeatureGates, kubeadm %s", m.Patch),
 			message: fmt.Sprintf("featureGates: Invalid value: map[string]bool{\"NodeLocalCRISocket\":%t}: NodeLocalCRISocket is not a valid feature name.", *n.gate)}
 	}
 	return nil
@@ -371,7 +372,7 @@ func (n *kubeadmNodeDoc) refusal(m *kubelets.Minor) *kubeadmRefusal {
 // from 1.37 no gate: the instance configuration always
 // (cmd/phases/init/kubelet.go runKubeletStart, cmd/phases/join/kubelet.go
 // runKubeletStartJoinPhase).
-func (n *kubeadmNodeDoc) nodeLocalCRISocket(minor int) bool {
+func (n *Node) nodeLocalCRISocket(minor int) bool {
 	switch {
 	case minor <= 31:
 		return false
@@ -394,62 +395,62 @@ func pauseVersion(minor int) string {
 	return "3.10.2"
 }
 
-// writes is what kubeadm of minor m writes for the node: buildKubeletArgsCommon's
+// Writes is what kubeadm of minor m Writes for the node: buildKubeletArgsCommon's
 // flags, overridden by kubeletExtraArgs (ArgumentsToCommand), and whether the instance
 // configuration is written. detected is the CRI socket kubeadm detects on the node
-// when criSocket is not written (KubeadmOptions.CRISocket; empty: unknown).
-func (n *kubeadmNodeDoc) writes(m *kubelets.Minor, detected string) kubeadmNodeWrites {
+// when criSocket is not written (Options.CRISocket; empty: unknown).
+func (n *Node) Writes(m *kubelets.Minor, detected string) Writes {
 	minor := minorNumber(m)
-	var w kubeadmNodeWrites
+	var w Writes
 	// SetNodeRegistrationDynamicDefaults: a socket without a scheme gets unix://;
 	// none is detected on the node (DetectCRISocket).
-	socket, socketPos, socketFrom := n.criSocket, n.criPos, "nodeRegistration.criSocket"
+	socket, socketPos, socketFrom := n.CRISocket, n.CRIPos, "nodeRegistration.criSocket"
 	switch {
 	case socket == "":
-		socket, socketPos, socketFrom = detected, n.anchor, "the CRI socket kubeadm detects on the node"
+		socket, socketPos, socketFrom = detected, n.Anchor, "the CRI socket kubeadm detects on the node"
 	case !strings.HasPrefix(socket, "unix"):
 		socket = "unix://" + socket
 	}
-	var base []kubeadmArg
+	var base []Arg
 	if n.nodeLocalCRISocket(minor) {
-		w.instance, w.endpoint = true, socket
+		w.Instance, w.Endpoint = true, socket
 	} else if socket != "" {
-		base = append(base, kubeadmArg{name: "container-runtime-endpoint", value: socket, pos: socketPos, from: socketFrom})
+		base = append(base, Arg{Name: "container-runtime-endpoint", Value: socket, Pos: socketPos, From: socketFrom})
 	}
 	if minor <= 34 {
 		// GetPauseImage: imageRepository/pause:PauseVersion (gone from 1.35).
 		pos := n.imageRepoPos
 		if pos.Line == 0 {
-			pos = n.anchor
+			pos = n.Anchor
 		}
-		base = append(base, kubeadmArg{name: "pod-infra-container-image", value: n.imageRepo + "/pause:" + pauseVersion(minor), pos: pos,
-			from: "ClusterConfiguration imageRepository (kubeadm's pause image)"})
+		base = append(base, Arg{Name: "pod-infra-container-image", Value: n.imageRepo + "/pause:" + pauseVersion(minor), Pos: pos,
+			From: "ClusterConfiguration imageRepository (kubeadm's pause image)"})
 	}
 	if n.join && !n.controlPlane && len(n.taints) > 0 {
-		base = append(base, kubeadmArg{name: "register-with-taints", value: strings.Join(n.taints, ","), pos: n.taintsPos, from: "nodeRegistration.taints"})
+		base = append(base, Arg{Name: "register-with-taints", Value: strings.Join(n.taints, ","), Pos: n.taintsPos, From: "nodeRegistration.taints"})
 	}
 	// GetNodeNameAndHostname: the node name is nodeRegistration.name (lower-cased by
 	// GetHostname), else the hostname-override extra arg, else the host's name; the flag
 	// is written when it differs from the host's name, which only the node knows.
-	nodeName, namePos, nameFrom := strings.ToLower(strings.TrimSpace(n.name)), n.namePos, "nodeRegistration.name"
-	for _, a := range n.extra {
-		if a.name == "hostname-override" {
-			nodeName, namePos, nameFrom = a.value, a.pos, a.from
+	nodeName, namePos, nameFrom := strings.ToLower(strings.TrimSpace(n.Name)), n.NamePos, "nodeRegistration.name"
+	for _, a := range n.Extra {
+		if a.Name == "hostname-override" {
+			nodeName, namePos, nameFrom = a.Value, a.Pos, a.From
 		}
 	}
 	if nodeName != "" {
-		base = append(base, kubeadmArg{name: "hostname-override", value: nodeName, pos: namePos, from: nameFrom})
+		base = append(base, Arg{Name: "hostname-override", Value: nodeName, Pos: namePos, From: nameFrom})
 	}
-	w.flags = argumentsToCommand(minor, base, n.extra)
+	w.Flags = argumentsToCommand(minor, base, n.Extra)
 	return w
 }
 
 // hostnameFlag says, when the flags have kubeadm's own --hostname-override, that it
 // depends on the node; empty otherwise.
-func (n *kubeadmNodeDoc) hostnameFlag(w kubeadmNodeWrites) string {
-	for _, f := range w.flags {
-		if f.name == "hostname-override" && f.from == "nodeRegistration.name" {
-			return fmt.Sprintf("kubeadm writes --hostname-override=%s unless the node's hostname is %s: the node's name is the same either way", f.value, f.value)
+func (n *Node) hostnameFlag(w Writes) string {
+	for _, f := range w.Flags {
+		if f.Name == "hostname-override" && f.From == "nodeRegistration.name" {
+			return fmt.Sprintf("kubeadm writes --hostname-override=%s unless the node's hostname is %s: the node's name is the same either way", f.Value, f.Value)
 		}
 	}
 	return ""
@@ -459,25 +460,25 @@ func (n *kubeadmNodeDoc) hostnameFlag(w kubeadmNodeWrites) string {
 // every base arg of its name. 1.31 sorts the lot by name, then value; from 1.32 the
 // base args are sorted and the extra args follow as given (1.37's merge methods are
 // v1's, which kubeadm 1.37 does not read without --allow-experimental-api).
-func argumentsToCommand(minor int, base, overrides []kubeadmArg) []kubeadmArg {
+func argumentsToCommand(minor int, base, overrides []Arg) []Arg {
 	over := map[string]bool{}
 	for _, a := range overrides {
-		over[a.name] = true
+		over[a.Name] = true
 	}
-	byNameValue := func(a, b kubeadmArg) int {
-		if c := strings.Compare(a.name, b.name); c != 0 {
+	byNameValue := func(a, b Arg) int {
+		if c := strings.Compare(a.Name, b.Name); c != 0 {
 			return c
 		}
-		return strings.Compare(a.value, b.value)
+		return strings.Compare(a.Value, b.Value)
 	}
-	var out []kubeadmArg
+	var out []Arg
 	if minor <= 31 {
 		out = slices.Clone(overrides)
 	}
 	base = slices.Clone(base)
 	slices.SortStableFunc(base, byNameValue)
 	for _, a := range base {
-		if !over[a.name] {
+		if !over[a.Name] {
 			out = append(out, a)
 		}
 	}
@@ -490,10 +491,10 @@ func argumentsToCommand(minor int, base, overrides []kubeadmArg) []kubeadmArg {
 
 // flagsEnv is the kubeadm-flags.env WriteKubeletArgsToFile writes:
 // KUBELET_KUBEADM_ARGS=%q of the flags joined by spaces.
-func flagsEnv(flags []kubeadmArg) []byte {
+func flagsEnv(flags []Arg) []byte {
 	var args []string
 	for _, a := range flags {
-		args = append(args, "--"+a.name+"="+a.value)
+		args = append(args, "--"+a.Name+"="+a.Value)
 	}
 	return fmt.Appendf(nil, "KUBELET_KUBEADM_ARGS=%q\n", strings.Join(args, " "))
 }
@@ -503,21 +504,30 @@ func instanceConfig(endpoint string) []byte {
 	return fmt.Appendf(nil, "containerRuntimeEndpoint: %q\n", endpoint)
 }
 
-// addKubeadmFindings adds, to a result at minor r.Minor of a kubeadm config file,
+// Wrote records flags as written by kubeadm into kubeadm-flags.env: those not
+// from kubeletExtraArgs are kubeadm's own, not the file's to change (Settle).
+func (n *Node) Wrote(flags []Arg) {
+	for _, f := range flags {
+		if !strings.HasPrefix(f.From, "nodeRegistration.kubeletExtraArgs") {
+			n.own = append(n.own, f.Name)
+		}
+	}
+}
+
+// Settle adds, to findings at minor of a kubeadm config file (pm: its position map),
 // what kubeadm of that minor says of the file: that it refuses it (KC9001, kubeadm's
 // own words), and what it takes from the node instead of the file (KC9004).
-func (s *Source) addKubeadmFindings(r *Result) {
-	if s == nil || s.kubeadm == nil || r == nil || r.Minor == nil {
+func (n *Node) Settle(findings *[]finding.Finding, minor *kubelets.Minor, pm *posmap.Map) {
+	if n == nil || minor == nil {
 		return
 	}
-	n := s.kubeadm
-	if m := s.pos; m != nil && m.byPath != nil {
+	if m := pm; m != nil && m.ByPath != nil {
 		// kubeadm marshals a field it does not set as its zero value
 		// (containerRuntimeEndpoint: ""), which the kubelet defaults as if absent: a
 		// kubeadm flag for it overrides nothing the file says.
-		kept := r.Findings[:0]
-		for _, f := range r.Findings {
-			if f.Rule == validate.FlagOverridesFile.ID && f.Path != "" && !m.writtenOrKubeadms(f.Path) {
+		kept := (*findings)[:0]
+		for _, f := range *findings {
+			if f.Rule == validate.FlagOverridesFile.ID && f.Path != "" && !writtenOrKubeadms(m, f.Path) {
 				continue
 			}
 			// A deprecated flag kubeadm writes itself (--pod-infra-container-image,
@@ -534,13 +544,13 @@ func (s *Source) addKubeadmFindings(r *Result) {
 			}
 			kept = append(kept, f)
 		}
-		r.Findings = kept
+		*findings = kept
 	}
-	if ref := n.refusal(r.Minor); ref != nil {
+	if ref := n.refusal(minor); ref != nil {
 		hint := "use apiVersion kubeadm.k8s.io/v1beta4 in every kubeadm document (kubeadm config migrate writes it)"
 		switch {
-		case n.badValue != nil && ref.pos == n.pos(n.badValue.Line, n.badValue.Column):
-			hint = fmt.Sprintf("quote the value: %q", n.badValue.Value)
+		case n.BadValue != nil && ref.pos == n.pos(n.BadValue.Line, n.BadValue.Column):
+			hint = fmt.Sprintf("quote the value: %q", n.BadValue.Value)
 		case n.badArgs != nil && ref.pos == n.pos(n.badArgs.Line, n.badArgs.Column) && n.badArgs.Kind == yaml.MappingNode:
 			hint = "v1beta4's kubeletExtraArgs is a list: - name: max-pods, value: \"150\" (kubeadm config migrate converts v1beta3's map)"
 		case n.badArgs != nil && ref.pos == n.pos(n.badArgs.Line, n.badArgs.Column):
@@ -548,43 +558,43 @@ func (s *Source) addKubeadmFindings(r *Result) {
 		case ref.hint != "":
 			hint = ref.hint
 		case n.gate != nil && ref.pos == n.gatePos:
-			hint = fmt.Sprintf("remove featureGates.NodeLocalCRISocket: kubeadm %s does not know the gate", r.Minor.Version)
+			hint = fmt.Sprintf("remove featureGates.NodeLocalCRISocket: kubeadm %s does not know the gate", minor.Version)
 		}
 		f := bootstrap.Refuses.At(ref.pos, "",
-			fmt.Sprintf("kubeadm %s refuses the file and writes nothing for the kubelet: %s (%s)", r.Minor.Version, ref.message, ref.source), hint)
-		f.By = &finding.Tool{Name: "kubeadm", Release: r.Minor.Version}
-		r.Findings = append(r.Findings, f)
+			fmt.Sprintf("kubeadm %s refuses the file and writes nothing for the kubelet: %s (%s)", minor.Version, ref.message, ref.source), hint)
+		f.By = &finding.Tool{Name: "kubeadm", Release: minor.Version}
+		*findings = append(*findings, f)
 	}
 	if n.refusedOnly {
-		finding.SortFindings(r.Findings)
+		finding.SortFindings(*findings)
 		return
 	}
-	if n.criSocket == "" && n.detected == "" {
+	if n.CRISocket == "" && n.Detected == "" {
 		verb := "init"
 		if n.join {
 			verb = "join"
 		}
 		where := "--container-runtime-endpoint in kubeadm-flags.env"
-		if n.nodeLocalCRISocket(minorNumber(r.Minor)) {
+		if n.nodeLocalCRISocket(minorNumber(minor)) {
 			where = "containerRuntimeEndpoint in /var/lib/kubelet/instance-config.yaml, merged into config.yaml"
 		}
-		r.Findings = append(r.Findings, bootstrap.AtBoot.At(n.anchor, "containerRuntimeEndpoint",
+		*findings = append(*findings, bootstrap.AtBoot.At(n.Anchor, "containerRuntimeEndpoint",
 			fmt.Sprintf("kubeadm %s %s writes the container runtime socket it detects on the node as %s (nodeRegistration.criSocket is not written: util/config SetNodeRegistrationDynamicDefaults, DetectCRISocket): unknown until boot, the kubelet's default is used here",
-				verb, r.Minor.Version, where),
+				verb, minor.Version, where),
 			"write nodeRegistration.criSocket (unix:///run/containerd/containerd.sock, unix:///var/run/crio/crio.sock), or give the node's with --set containerRuntimeEndpoint=unix:///..."))
 	}
-	finding.SortFindings(r.Findings)
+	finding.SortFindings(*findings)
 }
 
 // writtenOrKubeadms reports whether the file (or a patch) writes path or kubeadm's
-// defaulting sets it (kubeadmSets, the instance configuration's endpoint).
-func (m *posMap) writtenOrKubeadms(path string) bool {
+// defaulting sets it (Sets, the instance configuration's endpoint).
+func writtenOrKubeadms(m *posmap.Map, path string) bool {
 	for p := path; p != ""; p = kubelets.Parent(p) {
-		if _, ok := m.byPath[p]; ok {
+		if _, ok := m.ByPath[p]; ok {
 			return true
 		}
 	}
-	for _, q := range kubeadmSets {
+	for _, q := range Sets {
 		if kubelets.Within(path, q) || kubelets.Within(q, path) {
 			return true
 		}

@@ -1,4 +1,4 @@
-package input
+package kubeadm
 
 import (
 	"bytes"
@@ -39,14 +39,14 @@ func DefaultNetworking() Networking {
 	return Networking{ServiceSubnet: defaultServiceSubnet, DNSDomain: defaultDNSDomain, CertificatesDir: defaultCertificatesDir}
 }
 
-// KubeadmOptions are what kubeadm reads from the node rather than from the file.
-type KubeadmOptions struct {
+// Options are what kubeadm reads from the node rather than from the file.
+type Options struct {
 	// SystemdResolved: systemd-resolved is active on the node, so kubeadm points
 	// resolvConf at /run/systemd/resolve/resolv.conf (componentconfigs/kubelet_unix.go,
 	// mutateResolverConfig). kubeletcfg cannot see the node: false unless asked.
 	SystemdResolved bool
 	// Patches is kubeadm init's --patches folder, which overrides the
-	// InitConfiguration's patches.directory (input/kubeadmpatches.go).
+	// InitConfiguration's patches.directory (patches.go).
 	Patches string
 	// CRISocket is the container runtime socket kubeadm detects on the node
 	// (util/runtime DetectCRISocket) when nodeRegistration.criSocket is not
@@ -55,14 +55,14 @@ type KubeadmOptions struct {
 	CRISocket string
 }
 
-// KubeadmKubeletConfig reproduces what `kubeadm init` (1.31-1.37: the kubelet
+// KubeletConfig reproduces what `kubeadm init` (1.31-1.37: the kubelet
 // component-config code is the same in each) writes to /var/lib/kubelet/config.yaml
 // from the KubeletConfiguration document doc (nil: none) and the ClusterConfiguration's
 // networking: the document decoded as kubeadm decodes it (leniently: unknown fields are
 // dropped), kubeletConfig.Default (componentconfigs/kubelet.go), Mutate (resolvConf)
 // and the marshalling of phases/kubelet.WriteConfigToDisk. The conformance harness's
 // kubeadm goldens (testdata/kubeadm/golden) are kubeadm's own output for the same input.
-func KubeadmKubeletConfig(doc []byte, net Networking, opt KubeadmOptions) ([]byte, error) {
+func KubeletConfig(doc []byte, net Networking, opt Options) ([]byte, error) {
 	kc := &kubeletv1beta1.KubeletConfiguration{}
 	if len(doc) > 0 {
 		d := source.DecodeMain(doc)
@@ -120,8 +120,8 @@ func kubeadmDefault(kc *kubeletv1beta1.KubeletConfiguration, net Networking) {
 	}
 }
 
-// kubeadmSets are the paths kubeletConfig.Default and Mutate set.
-var kubeadmSets = []string{"featureGates", "staticPodPath", "clusterDNS", "clusterDomain",
+// Sets are the paths kubeletConfig.Default and Mutate set.
+var Sets = []string{"featureGates", "staticPodPath", "clusterDNS", "clusterDomain",
 	"authentication.x509.clientCAFile", "authentication.anonymous.enabled", "authorization.mode",
 	"authentication.webhook.enabled", "healthzBindAddress", "healthzPort", "rotateCertificates",
 	"cgroupDriver", "resolvConf"}
@@ -142,8 +142,8 @@ func clusterDNS(subnets string) string {
 
 func ptr[T any](v T) *T { return &v }
 
-// kubeadmDefaultsNote lists what kubeadm sets, for the report's note.
-func kubeadmDefaultsNote(net Networking, opt KubeadmOptions) string {
+// DefaultsNote lists what kubeadm sets, for the report's note.
+func DefaultsNote(net Networking, opt Options) string {
 	s := fmt.Sprintf("clusterDNS %s (from serviceSubnet %s), clusterDomain %s, authentication/authorization webhook, x509 clientCAFile %s, staticPodPath, healthz 127.0.0.1:10248, rotateCertificates, cgroupDriver systemd",
 		clusterDNS(net.ServiceSubnet), net.ServiceSubnet, net.DNSDomain, path.Join(net.CertificatesDir, "ca.crt"))
 	if opt.SystemdResolved {
@@ -152,12 +152,12 @@ func kubeadmDefaultsNote(net Networking, opt KubeadmOptions) string {
 	return s
 }
 
-// KubeadmKubeletConfigAt is KubeadmKubeletConfig as kubeadm of minor m writes it:
+// KubeletConfigAt is KubeletConfig as kubeadm of minor m writes it:
 // kubeadm decodes and marshals with its own minor's kubelet types, so a field m does
 // not have (crashLoopBackOff before 1.32) is neither kept from the file nor written
 // as a zero value.
-func KubeadmKubeletConfigAt(doc []byte, net Networking, opt KubeadmOptions, m *kubelets.Minor) ([]byte, error) {
-	out, err := KubeadmKubeletConfig(doc, net, opt)
+func KubeletConfigAt(doc []byte, net Networking, opt Options, m *kubelets.Minor) ([]byte, error) {
+	out, err := KubeletConfig(doc, net, opt)
 	if err != nil || m == nil {
 		return out, err
 	}

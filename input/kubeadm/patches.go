@@ -1,4 +1,4 @@
-package input
+package kubeadm
 
 import (
 	"bufio"
@@ -31,47 +31,47 @@ import (
 // kubeletconfiguration, kubeletconfiguration[suffix][+strategic|+merge|+json].{yaml,json},
 // in filepath.Walk's order (sub-folders too), before it writes
 // /var/lib/kubelet/config.yaml. The harness's kubeadm goldens apply kubeadm's
-// own function; input.TestKubeadmGoldens compares.
+// own function; kubeadm.TestKubeadmGoldens compares.
 
-// kubeadmPatchTarget is patches.KubeletConfiguration.
-const kubeadmPatchTarget = "kubeletconfiguration"
+// PatchTarget is patches.KubeletConfiguration.
+const PatchTarget = "kubeletconfiguration"
 
 // kubeadmPatchTargets is patches.KnownTargets (1.37 added kubeproxydaemonset;
 // before, a file named for it is ignored as an unknown target).
 var kubeadmPatchTargets = []string{"etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler",
-	kubeadmPatchTarget, "corednsdeployment", "kubeproxydaemonset"}
+	PatchTarget, "corednsdeployment", "kubeproxydaemonset"}
 
 var (
 	kubeadmPatchExt  = regexp.MustCompile(`.+\.(json|yaml)$`)
 	kubeadmPatchName = regexp.MustCompile(`^(` + strings.Join(kubeadmPatchTargets, "|") + `)([^.+\n]*)?(\+)?(json|merge|strategic)?`)
 )
 
-// kubeadmPatch is one patch for the kubelet configuration: a document of a
+// Patch is one patch for the kubelet configuration: a document of a
 // patch file, as JSON, and where its keys are written.
-type kubeadmPatch struct {
+type Patch struct {
 	file  string
 	typ   string // strategic, merge or json
 	patch []byte
-	// byPath: the patch's keys (strategic, merge) or operations' paths (json)
+	// ByPath: the patch's keys (strategic, merge) or operations' paths (json)
 	// by field path, at the file's lines.
-	byPath map[string]finding.Position
+	ByPath map[string]finding.Position
 }
 
-// KubeadmPatches are the kubelet configuration patches of a kubeadm patches
+// Patches are the kubelet configuration patches of a kubeadm patches
 // folder, in the order kubeadm applies them.
-type KubeadmPatches struct {
-	Dir     string
-	patches []kubeadmPatch
+type Patches struct {
+	Dir  string
+	List []Patch
 	// Files are the patch files for the kubelet configuration, as read.
 	Files []string
 }
 
-// ReadKubeadmPatches reads a kubeadm patches folder as getPatchSetsFromPath
+// ReadPatches reads a kubeadm patches folder as getPatchSetsFromPath
 // does: every file under it whose name is a known target's is split into
 // documents and converted to JSON (an error in any target's file stops
 // kubeadm); the kubeletconfiguration ones are kept.
-func ReadKubeadmPatches(dir string) (*KubeadmPatches, error) {
-	out := &KubeadmPatches{Dir: dir}
+func ReadPatches(dir string) (*Patches, error) {
+	out := &Patches{Dir: dir}
 	info, err := os.Lstat(dir)
 	if err == nil && !info.IsDir() {
 		err = &os.PathError{Op: "getPatchSetsFromPath", Path: info.Name(), Err: errors.New("not a directory")}
@@ -81,7 +81,7 @@ func ReadKubeadmPatches(dir string) (*KubeadmPatches, error) {
 			if err != nil || info.IsDir() {
 				return err
 			}
-			target, typ, ok, err := parseKubeadmPatchName(info.Name())
+			target, typ, ok, err := ParsePatchName(info.Name())
 			if err != nil || !ok {
 				return err
 			}
@@ -92,11 +92,11 @@ func ReadKubeadmPatches(dir string) (*KubeadmPatches, error) {
 			if len(data) == 0 {
 				return nil // kubeadm: "Ignoring empty file"
 			}
-			patches, err := splitKubeadmPatches(path, data, typ)
-			if err != nil || target != kubeadmPatchTarget {
+			patches, err := SplitPatches(path, data, typ)
+			if err != nil || target != PatchTarget {
 				return err
 			}
-			out.patches = append(out.patches, patches...)
+			out.List = append(out.List, patches...)
 			out.Files = append(out.Files, path)
 			return nil
 		})
@@ -107,10 +107,10 @@ func ReadKubeadmPatches(dir string) (*KubeadmPatches, error) {
 	return out, nil
 }
 
-// parseKubeadmPatchName is parseFilename: ok is false for a file kubeadm
+// ParsePatchName is parseFilename: ok is false for a file kubeadm
 // ignores (another extension, an unknown target); a "+" without a known
 // patch type is an error.
-func parseKubeadmPatchName(name string) (target, typ string, ok bool, err error) {
+func ParsePatchName(name string) (target, typ string, ok bool, err error) {
 	if !kubeadmPatchExt.MatchString(name) {
 		return "", "", false, nil
 	}
@@ -128,11 +128,11 @@ func parseKubeadmPatchName(name string) (target, typ string, ok bool, err error)
 	return sub[1], typ, true, nil
 }
 
-// splitKubeadmPatches is CreatePatchSet: the file split by the YAML reader,
+// SplitPatches is CreatePatchSet: the file split by the YAML reader,
 // each non-empty document converted to JSON, with its keys' positions.
-func splitKubeadmPatches(path string, data []byte, typ string) ([]kubeadmPatch, error) {
+func SplitPatches(path string, data []byte, typ string) ([]Patch, error) {
 	reader := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
-	var out []kubeadmPatch
+	var out []Patch
 	for {
 		doc, err := reader.Read()
 		if err == io.EOF {
@@ -148,38 +148,38 @@ func splitKubeadmPatches(path string, data []byte, typ string) ([]kubeadmPatch, 
 		if err != nil {
 			return nil, fmt.Errorf("could not convert patch to JSON:\n%s\n: %w", doc, err)
 		}
-		out = append(out, kubeadmPatch{file: path, typ: typ, patch: j, byPath: map[string]finding.Position{}})
+		out = append(out, Patch{file: path, typ: typ, patch: j, ByPath: map[string]finding.Position{}})
 	}
-	// Positions: the documents as splitDocs finds them at the file's lines.
-	var docs []yamlDoc
-	for _, d := range splitDocs(data) {
-		if strings.TrimSpace(string(d.text)) != "" {
+	// Positions: the documents as SplitDocs finds them at the file's lines.
+	var docs []Doc
+	for _, d := range SplitDocs(data) {
+		if strings.TrimSpace(string(d.Text)) != "" {
 			docs = append(docs, d)
 		}
 	}
 	for i := range out {
-		if i >= len(docs) || docs[i].root == nil && typ != "json" {
+		if i >= len(docs) || docs[i].Root == nil && typ != "json" {
 			continue
 		}
 		if typ == "json" {
-			indexJSONPatch(out[i].byPath, path, docs[i].text, docs[i].first)
+			IndexJSONPatch(out[i].ByPath, path, docs[i].Text, docs[i].First)
 			continue
 		}
-		indexPaths(out[i].byPath, path, docs[i].root, "")
+		IndexPaths(out[i].ByPath, path, docs[i].Root, "")
 	}
 	return out, nil
 }
 
-// indexJSONPatch records, for each operation of a JSON patch (text, at the
+// IndexJSONPatch records, for each operation of a JSON patch (text, at the
 // file's line first), its path and the keys of its value at their positions.
-func indexJSONPatch(m map[string]finding.Position, file string, text []byte, first int) {
+func IndexJSONPatch(m map[string]finding.Position, file string, text []byte, first int) {
 	var n yaml.Node
 	if yaml.Unmarshal(text, &n) != nil || len(n.Content) != 1 || n.Content[0].Kind != yaml.SequenceNode {
 		return
 	}
 	shiftLines(&n, first-1)
 	for _, op := range n.Content[0].Content {
-		p := get(op, "path")
+		p := Get(op, "path")
 		if op.Kind != yaml.MappingNode || p == nil || !strings.HasPrefix(p.Value, "/") {
 			continue
 		}
@@ -187,8 +187,8 @@ func indexJSONPatch(m map[string]finding.Position, file string, text []byte, fir
 			if _, dup := m[fp]; !dup {
 				m[fp] = finding.Position{File: file, Line: op.Line, Column: op.Column}
 			}
-			if v := get(op, "value"); v != nil {
-				indexPaths(m, file, v, fp)
+			if v := Get(op, "value"); v != nil {
+				IndexPaths(m, file, v, fp)
 			}
 		}
 	}
@@ -219,12 +219,12 @@ func pointerPaths(segs []string) []string {
 // Apply patches doc, the marshalled KubeletConfiguration, as
 // ApplyPatchesToTarget and applyKubeletConfigPatches do: to its JSON, patch
 // by patch, then back to YAML. An error is kubeadm's, which stops kubeadm init.
-func (p *KubeadmPatches) Apply(doc []byte) ([]byte, error) {
+func (p *Patches) Apply(doc []byte) ([]byte, error) {
 	data, err := sigsyaml.YAMLToJSON(doc)
 	if err != nil {
 		return nil, err
 	}
-	for _, patch := range p.patches {
+	for _, patch := range p.List {
 		switch patch.typ {
 		case "json":
 			var ops jsonpatch.Patch
@@ -238,7 +238,7 @@ func (p *KubeadmPatches) Apply(doc []byte) ([]byte, error) {
 		}
 		if err != nil {
 			return nil, fmt.Errorf("could not apply patches to the KubeletConfiguration: could not apply the following patch of type %q to target %q:\n%s\n: %w",
-				patchType(patch.typ), kubeadmPatchTarget, patch.patch, err)
+				patchType(patch.typ), PatchTarget, patch.patch, err)
 		}
 	}
 	return sigsyaml.JSONToYAML(data)
@@ -255,34 +255,34 @@ func patchType(typ string) string {
 	return "application/strategic-merge-patch+json"
 }
 
-// positions are the patches' keys by field path, a later patch's over an
+// Positions are the patches' keys by field path, a later patch's over an
 // earlier one's.
-func (p *KubeadmPatches) positions() map[string]finding.Position {
+func (p *Patches) Positions() map[string]finding.Position {
 	m := map[string]finding.Position{}
-	for _, patch := range p.patches {
-		maps.Copy(m, patch.byPath)
+	for _, patch := range p.List {
+		maps.Copy(m, patch.ByPath)
 	}
 	return m
 }
 
-// kubeadmPatchesOf reads the patches folder kubeadm init (or join) applies: the
+// patchesOf reads the patches folder kubeadm init (or join) applies: the
 // --patches flag's (opt.Patches), else the InitConfiguration's (JoinConfiguration's)
 // patches.directory (kubeadm's initData.PatchesDir, joinData.PatchesDir). A relative folder is
 // kubeadm's working folder's, as os.Lstat reads it. nil: none.
-func kubeadmPatchesOf(docs []yamlDoc, opt KubeadmOptions) (*KubeadmPatches, error) {
+func patchesOf(docs []Doc, opt Options) (*Patches, error) {
 	dir := opt.Patches
 	// kubeadm join's node document is the JoinConfiguration (joinData.PatchesDir).
 	node := "InitConfiguration"
-	if n := kubeadmNodeOf("", docs); n.join {
+	if n := NodeOf("", docs); n.join {
 		node = "JoinConfiguration"
 	}
 	for i := range docs {
 		d := &docs[i]
-		if dir != "" || d.kind != node || group(d.apiVersion) != "kubeadm.k8s.io" {
+		if dir != "" || d.Kind != node || Group(d.APIVersion) != "kubeadm.k8s.io" {
 			continue
 		}
-		if p := get(d.root, "patches"); p != nil {
-			if v := get(p, "directory"); v != nil {
+		if p := Get(d.Root, "patches"); p != nil {
+			if v := Get(p, "directory"); v != nil {
 				dir = v.Value
 			}
 		}
@@ -290,11 +290,11 @@ func kubeadmPatchesOf(docs []yamlDoc, opt KubeadmOptions) (*KubeadmPatches, erro
 	if dir == "" {
 		return nil, nil
 	}
-	return ReadKubeadmPatches(dir)
+	return ReadPatches(dir)
 }
 
 // patchFilesNote names the kubelet configuration patch files for the note.
-func patchFilesNote(p *KubeadmPatches) string {
+func patchFilesNote(p *Patches) string {
 	if len(p.Files) == 0 {
 		return "none for kubeletconfiguration"
 	}

@@ -1,4 +1,4 @@
-package input
+package kubeadm
 
 import (
 	"os"
@@ -19,7 +19,7 @@ const kubeadmDefaultCRISocket = "unix:///var/run/containerd/containerd.sock"
 // `kubeadm` subcommand, testdata/kubeadm/golden/<minor>), byte for byte; where kubeadm
 // refuses the file, the port refuses it too.
 func TestKubeadmGoldens(t *testing.T) {
-	root, err := filepath.Abs(filepath.Join("..", "testdata", "kubeadm"))
+	root, err := filepath.Abs(filepath.Join("..", "..", "testdata", "kubeadm"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,9 +48,9 @@ func TestKubeadmGoldens(t *testing.T) {
 				}
 				// The harness skips kubeadm's CRI detection: an empty criSocket is kubeadm's
 				// DefaultCRISocket.
-				opt := Options{Kubeadm: KubeadmOptions{CRISocket: kubeadmDefaultCRISocket}}
+				opt := Reading{Options: Options{CRISocket: kubeadmDefaultCRISocket}}
 				if _, err := os.Stat(filepath.Join(dir, "systemd-resolved")); err == nil {
-					opt.Kubeadm.SystemdResolved = true
+					opt.Options.SystemdResolved = true
 				}
 				minor, err := kubelets.Lookup(m.Name())
 				if err != nil {
@@ -58,14 +58,17 @@ func TestKubeadmGoldens(t *testing.T) {
 				}
 				// A relative patches folder is kubeadm's working folder's.
 				t.Chdir(dir)
-				s, err := ConvertOptions("kubeadm.yaml", data, Auto, opt)
+				if !IsConfig(data) {
+					t.Fatal("not read as a kubeadm configuration file")
+				}
+				s, err := Convert("kubeadm.yaml", data, opt)
 				if err != nil {
 					t.Fatal(err)
 				}
 				if strings.HasPrefix(string(want), "# kubeadm: ") {
 					// kubeadm refuses the file: so must the port, at this minor.
 					said := strings.TrimSpace(strings.TrimPrefix(string(want), "# kubeadm: "))
-					ref := s.kubeadm.refusal(minor)
+					ref := s.Node.refusal(minor)
 					switch {
 					case ref == nil:
 						t.Errorf("kubeadm %s refuses it (%s); the port does not", m.Name(), said)
@@ -76,17 +79,14 @@ func TestKubeadmGoldens(t *testing.T) {
 					}
 					return
 				}
-				if s.Format != KubeadmConfig {
-					t.Fatalf("format %s, want %s", s.Format, KubeadmConfig)
-				}
 				// What the pipeline reads is the newest kubeadm's file.
 				if minor == kubelets.Default() && string(s.Data) != string(want) {
 					t.Errorf("kubeletcfg's port writes\n%s\nkubeadm %s writes\n%s", s.Data, m.Name(), want)
 				}
-				var kc, cluster *yamlDoc
-				docs := splitDocs(data)
+				var kc, cluster *Doc
+				docs := SplitDocs(data)
 				for i := range docs {
-					switch docs[i].kind {
+					switch docs[i].Kind {
 					case "KubeletConfiguration":
 						kc = &docs[i]
 					case "ClusterConfiguration":
@@ -95,14 +95,14 @@ func TestKubeadmGoldens(t *testing.T) {
 				}
 				var doc []byte
 				if kc != nil {
-					doc = kc.text
+					doc = kc.Text
 				}
-				got, err := KubeadmKubeletConfigAt(doc, clusterNetworking(cluster), opt.Kubeadm, minor)
+				got, err := KubeletConfigAt(doc, clusterNetworking(cluster), opt.Options, minor)
 				if err != nil {
 					t.Fatal(err)
 				}
 				// kubeadm patches the bytes its own minor's types marshalled.
-				if patches, err := kubeadmPatchesOf(docs, opt.Kubeadm); err != nil {
+				if patches, err := patchesOf(docs, opt.Options); err != nil {
 					t.Fatal(err)
 				} else if patches != nil {
 					if got, err = patches.Apply(got); err != nil {
@@ -110,9 +110,9 @@ func TestKubeadmGoldens(t *testing.T) {
 					}
 				}
 				// Then the instance configuration, where this minor writes it.
-				w := kubeadmNodeOf("kubeadm.yaml", docs).writes(minor, opt.Kubeadm.CRISocket)
-				if w.instance {
-					if got, err = mergeInstanceConfig(got, w.endpoint); err != nil {
+				w := NodeOf("kubeadm.yaml", docs).Writes(minor, opt.Options.CRISocket)
+				if w.Instance {
+					if got, err = MergeInstanceConfig(got, w.Endpoint); err != nil {
 						t.Fatal(err)
 					}
 				}
@@ -127,12 +127,12 @@ func TestKubeadmGoldens(t *testing.T) {
 					}
 					return string(b)
 				}
-				if got, want := string(flagsEnv(w.flags)), golden(".flags.env"); got != want {
+				if got, want := string(flagsEnv(w.Flags)), golden(".flags.env"); got != want {
 					t.Errorf("kubeletcfg's port of kubeadm %s writes kubeadm-flags.env\n%s\nkubeadm writes\n%s", m.Name(), got, want)
 				}
 				var inst string
-				if w.instance {
-					inst = string(instanceConfig(w.endpoint))
+				if w.Instance {
+					inst = string(instanceConfig(w.Endpoint))
 				}
 				if want := golden(".instance-config.yaml"); inst != want {
 					t.Errorf("kubeletcfg's port of kubeadm %s writes instance-config.yaml\n%q\nkubeadm writes\n%q", m.Name(), inst, want)
