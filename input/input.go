@@ -9,7 +9,9 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+	"github.com/kubeletcfg/kubeletcfg/input/kind"
 	"github.com/kubeletcfg/kubeletcfg/input/kubeadm"
+	"github.com/kubeletcfg/kubeletcfg/input/minikube"
 	"github.com/kubeletcfg/kubeletcfg/input/posmap"
 	"github.com/kubeletcfg/kubeletcfg/internal/optionerr"
 	"github.com/kubeletcfg/kubeletcfg/source"
@@ -91,7 +93,7 @@ type Source struct {
 	// (bootstrap.Train.Pair).
 	Ships, Paired string
 	// KindNodes are, for a kind cluster configuration, its nodes by kind's
-	// names, grouped by the kubelet configuration they get (input/kind.go).
+	// names, grouped by the kubelet configuration they get (input/kind).
 	KindNodes [][]string
 	// Flags are kubelet command-line arguments the input names (minikube's
 	// 10-kubeadm.conf), with their positions in Path; Apply puts them first.
@@ -208,10 +210,10 @@ func DetectPath(path string, data []byte) Format {
 	if kubeadm.IsConfig(data) {
 		return KubeadmConfig
 	}
-	if isKindConfig(data) {
+	if kind.Detect(data) {
 		return Kind
 	}
-	if isMinikubeProfile(data) {
+	if minikube.Detect(data) {
 		return Minikube
 	}
 	if f, ok := detectTranslator(path, data); ok {
@@ -258,9 +260,17 @@ func ConvertOptions(path string, data []byte, f Format, opt Options) (*Source, e
 		}
 		return fromConversion(path, KubeadmConfig, c), nil
 	case Kind:
-		return convertKind(path, data, opt)
+		c, err := kind.Convert(path, data, opt.reading(), opt.KindNode)
+		if err != nil {
+			return nil, err
+		}
+		return fromConversion(path, Kind, c), nil
 	case Minikube:
-		return convertMinikube(path, data, opt)
+		c, err := minikube.Convert(path, data, opt.reading(), opt.Minikube)
+		if err != nil {
+			return nil, err
+		}
+		return fromConversion(path, Minikube, c), nil
 	case Config:
 		return &Source{Path: path, Format: Config}, nil
 	}
@@ -293,6 +303,9 @@ type Options struct {
 	Minor string
 	Set   map[string]string
 }
+
+// MinikubeOptions are what minikube reads from the host (input/minikube).
+type MinikubeOptions = minikube.Options
 
 // KubeadmOptions are what kubeletcfg cannot see of a kubeadm node (input/kubeadm).
 type KubeadmOptions = kubeadm.Options
@@ -365,4 +378,42 @@ func blank(b []byte) []byte {
 		}
 	}
 	return out
+}
+
+// KindNodeGroups returns, when data read from path is a kind cluster
+// configuration of several nodes (f is Kind, or Auto and Detect says Kind),
+// its nodes by kind's names, grouped by the kubelet configuration they get
+// (Source.KindNodes); nil for anything else, a one-node cluster, or a file
+// that does not convert (reading it as one node reports why).
+func KindNodeGroups(path string, data []byte, f Format, opt Options) [][]string {
+	if f != Kind && (f != Auto || !kind.Detect(data) || Detect(data) != Kind) {
+		return nil
+	}
+	src, err := ConvertOptions(path, data, Kind, opt)
+	if err != nil {
+		return nil
+	}
+	n := 0
+	for _, g := range src.KindNodes {
+		n += len(g)
+	}
+	if n < 2 {
+		return nil
+	}
+	return src.KindNodes
+}
+
+// MinikubeNodes returns, when data read from path is a minikube profile of
+// several nodes (f is Minikube, or Auto and Detect says Minikube), its nodes by
+// minikube's machine names (minikube, minikube-m02, ...); nil for anything
+// else, a one-node profile, or a profile that does not read (reading it as one
+// node reports why).
+func MinikubeNodes(path string, data []byte, f Format) []string {
+	if f != Minikube && (f != Auto || !minikube.Detect(data) || Detect(data) != Minikube) {
+		return nil
+	}
+	if nodes := minikube.Nodes(path, data); len(nodes) >= 2 {
+		return nodes
+	}
+	return nil
 }

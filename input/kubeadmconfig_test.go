@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/input/kind"
 	"github.com/kubeletcfg/kubeletcfg/input/kubeadm"
 	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
@@ -326,7 +327,7 @@ func TestHostileKubeadmAndKind(t *testing.T) {
 	if s.Format != KubeadmConfig || !strings.Contains(s.Note, "lines 200004-200006") {
 		t.Errorf("format %s, note %q", s.Format, s.Note)
 	}
-	patches := "kind: Cluster\napiVersion: kind.x-k8s.io/v1alpha4\nkubeadmConfigPatches:\n" + strings.Repeat("- |\n  kind: KubeletConfiguration\n  maxPods: 1\n", maxKindPatches+1)
+	patches := "kind: Cluster\napiVersion: kind.x-k8s.io/v1alpha4\nkubeadmConfigPatches:\n" + strings.Repeat("- |\n  kind: KubeletConfiguration\n  maxPods: 1\n", kind.MaxPatches+1)
 	if _, err := Convert("kind.yaml", []byte(patches), Auto); err == nil || !strings.Contains(err.Error(), "line 304: more than 100 KubeletConfiguration patches") {
 		t.Errorf("error %v", err)
 	}

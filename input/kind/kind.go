@@ -1,4 +1,11 @@
-package input
+// Package kind reads a kind cluster configuration as kind's nodes get it. kind
+// (sigs.k8s.io/kind at fed268827e21ca48a74c38215c316dd343364ef5) writes each
+// node's kubeadm config from a template (pkg/cluster/internal/kubeadm/config.go,
+// ConfigTemplateBetaV3/V4), then applies the cluster's kubeadmConfigPatches and the
+// node's (pkg/cluster/internal/create/actions/config/config.go) as JSON merge patches
+// to the documents of the same kind (pkg/internal/patch/resource.go); kubeadm then
+// defaults the KubeletConfiguration as for any kubeadm config.
+package kind
 
 import (
 	"bytes"
@@ -16,15 +23,8 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
-// kind (sigs.k8s.io/kind at fed268827e21ca48a74c38215c316dd343364ef5) writes each
-// node's kubeadm config from a template (pkg/cluster/internal/kubeadm/config.go,
-// ConfigTemplateBetaV3/V4), then applies the cluster's kubeadmConfigPatches and the
-// node's (pkg/cluster/internal/create/actions/config/config.go) as JSON merge patches
-// to the documents of the same kind (pkg/internal/patch/resource.go); kubeadm then
-// defaults the KubeletConfiguration as for any kubeadm config.
-
-// isKindConfig reports whether data is a kind Cluster configuration.
-func isKindConfig(data []byte) bool {
+// Detect reports whether data is a kind Cluster configuration.
+func Detect(data []byte) bool {
 	if !bytes.Contains(data, []byte("kind.x-k8s.io")) {
 		return false
 	}
@@ -71,10 +71,10 @@ type kindNode struct {
 	patches []kindPatch
 }
 
-// convertKind reads a kind Cluster configuration: the node opt.KindNode names (by
+// Convert reads a kind Cluster configuration: the node nodeName names (by
 // default the first) gets kind's template, the cluster's and the node's
 // KubeletConfiguration patches, then kubeadm's defaulting.
-func convertKind(path string, data []byte, opt Options) (*Source, error) {
+func Convert(path string, data []byte, opt kubeadm.Reading, nodeName string) (*kubeadm.Conversion, error) {
 	docs := kubeadm.SplitDocs(data)
 	if len(docs) == 0 || docs[0].Root == nil || docs[0].Kind != "Cluster" || kubeadm.Group(docs[0].APIVersion) != "kind.x-k8s.io" {
 		return nil, &source.InputError{Path: path, Err: fmt.Errorf("is not a kind cluster configuration (kind: Cluster, apiVersion: kind.x-k8s.io/v1alpha4)")}
@@ -84,7 +84,7 @@ func convertKind(path string, data []byte, opt Options) (*Source, error) {
 	if n := kubeadm.Get(root, "name"); n != nil && n.Value != "" {
 		clusterName = n.Value
 	}
-	budget := maxKindPatches
+	budget := MaxPatches
 	clusterPatches, err := kindPatches(path, data, kubeadm.Get(root, "kubeadmConfigPatches"), &budget)
 	if err != nil {
 		return nil, err
@@ -94,15 +94,15 @@ func convertKind(path string, data []byte, opt Options) (*Source, error) {
 		return nil, err
 	}
 	node := nodes[0]
-	if opt.KindNode != "" {
+	if nodeName != "" {
 		found := false
 		for _, n := range nodes {
-			if n.name == opt.KindNode {
+			if n.name == nodeName {
 				node, found = n, true
 			}
 		}
 		if !found {
-			return nil, &source.InputError{Path: path, Err: fmt.Errorf("has no node %q (%s)", opt.KindNode, nodeNames(nodes))}
+			return nil, &source.InputError{Path: path, Err: fmt.Errorf("has no node %q (%s)", nodeName, nodeNames(nodes))}
 		}
 	}
 	ipv6 := false
@@ -159,16 +159,16 @@ func convertKind(path string, data []byte, opt Options) (*Source, error) {
 	what := fmt.Sprintf("kind cluster %s, node %s (of %s)", clusterName, node.name, nodeNames(nodes))
 	groups := kindGroups(nodes)
 	if opt.AsWritten {
-		return &Source{Path: path, Format: Kind, Data: doc, pos: pm, KindNodes: groups,
+		return &kubeadm.Conversion{Data: doc, Pos: pm, KindNodes: groups,
 			Note: fmt.Sprintf("%s: its KubeletConfiguration patches (%d) merged, as written (--as-written: without kind's template and kubeadm's defaulting)", what, len(written))}, nil
 	}
-	out, err := kubeadm.KubeletConfig(doc, net, opt.Kubeadm)
+	out, err := kubeadm.KubeletConfig(doc, net, opt.Options)
 	if err != nil {
 		return nil, &source.InputError{Path: path, Err: fmt.Errorf("kubeadm cannot read the patched KubeletConfiguration of node %s: %v", node.name, err)}
 	}
-	return &Source{Path: path, Format: Kind, Data: out, pos: pm, written: plain, nodeFile: true, KindNodes: groups,
+	return &kubeadm.Conversion{Data: out, Pos: pm, Written: plain, NodeFile: true, KindNodes: groups,
 		Note: fmt.Sprintf("%s: kind's kubelet settings, its KubeletConfiguration patches (%d) and kubeadm's defaults (%s) are the node's /var/lib/kubelet/config.yaml; findings on what kind or kubeadm set point at line %d; --kind-node picks another node",
-			what, len(written), kubeadm.DefaultsNote(net, opt.Kubeadm), pm.Anchor.Line)}, nil
+			what, len(written), kubeadm.DefaultsNote(net, opt.Options), pm.Anchor.Line)}, nil
 }
 
 // kindNodes lists the nodes of a kind cluster configuration with their own
@@ -232,9 +232,9 @@ func nodeNames(nodes []kindNode) string {
 	return strings.Join(s, ", ")
 }
 
-// maxKindPatches bounds the KubeletConfiguration patches of a file: each is laid
+// MaxPatches bounds the KubeletConfiguration patches of a file: each is laid
 // out at the file's lines, which costs the file's length.
-const maxKindPatches = 100
+const MaxPatches = 100
 
 // kindPatches reads the KubeletConfiguration patches of a kubeadmConfigPatches list.
 // A patch in a literal block (|) has the positions of its lines in data; any other
@@ -258,7 +258,7 @@ func kindPatches(path string, data []byte, list *yaml.Node, budget *int) ([]kind
 			continue // a patch to another document
 		}
 		if *budget == 0 {
-			return nil, &source.InputError{Path: path, Err: fmt.Errorf("line %d: more than %d KubeletConfiguration patches", s.Line, maxKindPatches)}
+			return nil, &source.InputError{Path: path, Err: fmt.Errorf("line %d: more than %d KubeletConfiguration patches", s.Line, MaxPatches)}
 		}
 		*budget--
 		laidOut := false
@@ -334,27 +334,4 @@ func mergePatch(target, patch any) any {
 		t[k] = mergePatch(t[k], v)
 	}
 	return t
-}
-
-// KindNodeGroups returns, when data read from path is a kind cluster
-// configuration of several nodes (f is Kind, or Auto and Detect says Kind),
-// its nodes by kind's names, grouped by the kubelet configuration they get
-// (Source.KindNodes); nil for anything else, a one-node cluster, or a file
-// that does not convert (reading it as one node reports why).
-func KindNodeGroups(path string, data []byte, f Format, opt Options) [][]string {
-	if f != Kind && (f != Auto || !isKindConfig(data) || Detect(data) != Kind) {
-		return nil
-	}
-	src, err := ConvertOptions(path, data, Kind, opt)
-	if err != nil {
-		return nil
-	}
-	n := 0
-	for _, g := range src.KindNodes {
-		n += len(g)
-	}
-	if n < 2 {
-		return nil
-	}
-	return src.KindNodes
 }

@@ -1,4 +1,20 @@
-package input
+// Package minikube reads a minikube profile as minikube's nodes get it. minikube
+// (k8s.io/minikube at eb25dbc703701fa38c3f65c89a1896baa375e5ed) keeps a
+// profile's settings in ~/.minikube/profiles/<name>/config.json (config.ClusterConfig,
+// written by config.SaveProfile); `--extra-config=kubelet.key=value` lands there as
+// KubernetesConfig.ExtraOptions. From it, on every start, minikube writes
+//   - /var/tmp/minikube/kubeadm.yaml (bsutil.GenerateKubeadmYAML, template
+//     ktmpl.V1Beta4 for 1.31+), whose KubeletConfiguration document kubeadm init then
+//     defaults into /var/lib/kubelet/config.yaml, and
+//   - the kubelet's systemd drop-in 10-kubeadm.conf (bsutil.NewKubeletConfig,
+//     ktmpl.KubeletSystemdTemplate): `ExecStart=` reset, then the kubelet binary with
+//     extraKubeletOpts as sorted --key=value flags. kubeadm's kubeadm-flags.env is not
+//     referenced by that ExecStart, so these flags are the whole command line.
+//
+// Which extra-config kubelet keys go where: the keys of kubeletConfigParams go into
+// the KubeletConfiguration document (written as given, key included) and never on
+// the command line; every other key is a flag.
+package minikube
 
 import (
 	"bytes"
@@ -18,23 +34,8 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
-// minikube (k8s.io/minikube at eb25dbc703701fa38c3f65c89a1896baa375e5ed) keeps a
-// profile's settings in ~/.minikube/profiles/<name>/config.json (config.ClusterConfig,
-// written by config.SaveProfile); `--extra-config=kubelet.key=value` lands there as
-// KubernetesConfig.ExtraOptions. From it, on every start, minikube writes
-//   - /var/tmp/minikube/kubeadm.yaml (bsutil.GenerateKubeadmYAML, template
-//     ktmpl.V1Beta4 for 1.31+), whose KubeletConfiguration document kubeadm init then
-//     defaults into /var/lib/kubelet/config.yaml, and
-//   - the kubelet's systemd drop-in 10-kubeadm.conf (bsutil.NewKubeletConfig,
-//     ktmpl.KubeletSystemdTemplate): `ExecStart=` reset, then the kubelet binary with
-//     extraKubeletOpts as sorted --key=value flags. kubeadm's kubeadm-flags.env is not
-//     referenced by that ExecStart, so these flags are the whole command line.
-// Which extra-config kubelet keys go where: the keys of kubeletConfigParams go into
-// the KubeletConfiguration document (written as given, key included) and never on
-// the command line; every other key is a flag.
-
-// MinikubeOptions are what minikube reads from the host rather than the profile.
-type MinikubeOptions struct {
+// Options are what minikube reads from the host rather than the profile.
+type Options struct {
 	// CgroupVersion of the host (1 or 2; 0: 2). A container driver's cgroup driver
 	// follows it (node/start.go cgroupDriver: detect.CgroupDriver).
 	CgroupVersion int
@@ -77,9 +78,9 @@ type mkProfile struct {
 	minor                                    int                         // of KubernetesVersion; 0 when unparsed
 }
 
-// isMinikubeProfile reports whether data is a minikube profile's config.json: a JSON
+// Detect reports whether data is a minikube profile's config.json: a JSON
 // object with a KubernetesConfig object and the cluster's Nodes or Driver.
-func isMinikubeProfile(data []byte) bool {
+func Detect(data []byte) bool {
 	t := bytes.TrimSpace(data)
 	if len(t) == 0 || t[0] != '{' || !bytes.Contains(t, []byte(`"KubernetesConfig"`)) {
 		return false
@@ -223,7 +224,7 @@ func (p *mkProfile) socket() string {
 
 // cgroupDriver is node/start.go cgroupDriver without --force-systemd: a VM runs
 // systemd on cgroup v2, the ssh driver cgroupfs, any other the host's.
-func (p *mkProfile) cgroupDriver(opt MinikubeOptions) string {
+func (p *mkProfile) cgroupDriver(opt Options) string {
 	switch p.driver {
 	case "ssh":
 		return "cgroupfs"
@@ -391,20 +392,20 @@ func componentGates(gates string) string {
 	return strings.Join(out, ",")
 }
 
-// convertMinikube reads a minikube profile: the node gets the KubeletConfiguration of
+// Convert reads a minikube profile: the node gets the KubeletConfiguration of
 // minikube's kubeadm.yaml defaulted by kubeadm, and minikube's kubelet command line.
-func convertMinikube(path string, data []byte, opt Options) (*Source, error) {
-	if !isMinikubeProfile(data) {
+func Convert(path string, data []byte, opt kubeadm.Reading, mk Options) (*kubeadm.Conversion, error) {
+	if !Detect(data) {
 		return nil, &source.InputError{Path: path, Err: fmt.Errorf(`is not a minikube profile (~/.minikube/profiles/NAME/config.json with a "KubernetesConfig" object)`)}
 	}
-	p, err := readMinikubeProfile(path, data, opt.Minikube.Node)
+	p, err := readMinikubeProfile(path, data, mk.Node)
 	if err != nil {
 		return nil, err
 	}
 	if p.minor != 0 && p.minor < 31 {
 		return nil, &source.InputError{Path: path, Err: fmt.Errorf("is a profile of Kubernetes %s; kubeletcfg reproduces minikube's kubeadm.yaml for 1.31 and later (kubeadm v1beta4)", p.version)}
 	}
-	cg := p.cgroupDriver(opt.Minikube)
+	cg := p.cgroupDriver(mk)
 	opts, optAt := p.kubeletOpts(cg)
 	// The document is checked without the keys minikube writes as given and also
 	// copies to their field (hairpin-mode to hairpinMode, runtime-request-timeout to
@@ -476,29 +477,23 @@ func convertMinikube(path string, data []byte, opt Options) (*Source, error) {
 		}
 	}
 	if opt.AsWritten {
-		return &Source{Path: path, Format: Minikube, Data: written, pos: pm, Flags: args, FlagPositions: argPos, KubeletVersion: p.version,
+		return &kubeadm.Conversion{Data: written, Pos: pm, Flags: args, FlagPositions: argPos, KubeletVersion: p.version,
 			Note: what + ": the KubeletConfiguration minikube writes into /var/tmp/minikube/kubeadm.yaml, as written (--as-written: without kubeadm's defaulting), and minikube's kubelet flags"}, nil
 	}
-	out, err := kubeadm.KubeletConfig(written, net, opt.Kubeadm)
+	out, err := kubeadm.KubeletConfig(written, net, opt.Options)
 	if err != nil {
 		return nil, &source.InputError{Path: path, Err: fmt.Errorf("kubeadm cannot read minikube's KubeletConfiguration: %v", err)}
 	}
-	return &Source{Path: path, Format: Minikube, Data: out, pos: pm, written: written, nodeFile: true, Flags: args, FlagPositions: argPos, KubeletVersion: p.version,
+	return &kubeadm.Conversion{Data: out, Pos: pm, Written: written, NodeFile: true, Flags: args, FlagPositions: argPos, KubeletVersion: p.version,
 		Note: fmt.Sprintf("%s: minikube's KubeletConfiguration (/var/tmp/minikube/kubeadm.yaml) with kubeadm's defaults (%s) is the node's /var/lib/kubelet/config.yaml, and its 10-kubeadm.conf starts the kubelet with %s; findings on what minikube or kubeadm set point at line %d",
-			what, kubeadm.DefaultsNote(net, opt.Kubeadm), strings.Join(line, " "), p.anchor.Line)}, nil
+			what, kubeadm.DefaultsNote(net, opt.Options), strings.Join(line, " "), p.anchor.Line)}, nil
 }
 
-// MinikubeNodes returns, when data read from path is a minikube profile of
-// several nodes (f is Minikube, or Auto and Detect says Minikube), its nodes by
-// minikube's machine names (minikube, minikube-m02, ...); nil for anything
-// else, a one-node profile, or a profile that does not read (reading it as one
-// node reports why).
-func MinikubeNodes(path string, data []byte, f Format) []string {
-	if f != Minikube && (f != Auto || !isMinikubeProfile(data) || Detect(data) != Minikube) {
-		return nil
-	}
+// Nodes are the machine names of the profile in data (minikube,
+// minikube-m02, ...); nil for a profile that does not read.
+func Nodes(path string, data []byte) []string {
 	p, err := readMinikubeProfile(path, data, "")
-	if err != nil || len(p.nodes) < 2 {
+	if err != nil {
 		return nil
 	}
 	return p.nodes
