@@ -27,6 +27,9 @@ var FlagWords = map[string]string{
 	"Kubeconform": "--kubeconform", "Force": "--force", "ControlPlane": "--control-plane",
 	// dropin new and diff (author.NewRequest, author.DiffRequest)
 	"Sets": "--set", "Gates": "--feature-gate", "Mode": "--mode",
+	// cluster lint and preflight (cluster.Request)
+	"Contexts": "--context", "AllContexts": "--all-contexts", "QPS": "--qps", "Burst": "--burst",
+	"Fetch.Concurrency": "--concurrency", "Fetch.NodeTimeout": "--node-timeout",
 }
 
 // CommandWords is err's text as the command prints it: an OptionError within

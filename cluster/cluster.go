@@ -25,6 +25,7 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/engine"
 	"github.com/kubeletcfg/kubeletcfg/fleet"
 	"github.com/kubeletcfg/kubeletcfg/input"
+	"github.com/kubeletcfg/kubeletcfg/internal/optionerr"
 	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
@@ -126,10 +127,15 @@ type Request struct {
 // Validate checks the request's bounds before any cluster is read.
 func (req *Request) Validate() error {
 	if req.Fetch.Concurrency < 1 || req.QPS <= 0 || req.Burst < 1 || req.Fetch.NodeTimeout <= 0 {
-		return errors.New("--concurrency, --qps, --burst and --node-timeout must be positive")
+		return requestErrorf("{Fetch.Concurrency}, {QPS}, {Burst} and {Fetch.NodeTimeout} must be positive")
 	}
 	return nil
 }
+
+// requestErrorf is an error about Request's fields in the library's words
+// (Request.AllContexts); the command prints its flags (kubeletcfg.FlagWords:
+// --all-contexts).
+var requestErrorf = optionerr.In("Request").Errorf
 
 // Run runs req: lists each cluster's nodes, reads them through its API
 // server, evaluates each distinct configuration once over all the clusters
@@ -212,7 +218,7 @@ func clusterContexts(req Request) (names []string, single bool, err error) {
 		}
 	}
 	if req.AllContexts && len(names) > 0 {
-		return nil, false, errors.New("--all-contexts reads every context: leave out --context")
+		return nil, false, requestErrorf("{AllContexts} reads every context: leave out {Contexts}")
 	}
 	if !req.AllContexts && len(names) <= 1 {
 		if len(names) == 0 {
@@ -231,7 +237,7 @@ func clusterContexts(req Request) (names []string, single bool, err error) {
 	sort.Strings(known)
 	if req.AllContexts {
 		if len(known) == 0 {
-			return nil, false, errors.New("--all-contexts: the kubeconfig has no contexts")
+			return nil, false, requestErrorf("{AllContexts}: the kubeconfig has no contexts")
 		}
 		return known, false, nil
 	}

@@ -27,7 +27,7 @@ func ExampleRun() {
 	})
 	fmt.Println(err)
 	// Output:
-	// --all-contexts reads every context: leave out --context
+	// Request.AllContexts reads every context: leave out Request.Contexts
 	// kubeconfig: stat ../testdata/no-such-kubeconfig: no such file or directory
 }
 
