@@ -28,7 +28,7 @@ var FlagWords = map[string]string{
 	// dropin new and diff (author.NewRequest, author.DiffRequest)
 	"Sets": "--set", "Gates": "--feature-gate", "Mode": "--mode",
 	// cluster lint and preflight (cluster.Request)
-	"Contexts": "--context", "AllContexts": "--all-contexts", "QPS": "--qps", "Burst": "--burst",
+	"Target": "--to", "Contexts": "--context", "AllContexts": "--all-contexts", "QPS": "--qps", "Burst": "--burst",
 	"Fetch.Concurrency": "--concurrency", "Fetch.NodeTimeout": "--node-timeout",
 }
 

@@ -69,5 +69,5 @@ func ExampleEvaluateNode() {
 	//   KC3006 warning configz:123:7
 	// to "1.37": starts false
 	//   KC3001 error configz (without 1.34 defaults):15:5
-	// to "1.33": the nodes run kubelet 1.34, newer than --to 1.33
+	// to "1.33": the nodes run kubelet 1.34, newer than Request.Target 1.33
 }

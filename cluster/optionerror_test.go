@@ -26,6 +26,15 @@ func TestRequestErrorWords(t *testing.T) {
 		_, err := cluster.Run(context.Background(), req)
 		return err
 	}
+	// A node newer than preflight's target: the group's error, reworded by
+	// the command (Fleet.Reword).
+	configz, err := os.ReadFile("../testdata/inputs/configz.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	running, _ := kubeletcfg.LookupMinor("1.34", "")
+	target, _ := kubeletcfg.LookupMinor("1.33", "")
+	newer := cluster.EvaluateNode(&fleet.Node{Name: "node-1", Kubelet: running, Configz: configz}, target, 2)
 	for _, tt := range []struct {
 		name             string
 		err              error
@@ -40,6 +49,9 @@ func TestRequestErrorWords(t *testing.T) {
 		{"no contexts", run(cluster.Request{Kubeconfig: &clientcmd.ClientConfigLoadingRules{ExplicitPath: empty}, AllContexts: true}),
 			"Request.AllContexts: the kubeconfig has no contexts",
 			"--all-contexts: the kubeconfig has no contexts"},
+		{"node newer than the target", newer.Err,
+			"the nodes run kubelet 1.34, newer than Request.Target 1.33",
+			"the nodes run kubelet 1.34, newer than --to 1.33"},
 	} {
 		if tt.err == nil {
 			t.Errorf("%s: no error", tt.name)
@@ -51,5 +63,10 @@ func TestRequestErrorWords(t *testing.T) {
 		if got := kubeletcfg.CommandWords(tt.err); got != tt.command {
 			t.Errorf("%s, command: %q, want %q", tt.name, got, tt.command)
 		}
+	}
+	f := &fleet.Fleet{Contexts: map[string]*fleet.Report{"": {Groups: []fleet.Group{{Eval: newer, Error: newer.Err.Error()}}}}}
+	f.Reword(kubeletcfg.CommandWords)
+	if got, want := f.Contexts[""].Groups[0].Error, "the nodes run kubelet 1.34, newer than --to 1.33"; got != want {
+		t.Errorf("Reword: %q, want %q", got, want)
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/engine"
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/internal/optionerr"
 	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/report"
@@ -223,10 +224,12 @@ type Eval struct {
 	Findings []finding.Finding
 }
 
-// CheckTarget refuses a preflight to an older minor than the node's.
+// CheckTarget refuses a preflight to an older minor than the node's. The
+// error names the target as cluster.Request.Target, which the command prints
+// as its --to (kubeletcfg.CommandWords; Fleet.Reword for the groups' errors).
 func CheckTarget(n *Node, target *kubelets.Minor) error {
 	if target.Before(n.Kubelet) {
-		return fmt.Errorf("the nodes run kubelet %s, newer than --to %s", n.Kubelet.Version, target.Version)
+		return optionerr.In("Request").Errorf("the nodes run kubelet %s, newer than {Target} %s", n.Kubelet.Version, target.Version)
 	}
 	return nil
 }

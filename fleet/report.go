@@ -290,6 +290,19 @@ type Fleet struct {
 	Single bool     `json:"-"`
 }
 
+// Reword writes each group's error (Group.Error, from its Eval.Err) with
+// words: Error's are the library's (Request.Target), the command's name its
+// flags (kubeletcfg.CommandWords: --to).
+func (f *Fleet) Reword(words func(error) string) {
+	for _, r := range f.Contexts {
+		for i, g := range r.Groups {
+			if g.Eval != nil && g.Eval.Err != nil {
+				r.Groups[i].Error = words(g.Eval.Err)
+			}
+		}
+	}
+}
+
 // MarshalJSON is the one report's for a single context.
 func (f *Fleet) MarshalJSON() ([]byte, error) {
 	if f.Single {

@@ -186,5 +186,6 @@ func runCluster(cmd *cobra.Command, f *clusterFlags) error {
 	if err != nil {
 		return err
 	}
+	run.Reword(kubeletcfg.CommandWords) // a group's error names --to
 	return kubeletcfg.FailOn(cmd.OutOrStdout(), run, f.output, report.Options{}, threshold)
 }
