@@ -629,6 +629,6 @@ func ExampleOptions_CheckPaths() {
 	fmt.Println(kubeletcfg.Options{Config: "node.yaml"}.CheckPaths("lint", []string{"testdata/examples/node/config.yaml"}, ""))
 	// Output:
 	// <nil>
-	// testdata/examples/node/conf.d is a folder: lint takes files; drop-ins of a main file are lint CONFIG -d testdata/examples/node/conf.d, a folder of nodes is lint --nodes testdata/examples/node/conf.d
+	// testdata/examples/node/conf.d is a folder: lint takes files; drop-ins of a main file are Options.ConfigDir testdata/examples/node/conf.d, a folder of nodes is Options.Nodes testdata/examples/node/conf.d
 	// testdata/examples/node/config.yaml and Options.Config node.yaml both name the main file: give one of them
 }

@@ -24,7 +24,7 @@ var FlagWords = map[string]string{
 	"From": "--from", "To": "--to", "Nodes": "--nodes", "Discover": "--discover", "Host.PID": "--pid", "Host.Unit": "--unit",
 	"KubeletFlagsFile": "--kubelet-flags-file", "KubeletFlags": "--kubelet-flags", "Format": "--input-format",
 	"Set": "--set", "CgroupVersion": "--cgroup-version", "ShowOrigin": "--show-origin", "FailOn": "--fail-on",
-	"Kubeconform": "--kubeconform", "Force": "--force", "ControlPlane": "--control-plane",
+	"Kubeconform": "--kubeconform", "Force": "--force", "ControlPlane": "--control-plane", "Read.KindNode": "--kind-node",
 	// dropin new and diff (author.NewRequest, author.DiffRequest)
 	"Sets": "--set", "Gates": "--feature-gate", "Mode": "--mode",
 	// cluster lint and preflight (cluster.Request)

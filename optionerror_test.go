@@ -62,6 +62,29 @@ func TestOptionErrorWords(t *testing.T) {
 	if got := CommandWords(err); !strings.HasPrefix(got, cfg+": --set address=[: ") {
 		t.Errorf("k3s, command: %q", got)
 	}
+	// A kind file of several nodes names the field that picks one.
+	_, err = Effective(Options{Config: "testdata/inputs/kind.yaml"})
+	const kind = "testdata/inputs/kind.yaml is a kind cluster of 3 nodes whose kubelets get different configurations (dev-control-plane, dev-worker, dev-worker2): pick one with %s NAME (kubeletcfg lint checks each)"
+	if got, want := err.Error(), fmt.Sprintf(kind, "Options.Read.KindNode"); got != want {
+		t.Errorf("kind, library: %q, want %q", got, want)
+	}
+	if got, want := CommandWords(err), fmt.Sprintf(kind, "--kind-node"); got != want {
+		t.Errorf("kind, command: %q, want %q", got, want)
+	}
+	// A folder among the paths: the library names the fields a folder goes
+	// in; the command writes its own lines (cmd/kubeletcfg's takePath:
+	// "lint CONFIG -d DIR", "lint --nodes DIR"), from the FolderPathError.
+	err = Options{}.CheckPaths("lint", []string{"testdata/examples/node/conf.d"}, "")
+	const folder = "testdata/examples/node/conf.d is a folder: lint takes files; drop-ins of a main file are %s testdata/examples/node/conf.d, a folder of nodes is %s testdata/examples/node/conf.d"
+	if got, want := err.Error(), fmt.Sprintf(folder, "Options.ConfigDir", "Options.Nodes"); got != want {
+		t.Errorf("folder, library: %q, want %q", got, want)
+	}
+	if got, want := CommandWords(err), fmt.Sprintf(folder, "--config-dir", "--nodes"); got != want {
+		t.Errorf("folder, flags: %q, want %q", got, want)
+	}
+	if fe := (*FolderPathError)(nil); !errors.As(err, &fe) || fe.Path != "testdata/examples/node/conf.d" || fe.Verb != "lint" {
+		t.Errorf("folder: %#v, want a FolderPathError", err)
+	}
 	if got := CommandWords(errors.New("plain --x")); got != "plain --x" {
 		t.Errorf("plain: %q", got)
 	}

@@ -143,12 +143,16 @@ type KindNodesError struct {
 	stdin []byte
 }
 
-func (e *KindNodesError) Error() string {
+func (e *KindNodesError) Error() string { return e.Unwrap().Error() }
+
+// Unwrap is the error in Options words (Options.Read.KindNode), an
+// OptionError, so that the command names its flag (CommandWords).
+func (e *KindNodesError) Unwrap() error {
 	var names []string
 	for _, g := range e.Groups {
 		names = append(names, g...)
 	}
-	return fmt.Sprintf("%s is a kind cluster of %d nodes whose kubelets get different configurations (%s): pick one with --kind-node NAME (kubeletcfg lint checks each)",
+	return optionErrorf("%s is a kind cluster of %d nodes whose kubelets get different configurations (%s): pick one with {Read.KindNode} NAME (kubeletcfg lint checks each)",
 		e.Name, len(names), strings.Join(names, ", "))
 }
 
@@ -259,6 +263,21 @@ func plural(n int, one, many string) string {
 	return many
 }
 
+// FolderPathError is CheckPaths' error for a folder among a verb's paths,
+// which take files: a folder is a main file's drop-ins (ConfigDir) or a pool
+// of nodes (Nodes), and the caller says which. The command writes it as its
+// own command lines (-d, lint --nodes).
+type FolderPathError struct {
+	Path, Verb string
+}
+
+func (e *FolderPathError) Error() string { return e.Unwrap().Error() }
+
+// Unwrap is the error in Options words, an OptionError.
+func (e *FolderPathError) Unwrap() error {
+	return optionErrorf("%s is a folder: %s takes files; drop-ins of a main file are {ConfigDir} %s, a folder of nodes is {Nodes} %s", e.Path, e.Verb, e.Path, e.Path)
+}
+
 // CheckPaths checks a verb's positional paths (lint takes several, the other
 // verbs one) before the one becomes Config: `lint PATH` is `lint -c PATH`, and
 // several paths are several nodes (LintPaths). A folder is not a path: it is a
@@ -289,7 +308,7 @@ func (o Options) CheckPaths(verb string, paths []string, nodesDir string) error 
 			continue
 		}
 		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-			return fmt.Errorf("%s is a folder: %s takes files; drop-ins of a main file are %s CONFIG -d %s, a folder of nodes is lint --nodes %s", p, verb, verb, p, p)
+			return &FolderPathError{Path: p, Verb: verb}
 		}
 	}
 	return nil

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
+	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/cmd/kubeletcfg/internal/flags"
 	"github.com/spf13/cobra"
 )
@@ -28,6 +30,9 @@ func (f *inputFlags) takePath(args []string) error {
 	}
 	opt.Versions = f.versions
 	if err := opt.CheckPaths(name, args, f.nodes); err != nil {
+		if fe := (*kubeletcfg.FolderPathError)(nil); errors.As(err, &fe) { // the lines that take a folder
+			return fmt.Errorf("%s is a folder: %s takes files; drop-ins of a main file are %s CONFIG -d %s, a folder of nodes is lint --nodes %s", fe.Path, name, name, fe.Path, fe.Path)
+		}
 		return err
 	}
 	if len(args) == 1 {
