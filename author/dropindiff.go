@@ -322,18 +322,6 @@ func firstErrorIn(r *pipeline.Result, checked string) string {
 	return strings.TrimSpace(where + " " + f.Rule + ": " + f.Message)
 }
 
-// CheckDiffFormat checks dropin diff's -o; it used to be the file to write,
-// so a value that looks like a file says where that went.
-func CheckDiffFormat(output string) error {
-	if output == "text" || output == "json" {
-		return nil
-	}
-	if strings.HasSuffix(output, ".conf") || strings.ContainsRune(output, '/') {
-		return fmt.Errorf("-o %s: -o is the output format (json or text), as in every command; write the drop-in with --output-file %s", output, output)
-	}
-	return report.CheckFormat(output, "json", "text")
-}
-
 // diffErrorf is an error about DiffRequest's fields (DiffRequest.From; the
 // command's --from).
 var diffErrorf = optionerr.In("DiffRequest").Errorf

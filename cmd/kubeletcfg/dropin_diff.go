@@ -2,11 +2,13 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/author"
+	"github.com/kubeletcfg/kubeletcfg/report"
 )
 
 func newDropinDiffCommand() *cobra.Command {
@@ -46,7 +48,11 @@ The file to write is --output-file (--out, its old name, still works).`,
   kubeletcfg dropin diff --from node-1.json --to golden.yaml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := author.CheckDiffFormat(output); err != nil {
+			// -o used to be the file to write: a value that looks like one says where that went.
+			if strings.HasSuffix(output, ".conf") || strings.ContainsRune(output, '/') {
+				return fmt.Errorf("-o %s: -o is the output format (json or text), as in every command; write the drop-in with --output-file %s", output, output)
+			}
+			if err := report.CheckFormat(output, "json", "text"); err != nil {
 				return err
 			}
 			if oldOut != "" {
