@@ -2,6 +2,7 @@ package author
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -250,7 +251,7 @@ func DropInDiff(req DiffRequest) (*DiffReport, error) {
 	if len(rep.Failures) > 0 || out == "" {
 		return rep, nil
 	}
-	if err := atomicfile.Write(out, content, atomicfile.Options{Overwrite: req.Force}); err != nil {
+	if err := writeFile(out, content, atomicfile.Options{Overwrite: req.Force}, diffErrorf); err != nil {
 		return nil, err
 	}
 	rep.Written, rep.File = true, out
@@ -325,3 +326,14 @@ func firstErrorIn(r *pipeline.Result, checked string) string {
 // diffErrorf is an error about DiffRequest's fields (DiffRequest.From; the
 // command's --from).
 var diffErrorf = optionerr.In("DiffRequest").Errorf
+
+// writeFile writes a drop-in (internal/atomicfile); a file that appeared after
+// the request's check names the request's Force (NewRequest.Force; the
+// command's --force), which atomicfile cannot know: errorf is the request's.
+func writeFile(path string, content []byte, opt atomicfile.Options, errorf func(string, ...any) error) error {
+	err := atomicfile.Write(path, content, opt)
+	if errors.Is(err, atomicfile.ErrExists) {
+		return errorf("%w (use {Force} to overwrite)", err)
+	}
+	return err
+}

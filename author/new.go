@@ -171,7 +171,7 @@ func New(req NewRequest) (*NewReport, error) {
 	}
 	written := false
 	if len(refused) == 0 && !req.DryRun {
-		if err := atomicfile.Write(target, content, atomicfile.Options{Mode: req.Mode, Overwrite: req.Force}); err != nil {
+		if err := writeFile(target, content, atomicfile.Options{Mode: req.Mode, Overwrite: req.Force}, newRequestErrorf); err != nil {
 			return nil, err
 		}
 		written = true

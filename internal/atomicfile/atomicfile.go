@@ -8,8 +8,10 @@ import (
 	"path/filepath"
 )
 
-// ErrExists is returned when the target exists and overwriting was not asked for.
-var ErrExists = errors.New("file exists (use --force to overwrite)")
+// ErrExists is returned when the target exists and overwriting was not asked
+// for. Its text names no option: the caller knows the one that asks for it
+// (author's writeFile: NewRequest.Force, the command's --force).
+var ErrExists = errors.New("file exists")
 
 // Options says how Write may treat the target.
 type Options struct {
