@@ -24,6 +24,7 @@ var layers = [][]string{
 	{"pipeline"},                            // the kubelet's start-up, in order
 	{"report", "policy", "profile", "skew"}, // after the pipeline
 	{"backoff", "explain", "fix", "author", "fleet", "discover"}, // the verbs' packages
+	{"report/verbtext", "report/verbtext/clustertext"},           // the verbs' text, beside report (clustertext: cluster's, apart as cluster is)
 	{"."},       // the library
 	{"cluster"}, // the cluster verbs, apart so that the library links no client-go
 	{"cmd/kubeletcfg", "cmd/kubeletcfg/internal/flags", "examples/lintdir", "internal/rulesdoc", "internal/rulesdoc/cmd", "internal/fuzzcase",

@@ -13,6 +13,7 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/k0s"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"github.com/kubeletcfg/kubeletcfg/report/verbtext"
 )
 
 const testConfig = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"
@@ -270,7 +271,7 @@ func TestReleaseTrain(t *testing.T) {
 	}
 	var got []string
 	for _, c := range s.Matrix.Columns {
-		got = append(got, c.Minor.Version+"="+c.Tool+" "+c.ReleaseText())
+		got = append(got, c.Minor.Version+"="+c.Tool+" "+verbtext.ReleaseText(c))
 	}
 	if want := []string{"1.36=k0s " + k0s.Release, "1.37=k0s none ported"}; !slices.Equal(got, want) {
 		t.Errorf("skew columns %q, want %q", got, want)

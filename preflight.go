@@ -1,16 +1,34 @@
 package kubeletcfg
 
 import (
-	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"io"
 
 	"github.com/kubeletcfg/kubeletcfg/kubelets"
+	"github.com/kubeletcfg/kubeletcfg/pipeline"
+	"github.com/kubeletcfg/kubeletcfg/report"
+	"github.com/kubeletcfg/kubeletcfg/report/verbtext"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
 // PreflightReport is what `kubeletcfg preflight` prints: blockers, behaviour
-// changes and notes of a move from one minor to another (WriteJSON,
-// WriteTextQuiet).
-type PreflightReport = skew.Preflight
+// changes and notes of a move from one minor to another. It is skew's
+// Preflight (its fields, WriteJSON and CountAtLeast) with the command's
+// writer, whose text is report/verbtext's.
+type PreflightReport struct {
+	*skew.Preflight
+}
+
+// Write prints the preflight as `kubeletcfg preflight -o FORMAT` does: json, or
+// text (opt.Quiet: without the notes).
+func (p *PreflightReport) Write(w io.Writer, format string, opt report.Options) error {
+	switch format {
+	case "json":
+		return p.WriteJSON(w)
+	case "text":
+		return verbtext.WritePreflight(w, p.Preflight, verbtext.PreflightOptions{Quiet: opt.Quiet})
+	}
+	return report.CheckFormat(format, "json", "text")
+}
 
 // Preflight evaluates the same files at the minor a node pool runs
 // (Options.From; default the discovered kubelet's) and the one it moves to
@@ -42,6 +60,16 @@ func Preflight(opt Options) (*PreflightReport, error) {
 	if err != nil {
 		return nil, optionErrorf("{To}: %w", err)
 	}
+	pf, err := p.preflight(src, tgt)
+	if err != nil {
+		return nil, err
+	}
+	return &PreflightReport{pf}, nil
+}
+
+// preflight evaluates p's files at src and tgt (each minor's own, AtMinor, for
+// a tool that ships its kubelet, whose releases name the columns).
+func (p *Prepared) preflight(src, tgt *kubelets.Minor) (*skew.Preflight, error) {
 	if p.Source == nil || !p.Source.Bundled() {
 		return skew.NewPreflightSettled(p.Input, src, tgt, p.Settle)
 	}

@@ -1,16 +1,14 @@
 package kubeletcfg
 
 import (
-	"fmt"
 	"io"
-	"strings"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/report"
+	"github.com/kubeletcfg/kubeletcfg/report/verbtext"
 	"github.com/kubeletcfg/kubeletcfg/skew"
-	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // SkewReport is the comparison of minors `kubeletcfg skew` prints; its JSON
@@ -87,65 +85,10 @@ func (s *Skewed) Write(w io.Writer, format string, opt report.Options) error {
 		}
 		return rw.Write(w, docs, opt)
 	}
-	if err := mx.WriteTextQuiet(w, opt.Quiet); err != nil || s.profile == "" {
+	if err := verbtext.WriteMatrix(w, mx, opt.Quiet); err != nil || s.profile == "" {
 		return err
 	}
-	return s.writeProfile(w)
-}
-
-func (s *Skewed) writeProfile(w io.Writer) error {
-	mx := s.Matrix
-	rules, _ := validate.ProfileRules(s.profile)
-	ofProfile := map[string]bool{}
-	for _, r := range rules {
-		ofProfile[r.ID] = true
-	}
-	perMinor := make([][]finding.Finding, len(mx.Columns))
-	for i, c := range mx.Columns {
-		for _, f := range c.Result.Findings {
-			if ofProfile[f.Rule] {
-				perMinor[i] = append(perMinor[i], f)
-			}
-		}
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "\n--profile %s: findings on the effective configuration of each minor\n", s.profile)
-	for i := 0; i < len(mx.Columns); {
-		j := i + 1
-		for j < len(mx.Columns) && sameFindings(perMinor[i], perMinor[j]) &&
-			(mx.Columns[i].Result.Effective == nil) == (mx.Columns[j].Result.Effective == nil) {
-			j++
-		}
-		var names []string
-		for _, c := range mx.Columns[i:j] {
-			names = append(names, c.Minor.Version)
-		}
-		fmt.Fprintf(&b, "\nkubelet %s\n", strings.Join(names, ", "))
-		switch {
-		case mx.Columns[i].Result.Effective == nil:
-			b.WriteString("  not checked: the kubelet stops before it has a configuration\n")
-		case len(perMinor[i]) == 0:
-			b.WriteString("  no findings\n")
-		}
-		for _, f := range perMinor[i] {
-			fmt.Fprintf(&b, "  %s: %s [%s]\n", f.Position, f.Message, f.Rule)
-		}
-		i = j
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-func sameFindings(a, b []finding.Finding) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i].Rule != b[i].Rule || a[i].Position != b[i].Position || a[i].Message != b[i].Message {
-			return false
-		}
-	}
-	return true
+	return verbtext.WriteProfile(w, mx, s.profile)
 }
 
 // evaluate is the matrix of p's files at minors, with each minor's Prepared

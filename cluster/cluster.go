@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -27,6 +28,8 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/input"
 	"github.com/kubeletcfg/kubeletcfg/internal/optionerr"
 	"github.com/kubeletcfg/kubeletcfg/kubelets"
+	"github.com/kubeletcfg/kubeletcfg/report"
+	"github.com/kubeletcfg/kubeletcfg/report/verbtext/clustertext"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
 
@@ -34,7 +37,24 @@ import (
 const ConfigzName = kubeletcfg.ConfigzName
 
 // A fleet is a verdict like the library's results.
-var _ kubeletcfg.Verdict = (*fleet.Fleet)(nil)
+var _ kubeletcfg.Verdict = (*Fleet)(nil)
+
+// Fleet is what Run found: fleet.Fleet (its fields, JSON and CountAtLeast)
+// with the command's writer, whose text is report/verbtext/clustertext's.
+type Fleet struct {
+	*fleet.Fleet
+}
+
+// Write prints the run as `kubeletcfg cluster -o FORMAT` does: json, or text.
+func (f *Fleet) Write(out io.Writer, format string, _ report.Options) error {
+	switch format {
+	case "json":
+		return report.WriteJSON(out, f.Fleet)
+	case "text":
+		return clustertext.WriteFleet(out, f.Fleet)
+	}
+	return fleet.CheckFormat(format)
+}
 
 // EvaluateNode evaluates a node read through the API (fleet.Node:
 // its configz and flagz) at the minor it runs (target nil: lint; the report
@@ -140,14 +160,14 @@ var requestErrorf = optionerr.In("Request").Errorf
 // Run runs req: lists each cluster's nodes, reads them through its API
 // server, evaluates each distinct configuration once over all the clusters
 // (the key is the configuration, flags and minor, never the cluster) and
-// reports each cluster's pools (fleet.Fleet).
+// reports each cluster's pools (fleet.Fleet, in a Fleet).
 //
 // With one context (or none: the current one), an error reaching or reading
 // the cluster is the run's error. With several (or AllContexts), a cluster
 // that cannot be read is listed in the result's Errors and the others are
 // reported; the run's error is that none could be read. A context the
 // kubeconfig does not have is an error before any cluster is read.
-func Run(ctx context.Context, req Request) (*fleet.Fleet, error) {
+func Run(ctx context.Context, req Request) (*Fleet, error) {
 	if req.Kubeconfig == nil {
 		req.Kubeconfig = clientcmd.NewDefaultClientConfigLoadingRules()
 	}
@@ -204,7 +224,7 @@ func Run(ctx context.Context, req Request) (*fleet.Fleet, error) {
 		f.Contexts[name] = fleet.NewReport(r.server, r.nodes, evals[:len(r.nodes)], r.failures, req.Target)
 		evals = evals[len(r.nodes):]
 	}
-	return f, nil
+	return &Fleet{f}, nil
 }
 
 // clusterContexts are the contexts req reads, in order; single is one

@@ -5,6 +5,7 @@
 // (lint --nodes) and kubeletcfg cluster share it. For a cluster, Fetch reads
 // nodes through the Kubernetes API, NewNodes and Node.Take turn what was read
 // into keys, Groups groups the evaluated nodes by pool (drift included) and
-// Report is the run's document (its JSON and WriteText); the evaluation of one
-// node is cluster.EvaluateNode.
+// Report is the run's document (its JSON; its text is
+// report/verbtext/clustertext's); the evaluation of one node is
+// cluster.EvaluateNode.
 package fleet
