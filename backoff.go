@@ -8,6 +8,7 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/report"
+	"github.com/kubeletcfg/kubeletcfg/report/verbtext"
 )
 
 // BackoffCurves is what Backoff found: the crash-loop backoff of each input at
@@ -58,7 +59,7 @@ func (b *BackoffCurves) Write(w io.Writer, format string, opt report.Options) er
 	if format == "json" {
 		err = backoff.WriteJSON(w, b.Entries)
 	} else {
-		err = backoff.WriteText(w, b.Entries)
+		err = verbtext.WriteBackoff(w, b.Entries)
 	}
 	if err != nil {
 		return err

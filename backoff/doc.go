@@ -10,8 +10,8 @@
 // restarted. The initial delay and the cap, and where each comes from, are
 // pipeline.Result's (the kubelet's newCrashLoopBackOff, pipeline.Backoff); this
 // package plays them out (Compute), evaluates inputs at minors for
-// `kubeletcfg backoff` (Evaluate, whose Entry is the command's JSON) and renders
-// the curves as text with bar charts or as JSON (WriteText, WriteJSON).
+// `kubeletcfg backoff` (Evaluate, whose Entry is the command's JSON) and writes
+// them as JSON (WriteJSON; their text, with bar charts, is report/verbtext's).
 // testdata/conformance/backoff/<minor>.json, recorded by driving each minor's
 // real client-go Backoff (conformance/harness backoff), checks it.
 //

@@ -1,4 +1,4 @@
-package backoff
+package verbtext
 
 import (
 	"encoding/json"
@@ -7,29 +7,16 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kubeletcfg/kubeletcfg/backoff"
 	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/skew"
 )
-
-// WriteJSON writes the entries as `kubeletcfg backoff -o json` prints them:
-// {"curves": [Entry...]}, indented.
-func WriteJSON(w io.Writer, entries []*Entry) error {
-	doc := struct {
-		Curves []*Entry `json:"curves"`
-	}{entries}
-	b, err := json.MarshalIndent(doc, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
-}
 
 // column is one curve of the text output: identical neighbouring entries
 // (same input, same curve and sources at consecutive minors) share one.
 type column struct {
 	minors []string
-	e      *Entry
+	e      *backoff.Entry
 }
 
 func (c *column) title() string {
@@ -49,7 +36,7 @@ func paren(s string) string {
 }
 
 // sameCurve reports whether two entries differ only in their minor.
-func sameCurve(a, b *Entry) bool {
+func sameCurve(a, b *backoff.Entry) bool {
 	if a.Input() != b.Input() || a.Starts != b.Starts || a.InitialFrom != b.InitialFrom || a.MaxFrom != b.MaxFrom {
 		return false
 	}
@@ -63,9 +50,9 @@ func sameCurve(a, b *Entry) bool {
 	return string(ja) == string(jb)
 }
 
-// backoffColumns groups the entries: an entry joins the column before it when
+// columns groups the entries: an entry joins the column before it when
 // only the minor differs.
-func columns(entries []*Entry) []*column {
+func columns(entries []*backoff.Entry) []*column {
 	var cols []*column
 	for _, e := range entries {
 		if n := len(cols); n > 0 && sameCurve(cols[n-1].e, e) {
@@ -77,11 +64,11 @@ func columns(entries []*Entry) []*column {
 	return cols
 }
 
-// WriteText writes the entries as `kubeletcfg backoff` prints them: a line for
-// each entry that does not start, then one curve as a table with a bar chart,
-// or several side by side; neighbouring entries that differ only in their minor
-// share one column.
-func WriteText(w io.Writer, entries []*Entry) error {
+// WriteBackoff writes the entries as `kubeletcfg backoff` prints them: a line
+// for each entry that does not start, then one curve as a table with a bar
+// chart, or several side by side; neighbouring entries that differ only in
+// their minor share one column.
+func WriteBackoff(w io.Writer, entries []*backoff.Entry) error {
 	cols := columns(entries)
 	var curves []*column
 	for _, c := range cols {
@@ -130,7 +117,7 @@ func axis(full time.Duration, width int) string {
 }
 
 // longest is the longest delay of the curves' steps: the chart's full scale.
-func longest(cs ...*Curve) time.Duration {
+func longest(cs ...*backoff.Curve) time.Duration {
 	var full time.Duration
 	for _, c := range cs {
 		for _, s := range c.Steps {
@@ -161,7 +148,7 @@ func writeCurve(w io.Writer, col *column) error {
 }
 
 func writeCurves(w io.Writer, cols []*column) error {
-	var curves []*Curve
+	var curves []*backoff.Curve
 	for i, col := range cols {
 		fmt.Fprintf(w, "%c  %s: %s\n", 'A'+i, col.title(), col.values())
 		curves = append(curves, col.e.Curve)
