@@ -1,7 +1,6 @@
 package kubeletcfg
 
 import (
-	"github.com/kubeletcfg/kubeletcfg/discover"
 	"github.com/kubeletcfg/kubeletcfg/explain"
 	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
@@ -22,7 +21,3 @@ func Explain(opt Options, path string) (*explain.Result, error) {
 	}
 	return explain.Field(m, path)
 }
-
-// Discover finds the kubelet running on the host Options.Host describes and
-// what it starts from (discover.Discover).
-func Discover(opt Options) (*discover.Kubelet, error) { return discover.Discover(opt.Host) }

@@ -5,5 +5,5 @@
 //
 // Discover returns a Kubelet, the JSON of `kubeletcfg discover -o json`
 // (WriteJSON) and what --discover hands to lint, effective, skew and preflight;
-// WriteText is the command's text.
+// the command's text is report/verbtext's.
 package discover

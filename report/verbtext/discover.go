@@ -1,4 +1,4 @@
-package discover
+package verbtext
 
 import (
 	"fmt"
@@ -6,28 +6,12 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/kubeletcfg/kubeletcfg/finding"
-	"github.com/kubeletcfg/kubeletcfg/report"
+	"github.com/kubeletcfg/kubeletcfg/discover"
 )
 
-// Write prints k in format "json" (WriteJSON) or "text" (WriteText).
-func (k *Kubelet) Write(w io.Writer, format string, _ report.Options) error {
-	if format == "json" {
-		return k.WriteJSON(w)
-	}
-	return k.WriteText(w)
-}
-
-// CountAtLeast is 0: finding the kubelet judges nothing.
-func (k *Kubelet) CountAtLeast(finding.Severity) int { return 0 }
-
-// WriteJSON writes k as one indented JSON document.
-func (k *Kubelet) WriteJSON(w io.Writer) error {
-	return report.WriteJSON(w, k)
-}
-
-// WriteText writes what was found and where each piece came from.
-func (k *Kubelet) WriteText(w io.Writer) error {
+// WriteKubelet writes what kubeletcfg discover found and where each piece
+// came from.
+func WriteKubelet(w io.Writer, k *discover.Kubelet) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	row := func(k, v string) { fmt.Fprintf(tw, "%s\t%s\n", k, v) }
 	if k.HostRoot != "" {
@@ -60,7 +44,7 @@ func (k *Kubelet) WriteText(w io.Writer) error {
 		row("note", k.UnitNote)
 	}
 	row("command line", fmt.Sprintf("%d arguments, positions from the %s", len(k.Args), map[string]string{"unit": "unit", "cmdline": "process's cmdline"}[k.ArgsFrom]))
-	file := func(name string, f *File) {
+	file := func(name string, f *discover.File) {
 		if f == nil {
 			row(name, "not given")
 			return
