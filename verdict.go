@@ -5,7 +5,6 @@ import (
 	"io"
 
 	"github.com/kubeletcfg/kubeletcfg/author"
-	"github.com/kubeletcfg/kubeletcfg/explain"
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/report"
 )
@@ -30,7 +29,7 @@ var (
 	_ Verdict = (*Fixed)(nil)
 	_ Verdict = (*author.NewReport)(nil)
 	_ Verdict = (*author.DiffReport)(nil)
-	_ Verdict = (*explain.Result)(nil)
+	_ Verdict = (*Explained)(nil)
 	_ Verdict = (*RunningKubelet)(nil)
 	_ Verdict = (*VersionInfo)(nil)
 )

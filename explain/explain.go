@@ -3,7 +3,6 @@ package explain
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"regexp"
 	"slices"
 	"sort"
@@ -11,21 +10,17 @@ import (
 	"strings"
 	"unicode"
 
-	"sigs.k8s.io/yaml"
-
 	dropin "github.com/kubeletcfg/kubeletcfg/drop-in"
-	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/internal/didyoumean"
 	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
-	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/rule"
 	"github.com/kubeletcfg/kubeletcfg/source"
 	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // Result is what kubeletcfg explain prints: its JSON form is the -o json
-// contract, WriteText the text form.
+// contract (its text form is report/verbtext's).
 type Result struct {
 	Query          string `json:"query"`
 	Path           string `json:"path"`
@@ -286,7 +281,7 @@ func Field(m *kubelets.Minor, query string) (*Result, error) {
 			last, removed, first := m.GateHistory(g)
 			if last == nil && first == nil {
 				// Like an unknown field: no supported kubelet knows it.
-				msg := fmt.Sprintf("no feature gate %q at any kubelet minor kubeletcfg knows (%s)", g, minorRanges(kubelets.Supported()))
+				msg := fmt.Sprintf("no feature gate %q at any kubelet minor kubeletcfg knows (%s)", g, MinorRanges(kubelets.Supported()))
 				if near := didyoumean.Nearest(g, gates.Names()); near != "" {
 					msg += fmt.Sprintf("; did you mean %q?", "featureGates["+near+"]")
 				} else {
@@ -590,120 +585,6 @@ func firstSentence(doc string) string {
 	}
 }
 
-// Write prints the result in format "json" (the -o json contract) or "text"
-// (WriteText).
-func (d *Result) Write(w io.Writer, format string, _ report.Options) error {
-	if format == "json" {
-		return report.WriteJSON(w, d)
-	}
-	return d.WriteText(w)
-}
-
-// CountAtLeast is 0: explaining a field finds nothing wrong.
-func (d *Result) CountAtLeast(finding.Severity) int { return 0 }
-
-func (d *Result) WriteText(w io.Writer) error {
-	var b strings.Builder
-	name := d.Path
-	if name == "" {
-		name = "KubeletConfiguration"
-	}
-	for _, n := range d.Notes {
-		fmt.Fprintf(&b, "NOTE:    %s\n", n)
-	}
-	if len(d.Notes) > 0 {
-		b.WriteString("\n")
-	}
-	fmt.Fprintf(&b, "KUBELET: %s\n", d.KubeletVersion)
-	if note := kubelets.PreReleaseNote(d.KubeletVersion, d.PreRelease); note != "" {
-		fmt.Fprintf(&b, "NOTE:    %s\n", note)
-	}
-	fmt.Fprintf(&b, "FIELD:   %s <%s>\n", name, d.Type)
-	if d.GoType != "" {
-		fmt.Fprintf(&b, "GO TYPE: %s\n", d.GoType)
-	}
-	if len(d.Enum) > 0 {
-		fmt.Fprintf(&b, "VALUES:  %s\n", strings.Join(d.Enum, ", "))
-	}
-	if d.Path == "" {
-		b.WriteString("DEFAULT: every field's: kubeletcfg effective -c FILE\n")
-	} else {
-		fmt.Fprintf(&b, "DEFAULT:%s\n", formatDefault(d))
-		fmt.Fprintf(&b, "MINORS:  %s\n", minorRanges(d.Minors))
-	}
-	if len(d.FeatureGates) > 0 {
-		b.WriteString("\nFEATURE GATES (at " + d.KubeletVersion + "):\n")
-		for _, g := range d.FeatureGates {
-			if !g.Registered {
-				fmt.Fprintf(&b, "  %s: not registered by kubelet %s\n", g.Name, d.KubeletVersion)
-				continue
-			}
-			state := "off"
-			if g.Default {
-				state = "on"
-			}
-			locked := ""
-			if g.Locked {
-				locked = ", locked"
-			}
-			fmt.Fprintf(&b, "  %s: %s since %s, %s by default%s\n", g.Name, g.Stage, g.Since, state, locked)
-		}
-	}
-	if d.Path != "" {
-		if d.Known {
-			b.WriteString("\nRULES (that check this field):\n")
-		} else {
-			fmt.Fprintf(&b, "\nRULES (kubelet %s drops the key):\n", d.KubeletVersion)
-		}
-		if len(d.Rules) == 0 {
-			b.WriteString("  none\n")
-		}
-		for _, r := range d.Rules {
-			fmt.Fprintf(&b, "  %s %s (%s, %s): %s\n", r.ID, r.Name, r.Severity, r.Minors, r.Summary)
-		}
-	}
-	if d.Doc != "" {
-		b.WriteString("\nDESCRIPTION:\n")
-		for _, line := range strings.Split(d.Doc, "\n") {
-			fmt.Fprintf(&b, "  %s\n", line)
-		}
-	}
-	if len(d.Children) > 0 {
-		b.WriteString("\nFIELDS:\n")
-		width := 0
-		for _, c := range d.Children {
-			width = max(width, len(c.Name)+len(c.Type)+3)
-		}
-		for _, c := range d.Children {
-			col := c.Name + " <" + c.Type + ">"
-			fmt.Fprintf(&b, "  %-*s  %s\n", width, col, c.Doc)
-		}
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// formatDefault prints the default after "DEFAULT:": a scalar on the line,
-// a map, list or object as indented YAML below it.
-func formatDefault(d *Result) string {
-	if !d.Known {
-		return " (not in kubelet " + d.KubeletVersion + ")"
-	}
-	switch v := d.Default.(type) {
-	case map[string]any, []any:
-		raw, err := yaml.Marshal(v)
-		if err != nil || strings.TrimSpace(string(raw)) == "{}" || strings.TrimSpace(string(raw)) == "[]" {
-			return " " + kubelets.Format(v)
-		}
-		var lines []string
-		for _, l := range strings.Split(strings.TrimRight(string(raw), "\n"), "\n") {
-			lines = append(lines, "  "+l)
-		}
-		return "\n" + strings.Join(lines, "\n")
-	}
-	return " " + kubelets.Format(d.Default)
-}
-
 // stageName prints a gate's pre-release stage as the Kubernetes docs do.
 func stageName(s string) string {
 	switch s {
@@ -717,8 +598,8 @@ func stageName(s string) string {
 	return s
 }
 
-// minorRanges prints consecutive supported minors as a range: "1.32–1.37".
-func minorRanges(minors []string) string {
+// MinorRanges prints consecutive supported minors as a range: "1.32–1.37".
+func MinorRanges(minors []string) string {
 	if len(minors) == 0 {
 		return "none"
 	}
