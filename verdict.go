@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/kubeletcfg/kubeletcfg/author"
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/report"
 )
@@ -27,8 +26,8 @@ var (
 	_ Verdict = (*EffectiveConfig)(nil)
 	_ Verdict = (*BackoffCurves)(nil)
 	_ Verdict = (*Fixed)(nil)
-	_ Verdict = (*author.NewReport)(nil)
-	_ Verdict = (*author.DiffReport)(nil)
+	_ Verdict = (*Authored)(nil)
+	_ Verdict = (*Diffed)(nil)
 	_ Verdict = (*Explained)(nil)
 	_ Verdict = (*RunningKubelet)(nil)
 	_ Verdict = (*VersionInfo)(nil)

@@ -9,5 +9,6 @@
 // `kubeletcfg dropin diff` after flag parsing: they take a request, check it,
 // build and check the file, and write it through internal/atomicfile only when
 // every minor does what the file says. NewReport is the JSON that
-// `dropin new -o json` prints.
+// `dropin new -o json` prints (its text, and DiffReport's, is
+// report/verbtext's).
 package author

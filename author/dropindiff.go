@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,7 +13,6 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/internal/optionerr"
 	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
-	"github.com/kubeletcfg/kubeletcfg/report"
 )
 
 // lastName sorts after every name made of ASCII letters, digits and punctuation
@@ -58,39 +56,6 @@ type DiffReport struct {
 	// Written: the drop-in was written to File (DiffRequest.Out).
 	Written bool
 	File    string
-}
-
-// Write prints the report as `dropin diff` does: "json" the document; "text"
-// the drop-in (or the line saying where it was written), with a note on
-// opt.Log when there is no difference and the failures when it does not
-// give the desired configuration.
-func (r *DiffReport) Write(w io.Writer, format string, opt report.Options) error {
-	if format == "json" {
-		return report.WriteJSON(w, r)
-	}
-	switch {
-	case r.Content == nil:
-		opt.Logf("kubeletcfg: no difference at kubelet %s: the current effective configuration is the desired one; nothing written\n", r.Minor)
-	case len(r.Failures) > 0:
-		if _, err := w.Write(r.Content); err != nil {
-			return err
-		}
-		opt.Logf("kubeletcfg: the drop-in does not give the desired configuration; nothing written:\n")
-		for _, f := range r.Failures {
-			opt.Logf("  %s\n", f)
-		}
-	case !r.Written:
-		_, err := w.Write(r.Content)
-		return err
-	default:
-		keys := "keys"
-		if r.Keys == 1 {
-			keys = "key"
-		}
-		_, err := fmt.Fprintf(w, "wrote %s (%d top-level %s; checked against kubelet %s)\n", r.File, r.Keys, keys, strings.Join(r.Checked, ", "))
-		return err
-	}
-	return nil
 }
 
 // CountAtLeast counts the minors' failures (nothing written: exit code 1);
