@@ -443,7 +443,7 @@ func ExampleDropInDiff() {
 	// maxPods: 200
 	// serializeImagePulls: false
 	// checked: [1.31 1.32 1.33 1.34 1.35 1.36 1.37] keys: 7 written: false
-	// failure: kubelet 1.31: --to: kubelet 1.31 would not start with it (testdata/dropin/golden.yaml:23:3 KC3001: unknown feature gate "KubeletCrashLoopBackOffMax": the kubelet refuses to start); kubeletcfg lint shows why
+	// failure: kubelet 1.31: DiffRequest.To: kubelet 1.31 would not start with it (testdata/dropin/golden.yaml:23:3 KC3001: unknown feature gate "KubeletCrashLoopBackOffMax": the kubelet refuses to start); kubeletcfg lint shows why
 }
 
 // Lint a kind cluster file whose nodes get different kubelet configurations:

@@ -294,7 +294,7 @@ func (o Options) CheckPaths(verb string, paths []string, nodesDir string) error 
 		return optionErrorf("%s and {Config} %s both name the main file: give one of them", paths[0], o.Config)
 	}
 	if len(paths) > 1 && o.ConfigDir != "" {
-		return optionErrorf("{ConfigDir} %s with %d paths: the drop-ins belong to one main file; lint each node with its own -d, or a pool of node folders with {Nodes}", o.ConfigDir, len(paths))
+		return optionErrorf("{ConfigDir} %s with %d paths: the drop-ins belong to one main file; lint each node with its own {ConfigDir}, or a pool of node folders with {Nodes}", o.ConfigDir, len(paths))
 	}
 	if len(paths) > 1 && (o.Discover || o.Versions != "") {
 		return optionErrorf("%d paths: {Discover} and {Versions} check one kubelet; give one path", len(paths))

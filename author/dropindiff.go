@@ -53,9 +53,21 @@ type DiffReport struct {
 	// configuration there ("kubelet 1.31: maxPods would be 110, not 50"); not
 	// empty: nothing was written.
 	Failures []string
+	// failed are the errors behind Failures where one is (by index), for
+	// Reword.
+	failed map[int]error
 	// Written: the drop-in was written to File (DiffRequest.Out).
 	Written bool
 	File    string
+}
+
+// Reword writes the failures that come from an error with words (the
+// command's: kubeletcfg.CommandWords, --to where the library says
+// DiffRequest.To).
+func (r *DiffReport) Reword(words func(error) string) {
+	for i, err := range r.failed {
+		r.Failures[i] = words(err)
+	}
 }
 
 // CountAtLeast counts the minors' failures (nothing written: exit code 1);
@@ -140,11 +152,11 @@ func DropInDiff(req DiffRequest) (*DiffReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	current, err := effectiveAt(curL, newest, "--from")
+	current, err := effectiveAt(curL, newest, "From")
 	if err != nil {
 		return nil, err
 	}
-	desired, err := effectiveAt(wantL, newest, "--to")
+	desired, err := effectiveAt(wantL, newest, "To")
 	if err != nil {
 		return nil, err
 	}
@@ -196,8 +208,13 @@ func DropInDiff(req DiffRequest) (*DiffReport, error) {
 	for _, m := range req.Minors {
 		d := desired
 		if m != newest {
-			if d, err = effectiveAt(wantL, m, "--to"); err != nil {
-				rep.Failures = append(rep.Failures, fmt.Sprintf("kubelet %s: %v", m.Version, err))
+			if d, err = effectiveAt(wantL, m, "To"); err != nil {
+				err = fmt.Errorf("kubelet %s: %w", m.Version, err)
+				if rep.failed == nil {
+					rep.failed = map[int]error{}
+				}
+				rep.failed[len(rep.Failures)] = err
+				rep.Failures = append(rep.Failures, err.Error())
 				continue
 			}
 		}
@@ -257,14 +274,14 @@ func addConfigz(in *pipeline.Input, path string) error {
 }
 
 // effectiveAt is the effective configuration of l at m, or an error saying
-// that the kubelet would not get that far.
-func effectiveAt(l *pipeline.Loaded, m *kubelets.Minor, flag string) (map[string]any, error) {
+// that the kubelet would not get that far with the files of field (From, To).
+func effectiveAt(l *pipeline.Loaded, m *kubelets.Minor, field string) (map[string]any, error) {
 	r, err := l.Evaluate(m)
 	if err != nil {
 		return nil, err
 	}
 	if !r.Starts {
-		return nil, fmt.Errorf("%s: kubelet %s would not start with it (%s); kubeletcfg lint shows why", flag, m.Version, firstErrorText(r))
+		return nil, diffErrorf("{"+field+"}: kubelet %s would not start with it (%s); kubeletcfg lint shows why", m.Version, firstErrorText(r))
 	}
 	return r.EffectiveObject()
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/kubeletcfg/kubeletcfg"
@@ -33,5 +34,27 @@ func TestExistsWords(t *testing.T) {
 		if got, want := kubeletcfg.CommandWords(err), "write "+p+": file exists (use --force to overwrite)"; got != want {
 			t.Errorf("command: %q, want %q", got, want)
 		}
+	}
+}
+
+// TestDiffFailureWords: a minor the desired files do not start at is a
+// failure naming DiffRequest.To; Reword writes it with the command's --to.
+func TestDiffFailureWords(t *testing.T) {
+	node := filepath.Join("..", "testdata", "dropin", "node")
+	want := filepath.Join("..", "testdata", "dropin", "golden.yaml")
+	rep, err := kubeletcfg.DropInDiff(kubeletcfg.Options{Versions: "1.31,1.37"}, author.DiffRequest{From: []string{filepath.Join(node, "config.yaml"), filepath.Join(node, "conf.d")}, To: want})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Failures) == 0 {
+		t.Fatal("no failure at 1.31")
+	}
+	const lib, cmd = "kubelet 1.31: DiffRequest.To: kubelet 1.31 would not start", "kubelet 1.31: --to: kubelet 1.31 would not start"
+	if got := rep.Failures[0]; !strings.HasPrefix(got, lib) {
+		t.Errorf("library: %q, want it to start %q", got, lib)
+	}
+	rep.Reword(kubeletcfg.CommandWords)
+	if got := rep.Failures[0]; !strings.HasPrefix(got, cmd) {
+		t.Errorf("command: %q, want it to start %q", got, cmd)
 	}
 }

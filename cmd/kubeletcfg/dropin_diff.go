@@ -70,6 +70,7 @@ The file to write is --output-file (--out, its old name, still works).`,
 			if err != nil {
 				return err
 			}
+			rep.Reword(kubeletcfg.CommandWords)
 			return finish(cmd, rep, output)
 		},
 	}
