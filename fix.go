@@ -7,6 +7,7 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/fix"
 	"github.com/kubeletcfg/kubeletcfg/input"
 	"github.com/kubeletcfg/kubeletcfg/report"
+	"github.com/kubeletcfg/kubeletcfg/report/verbtext"
 )
 
 // Fixed is what Fix planned: the repairs of the options' files at the target
@@ -56,7 +57,7 @@ func describeSource(s *input.Source) string {
 	return "standard input"
 }
 
-// Write carries the plan out (fix.Plan.Run): format "text" writes the repaired
+// Write carries the plan out (verbtext.WriteFix, fix.Plan.Apply): format "text" writes the repaired
 // files and reports on w; "diff" writes no file, prints the unified diff on w
 // and reports on opt.Log.
 func (f *Fixed) Write(w io.Writer, format string, opt report.Options) error {
@@ -64,8 +65,7 @@ func (f *Fixed) Write(w io.Writer, format string, opt report.Options) error {
 	if log == nil {
 		log = io.Discard
 	}
-	_, err := f.Plan.Run(w, log, format == "diff")
-	return err
+	return verbtext.WriteFix(w, log, f.Plan, format == "diff", f.Plan.Apply)
 }
 
 // CountAtLeast is what makes fix fail (fix.Plan.Failures): the errors left at
