@@ -126,17 +126,18 @@ func Nodes(dir string, opt Options) (*LintedNodes, error) {
 	out.perMinor = evaluateNodes(nodes, minors, format, opt.Read, cgroup, opt.report, pathDependent)
 	for k, m := range minors {
 		groups, _ := groupNodes(out.perMinor[k])
-		out.Reports = append(out.Reports, NodesReport{KubeletVersion: m.Version, Groups: groups, Errors: nodeErrors(out.perMinor[k])})
+		out.Reports = append(out.Reports, NodesReport{KubeletVersion: m.Version, Groups: groups, Errors: nodeErrors(out.perMinor[k], opt.errorText)})
 	}
 	return out, nil
 }
 
-// nodeErrors lists the nodes that could not be read.
-func nodeErrors(nodes []*node) []NodeError {
+// nodeErrors lists the nodes that could not be read, each error as text
+// writes it (Options.errorText).
+func nodeErrors(nodes []*node, text func(error) string) []NodeError {
 	errs := []NodeError{}
 	for _, n := range nodes {
 		if n.err != nil {
-			errs = append(errs, NodeError{Node: n.name, Error: n.err.Error()})
+			errs = append(errs, NodeError{Node: n.name, Error: text(n.err)})
 		}
 	}
 	return errs

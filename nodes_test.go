@@ -94,7 +94,7 @@ func TestEvaluateNodesSameAsEachNode(t *testing.T) {
 	// What is printed is each group's first node's report: the same both ways.
 	render := func(nodes []*node) string {
 		groups, failed := groupNodes(nodes)
-		errs := nodeErrors(nodes)
+		errs := nodeErrors(nodes, error.Error)
 		var b strings.Builder
 		if err := writeNodes(&b, m, groups, errs, len(nodes), 0, failed, report.Options{}); err != nil {
 			t.Fatal(err)

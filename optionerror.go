@@ -21,7 +21,7 @@ func optionErrorf(format string, args ...any) error { return optionerr.Errorf(fo
 // request fields), for OptionError.Words.
 var FlagWords = map[string]string{
 	"Config": "--config", "ConfigDir": "--config-dir", "KubeletVersion": "--kubelet-version", "Versions": "--versions",
-	"From": "--from", "To": "--to", "Nodes": "--nodes", "Discover": "--discover", "Host.PID": "--pid", "Host.Unit": "--unit",
+	"From": "--from", "To": "--to", "Nodes": "--nodes", "Discover": "--discover", "Host.PID": "--pid", "Host.Unit": "--unit", "PID": "--pid",
 	"KubeletFlagsFile": "--kubelet-flags-file", "KubeletFlags": "--kubelet-flags", "Format": "--input-format",
 	"Set": "--set", "CgroupVersion": "--cgroup-version", "ShowOrigin": "--show-origin", "FailOn": "--fail-on",
 	"Kubeconform": "--kubeconform", "Force": "--force", "ControlPlane": "--control-plane", "Read.KindNode": "--kind-node",

@@ -3,6 +3,7 @@ package kubeletcfg
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -87,5 +88,25 @@ func TestOptionErrorWords(t *testing.T) {
 	}
 	if got := CommandWords(errors.New("plain --x")); got != "plain --x" {
 		t.Errorf("plain: %q", got)
+	}
+}
+
+// TestErrorTextInResults: an error a result keeps (a path that could not be
+// read) is in the library's words, or as Options.ErrorText writes it (the
+// command's CommandWords: its flags).
+func TestErrorTextInResults(t *testing.T) {
+	p := filepath.Join("testdata", "inputs", "kubelet-config.yaml")
+	for _, tt := range []struct {
+		text func(error) string
+		want string
+	}{{nil, "(Options.Format talos)"}, {CommandWords, "(--input-format talos)"}} {
+		l, err := Lint(Options{Paths: []string{p, p}, Format: "talos", ErrorText: tt.text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		errs := l.Several.(*LintedPaths).Report.Errors
+		if len(errs) != 2 || !strings.HasSuffix(errs[0].Error, tt.want) {
+			t.Errorf("errors %+v, want each to end %q", errs, tt.want)
+		}
 	}
 }

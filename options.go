@@ -94,6 +94,10 @@ type Options struct {
 	// discovered kubelet, files skipped, inputs that could not be read);
 	// nil discards them.
 	Log io.Writer
+	// ErrorText writes an error a result keeps (a node or path that could
+	// not be read) and Log prints; nil: its Error(), which names Options
+	// fields. The command passes CommandWords, which names its flags.
+	ErrorText func(error) string
 }
 
 // MemoryName names ConfigData in findings when Config is empty.
@@ -587,4 +591,12 @@ func (o Options) reportMatrix(results []*pipeline.Result, mainFile string) {
 	for i, fs := range policy.Apply(o.Policy, results, policy.Options{KeepSeverity: true}) {
 		results[i].Findings = fs
 	}
+}
+
+// errorText is err as o.ErrorText writes it.
+func (o Options) errorText(err error) string {
+	if o.ErrorText == nil {
+		return err.Error()
+	}
+	return o.ErrorText(err)
 }

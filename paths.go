@@ -118,9 +118,9 @@ func (out *LintedPaths) add(opt Options, path string, nodes []string, l *Linted,
 	r := PathReport{Path: path, KindNodes: nodes}
 	if err != nil {
 		if opt.Log != nil {
-			fmt.Fprintf(opt.Log, "kubeletcfg: %v\n", err)
+			fmt.Fprintf(opt.Log, "kubeletcfg: %s\n", opt.errorText(err))
 		}
-		out.Report.Errors = append(out.Report.Errors, PathError{Path: r.subject(), Error: err.Error()})
+		out.Report.Errors = append(out.Report.Errors, PathError{Path: r.subject(), Error: opt.errorText(err)})
 		out.unread += r.weight()
 		return
 	}

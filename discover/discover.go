@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/kubeletcfg/kubeletcfg/input/kubeletcmd"
+	"github.com/kubeletcfg/kubeletcfg/internal/optionerr"
 )
 
 // Options say where to look.
@@ -97,11 +98,26 @@ type File struct {
 }
 
 // Error is a discovery failure: one line naming what was looked for and where.
-type Error struct{ msg string }
+type Error struct {
+	msg string
+	// err is, for a failure the options can fix, the OptionError naming them.
+	err error
+}
 
 func (e *Error) Error() string { return e.msg }
 
+// Unwrap is the OptionError of a failure the options can fix, else nil.
+func (e *Error) Unwrap() error { return e.err }
+
 func errorf(format string, a ...any) error { return &Error{msg: fmt.Sprintf(format, a...)} }
+
+// optionErrorf is errorf for a failure Options can fix, naming its fields
+// ({PID}) in the library's words; the command names its flags
+// (kubeletcfg.CommandWords: --pid).
+func optionErrorf(format string, a ...any) error {
+	oe := optionerr.In("discover.Options").Errorf(format, a...)
+	return &Error{msg: oe.Error(), err: oe}
+}
 
 func (o *Options) root() string {
 	if o.HostRoot == "/" {
@@ -192,7 +208,7 @@ func Discover(o Options) (*Kubelet, error) {
 				}
 				list = append(list, s)
 			}
-			return nil, errorf("discover: %d kubelet processes in %s: %s; choose one with --pid", len(ps), proc, strings.Join(list, ", "))
+			return nil, optionErrorf("discover: %d kubelet processes in %s: %s; choose one with {PID}", len(ps), proc, strings.Join(list, ", "))
 		}
 	}
 	dir := filepath.Join(proc, strconv.Itoa(pid))
@@ -213,7 +229,7 @@ func Discover(o Options) (*Kubelet, error) {
 		if name == "" {
 			name = filepath.Base(argv0)
 		}
-		return nil, errorf("discover: process %d (%s) is not a kubelet: neither its name nor its executable is kubelet; leave out --pid to find the kubelet in %s", pid, name, proc)
+		return nil, optionErrorf("discover: process %d (%s) is not a kubelet: neither its name nor its executable is kubelet; leave out {PID} to find the kubelet in %s", pid, name, proc)
 	}
 	procArgs := kubeletcmd.FromProcCmdline(cmdFile, data)
 	k.Cmdline = kubeletcmd.Texts(procArgs)

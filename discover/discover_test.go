@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/kubeletcfg/kubeletcfg/input/kubeletcmd"
+	"github.com/kubeletcfg/kubeletcfg/internal/optionerr"
 	"github.com/kubeletcfg/kubeletcfg/internal/testonly/testkubelet"
 )
 
@@ -63,8 +64,12 @@ func TestBadInput(t *testing.T) {
 		if !errors.As(err, &de) || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: err = %v, want one line with %q", tt.name, err, tt.want)
 		}
-		if tt.name == "two kubelets" && err != nil && !strings.Contains(err.Error(), "--pid") {
-			t.Errorf("%s: %v does not say how to choose", tt.name, err)
+		if tt.name == "two kubelets" || tt.name == "--pid of another process" {
+			// The options name the way out: the library's field, the command's flag.
+			var oe *optionerr.Error
+			if !errors.As(err, &oe) || !strings.Contains(err.Error(), "discover.Options.PID") || !strings.Contains(oe.Words(map[string]string{"PID": "--pid"}), "--pid") {
+				t.Errorf("%s: %v does not name Options.PID, or the command's --pid", tt.name, err)
+			}
 		}
 	}
 	// Found by comm among other processes, PIDs in order.

@@ -96,7 +96,7 @@ func TestBootstrapperForcedFormat(t *testing.T) {
 	translators = append(translators, fakeTool)
 	defer func() { translators = translators[:len(translators)-1] }()
 	_, err := ConvertOptions("x.yaml", []byte("kind: KubeletConfiguration\n"), "faketool", Options{})
-	if err == nil || !strings.Contains(err.Error(), "x.yaml: is not a file FakeTool reads (--input-format faketool)") {
+	if err == nil || !strings.Contains(err.Error(), "x.yaml: is not a file FakeTool reads (Options.Format faketool)") {
 		t.Errorf("forced format on another file: %v", err)
 	}
 }

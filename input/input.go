@@ -280,7 +280,7 @@ func ConvertOptions(path string, data []byte, f Format, opt Options) (*Source, e
 			accepts = t.accepts
 		}
 		if !accepts(path, data) {
-			return nil, &source.InputError{Path: path, Err: fmt.Errorf("is not a file %s reads (--input-format %s)", t.tool.Name, f)}
+			return nil, &source.InputError{Path: path, Err: optionerr.Errorf("is not a file %s reads ({Format} %s)", t.tool.Name, f)}
 		}
 		return convertBootstrapper(t, path, data, opt)
 	}

@@ -104,7 +104,7 @@ func TestDiscoverPIDNotKubelet(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	code := run([]string{"discover", "--proc-root", proc, "--pid", "1"}, &stdout, &stderr)
 	want := "kubeletcfg: discover: process 1 (systemd) is not a kubelet"
-	if code != exitUsage || !strings.HasPrefix(stderr.String(), want) || strings.Count(stderr.String(), "\n") != 1 || stdout.Len() > 0 {
+	if code != exitUsage || !strings.HasPrefix(stderr.String(), want) || !strings.Contains(stderr.String(), "leave out --pid") || strings.Count(stderr.String(), "\n") != 1 || stdout.Len() > 0 {
 		t.Errorf("exit %d, stderr %q, want %q...", code, stderr.String(), want)
 	}
 }

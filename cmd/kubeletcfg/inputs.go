@@ -36,7 +36,7 @@ func (f *inputFlags) options() kubeletcfg.Options {
 		Format: input.Format(f.inputFormat), Read: f.read,
 		KubeletFlags: f.kubeletFlags, KubeletFlagsFile: f.kubeletFlagsFile,
 		Discover: f.kc.discover, Host: f.kc.host,
-		Stdin: os.Stdin,
+		Stdin: os.Stdin, ErrorText: kubeletcfg.CommandWords,
 	}
 	if f.cmd != nil {
 		o.Stdin, o.Log = f.cmd.InOrStdin(), f.cmd.ErrOrStderr()

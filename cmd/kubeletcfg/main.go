@@ -35,7 +35,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case errors.As(err, &fe):
 		return exitFindings
 	case errors.As(err, &ie):
-		fmt.Fprintf(stderr, "kubeletcfg: %v\n", ie)
+		// An input error is printed alone (whatever wraps it names no more), an
+		// option it names in the command's words.
+		fmt.Fprintf(stderr, "kubeletcfg: %s\n", kubeletcfg.CommandWords(ie))
 		return exitUsage
 	default:
 		fmt.Fprintf(stderr, "kubeletcfg: %s\n", kubeletcfg.CommandWords(err))
