@@ -19,7 +19,7 @@ var layers = [][]string{
 	{"kubelets"},             // what each minor knows
 	{"rule"},                 // the rule framework: Rule, Context, Run, the registry
 	{"validate", "defaults"}, // the rules and the defaulting
-	{"source", "input/kubeletcmd", "input/nodedir", "input/bootstrap", "input/k0s", "input/k3s", "input/aks", "input/talos", "input/karpenter", "input/nodeadm", "input/nodeadm/internal/v1alpha1", "input/posmap", "input/kubeadm", "input/capi", "input/kind", "input/minikube", "input"}, // read and translate (bootstrapper translators: input/TOOL)
+	{"source", "input/kubeletcmd", "input/nodedir", "input/bootstrap", "input/k0s", "input/k3s", "input/aks", "input/talos", "input/karpenter", "input/nodeadm", "input/nodeadm/internal/v1alpha1", "input/internal/yamlmap", "input/posmap", "input/kubeadm", "input/capi", "input/kind", "input/minikube", "input"}, // read and translate (bootstrapper translators: input/TOOL)
 	{"drop-in"},                             // merge
 	{"pipeline"},                            // the kubelet's start-up, in order
 	{"report", "policy", "profile", "skew"}, // after the pipeline

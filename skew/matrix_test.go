@@ -55,7 +55,7 @@ func TestDiff(t *testing.T) {
 // TestEvaluate runs the README example (the newest kubelet refuses it) and its
 // main file alone (every minor starts) over every supported minor.
 func TestEvaluate(t *testing.T) {
-	all := supportedMinors(t)
+	all := kubelets.Minors()
 	tests := []struct {
 		name      string
 		in        pipeline.Input
@@ -117,23 +117,10 @@ func TestEvaluate(t *testing.T) {
 	})
 }
 
-func supportedMinors(t testing.TB) []*kubelets.Minor {
-	t.Helper()
-	var out []*kubelets.Minor
-	for _, v := range kubelets.Supported() {
-		m, err := kubelets.Lookup(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, m)
-	}
-	return out
-}
-
 // BenchmarkSkewAllMinors is kubeletcfg skew over every supported minor on the
 // README example: the files are loaded once.
 func BenchmarkSkewAllMinors(b *testing.B) {
-	benchmarkSkew(b, supportedMinors(b))
+	benchmarkSkew(b, kubelets.Minors())
 }
 
 // BenchmarkSkewOneMinor is the same with the newest minor only.
@@ -156,7 +143,7 @@ func benchmarkSkew(b *testing.B, minors []*kubelets.Minor) {
 // entry is the lint document inline plus dropped and effective); the text's
 // shape is report/verbtext's TestMatrixText.
 func TestMatrixOutput(t *testing.T) {
-	all := supportedMinors(t)
+	all := kubelets.Minors()
 	mx, err := Evaluate(pipeline.Input{Config: exampleConfig, ConfigDir: exampleDir}, all)
 	if err != nil {
 		t.Fatal(err)

@@ -52,6 +52,7 @@ import (
 
 	kf "github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+	"github.com/kubeletcfg/kubeletcfg/input/internal/yamlmap"
 	"github.com/kubeletcfg/kubeletcfg/input/kubeadm"
 	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/rule"
@@ -139,7 +140,7 @@ func walk(n *yaml.Node, keys ...string) *yaml.Node {
 		if n == nil {
 			return nil
 		}
-		n = kubeadm.Get(n, k)
+		n = yamlmap.Value(n, k)
 	}
 	return n
 }
@@ -212,13 +213,13 @@ func translateCAPI(path string, data []byte, opt bootstrap.Options) (*capiSpec, 
 	// joinConfiguration, or without an initConfiguration, joins.
 	init := c.cp
 	if !c.cp {
-		init = kubeadm.Get(c.spec, "initConfiguration") != nil && kubeadm.Get(c.spec, "joinConfiguration") == nil
+		init = yamlmap.Value(c.spec, "initConfiguration") != nil && yamlmap.Value(c.spec, "joinConfiguration") == nil
 	}
 	phase := "joinConfiguration"
 	if init {
 		phase = "initConfiguration"
 	}
-	phaseNode := kubeadm.Get(c.spec, phase)
+	phaseNode := yamlmap.Value(c.spec, phase)
 	nodeReg := walk(phaseNode, "nodeRegistration")
 
 	c.checkUnknownKeys(phase, phaseNode, nodeReg)
@@ -229,7 +230,7 @@ func translateCAPI(path string, data []byte, opt bootstrap.Options) (*capiSpec, 
 	files := c.files()
 
 	c.checkExtraArgs(nodeReg)
-	clusterConf := kubeadm.Get(c.spec, "clusterConfiguration")
+	clusterConf := yamlmap.Value(c.spec, "clusterConfiguration")
 	w, configArg, dirArg := c.kubeletFlags(phase, phaseNode, clusterConf, init, m, opt.Set)
 	used := map[int]bool{}
 	net := capiNetworking(clusterConf, cluster)
@@ -331,7 +332,7 @@ func (c *capiSpec) minor(opt bootstrap.Options) (*kubelets.Minor, error) {
 // after the flags of kubeadm's 10-kubeadm.conf. It returns what kubeadm
 // writes, and the --config and --config-dir it passes, nil for none.
 func (c *capiSpec) kubeletFlags(phase string, phaseNode, clusterConf *yaml.Node, init bool, m *kubelets.Minor, set map[string]string) (w kubeadm.Writes, configArg, dirArg *kubeadm.Arg) {
-	kdocs := c.kubeadmDocs(phase, phaseNode, clusterConf, init, !init && !c.cp && kubeadm.Get(phaseNode, "controlPlane") == nil)
+	kdocs := c.kubeadmDocs(phase, phaseNode, clusterConf, init, !init && !c.cp && yamlmap.Value(phaseNode, "controlPlane") == nil)
 	c.kdocs = kdocs
 	node := kubeadm.NodeOf(c.path, kdocs)
 	if node.BadValue != nil {
@@ -591,7 +592,7 @@ type capiFile struct {
 // cloud-init, which kubeletcfg does not).
 func (c *capiSpec) files() []capiFile {
 	var out []capiFile
-	fs := kubeadm.Get(c.spec, "files")
+	fs := yamlmap.Value(c.spec, "files")
 	if fs == nil || fs.Kind != yaml.SequenceNode {
 		return nil
 	}
@@ -599,13 +600,13 @@ func (c *capiSpec) files() []capiFile {
 		if f.Kind != yaml.MappingNode {
 			continue
 		}
-		cf := capiFile{index: i, pathNode: kubeadm.Get(f, "path"), contentNode: kubeadm.Get(f, "content"), keyNode: kubeadm.KeyNode(f, "content"), file: c.path, lines: c.lines}
+		cf := capiFile{index: i, pathNode: yamlmap.Value(f, "path"), contentNode: yamlmap.Value(f, "content"), keyNode: yamlmap.Key(f, "content"), file: c.path, lines: c.lines}
 		if cf.pathNode == nil {
 			continue
 		}
 		cf.path = ppath.Clean(cf.pathNode.Value)
-		enc := kubeadm.Get(f, "encoding")
-		tmpl := kubeadm.Get(f, "contentFormat")
+		enc := yamlmap.Value(f, "encoding")
+		tmpl := yamlmap.Value(f, "contentFormat")
 		if cf.contentNode != nil && (enc == nil || enc.Value == "") && (tmpl == nil || tmpl.Value == "") {
 			cf.known = true
 			cf.content = []byte(cf.contentNode.Value)
@@ -683,7 +684,7 @@ func (c *capiSpec) checkExtraArgs(nodeReg *yaml.Node) {
 	}
 	seen := map[string]*yaml.Node{}
 	for _, it := range ea.Content {
-		n := kubeadm.Get(it, "name")
+		n := yamlmap.Value(it, "name")
 		if n == nil {
 			continue
 		}
@@ -759,7 +760,7 @@ func kubeadmDoc(kind string, at *yaml.Node, body []*yaml.Node) kubeadm.Doc {
 // kubeadm reads for a join too (the cluster's, in the kubeadm-config ConfigMap: the
 // control plane's, which this manifest may not hold).
 func (c *capiSpec) kubeadmDocs(phase string, phaseNode, clusterConf *yaml.Node, init, worker bool) []kubeadm.Doc {
-	at := kubeadm.KeyNode(c.spec, phase)
+	at := yamlmap.Key(c.spec, phase)
 	if at == nil {
 		at = synth("", &yaml.Node{Line: c.doc.KindLine, Column: c.doc.KindColumn})
 	}
@@ -773,11 +774,11 @@ func (c *capiSpec) kubeadmDocs(phase string, phaseNode, clusterConf *yaml.Node, 
 			body = append(body, k, v)
 		}
 	}
-	nrKey := kubeadm.KeyNode(phaseNode, "nodeRegistration")
+	nrKey := yamlmap.Key(phaseNode, "nodeRegistration")
 	if nrKey == nil {
 		nrKey = synth("nodeRegistration", nil)
 	}
-	body = append(body, nrKey, c.nodeRegistration(kubeadm.Get(orEmpty(phaseNode), "nodeRegistration"), worker))
+	body = append(body, nrKey, c.nodeRegistration(yamlmap.Value(orEmpty(phaseNode), "nodeRegistration"), worker))
 	kind := "JoinConfiguration"
 	if init {
 		kind = "InitConfiguration"
@@ -792,7 +793,7 @@ func (c *capiSpec) kubeadmDocs(phase string, phaseNode, clusterConf *yaml.Node, 
 	}
 	if cc != nil || init {
 		// handleClusterNotInitialized writes a ClusterConfiguration, empty or not.
-		ccAt := kubeadm.KeyNode(c.spec, "clusterConfiguration")
+		ccAt := yamlmap.Key(c.spec, "clusterConfiguration")
 		if ccAt == nil {
 			ccAt = at
 		}
@@ -820,7 +821,7 @@ func (c *capiSpec) defaultFeatureGates(cc []*yaml.Node) []*yaml.Node {
 		if fg.Kind != yaml.MappingNode {
 			return cc
 		}
-		if kubeadm.Get(fg, gate) != nil {
+		if yamlmap.Value(fg, gate) != nil {
 			return cc
 		}
 		m := *fg
@@ -922,7 +923,7 @@ func isTemplate(s string) bool { return strings.Contains(s, "{{") }
 
 // validateFiles is webhooks/admission/kubeadmconfig.go validateFiles.
 func (c *capiSpec) validateFiles() {
-	fs := kubeadm.Get(c.spec, "files")
+	fs := yamlmap.Value(c.spec, "files")
 	if fs == nil || fs.Kind != yaml.SequenceNode {
 		return
 	}
@@ -931,16 +932,16 @@ func (c *capiSpec) validateFiles() {
 		if f.Kind != yaml.MappingNode {
 			continue
 		}
-		if kubeadm.Get(f, "content") != nil && kubeadm.Get(f, "content").Value != "" && kubeadm.Get(f, "contentFrom") != nil {
-			c.add(bootstrap.Refuses, kubeadm.KeyNode(f, "contentFrom"), "", fmt.Sprintf("files[%d]: the webhook refuses it: only one of content or contentFrom may be specified for a single file (bootstrap/kubeadm/webhooks/admission/kubeadmconfig.go validateFiles, %s)", i, Tool.Release),
+		if yamlmap.Value(f, "content") != nil && yamlmap.Value(f, "content").Value != "" && yamlmap.Value(f, "contentFrom") != nil {
+			c.add(bootstrap.Refuses, yamlmap.Key(f, "contentFrom"), "", fmt.Sprintf("files[%d]: the webhook refuses it: only one of content or contentFrom may be specified for a single file (bootstrap/kubeadm/webhooks/admission/kubeadmconfig.go validateFiles, %s)", i, Tool.Release),
 				"keep content or contentFrom")
 		}
 		p := ""
-		if pn := kubeadm.Get(f, "path"); pn != nil {
+		if pn := yamlmap.Value(f, "path"); pn != nil {
 			p = pn.Value
 		}
 		if first, dup := known[p]; dup {
-			c.add(bootstrap.Refuses, kubeadm.Get(f, "path"), "", fmt.Sprintf("files[%d]: the webhook refuses it: path property must be unique among all files (files[%d] has it; bootstrap/kubeadm/webhooks/admission/kubeadmconfig.go validateFiles, %s)", i, first, Tool.Release),
+			c.add(bootstrap.Refuses, yamlmap.Value(f, "path"), "", fmt.Sprintf("files[%d]: the webhook refuses it: path property must be unique among all files (files[%d] has it; bootstrap/kubeadm/webhooks/admission/kubeadmconfig.go validateFiles, %s)", i, first, Tool.Release),
 				"write each path once")
 			continue
 		}

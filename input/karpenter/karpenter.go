@@ -53,6 +53,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+	"github.com/kubeletcfg/kubeletcfg/input/internal/yamlmap"
 	"github.com/kubeletcfg/kubeletcfg/input/nodeadm"
 	"github.com/kubeletcfg/kubeletcfg/internal/didyoumean"
 	"github.com/kubeletcfg/kubeletcfg/kubelets"
@@ -96,35 +97,11 @@ func nodeClass(data []byte) (*yaml.Node, error) {
 			continue
 		}
 		root := doc.Content[0]
-		av, kind := get(root, "apiVersion"), get(root, "kind")
+		av, kind := yamlmap.Value(root, "apiVersion"), yamlmap.Value(root, "kind")
 		if av != nil && kind != nil && strings.HasPrefix(av.Value, group+"/") && kind.Value == "EC2NodeClass" {
 			return root, nil
 		}
 	}
-}
-
-func get(n *yaml.Node, key string) *yaml.Node {
-	if n == nil || n.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return n.Content[i+1]
-		}
-	}
-	return nil
-}
-
-func keyOf(n *yaml.Node, key string) *yaml.Node {
-	if n == nil || n.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return n.Content[i]
-		}
-	}
-	return nil
 }
 
 // translation is one Translate call's state.
@@ -327,23 +304,23 @@ func (t *translation) readKubelet(k *yaml.Node) {
 	hi, okH := t.kubelet["imageGCHighThresholdPercent"].(int64)
 	lo, okL := t.kubelet["imageGCLowThresholdPercent"].(int64)
 	if okH && okL && hi <= lo {
-		t.add(bootstrap.Refuses, get(k, "imageGCHighThresholdPercent"), "imageGCHighThresholdPercent", fmt.Sprintf("its controller refuses the EC2NodeClass (ValidationSucceeded=False; no node is launched): spec.kubelet: imageGCHighThresholdPercent must be greater than imageGCLowThresholdPercent (%d <= %d; %s)", hi, lo, celRef),
+		t.add(bootstrap.Refuses, yamlmap.Value(k, "imageGCHighThresholdPercent"), "imageGCHighThresholdPercent", fmt.Sprintf("its controller refuses the EC2NodeClass (ValidationSucceeded=False; no node is launched): spec.kubelet: imageGCHighThresholdPercent must be greater than imageGCLowThresholdPercent (%d <= %d; %s)", hi, lo, celRef),
 			"make imageGCHighThresholdPercent greater than imageGCLowThresholdPercent")
 	}
 	soft, _ := t.kubelet["evictionSoft"].(map[string]any)
 	grace, _ := t.kubelet["evictionSoftGracePeriod"].(map[string]any)
-	if get(k, "evictionSoft") != nil {
+	if yamlmap.Value(k, "evictionSoft") != nil {
 		for _, s := range sortedKeys(soft) {
 			if _, ok := grace[s]; !ok {
-				t.add(bootstrap.Refuses, keyOf(get(k, "evictionSoft"), s), "evictionSoft["+s+"]", fmt.Sprintf("its controller refuses the EC2NodeClass (ValidationSucceeded=False; no node is launched): spec.kubelet: evictionSoft OwnerKey does not have a matching evictionSoftGracePeriod (%s has none; %s)", s, celRef),
+				t.add(bootstrap.Refuses, yamlmap.Key(yamlmap.Value(k, "evictionSoft"), s), "evictionSoft["+s+"]", fmt.Sprintf("its controller refuses the EC2NodeClass (ValidationSucceeded=False; no node is launched): spec.kubelet: evictionSoft OwnerKey does not have a matching evictionSoftGracePeriod (%s has none; %s)", s, celRef),
 					"give evictionSoftGracePeriod["+s+"]")
 			}
 		}
 	}
-	if get(k, "evictionSoftGracePeriod") != nil {
+	if yamlmap.Value(k, "evictionSoftGracePeriod") != nil {
 		for _, s := range sortedKeys(grace) {
 			if _, ok := soft[s]; !ok {
-				t.add(bootstrap.Refuses, keyOf(get(k, "evictionSoftGracePeriod"), s), "evictionSoftGracePeriod["+s+"]", fmt.Sprintf("its controller refuses the EC2NodeClass (ValidationSucceeded=False; no node is launched): spec.kubelet: evictionSoftGracePeriod OwnerKey does not have a matching evictionSoft (%s has none; %s)", s, celRef),
+				t.add(bootstrap.Refuses, yamlmap.Key(yamlmap.Value(k, "evictionSoftGracePeriod"), s), "evictionSoftGracePeriod["+s+"]", fmt.Sprintf("its controller refuses the EC2NodeClass (ValidationSucceeded=False; no node is launched): spec.kubelet: evictionSoftGracePeriod OwnerKey does not have a matching evictionSoft (%s has none; %s)", s, celRef),
 					"give evictionSoft["+s+"] or drop the grace period")
 			}
 		}
@@ -371,9 +348,9 @@ func sortedKeys(m map[string]any) []string {
 // family is EC2NodeClass.AMIFamily: spec.amiFamily, else the alias's family.
 func (t *translation) family(spec *yaml.Node) string {
 	var alias *yaml.Node
-	if terms := get(spec, "amiSelectorTerms"); terms != nil && terms.Kind == yaml.SequenceNode {
+	if terms := yamlmap.Value(spec, "amiSelectorTerms"); terms != nil && terms.Kind == yaml.SequenceNode {
 		for _, term := range terms.Content {
-			if a := get(term, "alias"); a != nil && a.Value != "" {
+			if a := yamlmap.Value(term, "alias"); a != nil && a.Value != "" {
 				alias = a
 				break
 			}
@@ -395,7 +372,7 @@ func (t *translation) family(spec *yaml.Node) string {
 			t.out.Note = fmt.Sprintf("alias %s@%s", f, v)
 		}
 	}
-	if af := get(spec, "amiFamily"); af != nil && af.Value != "" {
+	if af := yamlmap.Value(spec, "amiFamily"); af != nil && af.Value != "" {
 		if fam != "" && af.Value != fam && af.Value != "Custom" {
 			t.add(bootstrap.Refuses, af, "", fmt.Sprintf("the API server refuses the EC2NodeClass: if set, amiFamily must be '%s' or 'Custom' when using an %s alias (Karpenter's CEL rule, pkg/apis/v1/ec2nodeclass.go EC2NodeClassSpec, %s)", fam, fam, Tool.Release),
 				"drop amiFamily, or set it to the alias's family")
@@ -403,7 +380,7 @@ func (t *translation) family(spec *yaml.Node) string {
 		return af.Value
 	}
 	if fam == "" && alias == nil {
-		t.add(bootstrap.Refuses, keyOf(spec, "amiSelectorTerms"), "", fmt.Sprintf("the API server refuses the EC2NodeClass: must specify amiFamily if amiSelectorTerms does not contain an alias (Karpenter's CEL rule, pkg/apis/v1/ec2nodeclass.go EC2NodeClassSpec, %s)", Tool.Release),
+		t.add(bootstrap.Refuses, yamlmap.Key(spec, "amiSelectorTerms"), "", fmt.Sprintf("the API server refuses the EC2NodeClass: must specify amiFamily if amiSelectorTerms does not contain an alias (Karpenter's CEL rule, pkg/apis/v1/ec2nodeclass.go EC2NodeClassSpec, %s)", Tool.Release),
 			"add an alias term (al2023@latest) or spec.amiFamily")
 	}
 	return fam
@@ -442,14 +419,14 @@ func newTranslation(path string, data []byte, opt bootstrap.Options) (*translati
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
-	kind := get(root, "kind")
+	kind := yamlmap.Value(root, "kind")
 	t := &translation{path: path, lines: strings.Split(string(data), "\n"), out: &bootstrap.Output{Tool: Tool, Positions: map[string]finding.Position{}, Notes: map[string]string{}, AtBoot: map[string]string{},
 		Anchor: finding.Position{File: path, Line: kind.Line, Column: kind.Column}}}
-	spec := get(root, "spec")
-	t.kubeletNode, t.kubeletKey = get(spec, "kubelet"), keyOf(spec, "kubelet")
+	spec := yamlmap.Value(root, "spec")
+	t.kubeletNode, t.kubeletKey = yamlmap.Value(spec, "kubelet"), yamlmap.Key(spec, "kubelet")
 	t.readKubelet(t.kubeletNode)
 	name := ""
-	if n := get(get(root, "metadata"), "name"); n != nil {
+	if n := yamlmap.Value(yamlmap.Value(root, "metadata"), "name"); n != nil {
 		name = n.Value
 	}
 	t.readTaints(data, name)
@@ -458,12 +435,12 @@ func newTranslation(path string, data []byte, opt bootstrap.Options) (*translati
 	aliasNote, t.out.Note = t.out.Note, ""
 	for name, k := range t.keys {
 		t.out.Positions[name] = t.pos(k)
-		if v := get(t.kubeletNode, name); v != nil && v.Kind == yaml.MappingNode {
+		if v := yamlmap.Value(t.kubeletNode, name); v != nil && v.Kind == yaml.MappingNode {
 			for j := 0; j+1 < len(v.Content); j += 2 {
 				t.out.Positions[name+"["+v.Content[j].Value+"]"] = t.pos(v.Content[j])
 			}
 		}
-		if v := get(t.kubeletNode, name); v != nil && v.Kind == yaml.SequenceNode {
+		if v := yamlmap.Value(t.kubeletNode, name); v != nil && v.Kind == yaml.SequenceNode {
 			for j, e := range v.Content {
 				t.out.Positions[name+"["+strconv.Itoa(j)+"]"] = t.pos(e)
 			}
@@ -634,31 +611,31 @@ func (t *translation) readTaints(data []byte, name string) {
 			continue
 		}
 		root := doc.Content[0]
-		av, kind := get(root, "apiVersion"), get(root, "kind")
+		av, kind := yamlmap.Value(root, "apiVersion"), yamlmap.Value(root, "kind")
 		if av == nil || kind == nil || !strings.HasPrefix(av.Value, "karpenter.sh/") || kind.Value != "NodePool" {
 			continue
 		}
-		spec := get(get(get(root, "spec"), "template"), "spec")
-		ref := get(spec, "nodeClassRef")
-		if r := get(ref, "name"); r == nil || r.Value != name {
+		spec := yamlmap.Value(yamlmap.Value(yamlmap.Value(root, "spec"), "template"), "spec")
+		ref := yamlmap.Value(spec, "nodeClassRef")
+		if r := yamlmap.Value(ref, "name"); r == nil || r.Value != name {
 			continue
 		}
 		t.pool = "NodePool"
-		if n := get(get(root, "metadata"), "name"); n != nil {
+		if n := yamlmap.Value(yamlmap.Value(root, "metadata"), "name"); n != nil {
 			t.pool = "NodePool " + n.Value
 		}
 		for _, list := range []string{"taints", "startupTaints"} {
-			l := get(spec, list)
+			l := yamlmap.Value(spec, list)
 			if l == nil || l.Kind != yaml.SequenceNode {
 				continue
 			}
 			if _, ok := t.out.Positions["registerWithTaints"]; !ok {
-				t.out.Positions["registerWithTaints"] = t.pos(keyOf(spec, list))
+				t.out.Positions["registerWithTaints"] = t.pos(yamlmap.Key(spec, list))
 			}
 			for _, e := range l.Content {
 				taint := map[string]any{}
 				for _, f := range []string{"key", "value", "effect"} {
-					if v := get(e, f); v != nil && v.Value != "" {
+					if v := yamlmap.Value(e, f); v != nil && v.Value != "" {
 						taint[f] = v.Value
 					}
 				}
@@ -707,10 +684,10 @@ func NodeConfig(path string, data []byte, opt bootstrap.Options) ([]byte, error)
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	t := &translation{path: path, out: &bootstrap.Output{Positions: map[string]finding.Position{}, Notes: map[string]string{}, AtBoot: map[string]string{}}}
-	t.kubeletNode = get(get(root, "spec"), "kubelet")
+	t.kubeletNode = yamlmap.Value(yamlmap.Value(root, "spec"), "kubelet")
 	t.readKubelet(t.kubeletNode)
 	name := ""
-	if n := get(get(root, "metadata"), "name"); n != nil {
+	if n := yamlmap.Value(yamlmap.Value(root, "metadata"), "name"); n != nil {
 		name = n.Value
 	}
 	t.readTaints(data, name)
@@ -763,7 +740,7 @@ type userNodeConfig struct {
 // launch) are Karpenter's; nodeadm's (its validation, values it takes at
 // boot, keys it drops) are nodeadm's.
 func (t *translation) al2023(kc map[string]any, spec *yaml.Node, opt bootstrap.Options) error {
-	docs, err := t.userDocuments(get(spec, "userData"))
+	docs, err := t.userDocuments(yamlmap.Value(spec, "userData"))
 	if err != nil {
 		return err
 	}
@@ -915,7 +892,7 @@ func (t *translation) userNodeConfigs(docs []nodeadm.Document) []userNodeConfig 
 			continue
 		}
 		u := userNodeConfig{config: map[string]any{}, keys: map[string]finding.Position{}}
-		cfg := get(get(get(n.Content[0], "spec"), "kubelet"), "config")
+		cfg := yamlmap.Value(yamlmap.Value(yamlmap.Value(n.Content[0], "spec"), "kubelet"), "config")
 		if cfg == nil {
 			continue
 		}
@@ -951,7 +928,7 @@ func (t *translation) blockIndent(ud *yaml.Node) int {
 // writes for the kubelet from those settings (brkubelet.go).
 func (t *translation) bottlerocket(kc map[string]any, spec *yaml.Node, opt bootstrap.Options) error {
 	t.unsupported("Bottlerocket", false)
-	s, err := t.script(kc, get(spec, "userData"))
+	s, err := t.script(kc, yamlmap.Value(spec, "userData"))
 	if err != nil {
 		return err
 	}
@@ -1067,7 +1044,7 @@ func (t *translation) unsupported(fam string, podsPerCoreEnabled bool) []string 
 		t.add(bootstrap.Refuses, t.keys[k], path, fmt.Sprintf("its controller refuses the EC2NodeClass (ValidationSucceeded=False, UnsupportedKubeletConfiguration; no node is launched): spec.kubelet has fields not applied by the %s AMI family that would be silently dropped: %s (%s)", fam, strings.Join(sorted, ", "), src), hint)
 	}
 	if ips, ok := t.kubelet["clusterDNS"].([]any); ok && len(ips) > 1 {
-		n := get(t.kubeletNode, "clusterDNS")
+		n := yamlmap.Value(t.kubeletNode, "clusterDNS")
 		for i := 1; i < len(ips) && i < len(n.Content); i++ {
 			t.add(bootstrap.Refuses, n.Content[i], "clusterDNS["+strconv.Itoa(i)+"]", fmt.Sprintf("its controller refuses the EC2NodeClass (ValidationSucceeded=False, UnsupportedKubeletConfiguration; no node is launched): spec.kubelet.clusterDNS: the %s AMI family doesn't accept multiple entries, only one, but %d were set (%s)", fam, len(ips), src),
 				"give one clusterDNS address")

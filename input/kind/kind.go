@@ -18,6 +18,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/input/internal/yamlmap"
 	"github.com/kubeletcfg/kubeletcfg/input/kubeadm"
 	"github.com/kubeletcfg/kubeletcfg/input/posmap"
 	"github.com/kubeletcfg/kubeletcfg/source"
@@ -81,11 +82,11 @@ func Convert(path string, data []byte, opt kubeadm.Reading, nodeName string) (*k
 	}
 	root := docs[0].Root
 	clusterName := "kind"
-	if n := kubeadm.Get(root, "name"); n != nil && n.Value != "" {
+	if n := yamlmap.Value(root, "name"); n != nil && n.Value != "" {
 		clusterName = n.Value
 	}
 	budget := MaxPatches
-	clusterPatches, err := kindPatches(path, data, kubeadm.Get(root, "kubeadmConfigPatches"), &budget)
+	clusterPatches, err := kindPatches(path, data, yamlmap.Value(root, "kubeadmConfigPatches"), &budget)
 	if err != nil {
 		return nil, err
 	}
@@ -108,8 +109,8 @@ func Convert(path string, data []byte, opt kubeadm.Reading, nodeName string) (*k
 	ipv6 := false
 	net := kubeadm.DefaultNetworking()
 	net.ServiceSubnet = "10.96.0.0/16" // kind's default (pkg/internal/apis/config/default.go)
-	if nw := kubeadm.Get(root, "networking"); nw != nil {
-		if f := kubeadm.Get(nw, "ipFamily"); f != nil {
+	if nw := yamlmap.Value(root, "networking"); nw != nil {
+		if f := yamlmap.Value(nw, "ipFamily"); f != nil {
 			switch f.Value {
 			case "ipv6":
 				ipv6 = true
@@ -118,18 +119,18 @@ func Convert(path string, data []byte, opt kubeadm.Reading, nodeName string) (*k
 				net.ServiceSubnet = "10.96.0.0/16,fd00:10:96::/112"
 			}
 		}
-		if s := kubeadm.Get(nw, "serviceSubnet"); s != nil && s.Value != "" {
+		if s := yamlmap.Value(nw, "serviceSubnet"); s != nil && s.Value != "" {
 			net.ServiceSubnet = s.Value
 		}
 	}
 	var gates map[string]any
-	if g := kubeadm.Get(root, "featureGates"); g != nil {
+	if g := yamlmap.Value(root, "featureGates"); g != nil {
 		_ = g.Decode(&gates)
 	}
 	kc := kindTemplate(ipv6, gates)
 	pm := &posmap.Map{Path: path, Anchor: finding.Position{File: path, Line: docs[0].KindLine, Column: docs[0].KindColumn}, ByPath: map[string]finding.Position{},
 		Set: append([]string{"cgroupRoot", "failSwapOn", "imageGCHighThresholdPercent", "evictionHard", "address"}, kubeadm.Sets...)}
-	if g := kubeadm.Get(root, "featureGates"); g != nil {
+	if g := yamlmap.Value(root, "featureGates"); g != nil {
 		// kind writes the cluster's featureGates into its template.
 		kubeadm.IndexPaths(pm.ByPath, path, g, "featureGates")
 	}
@@ -177,10 +178,10 @@ func Convert(path string, data []byte, opt kubeadm.Reading, nodeName string) (*k
 func kindNodes(path string, data []byte, root *yaml.Node, clusterName string, budget *int) ([]kindNode, error) {
 	var nodes []kindNode
 	count := map[string]int{}
-	if ns := kubeadm.Get(root, "nodes"); ns != nil && ns.Kind == yaml.SequenceNode {
+	if ns := yamlmap.Value(root, "nodes"); ns != nil && ns.Kind == yaml.SequenceNode {
 		for _, n := range ns.Content {
 			role := "control-plane"
-			if r := kubeadm.Get(n, "role"); r != nil && r.Value != "" {
+			if r := yamlmap.Value(n, "role"); r != nil && r.Value != "" {
 				role = r.Value
 			}
 			count[role]++
@@ -189,7 +190,7 @@ func kindNodes(path string, data []byte, root *yaml.Node, clusterName string, bu
 			if c := count[role]; c > 1 {
 				name += strconv.Itoa(c)
 			}
-			p, err := kindPatches(path, data, kubeadm.Get(n, "kubeadmConfigPatches"), budget)
+			p, err := kindPatches(path, data, yamlmap.Value(n, "kubeadmConfigPatches"), budget)
 			if err != nil {
 				return nil, err
 			}
@@ -253,7 +254,7 @@ func kindPatches(path string, data []byte, list *yaml.Node, budget *int) ([]kind
 			return nil, &source.InputError{Path: path, Err: fmt.Errorf("line %d: a kubeadmConfigPatches entry is not a YAML mapping", s.Line)}
 		}
 		root := n.Content[0]
-		k, v := kubeadm.Get(root, "kind"), kubeadm.Get(root, "apiVersion")
+		k, v := yamlmap.Value(root, "kind"), yamlmap.Value(root, "apiVersion")
 		if k == nil || k.Value != "KubeletConfiguration" || v != nil && kubeadm.Group(v.Value) != "kubelet.config.k8s.io" {
 			continue // a patch to another document
 		}

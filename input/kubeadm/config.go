@@ -14,6 +14,7 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/input/internal/yamlmap"
 	"github.com/kubeletcfg/kubeletcfg/input/posmap"
 	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/source"
@@ -55,10 +56,10 @@ func SplitDocs(data []byte) []Doc {
 		if yaml.Unmarshal(d.Text, &n) == nil && len(n.Content) == 1 && n.Content[0].Kind == yaml.MappingNode {
 			shiftLines(&n, start)
 			d.Root = n.Content[0]
-			if v := Get(d.Root, "apiVersion"); v != nil {
+			if v := yamlmap.Value(d.Root, "apiVersion"); v != nil {
 				d.APIVersion = v.Value
 			}
-			if v := Get(d.Root, "kind"); v != nil {
+			if v := yamlmap.Value(d.Root, "kind"); v != nil {
 				d.Kind = v.Value
 				d.KindLine, d.KindColumn = v.Line, v.Column
 			}
@@ -309,15 +310,15 @@ func (s *Conversion) addFlags(path string, flags []Arg, m *kubelets.Minor) error
 func clusterNetworking(cluster *Doc) Networking {
 	net := DefaultNetworking()
 	if cluster != nil {
-		if n := Get(cluster.Root, "networking"); n != nil {
-			if v := Get(n, "serviceSubnet"); v != nil && v.Value != "" {
+		if n := yamlmap.Value(cluster.Root, "networking"); n != nil {
+			if v := yamlmap.Value(n, "serviceSubnet"); v != nil && v.Value != "" {
 				net.ServiceSubnet = v.Value
 			}
-			if v := Get(n, "dnsDomain"); v != nil && v.Value != "" {
+			if v := yamlmap.Value(n, "dnsDomain"); v != nil && v.Value != "" {
 				net.DNSDomain = v.Value
 			}
 		}
-		if v := Get(cluster.Root, "certificatesDir"); v != nil && v.Value != "" {
+		if v := yamlmap.Value(cluster.Root, "certificatesDir"); v != nil && v.Value != "" {
 			net.CertificatesDir = v.Value
 		}
 	}
@@ -333,9 +334,9 @@ func kubeadmNotes(path string, cluster *Doc, net Networking, opt Options) map[st
 		if cluster != nil {
 			parent, name := cluster.Root, field
 			if p, n, ok := strings.Cut(field, "."); ok {
-				parent, name = Get(cluster.Root, p), n
+				parent, name = yamlmap.Value(cluster.Root, p), n
 			}
-			key = KeyNode(parent, name)
+			key = yamlmap.Key(parent, name)
 		}
 		where := fmt.Sprintf(", not written: its default %s", value)
 		if key != nil {
@@ -353,17 +354,6 @@ func kubeadmNotes(path string, cluster *Doc, net Networking, opt Options) map[st
 		notes["resolvConf"] = "set by kubeadm (systemd-resolved runs on the node: --systemd-resolved)"
 	}
 	return notes
-}
-
-// KeyNode is the key node of key in the mapping n, for its position; nil
-// when n is not a mapping or lacks it.
-func KeyNode(n *yaml.Node, key string) *yaml.Node {
-	for i := 0; n != nil && n.Kind == yaml.MappingNode && i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return n.Content[i]
-		}
-	}
-	return nil
 }
 
 // asWritten is the KubeletConfiguration document d of a multi-document file, every

@@ -7,6 +7,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kubeletcfg/kubeletcfg/input/internal/yamlmap"
 	"github.com/kubeletcfg/kubeletcfg/input/posmap"
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
@@ -41,19 +42,19 @@ func configMap(data []byte) (kubeadmMap, bool) {
 	if root.Kind != yaml.MappingNode {
 		return kubeadmMap{}, false
 	}
-	if kind := Get(root, "kind"); kind == nil || kind.Kind != yaml.ScalarNode || kind.Value != "ConfigMap" {
+	if kind := yamlmap.Value(root, "kind"); kind == nil || kind.Kind != yaml.ScalarNode || kind.Value != "ConfigMap" {
 		return kubeadmMap{}, false
 	}
 	var m kubeadmMap
-	if meta := Get(root, "metadata"); meta != nil {
-		if n := Get(meta, "name"); n != nil {
+	if meta := yamlmap.Value(root, "metadata"); meta != nil {
+		if n := yamlmap.Value(meta, "name"); n != nil {
 			m.name = n.Value
 		}
-		if ns := Get(meta, "namespace"); ns != nil && ns.Value != "" {
+		if ns := yamlmap.Value(meta, "namespace"); ns != nil && ns.Value != "" {
 			m.name = ns.Value + "/" + m.name
 		}
 	}
-	if d := Get(root, "data"); d != nil && d.Kind == yaml.MappingNode {
+	if d := yamlmap.Value(root, "data"); d != nil && d.Kind == yaml.MappingNode {
 		for i := 0; i+1 < len(d.Content); i += 2 {
 			if d.Content[i].Value == "kubelet" {
 				m.key, m.value = d.Content[i], d.Content[i+1]
@@ -61,22 +62,6 @@ func configMap(data []byte) (kubeadmMap, bool) {
 		}
 	}
 	return m, true
-}
-
-// get returns the value of key in a mapping node, or nil (n nil: nil, as
-// for a document without the node, a KubeadmConfigTemplate without spec).
-// Get is the value of key in the mapping n; nil when n is not a mapping or
-// lacks it.
-func Get(n *yaml.Node, key string) *yaml.Node {
-	if n == nil || n.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return n.Content[i+1]
-		}
-	}
-	return nil
 }
 
 // ConvertConfigMap extracts data.kubelet of the kubeadm kubelet-config

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+	"github.com/kubeletcfg/kubeletcfg/input/internal/yamlmap"
 	"github.com/kubeletcfg/kubeletcfg/input/posmap"
 	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/validate"
@@ -129,19 +130,19 @@ func NodeOf(path string, docs []Doc) *Node {
 	if n.doc != nil {
 		n.Anchor = n.pos(n.doc.KindLine, n.doc.KindColumn)
 		if n.join {
-			n.controlPlane = Get(n.doc.Root, "controlPlane") != nil
+			n.controlPlane = yamlmap.Value(n.doc.Root, "controlPlane") != nil
 		}
-		n.readNodeRegistration(Get(n.doc.Root, "nodeRegistration"), strings.HasSuffix(n.doc.APIVersion, "/v1beta3"))
+		n.readNodeRegistration(yamlmap.Value(n.doc.Root, "nodeRegistration"), strings.HasSuffix(n.doc.APIVersion, "/v1beta3"))
 	}
 	if c := n.cluster; c != nil && c.Root != nil {
-		if k := KeyNode(c.Root, "imageRepository"); k != nil {
-			if v := Get(c.Root, "imageRepository"); v.Value != "" {
+		if k := yamlmap.Key(c.Root, "imageRepository"); k != nil {
+			if v := yamlmap.Value(c.Root, "imageRepository"); v.Value != "" {
 				n.imageRepo, n.imageRepoPos = v.Value, n.pos(k.Line, k.Column)
 			}
 		}
-		if fg := Get(c.Root, "featureGates"); fg != nil {
-			if k := KeyNode(fg, "NodeLocalCRISocket"); k != nil {
-				if b, err := strconv.ParseBool(Get(fg, "NodeLocalCRISocket").Value); err == nil {
+		if fg := yamlmap.Value(c.Root, "featureGates"); fg != nil {
+			if k := yamlmap.Key(fg, "NodeLocalCRISocket"); k != nil {
+				if b, err := strconv.ParseBool(yamlmap.Value(fg, "NodeLocalCRISocket").Value); err == nil {
 					n.gate, n.gatePos = &b, n.pos(k.Line, k.Column)
 				}
 			}
@@ -166,19 +167,19 @@ func (n *Node) readNodeRegistration(nr *yaml.Node, v1beta3 bool) {
 	if nr == nil || nr.Kind != yaml.MappingNode {
 		return
 	}
-	if k := KeyNode(nr, "name"); k != nil {
-		n.Name, n.NamePos = Get(nr, "name").Value, n.pos(k.Line, k.Column)
+	if k := yamlmap.Key(nr, "name"); k != nil {
+		n.Name, n.NamePos = yamlmap.Value(nr, "name").Value, n.pos(k.Line, k.Column)
 	}
-	if k := KeyNode(nr, "criSocket"); k != nil {
-		n.CRISocket, n.CRIPos = Get(nr, "criSocket").Value, n.pos(k.Line, k.Column)
+	if k := yamlmap.Key(nr, "criSocket"); k != nil {
+		n.CRISocket, n.CRIPos = yamlmap.Value(nr, "criSocket").Value, n.pos(k.Line, k.Column)
 	}
-	if k := KeyNode(nr, "taints"); k != nil {
+	if k := yamlmap.Key(nr, "taints"); k != nil {
 		n.taintsPos = n.pos(k.Line, k.Column)
-		for _, t := range Get(nr, "taints").Content {
+		for _, t := range yamlmap.Value(nr, "taints").Content {
 			n.taints = append(n.taints, taintString(t))
 		}
 	}
-	args := Get(nr, "kubeletExtraArgs")
+	args := yamlmap.Value(nr, "kubeletExtraArgs")
 	if args == nil {
 		return
 	}
@@ -205,10 +206,10 @@ func (n *Node) readNodeRegistration(nr *yaml.Node, v1beta3 bool) {
 	case args.Kind == yaml.SequenceNode:
 		for _, item := range args.Content {
 			a := Arg{Pos: n.pos(item.Line, item.Column)}
-			if k := KeyNode(item, "name"); k != nil {
-				a.Name, a.Pos = Get(item, "name").Value, n.pos(k.Line, k.Column)
+			if k := yamlmap.Key(item, "name"); k != nil {
+				a.Name, a.Pos = yamlmap.Value(item, "name").Value, n.pos(k.Line, k.Column)
 			}
-			if v := Get(item, "value"); v != nil {
+			if v := yamlmap.Value(item, "value"); v != nil {
 				a.Value = v.Value
 				n.checkValue(v)
 			}
@@ -244,7 +245,7 @@ func jsonKind(v *yaml.Node) string {
 // taintString is v1.Taint.ToString: key=value:effect, key:effect without a value.
 func taintString(t *yaml.Node) string {
 	val := func(k string) string {
-		if v := Get(t, k); v != nil {
+		if v := yamlmap.Value(t, k); v != nil {
 			return v.Value
 		}
 		return ""
@@ -310,7 +311,7 @@ func (n *Node) refusal(m *kubelets.Minor) *Refusal {
 	for _, d := range n.versions {
 		use := old[d.APIVersion]
 		at := n.pos(d.KindLine, d.KindColumn)
-		if v := Get(d.Root, "apiVersion"); v != nil {
+		if v := yamlmap.Value(d.Root, "apiVersion"); v != nil {
 			at = n.pos(v.Line, v.Column)
 		}
 		decodes := use == "" && d == n.doc && (d.APIVersion == "kubeadm.k8s.io/v1beta4" || d.APIVersion == "kubeadm.k8s.io/v1beta3")
@@ -351,7 +352,7 @@ func (n *Node) refusal(m *kubelets.Minor) *Refusal {
 		// kubeadm documents: configBase.Unmarshal takes only the version
 		// kubeadm converts (join reads the cluster's instead).
 		at := n.pos(d.KindLine, d.KindColumn)
-		if v := Get(d.Root, "apiVersion"); v != nil {
+		if v := yamlmap.Value(d.Root, "apiVersion"); v != nil {
 			at = n.pos(v.Line, v.Column)
 		}
 		return &Refusal{pos: at, source: fmt.Sprintf("cmd/kubeadm/app/componentconfigs/configset.go, configBase.Unmarshal, kubeadm %s", m.Patch),

@@ -20,6 +20,7 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/input/internal/yamlmap"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 )
 
@@ -179,7 +180,7 @@ func IndexJSONPatch(m map[string]finding.Position, file string, text []byte, fir
 	}
 	shiftLines(&n, first-1)
 	for _, op := range n.Content[0].Content {
-		p := Get(op, "path")
+		p := yamlmap.Value(op, "path")
 		if op.Kind != yaml.MappingNode || p == nil || !strings.HasPrefix(p.Value, "/") {
 			continue
 		}
@@ -187,7 +188,7 @@ func IndexJSONPatch(m map[string]finding.Position, file string, text []byte, fir
 			if _, dup := m[fp]; !dup {
 				m[fp] = finding.Position{File: file, Line: op.Line, Column: op.Column}
 			}
-			if v := Get(op, "value"); v != nil {
+			if v := yamlmap.Value(op, "value"); v != nil {
 				IndexPaths(m, file, v, fp)
 			}
 		}
@@ -281,8 +282,8 @@ func patchesOf(docs []Doc, opt Options) (*Patches, error) {
 		if dir != "" || d.Kind != node || Group(d.APIVersion) != "kubeadm.k8s.io" {
 			continue
 		}
-		if p := Get(d.Root, "patches"); p != nil {
-			if v := Get(p, "directory"); v != nil {
+		if p := yamlmap.Value(d.Root, "patches"); p != nil {
+			if v := yamlmap.Value(p, "directory"); v != nil {
 				dir = v.Value
 			}
 		}

@@ -28,6 +28,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/input/internal/yamlmap"
 	"github.com/kubeletcfg/kubeletcfg/input/kubeadm"
 	"github.com/kubeletcfg/kubeletcfg/input/posmap"
 	"github.com/kubeletcfg/kubeletcfg/kubelets"
@@ -89,8 +90,8 @@ func Detect(data []byte) bool {
 	if root == nil {
 		return false
 	}
-	k := kubeadm.Get(root, "KubernetesConfig")
-	return k != nil && k.Kind == yaml.MappingNode && (kubeadm.Get(root, "Nodes") != nil || kubeadm.Get(root, "Driver") != nil)
+	k := yamlmap.Value(root, "KubernetesConfig")
+	return k != nil && k.Kind == yaml.MappingNode && (yamlmap.Value(root, "Nodes") != nil || yamlmap.Value(root, "Driver") != nil)
 }
 
 // jsonRoot parses JSON (a YAML flow mapping) with positions; nil when it is not an object.
@@ -106,34 +107,21 @@ func posOf(path string, n *yaml.Node) finding.Position {
 	return finding.Position{File: path, Line: n.Line, Column: n.Column}
 }
 
-// keyOf is the key node of name in the mapping m (nil when absent).
-func keyOf(m *yaml.Node, name string) *yaml.Node {
-	if m == nil || m.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == name {
-			return m.Content[i]
-		}
-	}
-	return nil
-}
-
 // readMinikubeProfile reads the fields minikube's kubelet generation uses.
 func readMinikubeProfile(path string, data []byte, node string) (*mkProfile, error) {
 	root := jsonRoot(data)
-	k := kubeadm.Get(root, "KubernetesConfig")
+	k := yamlmap.Value(root, "KubernetesConfig")
 	if root == nil || k == nil || k.Kind != yaml.MappingNode {
 		return nil, &source.InputError{Path: path, Err: fmt.Errorf(`is not a minikube profile (~/.minikube/profiles/NAME/config.json with a "KubernetesConfig" object)`)}
 	}
-	p := &mkProfile{name: "minikube", at: map[string]finding.Position{}, anchor: posOf(path, keyOf(root, "KubernetesConfig"))}
+	p := &mkProfile{name: "minikube", at: map[string]finding.Position{}, anchor: posOf(path, yamlmap.Key(root, "KubernetesConfig"))}
 	str := func(m *yaml.Node, name, at string) string {
-		v := kubeadm.Get(m, name)
+		v := yamlmap.Value(m, name)
 		if v == nil || v.Kind != yaml.ScalarNode || v.Tag == "!!null" {
 			return ""
 		}
 		if v.Value != "" {
-			p.at[at] = posOf(path, keyOf(m, name))
+			p.at[at] = posOf(path, yamlmap.Key(m, name))
 		}
 		return v.Value
 	}
@@ -154,12 +142,12 @@ func readMinikubeProfile(path string, data []byte, node string) (*mkProfile, err
 		}
 	}
 	p.nodeName = p.name
-	if ns := kubeadm.Get(root, "Nodes"); ns != nil && ns.Kind == yaml.SequenceNode && len(ns.Content) > 0 {
+	if ns := yamlmap.Value(root, "Nodes"); ns != nil && ns.Kind == yaml.SequenceNode && len(ns.Content) > 0 {
 		var n *yaml.Node
 		for i, c := range ns.Content {
 			// config.MachineName: the profile's name for a single node or one without a name.
 			machine := p.name
-			if v := kubeadm.Get(c, "Name"); v != nil && v.Value != "" && len(ns.Content) > 1 {
+			if v := yamlmap.Value(c, "Name"); v != nil && v.Value != "" && len(ns.Content) > 1 {
 				machine = p.name + "-" + v.Value
 			}
 			p.nodes = append(p.nodes, machine)
@@ -175,7 +163,7 @@ func readMinikubeProfile(path string, data []byte, node string) (*mkProfile, err
 	} else if node != "" && node != p.name {
 		return nil, &source.InputError{Path: path, Err: fmt.Errorf("has no node %q (%s)", node, p.name)}
 	}
-	if eo := kubeadm.Get(k, "ExtraOptions"); eo != nil && eo.Kind == yaml.SequenceNode {
+	if eo := yamlmap.Value(k, "ExtraOptions"); eo != nil && eo.Kind == yaml.SequenceNode {
 		for _, e := range eo.Content {
 			if e.Kind != yaml.MappingNode {
 				return nil, &source.InputError{Path: path, Err: fmt.Errorf("line %d: an ExtraOptions entry is not an object", e.Line)}
@@ -185,11 +173,11 @@ func readMinikubeProfile(path string, data []byte, node string) (*mkProfile, err
 				name string
 				to   *string
 			}{{"Component", &o.component}, {"Key", &o.key}, {"Value", &o.value}} {
-				if v := kubeadm.Get(e, f.name); v != nil {
+				if v := yamlmap.Value(e, f.name); v != nil {
 					*f.to = v.Value
 				}
 			}
-			if kn := keyOf(e, "Key"); kn != nil {
+			if kn := yamlmap.Key(e, "Key"); kn != nil {
 				o.pos = posOf(path, kn)
 			}
 			p.extra = append(p.extra, o)

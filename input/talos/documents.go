@@ -12,6 +12,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+	"github.com/kubeletcfg/kubeletcfg/input/internal/yamlmap"
 )
 
 // The documents beside v1alpha1 that Talos v1.14 reads the kubelet's settings
@@ -152,7 +153,7 @@ func (t *translation) documents(docs []*yaml.Node) {
 			continue
 		}
 		seen[id] = true
-		kindKey, _ := mapEntry(d, "kind")
+		kindKey, _ := yamlmap.Entry(d, "kind")
 		switch {
 		case kind == "":
 			refuse(d, "missing kind", "give the document its kind, or remove it")
@@ -214,7 +215,7 @@ func nearestKind(kind string, kinds []string) string {
 
 // scalarOf is the value of key in mapping n when it is a scalar.
 func scalarOf(n *yaml.Node, key string) string {
-	v := mapValue(n, key)
+	v := yamlmap.Value(n, key)
 	if v == nil || v.Kind != yaml.ScalarNode {
 		return ""
 	}
@@ -332,7 +333,7 @@ func (t *translation) validateTaints(taints map[string]string, p place, key, pre
 		if slices.Contains(validEffects, effect) {
 			continue
 		}
-		_, v := mapEntry(p.at(key), k)
+		_, v := yamlmap.Entry(p.at(key), k)
 		t.add(bootstrap.Refuses, t.pos(v), "",
 			fmt.Sprintf("%s: invalid taint effect: %q (labels.ValidateTaints)", prefix, effect),
 			"write the taint as VALUE:EFFECT or EFFECT, the effect one of "+strings.Join(validEffects, ", "))

@@ -21,6 +21,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+	"github.com/kubeletcfg/kubeletcfg/input/internal/yamlmap"
 )
 
 // Constants of pkg/machinery/constants/constants.go (Talos v1.13.9) the
@@ -437,7 +438,7 @@ func (t *translation) flags(s *spec, v version) {
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		keyNode, valNode := mapEntry(extraNode, name)
+		keyNode, valNode := yamlmap.Entry(extraNode, name)
 		if slices.Contains(deniedArgs, name) {
 			t.add(bootstrap.Refuses, t.pos(keyNode), "",
 				fmt.Sprintf("extra arg %q is not allowed: Talos sets --%s itself and refuses to start the kubelet (kubelet_spec.go KubeletSpecController.Run, argsbuilder.MergeDenied)", name, name),
@@ -463,7 +464,7 @@ func (t *translation) flags(s *spec, v version) {
 		pos := t.posIn(t.cred, t.credKey())
 		for name, value := range map[string]string{"image-credential-provider-bin-dir": kubeletCredentialProviderBinDir, "image-credential-provider-config": kubeletCredentialProviderConfig} {
 			if user, ok := args[name]; ok {
-				keyNode, _ := mapEntry(extraNode, name)
+				keyNode, _ := yamlmap.Entry(extraNode, name)
 				t.add(bootstrap.Overrides, t.pos(keyNode), "",
 					fmt.Sprintf("extraArgs %s=%s is replaced by --%s=%s because %s is set (kubelet_spec.go KubeletSpecController.Run)", name, strings.Join(user.values, ","), name, value, t.cred.name(t.credKey())),
 					"remove "+t.kubelet.name("extraArgs", name)+": Talos writes the credential provider configuration and installs the binaries there")
@@ -515,7 +516,7 @@ func (t *translation) prepareExtraConfig(extra map[string]any) *kubeletconfig.Ku
 		if _, ok := rest[field]; !ok {
 			continue
 		}
-		keyNode, _ := mapEntry(node, field)
+		keyNode, _ := yamlmap.Entry(node, field)
 		t.add(bootstrap.Refuses, t.pos(keyNode), protectedPath(field),
 			fmt.Sprintf("field %q can't be overridden: Talos refuses the machine configuration and starts no kubelet (kubelet_spec.go prepareExtraConfig, pkg/machinery/kubelet ProtectedConfigurationFields; %s)", field, t.kubeletValidate()),
 			fmt.Sprintf("remove %s: Talos sets it itself%s", t.kubelet.name(t.extraConfigKey(), field), t.protectedHint(field)))
@@ -529,7 +530,7 @@ func (t *translation) prepareExtraConfig(extra map[string]any) *kubeletconfig.Ku
 		if _, ok := rest[field]; !ok {
 			continue
 		}
-		keyNode, _ := mapEntry(node, field)
+		keyNode, _ := yamlmap.Entry(node, field)
 		t.add(bootstrap.Refuses, t.pos(keyNode), "",
 			fmt.Sprintf("error unmarshalling extra kubelet configuration: strict decoding error: unknown field %q: Talos %s links k8s.io/kubelet %s, which does not have it; Talos starts no kubelet (kubelet_spec.go prepareExtraConfig)", field, t.rel.Name, t.rel.kubeletModule),
 			"remove the key: this Talos release cannot pass it to the kubelet")
@@ -551,7 +552,7 @@ func (t *translation) prepareExtraConfig(extra map[string]any) *kubeletconfig.Ku
 		if err == nil {
 			continue
 		}
-		keyNode, valNode := mapEntry(node, key)
+		keyNode, valNode := yamlmap.Entry(node, key)
 		pos, hint := t.pos(valNode), "give the value the type the KubeletConfiguration field has"
 		if strings.Contains(err.Error(), "unknown field") {
 			pos, hint = t.pos(keyNode), "extraConfig takes KubeletConfiguration (kubelet.config.k8s.io/v1beta1) field names: fix the spelling or remove the key"
@@ -770,7 +771,7 @@ func (t *translation) overridden(s *spec, v version) {
 		if !ok {
 			return
 		}
-		keyNode, _ := mapEntry(node, field)
+		keyNode, _ := yamlmap.Entry(node, field)
 		t.replaced = append(t.replaced, field)
 		t.add(bootstrap.Overrides, t.pos(keyNode), field,
 			fmt.Sprintf("extraConfig %s: %v is replaced by %s (kubelet_spec.go NewKubeletConfiguration sets it after merging extraConfig)", field, value, talos),

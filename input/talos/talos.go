@@ -42,6 +42,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+	"github.com/kubeletcfg/kubeletcfg/input/internal/yamlmap"
 	"github.com/kubeletcfg/kubeletcfg/rule"
 )
 
@@ -68,7 +69,7 @@ func Detect(_ string, data []byte) bool {
 		return false
 	}
 	for _, d := range docs {
-		if isV1Alpha1(d) && mapValue(d, "machine") != nil && mapValue(d, "cluster") != nil {
+		if isV1Alpha1(d) && yamlmap.Value(d, "machine") != nil && yamlmap.Value(d, "cluster") != nil {
 			return true
 		}
 	}
@@ -130,29 +131,10 @@ func isV1Alpha1(n *yaml.Node) bool {
 	return version == "v1alpha1" && kind == ""
 }
 
-// mapValue returns the value node of key in mapping n, or nil.
-func mapValue(n *yaml.Node, key string) *yaml.Node {
-	_, v := mapEntry(n, key)
-	return v
-}
-
-// mapEntry returns the key and value nodes of key in mapping n, or nils.
-func mapEntry(n *yaml.Node, key string) (*yaml.Node, *yaml.Node) {
-	if n == nil || n.Kind != yaml.MappingNode {
-		return nil, nil
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return n.Content[i], n.Content[i+1]
-		}
-	}
-	return nil, nil
-}
-
 // at returns the node at the path of keys below n, or nil.
 func at(n *yaml.Node, keys ...string) *yaml.Node {
 	for _, k := range keys {
-		n = mapValue(n, k)
+		n = yamlmap.Value(n, k)
 		if n == nil {
 			return nil
 		}
@@ -166,7 +148,7 @@ func keyAt(n *yaml.Node, keys ...string) *yaml.Node {
 		return nil
 	}
 	parent := at(n, keys[:len(keys)-1]...)
-	k, _ := mapEntry(parent, keys[len(keys)-1])
+	k, _ := yamlmap.Entry(parent, keys[len(keys)-1])
 	return k
 }
 

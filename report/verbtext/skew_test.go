@@ -16,23 +16,10 @@ const (
 	cases         = "../../testdata/conformance/cases/"
 )
 
-func supportedMinors(t testing.TB) []*kubelets.Minor {
-	t.Helper()
-	var out []*kubelets.Minor
-	for _, v := range kubelets.Supported() {
-		m, err := kubelets.Lookup(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, m)
-	}
-	return out
-}
-
 // TestMatrixText checks the shape of kubeletcfg skew's table: the minors, then
 // whether each starts, no trailing space.
 func TestMatrixText(t *testing.T) {
-	mx, err := skew.Evaluate(pipeline.Input{Config: exampleConfig, ConfigDir: exampleDir}, supportedMinors(t))
+	mx, err := skew.Evaluate(pipeline.Input{Config: exampleConfig, ConfigDir: exampleDir}, kubelets.Minors())
 	if err != nil {
 		t.Fatal(err)
 	}
