@@ -23,7 +23,7 @@ var FlagWords = map[string]string{
 	"Config": "--config", "ConfigDir": "--config-dir", "KubeletVersion": "--kubelet-version", "Versions": "--versions",
 	"From": "--from", "To": "--to", "Nodes": "--nodes", "Discover": "--discover", "Host.PID": "--pid", "Host.Unit": "--unit", "PID": "--pid",
 	"KubeletFlagsFile": "--kubelet-flags-file", "KubeletFlags": "--kubelet-flags", "Format": "--input-format",
-	"Set": "--set", "CgroupVersion": "--cgroup-version", "ShowOrigin": "--show-origin", "FailOn": "--fail-on",
+	"Set": "--set", "CgroupVersion": "--cgroup-version", "OS": "--os", "ShowOrigin": "--show-origin", "FailOn": "--fail-on",
 	"Kubeconform": "--kubeconform", "Force": "--force", "ControlPlane": "--control-plane", "Read.KindNode": "--kind-node",
 	// dropin new and diff (author.NewRequest, author.DiffRequest)
 	"Sets": "--set", "Gates": "--feature-gate", "Mode": "--mode",

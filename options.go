@@ -81,6 +81,10 @@ type Options struct {
 	From, To string
 	// CgroupVersion of the host: v1 or v2 (default the discovered host's, else v2).
 	CgroupVersion string
+	// OS is the node's operating system, linux (the default) or windows: the
+	// Windows kubelet has its own OS checks and defaults, and no cgroups
+	// (CgroupVersion does not apply).
+	OS string
 
 	// Profile names a security profile checked on the effective
 	// configuration (validate.Profiles); empty for none.
@@ -234,6 +238,9 @@ func (o Options) Prepare() (*Prepared, error) {
 	in := pipeline.Input{Config: p.Config, ConfigDir: p.ConfigDir}
 	if in.CgroupVersion, err = ParseCgroup(p.CgroupVersion); err != nil {
 		return nil, err
+	}
+	if in.OS, err = kubelets.ParseOS(o.OS); err != nil {
+		return nil, optionErrorf("{OS}: %w", err)
 	}
 	if o.Read.Minor == "" {
 		// A bootstrapper writes for the kubelet version it runs (nodeadm's

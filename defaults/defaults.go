@@ -4,8 +4,10 @@ package defaults
 
 import (
 	"fmt"
+	"maps"
 	"time"
 
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	logsapi "k8s.io/component-base/logs/api/v1"
@@ -58,14 +60,31 @@ var linuxDefaultEvictionHard = map[string]string{
 	"imagefs.inodesFree": "5%",
 }
 
+// windowsDefaultEvictionHard is
+// k8s.io/kubernetes/pkg/kubelet/eviction/defaults_windows.go DefaultEvictionHard:
+// more memory kept for the system, and no inode signals.
+var windowsDefaultEvictionHard = map[string]string{
+	"memory.available":  "500Mi",
+	"nodefs.available":  "10%",
+	"imagefs.available": "15%",
+}
+
+// defaultEvictionHard is the kubelet's DefaultEvictionHard map of os.
+func defaultEvictionHard(os kubelets.OS) map[string]string {
+	if os == kubelets.Windows {
+		return windowsDefaultEvictionHard
+	}
+	return linuxDefaultEvictionHard
+}
+
 // DefaultEvictionHard returns a fresh copy of the kubelet's Linux
 // DefaultEvictionHard map (pkg/kubelet/eviction/defaults_linux.go).
-func DefaultEvictionHard() map[string]string {
-	m := make(map[string]string, len(linuxDefaultEvictionHard))
-	for k, v := range linuxDefaultEvictionHard {
-		m[k] = v
-	}
-	return m
+func DefaultEvictionHard() map[string]string { return DefaultEvictionHardOn(kubelets.Linux) }
+
+// DefaultEvictionHardOn returns a fresh copy of os's kubelet's
+// DefaultEvictionHard map.
+func DefaultEvictionHardOn(os kubelets.OS) map[string]string {
+	return maps.Clone(defaultEvictionHard(os))
 }
 
 // zeroDuration mirrors the upstream zeroDuration: Duration fields are
@@ -525,8 +544,8 @@ func RoundReservedMemory(obj *kubeletv1beta1.KubeletConfiguration) {
 }
 
 // EvictionHard reproduces loadConfigFile's evictionHard handling
-// (cmd/kubelet/app/server.go; main --config file only, Linux defaults):
-// nil becomes a fresh copy of the Linux DefaultEvictionHard map; otherwise, if
+// (cmd/kubelet/app/server.go; main --config file only):
+// nil becomes a fresh copy of os's DefaultEvictionHard map; otherwise, if
 // mergeDefaultEvictionSettings is true, missing default signals are filled in.
 //
 // loadConfigFile works on the internal type, where mergeDefaultEvictionSettings
@@ -534,16 +553,16 @@ func RoundReservedMemory(obj *kubeletv1beta1.KubeletConfiguration) {
 // Upstream assigns the package map itself; a copy is equal and safer.
 // For an unsupported minor EvictionHard does nothing (see Supported; Apply
 // reports the error).
-func EvictionHard(minor string, obj *kubeletv1beta1.KubeletConfiguration) {
+func EvictionHard(minor string, os kubelets.OS, obj *kubeletv1beta1.KubeletConfiguration) {
 	spec, err := lookup(minor)
 	if err != nil || obj == nil {
 		return
 	}
 	if obj.EvictionHard == nil {
-		obj.EvictionHard = DefaultEvictionHard()
+		obj.EvictionHard = DefaultEvictionHardOn(os)
 	} else if spec.mergeDefaultEvictionSettings && ptr.Deref(obj.MergeDefaultEvictionSettings, false) {
 		// An empty but non-nil map ({}) is merged into, not replaced.
-		for k, v := range linuxDefaultEvictionHard {
+		for k, v := range defaultEvictionHard(os) {
 			if _, exists := obj.EvictionHard[k]; !exists {
 				obj.EvictionHard[k] = v
 			}

@@ -15,6 +15,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
+
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 type kc = kubeletv1beta1.KubeletConfiguration
@@ -550,7 +552,7 @@ func TestEvictionHard(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			obj := &kc{EvictionHard: c.in, MergeDefaultEvictionSettings: c.merge}
-			EvictionHard(c.minor, obj)
+			EvictionHard(c.minor, kubelets.Linux, obj)
 			if diff := semanticDiff(c.want, obj.EvictionHard); diff != "" {
 				t.Errorf("evictionHard:\n%s", diff)
 			}
@@ -558,17 +560,30 @@ func TestEvictionHard(t *testing.T) {
 	}
 	// The nil case gets a fresh map each time.
 	a := &kc{}
-	EvictionHard("1.37", a)
+	EvictionHard("1.37", kubelets.Linux, a)
 	a.EvictionHard["memory.available"] = "1Ti"
 	b := &kc{}
-	EvictionHard("1.37", b)
+	EvictionHard("1.37", kubelets.Linux, b)
 	if b.EvictionHard["memory.available"] != "100Mi" {
 		t.Errorf("default map aliased: %v", b.EvictionHard)
 	}
 	if DefaultEvictionHard()["memory.available"] != "100Mi" {
 		t.Error("DefaultEvictionHard was mutated")
 	}
-	EvictionHard("1.37", nil) // must not panic
+	EvictionHard("1.37", kubelets.Linux, nil) // must not panic
+
+	// Windows (eviction/defaults_windows.go): 500Mi of memory, no inode signals.
+	windows := map[string]string{"memory.available": "500Mi", "nodefs.available": "10%", "imagefs.available": "15%"}
+	w := &kc{}
+	EvictionHard("1.37", kubelets.Windows, w)
+	if diff := semanticDiff(windows, w.EvictionHard); diff != "" {
+		t.Errorf("Windows, nil:\n%s", diff)
+	}
+	w = &kc{EvictionHard: map[string]string{"memory.available": "1Gi"}, MergeDefaultEvictionSettings: ptr.To(true)}
+	EvictionHard("1.37", kubelets.Windows, w)
+	if diff := semanticDiff(map[string]string{"memory.available": "1Gi", "nodefs.available": "10%", "imagefs.available": "15%"}, w.EvictionHard); diff != "" {
+		t.Errorf("Windows, merged:\n%s", diff)
+	}
 }
 
 // jsonPathExists reports whether path (dot-separated JSON names) names a

@@ -35,7 +35,10 @@ type Input struct {
 	// and is not read from the disk (the folder a bootstrapper writes on the
 	// node, checked before the node exists).
 	ConfigDirInMemory bool
-	// CgroupVersion of the host: 1 or 2 (default 2).
+	// OS is the node's operating system (kubelets.Linux, the default, or
+	// kubelets.Windows): its kubelet's OS checks and defaults apply.
+	OS kubelets.OS
+	// CgroupVersion of the host: 1 or 2 (default 2); none on Windows.
 	CgroupVersion int
 	// Virtual holds files that exist only in memory, by path: they are read
 	// instead of the disk. A path directly inside ConfigDir joins the drop-in
@@ -59,6 +62,8 @@ type Input struct {
 // Result is what the kubelet would do with the input.
 type Result struct {
 	Minor *kubelets.Minor
+	// OS is the node's operating system the kubelet was evaluated for.
+	OS kubelets.OS
 	// Verdict is the node's: whether it ends up with a running kubelet, and
 	// who stops it.
 	Verdict
@@ -132,7 +137,11 @@ type Loaded struct {
 // on our command line, so it is an input error (the kubelet would refuse to start
 // too). A file is walked as the kubelet walks it: a lone .conf file is applied.
 func Load(in Input) (*Loaded, error) {
-	if in.CgroupVersion == 0 {
+	in.OS = in.OS.Or()
+	switch {
+	case in.OS == kubelets.Windows:
+		in.CgroupVersion = 0 // no cgroups: IsCgroup2UnifiedMode is false
+	case in.CgroupVersion == 0:
 		in.CgroupVersion = 2
 	}
 	l := &Loaded{in: in, files: source.NewCache(), gates: &gateSets{}}
@@ -254,7 +263,7 @@ func (l *Loaded) evaluate(m *kubelets.Minor, p past) (*Result, error) {
 	if p.flags {
 		in.Flags, in.FlagPositions = nil, nil
 	}
-	r := &Result{Minor: m, Origins: map[string]finding.Position{}, files: l.files, gateSets: l.gates, skipGates: p.gates}
+	r := &Result{Minor: m, OS: in.OS, Origins: map[string]finding.Position{}, files: l.files, gateSets: l.gates, skipGates: p.gates}
 	// The minor's registered gates, nothing set; every step works on a copy.
 	base, err := m.BaseFeatureGate()
 	if err != nil {
@@ -307,7 +316,7 @@ func (l *Loaded) evaluate(m *kubelets.Minor, p past) (*Result, error) {
 	r.flagPrecedence(kc)
 	r.applyFlags(cl, kc)
 	r.Effective = kc
-	r.validate(m, fileBase, kc, in.CgroupVersion, cl != nil && cl.ignoreAllocatableEviction)
+	r.validate(m, fileBase, kc, in.OS, in.CgroupVersion, cl != nil && cl.ignoreAllocatableEviction)
 	return r.finish(), nil
 }
 
@@ -432,7 +441,7 @@ func (r *Result) loadConfigFile(m *kubelets.Minor, base featuregate.MutableVersi
 		r.add(source.RelativePathResolved.Atf(r.Origins[p], p, "write an absolute path to make the intent explicit",
 			"relative path resolved against the config file's folder: the kubelet uses %s", pathValue(kc, p)))
 	}
-	defaults.EvictionHard(m.Version, kc)
+	defaults.EvictionHard(m.Version, r.OS, kc)
 	// The kubelet now holds the internal type; mergeKubeletConfigurations and the
 	// rest of start-up see it through a conversion.
 	return r.roundTrip(m, kc)

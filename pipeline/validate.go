@@ -15,7 +15,7 @@ import (
 // validate mirrors the rest of RunE: the global gate takes the effective
 // featureGates, then logging and ValidateKubeletConfiguration run against it,
 // then the run stage (validate/runstage.go).
-func (r *Result) validate(m *kubelets.Minor, base featuregate.MutableVersionedFeatureGate, kc *kubeletv1beta1.KubeletConfiguration, cgroupVersion int, ignoreAllocatableEviction bool) {
+func (r *Result) validate(m *kubelets.Minor, base featuregate.MutableVersionedFeatureGate, kc *kubeletv1beta1.KubeletConfiguration, os kubelets.OS, cgroupVersion int, ignoreAllocatableEviction bool) {
 	r.dropSkippedGates(kc.FeatureGates)
 	global, err := r.gateSets.apply(m, base, kc.FeatureGates)
 	if err != nil {
@@ -39,6 +39,7 @@ func (r *Result) validate(m *kubelets.Minor, base featuregate.MutableVersionedFe
 		Config:        kc,
 		Gates:         global,
 		Registered:    m.Registers,
+		OS:            os,
 		CgroupVersion: cgroupVersion,
 		Origin:        r.origin,
 

@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 )
 
@@ -18,6 +19,9 @@ type Document struct {
 	// PreRelease is the Kubernetes pre-release the minor's knowledge comes from
 	// (v1.38.0-beta.0) while its GA release is not out; empty for a release.
 	PreRelease string `json:"preRelease,omitempty"`
+	// OS is the node's operating system when it is not Linux ("windows"):
+	// the Windows kubelet was evaluated.
+	OS string `json:"os,omitempty"`
 	// Verdict is the node's: starts, panics, refusedBy (who stops it, at which
 	// stage) and, when a bootstrapper refuses the file first, kubeletVerdict.
 	pipeline.Verdict
@@ -53,7 +57,11 @@ func FromResult(r *pipeline.Result) Document {
 	if fs == nil {
 		fs = []finding.Finding{}
 	}
-	return Document{KubeletVersion: r.Minor.Version, PreRelease: r.Minor.PreReleaseVersion(), Verdict: r.Verdict, Findings: fs, CrashLoopBackOff: r.CrashLoopBackOff, Files: r.Files}
+	os := ""
+	if r.OS.Or() != kubelets.Linux {
+		os = string(r.OS)
+	}
+	return Document{KubeletVersion: r.Minor.Version, PreRelease: r.Minor.PreReleaseVersion(), OS: os, Verdict: r.Verdict, Findings: fs, CrashLoopBackOff: r.CrashLoopBackOff, Files: r.Files}
 }
 
 // Options tune rendering.

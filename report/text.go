@@ -92,7 +92,7 @@ func (textWriter) Write(w io.Writer, docs []Document, opt Options) error {
 		if d.Subject != "" {
 			fmt.Fprintf(&b, "%s: ", d.Subject)
 		}
-		fmt.Fprintf(&b, "kubelet %s: %s", d.KubeletVersion, verdict)
+		fmt.Fprintf(&b, "kubelet %s%s: %s", d.KubeletVersion, osLabel(d.OS), verdict)
 		if d.CrashLoopBackOff != nil {
 			fmt.Fprintf(&b, "; crash-loop backoff %s doubling to %s", d.CrashLoopBackOff.Initial, d.CrashLoopBackOff.Max)
 		}
@@ -162,4 +162,13 @@ func OneLine(s string) string {
 		return strings.TrimRight(s[:i], " :") + " …"
 	}
 	return s
+}
+
+// osLabel names a node's operating system after its kubelet minor, when it is
+// not Linux: "kubelet 1.37 (windows)".
+func osLabel(os string) string {
+	if os == "" {
+		return ""
+	}
+	return " (" + os + ")"
 }

@@ -20,7 +20,10 @@ type Context struct {
 	// Gates is the feature gate the kubelet validates with: its registered gates
 	// at this minor with Config.FeatureGates applied.
 	Gates featuregate.FeatureGate
-	// CgroupVersion of the host the kubelet would run on: 1 or 2.
+	// OS is the node's operating system ("": Linux).
+	OS kubelets.OS
+	// CgroupVersion of the host the kubelet would run on: 1 or 2; 0 on
+	// Windows, which has none (cgroups.IsCgroup2UnifiedMode is false there).
 	CgroupVersion int
 	// IgnoreAllocatableEviction is the kubelet's
 	// --experimental-allocatable-ignore-eviction: run() then leaves evictionHard

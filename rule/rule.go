@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 // Stage is the step of the kubelet's start-up that a rule mirrors. The rules
@@ -62,6 +63,10 @@ type Rule struct {
 	// the rules reference shows it. A rule that exists in every minor but whose
 	// message or condition changed declares the variants next to itself (byMinor).
 	Since, Until string
+	// OS is the one operating system whose kubelet has the rule
+	// (validation_linux.go's checks, validation_windows.go's); empty for a
+	// rule of every kubelet. Run skips it on another OS's node.
+	OS kubelets.OS
 	// Fields are the field paths the rule checks, in the syntax of explain and of
 	// Finding.Path: dotted names, "[*]" for any map key or list item
 	// (evictionHard[*], featureGates[*], reservedMemory[*].limits); empty for a rule

@@ -1,6 +1,9 @@
 package rule
 
-import "github.com/kubeletcfg/kubeletcfg/finding"
+import (
+	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
+)
 
 // Run evaluates each of rules (ordered by ID) that has a Check, no Profile and
 // exists at ctx.Minor, over ctx, and returns the findings sorted by position.
@@ -38,7 +41,7 @@ func Run(ctx *Context, rules []*Rule, behind func(prior, run []finding.Finding) 
 func RunProfile(ctx *Context, rules []*Rule, profile string) []finding.Finding {
 	var out []finding.Finding
 	for _, r := range rules {
-		if r.Profile == profile && r.Check != nil && r.In(ctx.Minor) {
+		if r.Profile == profile && r.Check != nil && r.In(ctx.Minor) && r.OnOS(ctx.OS) {
 			out = append(out, r.Check(ctx)...)
 		}
 	}
@@ -48,8 +51,11 @@ func RunProfile(ctx *Context, rules []*Rule, profile string) []finding.Finding {
 
 // run is r.Check when the rule runs in every evaluation and exists at ctx.Minor.
 func (r *Rule) run(ctx *Context) []finding.Finding {
-	if r.Check == nil || r.Profile != "" || !r.In(ctx.Minor) {
+	if r.Check == nil || r.Profile != "" || !r.In(ctx.Minor) || !r.OnOS(ctx.OS) {
 		return nil
 	}
 	return r.Check(ctx)
 }
+
+// OnOS reports whether r runs on a node of os ("" is Linux).
+func (r *Rule) OnOS(os kubelets.OS) bool { return r.OS == "" || r.OS == os.Or() }

@@ -131,6 +131,9 @@ func TestDeclaredMinors(t *testing.T) {
 		"KC4107": "1.38",
 		"KC4104": "1.31–1.36", // MemoryQoS without memoryThrottlingFactor
 		"KC5002": "1.32–1.38", // singleProcessOOMKill on cgroup v1
+		"KC5102": "1.32–1.38", // Windows: singleProcessOOMKill
+		"KC5104": "1.33–1.38", // Windows: userNamespaces
+		"KC5105": "1.37–1.38", // Windows: defaultPodSysctls
 		"KC2010": "1.31",      // drop-in null keeps the main value
 		"KC4503": "1.36–1.38", // tlsCurvePreferences
 		"KC4544": "1.31–1.32", // containerLogMaxFiles before validation checked it
@@ -352,7 +355,7 @@ func minorOf(version string) *kubelets.Minor {
 
 // runRule is what Run does with one rule: its Check where the minor has it.
 func runRule(r *rule.Rule, ctx *rule.Context) []finding.Finding {
-	if r.Check == nil || !r.In(ctx.Minor) {
+	if r.Check == nil || !r.In(ctx.Minor) || !r.OnOS(ctx.OS) {
 		return nil
 	}
 	return r.Check(ctx)

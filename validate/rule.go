@@ -21,7 +21,7 @@ var Declared = func() []*rule.Rule {
 	for _, list := range [][]*rule.Rule{
 		flagRules,
 		validationRules, validationNodeRules, reservedMemoryRules,
-		linuxRules, loggingRules, tracingRules, validationTailRules,
+		linuxRules, windowsRules, loggingRules, tracingRules, validationTailRules,
 		runStageRules, lintRules, cisRules,
 	} {
 		out = append(out, list...)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/internal/didyoumean"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/rule"
 )
 
@@ -565,19 +566,24 @@ var (
 		Doc: "Host-dependent: decided by --cgroup-version. run() refuses LimitedSwap where the host does not " +
 			"use cgroup v2; up to 1.37 only while the NodeSwap gate is on (it is by default), from 1.38 " +
 			"always. From 1.35 failCgroupV1 (true by default) already refuses a cgroup v1 host. Fix: move the " +
-			"node to cgroup v2, or use NoSwap.",
+			"node to cgroup v2, or use NoSwap. On Windows, which has no cgroup v2, LimitedSwap is refused likewise.",
 		Kubelet: rsServerFunc + "run",
 	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
-		if c.CgroupVersion != 1 || k.MemorySwap.SwapBehavior != "LimitedSwap" {
+		// Windows has no cgroup v2 either: IsCgroup2UnifiedMode is false there.
+		if c.CgroupVersion == 2 || k.MemorySwap.SwapBehavior != "LimitedSwap" {
 			return
 		}
 		// Up to 1.37 behind the NodeSwap gate; an unparsable minor is the newest.
 		if before, ok := compareMinors(c.Version(), "1.38"); ok && before < 0 && !(c.GateRegistered("NodeSwap") && c.Gates.Enabled("NodeSwap")) {
 			return
 		}
-		emit("memorySwap.swapBehavior",
-			"memorySwap.swapBehavior is LimitedSwap but the host uses cgroup v1, so the kubelet refuses to start",
-			"move the node to cgroup v2, or set memorySwap.swapBehavior: NoSwap",
+		msg, hint := "memorySwap.swapBehavior is LimitedSwap but the host uses cgroup v1, so the kubelet refuses to start",
+			"move the node to cgroup v2, or set memorySwap.swapBehavior: NoSwap"
+		if c.OS == kubelets.Windows {
+			msg, hint = "memorySwap.swapBehavior is LimitedSwap, which needs cgroup v2: the Windows kubelet refuses to start",
+				"set memorySwap.swapBehavior: NoSwap (or leave it out) on Windows nodes"
+		}
+		emit("memorySwap.swapBehavior", msg, hint,
 			rsRun+rsLimitedSwapMessage.at(c.Minor))
 	})
 )

@@ -30,7 +30,7 @@ const kvReservedMemoryFunc = "pkg/kubelet/apis/config/validation/validation_rese
 // kvRules are the rules of the validation*.go files, in the kubelet's order of
 // checks: ValidateKubeletConfiguration and what it calls.
 var kvRules = slices.Concat(validationRules, validationNodeRules, reservedMemoryRules,
-	linuxRules, loggingRules, tracingRules, validationTailRules)
+	linuxRules, windowsRules, loggingRules, tracingRules, validationTailRules)
 
 // kvPanicPrefix marks a kubelet text passed to kvEmit as a panic message: the
 // kubelet panics at startup rather than returning an error.

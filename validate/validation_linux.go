@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/rule"
 	_ "k8s.io/component-base/logs/json/register" // the kubelet registers the json log format too
 )
@@ -76,6 +77,7 @@ var (
 			"prefix, and up to 1.34 ends \"cgroup v1 support is in maintenance mode\". Fix: move the node " +
 			"to cgroup v2 (preferred), or set failCgroupV1: false to keep running on cgroup v1.",
 		Kubelet: kvValidationLinuxFunc,
+		OS:      kubelets.Linux,
 	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if kvFirstOSFailure(c) == kvOSFailCgroupV1 {
 			msg := "failCgroupV1 is true (the default) and the host uses cgroup v1, so the kubelet refuses to start"
@@ -100,6 +102,7 @@ var (
 			"is refused. Only reported when failCgroupV1 did not already stop the kubelet (the Linux OS " +
 			"checks return the first failure). Fix: remove singleProcessOOMKill or set it to true.",
 		Kubelet: kvValidationLinuxFunc,
+		OS:      kubelets.Linux,
 	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if kvFirstOSFailure(c) == kvOSSingleProcessOOMKill {
 			emit("singleProcessOOMKill",
@@ -119,6 +122,7 @@ var (
 			"be at least 65536. The Linux OS checks return only their first failure, so this is not " +
 			"reported when a cgroup v1 check already failed. Fix: use 65536 or a larger multiple of it.",
 		Kubelet: kvValidationLinuxFunc,
+		OS:      kubelets.Linux,
 	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if kvFirstOSFailure(c) == kvOSIDsTooFew {
 			emit("userNamespaces.idsPerPod",
@@ -137,6 +141,7 @@ var (
 		Doc: "Pod ID ranges are allocated in units of 65536, so idsPerPod must be a multiple of 65536. " +
 			"Reported only as the first Linux OS failure. Fix: round to a multiple of 65536.",
 		Kubelet: kvValidationLinuxFunc,
+		OS:      kubelets.Linux,
 	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if kvFirstOSFailure(c) == kvOSIDsNotMultiple {
 			ids := *k.UserNamespaces.IDsPerPod
@@ -156,6 +161,7 @@ var (
 		Doc: "idsPerPod must fit in a 32-bit ID range (at most 4294967295). Reported only as the first " +
 			"Linux OS failure. Fix: use a smaller multiple of 65536.",
 		Kubelet: kvValidationLinuxFunc,
+		OS:      kubelets.Linux,
 	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if kvFirstOSFailure(c) == kvOSIDsTooMany {
 			emit("userNamespaces.idsPerPod",

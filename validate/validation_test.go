@@ -11,6 +11,7 @@ import (
 
 	imageref "github.com/distribution/reference"
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/rule"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	v1 "k8s.io/api/core/v1"
@@ -209,11 +210,12 @@ type kvCase struct {
 	name   string
 	mutate func(k *kubeletv1beta1.KubeletConfiguration)
 	gates  map[string]bool
-	cgroup int      // host cgroup version; 0 means 2
-	minor  string   // kubelet minor; "" means 1.37
-	set    []string // paths a file set (Context.SetByFile)
-	want   []string // the kubelet messages this rule reports, in order; none for a passing case
-	path   string   // when not empty, the path of the first finding
+	cgroup int         // host cgroup version; 0 means 2
+	os     kubelets.OS // the node's OS; "" means Linux
+	minor  string      // kubelet minor; "" means 1.37
+	set    []string    // paths a file set (Context.SetByFile)
+	want   []string    // the kubelet messages this rule reports, in order; none for a passing case
+	path   string      // when not empty, the path of the first finding
 }
 
 func kvRun(t *testing.T, r *rule.Rule, tc kvCase) []finding.Finding {
@@ -223,7 +225,7 @@ func kvRun(t *testing.T, r *rule.Rule, tc kvCase) []finding.Finding {
 		tc.mutate(k)
 	}
 	cg := tc.cgroup
-	if cg == 0 {
+	if cg == 0 && tc.os != kubelets.Windows {
 		cg = 2
 	}
 	minor := tc.minor
@@ -238,6 +240,7 @@ func kvRun(t *testing.T, r *rule.Rule, tc kvCase) []finding.Finding {
 		Minor:         minorOf(minor),
 		Config:        k,
 		Gates:         kvTestGates(t, tc.gates),
+		OS:            tc.os,
 		CgroupVersion: cg,
 		Origin: func(path string) finding.Position {
 			if set[path] {
@@ -906,6 +909,7 @@ func kvCases() map[*rule.Rule][]kvCase {
 				path: "reservedMemory[1].limits[memory]"},
 		},
 		kvFailCgroupV1: {
+			{name: "Windows: no cgroups, no Linux OS check", os: kubelets.Windows, minor: "1.35"},
 			{name: "1.34, cgroup v1", minor: "1.34", cgroup: 1, set: []string{"failCgroupV1"},
 				want: []string{"kubelet is configured to not run on a host using cgroup v1. cgroup v1 support is in maintenance mode"}, path: "failCgroupV1"},
 			{name: "1.31, cgroup v1", minor: "1.31", cgroup: 1,
@@ -924,6 +928,54 @@ func kvCases() map[*rule.Rule][]kvCase {
 			{name: "cgroup v1, false, after failCgroupV1 (first failure only)", cgroup: 1, mutate: func(k *kvConfig) { k.SingleProcessOOMKill = new(false) }},
 			{name: "cgroup v1, false", cgroup: 1, mutate: func(k *kvConfig) { k.FailCgroupV1 = new(false); k.SingleProcessOOMKill = new(false) },
 				want: []string{"invalid configuration: singleProcessOOMKill must not be explicitly set to false when using cgroup v1"}},
+		},
+		kvWinCgroupsPerQOSRule: {
+			{name: "Linux: the default true", os: ""},
+			{name: "Windows: cgroupsPerQOS false", os: kubelets.Windows, mutate: func(k *kvConfig) { k.CgroupsPerQOS = new(false); k.EnforceNodeAllocatable = []string{"none"} }},
+			{name: "Windows: the default true", os: kubelets.Windows, path: "cgroupsPerQOS",
+				want: []string{"ignored configuration option: CgroupsPerQOS (--cgroups-per-qos) true is not supported on Windows"}},
+			{name: "Windows 1.31: logged before any refusal", os: kubelets.Windows, minor: "1.31",
+				want: []string{"ignored configuration option: CgroupsPerQOS (--cgroups-per-qos) true is not supported on Windows"}},
+		},
+		kvWinSingleProcessOOMKillRule: {
+			{name: "Linux: true on cgroup v2", mutate: func(k *kvConfig) { k.SingleProcessOOMKill = new(true) }},
+			{name: "Windows: unset", os: kubelets.Windows},
+			{name: "Windows 1.31 has no check", os: kubelets.Windows, minor: "1.31", mutate: func(k *kvConfig) { k.SingleProcessOOMKill = new(true) }},
+			{name: "Windows: true", os: kubelets.Windows, mutate: func(k *kvConfig) { k.SingleProcessOOMKill = new(true) }, path: "singleProcessOOMKill",
+				want: []string{"invalid configuration: singleProcessOOMKill is not supported on Windows"}},
+			{name: "Windows: false", os: kubelets.Windows, mutate: func(k *kvConfig) { k.SingleProcessOOMKill = new(false) },
+				want: []string{"invalid configuration: singleProcessOOMKill is not supported on Windows"}},
+		},
+		kvWinEnforceNodeAllocatableRule: {
+			{name: "Linux: [pods]"},
+			{name: "Windows: [none]", os: kubelets.Windows, mutate: func(k *kvConfig) { k.EnforceNodeAllocatable = []string{"none"} }},
+			{name: "Windows: not logged after the singleProcessOOMKill refusal", os: kubelets.Windows, mutate: func(k *kvConfig) { k.SingleProcessOOMKill = new(true) }},
+			{name: "Windows 1.31: singleProcessOOMKill is no refusal yet", os: kubelets.Windows, minor: "1.31", mutate: func(k *kvConfig) { k.SingleProcessOOMKill = new(true) },
+				want: []string{"ignored configuration option: EnforceNodeAllocatable (--enforce-node-allocatable) [pods] is not supported on Windows"}},
+			{name: "Windows: the default [pods]", os: kubelets.Windows, path: "enforceNodeAllocatable",
+				want: []string{"ignored configuration option: EnforceNodeAllocatable (--enforce-node-allocatable) [pods] is not supported on Windows"}},
+			{name: "Windows: [none pods]", os: kubelets.Windows, mutate: func(k *kvConfig) { k.EnforceNodeAllocatable = []string{"none", "pods"} },
+				want: []string{"ignored configuration option: EnforceNodeAllocatable (--enforce-node-allocatable) [none pods] is not supported on Windows"}},
+		},
+		kvWinUserNamespacesRule: {
+			{name: "Linux: set", mutate: func(k *kvConfig) { k.UserNamespaces = &kubeletv1beta1.UserNamespaces{} }},
+			{name: "Windows 1.32 has no check", os: kubelets.Windows, minor: "1.32", mutate: func(k *kvConfig) { k.UserNamespaces = &kubeletv1beta1.UserNamespaces{} }},
+			{name: "Windows: after the singleProcessOOMKill refusal", os: kubelets.Windows, mutate: func(k *kvConfig) {
+				k.SingleProcessOOMKill = new(true)
+				k.UserNamespaces = &kubeletv1beta1.UserNamespaces{}
+			}},
+			{name: "Windows: an empty mapping", os: kubelets.Windows, mutate: func(k *kvConfig) { k.UserNamespaces = &kubeletv1beta1.UserNamespaces{} }, path: "userNamespaces",
+				want: []string{"invalid configuration: userNamespaces is not supported on Windows"}},
+		},
+		kvWinDefaultPodSysctlsRule: {
+			{name: "Windows: empty", os: kubelets.Windows, mutate: func(k *kvConfig) { k.DefaultPodSysctls = map[string]string{} }},
+			{name: "Windows 1.36 has no check", os: kubelets.Windows, minor: "1.36", mutate: func(k *kvConfig) { k.DefaultPodSysctls = map[string]string{"net.ipv4.ip_forward": "1"} }},
+			{name: "Windows: after the userNamespaces refusal", os: kubelets.Windows, mutate: func(k *kvConfig) {
+				k.UserNamespaces = &kubeletv1beta1.UserNamespaces{}
+				k.DefaultPodSysctls = map[string]string{"net.ipv4.ip_forward": "1"}
+			}},
+			{name: "Windows: one", os: kubelets.Windows, mutate: func(k *kvConfig) { k.DefaultPodSysctls = map[string]string{"net.ipv4.ip_forward": "1"} }, path: "defaultPodSysctls",
+				want: []string{"invalid configuration: defaultPodSysctls is not supported on Windows"}},
 		},
 		kvIDsPerPodMin: {
 			{name: "1.32 has no userNamespaces checks", minor: "1.32", mutate: func(k *kvConfig) { k.UserNamespaces = &kubeletv1beta1.UserNamespaces{IDsPerPod: new(int64(1000))} }},
@@ -1236,8 +1288,8 @@ func TestKubeletRules(t *testing.T) {
 				var msgs []string
 				for _, f := range got {
 					msgs = append(msgs, f.Kubelet)
-					if f.Rule != r.ID || f.Severity != finding.Error {
-						t.Errorf("finding has rule %s severity %v, want %s error", f.Rule, f.Severity, r.ID)
+					if f.Rule != r.ID || f.Severity != r.Severity {
+						t.Errorf("finding has rule %s severity %v, want %s %v", f.Rule, f.Severity, r.ID, r.Severity)
 					}
 					if f.Path == "" || f.Message == "" || f.Hint == "" {
 						t.Errorf("finding lacks path, message or hint: %+v", f)
@@ -1284,15 +1336,18 @@ func TestKubeletRulesMetadata(t *testing.T) {
 	ids := map[string]bool{}
 	for _, r := range kvRules {
 		ids[r.ID] = true
-		if r.Doc == "" || r.Summary == "" || r.Kubelet == "" || r.Severity != finding.Error {
+		// The kubelet refuses what its validation finds, but for the settings the
+		// Windows kubelet only warns that it ignores.
+		warns := r == kvWinCgroupsPerQOSRule || r == kvWinEnforceNodeAllocatableRule
+		if r.Doc == "" || r.Summary == "" || r.Kubelet == "" || (r.Severity != finding.Error) != warns {
 			t.Errorf("%s: incomplete metadata", r.ID)
 		}
 		host := strings.HasPrefix(r.ID, "KC5")
 		if host != (r.Stage == rule.StageHost) {
 			t.Errorf("%s: stage %v", r.ID, r.Stage)
 		}
-		if host && !strings.Contains(r.Doc, "--cgroup-version") {
-			t.Errorf("%s: host rule Doc must say it is decided by --cgroup-version", r.ID)
+		if host && !strings.Contains(r.Doc, "--cgroup-version") && !strings.Contains(r.Doc, "--os windows") {
+			t.Errorf("%s: host rule Doc must say it is decided by --cgroup-version or --os", r.ID)
 		}
 		if reg, ok := rule.Lookup(r.ID); !ok || reg.Name != r.Name {
 			t.Errorf("%s is not registered", r.ID)
@@ -1303,7 +1358,7 @@ func TestKubeletRulesMetadata(t *testing.T) {
 			t.Errorf("%s is missing", id)
 		}
 	}
-	if len(kvRules) != 109 || !ids["KC5001"] || !ids["KC5002"] {
+	if len(kvRules) != 114 || !ids["KC5001"] || !ids["KC5002"] || !ids["KC5102"] {
 		t.Errorf("%d kubelet rules, want KC4001..KC4107, KC5001 and KC5002", len(kvRules))
 	}
 }

@@ -35,7 +35,7 @@ func (f *inputFlags) options() kubeletcfg.Options {
 		Config: f.config, ConfigDir: f.configDir,
 		Format: input.Format(f.inputFormat), Read: f.read,
 		KubeletFlags: f.kubeletFlags, KubeletFlagsFile: f.kubeletFlagsFile,
-		Discover: f.kc.discover, Host: f.kc.host,
+		Discover: f.kc.discover, Host: f.kc.host, OS: f.nodeOS,
 		Stdin: os.Stdin, ErrorText: kubeletcfg.CommandWords,
 	}
 	if f.cmd != nil {

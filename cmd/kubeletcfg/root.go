@@ -49,6 +49,8 @@ type inputFlags struct {
 	// policyVersion: the policy file set kubeletVersion (policyTargets).
 	policyVersion bool
 	cgroupVersion string
+	// nodeOS is --os: the operating system the kubelet runs on.
+	nodeOS string
 	// inputFormat and nodes are --input-format and lint's --nodes; cmd the
 	// command registered with.
 	inputFormat, nodes string

@@ -15,7 +15,7 @@ import (
 // The commands that compare minors (skew, preflight) choose the minors with
 // their own flags, so they register the input flags without --kubelet-version.
 
-// registerFiles registers --config, --config-dir and --cgroup-version as
+// registerFiles registers --config, --config-dir, --cgroup-version and --os as
 // inputFlags.register does.
 func (f *inputFlags) registerFiles(cmd *cobra.Command) {
 	fl := cmd.Flags()
@@ -23,6 +23,8 @@ func (f *inputFlags) registerFiles(cmd *cobra.Command) {
 	flags.OnceStringVarP(fl, &f.configDir, "config-dir", "d", "", "the kubelet's --config-dir drop-in folder")
 	fl.StringVar(&f.cgroupVersion, "cgroup-version", "v2", "cgroup version of the node, for host checks: v1 or v2")
 	completeWith(cmd, "cgroup-version", "v1", "v2")
+	fl.StringVar(&f.nodeOS, "os", string(kubelets.Linux), "the node's operating system, whose kubelet is evaluated: linux or windows (its own OS checks and defaults; --cgroup-version does not apply)")
+	completeWith(cmd, "os", kubelets.OSes()...)
 	_ = cmd.MarkFlagDirname("config-dir")
 	f.registerInput(cmd)
 	f.registerKubeletFlags(cmd)
