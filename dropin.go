@@ -17,7 +17,7 @@ import (
 func DropInNew(opt Options, req author.NewRequest) (*Authored, error) {
 	req.Config, req.ConfigDir = opt.Config, opt.ConfigDir
 	var err error
-	if req.Minors, req.CgroupVersion, err = opt.dropInTargets(DefaultWindow); err != nil {
+	if req.Minors, req.CgroupVersion, req.OS, err = opt.dropInTargets(DefaultWindow); err != nil {
 		return nil, err
 	}
 	r, err := author.New(req)
@@ -48,7 +48,7 @@ func (r *Authored) Write(w io.Writer, format string, _ report.Options) error {
 // opt.CgroupVersion hosts (default v2).
 func DropInDiff(opt Options, req author.DiffRequest) (*Diffed, error) {
 	var err error
-	if req.Minors, req.CgroupVersion, err = opt.dropInTargets(DefaultMinor); err != nil {
+	if req.Minors, req.CgroupVersion, req.OS, err = opt.dropInTargets(DefaultMinor); err != nil {
 		return nil, err
 	}
 	r, err := author.DropInDiff(req)
@@ -75,15 +75,23 @@ func (r *Diffed) Write(w io.Writer, format string, opt report.Options) error {
 	return verbtext.WriteDropInDiff(w, r.DiffReport, opt)
 }
 
-// dropInTargets are the minors and the cgroup version a drop-in is checked at.
-func (o Options) dropInTargets(none MinorChoice) ([]*kubelets.Minor, int, error) {
+// dropInTargets are the minors, the cgroup version and the OS a drop-in is
+// checked at.
+func (o Options) dropInTargets(none MinorChoice) ([]*kubelets.Minor, int, kubelets.OS, error) {
 	minors, err := o.Minors(none)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, "", err
 	}
 	if o.CgroupVersion == "" {
 		o.CgroupVersion = "v2"
 	}
 	cgroup, err := ParseCgroup(o.CgroupVersion)
-	return minors, cgroup, err
+	if err != nil {
+		return nil, 0, "", err
+	}
+	os, err := kubelets.ParseOS(o.OS)
+	if err != nil {
+		return nil, 0, "", optionErrorf("{OS}: %w", err)
+	}
+	return minors, cgroup, os, nil
 }

@@ -35,6 +35,8 @@ type DiffRequest struct {
 	// compared at the newest.
 	Minors        []*kubelets.Minor
 	CgroupVersion int
+	// OS is the node's operating system ("": Linux).
+	OS kubelets.OS
 	// Force replaces an existing Out.
 	Force bool
 }
@@ -117,13 +119,13 @@ func DropInDiff(req DiffRequest) (*DiffReport, error) {
 	if len(req.Minors) == 0 {
 		return nil, fmt.Errorf("no kubelet minor to check")
 	}
-	cur := pipeline.Input{Virtual: map[string][]byte{}, CgroupVersion: req.CgroupVersion}
+	cur := pipeline.Input{Virtual: map[string][]byte{}, CgroupVersion: req.CgroupVersion, OS: req.OS}
 	for _, p := range req.From {
 		if err := addFrom(&cur, p); err != nil {
 			return nil, err
 		}
 	}
-	want := pipeline.Input{Config: req.To, Virtual: map[string][]byte{}, CgroupVersion: req.CgroupVersion}
+	want := pipeline.Input{Config: req.To, Virtual: map[string][]byte{}, CgroupVersion: req.CgroupVersion, OS: req.OS}
 	if err := addConfigz(&want, req.To); err != nil {
 		return nil, err
 	}

@@ -37,6 +37,8 @@ type NewRequest struct {
 	// reported as dropping it.
 	Minors        []*kubelets.Minor
 	CgroupVersion int
+	// OS is the node's operating system ("": Linux).
+	OS kubelets.OS
 	// Mode of the new file (0: 0644).
 	Mode fs.FileMode
 	// DryRun checks and reports without writing; Force replaces an existing
@@ -160,7 +162,7 @@ func New(req NewRequest) (*NewReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := pipeline.Input{Config: req.Config, ConfigDir: req.ConfigDir, Virtual: map[string][]byte{target: content}, CgroupVersion: req.CgroupVersion}
+	in := pipeline.Input{Config: req.Config, ConfigDir: req.ConfigDir, Virtual: map[string][]byte{target: content}, CgroupVersion: req.CgroupVersion, OS: req.OS}
 	verdicts, err := Check(in, target, doc, req.Minors)
 	if err != nil {
 		return nil, err

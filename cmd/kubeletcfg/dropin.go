@@ -33,6 +33,7 @@ files at each kubelet minor named before a byte is written.`,
 // mid-upgrade) or the default minor alone (dropin diff, which computes at one).
 type minorsFlags struct {
 	kubeletVersion, versions string
+	nodeOS                   string // --os
 	none                     kubeletcfg.MinorChoice
 }
 
@@ -44,13 +45,15 @@ func (f *minorsFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.kubeletVersion, "kubelet-version", "", "check this kubelet minor only ("+strings.Join(kubelets.Supported(), ", ")+"; several: --versions); default: "+def)
 	cmd.Flags().StringVar(&f.versions, "versions", "", "kubelet minors to check: a range (1.34..1.37) or a list (1.33,1.37)")
 	cmd.MarkFlagsMutuallyExclusive("kubelet-version", "versions")
+	cmd.Flags().StringVar(&f.nodeOS, "os", string(kubelets.Linux), "the node's operating system: linux or windows (the Windows kubelet's OS checks and defaults)")
+	completeWith(cmd, "os", kubelets.OSes()...)
 	_ = cmd.RegisterFlagCompletionFunc("kubelet-version", completeMinor)
 	_ = cmd.RegisterFlagCompletionFunc("versions", completeVersions)
 }
 
 // options are the library's options of a drop-in verb.
 func (f *minorsFlags) options(config, configDir, cgroup string) kubeletcfg.Options {
-	return kubeletcfg.Options{Config: config, ConfigDir: configDir, CgroupVersion: cgroup, KubeletVersion: f.kubeletVersion, Versions: f.versions}
+	return kubeletcfg.Options{Config: config, ConfigDir: configDir, CgroupVersion: cgroup, OS: f.nodeOS, KubeletVersion: f.kubeletVersion, Versions: f.versions}
 }
 
 func newDropinNewCommand() *cobra.Command {
