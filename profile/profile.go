@@ -1,6 +1,9 @@
 package profile
 
 import (
+	"fmt"
+	"strings"
+
 	"k8s.io/component-base/featuregate"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
@@ -41,6 +44,7 @@ func Findings(name string, r *pipeline.Result, mainFile string) ([]finding.Findi
 		Minor:         r.Minor,
 		Config:        r.Effective,
 		Gates:         effectiveGates(r),
+		OS:            r.OS,
 		CgroupVersion: 2,
 		FieldGates:    fieldGates,
 		// Exactly the path, never an ancestor or the top of the main file: a
@@ -60,7 +64,45 @@ func Findings(name string, r *pipeline.Result, mainFile string) ([]finding.Findi
 			fs[i].Message += " (set in a drop-in: kube-bench reads the main --config file only)"
 		}
 	}
+	if f, ok := skipped(name, r, mainFile); ok {
+		fs = append(fs, f)
+	}
 	return fs, nil
+}
+
+// ChecksSkipped says which of a profile's checks do not apply to the node's
+// operating system (the CIS checks of iptables, pids, seccomp and kernel
+// sysctls on a Windows node), so that a clean profile run is not read as
+// their passing.
+var ChecksSkipped = &rule.Rule{
+	ID:        "KC8900",
+	Name:      "profile-checks-skipped",
+	Severity:  finding.Info,
+	Stage:     rule.StageLint,
+	EmittedBy: "profile",
+	Summary:   "--profile: checks that do not apply to the node's operating system were skipped",
+	Doc: "A profile's check of a Linux-only setting (iptables chains, the pids cgroup, seccomp, kernel " +
+		"sysctls) says nothing about a Windows node (--os windows), whose kubelet ignores those settings: " +
+		"the check is skipped and this note names it, so that its absence is not read as a pass.",
+	Fix: "Nothing to change in the file; harden those settings with the operating system's own guide.",
+}
+
+// skipped is the ChecksSkipped note of the profile's checks that r's OS skips.
+func skipped(name string, r *pipeline.Result, mainFile string) (finding.Finding, bool) {
+	rules, _ := validate.ProfileRules(name)
+	var ids []string
+	for _, pr := range rules {
+		if pr.In(r.Minor) && !pr.OnOS(r.OS) {
+			ids = append(ids, pr.ID+" "+pr.Name)
+		}
+	}
+	if len(ids) == 0 {
+		return finding.Finding{}, false
+	}
+	f := ChecksSkipped.At(finding.Position{File: mainFile}, "",
+		fmt.Sprintf("--profile %s: %d checks do not apply to %s nodes and were skipped: %s", name, len(ids), r.OS, strings.Join(ids, ", ")),
+		"check these settings with the operating system's own hardening guide")
+	return f, true
 }
 
 // effectiveGates is the minor's gate set with the effective featureGates

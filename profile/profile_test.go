@@ -241,3 +241,42 @@ func TestUnknownProfile(t *testing.T) {
 		t.Fatal("an unknown profile passed without a configuration")
 	}
 }
+
+// TestLinuxOnlyChecksSkippedOnWindows: a Windows node gets no finding of the
+// CIS checks of Linux-only settings, and one note naming them; a Linux node
+// gets those checks and no note.
+func TestLinuxOnlyChecksSkippedOnWindows(t *testing.T) {
+	dir := t.TempDir()
+	in := pipeline.Input{Config: filepath.Join(dir, "config.yaml")}
+	// makeIPTablesUtilChains false and no podPidsLimit: two CIS findings on Linux.
+	if err := os.WriteFile(in.Config, []byte(typeMeta+"makeIPTablesUtilChains: false\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	linuxOnly := map[string]bool{"KC8006": true, "KC8013": true, "KC8014": true, "KC8101": true}
+	for _, nodeOS := range []kubelets.OS{kubelets.Linux, kubelets.Windows} {
+		in.OS = nodeOS
+		r, err := pipeline.Evaluate(kubelets.Default(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs, err := Findings("cis", r, in.Config)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var linux, notes int
+		for _, f := range fs {
+			switch {
+			case linuxOnly[f.Rule]:
+				linux++
+			case f.Rule == ChecksSkipped.ID:
+				notes++
+				if !strings.Contains(f.Message, "KC8006") || !strings.Contains(f.Message, "windows nodes") {
+					t.Errorf("note %q does not name the skipped checks", f.Message)
+				}
+			}
+		}
+		if nodeOS == kubelets.Linux && (linux == 0 || notes != 0) || nodeOS == kubelets.Windows && (linux != 0 || notes != 1) {
+			t.Errorf("%s: %d findings of Linux-only checks, %d notes", nodeOS, linux, notes)
+		}
+	}
+}

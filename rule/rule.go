@@ -58,6 +58,10 @@ type Rule struct {
 	// Kubelet names the upstream code the rule mirrors (file and function), when it
 	// mirrors the kubelet; empty for lint rules the kubelet does not have.
 	Kubelet string
+	// Logs: the kubelet logs its findings' Kubelet words as a warning and goes
+	// on (the Windows kubelet's "ignored configuration option"); the
+	// conformance harness records them (kubeletdata.Golden.Warnings).
+	Logs bool
 	// Since and Until are the oldest and newest kubelet minors ("1.33") that have
 	// the rule, inclusive; empty is open. Run skips a rule outside its range, and
 	// the rules reference shows it. A rule that exists in every minor but whose

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/rule"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 )
@@ -50,6 +51,15 @@ const cisEventQPSDefault = 50
 
 // cisEmit reports one finding of the rule being checked at path.
 type cisEmit func(path, msg, hint string)
+
+// linuxOnly marks a cis rule of a Linux-only setting (iptables, the pids
+// cgroup, seccomp, kernel sysctls): a Windows node skips it
+// (profile.ChecksSkipped says so).
+func linuxOnly(r *rule.Rule) *rule.Rule {
+	r.OS = kubelets.Linux
+	r.Doc += " Linux only: skipped on Windows nodes (--os windows)."
+	return r
+}
 
 // cisRule declares a rule of the cis profile; cisID is the benchmark's
 // recommendation number, name the rule's name.
@@ -181,7 +191,7 @@ var (
 			}
 		})
 
-	CISMakeIPTablesUtilChains = cisRule("KC8006", []string{"makeIPTablesUtilChains"}, "4.2.6", "cis-4.2.6-make-iptables-util-chains",
+	CISMakeIPTablesUtilChains = linuxOnly(cisRule("KC8006", []string{"makeIPTablesUtilChains"}, "4.2.6", "cis-4.2.6-make-iptables-util-chains",
 		"makeIPTablesUtilChains must be true.",
 		"With it on, the kubelet creates and keeps its iptables utility chains; with it off, the node's iptables rules are left to whatever else manages them and can drift from what pod networking expects. "+
 			"The v1beta1 default is true. kube-bench: {.makeIPTablesUtilChains} eq true, or unset.",
@@ -192,7 +202,7 @@ var (
 				emit(p, "CIS 4.2.6: "+p+" is false: the kubelet does not manage its iptables utility chains",
 					"set "+p+": true")
 			}
-		})
+		}))
 
 	CISEventRecordQPS = cisRule("KC8008", []string{"eventRecordQPS"}, "4.2.8", "cis-4.2.8-event-record-qps",
 		"eventRecordQPS must ensure appropriate event capture: 0 (no limit) or at least the kubelet default 50.",
@@ -291,7 +301,7 @@ var (
 			}
 		})
 
-	CISPodPidsLimit = cisRule("KC8013", []string{"podPidsLimit"}, "4.2.13", "cis-4.2.13-pod-pids-limit",
+	CISPodPidsLimit = linuxOnly(cisRule("KC8013", []string{"podPidsLimit"}, "4.2.13", "cis-4.2.13-pod-pids-limit",
 		"podPidsLimit must be set to a positive limit.",
 		"Without a per-pod PID limit one pod can fork until the node runs out of PIDs and starves the kubelet and every other pod. "+
 			"The v1beta1 default is -1 (no limit); 0 is no limit too. kube-bench checks only that {.podPidsLimit} is set; kubeletcfg flags an effective value of 0 or less.",
@@ -306,9 +316,9 @@ var (
 				emit(p, fmt.Sprintf("CIS 4.2.13: %s is %d%s: a pod can start processes until the node runs out of PIDs", p, v, cisDefault(c, p)),
 					"set "+p+" to a positive limit sized for the node's workloads (for example 4096)")
 			}
-		})
+		}))
 
-	CISSeccompDefault = cisRule("KC8014", []string{"seccompDefault"}, "4.2.14", "cis-4.2.14-seccomp-default",
+	CISSeccompDefault = linuxOnly(cisRule("KC8014", []string{"seccompDefault"}, "4.2.14", "cis-4.2.14-seccomp-default",
 		"seccompDefault must be true.",
 		"With seccompDefault on, a container that asks for no seccomp profile runs with the container runtime's RuntimeDefault profile instead of Unconfined. "+
 			"The v1beta1 default is false. kube-bench checks only that {.seccompDefault} is set; the benchmark's title asks for true, which kubeletcfg checks.",
@@ -319,9 +329,9 @@ var (
 				emit(p, "CIS 4.2.14: "+p+" is false"+cisDefault(c, p)+": containers without a seccompProfile run Unconfined",
 					"set "+p+": true (test workloads first: RuntimeDefault blocks some syscalls)")
 			}
-		})
+		}))
 
-	CISProtectKernelDefaults = cisRule("KC8101", []string{"protectKernelDefaults"}, "4.2.6 (benchmark v1.24)", "cis-1.24-4.2.6-protect-kernel-defaults",
+	CISProtectKernelDefaults = linuxOnly(cisRule("KC8101", []string{"protectKernelDefaults"}, "4.2.6 (benchmark v1.24)", "cis-1.24-4.2.6-protect-kernel-defaults",
 		"protectKernelDefaults must be true (benchmark v1.24 and older).",
 		"Older benchmarks (v1.24 and before, 4.2.6; aquasecurity/kube-bench cfg/cis-1.24/node.yaml, commit 1d41c7c3) require the kubelet to fail when kernel tunables differ from its expectations instead of changing them. "+
 			"Later benchmarks dropped the check; it is kept for nodes still audited against them. The v1beta1 default is false. kube-bench: {.protectKernelDefaults} eq true. "+
@@ -333,5 +343,5 @@ var (
 				emit(p, "CIS 4.2.6 (benchmark v1.24 and older): "+p+" is false"+cisDefault(c, p)+": the kubelet changes kernel tunables that differ from its expectations",
 					"set "+p+": true once the node's sysctls match what the kubelet expects")
 			}
-		})
+		}))
 )

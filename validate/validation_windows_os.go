@@ -91,6 +91,7 @@ var (
 		ID:      "KC5101",
 		Fields:  []string{"cgroupsPerQOS"},
 		Name:    "windows-cgroups-per-qos-ignored",
+		Logs:    true,
 		Summary: "Windows: cgroupsPerQOS is true (the default), which the Windows kubelet ignores with a warning",
 		Doc: "Host-dependent: decided by --os windows. Windows has no cgroups, so the Windows kubelet ignores cgroupsPerQOS and logs \"ignored " +
 			"configuration option: CgroupsPerQOS (--cgroups-per-qos) true is not supported on Windows\" at " +
@@ -127,6 +128,7 @@ var (
 		ID:      "KC5103",
 		Fields:  []string{"enforceNodeAllocatable"},
 		Name:    "windows-enforce-node-allocatable-ignored",
+		Logs:    true,
 		Summary: "Windows: enforceNodeAllocatable names something other than none (the default [pods]), which the Windows kubelet ignores with a warning",
 		Doc: "Host-dependent: decided by --os windows. Node allocatable is enforced with cgroups, which Windows does not have: the Windows kubelet " +
 			"ignores enforceNodeAllocatable and logs \"ignored configuration option: EnforceNodeAllocatable " +

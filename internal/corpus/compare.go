@@ -52,6 +52,9 @@ type Outcome struct {
 	// Quotes are the kubelet's words that kubeletcfg's error findings quote,
 	// those Behind another error left out.
 	Quotes []string
+	// Warnings are the kubelet's words of the findings whose rule the kubelet
+	// logs as a warning (rule.Rule.Logs), in kubeletcfg's order.
+	Warnings []string
 }
 
 // Disagreement is one way kubeletcfg and the kubelet differ on a case. Class
@@ -100,6 +103,7 @@ func Compare(want Golden, got Outcome) []Disagreement {
 			Detail: "kubelet: " + want.Error,
 		})
 	}
+	out = append(out, compareWarnings(want.Warnings, got.Warnings)...)
 	if want.Lenient && !got.DroppedKeyWarning {
 		out = append(out, Disagreement{
 			Class:  "warning missing: the kubelet decodes the main file leniently, kubeletcfg reports no dropped key",
@@ -125,6 +129,24 @@ func Compare(want Golden, got Outcome) []Disagreement {
 				Class:  "crash-loop backoff differs",
 				Detail: fmt.Sprintf("crashLoopBackOff = %s/%s, kubelet %s/%s", g.Initial, g.Max, w.Initial, w.Max),
 			})
+		}
+	}
+	return out
+}
+
+// compareWarnings: every warning the kubelet logged is a finding, and no
+// finding says the kubelet logs one it did not (compared as sets: the order
+// of findings is kubeletcfg's).
+func compareWarnings(want, got []string) []Disagreement {
+	var out []Disagreement
+	for _, w := range want {
+		if !slices.Contains(got, w) {
+			out = append(out, Disagreement{Class: "warning missing: the kubelet logs a warning no finding quotes", Detail: "kubelet: " + w})
+		}
+	}
+	for _, g := range got {
+		if !slices.Contains(want, g) {
+			out = append(out, Disagreement{Class: "warning extra: a finding quotes a warning the kubelet does not log", Detail: "finding: " + g})
 		}
 	}
 	return out

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/rule"
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
@@ -22,6 +23,9 @@ func OutcomeOf(starts, panics bool, findings []finding.Finding, effective map[st
 		}
 		if f.Severity == finding.Error && f.Kubelet != "" && f.Behind == "" {
 			o.Quotes = append(o.Quotes, f.Kubelet) // what the kubelet stops at
+		}
+		if r, ok := rule.Lookup(f.Rule); ok && r.Logs && f.Behind == "" {
+			o.Warnings = append(o.Warnings, f.Kubelet) // what the kubelet logs and goes on
 		}
 	}
 	if effective != nil {

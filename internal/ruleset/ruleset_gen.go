@@ -12,6 +12,7 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 	"github.com/kubeletcfg/kubeletcfg/pipeline"
 	"github.com/kubeletcfg/kubeletcfg/policy"
+	"github.com/kubeletcfg/kubeletcfg/profile"
 	"github.com/kubeletcfg/kubeletcfg/rule"
 	"github.com/kubeletcfg/kubeletcfg/source"
 	"github.com/kubeletcfg/kubeletcfg/validate"
@@ -25,5 +26,6 @@ var Declared = [][]*rule.Rule{
 	{bootstrap.Refuses, bootstrap.Overrides, bootstrap.Drops, bootstrap.AtBoot},
 	{pipeline.GateUnknown, pipeline.GateLocked, pipeline.GatePreAlpha, pipeline.GateDependency, pipeline.GateGA, pipeline.GateDeprecated},
 	{policy.SuppressionUnused, policy.SuppressionNoReason, policy.SuppressionNotAllowed},
+	{profile.ChecksSkipped},
 	{source.DraftCrashLoopField, source.ConfigEmpty, source.ConfigTypeMeta, source.ConfigSyntax, source.ConfigDecode, source.UnknownField, source.CaseMismatch, source.DuplicateKey, source.ExtraDocument, source.RelativePathResolved},
 }
