@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 // MarkdownOptions adds to the rules reference what the registry cannot hold.
@@ -63,7 +65,7 @@ func WriteMarkdownOptions(w io.Writer, opts MarkdownOptions) error {
 		}
 		b.WriteString("\n")
 		for _, r := range in {
-			fmt.Fprintf(&b, "### %s\n\n**%s** · %s · stage %s · kubelet %s\n\n%s\n\n", r.ID, r.Name, r.Severity, r.Stage, r.Minors(), r.Summary)
+			fmt.Fprintf(&b, "### %s\n\n**%s** · %s · stage %s · kubelet %s%s\n\n%s\n\n", r.ID, r.Name, r.Severity, r.Stage, r.Minors(), osOnly(r.OS), r.Summary)
 			if r.Doc != "" {
 				fmt.Fprintf(&b, "%s\n\n", r.Doc)
 			}
@@ -140,4 +142,12 @@ func WriteRules(w io.Writer, format string, ids []string) error {
 		fmt.Fprintln(w)
 	}
 	return nil
+}
+
+// osOnly is " · windows only" for a rule of one operating system's kubelet.
+func osOnly(os kubelets.OS) string {
+	if os == "" {
+		return ""
+	}
+	return " · " + string(os) + " only"
 }

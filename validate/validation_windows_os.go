@@ -72,6 +72,11 @@ func kvWindowsReached(step kvWindowsStep, c *rule.Context) bool {
 	return true
 }
 
+// kvWindowsLogs reports whether the kubelet gets to log its warnings: RunE
+// initialises logging (logsapi.ValidateAndApply) before it validates the
+// configuration, so a logging error stops it first.
+func kvWindowsLogs(c *rule.Context) bool { return len(kvLogging(c, c.Config)) == 0 }
+
 // kvWindowsIgnored is the warning the Windows kubelet logs for a setting it
 // ignores (klog.Warningf(message, name, flag, value)).
 func kvWindowsIgnored(name, flag string, value any) string {
@@ -100,7 +105,7 @@ var (
 			"shared validation refuses [pods] without QoS cgroups (KC4058). Fix: on Windows set " +
 			"cgroupsPerQOS: false and enforceNodeAllocatable: [none].",
 	}, finding.Warning, func(c *rule.Context, k *kvConfig, emit kvEmit) {
-		if kvWindowsFailing(kvWinCgroupsPerQOS, c) {
+		if kvWindowsFailing(kvWinCgroupsPerQOS, c) && kvWindowsLogs(c) {
 			emit("cgroupsPerQOS", "cgroupsPerQOS is true, which the Windows kubelet ignores (Windows has no cgroups)",
 				"set cgroupsPerQOS: false, with enforceNodeAllocatable: [none], on Windows nodes",
 				kvWindowsIgnored("CgroupsPerQOS", "--cgroups-per-qos", true))
@@ -136,7 +141,7 @@ var (
 			"singleProcessOOMKill already refused the configuration (the checks stop at their first " +
 			"refusal). Fix: enforceNodeAllocatable: [none] on Windows nodes.",
 	}, finding.Warning, func(c *rule.Context, k *kvConfig, emit kvEmit) {
-		if kvWindowsFailing(kvWinEnforceNodeAllocatable, c) && kvWindowsReached(kvWinEnforceNodeAllocatable, c) {
+		if kvWindowsFailing(kvWinEnforceNodeAllocatable, c) && kvWindowsReached(kvWinEnforceNodeAllocatable, c) && kvWindowsLogs(c) {
 			emit("enforceNodeAllocatable", fmt.Sprintf("enforceNodeAllocatable is %v, which the Windows kubelet ignores (it has no cgroups to enforce it with)", k.EnforceNodeAllocatable),
 				"set enforceNodeAllocatable: [none] on Windows nodes",
 				kvWindowsIgnored("EnforceNodeAllocatable", "--enforce-node-allocatable", k.EnforceNodeAllocatable))

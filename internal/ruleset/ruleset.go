@@ -51,6 +51,10 @@ func Registry() ([]byte, error) {
 		field("Kubelet", r.Kubelet)
 		field("Since", r.Since)
 		field("Until", r.Until)
+		field("OS", string(r.OS))
+		if r.Logs {
+			b.WriteString("\t\tLogs: true,\n")
+		}
 		if len(r.Fields) > 0 {
 			fmt.Fprintf(&b, "\t\tFields: %#v,\n", r.Fields)
 		}

@@ -53,7 +53,8 @@ func TestRegistry(t *testing.T) {
 		s := *served[i]
 		if d.ID != s.ID || d.Name != s.Name || d.Severity != s.Severity || d.Stage != s.Stage || d.Summary != s.Summary ||
 			d.Doc != s.Doc || d.Fix != s.Fix || d.Profile != s.Profile || d.EmittedBy != s.EmittedBy || d.Kubelet != s.Kubelet ||
-			d.Since != s.Since || d.Until != s.Until || d.AnyField != s.AnyField || !reflect.DeepEqual(d.Fields, s.Fields) {
+			d.Since != s.Since || d.Until != s.Until || d.AnyField != s.AnyField || !reflect.DeepEqual(d.Fields, s.Fields) ||
+			d.OS != s.OS || d.Logs != s.Logs {
 			t.Errorf("%s: the registry differs from the declaration", r.ID)
 		}
 	}
