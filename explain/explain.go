@@ -3,6 +3,7 @@ package explain
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"regexp"
 	"slices"
 	"sort"
@@ -35,13 +36,16 @@ type Result struct {
 	Enum   []string `json:"enum,omitempty"`
 	// Default is the effective value of an empty configuration at the minor;
 	// null when the kubelet leaves it unset (or does not have the field).
-	Default      any      `json:"default"`
-	FeatureGates []Gate   `json:"featureGates"`
-	Minors       []string `json:"minors"`
-	Rules        []Rule   `json:"rules"`
-	Doc          string   `json:"doc"`
-	Children     []Child  `json:"children,omitempty"`
-	Notes        []string `json:"notes,omitempty"`
+	Default any `json:"default"`
+	// WindowsDefault is the Windows kubelet's default where it differs from
+	// Default (evictionHard: eviction/defaults_windows.go); absent otherwise.
+	WindowsDefault any      `json:"windowsDefault,omitempty"`
+	FeatureGates   []Gate   `json:"featureGates"`
+	Minors         []string `json:"minors"`
+	Rules          []Rule   `json:"rules"`
+	Doc            string   `json:"doc"`
+	Children       []Child  `json:"children,omitempty"`
+	Notes          []string `json:"notes,omitempty"`
 }
 
 type Gate struct {
@@ -58,7 +62,10 @@ type Rule struct {
 	Name     string `json:"name"`
 	Severity string `json:"severity"`
 	Minors   string `json:"minors"`
-	Summary  string `json:"summary"`
+	// OS is the one operating system whose kubelet has the rule (linux,
+	// windows); empty for every kubelet.
+	OS      string `json:"os,omitempty"`
+	Summary string `json:"summary"`
 }
 
 type Child struct {
@@ -300,8 +307,15 @@ func Field(m *kubelets.Minor, query string) (*Result, error) {
 		doc.FeatureGates = append(doc.FeatureGates, eg)
 	}
 	if doc.Known {
-		if doc.Default, err = defaultAt(m, r, doc.FeatureGates); err != nil {
+		if doc.Default, err = defaultAt(m, r, doc.FeatureGates, kubelets.Linux); err != nil {
 			return nil, err
+		}
+		win, err := defaultAt(m, r, doc.FeatureGates, kubelets.Windows)
+		if err != nil {
+			return nil, err
+		}
+		if !reflect.DeepEqual(win, doc.Default) {
+			doc.WindowsDefault = win
 		}
 	}
 	doc.Rules = rulesFor(m, r, len(info.FeatureGates) > 0)
@@ -462,7 +476,7 @@ func jsonType(schema map[string]any) string {
 // defaultAt runs an empty configuration through the pipeline at m and reads
 // the value at the path. A gate's default is the gate table's: the effective
 // featureGates map holds only what files set.
-func defaultAt(m *kubelets.Minor, r resolved, gates []Gate) (any, error) {
+func defaultAt(m *kubelets.Minor, r resolved, gates []Gate, os kubelets.OS) (any, error) {
 	if r.keyOf == "featureGates" {
 		if len(gates) == 1 && gates[0].Registered {
 			return gates[0].Default, nil
@@ -470,7 +484,7 @@ func defaultAt(m *kubelets.Minor, r resolved, gates []Gate) (any, error) {
 		return nil, nil
 	}
 	const name = "(empty KubeletConfiguration).yaml"
-	res, err := pipeline.Evaluate(m, pipeline.Input{Config: name, Virtual: map[string][]byte{
+	res, err := pipeline.Evaluate(m, pipeline.Input{Config: name, OS: os, Virtual: map[string][]byte{
 		name: []byte("apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"),
 	}})
 	if err != nil {
@@ -558,7 +572,7 @@ func rulesFor(m *kubelets.Minor, r resolved, gated bool) []Rule {
 var listIndex = regexp.MustCompile(`\[[0-9]+\]`)
 
 func ruleDoc(r *rule.Rule) Rule {
-	return Rule{ID: r.ID, Name: r.Name, Severity: r.Severity.String(), Minors: r.Minors(), Summary: r.Summary}
+	return Rule{ID: r.ID, Name: r.Name, Severity: r.Severity.String(), Minors: r.Minors(), OS: string(r.OS), Summary: r.Summary}
 }
 
 // firstSentence is a doc comment's first sentence on one line. A period

@@ -41,6 +41,9 @@ func WriteExplained(w io.Writer, d *explain.Result) error {
 		b.WriteString("DEFAULT: every field's: kubeletcfg effective -c FILE\n")
 	} else {
 		fmt.Fprintf(&b, "DEFAULT:%s\n", formatDefault(d))
+		if d.WindowsDefault != nil {
+			fmt.Fprintf(&b, "DEFAULT (windows):%s\n", formatValue(d.WindowsDefault))
+		}
 		fmt.Fprintf(&b, "MINORS:  %s\n", explain.MinorRanges(d.Minors))
 	}
 	if len(d.FeatureGates) > 0 {
@@ -71,7 +74,11 @@ func WriteExplained(w io.Writer, d *explain.Result) error {
 			b.WriteString("  none\n")
 		}
 		for _, r := range d.Rules {
-			fmt.Fprintf(&b, "  %s %s (%s, %s): %s\n", r.ID, r.Name, r.Severity, r.Minors, r.Summary)
+			only := ""
+			if r.OS != "" {
+				only = ", " + r.OS + " only"
+			}
+			fmt.Fprintf(&b, "  %s %s (%s, %s%s): %s\n", r.ID, r.Name, r.Severity, r.Minors, only, r.Summary)
 		}
 	}
 	if d.Doc != "" {
@@ -101,7 +108,12 @@ func formatDefault(d *explain.Result) string {
 	if !d.Known {
 		return " (not in kubelet " + d.KubeletVersion + ")"
 	}
-	switch v := d.Default.(type) {
+	return formatValue(d.Default)
+}
+
+// formatValue is formatDefault of a known field's value v.
+func formatValue(v any) string {
+	switch v := v.(type) {
 	case map[string]any, []any:
 		raw, err := yaml.Marshal(v)
 		if err != nil || strings.TrimSpace(string(raw)) == "{}" || strings.TrimSpace(string(raw)) == "[]" {
@@ -113,5 +125,5 @@ func formatDefault(d *explain.Result) string {
 		}
 		return "\n" + strings.Join(lines, "\n")
 	}
-	return " " + kubelets.Format(d.Default)
+	return " " + kubelets.Format(v)
 }
