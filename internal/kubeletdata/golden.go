@@ -14,8 +14,13 @@ type Golden struct {
 	Panic   bool     `json:"panic"`
 	// Stage is where RunE stopped (one of the Stage constants), StageOK when it
 	// did not.
-	Stage       string          `json:"stage"`
-	Error       string          `json:"error"`
+	Stage string `json:"stage"`
+	Error string `json:"error"`
+	// Warnings are the klog warnings the kubelet printed while it validated the
+	// configuration, header left out: the Windows kubelet's "ignored configuration
+	// option: ... is not supported on Windows" (validation_windows.go). The Linux
+	// kubelet prints none there, so its goldens do not have the key.
+	Warnings    []string        `json:"warnings,omitempty"`
 	Lenient     bool            `json:"lenient"`
 	StrictError string          `json:"strictError"`
 	Effective   json.RawMessage `json:"effective,omitempty"`
