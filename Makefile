@@ -9,6 +9,7 @@ KUBEADM := $(CURDIR)/testdata/kubeadm
 
 .PHONY: minor test check harness harness-test generate conformance conformance-check \
 	harness-all generate-all conformance-all conformance-check-all harness-test-all fuzz-conformance release-check harness-vet \
+	harness-windows conformance-windows conformance-windows-check generate-windows \
 	integration integration-scale capi-golden capi-golden-check karpenter-check karpenter-goldens karpenter-goldens-check
 
 test:
@@ -56,6 +57,33 @@ INTERNALNAMES_MINORS := 1.31
 
 harness:
 	cd conformance && $(HARNESS_ENV) $(GO) build -ldflags="$(HARNESS_LDFLAGS)" -o $(HARNESS) ./harness
+
+# The Windows kubelet: the same harness cross-built for windows/amd64 (the kubelet's
+# *_windows.go files: validation, flags, defaults) and run under Wine
+# (conformance/windows/setup-wine.sh: wine64, the ProcessPrng shim, the prefix and a
+# persistent wineserver). Its goldens are testdata/conformance/golden-windows/<minor>/.
+#   make harness-windows MINOR=1.37    make conformance-windows MINOR=1.37    make generate-windows MINOR=1.37
+HARNESS_WINDOWS := $(CURDIR)/bin/harness-$(MINOR).exe
+GOLDEN_WINDOWS := $(CURDIR)/testdata/conformance/golden-windows
+WINE = $(shell conformance/windows/setup-wine.sh -cmd)
+
+harness-windows:
+	cd conformance && $(HARNESS_ENV) GOOS=windows GOARCH=amd64 $(GO) build -ldflags="$(HARNESS_LDFLAGS)" -o $(HARNESS_WINDOWS) ./harness
+
+# Record (conformance-windows) or check the Windows kubelet's goldens through Wine.
+# The harness is handed the case folder as a Unix path; Wine maps it to Z:\.
+conformance-windows: harness-windows
+	conformance/windows/setup-wine.sh
+	$(WINE) $(HARNESS_WINDOWS) run -cases $(CASES) -out $(GOLDEN_WINDOWS)/$(MINOR)
+
+conformance-windows-check: harness-windows
+	conformance/windows/setup-wine.sh
+	$(WINE) $(HARNESS_WINDOWS) check -cases $(CASES) -golden $(GOLDEN_WINDOWS)/$(MINOR)
+
+# The Windows kubelet's flags (kubelets/data/<minor>/flags-windows.json, flags.json's format).
+generate-windows: harness-windows
+	conformance/windows/setup-wine.sh
+	$(WINE) $(HARNESS_WINDOWS) flags -out kubelets/data/$(MINOR)/flags-windows.json
 
 # The --version flag on a kubelet of another patch release than the recorded one:
 # the harness linked again with gitVersion v<MINOR>.99 (only the link step runs),

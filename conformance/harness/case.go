@@ -8,6 +8,9 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"strings"
+
+	"github.com/go-logr/logr"
 
 	"github.com/spf13/pflag"
 
@@ -19,6 +22,7 @@ import (
 	"k8s.io/component-base/codec"
 	"k8s.io/component-base/logs"
 	logsapi "k8s.io/component-base/logs/api/v1"
+	"k8s.io/klog/v2"
 	kubeletconfigv1beta1 "k8s.io/kubelet/config/v1beta1"
 	"k8s.io/kubernetes/cmd/kubelet/app/options"
 	kubeletconfiginternal "k8s.io/kubernetes/pkg/kubelet/apis/config"
@@ -203,12 +207,20 @@ func evaluateCase(c *Case) *Result {
 
 	// Validation. RunE appends ", path: %s" with the whole *KubeletConfiguration
 	// formatted by %s; that dump holds pointer addresses, so it is left out here.
-	if s := step(func() error {
-		if err := kubeletconfigvalidation.ValidateKubeletConfiguration(kubeletConfig, utilfeature.DefaultFeatureGate); err != nil {
-			return fmt.Errorf("failed to validate kubelet configuration, error: %w", err)
-		}
-		return nil
-	}); s.err != nil {
+	// The warnings it prints on the way are recorded (the Windows kubelet's ignored
+	// options).
+	s, warnings := captureWarnings(func() stepError {
+		return step(func() error {
+			if err := kubeletconfigvalidation.ValidateKubeletConfiguration(kubeletConfig, utilfeature.DefaultFeatureGate); err != nil {
+				return fmt.Errorf("failed to validate kubelet configuration, error: %w", err)
+			}
+			return nil
+		})
+	})
+	for _, w := range warnings {
+		r.Warnings = append(r.Warnings, normalizeString(w, c.Dir))
+	}
+	if s.err != nil {
 		return fail(StageValidate, s)
 	}
 
@@ -230,6 +242,25 @@ func evaluateCase(c *Case) *Result {
 		return fail("crashloopbackoff", s)
 	}
 	return r
+}
+
+// captureWarnings runs f with klog's output going through a callback that keeps the
+// text of each warning (klog.Warning*, the header left out) and writes every line
+// where klog would (os.Stderr: /dev/null unless -v). klog goes back to its own output
+// afterwards: with logging.format json, -v shows the run stage's logs as text.
+func captureWarnings(f func() stepError) (stepError, []string) {
+	var warnings []string
+	klog.SetLoggerWithOptions(logr.Discard(), klog.WriteKlogBuffer(func(line []byte) {
+		_, _ = os.Stderr.Write(line)
+		// The header: "Wmmdd hh:mm:ss.uuuuuu threadid file:line] ".
+		if len(line) > 0 && line[0] == 'W' {
+			if i := bytes.Index(line, []byte("] ")); i >= 0 {
+				warnings = append(warnings, strings.TrimSuffix(string(line[i+2:]), "\n"))
+			}
+		}
+	}))
+	defer klog.ClearLogger()
+	return f(), warnings
 }
 
 // effectiveJSON converts the internal configuration to v1beta1 with the kubelet's

@@ -122,12 +122,48 @@ func resolveCasePath(dir string, set *string, def string) string {
 	return filepath.Join(dir, *set)
 }
 
-// normalizeString writes the case folder as $CASE.
+// normalizeString writes the case folder as $CASE. On Windows it also does so for
+// the folder quoted by %q (each backslash doubled) and writes the separators of the
+// path after $CASE as /, so that the goldens of both kubelets say
+// $CASE/conf.d/10.conf (casePathSlashes).
 func normalizeString(s, caseDir string) string {
 	if caseDir == "" {
 		return s
 	}
-	return strings.ReplaceAll(s, caseDir, "$CASE")
+	if pathSeparator == '\\' {
+		// The kubelet quotes some paths with %q, which doubles each backslash.
+		s = strings.ReplaceAll(s, strings.ReplaceAll(caseDir, `\`, `\\`), "$CASE")
+		s = casePathSlashes(s, true)
+	}
+	return casePathSlashes(strings.ReplaceAll(s, caseDir, "$CASE"), false)
+}
+
+// pathSeparator is filepath.Separator; a variable so that the tests check the Windows
+// normalisation on any OS.
+var pathSeparator = filepath.Separator
+
+// A Windows path below the case folder, after $CASE: backslash-separated names
+// (no character Windows forbids in a name, no space, comma or semicolon), in a
+// plain string and in a JSON or %q-quoted string, where each backslash is escaped.
+var (
+	casePathRe     = regexp.MustCompile(`\$CASE((?:\\[^\\\s"'<>:|?*,;]*)+)`)
+	casePathJSONRe = regexp.MustCompile(`\$CASE((?:\\\\[^\\\s"'<>:|?*,;]*)+)`)
+)
+
+// casePathSlashes writes the separators of each path below $CASE as /, on Windows
+// only: the Windows kubelet joins the case folder (Z:\...\case) and a file name
+// with \, the Linux kubelet with /. Elsewhere s is returned unchanged.
+func casePathSlashes(s string, jsonEscaped bool) string {
+	if pathSeparator != '\\' {
+		return s
+	}
+	re, sep := casePathRe, `\`
+	if jsonEscaped {
+		re, sep = casePathJSONRe, `\\`
+	}
+	return re.ReplaceAllStringFunc(s, func(m string) string {
+		return strings.ReplaceAll(m, sep, "/")
+	})
 }
 
 // normalizeJSON writes the case folder as $CASE inside the strings of a JSON document.
@@ -145,7 +181,7 @@ func normalizeJSON(doc []byte, caseDir string) []byte {
 		quoted := bytes.TrimSpace(buf.Bytes())
 		doc = bytes.ReplaceAll(doc, quoted[1:len(quoted)-1], []byte("$CASE"))
 	}
-	return doc
+	return []byte(casePathSlashes(string(doc), true))
 }
 
 // encodeResult is the golden file form: 2-space indent, struct key order, no HTML

@@ -32,6 +32,37 @@ func TestNormalizeJSON(t *testing.T) {
 	}
 }
 
+// The Windows kubelet's paths: Z:\ (Wine's root) and backslashes. Below $CASE they
+// are written with / as on Linux, in plain strings and in JSON.
+func TestNormalizeWindowsPaths(t *testing.T) {
+	defer func(sep rune) { pathSeparator = sep }(pathSeparator)
+	pathSeparator = '\\'
+	dir := `Z:\work\cases\001-a`
+	got := normalizeString(`failed to merge kubelet configs: open Z:\work\cases\001-a\conf.d\10.conf: Access is denied., path: Z:\work\cases\001-a; C:\other\x`, dir)
+	want := `failed to merge kubelet configs: open $CASE/conf.d/10.conf: Access is denied., path: $CASE; C:\other\x`
+	if got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	got = normalizeString(`failed to walk through kubelet dropin directory "Z:\\work\\cases\\001-a\\conf.d": GetFileAttributesEx Z:\work\cases\001-a\conf.d: not found`, dir)
+	want = `failed to walk through kubelet dropin directory "$CASE/conf.d": GetFileAttributesEx $CASE/conf.d: not found`
+	if got != want {
+		t.Errorf("quoted: got  %q\nwant %q", got, want)
+	}
+	doc, _ := json.Marshal(map[string]string{"staticPodPath": dir + `\etc\manifests`, "other": `C:\var\lib`})
+	var m map[string]string
+	if err := json.Unmarshal(normalizeJSON(doc, dir), &m); err != nil {
+		t.Fatalf("invalid JSON after normalisation: %v", err)
+	}
+	if m["staticPodPath"] != "$CASE/etc/manifests" || m["other"] != `C:\var\lib` {
+		t.Errorf("got %v", m)
+	}
+	// Off Windows a backslash after $CASE is a character of the name.
+	pathSeparator = '/'
+	if got := normalizeString(`/c/001-a\x`, "/c/001-a"); got != `$CASE\x` {
+		t.Errorf("Linux: got %q", got)
+	}
+}
+
 func TestEncodeResult(t *testing.T) {
 	r := &Result{Case: "c", Kubelet: "v1.37.2", Cgroup: "v2", Stage: StageOK, Starts: true,
 		Effective:        json.RawMessage(`{"kind":"KubeletConfiguration","staticPodPath":"a&b"}`),

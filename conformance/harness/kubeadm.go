@@ -29,13 +29,6 @@ import (
 	kubeletphase "k8s.io/kubernetes/cmd/kubeadm/app/phases/kubelet"
 )
 
-// kubeadm's resolver mutation (componentconfigs/kubelet_unix.go), which `kubeadm init
-// phase kubelet-start` runs on the node through kubeletConfig.Mutate with the host's
-// init system as the oracle; the harness calls it with a fixed answer instead.
-//
-//go:linkname mutateResolverConfig k8s.io/kubernetes/cmd/kubeadm/app/componentconfigs.mutateResolverConfig
-func mutateResolverConfig(cfg *kubeletconfig.KubeletConfiguration, isServiceActiveFunc func(string) (bool, error)) error
-
 // kubeadm's patches of the kubelet configuration (phases/kubelet/config.go), which
 // WriteConfigToDisk applies to the marshalled config when a patches folder is given
 // (kubeadm init --patches, or InitConfiguration's patches.directory): the files
@@ -45,7 +38,7 @@ func mutateResolverConfig(cfg *kubeletconfig.KubeletConfiguration, isServiceActi
 //go:linkname applyKubeletConfigPatches k8s.io/kubernetes/cmd/kubeadm/app/phases/kubelet.applyKubeletConfigPatches
 func applyKubeletConfigPatches(kubeletBytes []byte, patchesDir string, output io.Writer) ([]byte, error)
 
-func init() { linkedFuncs = append(linkedFuncs, mutateResolverConfig, applyKubeletConfigPatches) }
+func init() { linkedFuncs = append(linkedFuncs, applyKubeletConfigPatches) }
 
 // resolvedMarker, a file in a kubeadm case folder, records the case as on a host where
 // systemd-resolved is active.

@@ -7,24 +7,21 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 )
 
 const (
 	caseRawCmd = "case-raw" // internal: evaluate a case in this process
-	mountNSCmd = "mountns"  // internal: mount the case's cgroup fs, then exec the rest
+	mountNSCmd = "mountns"  // internal (Linux): mount the case's cgroup fs, then exec the rest
 )
 
 // runCaseIsolated evaluates a case in a fresh process (pristine global feature gate and
-// logging state) inside a private mount namespace whose /sys/fs/cgroup is a fresh
-// cgroup2 mount (cgroup: v2) or a tmpfs (cgroup: v1), so that
-// libcontainercgroups.IsCgroup2UnifiedMode() answers what the case asks for.
+// logging state): caseCommand (run_linux.go, run_other.go) says how that process is
+// started on this OS.
 func runCaseIsolated(dir string, verbose bool, stderr io.Writer) ([]byte, error) {
 	c, err := loadCase(dir)
 	if err != nil {
@@ -34,14 +31,13 @@ func runCaseIsolated(dir string, verbose bool, stderr io.Writer) ([]byte, error)
 	if err != nil {
 		return nil, err
 	}
-	args := []string{mountNSCmd, c.Cgroup, "--", exe, caseRawCmd}
+	args := []string{caseRawCmd}
 	if verbose {
 		args = append(args, "-v")
 	}
 	args = append(args, c.Dir)
-	cmd := exec.Command(exe, args...)
+	cmd := caseCommand(exe, c, args)
 	cmd.Dir = c.Dir
-	cmd.SysProcAttr = &syscall.SysProcAttr{Unshareflags: syscall.CLONE_NEWNS}
 	var out, errBuf bytes.Buffer
 	cmd.Stdout = &out
 	if stderr != nil {
@@ -57,27 +53,6 @@ func runCaseIsolated(dir string, verbose bool, stderr io.Writer) ([]byte, error)
 		return nil, fmt.Errorf("case %s: bad output: %v\n%s", c.Name, err, strings.TrimSpace(errBuf.String()))
 	}
 	return out.Bytes(), nil
-}
-
-// cmdMountNS runs in a fresh mount namespace (private propagation, see
-// SysProcAttr.Unshareflags): it mounts the cgroup file system and execs args.
-func cmdMountNS(args []string) error {
-	if len(args) < 3 || args[1] != "--" {
-		return errUsage
-	}
-	var err error
-	switch args[0] {
-	case "v2":
-		err = syscall.Mount("none", "/sys/fs/cgroup", "cgroup2", 0, "")
-	case "v1":
-		err = syscall.Mount("none", "/sys/fs/cgroup", "tmpfs", 0, "mode=755")
-	default:
-		return fmt.Errorf("cgroup must be v1 or v2, not %q", args[0])
-	}
-	if err != nil {
-		return fmt.Errorf("mounting the %s cgroup fs on /sys/fs/cgroup (needs root): %w", args[0], err)
-	}
-	return syscall.Exec(args[2], args[2:], os.Environ())
 }
 
 // listCases returns the case folders under dir, sorted by name.
