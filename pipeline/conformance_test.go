@@ -24,12 +24,34 @@ import (
 func TestConformance(t *testing.T) {
 	for _, v := range kubelets.Supported() {
 		minor, _ := kubelets.Lookup(v)
-		t.Run(v, func(t *testing.T) { conformance(t, minor) })
+		t.Run(v, func(t *testing.T) { conformance(t, minor, kubelets.Linux) })
 	}
 }
 
-func conformance(t *testing.T, minor *kubelets.Minor) {
-	goldens, _ := filepath.Glob(filepath.Join(pipeline.Corpus, "golden", minor.Version, "*.json"))
+// TestConformanceWindows: the same corpus, as the Windows kubelet (the harness
+// cross-built for Windows, run under Wine: golden-windows/<minor>) does with
+// it, at the minors recorded so far.
+func TestConformanceWindows(t *testing.T) {
+	recorded := 0
+	for _, v := range kubelets.Supported() {
+		minor, _ := kubelets.Lookup(v)
+		if _, err := os.Stat(filepath.Join(pipeline.Corpus, "golden-windows", v)); err != nil {
+			continue
+		}
+		recorded++
+		t.Run(v, func(t *testing.T) { conformance(t, minor, kubelets.Windows) })
+	}
+	if recorded == 0 {
+		t.Fatal("no Windows goldens (testdata/conformance/golden-windows/<minor>)")
+	}
+}
+
+func conformance(t *testing.T, minor *kubelets.Minor, nodeOS kubelets.OS) {
+	folder := "golden"
+	if nodeOS == kubelets.Windows {
+		folder = "golden-windows"
+	}
+	goldens, _ := filepath.Glob(filepath.Join(pipeline.Corpus, folder, minor.Version, "*.json"))
 	if len(goldens) == 0 {
 		t.Fatalf("no goldens for %s", minor.Version)
 	}
@@ -46,6 +68,7 @@ func conformance(t *testing.T, minor *kubelets.Minor) {
 		}
 		ok := t.Run(name, func(t *testing.T) {
 			in, meta := pipeline.CaseInput(t, dir)
+			in.OS = nodeOS
 			got, err := pipeline.Evaluate(minor, in)
 			var o testcorpus.Outcome
 			if err != nil {
@@ -68,7 +91,7 @@ func conformance(t *testing.T, minor *kubelets.Minor) {
 			agree++
 		}
 	}
-	t.Logf("kubelet %s: %d/%d cases agree with the real kubelet", minor.Version, agree, len(goldens))
+	t.Logf("kubelet %s (%s): %d/%d cases agree with the real kubelet", minor.Version, nodeOS, agree, len(goldens))
 }
 
 // gateItemRE matches one item of featuregate's SetFromMap error (as in the
