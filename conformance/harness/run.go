@@ -19,6 +19,9 @@ const (
 	mountNSCmd = "mountns"  // internal (Linux): mount the case's cgroup fs, then exec the rest
 )
 
+// maxStarts bounds the attempts to start a case's process.
+const maxStarts = 3
+
 // runCaseIsolated evaluates a case in a fresh process (pristine global feature gate and
 // logging state): caseCommand (run_linux.go, run_other.go) says how that process is
 // started on this OS.
@@ -36,17 +39,29 @@ func runCaseIsolated(dir string, verbose bool, stderr io.Writer) ([]byte, error)
 		args = append(args, "-v")
 	}
 	args = append(args, c.Dir)
-	cmd := caseCommand(exe, c, args)
-	cmd.Dir = c.Dir
 	var out, errBuf bytes.Buffer
-	cmd.Stdout = &out
-	if stderr != nil {
-		cmd.Stderr = io.MultiWriter(&errBuf, stderr)
-	} else {
-		cmd.Stderr = &errBuf
-	}
-	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("case %s: %v\n%s", c.Name, err, strings.TrimSpace(errBuf.String()))
+	// A child that never started (Wine's CreateProcess fails now and then under
+	// load: "fork/exec ...: Internal error") says nothing about the kubelet: it
+	// is started again, a bounded number of times.
+	for attempt := 1; ; attempt++ {
+		cmd := caseCommand(exe, c, args)
+		cmd.Dir = c.Dir
+		out.Reset()
+		errBuf.Reset()
+		cmd.Stdout = &out
+		if stderr != nil {
+			cmd.Stderr = io.MultiWriter(&errBuf, stderr)
+		} else {
+			cmd.Stderr = &errBuf
+		}
+		err := cmd.Run()
+		if err != nil && cmd.ProcessState == nil && attempt < maxStarts {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("case %s: %v\n%s", c.Name, err, strings.TrimSpace(errBuf.String()))
+		}
+		break
 	}
 	var probe Result
 	if err := json.Unmarshal(out.Bytes(), &probe); err != nil {
