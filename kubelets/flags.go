@@ -50,12 +50,18 @@ func (t *FlagTable) Names() []string {
 	return out
 }
 
-var flagTables sync.Map // minor -> func() (*FlagTable, error)
+var flagTables sync.Map // "os/minor" -> func() (*FlagTable, error)
 
 // Flags is the minor's command-line flag table (generated: tables_gen.go), indexed on first use.
-func (m *Minor) Flags() (*FlagTable, error) {
-	f, _ := flagTables.LoadOrStore(m.Version, sync.OnceValues(func() (*FlagTable, error) {
-		t, err := m.flagTable()
+func (m *Minor) Flags() (*FlagTable, error) { return m.FlagsOn(Linux) }
+
+// FlagsOn is the flag table of the minor's kubelet built for os: the Windows
+// kubelet has flags of its own (--windows-service, --windows-priorityclass)
+// and lacks some Linux ones; a *NoWindowsFlagsError where not recorded yet.
+func (m *Minor) FlagsOn(os OS) (*FlagTable, error) {
+	os = os.Or()
+	f, _ := flagTables.LoadOrStore(string(os)+"/"+m.Version, sync.OnceValues(func() (*FlagTable, error) {
+		t, err := m.flagTable(os)
 		if err != nil {
 			return nil, err
 		}

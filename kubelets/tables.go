@@ -26,9 +26,12 @@ type genTable struct {
 	// Tree numbers the minor's field tree among the distinct ones (the
 	// generator compares their paths, kinds and Go types): minors with the
 	// same number share one *Field.
-	Tree          int
-	FlagsKubelet  string   // flags.json's kubelet
-	Flags         []uint16 // into genFlags, in flags.json's order
+	Tree         int
+	FlagsKubelet string   // flags.json's kubelet
+	Flags        []uint16 // into genFlags, in flags.json's order
+	// WindowsFlags are the Windows kubelet's (flags-windows.json, recorded
+	// under Wine), into genFlags; nil where not recorded yet.
+	WindowsFlags  []uint16
 	InternalNames []string // internalnames.json's pairs (path, internal path); nil when absent
 }
 
@@ -120,16 +123,31 @@ func (m *Minor) groupTree() (*Field, error) {
 }
 
 // flagTable builds the minor's FlagTable from the generated tables.
-func (m *Minor) flagTable() (*FlagTable, error) {
+func (m *Minor) flagTable(os OS) (*FlagTable, error) {
 	g := m.generated()
 	if g == nil {
 		return nil, m.missing("flags.json")
 	}
-	t := &FlagTable{FlagTable: kubeletdata.FlagTable{Kubelet: g.FlagsKubelet, Flags: make([]Flag, len(g.Flags))}}
-	for i, idx := range g.Flags {
-		t.Flags[i] = genFlags[idx]
+	idx := g.Flags
+	if os == Windows {
+		if g.WindowsFlags == nil {
+			return nil, &NoWindowsFlagsError{Minor: m.Version}
+		}
+		idx = g.WindowsFlags
+	}
+	t := &FlagTable{FlagTable: kubeletdata.FlagTable{Kubelet: g.FlagsKubelet, Flags: make([]Flag, len(idx))}}
+	for i, n := range idx {
+		t.Flags[i] = genFlags[n]
 	}
 	return t, nil
+}
+
+// NoWindowsFlagsError: the Windows kubelet's flags are not recorded for the
+// minor yet (kubelets/data/<minor>/flags-windows.json, make generate-windows).
+type NoWindowsFlagsError struct{ Minor string }
+
+func (e *NoWindowsFlagsError) Error() string {
+	return fmt.Sprintf("the Windows kubelet %s's command-line flags are not recorded yet (only the Linux kubelet's): kubeletcfg cannot check a Windows command line at %s", e.Minor, e.Minor)
 }
 
 // internalNameTable builds InternalNames' map from the generated pairs.

@@ -2,9 +2,13 @@ package kubelets
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/kubeletcfg/kubeletcfg/internal/kubeletdata"
 )
 
 // TestGeneratedTablesMatchJSON checks that the generated tables hold what the
@@ -108,7 +112,7 @@ func BenchmarkMinorTables(b *testing.B) {
 			if _, err := m.gateTable(); err != nil {
 				b.Fatal(err)
 			}
-			if _, err := m.flagTable(); err != nil {
+			if _, err := m.flagTable(Linux); err != nil {
 				b.Fatal(err)
 			}
 			infos, err := m.fieldInfosNoDoc()
@@ -117,6 +121,39 @@ func BenchmarkMinorTables(b *testing.B) {
 			}
 			if _, err := treeFromInfos(infos); err != nil {
 				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// TestWindowsFlags: the Windows kubelet's table is its recorded
+// flags-windows.json (1.37: the two Windows flags, no --housekeeping-interval);
+// a minor not recorded yet says so rather than lending the Linux table.
+func TestWindowsFlags(t *testing.T) {
+	for _, m := range minors {
+		raw, err := os.ReadFile(filepath.Join("data", m.Version, "flags-windows.json"))
+		win, werr := m.FlagsOn(Windows)
+		if os.IsNotExist(err) {
+			var nw *NoWindowsFlagsError
+			if !errors.As(werr, &nw) {
+				t.Errorf("%s: no flags-windows.json, FlagsOn(Windows) = %v", m.Version, werr)
+			}
+			continue
+		}
+		var want kubeletdata.FlagTable
+		if err := json.Unmarshal(raw, &want); err != nil || werr != nil {
+			t.Fatalf("%s: %v %v", m.Version, err, werr)
+		}
+		if len(win.Flags) != len(want.Flags) {
+			t.Errorf("%s: %d Windows flags, recorded %d", m.Version, len(win.Flags), len(want.Flags))
+		}
+		linux, _ := m.Flags()
+		for _, name := range []string{"windows-service", "windows-priorityclass"} {
+			if _, ok := win.Lookup(name); !ok {
+				t.Errorf("%s: Windows kubelet without --%s", m.Version, name)
+			}
+			if _, ok := linux.Lookup(name); ok {
+				t.Errorf("%s: Linux kubelet with --%s", m.Version, name)
 			}
 		}
 	}

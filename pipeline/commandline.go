@@ -82,8 +82,17 @@ func argName(arg string) (name string, short bool) {
 // parseFlags parses in.Flags; false means the kubelet stops here (the findings
 // say why).
 func (r *Result) parseFlags(m *kubelets.Minor, in *Input) (*commandLine, bool) {
-	r.windowsFlags(in)
-	table, err := m.Flags()
+	table, err := m.FlagsOn(in.OS)
+	var unrecorded *kubelets.NoWindowsFlagsError
+	switch {
+	case errors.As(err, &unrecorded):
+		// Not recorded for this minor: the Linux kubelet's flags, without the
+		// Windows kubelet's own (windowsFlags says so).
+		r.windowsFlags(in, unrecorded)
+		table, err = m.Flags()
+	case in.OS.Or() == kubelets.Linux:
+		r.windowsFlags(in, nil)
+	}
 	if err != nil {
 		panic(err) // embedded, generated data: a decoding error is a build defect
 	}
@@ -613,7 +622,7 @@ func setPath(kc *kubeletv1beta1.KubeletConfiguration, path string, val reflect.V
 // windowsFlags leaves out of in.Flags the flags only the Windows kubelet has,
 // each with a KC2508 note: the node runs Windows, which kubeletcfg does not
 // model yet, and the Linux kubelet it evaluates would refuse them as unknown.
-func (r *Result) windowsFlags(in *Input) {
+func (r *Result) windowsFlags(in *Input, unrecorded *kubelets.NoWindowsFlagsError) {
 	var flags []string
 	var positions []finding.Position
 	args := false // after "--": arguments, not flags
@@ -631,8 +640,13 @@ func (r *Result) windowsFlags(in *Input) {
 			i++ // its value is the next argument
 			text += " " + in.Flags[i]
 		}
-		r.add(validate.FlagWindowsOnly.Atf(at, "", "nothing to change for a Windows node; its verdict here is the Linux kubelet's (the Windows kubelet's own checks are not applied)",
-			"%s is a flag of the Windows kubelet only: this is a Windows node, which kubeletcfg does not model yet; the flag is left out and the rest is checked as the Linux kubelet's", text))
+		if unrecorded != nil {
+			r.add(validate.FlagWindowsOnly.Atf(at, "", "nothing to change for a Windows node; its command line is checked against the Linux kubelet's flags until the Windows kubelet's are recorded (make generate-windows)",
+				"%s is a flag of the Windows kubelet only, and %s; the flag is left out and the rest of the command line is checked against the Linux kubelet's flags", text, unrecorded))
+			continue
+		}
+		r.add(validate.FlagWindowsOnly.Atf(at, "", "evaluate a Windows node with --os windows (its own flags, checks and defaults); on a Linux node, remove the flag, which the Linux kubelet refuses",
+			"%s is a flag of the Windows kubelet only: this is a Windows node evaluated as Linux; the flag is left out and the rest is checked as the Linux kubelet's", text))
 	}
 	if len(flags) != len(in.Flags) {
 		in.Flags, in.FlagPositions = flags, positions

@@ -184,6 +184,38 @@ func TestWindowsOnlyFlags(t *testing.T) {
 	}
 }
 
+// TestWindowsKubeletFlags: with OS windows the Windows kubelet's own flag
+// table applies (1.37, recorded under Wine): its flags are flags, and one only
+// the Linux kubelet has is refused; at a minor whose Windows flags are not
+// recorded, the Windows-only flags are left out with a note saying so.
+func TestWindowsKubeletFlags(t *testing.T) {
+	m137, _ := kubelets.Lookup("1.37")
+	m135, _ := kubelets.Lookup("1.35")
+	for _, tt := range []struct {
+		minor *kubelets.Minor
+		flags []string
+		rules []string
+	}{
+		{m137, []string{"--windows-priorityclass=ABOVE_NORMAL_PRIORITY_CLASS", "--windows-service", "--max-pods=50"}, []string{validate.FlagDeprecated.ID}},
+		{m137, []string{"--housekeeping-interval=10s"}, []string{validate.FlagUnknown.ID}},
+		{m135, []string{"--windows-service", "--max-pods=50"}, []string{validate.FlagDeprecated.ID, validate.FlagWindowsOnly.ID}},
+	} {
+		r, err := Evaluate(tt.minor, Input{Flags: tt.flags, OS: kubelets.Windows})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rules []string
+		for _, f := range r.Findings {
+			if strings.HasPrefix(f.Rule, "KC25") { // the command line's; the Windows warnings aside
+				rules = append(rules, f.Rule)
+			}
+		}
+		if !reflect.DeepEqual(rules, tt.rules) {
+			t.Errorf("%s %v: findings %v, want %v\n%s", tt.minor.Version, tt.flags, rules, tt.rules, Dump(r.Findings))
+		}
+	}
+}
+
 // TestFlagOverrideWords: KC2504 shows the file's value as a file writes it
 // (a duration, a quantity, a number, a string), never Go's printing of the
 // kubelet's type (&Duration{Duration:4h0m0s,}).
