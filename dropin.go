@@ -89,9 +89,9 @@ func (o Options) dropInTargets(none MinorChoice) ([]*kubelets.Minor, int, kubele
 	if err != nil {
 		return nil, 0, "", err
 	}
-	os, err := kubelets.ParseOS(o.OS)
+	os, err := o.nodeOS()
 	if err != nil {
-		return nil, 0, "", optionErrorf("{OS}: %w", err)
+		return nil, 0, "", err
 	}
 	return minors, cgroup, os, nil
 }

@@ -239,8 +239,8 @@ func (o Options) Prepare() (*Prepared, error) {
 	if in.CgroupVersion, err = ParseCgroup(p.CgroupVersion); err != nil {
 		return nil, err
 	}
-	if in.OS, err = kubelets.ParseOS(o.OS); err != nil {
-		return nil, optionErrorf("{OS}: %w", err)
+	if in.OS, err = o.nodeOS(); err != nil {
+		return nil, err
 	}
 	if o.Read.Minor == "" {
 		// A bootstrapper writes for the kubelet version it runs (nodeadm's
@@ -530,6 +530,15 @@ func ParseCgroup(s string) (int, error) {
 		return 2, nil
 	}
 	return 0, optionErrorf("{CgroupVersion} must be v1 or v2, not %q", s)
+}
+
+// nodeOS is Options.OS parsed ("": Linux).
+func (o Options) nodeOS() (kubelets.OS, error) {
+	os, err := kubelets.ParseOS(o.OS)
+	if err != nil {
+		return "", optionErrorf("{OS}: %w", err)
+	}
+	return os, nil
 }
 
 // LookupMinor parses a --kubelet-version where one minor is expected: 1.37,

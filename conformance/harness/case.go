@@ -245,22 +245,40 @@ func evaluateCase(c *Case) *Result {
 }
 
 // captureWarnings runs f with klog's output going through a callback that keeps the
-// text of each warning (klog.Warning*, the header left out) and writes every line
-// where klog would (os.Stderr: /dev/null unless -v). klog goes back to its own output
-// afterwards: with logging.format json, -v shows the run stage's logs as text.
+// text of each warning the validation package logs (klog.Warning* from a
+// validation*.go file, the header left out) and writes every line where klog would
+// (os.Stderr: /dev/null unless -v). The feature gate library's own warnings, which up
+// to 1.35 it logs while validation applies the gates to its local copy ("Setting GA
+// feature gate ..."), are not the kubelet's checks and are left out, as every other
+// stage leaves them out. klog goes back to its own output afterwards: with
+// logging.format json, -v shows the run stage's logs as text.
 func captureWarnings(f func() stepError) (stepError, []string) {
 	var warnings []string
 	klog.SetLoggerWithOptions(logr.Discard(), klog.WriteKlogBuffer(func(line []byte) {
 		_, _ = os.Stderr.Write(line)
-		// The header: "Wmmdd hh:mm:ss.uuuuuu threadid file:line] ".
-		if len(line) > 0 && line[0] == 'W' {
-			if i := bytes.Index(line, []byte("] ")); i >= 0 {
-				warnings = append(warnings, strings.TrimSuffix(string(line[i+2:]), "\n"))
-			}
+		if w, ok := validationWarning(line); ok {
+			warnings = append(warnings, w)
 		}
 	}))
 	defer klog.ClearLogger()
 	return f(), warnings
+}
+
+// validationWarning is the text of a klog line that is a warning logged from a
+// validation*.go file: "Wmmdd hh:mm:ss.uuuuuu threadid file:line] text".
+func validationWarning(line []byte) (string, bool) {
+	if len(line) == 0 || line[0] != 'W' {
+		return "", false
+	}
+	header, text, ok := bytes.Cut(line, []byte("] "))
+	if !ok {
+		return "", false
+	}
+	fields := bytes.Fields(header)
+	if len(fields) == 0 || !bytes.HasPrefix(fields[len(fields)-1], []byte("validation")) {
+		return "", false
+	}
+	return strings.TrimSuffix(string(text), "\n"), true
 }
 
 // effectiveJSON converts the internal configuration to v1beta1 with the kubelet's

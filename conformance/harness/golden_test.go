@@ -194,3 +194,23 @@ func TestSameDraw(t *testing.T) {
 		t.Errorf("a golden with another panic verdict counted as the same draw")
 	}
 }
+
+// TestValidationWarning: a warning the validation package logs is recorded; the
+// feature gate library's, another severity's, or a line without a header are not.
+func TestValidationWarning(t *testing.T) {
+	for _, tt := range []struct {
+		line, want string
+		ok         bool
+	}{
+		{"W1206 23:29:16.123456    1234 validation_windows.go:37] ignored configuration option: CgroupsPerQOS (--cgroups-per-qos) true is not supported on Windows\n",
+			"ignored configuration option: CgroupsPerQOS (--cgroups-per-qos) true is not supported on Windows", true},
+		{"W1206 23:29:16.123456    1234 feature_gate.go:352] Setting GA feature gate NodeSwap=true. It will be removed in a future release.\n", "", false},
+		{"I1206 23:29:16.123456    1234 validation_windows.go:37] not a warning\n", "", false},
+		{"W no header\n", "", false},
+	} {
+		got, ok := validationWarning([]byte(tt.line))
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("%q: %q %v, want %q %v", tt.line, got, ok, tt.want, tt.ok)
+		}
+	}
+}
