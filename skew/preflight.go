@@ -236,9 +236,10 @@ func setBy(path string, rs ...*pipeline.Result) *finding.Position {
 }
 
 // cgroupV1Note explains a failCgroupV1 that is true at the target but not at the
-// source: the kubelet then refuses to start on cgroup v1 hosts.
+// source: the kubelet then refuses to start on cgroup v1 hosts (a Windows
+// node has no cgroups: nothing to explain).
 func cgroupV1Note(src, tgt *Column, cgroup int) string {
-	if tgt.Leaves["failCgroupV1"] != true || src.Leaves["failCgroupV1"] == true {
+	if tgt.Leaves["failCgroupV1"] != true || src.Leaves["failCgroupV1"] == true || tgt.Result.OS == kubelets.Windows {
 		return ""
 	}
 	if src.Effective == nil || tgt.Effective == nil {

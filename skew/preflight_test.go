@@ -250,6 +250,14 @@ func TestPreflightCgroupV1(t *testing.T) {
 	if p.Starts() || !strings.Contains(p.CgroupV1, "this report checks one") {
 		t.Errorf("cgroup v1 host: starts %v, note %q", p.Starts(), p.CgroupV1)
 	}
+	// A Windows node has no cgroups: failCgroupV1 says nothing about it.
+	p, err = NewPreflight(pipeline.Input{Config: exampleConfig, OS: kubelets.Windows, CgroupVersion: 1}, from, kubelets.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.CgroupV1 != "" || p.CgroupVersion != 0 {
+		t.Errorf("Windows node: cgroup v1 note %q (cgroup version %d), want none", p.CgroupV1, p.CgroupVersion)
+	}
 }
 
 func TestDeprecatedSentence(t *testing.T) {
