@@ -12,9 +12,11 @@ import (
 const ConfigzName = "configz"
 
 // FlagzInput is the pipeline input of a running kubelet's command line as its
-// /flagz lists it (positions in "flagz"), on a host of cgroup version cgroup.
-func FlagzInput(args []string, cgroup int) pipeline.Input {
-	in := pipeline.Input{CgroupVersion: cgroup, Flags: args}
+// /flagz lists it (positions in "flagz"), on a node of operating system os
+// ("": Linux) whose host has cgroup version cgroup (none on Windows: the
+// pipeline ignores it there).
+func FlagzInput(args []string, os kubelets.OS, cgroup int) pipeline.Input {
+	in := pipeline.Input{OS: os, CgroupVersion: cgroup, Flags: args}
 	for range args {
 		in.FlagPositions = append(in.FlagPositions, finding.Position{File: "flagz"})
 	}
@@ -23,14 +25,15 @@ func FlagzInput(args []string, cgroup int) pipeline.Input {
 
 // LintConfigz lints a running kubelet's configuration as read through the API
 // server (its /configz dump, named ConfigzName in findings, and the command
-// line its /flagz lists) at the minor m it runs: what `kubeletcfg cluster
-// lint` reports of each node.
-func LintConfigz(configz []byte, args []string, m *kubelets.Minor, cgroup int) (*LintReport, error) {
+// line its /flagz lists) at the minor m it runs, as the kubelet built for os
+// (the node's status.nodeInfo.operatingSystem; "": Linux) checks it: what
+// `kubeletcfg cluster lint` reports of each node.
+func LintConfigz(configz []byte, args []string, m *kubelets.Minor, os kubelets.OS, cgroup int) (*LintReport, error) {
 	src, err := input.Convert(ConfigzName, configz, input.Configz)
 	if err != nil {
 		return nil, err
 	}
-	in := FlagzInput(args, cgroup)
+	in := FlagzInput(args, os, cgroup)
 	applySource(src, &in)
 	res, err := pipeline.Evaluate(m, in)
 	if err == nil {

@@ -59,11 +59,13 @@ func (f *Fleet) Write(out io.Writer, format string, _ report.Options) error {
 // EvaluateNode evaluates a node read through the API (fleet.Node:
 // its configz and flagz) at the minor it runs (target nil: lint; the report
 // is a LintReport) or from it to target (preflight; the values equal to the
-// running minor's defaults taken as not set, fleet.WithoutDefaults).
+// running minor's defaults taken as not set, fleet.WithoutDefaults), as the
+// kubelet of its OS (fleet.Node.OS: a Windows node's checks, defaults and
+// flags are the Windows kubelet's, and cgroup does not apply to it).
 func EvaluateNode(n *fleet.Node, target *kubelets.Minor, cgroup int) *fleet.Eval {
 	e := &fleet.Eval{}
 	if target == nil {
-		doc, err := kubeletcfg.LintConfigz(n.Configz, n.Args, n.Kubelet, cgroup)
+		doc, err := kubeletcfg.LintConfigz(n.Configz, n.Args, n.Kubelet, n.OS, cgroup)
 		if err != nil {
 			e.Err = err
 			return e
@@ -78,11 +80,11 @@ func EvaluateNode(n *fleet.Node, target *kubelets.Minor, cgroup int) *fleet.Eval
 		e.Err = err
 		return e
 	}
-	in := kubeletcfg.FlagzInput(n.Args, cgroup)
+	in := kubeletcfg.FlagzInput(n.Args, n.OS, cgroup)
 	if e.Err = fleet.CheckTarget(n, target); e.Err != nil {
 		return e
 	}
-	doc, err := fleet.WithoutDefaults(src.Data, n.Kubelet)
+	doc, err := fleet.WithoutDefaults(src.Data, n.Kubelet, n.OS)
 	if err != nil {
 		e.Err = err
 		return e

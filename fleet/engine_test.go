@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -48,7 +49,7 @@ func TestParseFlagz(t *testing.T) {
 	}
 	want := []string{"--cloud-provider=external", "--node-ip=10.0.0.7", "--node-labels=pool=gpu,zone=a", "--root-dir=/data/kubelet", "--seccomp-default=true"}
 	for _, sep := range []string{":", ": ", "=", " "} {
-		got, err := ParseFlagz(flagzPage(sep, flags...), m)
+		got, err := ParseFlagz(flagzPage(sep, flags...), m, kubelets.Linux)
 		if err != nil {
 			t.Fatalf("separator %q: %v", sep, err)
 		}
@@ -56,7 +57,7 @@ func TestParseFlagz(t *testing.T) {
 			t.Errorf("separator %q: %v, want %v", sep, got, want)
 		}
 	}
-	if got, err := ParseFlagz(flagzPage("=", "cert-dir", "/var/lib/kubelet/pki"), m); err != nil || len(got) != 0 {
+	if got, err := ParseFlagz(flagzPage("=", "cert-dir", "/var/lib/kubelet/pki"), m, kubelets.Linux); err != nil || len(got) != 0 {
 		t.Errorf("all defaults: %v, %v; want no arguments", got, err)
 	}
 	for name, body := range map[string]string{
@@ -64,8 +65,48 @@ func TestParseFlagz(t *testing.T) {
 		"mixed":          "\nkubelet flagz\n\nnode-ip=1\nroot-dir:/x\n",
 		"not a flag row": "\nkubelet flagz\n\n=x\n",
 	} {
-		if _, err := ParseFlagz([]byte(body), m); err == nil {
+		if _, err := ParseFlagz([]byte(body), m, kubelets.Linux); err == nil {
 			t.Errorf("%s: no error", name)
 		}
+	}
+}
+
+// TestParseFlagzWindows: a Windows node's flagz is read with the Windows
+// kubelet's flag table: --windows-service is one of its flags, 1.37's Linux
+// global --housekeeping-interval is not; at a minor whose Windows flags are
+// not recorded, the Linux table is read and the Windows-only flags set are
+// kept (the pipeline leaves them out with a note).
+func TestParseFlagzWindows(t *testing.T) {
+	page := flagzPage("=", "housekeeping-interval", "20s", "node-ip", "10.0.0.7", "windows-priorityclass", "", "windows-service", "true")
+	m, err := kubelets.Lookup("1.37")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		os   kubelets.OS
+		want []string
+	}{
+		{kubelets.Windows, []string{"--node-ip=10.0.0.7", "--windows-service=true"}},
+		{kubelets.Linux, []string{"--housekeeping-interval=20s", "--node-ip=10.0.0.7"}},
+	} {
+		got, err := ParseFlagz(page, m, tt.os)
+		if err != nil || !slices.Equal(got, tt.want) {
+			t.Errorf("1.37 %s: %v, %v; want %v", tt.os, got, err, tt.want)
+		}
+	}
+	var unrecorded *kubelets.Minor
+	for _, v := range kubelets.Supported() {
+		m, _ := kubelets.Lookup(v)
+		var e *kubelets.NoWindowsFlagsError
+		if _, err := m.FlagsOn(kubelets.Windows); errors.As(err, &e) {
+			unrecorded = m
+		}
+	}
+	if unrecorded == nil {
+		t.Skip("every minor's Windows flags are recorded")
+	}
+	got, err := ParseFlagz(page, unrecorded, kubelets.Windows)
+	if want := []string{"--housekeeping-interval=20s", "--node-ip=10.0.0.7", "--windows-service=true"}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("%s (Windows flags not recorded): %v, %v; want %v", unrecorded.Version, got, err, want)
 	}
 }

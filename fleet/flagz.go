@@ -3,12 +3,14 @@ package fleet
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/kubeletcfg/kubeletcfg/kubelets"
+	"github.com/kubeletcfg/kubeletcfg/validate"
 )
 
 // The kubelet's /flagz (k8s.io/apiserver/pkg/server/flagz, text/plain) is a
@@ -23,7 +25,10 @@ import (
 // /configz (the kubelet applies flags over the files before it serves
 // configz); the other flags become --name=value arguments when their value is
 // not the kubelet's default, so the pipeline sees them as it sees
-// --kubelet-flags. Flags this minor does not know are skipped too.
+// --kubelet-flags. Flags this minor does not know are skipped too: a Windows
+// node's are looked up in the Windows kubelet's flag table (kubelets.Minor.
+// FlagsOn); where it is not recorded yet, the Linux one's, keeping the
+// Windows-only flags set (the pipeline leaves them out with a note, KC2508).
 
 // flagDefaults are the defaults (as pflag prints them) of the kubelet flags
 // that are not KubeletConfiguration fields and whose default is not the zero
@@ -46,11 +51,16 @@ var flagsIgnored = map[string]bool{"config": true, "config-dir": true, "help": t
 
 var flagzLine = regexp.MustCompile(`^([A-Za-z0-9][A-Za-z0-9_.-]*)(: |:|=| )(.*)$`)
 
-// ParseFlagz reads a /flagz text/plain body into the kubelet arguments that
-// matter at m (sorted by name): the flags that are not configuration fields
-// and differ from their default. An error means the body is not flagz.
-func ParseFlagz(body []byte, m *kubelets.Minor) ([]string, error) {
-	table, err := m.Flags()
+// ParseFlagz reads a /flagz text/plain body into the arguments that matter
+// to the kubelet of minor m built for os (sorted by name): the flags that are
+// not configuration fields and differ from their default. An error means the
+// body is not flagz.
+func ParseFlagz(body []byte, m *kubelets.Minor, os kubelets.OS) ([]string, error) {
+	table, err := m.FlagsOn(os)
+	var unrecorded *kubelets.NoWindowsFlagsError
+	if errors.As(err, &unrecorded) {
+		table, err = m.Flags()
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -61,6 +71,12 @@ func ParseFlagz(body []byte, m *kubelets.Minor) ([]string, error) {
 	var args []string
 	for name, v := range values {
 		f, ok := table.Lookup(name)
+		if boolean, windows := validate.WindowsOnlyFlags[name]; !ok && unrecorded != nil && windows {
+			f, ok = &kubelets.Flag{Name: name, Type: "string"}, true
+			if boolean {
+				f.Type = "bool"
+			}
+		}
 		if !ok || f.Path != "" || flagsIgnored[name] || v == "CLASSIFIED" {
 			continue
 		}

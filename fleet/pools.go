@@ -24,12 +24,17 @@ import (
 // of it, what was read from it, and the group it falls in. Its JSON is an
 // entry of the run's "nodes".
 type Node struct {
-	Name           string `json:"name"`
-	Pool           string `json:"pool"`
-	KubeletVersion string `json:"kubeletVersion"`
-	Minor          string `json:"minor"`
-	Group          string `json:"group"`
-	Flags          string `json:"flags"`
+	Name string `json:"name"`
+	Pool string `json:"pool"`
+	// OS is the operating system its kubelet is evaluated for (NodeOS:
+	// status.nodeInfo.operatingSystem); OSReported is the API's value when
+	// it is neither linux nor windows (the node is then evaluated as linux).
+	OS             kubelets.OS `json:"os"`
+	OSReported     string      `json:"osReported,omitempty"`
+	KubeletVersion string      `json:"kubeletVersion"`
+	Minor          string      `json:"minor"`
+	Group          string      `json:"group"`
+	Flags          string      `json:"flags"`
 
 	// Kubelet is the minor it runs; nil when it is not evaluated (a minor
 	// kubeletcfg does not know, a node that could not be read).
@@ -39,13 +44,14 @@ type Node struct {
 	Args    []string `json:"-"`
 	// FlagzMissing says why its flags are unknown.
 	FlagzMissing string `json:"-"`
-	// Key is what is evaluated (configuration, flags, minor, cgroup
-	// version), Config the configuration and flags alone (drift).
+	// Key is what is evaluated (configuration, flags, minor, and the cgroup
+	// version, or the OS for a Windows node), Config the configuration and
+	// flags alone (drift).
 	Key, Config string `json:"-"`
 }
 
 // NewNodes turns the API's nodes into the run's, with their pool (the
-// poolLabel's value, default PoolLabel's) and minor; nodes whose minor
+// poolLabel's value, default PoolLabel's), OS and minor; nodes whose minor
 // kubeletcfg does not know, and the names in missing, are failures.
 func NewNodes(list []corev1.Node, missing []string, poolLabel string) ([]*Node, []Failure) {
 	if poolLabel == "" {
@@ -56,6 +62,7 @@ func NewNodes(list []corev1.Node, missing []string, poolLabel string) ([]*Node, 
 	for i := range list {
 		n := &list[i]
 		cn := &Node{Name: n.Name, Pool: PoolOf(n, poolLabel), KubeletVersion: n.Status.NodeInfo.KubeletVersion, Flags: "unknown"}
+		cn.OS, cn.OSReported = NodeOS(n.Status.NodeInfo.OperatingSystem)
 		cn.Minor = MinorOf(cn.KubeletVersion)
 		m, err := kubelets.Lookup(cn.Minor)
 		if cn.Minor == "" || err != nil {
@@ -71,6 +78,22 @@ func NewNodes(list []corev1.Node, missing []string, poolLabel string) ([]*Node, 
 		failures = append(failures, Failure{Node: name, Reason: ReasonUnreachable, Message: "no such node"})
 	}
 	return nodes, failures
+}
+
+// NodeOS is the operating system a node's kubelet is evaluated for, from its
+// status.nodeInfo.operatingSystem (the kubelet's runtime.GOOS): windows is
+// kubelets.Windows, anything else kubelets.Linux. reported is the API's value
+// when it is neither linux, windows nor empty (a node that reports none is
+// taken as Linux, as --os defaults), so that the report shows what was
+// assumed rather than guessing silently.
+func NodeOS(operatingSystem string) (os kubelets.OS, reported string) {
+	switch kubelets.OS(operatingSystem) {
+	case kubelets.Windows:
+		return kubelets.Windows, ""
+	case kubelets.Linux, "":
+		return kubelets.Linux, ""
+	}
+	return kubelets.Linux, operatingSystem
 }
 
 // Requests are the reads of the nodes that are evaluated: configz, and flagz
@@ -104,7 +127,7 @@ func (n *Node) Take(d NodeData, cgroup int) *Failure {
 	n.Configz = d.Configz
 	n.Flags, n.FlagzMissing = "unknown", d.FlagzMissing
 	if d.Flagz != nil {
-		args, err := ParseFlagz(d.Flagz, n.Kubelet)
+		args, err := ParseFlagz(d.Flagz, n.Kubelet, n.OS)
 		if err != nil {
 			n.FlagzMissing = "flagz: " + err.Error()
 		} else {
@@ -112,7 +135,16 @@ func (n *Node) Take(d NodeData, cgroup int) *Failure {
 		}
 	}
 	n.Config = engine.NewHasher().Bytes(d.Configz).String(n.Flags).Strings(n.Args).Sum()
-	n.Key = engine.NewHasher().String(n.Config).String(n.Kubelet.Version).String(fmt.Sprint(cgroup)).Sum()
+	key := engine.NewHasher().String(n.Config).String(n.Kubelet.Version)
+	if n.OS == kubelets.Windows {
+		// No cgroups on Windows (the pipeline ignores the version); the OS
+		// instead keeps a Windows node apart from a Linux one with the same
+		// configz. A Linux node's key is as it was before nodes had an OS.
+		key.String(string(n.OS))
+	} else {
+		key.String(fmt.Sprint(cgroup))
+	}
+	n.Key = key.Sum()
 	return nil
 }
 
@@ -234,16 +266,17 @@ func CheckTarget(n *Node, target *kubelets.Minor) error {
 	return nil
 }
 
-// Group is the nodes of one pool with one key; its JSON is its fields and
-// its report's.
+// Group is the nodes of one pool with one key (so of one OS); its JSON is
+// its fields and its report's.
 type Group struct {
-	ID     string   `json:"id"`
-	Pool   string   `json:"pool"`
-	Minor  string   `json:"minor"`
-	Nodes  []string `json:"nodes"`
-	Starts bool     `json:"starts"`
-	Flags  string   `json:"flags"`
-	Error  string   `json:"error,omitempty"`
+	ID     string      `json:"id"`
+	Pool   string      `json:"pool"`
+	OS     kubelets.OS `json:"os"`
+	Minor  string      `json:"minor"`
+	Nodes  []string    `json:"nodes"`
+	Starts bool        `json:"starts"`
+	Flags  string      `json:"flags"`
+	Error  string      `json:"error,omitempty"`
 
 	Eval   *Eval  `json:"-"`
 	Config string `json:"-"`
@@ -272,51 +305,61 @@ func (g Group) MarshalJSON() ([]byte, error) {
 	return json.Marshal(merged)
 }
 
-// Pool is one pool of the run: its nodes and how many configurations they
-// have (more than one: drift).
+// Pool is one pool of the run, the nodes of one OS in it (the Windows nodes
+// of a pool are a Pool apart from its Linux nodes: they cannot share a
+// configuration, so they are not drift): its nodes and how many
+// configurations they have (more than one: drift).
 type Pool struct {
-	Name           string `json:"name"`
-	Nodes          int    `json:"nodes"`
-	Configurations int    `json:"configurations"`
-	Drift          bool   `json:"drift"`
+	Name           string      `json:"name"`
+	OS             kubelets.OS `json:"os"`
+	Nodes          int         `json:"nodes"`
+	Configurations int         `json:"configurations"`
+	Drift          bool        `json:"drift"`
 }
 
-// Result is the verdict for one pool at one running minor.
+// Result is the verdict for one pool's nodes of one OS at one running minor.
 type Result struct {
-	Pool   string `json:"pool"`
-	Minor  string `json:"minor"`
-	To     string `json:"to,omitempty"`
-	Nodes  int    `json:"nodes"`
-	Groups int    `json:"groups"`
+	Pool   string      `json:"pool"`
+	OS     kubelets.OS `json:"os"`
+	Minor  string      `json:"minor"`
+	To     string      `json:"to,omitempty"`
+	Nodes  int         `json:"nodes"`
+	Groups int         `json:"groups"`
 	// Starts is true when every group's kubelet (the target's, for preflight)
 	// starts; Refusing are the nodes whose kubelet would not.
 	Starts   bool     `json:"starts"`
 	Refusing []string `json:"refusing"`
 }
 
-// Groups groups the nodes by pool and key (sorted by pool, minor, then most
-// nodes first), counts each pool's configurations, and sums up each pool at
-// each minor; evals are Run's, one per node. The nodes get their Group.
+// Groups groups the nodes by pool and key (sorted by pool, OS, minor, then
+// most nodes first), counts the configurations of each pool's nodes of each
+// OS, and sums up each pool's nodes of one OS at each minor; evals are Run's,
+// one per node. The nodes get their Group.
 func Groups(nodes []*Node, evals []*Eval, target *kubelets.Minor) ([]Group, []Pool, []Result) {
+	type poolOS struct {
+		name string
+		os   kubelets.OS
+	}
 	at := map[string]int{}
 	var groups []Group
-	poolNodes := map[string]int{}
-	poolConfigs := map[string]map[string]bool{}
+	poolNodes := map[poolOS]int{}
+	poolConfigs := map[poolOS]map[string]bool{}
 	for i, n := range nodes {
-		poolNodes[n.Pool]++
+		p := poolOS{n.Pool, n.OS.Or()}
+		poolNodes[p]++
 		if n.Kubelet == nil {
 			continue
 		}
-		if poolConfigs[n.Pool] == nil {
-			poolConfigs[n.Pool] = map[string]bool{}
+		if poolConfigs[p] == nil {
+			poolConfigs[p] = map[string]bool{}
 		}
-		poolConfigs[n.Pool][n.Config] = true
+		poolConfigs[p][n.Config] = true
 		id := n.Pool + "/" + n.Key[:12]
 		j, ok := at[id]
 		if !ok {
 			j = len(groups)
 			at[id] = j
-			g := Group{ID: id, Pool: n.Pool, Minor: n.Minor, Flags: n.Flags, Eval: evals[i], Config: n.Config}
+			g := Group{ID: id, Pool: n.Pool, OS: p.os, Minor: n.Minor, Flags: n.Flags, Eval: evals[i], Config: n.Config}
 			if evals[i].Err != nil {
 				g.Error = evals[i].Err.Error()
 			} else {
@@ -332,6 +375,8 @@ func Groups(nodes []*Node, evals []*Eval, target *kubelets.Minor) ([]Group, []Po
 		switch {
 		case a.Pool != b.Pool:
 			return a.Pool < b.Pool
+		case a.OS != b.OS:
+			return a.OS < b.OS // linux first
 		case a.Minor != b.Minor:
 			return kubelets.VersionOf(a.Minor).Before(kubelets.VersionOf(b.Minor))
 		case len(a.Nodes) != len(b.Nodes):
@@ -343,11 +388,16 @@ func Groups(nodes []*Node, evals []*Eval, target *kubelets.Minor) ([]Group, []Po
 		groups = []Group{}
 	}
 	var pools []Pool
-	for name, n := range poolNodes {
-		k := len(poolConfigs[name])
-		pools = append(pools, Pool{Name: name, Nodes: n, Configurations: k, Drift: k > 1})
+	for p, n := range poolNodes {
+		k := len(poolConfigs[p])
+		pools = append(pools, Pool{Name: p.name, OS: p.os, Nodes: n, Configurations: k, Drift: k > 1})
 	}
-	sort.Slice(pools, func(i, j int) bool { return pools[i].Name < pools[j].Name })
+	sort.Slice(pools, func(i, j int) bool {
+		if pools[i].Name != pools[j].Name {
+			return pools[i].Name < pools[j].Name
+		}
+		return pools[i].OS < pools[j].OS
+	})
 	if pools == nil {
 		pools = []Pool{}
 	}
@@ -357,8 +407,8 @@ func Groups(nodes []*Node, evals []*Eval, target *kubelets.Minor) ([]Group, []Po
 	}
 	results := []Result{}
 	for _, g := range groups {
-		if len(results) == 0 || results[len(results)-1].Pool != g.Pool || results[len(results)-1].Minor != g.Minor {
-			results = append(results, Result{Pool: g.Pool, Minor: g.Minor, To: to, Starts: true, Refusing: []string{}})
+		if last := len(results) - 1; last < 0 || results[last].Pool != g.Pool || results[last].OS != g.OS || results[last].Minor != g.Minor {
+			results = append(results, Result{Pool: g.Pool, OS: g.OS, Minor: g.Minor, To: to, Starts: true, Refusing: []string{}})
 		}
 		r := &results[len(results)-1]
 		r.Nodes += len(g.Nodes)
@@ -374,15 +424,22 @@ func Groups(nodes []*Node, evals []*Eval, target *kubelets.Minor) ([]Group, []Po
 	return groups, pools, results
 }
 
-// defaultsObjects caches each minor's default configuration (the effective
-// object of an empty file).
-var defaultsObjects sync.Map // *kubelets.Minor -> func() (map[string]any, error)
+// defaultsObjects caches each minor's default configuration on each OS (the
+// effective object of an empty file: the Windows kubelet's evictionHard
+// defaults differ).
+var defaultsObjects sync.Map // defaultsKey -> func() (map[string]any, error)
 
-func defaultsObject(m *kubelets.Minor) (map[string]any, error) {
-	f, _ := defaultsObjects.LoadOrStore(m, sync.OnceValues(func() (map[string]any, error) {
+type defaultsKey struct {
+	m  *kubelets.Minor
+	os kubelets.OS
+}
+
+func defaultsObject(m *kubelets.Minor, os kubelets.OS) (map[string]any, error) {
+	os = os.Or()
+	f, _ := defaultsObjects.LoadOrStore(defaultsKey{m, os}, sync.OnceValues(func() (map[string]any, error) {
 		const empty = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"
 		path := "(defaults of kubelet " + m.Version + ")"
-		r, err := pipeline.Evaluate(m, pipeline.Input{Config: path, Virtual: map[string][]byte{path: []byte(empty)}})
+		r, err := pipeline.Evaluate(m, pipeline.Input{Config: path, Virtual: map[string][]byte{path: []byte(empty)}, OS: os})
 		if err != nil {
 			return nil, err
 		}
@@ -392,11 +449,11 @@ func defaultsObject(m *kubelets.Minor) (map[string]any, error) {
 }
 
 // WithoutDefaults is the configuration document doc (configz's, merged and
-// defaulted) without the values equal to m's defaults (a map is pruned key by
-// key, a list compared whole): what a preflight takes as set, so that the
-// rest follows the target's defaults.
-func WithoutDefaults(doc []byte, m *kubelets.Minor) ([]byte, error) {
-	defaults, err := defaultsObject(m)
+// defaulted) without the values equal to the defaults of m's kubelet on os
+// (a map is pruned key by key, a list compared whole): what a preflight takes
+// as set, so that the rest follows the target's defaults.
+func WithoutDefaults(doc []byte, m *kubelets.Minor, os kubelets.OS) ([]byte, error) {
+	defaults, err := defaultsObject(m, os)
 	if err != nil {
 		return nil, err
 	}

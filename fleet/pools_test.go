@@ -1,10 +1,16 @@
 package fleet
 
 import (
+	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/kubeletcfg/kubeletcfg/engine"
 	"github.com/kubeletcfg/kubeletcfg/input"
 	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
@@ -43,6 +49,45 @@ func TestTake(t *testing.T) {
 	c.Take(NodeData{Configz: body}, 1)
 	if a.Key != b.Key || a.Key == c.Key || a.Config != c.Config {
 		t.Errorf("keys %s %s %s (configs %s %s): want the same configuration, one key per cgroup version", a.Key, b.Key, c.Key, a.Config, c.Config)
+	}
+	// A Linux node's key is what it was before nodes had an OS.
+	if want := engine.NewHasher().String(a.Config).String(m.Version).String("2").Sum(); a.Key != want {
+		t.Errorf("Linux key %s, want %s", a.Key, want)
+	}
+	// A Windows node with the same configz is evaluated apart; it has no
+	// cgroups, so the cgroup version does not split its nodes.
+	w1, w2 := &Node{Kubelet: m, OS: kubelets.Windows}, &Node{Kubelet: m, OS: kubelets.Windows}
+	w1.Take(NodeData{Configz: body}, 2)
+	w2.Take(NodeData{Configz: body}, 1)
+	if w1.Key == a.Key || w1.Key == c.Key || w1.Key != w2.Key || w1.Config != a.Config {
+		t.Errorf("Windows keys %s %s (Linux %s %s): want one key apart from the Linux ones", w1.Key, w2.Key, a.Key, c.Key)
+	}
+}
+
+// TestNodeOS: windows is Windows; linux and an empty value are Linux; any
+// other value is evaluated as Linux and kept to be shown.
+func TestNodeOS(t *testing.T) {
+	for _, tt := range []struct {
+		in       string
+		os       kubelets.OS
+		reported string
+	}{
+		{"windows", kubelets.Windows, ""},
+		{"linux", kubelets.Linux, ""},
+		{"", kubelets.Linux, ""},
+		{"freebsd", kubelets.Linux, "freebsd"},
+		{"Windows", kubelets.Linux, "Windows"},
+	} {
+		if os, reported := NodeOS(tt.in); os != tt.os || reported != tt.reported {
+			t.Errorf("NodeOS(%q) = %q, %q; want %q, %q", tt.in, os, reported, tt.os, tt.reported)
+		}
+	}
+	list := []corev1.Node{{ObjectMeta: metav1.ObjectMeta{Name: "w"}}, {ObjectMeta: metav1.ObjectMeta{Name: "l"}}}
+	list[0].Status.NodeInfo = corev1.NodeSystemInfo{KubeletVersion: "v1.37.2", OperatingSystem: "windows"}
+	list[1].Status.NodeInfo = corev1.NodeSystemInfo{KubeletVersion: "v1.29.0", OperatingSystem: "windows"}
+	nodes, failures := NewNodes(list, nil, "")
+	if nodes[0].OS != kubelets.Windows || nodes[1].OS != kubelets.Windows || len(failures) != 1 {
+		t.Errorf("nodes %+v %+v, failures %v: want both Windows (the unknown minor too: its pool's failures are counted by OS)", nodes[0], nodes[1], failures)
 	}
 }
 
@@ -113,11 +158,53 @@ func TestGroupsDrift(t *testing.T) {
 	}
 }
 
+// TestGroupsOS: the Windows nodes of a pool are a group, a pool entry and a
+// result of their own: the Linux and Windows nodes of one pool with the same
+// configz are two groups, neither drifts, and a Windows node that refuses is
+// counted in its own result, not in its Linux pool mates'.
+func TestGroupsOS(t *testing.T) {
+	m := kubelets.Default()
+	node := func(name string, os kubelets.OS, configz string) *Node {
+		n := &Node{Name: name, Pool: "p", OS: os, Minor: m.Version, Kubelet: m}
+		n.Take(NodeData{Configz: []byte(`{"kubeletconfig":` + configz + `}`)}, 2)
+		return n
+	}
+	nodes := []*Node{
+		node("w1", kubelets.Windows, `{"maxPods":50}`), node("l1", kubelets.Linux, `{"maxPods":50}`),
+		node("l2", kubelets.Linux, `{"maxPods":50}`), node("w2", kubelets.Windows, `{"maxPods":50}`),
+	}
+	evals := []*Eval{{Starts: false}, {Starts: true}, {Starts: true}, {Starts: false}}
+	groups, pools, results := Groups(nodes, evals, nil)
+	type group struct {
+		os    kubelets.OS
+		nodes string
+	}
+	var got []group
+	for _, g := range groups {
+		got = append(got, group{g.OS, strings.Join(g.Nodes, ",")})
+	}
+	if want := []group{{kubelets.Linux, "l1,l2"}, {kubelets.Windows, "w1,w2"}}; !slices.Equal(got, want) {
+		t.Errorf("groups %v, want %v (Linux first)", got, want)
+	}
+	if want := []Pool{{Name: "p", OS: kubelets.Linux, Nodes: 2, Configurations: 1}, {Name: "p", OS: kubelets.Windows, Nodes: 2, Configurations: 1}}; !slices.Equal(pools, want) {
+		t.Errorf("pools %+v, want %+v", pools, want)
+	}
+	if len(results) != 2 || results[0].OS != kubelets.Linux || !results[0].Starts ||
+		results[1].OS != kubelets.Windows || results[1].Starts || !slices.Equal(results[1].Refusing, []string{"w1", "w2"}) {
+		t.Errorf("results %+v: want the Linux nodes starting, the Windows ones refusing", results)
+	}
+	for _, n := range nodes {
+		if want := "p/" + n.Key[:12]; n.Group != want {
+			t.Errorf("%s: group %q, want %q", n.Name, n.Group, want)
+		}
+	}
+}
+
 // TestWithoutDefaults: the values equal to the minor's defaults go, the
 // others stay (a map key by key).
 func TestWithoutDefaults(t *testing.T) {
 	doc := []byte(`{"maxPods":110,"podPidsLimit":4096,"evictionHard":{"memory.available":"100Mi","nodefs.available":"5%"}}`)
-	out, err := WithoutDefaults(doc, kubelets.Default())
+	out, err := WithoutDefaults(doc, kubelets.Default(), kubelets.Linux)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,5 +220,38 @@ func TestWithoutDefaults(t *testing.T) {
 	}
 	if eh, _ := got["evictionHard"].(map[string]any); len(eh) != 1 || eh["nodefs.available"] != "5%" {
 		t.Errorf("evictionHard %v, want nodefs.available alone", got["evictionHard"])
+	}
+}
+
+// TestWithoutDefaultsWindows: a Windows node's values are compared with the
+// Windows kubelet's defaults: its evictionHard defaults (500Mi of memory, no
+// inode signals) are not set; the Linux defaults are.
+func TestWithoutDefaultsWindows(t *testing.T) {
+	windows := `{"evictionHard":{"imagefs.available":"15%","memory.available":"500Mi","nodefs.available":"10%"}}`
+	linux := `{"evictionHard":{"imagefs.available":"15%","imagefs.inodesFree":"5%","memory.available":"100Mi","nodefs.available":"10%","nodefs.inodesFree":"5%"}}`
+	for _, tt := range []struct {
+		name string
+		os   kubelets.OS
+		doc  string
+		want string
+	}{
+		{"Windows defaults on Windows", kubelets.Windows, windows, `{}`},
+		{"Linux defaults on Windows", kubelets.Windows, linux, `{"evictionHard":{"imagefs.inodesFree":"5%","memory.available":"100Mi","nodefs.inodesFree":"5%"}}`},
+		{"Windows defaults on Linux", kubelets.Linux, windows, `{"evictionHard":{"memory.available":"500Mi"}}`},
+		{"Linux defaults on Linux", kubelets.Linux, linux, `{}`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := WithoutDefaults([]byte(tt.doc), kubelets.Default(), tt.os)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got bytes.Buffer
+			if err := json.Compact(&got, out); err != nil {
+				t.Fatal(err)
+			}
+			if got.String() != tt.want {
+				t.Errorf("%s, want %s", got.String(), tt.want)
+			}
+		})
 	}
 }

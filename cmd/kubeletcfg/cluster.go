@@ -35,8 +35,8 @@ func newClusterCommand() *cobra.Command {
 kubelet version (status.nodeInfo.kubeletVersion), its configuration
 (GET /api/v1/nodes/NAME/proxy/configz) and, where the kubelet serves it, its
 command line (/proxy/flagz, ComponentFlagz: on by default from 1.36). Nodes are
-grouped by pool (--pool-label) and by what they run; each distinct
-configuration is evaluated once.
+grouped by pool (--pool-label), OS (a Windows node is checked as the Windows
+kubelet) and what they run; each distinct configuration is evaluated once.
 
 configz is merged and defaulted by the kubelet: it cannot show which values a
 file set and which are defaults, nor which drop-in set them. Run
@@ -93,7 +93,7 @@ func (f *clusterFlags) register(cmd *cobra.Command) {
 	fl.Float32Var(&f.req.QPS, "qps", fleet.DefaultQPS, "requests per second to the API server (client-side rate limit)")
 	fl.IntVar(&f.req.Burst, "burst", fleet.DefaultBurst, "requests allowed above --qps in a burst")
 	fl.DurationVar(&f.req.Fetch.NodeTimeout, "node-timeout", fleet.DefaultNodeTimeout, "time allowed to read one node, retries included")
-	fl.StringVar(&f.cgroupVersion, "cgroup-version", "v2", "cgroup version of the nodes' hosts (v1 or v2): the API does not report it")
+	fl.StringVar(&f.cgroupVersion, "cgroup-version", "v2", "cgroup version of the Linux nodes' hosts (v1 or v2): the API does not report it (Windows nodes have none)")
 	completeWith(cmd, "fail-on", "error", "warning", "info", "none")
 }
 

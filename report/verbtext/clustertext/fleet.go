@@ -8,12 +8,14 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/fleet"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/report"
 	"github.com/kubeletcfg/kubeletcfg/report/verbtext"
 )
 
 // WriteFleetReport prints a cluster run (kubeletcfg cluster lint and
-// preflight) grouped by pool: drift, then each group (its nodes and its
+// preflight) grouped by pool (a pool's Windows nodes apart from its Linux
+// ones, named "(windows)"): drift, then each group (its nodes and its
 // report), the pool's nodes that could not be read; then a summary line.
 func WriteFleetReport(out io.Writer, r *fleet.Report) error {
 	nodes, groups, pools, results, failures, target := r.Nodes, r.Groups, r.Pools, r.Results, r.Failures, r.To
@@ -21,9 +23,11 @@ func WriteFleetReport(out io.Writer, r *fleet.Report) error {
 	if err != nil {
 		return err
 	}
-	poolOf := map[string]string{}
+	poolOf := map[string]string{} // node -> its pool and OS (poolKey)
+	poolNames := map[string]bool{}
 	for _, n := range nodes {
-		poolOf[n.Name] = n.Pool
+		poolOf[n.Name] = poolKey(n.Pool, n.OS)
+		poolNames[n.Pool] = true
 	}
 	var b strings.Builder
 	for _, l := range r.Limits {
@@ -39,14 +43,14 @@ func WriteFleetReport(out io.Writer, r *fleet.Report) error {
 	}
 	for _, p := range pools {
 		b.WriteString("\n")
-		fmt.Fprintf(&b, "pool %s: %d %s", p.Name, p.Nodes, plural(p.Nodes, "node", "nodes"))
+		fmt.Fprintf(&b, "pool %s%s: %d %s", p.Name, osLabel(p.OS), p.Nodes, plural(p.Nodes, "node", "nodes"))
 		if p.Drift {
 			fmt.Fprintf(&b, ", drift: %d configurations among %d nodes", p.Configurations, p.Nodes)
 		}
 		b.WriteString("\n")
 		configs := map[string]int{} // drift: which configuration each group has
 		for _, g := range groups {
-			if g.Pool != p.Name {
+			if g.Pool != p.Name || g.OS.Or() != p.OS.Or() {
 				continue
 			}
 			if _, ok := configs[g.Config]; !ok {
@@ -56,7 +60,7 @@ func WriteFleetReport(out io.Writer, r *fleet.Report) error {
 			if len(names) > fleet.NodeNames {
 				names, more = names[:fleet.NodeNames], fmt.Sprintf(" (+%d more)", len(g.Nodes)-fleet.NodeNames)
 			}
-			fmt.Fprintf(&b, "\n  group %s, kubelet %s", g.ID, g.Minor)
+			fmt.Fprintf(&b, "\n  group %s, kubelet %s%s", g.ID, g.Minor, osLabel(g.OS))
 			if target != "" {
 				fmt.Fprintf(&b, " -> %s", target)
 			}
@@ -83,9 +87,23 @@ func WriteFleetReport(out io.Writer, r *fleet.Report) error {
 			}
 			report.Indent(&b, r.String(), "    ")
 		}
+		reported := map[string][]string{} // an operatingSystem neither linux nor windows -> its nodes
+		var values []string
+		for _, n := range nodes {
+			if n.OSReported != "" && poolOf[n.Name] == poolKey(p.Name, p.OS) {
+				if reported[n.OSReported] == nil {
+					values = append(values, n.OSReported)
+				}
+				reported[n.OSReported] = append(reported[n.OSReported], n.Name)
+			}
+		}
+		for _, v := range values {
+			names := reported[v]
+			fmt.Fprintf(&b, "\n  %d %s operatingSystem %q, evaluated as linux: %s\n", len(names), plural(len(names), "node reports", "nodes report"), v, strings.Join(names, ", "))
+		}
 		var failed []fleet.Failure
 		for _, fl := range failures {
-			if poolOf[fl.Node] == p.Name {
+			if poolOf[fl.Node] == poolKey(p.Name, p.OS) {
 				failed = append(failed, fl)
 			}
 		}
@@ -119,19 +137,19 @@ func WriteFleetReport(out io.Writer, r *fleet.Report) error {
 	// The counts are of nodes, never of groups: say so.
 	unread := len(failures) - len(orphans)
 	fmt.Fprintf(&b, "\n%d %s in %d %s (%d %s); %s: %d %s would not start, %d %s could not be read\n",
-		len(nodes), plural(len(nodes), "node", "nodes"), len(pools), plural(len(pools), "pool", "pools"),
+		len(nodes), plural(len(nodes), "node", "nodes"), len(poolNames), plural(len(poolNames), "pool", "pools"),
 		len(groups), plural(len(groups), "configuration group", "configuration groups"), at,
 		refusing, plural(refusing, "node", "nodes"), unread, plural(unread, "node", "nodes"))
 	_, err = io.WriteString(out, b.String())
 	return err
 }
 
-// writeTable prints one row per pool and running minor (Results), and per
-// pool the nodes that could not be read.
+// writeTable prints one row per pool's nodes of one OS and running minor
+// (Results), and per pool and OS the nodes that could not be read.
 func writeTable(b *strings.Builder, r *fleet.Report) error {
 	poolOf := map[string]string{}
 	for _, n := range r.Nodes {
-		poolOf[n.Name] = n.Pool
+		poolOf[n.Name] = poolKey(n.Pool, n.OS)
 	}
 	unread := map[string]int{}
 	for _, fl := range r.Failures {
@@ -139,10 +157,10 @@ func writeTable(b *strings.Builder, r *fleet.Report) error {
 			unread[p]++
 		}
 	}
-	errs := map[string]string{} // pool and minor -> a group's error (a node newer than --to)
+	errs := map[string]string{} // pool, OS and minor -> a group's error (a node newer than --to)
 	for _, g := range r.Groups {
 		if g.Error != "" {
-			errs[g.Pool+"\x00"+g.Minor] = g.Error
+			errs[poolKey(g.Pool, g.OS)+"\x00"+g.Minor] = g.Error
 		}
 	}
 	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
@@ -152,24 +170,37 @@ func writeTable(b *strings.Builder, r *fleet.Report) error {
 		if p.Drift {
 			drift = fmt.Sprintf("%d configurations", p.Configurations)
 		}
+		key, name := poolKey(p.Name, p.OS), p.Name+osLabel(p.OS)
 		for _, res := range r.Results {
-			if res.Pool != p.Name {
+			if poolKey(res.Pool, res.OS) != key {
 				continue
 			}
 			verdict := "starts"
-			switch e, ok := errs[res.Pool+"\x00"+res.Minor]; {
+			switch e, ok := errs[key+"\x00"+res.Minor]; {
 			case len(res.Refusing) > 0:
 				verdict = fmt.Sprintf("%d of %d %s would not start", len(res.Refusing), res.Nodes, plural(res.Nodes, "node", "nodes"))
 			case ok:
 				verdict = e
 			}
-			fmt.Fprintf(tw, "%s\t%d\t%s -> %s\t%s\t%s\n", p.Name, res.Nodes, res.Minor, res.To, verdict, drift)
+			fmt.Fprintf(tw, "%s\t%d\t%s -> %s\t%s\t%s\n", name, res.Nodes, res.Minor, res.To, verdict, drift)
 		}
-		if n := unread[p.Name]; n > 0 {
-			fmt.Fprintf(tw, "%s\t%d\t-\tcould not be read\t-\n", p.Name, n)
+		if n := unread[key]; n > 0 {
+			fmt.Fprintf(tw, "%s\t%d\t-\tcould not be read\t-\n", name, n)
 		}
 	}
 	return tw.Flush()
+}
+
+// poolKey is a pool's nodes of one OS, as fleet.Groups counts them.
+func poolKey(pool string, os kubelets.OS) string { return pool + "\x00" + string(os.Or()) }
+
+// osLabel names the OS of a Windows pool or group after its name or minor,
+// as the lint report does ("kubelet 1.37 (windows)"); Linux's is unnamed.
+func osLabel(os kubelets.OS) string {
+	if os.Or() == kubelets.Linux {
+		return ""
+	}
+	return " (" + string(os) + ")"
 }
 
 // where prints a position of a cluster report: a configz dump is one JSON
