@@ -61,7 +61,8 @@ harness:
 # The Windows kubelet: the same harness cross-built for windows/amd64 (the kubelet's
 # *_windows.go files: validation, flags, defaults) and run under Wine
 # (conformance/windows/setup-wine.sh: wine64, the ProcessPrng shim, the prefix and a
-# persistent wineserver). Its goldens are testdata/conformance/golden-windows/<minor>/.
+# persistent wineserver). Its goldens are testdata/conformance/golden-windows/<minor>/, and
+# kubeadm's Windows build's are testdata/kubeadm/golden-windows/<minor>/ (run from Z:).
 #   make harness-windows MINOR=1.37    make conformance-windows MINOR=1.37    make generate-windows MINOR=1.37
 HARNESS_WINDOWS := $(CURDIR)/bin/harness-$(MINOR).exe
 GOLDEN_WINDOWS := $(CURDIR)/testdata/conformance/golden-windows
@@ -75,10 +76,12 @@ harness-windows:
 conformance-windows: harness-windows
 	conformance/windows/setup-wine.sh
 	$(WINE) $(HARNESS_WINDOWS) run -cases $(CASES) -out $(GOLDEN_WINDOWS)/$(MINOR)
+	$(WINE) $(HARNESS_WINDOWS) kubeadm -cases $(KUBEADM)/cases -out $(KUBEADM)/golden-windows/$(MINOR)
 
 conformance-windows-check: harness-windows
 	conformance/windows/setup-wine.sh
 	$(WINE) $(HARNESS_WINDOWS) check -cases $(CASES) -golden $(GOLDEN_WINDOWS)/$(MINOR)
+	$(WINE) $(HARNESS_WINDOWS) kubeadm -cases $(KUBEADM)/cases -out $(KUBEADM)/golden-windows/$(MINOR) -check
 
 # The Windows kubelet's flags (kubelets/data/<minor>/flags-windows.json, flags.json's format).
 generate-windows: harness-windows

@@ -497,6 +497,13 @@ func (o Options) convertRead(in *pipeline.Input, config string) (*input.Source, 
 		// A minikube container driver's cgroup driver follows the host's cgroups.
 		o.Read.Minikube.CgroupVersion = in.CgroupVersion
 	}
+	if o.Read.OS, err = o.nodeOS(); err != nil || o.OS == "" {
+		// Unnamed, the OS is the input's own (a named-pipe criSocket, a Windows AMI family).
+		o.Read.OS = ""
+	}
+	if err != nil {
+		return nil, nil, err
+	}
 	var stdin bytes.Buffer // what standard input held, for a kind cluster of several nodes
 	if o.ConfigData != nil {
 		if config == "" {
@@ -518,6 +525,10 @@ func (o Options) convertRead(in *pipeline.Input, config string) (*input.Source, 
 		return nil, nil, optionErrorf("{ConfigDir} %s: %s is a configz dump: a configz dump is already merged; drop-ins do not apply", in.ConfigDir, src.Path)
 	}
 	applySource(src, in)
+	if o.OS == "" && src.OS != "" {
+		in.OS = src.OS
+		src.Note += fmt.Sprintf("; evaluated as a %s node, as the file says (%s)", src.OS, src.OSFrom)
+	}
 	return src, stdin.Bytes(), nil
 }
 

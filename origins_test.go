@@ -53,8 +53,10 @@ func TestNoDefaultLabelOnToolValues(t *testing.T) {
 		}
 		res := e.Result
 		m := res.Minor
-		if defaults[m.Version] == nil {
-			d, err := pipeline.Evaluate(m, pipeline.Input{Config: "empty.yaml", Virtual: map[string][]byte{"empty.yaml": []byte(testConfig)}})
+		// The defaults of the kubelet the file is for (a Windows template's: 500Mi).
+		key := m.Version + "/" + string(res.OS.Or())
+		if defaults[key] == nil {
+			d, err := pipeline.Evaluate(m, pipeline.Input{Config: "empty.yaml", OS: res.OS, Virtual: map[string][]byte{"empty.yaml": []byte(testConfig)}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -62,7 +64,7 @@ func TestNoDefaultLabelOnToolValues(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			defaults[m.Version] = kubelets.Flatten(obj, m.Fields())
+			defaults[key] = kubelets.Flatten(obj, m.Fields())
 		}
 		obj, err := res.EffectiveObject()
 		if err != nil {
@@ -73,7 +75,7 @@ func TestNoDefaultLabelOnToolValues(t *testing.T) {
 			if labelled(res, p) {
 				continue
 			}
-			if def, ok := defaults[m.Version][p]; !ok || !reflect.DeepEqual(def, v) {
+			if def, ok := defaults[key][p]; !ok || !reflect.DeepEqual(def, v) {
 				t.Errorf("%s (kubelet %s): %s: %v is labelled default, the kubelet's default is %v", path, m.Version, p, v, def)
 			}
 		}

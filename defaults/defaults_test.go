@@ -634,7 +634,7 @@ func TestResolveRelativePaths(t *testing.T) {
 			PodLogsDir:        "../logs",
 		}
 		obj.Authentication.X509.ClientCAFile = "ca.crt"
-		changed := ResolveRelativePaths(obj, "/etc/kubernetes")
+		changed := ResolveRelativePaths(obj, "/etc/kubernetes", kubelets.Linux)
 		if !reflect.DeepEqual(changed, PathFields) {
 			t.Errorf("changed = %v, want %v", changed, PathFields)
 		}
@@ -672,7 +672,7 @@ func TestResolveRelativePaths(t *testing.T) {
 			PodLogsDir:      "/var/log/pods",
 		}
 		before := obj.DeepCopy()
-		if changed := ResolveRelativePaths(obj, "/etc/kubernetes"); len(changed) != 0 {
+		if changed := ResolveRelativePaths(obj, "/etc/kubernetes", kubelets.Linux); len(changed) != 0 {
 			t.Errorf("changed = %v, want none", changed)
 		}
 		if diff := semanticDiff(before, obj); diff != "" {
@@ -681,7 +681,7 @@ func TestResolveRelativePaths(t *testing.T) {
 	})
 	t.Run("nil resolvConf stays nil", func(t *testing.T) {
 		obj := &kc{PodLogsDir: "logs"}
-		changed := ResolveRelativePaths(obj, "/cfg")
+		changed := ResolveRelativePaths(obj, "/cfg", kubelets.Linux)
 		if obj.ResolverConfig != nil {
 			t.Errorf("resolvConf = %q, want nil", *obj.ResolverConfig)
 		}
@@ -692,8 +692,43 @@ func TestResolveRelativePaths(t *testing.T) {
 	t.Run("after Apply defaults are absolute", func(t *testing.T) {
 		obj := &kc{}
 		mustApply(t, obj, gates137(nil))
-		if changed := ResolveRelativePaths(obj, "/cfg"); len(changed) != 0 {
+		if changed := ResolveRelativePaths(obj, "/cfg", kubelets.Linux); len(changed) != 0 {
 			t.Errorf("changed = %v", changed)
 		}
 	})
+}
+
+// TestIsAbsOS: the kubelet's utilfs.IsAbs per OS. On Windows a drive path, a
+// UNC path and any path starting with / or \ are absolute (a kubeadm Windows
+// node's C:\etc\kubernetes\manifests and \etc\kubernetes\pki\ca.crt are not
+// resolved against the config file's folder); on Linux only a leading /.
+func TestIsAbsOS(t *testing.T) {
+	tests := []struct {
+		path           string
+		linux, windows bool
+	}{
+		{"/etc/kubernetes/manifests", true, true},
+		{`C:\etc\kubernetes\manifests`, false, true},
+		{"c:/k/config", false, true},
+		{`\etc\kubernetes\pki\ca.crt`, false, true},
+		{`\\server\share\ca.crt`, false, true},
+		{"C:manifests", false, false},
+		{"manifests", false, false},
+		{"", false, false},
+	}
+	for _, tt := range tests {
+		if got := IsAbs(kubelets.Linux, tt.path); got != tt.linux {
+			t.Errorf("IsAbs(linux, %q) = %v, want %v", tt.path, got, tt.linux)
+		}
+		if got := IsAbs(kubelets.Windows, tt.path); got != tt.windows {
+			t.Errorf("IsAbs(windows, %q) = %v, want %v", tt.path, got, tt.windows)
+		}
+	}
+	obj := &kubeletv1beta1.KubeletConfiguration{StaticPodPath: `C:\etc\kubernetes\manifests`}
+	if changed := ResolveRelativePaths(obj, "/cfg", kubelets.Windows); len(changed) != 0 || obj.StaticPodPath != `C:\etc\kubernetes\manifests` {
+		t.Errorf("windows: %v resolved to %q", changed, obj.StaticPodPath)
+	}
+	if changed := ResolveRelativePaths(obj, "/cfg", kubelets.Linux); len(changed) != 1 {
+		t.Errorf("linux: a drive path is relative, resolved: %v", changed)
+	}
 }

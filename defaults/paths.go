@@ -1,7 +1,11 @@
 package defaults
 
 import (
+	"path"
 	"path/filepath"
+	"strings"
+
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	"k8s.io/utils/ptr"
@@ -34,12 +38,12 @@ var PathFields = []string{
 // fresh pointer so a string shared with another object is not modified.
 //
 // Absoluteness is filepath.IsAbs, as the kubelet's utilfs.IsAbs on Unix.
-func ResolveRelativePaths(obj *kubeletv1beta1.KubeletConfiguration, dir string) []string {
+func ResolveRelativePaths(obj *kubeletv1beta1.KubeletConfiguration, dir string, nodeOS kubelets.OS) []string {
 	var changed []string
 	resolve := func(field string, p *string) {
 		// Upstream: leave empty paths alone ("no path" is valid) and do not
 		// resolve paths that are already absolute.
-		if len(*p) > 0 && !filepath.IsAbs(*p) {
+		if len(*p) > 0 && !IsAbs(nodeOS, *p) {
 			resolved := filepath.Join(dir, *p)
 			if resolved != *p {
 				changed = append(changed, field)
@@ -61,4 +65,48 @@ func ResolveRelativePaths(obj *kubeletv1beta1.KubeletConfiguration, dir string) 
 	resolve(PathFields[5], &obj.VolumePluginDir)
 	resolve(PathFields[6], &obj.PodLogsDir)
 	return changed
+}
+
+// IsAbs is the kubelet's utilfs.IsAbs (pkg/util/filesystem) on the node's OS:
+// filepath.IsAbs on Linux; on Windows (util_windows.go) a path with a drive
+// and a separator (C:\k, c:/k), or one that starts with \ or / (a UNC path,
+// a path on the current drive). Go's Windows filepath.IsAbs also takes the
+// reserved device names (NUL, COM1) as absolute; no kubelet path names one.
+func IsAbs(nodeOS kubelets.OS, p string) bool {
+	if nodeOS.Or() != kubelets.Windows {
+		return filepath.IsAbs(p)
+	}
+	if strings.HasPrefix(p, `\`) || strings.HasPrefix(p, "/") {
+		return true
+	}
+	return len(p) >= 3 && p[1] == ':' && (p[2] == '\\' || p[2] == '/') && ('a' <= p[0]|0x20 && p[0]|0x20 <= 'z')
+}
+
+// IsPathClean is the kubelet's utilfs.IsPathClean on the node's OS:
+// filepath.ToSlash(filepath.Clean(p)) == filepath.ToSlash(p). Windows's Clean
+// takes \ and / both as separators and keeps a drive (C:) or UNC volume
+// (\\host\share) in front of the cleaned rest.
+func IsPathClean(nodeOS kubelets.OS, p string) bool {
+	if nodeOS.Or() != kubelets.Windows {
+		return filepath.Clean(p) == p
+	}
+	s := strings.ReplaceAll(p, `\`, "/")
+	vol := ""
+	switch {
+	case len(s) >= 2 && s[1] == ':' && 'a' <= s[0]|0x20 && s[0]|0x20 <= 'z':
+		vol = s[:2]
+	case strings.HasPrefix(s, "//") && !strings.HasPrefix(s, "///"):
+		if host, rest, ok := strings.Cut(s[2:], "/"); ok && host != "" {
+			share, _, _ := strings.Cut(rest, "/")
+			if share != "" {
+				vol = "//" + host + "/" + share
+			}
+		}
+	}
+	rest := s[len(vol):]
+	if rest == "" {
+		// Clean gives a UNC volume alone back as it is, a drive alone with ".".
+		return strings.HasPrefix(vol, "//")
+	}
+	return path.Clean(rest) == rest
 }

@@ -96,7 +96,7 @@ func convertBootstrapper(t translator, path string, data []byte, opt Options) (*
 	if t.convert != nil {
 		return t.convert(path, data, opt)
 	}
-	out, err := t.translate(path, data, bootstrap.Options{Minor: opt.Minor, Set: opt.Set})
+	out, err := t.translate(path, data, bootstrap.Options{Minor: opt.Minor, Set: opt.Set, OS: opt.OS})
 	if err != nil {
 		return nil, &source.InputError{Path: path, Err: trimPath(err, path)}
 	}
@@ -124,7 +124,7 @@ func (e *trimmedError) Unwrap() error { return e.err }
 // convertCAPI is the Source of a Cluster API manifest (fromBootstrap) with
 // kubeadm's node documents attached as for a kubeadm file (capi.Convert).
 func convertCAPI(path string, data []byte, opt Options) (*Source, error) {
-	out, node, flagNotes, err := capi.Convert(path, data, bootstrap.Options{Minor: opt.Minor, Set: opt.Set})
+	out, node, flagNotes, err := capi.Convert(path, data, bootstrap.Options{Minor: opt.Minor, Set: opt.Set, OS: opt.OS})
 	if err != nil {
 		return nil, &source.InputError{Path: path, Err: trimPath(err, path)}
 	}
@@ -145,7 +145,7 @@ func convertCAPI(path string, data []byte, opt Options) (*Source, error) {
 // file's are.
 func fromBootstrap(file string, f Format, out *bootstrap.Output) *Source {
 	s := &Source{Path: file, Format: f, tool: out.Tool.Name, Note: out.Note, KubeletVersion: out.KubeletVersion,
-		Ships: out.Ships, Paired: out.Release,
+		Ships: out.Ships, Paired: out.Release, OS: out.OS, OSFrom: out.OSFrom,
 		Flags: slices.Clone(out.Flags), FlagPositions: slices.Clone(out.FlagPositions)}
 	if out.Config != nil {
 		s.Data = out.Config.Data
@@ -169,7 +169,7 @@ func fromBootstrap(file string, f Format, out *bootstrap.Output) *Source {
 	// Flags the user wrote in the file (k3s's kubelet-arg): a finding or
 	// origin on the field a flag sets keeps the flag's position, as
 	// minikube's do.
-	if table, err := kubelets.Default().Flags(); err == nil {
+	if table, err := kubelets.Default().FlagsOn(out.OS); err == nil {
 		for i, fp := range out.FlagPositions {
 			if fp.File == "" || i >= len(out.Flags) {
 				continue

@@ -14,6 +14,7 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/input/minikube"
 	"github.com/kubeletcfg/kubeletcfg/input/posmap"
 	"github.com/kubeletcfg/kubeletcfg/internal/optionerr"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/source"
 )
 
@@ -92,6 +93,11 @@ type Source struct {
 	// translated for ("v1.36.3+k0s.2"), "" when none ported does
 	// (bootstrap.Train.Pair).
 	Ships, Paired string
+	// OS is the node's operating system as the input says it (Windows: a
+	// named-pipe criSocket, a Windows AMI family or agent pool), "" when it
+	// says none; OSFrom says where, for the report's note.
+	OS     kubelets.OS
+	OSFrom string
 	// KindNodes are, for a kind cluster configuration, its nodes by kind's
 	// names, grouped by the kubelet configuration they get (input/kind).
 	KindNodes [][]string
@@ -302,6 +308,9 @@ type Options struct {
 	// values only the instance knows (field path -> YAML value: maxPods=58).
 	Minor string
 	Set   map[string]string
+	// OS is the node's operating system the user names ("": the file's own,
+	// else Linux); translations that differ on Windows follow it.
+	OS kubelets.OS
 }
 
 // MinikubeOptions are what minikube reads from the host (input/minikube).
@@ -312,7 +321,11 @@ type KubeadmOptions = kubeadm.Options
 
 // reading is opt as package kubeadm takes it.
 func (opt Options) reading() kubeadm.Reading {
-	return kubeadm.Reading{AsWritten: opt.AsWritten, Minor: opt.Minor, Set: opt.Set, Options: opt.Kubeadm}
+	k := opt.Kubeadm
+	if opt.OS != "" {
+		k.OS = opt.OS
+	}
+	return kubeadm.Reading{AsWritten: opt.AsWritten, Minor: opt.Minor, Set: opt.Set, Options: k}
 }
 
 // fromConversion is the Source of what a tool built on kubeadm writes for the
@@ -322,7 +335,8 @@ func fromConversion(path string, f Format, c *kubeadm.Conversion) *Source {
 		c.Pos.Path = path
 	}
 	return &Source{Path: path, Format: f, Data: c.Data, Note: c.Note, pos: c.Pos, written: c.Written, nodeFile: c.NodeFile,
-		node: c.Node, Flags: c.Flags, FlagPositions: c.FlagPositions, KindNodes: c.KindNodes, KubeletVersion: c.KubeletVersion}
+		node: c.Node, Flags: c.Flags, FlagPositions: c.FlagPositions, KindNodes: c.KindNodes, KubeletVersion: c.KubeletVersion,
+		OS: c.OS, OSFrom: c.OSFrom}
 }
 
 // Files are the fields of the pipeline's input (pipeline.Input's of the same

@@ -437,7 +437,7 @@ func (r *Result) loadConfigFile(m *kubelets.Minor, base featuregate.MutableVersi
 	if err != nil {
 		return nil, &source.InputError{Path: path, Err: err}
 	}
-	for _, p := range defaults.ResolveRelativePaths(kc, filepath.Dir(abs)) {
+	for _, p := range defaults.ResolveRelativePaths(kc, filepath.Dir(abs), r.OS) {
 		r.add(source.RelativePathResolved.Atf(r.Origins[p], p, "write an absolute path to make the intent explicit",
 			"relative path resolved against the config file's folder: the kubelet uses %s", pathValue(kc, p)))
 	}

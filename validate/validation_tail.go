@@ -3,9 +3,12 @@ package validate
 import (
 	"fmt"
 	"path"
+	"strings"
 	"unicode"
 
 	"github.com/blang/semver/v4"
+	"github.com/kubeletcfg/kubeletcfg/defaults"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/rule"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	_ "k8s.io/component-base/logs/json/register" // the kubelet registers the json log format too
@@ -296,7 +299,7 @@ var (
 		Summary: "podLogsDir must be an absolute path",
 		Doc:     "podLogsDir must start with '/'. Fix: use an absolute path such as /var/log/pods.",
 	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
-		if !path.IsAbs(k.PodLogsDir) { // filepath.IsAbs on Linux
+		if !defaults.IsAbs(c.OS, k.PodLogsDir) { // utilfs.IsAbs of the node's OS
 			emit("podLogsDir",
 				fmt.Sprintf("podLogsDir %q is not an absolute path", k.PodLogsDir),
 				"use an absolute path such as /var/log/pods",
@@ -312,7 +315,11 @@ var (
 		Doc: "podLogsDir must equal its cleaned form: no trailing slash, no double slashes, no . or .. " +
 			"elements. Fix: write the cleaned path.",
 	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
-		if clean := path.Clean(k.PodLogsDir); clean != k.PodLogsDir { // filepath.Clean on Linux
+		if !defaults.IsPathClean(c.OS, k.PodLogsDir) { // utilfs.IsPathClean of the node's OS
+			clean := path.Clean(k.PodLogsDir)
+			if c.OS == kubelets.Windows {
+				clean = path.Clean(strings.ReplaceAll(k.PodLogsDir, `\`, "/"))
+			}
 			emit("podLogsDir",
 				fmt.Sprintf("podLogsDir %q is not normalized (its clean form is %q)", k.PodLogsDir, clean),
 				fmt.Sprintf("write podLogsDir as %q", clean),

@@ -1242,6 +1242,10 @@ func kvCases() map[*rule.Rule][]kvCase {
 		},
 		kvPodLogsDirAbs: {
 			{name: "/logs", mutate: func(k *kvConfig) { k.PodLogsDir = "/logs" }},
+			{name: "Windows: a drive path", os: kubelets.Windows, mutate: func(k *kvConfig) { k.PodLogsDir = `C:\var\log\pods` }},
+			{name: "Windows: a path on the current drive", os: kubelets.Windows, mutate: func(k *kvConfig) { k.PodLogsDir = `\var\log\pods` }},
+			{name: "Linux: a drive path is relative", mutate: func(k *kvConfig) { k.PodLogsDir = `C:\var\log\pods` },
+				want: []string{`invalid configuration: pod logs path "C:\\var\\log\\pods" must be absolute path`}},
 			{name: "relative", mutate: func(k *kvConfig) { k.PodLogsDir = "./test" },
 				want: []string{`invalid configuration: pod logs path "./test" must be absolute path`}},
 			{name: "empty", mutate: func(k *kvConfig) { k.PodLogsDir = "" },
@@ -1249,6 +1253,11 @@ func kvCases() map[*rule.Rule][]kvCase {
 		},
 		kvPodLogsDirClean: {
 			{name: "/var/log/pods"},
+			{name: "Windows: the default /var/log/pods", os: kubelets.Windows},
+			{name: "Windows: C:\\var\\log\\pods", os: kubelets.Windows, mutate: func(k *kvConfig) { k.PodLogsDir = `C:\var\log\pods` }},
+			{name: "Windows: mixed separators are clean", os: kubelets.Windows, mutate: func(k *kvConfig) { k.PodLogsDir = `C:/var\log/pods` }},
+			{name: "Windows: a doubled separator", os: kubelets.Windows, mutate: func(k *kvConfig) { k.PodLogsDir = `C:\var\\log` }, path: "podLogsDir",
+				want: []string{`invalid configuration: pod logs path "C:\\var\\\\log" must be normalized`}},
 			{name: "dotdot", mutate: func(k *kvConfig) { k.PodLogsDir = "/path/../" },
 				want: []string{`invalid configuration: pod logs path "/path/../" must be normalized`}},
 			{name: "trailing slash", mutate: func(k *kvConfig) { k.PodLogsDir = "/var/log/pods/" },

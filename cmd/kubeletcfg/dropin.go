@@ -45,7 +45,7 @@ func (f *minorsFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.kubeletVersion, "kubelet-version", "", "check this kubelet minor only ("+strings.Join(kubelets.Supported(), ", ")+"; several: --versions); default: "+def)
 	cmd.Flags().StringVar(&f.versions, "versions", "", "kubelet minors to check: a range (1.34..1.37) or a list (1.33,1.37)")
 	cmd.MarkFlagsMutuallyExclusive("kubelet-version", "versions")
-	cmd.Flags().StringVar(&f.nodeOS, "os", string(kubelets.Linux), "the node's operating system: linux or windows (the Windows kubelet's OS checks and defaults)")
+	cmd.Flags().StringVar(&f.nodeOS, "os", "", "the node's operating system: linux (default) or windows (the Windows kubelet's OS checks and defaults)")
 	completeWith(cmd, "os", kubelets.OSes()...)
 	_ = cmd.RegisterFlagCompletionFunc("kubelet-version", completeMinor)
 	_ = cmd.RegisterFlagCompletionFunc("versions", completeVersions)

@@ -23,7 +23,7 @@ func (f *inputFlags) registerFiles(cmd *cobra.Command) {
 	flags.OnceStringVarP(fl, &f.configDir, "config-dir", "d", "", "the kubelet's --config-dir drop-in folder")
 	fl.StringVar(&f.cgroupVersion, "cgroup-version", "v2", "cgroup version of the node, for host checks: v1 or v2")
 	completeWith(cmd, "cgroup-version", "v1", "v2")
-	fl.StringVar(&f.nodeOS, "os", string(kubelets.Linux), "the node's operating system, whose kubelet is evaluated: linux or windows (its own OS checks and defaults; --cgroup-version does not apply)")
+	fl.StringVar(&f.nodeOS, "os", "", "the node's operating system, whose kubelet is evaluated: linux or windows (its own OS checks and defaults; --cgroup-version does not apply); default: the input's own (a named-pipe criSocket, a Windows AMI family or osType), else linux")
 	completeWith(cmd, "os", kubelets.OSes()...)
 	_ = cmd.MarkFlagDirname("config-dir")
 	f.registerInput(cmd)

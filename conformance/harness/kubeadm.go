@@ -18,7 +18,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	nodeutil "k8s.io/component-helpers/node/util"
-	kubeletconfig "k8s.io/kubelet/config/v1beta1"
 
 	kubeadmapi "k8s.io/kubernetes/cmd/kubeadm/app/apis/kubeadm"
 	kubeadmscheme "k8s.io/kubernetes/cmd/kubeadm/app/apis/kubeadm/scheme"
@@ -310,7 +309,7 @@ func kubeadmKubeletConfig(cluster *kubeadmapi.ClusterConfiguration, patchesDir s
 		return nil, errors.New("no kubelet component config")
 	}
 	local := kc.DeepCopy()
-	if err := mutateResolverConfig(local.Get().(*kubeletconfig.KubeletConfiguration), func(string) (bool, error) { return resolved, nil }); err != nil {
+	if err := mutateNodeLocal(local, resolved); err != nil {
 		return nil, err
 	}
 	out, err := local.Marshal()

@@ -6,6 +6,7 @@ import (
 	_ "unsafe" // for go:linkname
 
 	kubeletconfig "k8s.io/kubelet/config/v1beta1"
+	kubeadmapi "k8s.io/kubernetes/cmd/kubeadm/app/apis/kubeadm"
 )
 
 // kubeadm's resolver mutation (componentconfigs/kubelet_unix.go), which `kubeadm init
@@ -16,3 +17,9 @@ import (
 func mutateResolverConfig(cfg *kubeletconfig.KubeletConfiguration, isServiceActiveFunc func(string) (bool, error)) error
 
 func init() { linkedFuncs = append(linkedFuncs, mutateResolverConfig) }
+
+// mutateNodeLocal is kubeletConfig.Mutate on a Linux node (componentconfigs/kubelet_unix.go)
+// with the answer to "is systemd-resolved active" fixed to resolved.
+func mutateNodeLocal(cfg kubeadmapi.ComponentConfig, resolved bool) error {
+	return mutateResolverConfig(cfg.Get().(*kubeletconfig.KubeletConfiguration), func(string) (bool, error) { return resolved, nil })
+}

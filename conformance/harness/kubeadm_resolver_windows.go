@@ -1,14 +1,14 @@
 package main
 
 import (
-	"errors"
-
-	kubeletconfig "k8s.io/kubelet/config/v1beta1"
+	kubeadmapi "k8s.io/kubernetes/cmd/kubeadm/app/apis/kubeadm"
 )
 
-// mutateResolverConfig is kubeadm's on Linux nodes only (componentconfigs/kubelet_unix.go;
-// on Windows kubeletConfig.Mutate rewrites the paths instead). The kubeadm goldens
-// are what kubeadm writes on a Linux node: the Linux harness records them.
-func mutateResolverConfig(*kubeletconfig.KubeletConfiguration, func(string) (bool, error)) error {
-	return errors.New("harness kubeadm: kubeadm's goldens are recorded by the Linux harness")
+// mutateNodeLocal is kubeletConfig.Mutate as kubeadm runs it on a Windows node
+// (componentconfigs/kubelet_windows.go): resolvConf emptied, the drive of the
+// running executable put before staticPodPath and clientCAFile when they start
+// with "/". Under Wine the harness runs from Z:, so the goldens say Z:. Windows
+// has no systemd-resolved: resolved plays no part.
+func mutateNodeLocal(cfg kubeadmapi.ComponentConfig, _ bool) error {
+	return cfg.Mutate()
 }

@@ -14,6 +14,7 @@ package bootstrap
 
 import (
 	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 // Tool names a bootstrapper and the release of its source that a translator
@@ -49,6 +50,10 @@ type Options struct {
 	// Set are values only the instance knows (maxPods, node IPs), given by
 	// the user: field path -> value as YAML (--set maxPods=58).
 	Set map[string]string
+	// OS is the node's operating system when the user names it ("": the
+	// file's own, else Linux): a tool that writes differently for Windows
+	// nodes follows it.
+	OS kubelets.OS
 }
 
 // Output is a translation: what the kubelet on the node is started with.
@@ -105,6 +110,11 @@ type Output struct {
 	// at. Release is the tool's release that runs with the kubelet minor
 	// translated for ("v1.36.3+k0s.2"), "" when none ported does (Train.Pair).
 	Ships, Release string
+	// OS is the operating system of the node the tool writes for, when the
+	// file says it (a Windows AMI family, an agent pool's osType); OSFrom
+	// says where. "" leaves the node's OS to the user (Linux by default).
+	OS     kubelets.OS
+	OSFrom string
 	// Note says, in a line, what was read ("EKS nodeadm NodeConfig: config.json
 	// and 40-nodeadm.conf as nodeadm v1.11.5 writes them for kubelet 1.37").
 	Note string

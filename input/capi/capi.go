@@ -111,6 +111,25 @@ type capiSpec struct {
 	kdocs []kubeadm.Doc
 	// kubeVersion is the Kubernetes minor CAPI writes for: spec.version, else the one evaluated.
 	kubeVersion kubelets.Version
+	// os is the node's operating system: the one asked for, else Windows when
+	// the spec says so (nodeOS), else "" (Linux).
+	os kubelets.OS
+}
+
+// nodeOS is Windows when the spec says the machine is a Windows one: its
+// criSocket is a named pipe (CAPZ's Windows templates:
+// npipe:////./pipe/containerd-containerd), or files[] are written under a
+// drive letter (c:/k/azure.json); "" otherwise, with where it says so.
+func (c *capiSpec) nodeOS(nodeReg *yaml.Node, files []capiFile) (kubelets.OS, string) {
+	if v := yamlmap.Value(nodeReg, "criSocket"); v != nil && kubeadm.IsWindowsSocket(v.Value) {
+		return kubelets.Windows, fmt.Sprintf("nodeRegistration.criSocket %s (line %d)", v.Value, v.Line)
+	}
+	for _, f := range files {
+		if len(f.path) > 2 && f.path[1] == ':' && (f.path[2] == '/' || f.path[2] == '\\') && ('a' <= f.path[0]|0x20 && f.path[0]|0x20 <= 'z') {
+			return kubelets.Windows, fmt.Sprintf("files[%d].path %s", f.index, f.path)
+		}
+	}
+	return "", ""
 }
 
 func (c *capiSpec) pos(n *yaml.Node) kf.Position {
@@ -229,6 +248,11 @@ func translateCAPI(path string, data []byte, opt bootstrap.Options) (*capiSpec, 
 	// a Secret kubeletcfg cannot read).
 	files := c.files()
 
+	c.os = opt.OS
+	if c.os == "" {
+		c.os, c.out.OSFrom = c.nodeOS(nodeReg, files)
+		c.out.OS = c.os
+	}
 	c.checkExtraArgs(nodeReg)
 	clusterConf := yamlmap.Value(c.spec, "clusterConfiguration")
 	w, configArg, dirArg := c.kubeletFlags(phase, phaseNode, clusterConf, init, m, opt.Set)
@@ -335,6 +359,7 @@ func (c *capiSpec) kubeletFlags(phase string, phaseNode, clusterConf *yaml.Node,
 	kdocs := c.kubeadmDocs(phase, phaseNode, clusterConf, init, !init && !c.cp && yamlmap.Value(phaseNode, "controlPlane") == nil)
 	c.kdocs = kdocs
 	node := kubeadm.NodeOf(c.path, kdocs)
+	node.OS = c.os
 	if node.BadValue != nil {
 		// The CRD types every value as a string: the API server refuses the object
 		// before CAPI (or kubeadm's decoder) sees it.
@@ -408,7 +433,7 @@ func (c *capiSpec) kubeletConfig(files []capiFile, used map[int]bool, phaseNode 
 	if v := walk(phaseNode, "patches", "directory"); v != nil {
 		patchDir = ppath.Clean(v.Value)
 	}
-	kubeadmDoc, err := kubeadm.KubeletConfigAt(nil, net, kubeadm.Options{}, m)
+	kubeadmDoc, err := kubeadm.KubeletConfigAt(nil, net, kubeadm.Options{OS: c.os}, m)
 	if err != nil {
 		return kubeadm.Patches{}, fmt.Errorf("%s: %v", path, err)
 	}
@@ -506,6 +531,12 @@ func (c *capiSpec) kubeadmNotes(net kubeadm.Networking, cluster *kubeadm.Doc, cl
 	}
 	c.out.Notes["clusterDNS"] = fmt.Sprintf("set by kubeadm: the 10th address of the service subnet (%s; CAPI takes it from the Cluster's spec.clusterNetwork.services when that object is in the same file)", where)
 	c.out.Notes["clusterDomain"] = fmt.Sprintf("set by kubeadm: the DNS domain (%s; CAPI takes it from the Cluster's spec.clusterNetwork.serviceDomain when that object is in the same file)", net.DNSDomain)
+	if c.os == kubelets.Windows {
+		mutate := "set by kubeadm on a Windows node (componentconfigs/kubelet_windows.go Mutate: "
+		c.out.Notes["resolvConf"] = mutate + `resolvConf "")`
+		c.out.Notes["staticPodPath"] = mutate + "the drive of kubeadm.exe, " + kubeadm.DefaultDrive + ", before kubeadm's /etc/kubernetes/manifests)"
+		c.out.Notes["authentication.x509.clientCAFile"] = "set by kubeadm on a Windows node (componentconfigs/kubelet.go Default: filepath.Join of certificatesDir and ca.crt, with backslashes; Mutate adds no drive to it)"
+	}
 }
 
 // configArgs applies the kubelet's own --config= and --config-dir= extra

@@ -155,6 +155,11 @@ func Convert(path string, data []byte, opt Reading) (*Conversion, error) {
 	} else if len(docs) > 0 {
 		anchor.Line = docs[0].First
 	}
+	nodeOS, osFrom := opt.Options.OS, ""
+	if nodeOS == "" {
+		nodeOS, osFrom = NodeOSOf(docs)
+		opt.Options.OS = nodeOS
+	}
 	out, err := KubeletConfig(doc, net, opt.Options)
 	if err != nil {
 		// kubeadm init stops here too; the pipeline says why, at the document's lines.
@@ -191,6 +196,7 @@ func Convert(path string, data []byte, opt Reading) (*Conversion, error) {
 		from += fmt.Sprintf(" and the patches of %s (%s)", patches.Dir, patchFilesNote(patches))
 	}
 	node := NodeOf(path, docs)
+	node.OS = nodeOS
 	verb := "kubeadm init"
 	if node.join && !init {
 		// kubeadm join reads the JoinConfiguration alone (documentMapToJoinConfiguration)
@@ -208,7 +214,7 @@ func Convert(path string, data []byte, opt Reading) (*Conversion, error) {
 	if v, ok := opt.Set["containerRuntimeEndpoint"]; ok && node.Detected == "" {
 		node.Detected = strings.Trim(strings.TrimSpace(v), `"'`)
 	}
-	s := &Conversion{Pos: pm, NodeFile: true, Node: node}
+	s := &Conversion{Pos: pm, NodeFile: true, Node: node, OS: nodeOS, OSFrom: osFrom}
 	if kc != nil {
 		s.Written = kc.LaidOut()
 	}
@@ -350,7 +356,13 @@ func kubeadmNotes(path string, cluster *Doc, net Networking, opt Options) map[st
 		"authentication.x509.clientCAFile": from("certificatesDir", net.CertificatesDir, " (its ca.crt)"),
 		"rotateCertificates":               "set by kubeadm (always true)",
 	}
-	if opt.SystemdResolved {
+	switch {
+	case opt.OS == kubelets.Windows:
+		mutate := "set by kubeadm on a Windows node (componentconfigs/kubelet_windows.go Mutate: "
+		notes["resolvConf"] = mutate + `resolvConf "")`
+		notes["staticPodPath"] = mutate + "the drive of kubeadm.exe, " + opt.drive() + ", before a path starting with /)"
+		notes["authentication.x509.clientCAFile"] += "; on a Windows node joined with backslashes (filepath.Join), without a drive, or with the drive of kubeadm.exe, " + opt.drive() + ", before a path written with a leading / (componentconfigs/kubelet_windows.go Mutate)"
+	case opt.SystemdResolved:
 		notes["resolvConf"] = "set by kubeadm (systemd-resolved runs on the node: --systemd-resolved)"
 	}
 	return notes

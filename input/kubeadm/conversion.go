@@ -3,6 +3,7 @@ package kubeadm
 import (
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/posmap"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 // Reading is how a file is read (package input's Options of the same names):
@@ -42,4 +43,8 @@ type Conversion struct {
 	// file names (a minikube profile's), "" for none.
 	KindNodes      [][]string
 	KubeletVersion string
+	// OS is the node's operating system as the file says it (Windows: a
+	// named-pipe criSocket), "" when it says none; OSFrom says where.
+	OS     kubelets.OS
+	OSFrom string
 }

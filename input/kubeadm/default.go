@@ -53,6 +53,48 @@ type Options struct {
 	// written; empty: unknown until boot, so kubeletcfg writes no
 	// --container-runtime-endpoint or instance configuration for it.
 	CRISocket string
+	// OS is the node's operating system ("": Linux). On Windows kubeadm's
+	// Mutate (componentconfigs/kubelet_windows.go) empties resolvConf and puts
+	// Drive before staticPodPath and clientCAFile when they start with "/".
+	OS kubelets.OS
+	// Drive is the drive kubeadm.exe runs from on a Windows node (the volume of
+	// os.Executable); empty: C:, the usual one.
+	Drive string
+}
+
+// DefaultDrive is the drive a Windows node's kubeadm.exe is assumed to run from.
+const DefaultDrive = "C:"
+
+// windowsPath is filepath.Join(drive, p) as Windows computes it for a path p
+// that starts with "/": the drive, then p cleaned with backslashes.
+func windowsPath(drive, p string) string {
+	return drive + strings.ReplaceAll(path.Clean(p), "/", `\`)
+}
+
+// windowsJoin is filepath.Join(dir, name) as Windows computes it: cleaned,
+// with backslashes.
+func windowsJoin(dir, name string) string {
+	return strings.ReplaceAll(path.Join(strings.ReplaceAll(dir, `\`, "/"), name), "/", `\`)
+}
+
+// mutateWindows is mutatePaths of componentconfigs/kubelet_windows.go (the same
+// in 1.31..1.38).
+func mutateWindows(kc *kubeletv1beta1.KubeletConfiguration, drive string) {
+	kc.ResolverConfig = ptr("")
+	if strings.HasPrefix(kc.StaticPodPath, "/") {
+		kc.StaticPodPath = windowsPath(drive, kc.StaticPodPath)
+	}
+	if strings.HasPrefix(kc.Authentication.X509.ClientCAFile, "/") {
+		kc.Authentication.X509.ClientCAFile = windowsPath(drive, kc.Authentication.X509.ClientCAFile)
+	}
+}
+
+// drive is opt.Drive, else DefaultDrive.
+func (opt Options) drive() string {
+	if opt.Drive != "" {
+		return opt.Drive
+	}
+	return DefaultDrive
 }
 
 // KubeletConfig reproduces what `kubeadm init` (1.31-1.37: the kubelet
@@ -71,8 +113,11 @@ func KubeletConfig(doc []byte, net Networking, opt Options) ([]byte, error) {
 		}
 		kc = d.Config
 	}
-	kubeadmDefault(kc, net)
-	if opt.SystemdResolved && kc.ResolverConfig == nil {
+	kubeadmDefault(kc, net, opt.OS)
+	switch {
+	case opt.OS == kubelets.Windows:
+		mutateWindows(kc, opt.drive())
+	case opt.SystemdResolved && kc.ResolverConfig == nil:
 		kc.ResolverConfig = ptr(systemdResolvConf)
 	}
 	kc.APIVersion = kubeletv1beta1.SchemeGroupVersion.String()
@@ -83,7 +128,7 @@ func KubeletConfig(doc []byte, net Networking, opt Options) ([]byte, error) {
 // kubeadmDefault is kubeletConfig.Default of componentconfigs/kubelet.go. Where the
 // file sets a value other than kubeadm's, kubeadm only warns and keeps the file's,
 // except rotateCertificates, which it forces to true.
-func kubeadmDefault(kc *kubeletv1beta1.KubeletConfiguration, net Networking) {
+func kubeadmDefault(kc *kubeletv1beta1.KubeletConfiguration, net Networking, nodeOS kubelets.OS) {
 	if kc.FeatureGates == nil {
 		kc.FeatureGates = map[string]bool{}
 	}
@@ -98,6 +143,11 @@ func kubeadmDefault(kc *kubeletv1beta1.KubeletConfiguration, net Networking) {
 	}
 	if kc.Authentication.X509.ClientCAFile == "" {
 		kc.Authentication.X509.ClientCAFile = path.Join(net.CertificatesDir, "ca.crt")
+		if nodeOS == kubelets.Windows {
+			// filepath.Join on Windows: backslashes, so Mutate (which looks
+			// for a leading "/") leaves it without a drive.
+			kc.Authentication.X509.ClientCAFile = windowsJoin(net.CertificatesDir, "ca.crt")
+		}
 	}
 	if kc.Authentication.Anonymous.Enabled == nil {
 		kc.Authentication.Anonymous.Enabled = ptr(false)
@@ -146,7 +196,10 @@ func ptr[T any](v T) *T { return &v }
 func DefaultsNote(net Networking, opt Options) string {
 	s := fmt.Sprintf("clusterDNS %s (from serviceSubnet %s), clusterDomain %s, authentication/authorization webhook, x509 clientCAFile %s, staticPodPath, healthz 127.0.0.1:10248, rotateCertificates, cgroupDriver systemd",
 		clusterDNS(net.ServiceSubnet), net.ServiceSubnet, net.DNSDomain, path.Join(net.CertificatesDir, "ca.crt"))
-	if opt.SystemdResolved {
+	switch {
+	case opt.OS == kubelets.Windows:
+		s += fmt.Sprintf(`; on Windows resolvConf "", the drive %s before staticPodPath and a clientCAFile written with a leading /, a default clientCAFile with backslashes`, opt.drive())
+	case opt.SystemdResolved:
 		s += ", resolvConf " + systemdResolvConf
 	}
 	return s

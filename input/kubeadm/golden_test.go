@@ -19,6 +19,23 @@ const kubeadmDefaultCRISocket = "unix:///var/run/containerd/containerd.sock"
 // `kubeadm` subcommand, testdata/kubeadm/golden/<minor>), byte for byte; where kubeadm
 // refuses the file, the port refuses it too.
 func TestKubeadmGoldens(t *testing.T) {
+	// The harness skips kubeadm's CRI detection: an empty criSocket is kubeadm's
+	// DefaultCRISocket.
+	kubeadmGoldens(t, "golden", Options{CRISocket: kubeadmDefaultCRISocket})
+}
+
+// TestKubeadmGoldensWindows is TestKubeadmGoldens against kubeadm's Windows build
+// (the harness cross-built for Windows, run under Wine from drive Z:,
+// testdata/kubeadm/golden-windows/<minor>): Mutate's paths and empty resolvConf,
+// the npipe scheme and default socket, filepath.Join's backslashes.
+func TestKubeadmGoldensWindows(t *testing.T) {
+	kubeadmGoldens(t, "golden-windows", Options{CRISocket: kubeadmWindowsCRISocket, OS: kubelets.Windows, Drive: "Z:"})
+}
+
+// kubeadmWindowsCRISocket is constants.DefaultCRISocket on Windows.
+const kubeadmWindowsCRISocket = "npipe:////./pipe/containerd-containerd"
+
+func kubeadmGoldens(t *testing.T, folder string, base Options) {
 	root, err := filepath.Abs(filepath.Join("..", "..", "testdata", "kubeadm"))
 	if err != nil {
 		t.Fatal(err)
@@ -27,7 +44,7 @@ func TestKubeadmGoldens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	minors, err := os.ReadDir(filepath.Join(root, "golden"))
+	minors, err := os.ReadDir(filepath.Join(root, folder))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,13 +59,11 @@ func TestKubeadmGoldens(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				want, err := os.ReadFile(filepath.Join(root, "golden", m.Name(), c.Name()+".yaml"))
+				want, err := os.ReadFile(filepath.Join(root, folder, m.Name(), c.Name()+".yaml"))
 				if err != nil {
 					t.Fatal(err)
 				}
-				// The harness skips kubeadm's CRI detection: an empty criSocket is kubeadm's
-				// DefaultCRISocket.
-				opt := Reading{Options: Options{CRISocket: kubeadmDefaultCRISocket}}
+				opt := Reading{Options: base}
 				if _, err := os.Stat(filepath.Join(dir, "systemd-resolved")); err == nil {
 					opt.Options.SystemdResolved = true
 				}
@@ -110,7 +125,9 @@ func TestKubeadmGoldens(t *testing.T) {
 					}
 				}
 				// Then the instance configuration, where this minor writes it.
-				w := NodeOf("kubeadm.yaml", docs).Writes(minor, opt.Options.CRISocket)
+				node := NodeOf("kubeadm.yaml", docs)
+				node.OS = opt.Options.OS
+				w := node.Writes(minor, opt.Options.CRISocket)
 				if w.Instance {
 					if got, err = MergeInstanceConfig(got, w.Endpoint); err != nil {
 						t.Fatal(err)
@@ -121,7 +138,7 @@ func TestKubeadmGoldens(t *testing.T) {
 				}
 				// kubeadm-flags.env and instance-config.yaml.
 				golden := func(suffix string) string {
-					b, err := os.ReadFile(filepath.Join(root, "golden", m.Name(), c.Name()+suffix))
+					b, err := os.ReadFile(filepath.Join(root, folder, m.Name(), c.Name()+suffix))
 					if err != nil && !os.IsNotExist(err) {
 						t.Fatal(err)
 					}

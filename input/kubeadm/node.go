@@ -78,6 +78,9 @@ type Node struct {
 	// refusedOnly: the file is read as written (kubeadm cannot decode its
 	// KubeletConfiguration): only kubeadm's refusal is reported of kubeadm.
 	refusedOnly bool
+	// OS is the node's operating system (kubeadm's Windows build prepends
+	// npipe://, not unix://, to a criSocket without it).
+	OS kubelets.OS
 	// Detected is Options.CRISocket.
 	Detected string
 	// own are the names of the flags kubeadm wrote itself (not kubeletExtraArgs'),
@@ -158,6 +161,24 @@ func gvkString(d *Doc) string {
 
 func (n *Node) pos(line, column int) finding.Position {
 	return finding.Position{File: n.path, Line: line, Column: column}
+}
+
+// NodeOSOf is the node's operating system as its kubeadm documents say it:
+// Windows when the node document's nodeRegistration.criSocket is a named pipe
+// (npipe://, the only transport of a Windows runtime; kubeadm's Windows default
+// is npipe:////./pipe/containerd-containerd), with where it says so; "" when
+// nothing says.
+func NodeOSOf(docs []Doc) (kubelets.OS, string) {
+	n := NodeOf("", docs)
+	if IsWindowsSocket(n.CRISocket) {
+		return kubelets.Windows, fmt.Sprintf("nodeRegistration.criSocket %s (line %d)", n.CRISocket, n.CRIPos.Line)
+	}
+	return "", ""
+}
+
+// IsWindowsSocket reports whether a CRI endpoint is a Windows named pipe.
+func IsWindowsSocket(endpoint string) bool {
+	return strings.HasPrefix(strings.ToLower(strings.TrimSpace(endpoint)), "npipe:")
 }
 
 // readNodeRegistration reads nodeRegistration: name, criSocket, taints and
@@ -403,14 +424,19 @@ func pauseVersion(minor int) string {
 func (n *Node) Writes(m *kubelets.Minor, detected string) Writes {
 	minor := minorNumber(m)
 	var w Writes
-	// SetNodeRegistrationDynamicDefaults: a socket without a scheme gets unix://;
-	// none is detected on the node (DetectCRISocket).
+	// SetNodeRegistrationDynamicDefaults: a socket that does not start with the
+	// OS's scheme (DefaultContainerRuntimeURLScheme: unix, on Windows npipe) gets
+	// it prepended; none is detected on the node (DetectCRISocket).
+	scheme := "unix"
+	if n.OS == kubelets.Windows {
+		scheme = "npipe"
+	}
 	socket, socketPos, socketFrom := n.CRISocket, n.CRIPos, "nodeRegistration.criSocket"
 	switch {
 	case socket == "":
 		socket, socketPos, socketFrom = detected, n.Anchor, "the CRI socket kubeadm detects on the node"
-	case !strings.HasPrefix(socket, "unix"):
-		socket = "unix://" + socket
+	case !strings.HasPrefix(socket, scheme):
+		socket = scheme + "://" + socket
 	}
 	var base []Arg
 	if n.nodeLocalCRISocket(minor) {

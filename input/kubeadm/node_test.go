@@ -3,6 +3,8 @@ package kubeadm
 import (
 	"strings"
 	"testing"
+
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 // TestArgumentsToCommand: kubeadm's order and precedence of its own flags and
@@ -22,5 +24,39 @@ func TestArgumentsToCommand(t *testing.T) {
 		if got != want {
 			t.Errorf("1.%d: %s, want %s", minor, got, want)
 		}
+	}
+}
+
+// TestNodeOSOf: a node document whose criSocket is a named pipe is a Windows
+// node's (and Convert then writes what kubeadm's Windows build writes); any
+// other socket, or none, says nothing.
+func TestNodeOSOf(t *testing.T) {
+	tests := []struct {
+		socket string
+		want   kubelets.OS
+	}{
+		{"npipe:////./pipe/containerd-containerd", kubelets.Windows},
+		{"NPIPE:////./pipe/cri-dockerd", kubelets.Windows},
+		{"unix:///run/containerd/containerd.sock", ""},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.socket, func(t *testing.T) {
+			doc := "apiVersion: kubeadm.k8s.io/v1beta4\nkind: JoinConfiguration\nnodeRegistration:\n  criSocket: " + tt.socket + "\n"
+			got, from := NodeOSOf(SplitDocs([]byte(doc)))
+			if got != tt.want || (got != "" && !strings.Contains(from, "line 4")) {
+				t.Errorf("NodeOSOf = %q (%q), want %q at line 4", got, from, tt.want)
+			}
+			s, err := Convert("kubeadm.yaml", []byte(doc), Reading{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.OS != tt.want {
+				t.Errorf("Convert: OS %q, want %q", s.OS, tt.want)
+			}
+			if windows := strings.Contains(string(s.Data), `resolvConf: ""`); windows != (tt.want == kubelets.Windows) {
+				t.Errorf("Convert wrote resolvConf \"\" (Windows Mutate): %v\n%s", windows, s.Data)
+			}
+		})
 	}
 }
