@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -46,10 +47,19 @@ var kubeadmFlags = []string{
 //   - pool-137: two 1.37 nodes (GKE's) and one whose kubelet does not answer
 //     (its address refuses connections);
 //   - legacy: one node on 1.29, a minor kubeletcfg does not know (its kubelet
-//     serves the oldest recorded configuration, 1.31's AKS one).
+//     serves the oldest recorded configuration, 1.31's AKS one);
+//   - win-137: two Windows 1.37 nodes (operatingSystem windows) serving what
+//     the Windows kubelet ran with (recorded under Wine: no QoS cgroups,
+//     nothing enforced, its evictionHard defaults);
+//   - mixed-137: a Linux and a Windows 1.37 node whose kubelets serve the same
+//     configz and flags, a configuration the Linux kubelet started with and the
+//     Windows kubelet refuses (a non-empty defaultPodSysctls): only the OS tells
+//     the two apart.
 func clusterNodes(t testing.TB) []node {
-	eks134, eks136, drift136 := config{"1.34", "396-real-eks"}, config{"1.36", "396-real-eks"}, config{"1.36", "398-real-eks-dropin-enforce-kube-reserved"}
-	gke137, aks131 := config{"1.37", "399-real-gke"}, config{"1.31", "402-real-aks"}
+	eks134, eks136, drift136 := config{"1.34", "396-real-eks", false}, config{"1.36", "396-real-eks", false}, config{"1.36", "398-real-eks-dropin-enforce-kube-reserved", false}
+	gke137, aks131 := config{"1.37", "399-real-gke", false}, config{"1.31", "402-real-aks", false}
+	win137 := config{"1.37", "303-val-enforce-none-cgroupsperqos-false", true}
+	sysctls137 := config{"1.37", "262-val-defaultpodsysctls-valid", false}
 	version := func(c config) string { _, v := golden(t, c); return v }
 	nodes := []node{
 		{Name: "ng-134-a", Labels: map[string]string{eksPool: "ng-134"}, Config: eks134},
@@ -61,6 +71,10 @@ func clusterNodes(t testing.TB) []node {
 		{Name: "pool-137-b", Labels: map[string]string{eksPool: "pool-137"}, Config: gke137},
 		{Name: "pool-137-down", Labels: map[string]string{eksPool: "pool-137"}, Config: gke137, Down: true},
 		{Name: "legacy-1", Labels: map[string]string{eksPool: "legacy"}, Config: aks131, Version: "v1.29.15"},
+		{Name: "win-137-a", Labels: map[string]string{eksPool: "win-137"}, Config: win137, OS: "windows"},
+		{Name: "win-137-b", Labels: map[string]string{eksPool: "win-137"}, Config: win137, OS: "windows"},
+		{Name: "mixed-137-linux", Labels: map[string]string{eksPool: "mixed-137"}, Config: sysctls137, OS: "linux"},
+		{Name: "mixed-137-windows", Labels: map[string]string{eksPool: "mixed-137"}, Config: sysctls137, OS: "windows"},
 	}
 	for i := range nodes {
 		nodes[i].IP = nodeIP(i)
@@ -77,20 +91,32 @@ type report struct {
 	Nodes []struct {
 		Name           string `json:"name"`
 		Pool           string `json:"pool"`
+		OS             string `json:"os"`
 		KubeletVersion string `json:"kubeletVersion"`
 		Minor          string `json:"minor"`
 		Group          string `json:"group"`
 		Flags          string `json:"flags"`
 	} `json:"nodes"`
 	Groups []struct {
-		ID     string   `json:"id"`
-		Pool   string   `json:"pool"`
-		Minor  string   `json:"minor"`
-		Nodes  []string `json:"nodes"`
-		Starts *bool    `json:"starts"`
+		ID       string   `json:"id"`
+		Pool     string   `json:"pool"`
+		OS       string   `json:"os"`
+		Minor    string   `json:"minor"`
+		Nodes    []string `json:"nodes"`
+		Starts   *bool    `json:"starts"`
+		Findings []struct {
+			Rule string `json:"rule"`
+		} `json:"findings"`
+		Blockers []struct {
+			Rule string `json:"rule"`
+		} `json:"blockers"`
+		Changes []struct {
+			Path string `json:"path"`
+		} `json:"changes"`
 	} `json:"groups"`
 	Pools []struct {
 		Name           string `json:"name"`
+		OS             string `json:"os"`
 		Nodes          int    `json:"nodes"`
 		Configurations int    `json:"configurations"`
 		Drift          bool   `json:"drift"`
@@ -255,13 +281,49 @@ func TestCluster(t *testing.T) {
 				t.Errorf("group %s: no starts", g.ID)
 				continue
 			}
-			// The 1.37 kubelet started with the 1.37 pool's configuration
-			// (its golden says so): upgrading to 1.37 changes nothing.
-			if len(g.Nodes) > 0 && byNode[g.Nodes[0]].Config.Minor == "1.37" && !*g.Starts {
+			// The 1.37 kubelet of the node's OS started with the 1.37 pools'
+			// configurations (their goldens say so): upgrading to 1.37 changes
+			// nothing. The Windows node serving a Linux kubelet's
+			// configuration is refused (defaultPodSysctls).
+			if len(g.Nodes) == 0 {
+				t.Errorf("group %s: no nodes", g.ID)
+				continue
+			}
+			n := byNode[g.Nodes[0]]
+			if n.Config.Minor == "1.37" && n.Config.Windows == (n.os() == "windows") && !*g.Starts {
 				t.Errorf("group %s (%v): starts false at 1.37, but the 1.37 kubelet started with this configuration", g.ID, g.Nodes)
+			}
+			if n.Name == "mixed-137-windows" && (*g.Starts || len(g.Blockers) == 0 || g.Blockers[0].Rule != "KC5105") {
+				t.Errorf("group %s (%v): starts %v, blockers %+v; want KC5105", g.ID, g.Nodes, *g.Starts, g.Blockers)
 			}
 		}
 		checkFailures(t, r, nodes, "")
+	})
+
+	t.Run("windows", func(t *testing.T) {
+		// The text names the Windows pools and groups.
+		res := runKubeletcfg(t, nil, "cluster", "lint", "--kubeconfig", admin, "-l", eksPool+" in (mixed-137,win-137)")
+		for _, want := range []string{
+			"pool mixed-137: 1 node\n", "pool mixed-137 (windows): 1 node\n", "pool win-137 (windows): 2 nodes\n",
+			"kubelet 1.37 (windows): does NOT start", "4 nodes in 2 pools (3 configuration groups)",
+		} {
+			if !bytes.Contains(res.stdout, []byte(want)) {
+				t.Errorf("text lacks %q:\n%s", want, res.stdout)
+			}
+		}
+		// To 1.38 (recorded under Wine too): the Windows pool starts, and
+		// what the Windows kubelet defaults (its evictionHard) or needs
+		// (cgroupsPerQOS false) is no change.
+		res = runKubeletcfg(t, nil, "cluster", "preflight", "--to", "1.38", "-o", "json", "--kubeconfig", admin, "-l", eksPool+"=win-137")
+		r := decodeReport(t, res)
+		if len(r.Groups) != 1 || r.Groups[0].OS != "windows" || r.Groups[0].Starts == nil || !*r.Groups[0].Starts || len(r.Groups[0].Blockers) != 0 {
+			t.Fatalf("groups %+v: want win-137's one group, starting at 1.38\nstderr: %s", r.Groups, res.stderr)
+		}
+		for _, c := range r.Groups[0].Changes {
+			if strings.HasPrefix(c.Path, "evictionHard") || c.Path == "cgroupsPerQOS" || c.Path == "enforceNodeAllocatable" {
+				t.Errorf("change of %s from 1.37 to 1.38 on Windows", c.Path)
+			}
+		}
 	})
 }
 
@@ -350,25 +412,27 @@ func checkLintReport(t *testing.T, res cmdResult, nodes []node) {
 		for _, v := range n.Labels {
 			wantPool = v
 		}
-		if got.Name != n.Name || got.Pool != wantPool || got.KubeletVersion != n.Version || got.Minor != wantMinor {
-			t.Errorf("node %d: %+v, want name %s pool %s kubeletVersion %s minor %q", i, got, n.Name, wantPool, n.Version, wantMinor)
+		if got.Name != n.Name || got.Pool != wantPool || got.OS != n.os() || got.KubeletVersion != n.Version || got.Minor != wantMinor {
+			t.Errorf("node %d: %+v, want name %s pool %s os %s kubeletVersion %s minor %q", i, got, n.Name, wantPool, n.os(), n.Version, wantMinor)
 		}
 		if !n.Down && wantMinor != "" && got.Flags != wantFlags {
 			t.Errorf("%s: flags %q, want %q", n.Name, got.Flags, wantFlags)
 		}
 	}
 
-	// Drift in ng-136 only; one configuration per other pool.
+	// Drift in ng-136 only; one configuration per other pool, mixed-137's
+	// Linux and Windows nodes each a pool entry of their own.
 	wantPools := map[string]struct{ nodes, configurations int }{
-		"ng-134": {2, 1}, "ng-136": {3, 2}, "pool-137": {3, 1}, "legacy": {1, 0},
+		"ng-134/linux": {2, 1}, "ng-136/linux": {3, 2}, "pool-137/linux": {3, 1}, "legacy/linux": {1, 0},
+		"win-137/windows": {2, 1}, "mixed-137/linux": {1, 1}, "mixed-137/windows": {1, 1},
 	}
 	for _, p := range r.Pools {
-		w, ok := wantPools[p.Name]
+		w, ok := wantPools[p.Name+"/"+p.OS]
 		if !ok {
-			t.Errorf("unexpected pool %q", p.Name)
+			t.Errorf("unexpected pool %q (%s)", p.Name, p.OS)
 			continue
 		}
-		delete(wantPools, p.Name)
+		delete(wantPools, p.Name+"/"+p.OS)
 		if p.Nodes != w.nodes || (p.Name != "legacy" && p.Configurations != w.configurations) || p.Drift != (p.Name == "ng-136") {
 			t.Errorf("pool %s: %+v, want %d nodes, %d configurations, drift %v", p.Name, p, w.nodes, w.configurations, p.Name == "ng-136")
 		}
@@ -387,6 +451,52 @@ func checkLintReport(t *testing.T, res cmdResult, nodes []node) {
 	}
 	if groupOf["ng-134-a"] == groupOf["ng-136-a"] {
 		t.Errorf("ng-134 and ng-136 share group %q: different minors and pools", groupOf["ng-134-a"])
+	}
+
+	// The Windows nodes are checked as the Windows kubelet: mixed-137's two
+	// nodes serve the same configz and flags and are two groups, the Linux
+	// one starting, the Windows one refused (defaultPodSysctls, KC5105); the
+	// Windows pool starts without the Windows kubelet's warnings.
+	if groupOf["mixed-137-linux"] == "" || groupOf["mixed-137-linux"] == groupOf["mixed-137-windows"] {
+		t.Errorf("mixed-137 groups: linux %q, windows %q: want two", groupOf["mixed-137-linux"], groupOf["mixed-137-windows"])
+	}
+	for _, tt := range []struct {
+		node, os string
+		starts   bool
+		rules    []string // among the findings
+		without  []string // not among them
+	}{
+		{"mixed-137-linux", "linux", true, nil, []string{"KC5101", "KC5103", "KC5105"}},
+		{"mixed-137-windows", "windows", false, []string{"KC5101", "KC5105"}, nil},
+		{"win-137-a", "windows", true, nil, []string{"KC5101", "KC5103", "KC5105", "KC2508"}},
+	} {
+		found := false
+		for _, g := range r.Groups {
+			if !slices.Contains(g.Nodes, tt.node) {
+				continue
+			}
+			found = true
+			var rules []string
+			for _, f := range g.Findings {
+				rules = append(rules, f.Rule)
+			}
+			if g.OS != tt.os || g.Starts == nil || *g.Starts != tt.starts {
+				t.Errorf("%s's group %s: os %q, starts %v; want %s, %v (findings %v)", tt.node, g.ID, g.OS, g.Starts, tt.os, tt.starts, rules)
+			}
+			for _, rule := range tt.rules {
+				if !slices.Contains(rules, rule) {
+					t.Errorf("%s's group: findings %v lack %s", tt.node, rules, rule)
+				}
+			}
+			for _, rule := range tt.without {
+				if slices.Contains(rules, rule) {
+					t.Errorf("%s's group: findings %v have %s", tt.node, rules, rule)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: in no group", tt.node)
+		}
 	}
 	checkFailures(t, r, nodes, "")
 	if len(r.Results) == 0 || string(r.Results) == "null" {
@@ -430,6 +540,14 @@ func checkFailures(t *testing.T, r report, nodes []node, general string) {
 			t.Errorf("%s: failure %q, want %q", n.Name, got[n.Name], want)
 		}
 	}
+}
+
+// os is the node's status.nodeInfo.operatingSystem.
+func (n node) os() string {
+	if n.OS == "" {
+		return "linux"
+	}
+	return n.OS
 }
 
 // knownMinor: kubeletcfg knows 1.31 to 1.37.
@@ -568,7 +686,7 @@ func (e *env) serveBrokenKubelet(t *testing.T, n node, body []byte) {
 func TestClusterContexts(t *testing.T) {
 	a := startEnvAt(t, 2379)
 	b := startEnvAt(t, 2479)
-	eks136, gke137 := config{"1.36", "396-real-eks"}, config{"1.37", "399-real-gke"}
+	eks136, gke137 := config{"1.36", "396-real-eks", false}, config{"1.37", "399-real-gke", false}
 	poolNodes := func(first int, pool string, c config) []node {
 		_, version := golden(t, c)
 		var nodes []node

@@ -251,8 +251,10 @@ func (e *env) kubeconfig(name, token string) string {
 type node struct {
 	Name   string
 	Labels map[string]string
-	// Version is status.nodeInfo.kubeletVersion.
+	// Version is status.nodeInfo.kubeletVersion, OS its operatingSystem
+	// ("": linux).
 	Version string
+	OS      string
 	IP      string
 	// Config names the recorded configuration its kubelet serves (golden minor
 	// and case); Flags its kubelet command line. Down: no kubelet listens.
@@ -262,16 +264,22 @@ type node struct {
 }
 
 // config is a recorded effective configuration: what the real kubelet of
-// Minor produced for conformance case Case (testdata/conformance/golden).
+// Minor produced for conformance case Case (testdata/conformance/golden), or
+// with Windows the Windows kubelet, under Wine (golden-windows).
 type config struct {
 	Minor, Case string
+	Windows     bool
 }
 
 // golden reads a recorded effective configuration. The real kubelet started
 // with it (the tests only use configurations it accepted).
 func golden(t testing.TB, c config) (effective json.RawMessage, kubeletVersion string) {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "testdata", "conformance", "golden", c.Minor, c.Case+".json"))
+	dir := "golden"
+	if c.Windows {
+		dir = "golden-windows"
+	}
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "conformance", dir, c.Minor, c.Case+".json"))
 	check(t, err)
 	var g struct {
 		Kubelet   string          `json:"kubelet"`
@@ -324,7 +332,7 @@ func (e *env) createNode(ctx context.Context, n node) error {
 		DaemonEndpoints: corev1.NodeDaemonEndpoints{KubeletEndpoint: corev1.DaemonEndpoint{Port: kubeletPort}},
 		NodeInfo: corev1.NodeSystemInfo{
 			KubeletVersion:          n.Version,
-			OperatingSystem:         "linux",
+			OperatingSystem:         n.os(),
 			Architecture:            "amd64",
 			ContainerRuntimeVersion: "containerd://2.1.4",
 		},
@@ -347,7 +355,7 @@ func (e *env) startKubelets(nodes []node) {
 		if n.Down {
 			continue
 		}
-		key := n.Config.Minor + "/" + n.Config.Case + "|" + strings.Join(n.Flags, " ")
+		key := fmt.Sprintf("%s/%s|%v|%s", n.Config.Minor, n.Config.Case, n.Config.Windows, strings.Join(n.Flags, " "))
 		spec := specs[key]
 		if spec == nil {
 			raw, _ := golden(e.t, n.Config)
