@@ -1,6 +1,7 @@
 package kubeletcfg_test
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -66,7 +67,10 @@ type peerOrigin struct {
 type peerExpect struct {
 	// Starts is whether the node gets a running kubelet; RefusedBy who stops
 	// it ("kubelet" or the tool, pipeline.Refusal.By) when it does not.
-	Starts    *bool  `json:"starts"`
+	Starts *bool `json:"starts"`
+	// OS is the operating system the node is evaluated as: windows when the
+	// file says so ("": linux).
+	OS        string `json:"os"`
 	RefusedBy string `json:"refusedBy"`
 	// Errors are the rule IDs of the error findings, exactly (a node that
 	// starts has none); Rules are other rule IDs that must be among the
@@ -156,6 +160,9 @@ func TestPeerCorpus(t *testing.T) {
 				t.Fatal(err)
 			}
 			doc := l.Report.Document
+			if got := string(l.Result.OS.Or()); got != cmp.Or(want.OS, "linux") {
+				t.Errorf("evaluated as %s, want %s", got, cmp.Or(want.OS, "linux"))
+			}
 			if doc.Starts != *want.Starts {
 				t.Errorf("starts %v, want %v", doc.Starts, *want.Starts)
 			}

@@ -201,6 +201,7 @@ func fromBootstrap(file string, f Format, out *bootstrap.Output) *Source {
 	if out.Writer != nil {
 		s.writer = *out.Writer
 	}
+	s.flagWriters = out.FlagWriters
 	slices.Sort(m.Set)
 	if out.ConfigDir != "" {
 		s.configDir = out.ConfigDir
@@ -240,8 +241,12 @@ func (s *Source) addToolFindings(r []finding.Finding) []finding.Finding {
 		case f.Rule == validate.FlagDeprecated.ID || f.Rule == validate.FlagUnknown.ID:
 			// The tool that writes the node's files passes the flag
 			// (Karpenter's Bottlerocket nodes: Bottlerocket's template).
-			f.Message += fmt.Sprintf(" (%s writes --%s itself)", s.writer.Name, name)
-			f.Hint = fmt.Sprintf("nothing to change in the file: %s %s passes the flag; whether a release for this kubelet minor does is the tool's", s.writer.Name, s.writer.Release)
+			w := s.writer
+			if fw, ok := s.flagWriters[name]; ok {
+				w = fw
+			}
+			f.Message += fmt.Sprintf(" (%s writes --%s itself)", w.Name, name)
+			f.Hint = fmt.Sprintf("nothing to change in the file: %s %s passes the flag; whether a release for this kubelet minor does is the tool's", w.Name, w.Release)
 		}
 		kept = append(kept, f)
 	}

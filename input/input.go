@@ -124,6 +124,8 @@ type Source struct {
 	tool     string
 	writer   bootstrap.Tool
 	ownFlags map[string]bool
+	// flagWriters: bootstrap.Output.FlagWriters.
+	flagWriters map[string]bootstrap.Tool
 }
 
 // Tool names the bootstrapper whose translation s is ("k0s"), "" for none.

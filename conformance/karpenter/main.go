@@ -12,7 +12,7 @@
 // spec.kubelet gives no integer (110, the launch template suite's value),
 // defaultClusterDNS (10.0.100.10, the suite's kube-dns IP), the NodeClaim's
 // taints then karpenter.sh/unregistered:NoExecute. The family's Bootstrapper
-// (pkg/providers/amifamily/bootstrap: Nodeadm, Bottlerocket, EKS, Custom,
+// (pkg/providers/amifamily/bootstrap: Nodeadm, Bottlerocket, EKS, Windows, Custom,
 // built as the family's UserData builds it) Script is written decoded (AL2
 // and Bottlerocket base64-encode it). The amifamily package itself is not
 // linked: it imports pkg/aws and the AWS SDK.
@@ -185,10 +185,15 @@ func userData(path string) (string, error) {
 		boot = bootstrap.Bottlerocket{Options: opts, EnableDefaultMountPaths: alias != nil && alias.Version == v1.AliasVersionLatest}
 	case v1.AMIFamilyAL2:
 		boot = bootstrap.EKS{Options: opts}
+	case v1.AMIFamilyWindows2019, v1.AMIFamilyWindows2022, v1.AMIFamilyWindows2025:
+		// windows.go UserData: the same Options but labels, cluster CIDR and
+		// instance store policy.
+		opts.UnparsedKubeletConfig, opts.InstanceStorePolicy = nil, nil
+		boot = bootstrap.Windows{Options: opts}
 	case v1.AMIFamilyCustom:
 		boot = bootstrap.Custom{Options: opts}
 	default:
-		return "", fmt.Errorf("amiFamily %s: not a Linux family", family)
+		return "", fmt.Errorf("amiFamily %s: no family karpenter-check builds", family)
 	}
 	script, err := boot.Script(context.Background())
 	if err != nil {
@@ -200,7 +205,7 @@ func userData(path string) (string, error) {
 		return "", fmt.Errorf("%s Script: %w", family, err)
 	}
 	script = string(b)
-	if family == v1.AMIFamilyAL2 {
+	if family == v1.AMIFamilyAL2 || strings.HasPrefix(family, "Windows") {
 		// bootstrap.go joinParameterArgs writes a map's pairs in Go's map
 		// order: sorted here so that the golden is the same on every run
 		// (the kubelet parses the list the same in any order).

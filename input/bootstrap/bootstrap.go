@@ -63,6 +63,10 @@ type Output struct {
 	// is not Tool itself (Karpenter's AL2023 nodes: EKS nodeadm, from the
 	// AMI); nil for Tool. What it writes of its own accord is its to change.
 	Writer *Tool
+	// FlagWriters name, by flag name, the tool that writes a flag of its own
+	// accord when it is neither Tool nor Writer (the EKS Windows AMI's
+	// bootstrap script, under Karpenter's -KubeletExtraArgs).
+	FlagWriters map[string]Tool
 	// Config is the --config file the tool writes; nil when the kubelet runs
 	// without one.
 	Config *File

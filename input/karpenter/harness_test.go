@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -16,6 +17,7 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 	"github.com/kubeletcfg/kubeletcfg/input/nodeadm"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
 // harnessDiffers are the fixtures where the user data Karpenter's own
@@ -66,6 +68,8 @@ func TestKarpenterHarnessGoldens(t *testing.T) {
 				diffs = bottlerocketDiffs(t, name, data, ud, out)
 			case "AL2":
 				diffs = al2Diffs(t, ud, out)
+			case "Windows2019", "Windows2022", "Windows2025":
+				diffs = windowsDiffs(t, ud, out)
 			default:
 				t.Fatalf("amiFamily %s: no comparison", family)
 			}
@@ -201,9 +205,40 @@ var dnsRE = regexp.MustCompile(`--dns-cluster-ip '([^']*)'`)
 // al2Diffs reads bootstrap.sh's line of the script Karpenter writes.
 func al2Diffs(t *testing.T, ud string, out *bootstrap.Output) []string {
 	t.Helper()
-	m := extraArgsRE.FindStringSubmatch(ud)
+	return extraArgsDiffs(t, ud, out, extraArgsRE, dnsRE, "--kubelet-extra-args", "--dns-cluster-ip")
+}
+
+// Start-EKSBootstrap.ps1's parameters in the Windows user data (bootstrap/windows.go Script).
+var (
+	winExtraArgsRE = regexp.MustCompile(`-KubeletExtraArgs '([^']*)'`)
+	winDNSRE       = regexp.MustCompile(`-DNSClusterIP '([^']*)'`)
+)
+
+// windowsDiffs: Start-EKSBootstrap.ps1's -KubeletExtraArgs are Translate's
+// flags (the double quotes around a value are the Windows command line's,
+// which the kubelet does not see), -DNSClusterIP its clusterDNS, and the
+// node is a Windows one.
+func windowsDiffs(t *testing.T, ud string, out *bootstrap.Output) []string {
+	t.Helper()
+	// The script's own arguments (assumed, not Karpenter's) come first.
+	own := *out
+	own.Flags = slices.DeleteFunc(slices.Clone(out.Flags), func(f string) bool {
+		name, _, _ := strings.Cut(strings.TrimPrefix(f, "--"), "=")
+		_, ok := out.FlagWriters[name]
+		return ok
+	})
+	diffs := extraArgsDiffs(t, ud, &own, winExtraArgsRE, winDNSRE, "-KubeletExtraArgs", "-DNSClusterIP")
+	if out.OS != kubelets.Windows {
+		diffs = append(diffs, "OS: Karpenter writes a PowerShell script for Windows, kubeletcfg says "+string(out.OS))
+	}
+	return diffs
+}
+
+func extraArgsDiffs(t *testing.T, ud string, out *bootstrap.Output, argsRE, dnsParamRE *regexp.Regexp, argsName, dnsName string) []string {
+	t.Helper()
+	m := argsRE.FindStringSubmatch(ud)
 	if m == nil {
-		t.Fatal("no --kubelet-extra-args in the golden")
+		t.Fatalf("no %s in the golden", argsName)
 	}
 	norm := func(flag string) string {
 		// bootstrap.sh puts the flags in KUBELET_EXTRA_ARGS; systemd's
@@ -222,11 +257,11 @@ func al2Diffs(t *testing.T, ud string, out *bootstrap.Output) []string {
 	}
 	var diffs []string
 	if !reflect.DeepEqual(want, got) {
-		diffs = append(diffs, "--kubelet-extra-args: Karpenter "+strings.Join(want, " ")+", kubeletcfg "+strings.Join(got, " "))
+		diffs = append(diffs, argsName+": Karpenter "+strings.Join(want, " ")+", kubeletcfg "+strings.Join(got, " "))
 	}
 	cfg := jsonOf(t, out.Config.Data)
-	if d := dnsRE.FindStringSubmatch(ud); d != nil && !jsonEqual(cfg["clusterDNS"], []string{d[1]}) {
-		diffs = append(diffs, "--dns-cluster-ip: Karpenter "+d[1]+", kubeletcfg "+strings.Join(strings.Fields(string(mustJSON(cfg["clusterDNS"]))), ""))
+	if d := dnsParamRE.FindStringSubmatch(ud); d != nil && !jsonEqual(cfg["clusterDNS"], []string{d[1]}) {
+		diffs = append(diffs, dnsName+": Karpenter "+d[1]+", kubeletcfg "+strings.Join(strings.Fields(string(mustJSON(cfg["clusterDNS"]))), ""))
 	}
 	return diffs
 }

@@ -447,7 +447,7 @@ func newTranslation(path string, data []byte, opt bootstrap.Options) (*translati
 		}
 	}
 	var kc map[string]any
-	if fam == "AL2023" || fam == "Bottlerocket" || fam == "AL2" {
+	if fam == "AL2023" || fam == "Bottlerocket" || fam == "AL2" || isWindows(fam) {
 		// Custom passes the user data as is: nothing Karpenter resolves reaches the node.
 		kc = t.resolved(opt)
 	}
@@ -458,6 +458,12 @@ func newTranslation(path string, data []byte, opt bootstrap.Options) (*translati
 		err = t.bottlerocket(kc, spec, opt)
 	case "AL2":
 		t.al2(kc)
+	case "Windows2019", "Windows2022", "Windows2025":
+		t.windows(fam, kc)
+		t.out.OS, t.out.OSFrom = kubelets.Windows, "amiFamily "+fam
+		if aliasNote != "" {
+			t.out.OSFrom = "amiSelectorTerms " + aliasNote
+		}
 	case "Custom":
 		for _, name := range sortedKeys(t.kubelet) {
 			t.add(bootstrap.Drops, t.keys[name], name, fmt.Sprintf("amiFamily Custom: Karpenter passes spec.userData as is and generates no kubelet configuration, so spec.kubelet.%s never reaches the kubelet (pkg/providers/amifamily/bootstrap/custom.go Script, %s)", name, Tool.Release),
@@ -467,7 +473,7 @@ func newTranslation(path string, data []byte, opt bootstrap.Options) (*translati
 	case "":
 		t.out.Note = "Karpenter EC2NodeClass without an AMI family Karpenter accepts: nothing is generated"
 	default:
-		return nil, fmt.Errorf("%s: EC2NodeClass for %s: kubeletcfg reads the Linux families (AL2023, Bottlerocket, AL2, Custom), not Windows", path, fam)
+		return nil, fmt.Errorf("%s: EC2NodeClass for %s: kubeletcfg reads the families AL2023, Bottlerocket, AL2, Windows2019, Windows2022, Windows2025 and Custom", path, fam)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
@@ -960,13 +966,56 @@ func minorNumber(v string) int {
 // --kubelet-extra-args from kubeletExtraArgs.
 func (t *translation) al2(kc map[string]any) {
 	t.unsupported("AL2", true)
+	t.extraArgs(kc, "Karpenter: bootstrap.sh --kubelet-extra-args (pkg/providers/amifamily/bootstrap/bootstrap.go kubeletExtraArgs)", "/etc/kubernetes/kubelet/kubelet-config.json")
+	t.out.Note = "Karpenter EC2NodeClass, AL2: bootstrap.sh's --kubelet-extra-args as Karpenter writes them (map-valued flags with their keys sorted; Karpenter's order is Go's map order) and --dns-cluster-ip in kubelet-config.json; the AMI's own kubelet-config.json template is not modeled; the NodePool's --node-labels flag is not in this file"
+}
+
+// isWindows reports whether an AMI family is one of the Windows ones.
+func isWindows(fam string) bool { return strings.HasPrefix(fam, "Windows") }
+
+// windowsAMI is the EKS-optimized Windows AMI's bootstrap script, which
+// starts the kubelet on a Windows node Karpenter launches.
+var windowsAMI = bootstrap.Tool{Name: "the EKS Windows AMI", Release: "(Start-EKSBootstrap.ps1)", Source: "Start-EKSBootstrap.ps1 (in the AMI; not public source)"}
+
+// windowsKubeletConfig is where the EKS Windows AMI's Start-EKSBootstrap.ps1
+// writes the kubelet's --config ($env:ProgramData\kubernetes).
+const windowsKubeletConfig = `C:\ProgramData\kubernetes\kubelet-config.json`
+
+// windows: bootstrap/windows.go Script: Start-EKSBootstrap.ps1 of the EKS
+// Windows AMI with -KubeletExtraArgs, the same kubeletExtraArgs as AL2's
+// (joined with spaces, each value in double quotes, which the Windows
+// command line takes off), and -DNSClusterIP, the first clusterDNS address.
+// The families map what AL2 maps (SupportsArbitraryKubeletConfig false,
+// PodsPerCoreEnabled true: pkg/providers/amifamily/windows.go FeatureFlags).
+func (t *translation) windows(fam string, kc map[string]any) {
+	t.unsupported(fam, true)
+	t.extraArgs(kc, "Karpenter: Start-EKSBootstrap.ps1 -KubeletExtraArgs (pkg/providers/amifamily/bootstrap/windows.go Script, bootstrap.go kubeletExtraArgs)", windowsKubeletConfig)
+	// The script's own arguments come first; -KubeletExtraArgs are appended.
+	own := []string{"--cgroups-per-qos=false", "--enforce-node-allocatable="}
+	t.out.Flags = append(slices.Clone(own), t.out.Flags...)
+	t.out.FlagPositions = append(make([]finding.Position, len(own)), t.out.FlagPositions...)
+	ownNote := "EKS Windows AMI: Start-EKSBootstrap.ps1's own kubelet arguments (Register-KubernetesServices; the script ships in the AMI, not as public source: an assumption from its published copies)"
+	t.out.FlagNotes = append([]string{ownNote, ownNote}, t.out.FlagNotes...)
+	t.out.FlagWriters = map[string]bootstrap.Tool{}
+	for _, f := range own {
+		name, _, _ := strings.Cut(strings.TrimPrefix(f, "--"), "=")
+		t.out.FlagWriters[name] = windowsAMI
+	}
+	t.out.Note = fmt.Sprintf("Karpenter EC2NodeClass, %s: Start-EKSBootstrap.ps1's -KubeletExtraArgs as Karpenter writes them (map-valued flags with their keys sorted; Karpenter's order is Go's map order) after the script's own --cgroups-per-qos=false --enforce-node-allocatable= (assumed: the script is not public source), and -DNSClusterIP in kubelet-config.json; the rest of the Windows AMI's kubelet-config.json and arguments are not modeled; the NodePool's --node-labels flag is not in this file", fam)
+}
+
+// extraArgs is kubeletExtraArgs (pkg/providers/amifamily/bootstrap/bootstrap.go)
+// as the kubelet's flags, with the first clusterDNS address in the kubelet
+// configuration file at configPath (bootstrap.sh --dns-cluster-ip,
+// Start-EKSBootstrap.ps1 -DNSClusterIP).
+func (t *translation) extraArgs(kc map[string]any, note, configPath string) {
 	var flags []string
 	var pos []finding.Position
 	var notes []string
 	addFlag := func(name, value, field string) {
 		flags = append(flags, "--"+name+"="+value)
 		pos = append(pos, t.out.Positions[field])
-		notes = append(notes, "Karpenter: bootstrap.sh --kubelet-extra-args (pkg/providers/amifamily/bootstrap/bootstrap.go kubeletExtraArgs)")
+		notes = append(notes, note)
 	}
 	var ts []string
 	for _, x := range t.taints {
@@ -1014,9 +1063,8 @@ func (t *translation) al2(kc map[string]any) {
 		doc["clusterDNS"] = ips[:1] // --dns-cluster-ip: the first address
 	}
 	j, _ := json.MarshalIndent(doc, "", "    ")
-	t.out.Config = &bootstrap.File{Path: "/etc/kubernetes/kubelet/kubelet-config.json", Data: j}
+	t.out.Config = &bootstrap.File{Path: configPath, Data: j}
 	t.out.Flags, t.out.FlagPositions, t.out.FlagNotes = flags, pos, notes
-	t.out.Note = "Karpenter EC2NodeClass, AL2: bootstrap.sh's --kubelet-extra-args as Karpenter writes them (map-valued flags with their keys sorted; Karpenter's order is Go's map order) and --dns-cluster-ip in kubelet-config.json; the AMI's own kubelet-config.json template is not modeled; the NodePool's --node-labels flag is not in this file"
 }
 
 // unsupported is v1.15's validateKubeletFieldsSupported

@@ -16,6 +16,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/rule"
 )
 
@@ -463,5 +464,51 @@ func TestAL2023AtBootReplaces(t *testing.T) {
 	}
 	if _, ok := out.Positions["maxPods"]; ok {
 		t.Errorf("maxPods has a position %s; it is Karpenter's, at launch", out.Positions["maxPods"])
+	}
+}
+
+// TestWindowsFamilies: a Windows AMI family (by alias or amiFamily) is a
+// Windows node, its kubelet settings are Start-EKSBootstrap.ps1's
+// -KubeletExtraArgs (podsPerCore included: PodsPerCoreEnabled), the keys the
+// family cannot apply are refused as for AL2, and the Linux families say no OS.
+func TestWindowsFamilies(t *testing.T) {
+	kubelet := "    maxPods: 30\n    podsPerCore: 2\n    clusterDNS: [10.100.0.10]\n"
+	tests := []struct {
+		name, alias, kubelet string
+		wantOS               kubelets.OS
+		wantFlags            []string
+		wantRefused          string
+	}{
+		{"windows2022 alias", "windows2022@latest", kubelet, kubelets.Windows,
+			[]string{"--cgroups-per-qos=false", "--enforce-node-allocatable=", "--register-with-taints=karpenter.sh/unregistered:NoExecute", "--max-pods=30", "--pods-per-core=2"}, ""},
+		{"windows2019, an unmanaged key", "windows2019@latest", kubelet + "    cpuManagerPolicy: static\n", kubelets.Windows, nil, "cpuManagerPolicy"},
+		{"al2 is Linux", "al2@latest", kubelet, "",
+			[]string{"--register-with-taints=karpenter.sh/unregistered:NoExecute", "--max-pods=30", "--pods-per-core=2"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := translate(t, nodeClassYAML(tt.alias, tt.kubelet, ""), bootstrap.Options{})
+			if out.OS != tt.wantOS {
+				t.Errorf("OS %q, want %q", out.OS, tt.wantOS)
+			}
+			if tt.wantOS == kubelets.Windows && (out.Config == nil || out.Config.Path != windowsKubeletConfig || !strings.Contains(out.OSFrom, tt.alias)) {
+				t.Errorf("config %+v, OS from %q", out.Config, out.OSFrom)
+			}
+			if tt.wantFlags != nil && !reflect.DeepEqual(out.Flags, tt.wantFlags) {
+				t.Errorf("flags %q, want %q", out.Flags, tt.wantFlags)
+			}
+			refused := ""
+			for _, f := range out.Findings {
+				if f.Rule == bootstrap.Refuses.ID && strings.Contains(f.Message, "not applied by the") {
+					refused = f.Message
+				}
+			}
+			if (tt.wantRefused == "") != (refused == "") || !strings.Contains(refused, tt.wantRefused) {
+				t.Errorf("refusal %q, want one naming %q", refused, tt.wantRefused)
+			}
+			if cfg := jsonOf(t, out.Config.Data); !jsonEqual(cfg["clusterDNS"], []string{"10.100.0.10"}) {
+				t.Errorf("clusterDNS %v", cfg["clusterDNS"])
+			}
+		})
 	}
 }
