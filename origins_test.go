@@ -53,10 +53,20 @@ func TestNoDefaultLabelOnToolValues(t *testing.T) {
 		}
 		res := e.Result
 		m := res.Minor
-		// The defaults of the kubelet the file is for (a Windows template's: 500Mi).
+		// The defaults of the kubelet the file is for (a Windows template's: 500Mi),
+		// run as the tool runs it: a kubelet without --config (an AKS Windows
+		// node's) has its flags' defaults.
+		p, err := Options{Config: path}.Prepare()
+		if err != nil {
+			t.Fatal(err)
+		}
+		empty := pipeline.Input{Config: "empty.yaml", OS: res.OS, Virtual: map[string][]byte{"empty.yaml": []byte(testConfig)}}
 		key := m.Version + "/" + string(res.OS.Or())
+		if p.Input.Config == "" && p.Input.ConfigDir == "" {
+			empty, key = pipeline.Input{OS: res.OS}, key+"/flags"
+		}
 		if defaults[key] == nil {
-			d, err := pipeline.Evaluate(m, pipeline.Input{Config: "empty.yaml", OS: res.OS, Virtual: map[string][]byte{"empty.yaml": []byte(testConfig)}})
+			d, err := pipeline.Evaluate(m, empty)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -9,9 +9,10 @@ import (
 )
 
 // TestInputSaysWindows: a file that says its node is a Windows one (CAPZ's
-// Windows KubeadmConfigTemplate: an npipe criSocket) is evaluated as the
-// Windows kubelet without --os; --os linux still evaluates it as Linux; a
-// Linux template stays Linux.
+// Windows KubeadmConfigTemplate: an npipe criSocket; a Karpenter Windows AMI
+// family; an AKS agent pool of osType Windows) is evaluated as the Windows
+// kubelet without --os; --os linux still evaluates it as Linux; a Linux
+// template stays Linux.
 func TestInputSaysWindows(t *testing.T) {
 	const capz = "testdata/bootstrappers/capi/capz-windows-md.yaml"
 	tests := []struct {
@@ -25,6 +26,8 @@ func TestInputSaysWindows(t *testing.T) {
 		{"capz windows template, --os linux", capz, "linux", kubelets.Linux, false},
 		{"capz windows template, --os windows", capz, "windows", kubelets.Windows, true},
 		{"linux template", "testdata/bootstrappers/capi/extra-args-kct.yaml", "", kubelets.Linux, true},
+		{"karpenter windows2025", "testdata/bootstrappers/karpenter/windows2025-kubelet.yaml", "", kubelets.Windows, true},
+		{"aks windows node pool", "testdata/bootstrappers/aks/nodepool-windows.json", "", kubelets.Windows, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -42,7 +45,7 @@ func TestInputSaysWindows(t *testing.T) {
 			if leftOut == tt.windowsFlag {
 				t.Errorf("KC2508 (a Windows-only flag left out) reported: %v, want %v", leftOut, !tt.windowsFlag)
 			}
-			said := strings.Contains(l.Source.Note, "evaluated as a windows node, as the file says (nodeRegistration.criSocket npipe:")
+			said := strings.Contains(l.Source.Note, "evaluated as a windows node, as the file says (")
 			if said != (tt.os == "" && tt.want == kubelets.Windows) {
 				t.Errorf("note %q: says why it is Windows: %v", l.Source.Note, said)
 			}

@@ -22,6 +22,7 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 	"github.com/kubeletcfg/kubeletcfg/internal/didyoumean"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/rule"
 )
 
@@ -73,6 +74,9 @@ func Detect(_ string, data []byte) bool {
 	if t := bytes.TrimSpace(data); len(t) == 0 || t[0] != '{' {
 		return false
 	}
+	if isAgentPool(data) {
+		return true
+	}
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(data, &m); err != nil {
 		return false
@@ -107,10 +111,40 @@ func Accepts(_ string, data []byte) bool {
 	return !api && !kind
 }
 
+// isAgentPool reports whether data is an AKS agent pool as az aks nodepool
+// show prints it (kubeletConfig beside osType) or as the AKS API returns it
+// (the same under properties).
+func isAgentPool(data []byte) bool {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(data, &m); err != nil {
+		return false
+	}
+	if props, ok := m["properties"]; ok {
+		m = nil
+		if err := json.Unmarshal(props, &m); err != nil {
+			return false
+		}
+	}
+	_, os := m["osType"]
+	_, kc := m["kubeletConfig"]
+	return os && kc
+}
+
+// pool is what is read of an agent pool besides its kubeletConfig.
+type pool struct {
+	osType, version, maxPods *yaml.Node
+}
+
 type translation struct {
 	path string
 	out  *bootstrap.Output
 	kc   customKubeletConfig
+	// pool is the agent pool the kubeletConfig is in (nil: a kubeletConfig
+	// file); windows: the node pool is a Windows one.
+	pool    *pool
+	windows bool
+	// keys are the kubeletConfig's keys read, by the API's name.
+	keys map[string]*yaml.Node
 }
 
 // add reports a finding of one of the bootstrapper rules (input/bootstrap) at
@@ -154,9 +188,14 @@ func decode(n *yaml.Node) any {
 // Translate reads the kubeletConfig JSON and returns the kubelet
 // configuration file AgentBaker writes from it.
 func Translate(p string, data []byte, opt bootstrap.Options) (*bootstrap.Output, error) {
-	t, err := parse(p, data)
+	t, err := parse(p, data, opt)
 	if err != nil {
 		return nil, err
+	}
+	if t.windows {
+		t.translateWindows()
+		finding.SortFindings(t.out.Findings)
+		return t.out, nil
 	}
 	c := &aksKubeletConfiguration{APIVersion: "kubelet.config.k8s.io/v1beta1", Kind: "KubeletConfiguration"}
 	setCustomKubeletConfig(&t.kc, c)
@@ -171,22 +210,29 @@ func Translate(p string, data []byte, opt bootstrap.Options) (*bootstrap.Output,
 	_ = json.Unmarshal(b, &doc)
 	delete(doc, "authentication")
 	delete(doc, "authorization")
+	if mp := t.poolMaxPods(); mp != nil {
+		// The resource provider's --max-pods, which AgentBaker writes as maxPods.
+		doc["maxPods"] = mp
+	}
 	t.atBoot(doc, opt)
 	b, _ = json.MarshalIndent(doc, "", "    ")
 	t.out.Config = &bootstrap.File{Path: configPath, Data: b}
 	t.out.Note = fmt.Sprintf("AKS kubeletConfig: %s as %s writes it (the resource provider's own flags, not public, are left to --set)", configPath, Release)
+	if t.pool != nil {
+		t.out.Note = "AKS agent pool (osType Linux): " + strings.TrimPrefix(t.out.Note, "AKS kubeletConfig: ")
+	}
 	finding.SortFindings(t.out.Findings)
 	return t.out, nil
 }
 
 // parse reads the kubeletConfig JSON into the customKubeletConfig AgentBaker
 // receives, with the API's checks as findings.
-func parse(p string, data []byte) (*translation, error) {
+func parse(p string, data []byte, opt bootstrap.Options) (*translation, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil || len(root.Content) != 1 || root.Content[0].Kind != yaml.MappingNode || !json.Valid(data) {
 		return nil, fmt.Errorf("%s: Error reading kubelet configuration from %s: not a JSON object (az aks get_kubelet_config)", p, path.Base(p))
 	}
-	t := &translation{path: p, out: &bootstrap.Output{
+	t := &translation{path: p, keys: map[string]*yaml.Node{}, out: &bootstrap.Output{
 		Tool:      Tool,
 		Positions: map[string]finding.Position{},
 		Notes:     map[string]string{},
@@ -194,6 +240,27 @@ func parse(p string, data []byte) (*translation, error) {
 		Anchor:    finding.Position{File: p, Line: 1, Column: 1},
 	}}
 	m := root.Content[0]
+	if isAgentPool(data) {
+		if props := yamlValue(m, "properties"); props != nil {
+			m = props
+		}
+		t.pool = &pool{osType: yamlValue(m, "osType"), version: yamlValue(m, "currentOrchestratorVersion"), maxPods: yamlValue(m, "maxPods")}
+		if t.pool.version == nil {
+			t.pool.version = yamlValue(m, "orchestratorVersion")
+		}
+		if v := t.pool.version; v != nil && v.Kind == yaml.ScalarNode && v.Value != "" {
+			t.out.KubeletVersion = v.Value
+		}
+		if k := yamlValue(m, "kubeletConfig"); k != nil && k.Kind == yaml.MappingNode {
+			m = k
+		} else {
+			m = &yaml.Node{Kind: yaml.MappingNode}
+		}
+		if os := t.pool.osType; os != nil && strings.EqualFold(os.Value, "Windows") {
+			t.out.OS, t.out.OSFrom = kubelets.Windows, fmt.Sprintf("the agent pool's osType %s (line %d)", os.Value, os.Line)
+		}
+	}
+	t.windows = opt.OS == kubelets.Windows || opt.OS == "" && t.out.OS == kubelets.Windows
 	if len(m.Content) > 0 {
 		t.out.Anchor = t.pos(m.Content[0])
 	}
@@ -211,6 +278,7 @@ func parse(p string, data []byte) (*translation, error) {
 				hint)
 			continue
 		}
+		t.keys[k.Value] = k
 		t.read(k.Value, field, v)
 	}
 	t.validateThresholds(m)
@@ -467,4 +535,101 @@ func unsafeSysctlAllowed(s string) bool {
 		return true
 	}
 	return false
+}
+
+// yamlValue is the value of key in the mapping n, nil when absent.
+func yamlValue(n *yaml.Node, key string) *yaml.Node {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// poolMaxPods is the agent pool's maxPods, nil when the file is no pool or
+// has none.
+func (t *translation) poolMaxPods() any {
+	if t.pool == nil || t.pool.maxPods == nil || t.pool.maxPods.Tag != "!!int" {
+		return nil
+	}
+	n, err := strconv.Atoi(t.pool.maxPods.Value)
+	if err != nil {
+		return nil
+	}
+	t.out.Positions["maxPods"] = t.pos(t.pool.maxPods)
+	t.out.Notes["maxPods"] = "the agent pool's maxPods, which AKS passes to the kubelet"
+	return n
+}
+
+// resourceProvider is AKS's resource provider, which sets the kubelet's
+// own flags of a node pool.
+var resourceProvider = bootstrap.Tool{Name: "the AKS resource provider", Release: "(not public)", Source: "AgentBaker e2e/node_config.go (its Windows node configuration)"}
+
+// windowsKeys are the kubeletConfig keys a Windows node's kubelet gets, as
+// flags (datamodel/types.go setCustomKubletConfigFromSettings, through
+// GetOrderedKubeletConfigStringForPowershell into kuberneteswindowssetup.ps1's
+// kubelet arguments): containerLogMaxSizeMB in Mi, where Linux writes M.
+var windowsKeys = []struct{ key, flag, field string }{
+	{"containerLogMaxFiles", "container-log-max-files", "containerLogMaxFiles"},
+	{"containerLogMaxSizeMB", "container-log-max-size", "containerLogMaxSize"},
+	{"imageGcHighThreshold", "image-gc-high-threshold", "imageGCHighThresholdPercent"},
+	{"imageGcLowThreshold", "image-gc-low-threshold", "imageGCLowThresholdPercent"},
+}
+
+// translateWindows is a Windows node pool's kubelet: no config file, the
+// four keys AgentBaker passes as flags (sorted by flag name, as
+// GetOrderedKubeletConfigStringForPowershell sorts them), the pool's
+// --max-pods; every other key is dropped.
+func (t *translation) translateWindows() {
+	values := map[string]string{}
+	if v := t.kc.ContainerLogMaxFiles; v != nil {
+		values["containerLogMaxFiles"] = strconv.Itoa(int(*v))
+	}
+	if v := t.kc.ContainerLogMaxSizeMB; v != nil {
+		values["containerLogMaxSizeMB"] = fmt.Sprintf("%dMi", *v)
+	}
+	if v := t.kc.ImageGcHighThreshold; v != nil {
+		values["imageGcHighThreshold"] = strconv.Itoa(int(*v))
+	}
+	if v := t.kc.ImageGcLowThreshold; v != nil {
+		values["imageGcLowThreshold"] = strconv.Itoa(int(*v))
+	}
+	// The resource provider's own flags are not public; AgentBaker's e2e
+	// Windows node (e2e/node_config.go) has these two, without which the
+	// Windows kubelet warns that it ignores QoS cgroups.
+	t.out.FlagWriters = map[string]bootstrap.Tool{}
+	for _, f := range []string{"cgroups-per-qos=false", "enforce-node-allocatable="} {
+		t.out.Flags = append(t.out.Flags, "--"+f)
+		t.out.FlagPositions = append(t.out.FlagPositions, finding.Position{})
+		t.out.FlagNotes = append(t.out.FlagNotes, "the AKS resource provider's Windows kubelet flags (not public; as AgentBaker's e2e Windows node configuration has them, e2e/node_config.go)")
+		name, _, _ := strings.Cut(f, "=")
+		t.out.FlagWriters[name] = resourceProvider
+	}
+	taken := map[string]bool{}
+	for _, w := range windowsKeys {
+		taken[w.key] = true
+		if v, ok := values[w.key]; ok {
+			t.out.Flags = append(t.out.Flags, "--"+w.flag+"="+v)
+			t.out.FlagPositions = append(t.out.FlagPositions, t.pos(t.keys[w.key]))
+			t.out.FlagNotes = append(t.out.FlagNotes, "")
+		}
+	}
+	if mp := t.poolMaxPods(); mp != nil {
+		t.out.Flags = append(t.out.Flags, fmt.Sprintf("--max-pods=%v", mp))
+		t.out.FlagPositions = append(t.out.FlagPositions, t.pos(t.pool.maxPods))
+		t.out.FlagNotes = append(t.out.FlagNotes, "")
+	}
+	for _, k := range slices.Sorted(maps.Keys(t.keys)) {
+		if taken[k] {
+			continue
+		}
+		t.add(bootstrap.Drops, t.keys[k], keys[k],
+			fmt.Sprintf("AKS does not apply kubeletConfig.%s on a Windows node: its kubelet gets only containerLogMaxFiles, containerLogMaxSizeMB, imageGcHighThreshold and imageGcLowThreshold, as flags (%s, pkg/agent/datamodel/types.go setCustomKubletConfigFromSettings, GetOrderedKubeletConfigStringForPowershell)", k, strings.TrimPrefix(Release, "AgentBaker ")),
+			"remove it from a Windows node pool's kubeletConfig; it applies to Linux node pools")
+	}
+	t.out.Note = fmt.Sprintf("AKS Windows node pool: the kubelet's flags as %s passes them to kuberneteswindowssetup.ps1 (no config file), after the resource provider's --cgroups-per-qos=false --enforce-node-allocatable= (as AgentBaker's e2e Windows node has them; its other flags, not public, are not modeled)", Release)
 }

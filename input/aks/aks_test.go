@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/rule"
 )
 
@@ -51,7 +52,7 @@ func TestPeerAgentBaker(t *testing.T) {
 				t.Fatal(err)
 			}
 			p := testdata + "agentbaker/" + c.Custom
-			tr, err := parse(p, read(t, p))
+			tr, err := parse(p, read(t, p), bootstrap.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -190,5 +191,59 @@ func TestNotJSON(t *testing.T) {
 	_, err := Translate("k.json", []byte(`["a"]`), bootstrap.Options{})
 	if err == nil || !strings.HasPrefix(err.Error(), "k.json: ") {
 		t.Errorf("error %v", err)
+	}
+}
+
+// TestWindowsNodePool: a Windows node pool's kubelet gets the four keys
+// AgentBaker passes as flags (sorted by flag, containerLogMaxSizeMB in Mi),
+// no config file, and every other key is dropped; an agent pool says its OS
+// and kubelet version itself, a kubeletConfig file needs the OS given.
+func TestWindowsNodePool(t *testing.T) {
+	kubeletConfig := `{"containerLogMaxFiles": 6, "containerLogMaxSizeMB": 20, "imageGcHighThreshold": 90, "imageGcLowThreshold": 70, "podMaxPids": 4096}`
+	tests := []struct {
+		name, file string
+		opt        bootstrap.Options
+		wantOS     kubelets.OS
+		wantFlags  []string
+		wantDrop   bool
+		version    string
+	}{
+		{"kubeletConfig, --os windows", kubeletConfig, bootstrap.Options{OS: kubelets.Windows}, "",
+			[]string{"--cgroups-per-qos=false", "--enforce-node-allocatable=", "--container-log-max-files=6", "--container-log-max-size=20Mi", "--image-gc-high-threshold=90", "--image-gc-low-threshold=70"}, true, ""},
+		{"kubeletConfig, Linux", kubeletConfig, bootstrap.Options{}, "", nil, false, ""},
+		{"windows agent pool", string(read(t, testdata+"nodepool-windows.json")), bootstrap.Options{}, kubelets.Windows,
+			[]string{"--cgroups-per-qos=false", "--enforce-node-allocatable=", "--container-log-max-files=6", "--container-log-max-size=20Mi", "--image-gc-high-threshold=90", "--image-gc-low-threshold=70", "--max-pods=30"}, true, "1.35.4"},
+		{"linux agent pool", `{"osType": "Linux", "orchestratorVersion": "1.34", "maxPods": 50, "kubeletConfig": ` + kubeletConfig + `}`, bootstrap.Options{}, "", nil, false, "1.34"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if !Detect("pool.json", []byte(tt.file)) {
+				t.Fatal("Detect = false")
+			}
+			out, err := Translate("pool.json", []byte(tt.file), tt.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out.OS != tt.wantOS || out.KubeletVersion != tt.version {
+				t.Errorf("OS %q, kubelet %q; want %q, %q", out.OS, out.KubeletVersion, tt.wantOS, tt.version)
+			}
+			windows := tt.opt.OS == kubelets.Windows || tt.wantOS == kubelets.Windows
+			if windows != (out.Config == nil) {
+				t.Errorf("config file %v on a windows node: %v", out.Config != nil, windows)
+			}
+			if windows && !reflect.DeepEqual(out.Flags, tt.wantFlags) {
+				t.Errorf("flags %q, want %q", out.Flags, tt.wantFlags)
+			}
+			dropped := false
+			for _, f := range out.Findings {
+				dropped = dropped || f.Rule == bootstrap.Drops.ID && strings.Contains(f.Message, "podMaxPids on a Windows node")
+			}
+			if dropped != tt.wantDrop {
+				t.Errorf("podMaxPids dropped on Windows: %v, want %v", dropped, tt.wantDrop)
+			}
+			if tt.name == "linux agent pool" && !strings.Contains(string(out.Config.Data), `"maxPods": 50`) {
+				t.Errorf("the pool's maxPods is not in the config:\n%s", out.Config.Data)
+			}
+		})
 	}
 }
