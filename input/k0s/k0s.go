@@ -150,7 +150,11 @@ func translate(path string, data []byte, name string, opt bootstrap.Options) (*t
 	if err != nil {
 		return nil, err
 	}
-	if name == "" {
+	switch {
+	case name == "" && opt.OS == kubelets.Windows:
+		// A Windows worker started without --profile loads default-windows.
+		name = WindowsProfile
+	case name == "":
 		name = DefaultProfile
 		if len(d.profiles) > 0 {
 			name = d.profiles[0].name
@@ -183,6 +187,10 @@ func translate(path string, data []byte, name string, opt bootstrap.Options) (*t
 	}}
 	if len(mine) > 0 {
 		t.out.Anchor = d.pos(mine[0].nameKey)
+	}
+	if name == WindowsProfile {
+		// The profile of k0s's Windows workers (reconciler.go buildConfigMaps).
+		t.out.OS, t.out.OSFrom = kubelets.Windows, "the worker profile "+WindowsProfile+", which k0s's Windows workers load"
 	}
 	if err := t.run(mine, opt); err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)

@@ -346,3 +346,30 @@ func TestDetectAndErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestWindowsProfile: the default-windows profile is a Windows node's, and a
+// Windows worker without --profile loads it; a Linux worker's profile says no OS.
+func TestWindowsProfile(t *testing.T) {
+	file := "apiVersion: k0s.k0sproject.io/v1beta1\nkind: ClusterConfig\nspec:\n  workerProfiles:\n  - name: custom\n    values:\n      maxPods: 50\n"
+	tests := []struct {
+		name, profile string
+		os            kubelets.OS
+		want          kubelets.OS
+	}{
+		{"the file's first profile", "", "", ""},
+		{"default-windows named", WindowsProfile, "", kubelets.Windows},
+		{"a Windows worker without --profile", "", kubelets.Windows, kubelets.Windows},
+		{"a Windows worker with --profile custom", "custom", kubelets.Windows, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := TranslateProfile("k0s.yaml", []byte(file), tt.profile, bootstrap.Options{OS: tt.os})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out.OS != tt.want {
+				t.Errorf("OS %q, want %q", out.OS, tt.want)
+			}
+		})
+	}
+}
