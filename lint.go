@@ -58,6 +58,11 @@ func Lint(opt Options) (*Linted, error) {
 			opt.Config, opt.Paths = opt.Paths[0], nil
 		}
 		l, oneErr := lintOne(opt)
+		if objects := severalObjects(opt, l); objects != nil {
+			out := &LintedPaths{Report: PathsReport{Reports: []PathReport{}, Errors: []PathError{}}}
+			out.lintObjects(opt, opt.Config, objects)
+			return &Linted{Several: out}, nil
+		}
 		kind := (*KindNodesError)(nil)
 		if !errors.As(oneErr, &kind) {
 			return l, oneErr

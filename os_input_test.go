@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/kubeletcfg/kubeletcfg"
+	"github.com/kubeletcfg/kubeletcfg/input"
 	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
 
@@ -50,5 +51,43 @@ func TestInputSaysWindows(t *testing.T) {
 				t.Errorf("note %q: says why it is Windows: %v", l.Source.Note, said)
 			}
 		})
+	}
+}
+
+// TestLintClusterTemplateObjects: a Cluster API cluster template of several
+// node groups (CAPZ's Windows flavor: a control plane, Linux and Windows
+// workers) is linted object by object, the Windows workers as the Windows
+// kubelet; naming one object reads that one alone.
+func TestLintClusterTemplateObjects(t *testing.T) {
+	const file = "testdata/peers/capz-windows-template/cluster-template-windows.yaml"
+	l, err := kubeletcfg.Lint(kubeletcfg.Options{Config: file, KubeletVersion: "1.37"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths, ok := l.Several.(*kubeletcfg.LintedPaths)
+	if !ok {
+		t.Fatalf("one report for a template of three node groups: %T", l.Several)
+	}
+	var got []string
+	for i, r := range paths.Report.Reports {
+		got = append(got, r.Object+" "+string(paths.Linted[i].Result.OS.Or()))
+	}
+	want := []string{
+		"KubeadmControlPlane/${CLUSTER_NAME}-control-plane linux",
+		"KubeadmConfigTemplate/${CLUSTER_NAME}-md-0 linux",
+		"KubeadmConfigTemplate/${CLUSTER_NAME}-md-win windows",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("reports\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	one, err := kubeletcfg.Lint(kubeletcfg.Options{Config: file, KubeletVersion: "1.37", Read: input.Options{Object: "KubeadmConfigTemplate/${CLUSTER_NAME}-md-win"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if one.Several != nil || one.Result.OS != kubelets.Windows {
+		t.Errorf("Read.Object: several %v, OS %q", one.Several != nil, one.Result.OS)
+	}
+	if _, err := kubeletcfg.Lint(kubeletcfg.Options{Config: file, Read: input.Options{Object: "KubeadmConfigTemplate/nope"}}); err == nil || !strings.Contains(err.Error(), "no Cluster API object KubeadmConfigTemplate/nope") {
+		t.Errorf("an object not in the file: %v", err)
 	}
 }

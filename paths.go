@@ -27,6 +27,9 @@ type PathReport struct {
 	Path string `json:"path"`
 	// KindNodes are the kind nodes the report is for, by kind's names.
 	KindNodes []string `json:"kindNodes,omitempty"`
+	// Object is, for a file of several node groups (a Cluster API cluster
+	// template), the object the report is for ("KubeadmConfigTemplate/name").
+	Object string `json:"object,omitempty"`
 	LintReport
 }
 
@@ -37,6 +40,9 @@ func (r PathReport) weight() int { return max(1, len(r.KindNodes)) }
 func (r PathReport) subject() string {
 	switch len(r.KindNodes) {
 	case 0:
+		if r.Object != "" {
+			return r.Path + ": " + r.Object
+		}
 		return r.Path
 	case 1:
 		return r.Path + ": node " + r.KindNodes[0]
@@ -82,6 +88,10 @@ func lintPaths(opt Options, paths []string) (*LintedPaths, error) {
 			out.lintKindNodes(opt, several)
 			continue
 		}
+		if objects := severalObjects(one, l); objects != nil {
+			out.lintObjects(one, path, objects)
+			continue
+		}
 		out.add(opt, path, nil, l, err)
 	}
 	return out, nil
@@ -113,9 +123,40 @@ func (out *LintedPaths) lintKindNodes(opt Options, e *KindNodesError) {
 	}
 }
 
+// severalObjects are the objects of a file of several node groups that l
+// read the first of (input.Source.Objects), nil for any other: Lint checks
+// each. Standard input is read once: its first object alone is checked.
+func severalObjects(opt Options, l *Linted) []string {
+	if l == nil || l.Source == nil || len(l.Source.Objects) < 2 || opt.Read.Object != "" || opt.Config == input.Stdin {
+		return nil
+	}
+	return l.Source.Objects
+}
+
+// lintObjects lints a file of several node groups object by object (a
+// Cluster API cluster template: its control plane, its Linux and its
+// Windows workers), as lintKindNodes does a kind file's nodes.
+func (out *LintedPaths) lintObjects(opt Options, path string, objects []string) {
+	out.nodes = true
+	for _, o := range objects {
+		one := opt
+		one.Config, one.Read.Object = path, o
+		l, err := lintOne(one)
+		out.addObject(opt, path, o, l, err)
+	}
+}
+
 // add records one report, or the error that stopped it.
 func (out *LintedPaths) add(opt Options, path string, nodes []string, l *Linted, err error) {
-	r := PathReport{Path: path, KindNodes: nodes}
+	out.addReport(opt, PathReport{Path: path, KindNodes: nodes}, l, err)
+}
+
+// addObject is add for one object of a file of several node groups.
+func (out *LintedPaths) addObject(opt Options, path, object string, l *Linted, err error) {
+	out.addReport(opt, PathReport{Path: path, Object: object}, l, err)
+}
+
+func (out *LintedPaths) addReport(opt Options, r PathReport, l *Linted, err error) {
 	if err != nil {
 		if opt.Log != nil {
 			fmt.Fprintf(opt.Log, "kubeletcfg: %s\n", opt.errorText(err))

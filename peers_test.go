@@ -43,8 +43,12 @@ type peerManifest struct {
 	KubeletVersion string `json:"kubeletVersion"`
 	// Set are values only the instance knows (--set), as the tool's own test
 	// mocks them.
-	Set    map[string]string `json:"set"`
-	Expect peerExpect        `json:"expect"`
+	Set map[string]string `json:"set"`
+	// Object is the object of a file of several node groups the manifest is
+	// about (a Cluster API cluster template's "KubeadmConfigTemplate/name");
+	// "": the first, which Lint checks among the others.
+	Object string     `json:"object"`
+	Expect peerExpect `json:"expect"`
 	// Known, when not empty, is why kubeletcfg disagrees with the evidence
 	// today; Current then holds what kubeletcfg answers instead for the
 	// fields that differ, and the test holds it to that answer, so that a
@@ -148,9 +152,14 @@ func TestPeerCorpus(t *testing.T) {
 				Config:         filepath.Join(peersDir, name, m.File),
 				Format:         input.Format(m.Format),
 				KubeletVersion: m.KubeletVersion,
-				Read:           input.Options{Set: m.Set},
+				Read:           input.Options{Set: m.Set, Object: m.Object},
 			}
 			l, err := lintRecovered(opt)
+			if l != nil {
+				if lp, ok := l.Several.(*kubeletcfg.LintedPaths); ok && len(lp.Linted) > 0 {
+					l = lp.Linted[0]
+				}
+			}
 			switch {
 			case want.InputError != "" && (err == nil || !strings.Contains(err.Error(), want.InputError)):
 				t.Fatalf("error %v, want one with %q", err, want.InputError)

@@ -96,7 +96,7 @@ func convertBootstrapper(t translator, path string, data []byte, opt Options) (*
 	if t.convert != nil {
 		return t.convert(path, data, opt)
 	}
-	out, err := t.translate(path, data, bootstrap.Options{Minor: opt.Minor, Set: opt.Set, OS: opt.OS})
+	out, err := t.translate(path, data, bootstrap.Options{Minor: opt.Minor, Set: opt.Set, OS: opt.OS, Object: opt.Object})
 	if err != nil {
 		return nil, &source.InputError{Path: path, Err: trimPath(err, path)}
 	}
@@ -124,12 +124,15 @@ func (e *trimmedError) Unwrap() error { return e.err }
 // convertCAPI is the Source of a Cluster API manifest (fromBootstrap) with
 // kubeadm's node documents attached as for a kubeadm file (capi.Convert).
 func convertCAPI(path string, data []byte, opt Options) (*Source, error) {
-	out, node, flagNotes, err := capi.Convert(path, data, bootstrap.Options{Minor: opt.Minor, Set: opt.Set, OS: opt.OS})
+	out, node, flagNotes, err := capi.Convert(path, data, bootstrap.Options{Minor: opt.Minor, Set: opt.Set, OS: opt.OS, Object: opt.Object})
 	if err != nil {
 		return nil, &source.InputError{Path: path, Err: trimPath(err, path)}
 	}
 	s := fromBootstrap(path, "cluster-api", out)
 	s.node = node
+	if objects := capi.Objects(data); len(objects) > 1 && opt.Object == "" {
+		s.Objects = objects
+	}
 	if len(flagNotes) > 0 {
 		if s.pos.FlagNotes == nil {
 			s.pos.FlagNotes = map[string]string{}
@@ -234,8 +237,9 @@ func (s *Source) addToolFindings(r []finding.Finding) []finding.Finding {
 	kept := r[:0]
 	for _, f := range r {
 		name := s.ownFlagOf(f)
+		_, byOther := s.flagWriters[name]
 		switch {
-		case name == "", s.node != nil: // kubeadm's flags: kubeadm.Node.Settle
+		case name == "", s.node != nil && !byOther: // kubeadm's flags: kubeadm.Node.Settle
 		case f.Rule == validate.FlagOverridesFile.ID && f.Path != "" && !s.pos.UserWrote(f.Path):
 			continue
 		case f.Rule == validate.FlagDeprecated.ID || f.Rule == validate.FlagUnknown.ID:

@@ -93,6 +93,10 @@ type Source struct {
 	// translated for ("v1.36.3+k0s.2"), "" when none ported does
 	// (bootstrap.Train.Pair).
 	Ships, Paired string
+	// Objects are, for a file of several node groups read without
+	// Options.Object (a Cluster API cluster template: its control plane and
+	// worker templates), each group's object name; Lint checks each.
+	Objects []string
 	// OS is the node's operating system as the input says it (Windows: a
 	// named-pipe criSocket, a Windows AMI family or agent pool), "" when it
 	// says none; OSFrom says where, for the report's note.
@@ -313,6 +317,10 @@ type Options struct {
 	// OS is the node's operating system the user names ("": the file's own,
 	// else Linux); translations that differ on Windows follow it.
 	OS kubelets.OS
+	// Object names the object of a file of several node groups to read (a
+	// Cluster API manifest's "KubeadmConfigTemplate/name"); "": the first,
+	// and Source.Objects lists them all.
+	Object string
 }
 
 // MinikubeOptions are what minikube reads from the host (input/minikube).

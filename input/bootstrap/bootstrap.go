@@ -54,6 +54,9 @@ type Options struct {
 	// file's own, else Linux): a tool that writes differently for Windows
 	// nodes follows it.
 	OS kubelets.OS
+	// Object names the object of a file of several node groups to read (a
+	// Cluster API manifest's "KubeadmConfigTemplate/name"); "": the first.
+	Object string
 }
 
 // Output is a translation: what the kubelet on the node is started with.

@@ -116,6 +116,27 @@ type capiSpec struct {
 	os kubelets.OS
 }
 
+// imageBuilder is the Cluster API image build whose Windows images start
+// the kubelet (images/capi/ansible/windows/roles/kubernetes/templates/StartKubelet.ps1).
+var imageBuilder = bootstrap.Tool{Name: "image-builder's Windows image", Release: "v0.1.55", Source: "images/capi/ansible/windows/roles/kubernetes/templates/StartKubelet.ps1"}
+
+// windowsImageFlags are StartKubelet.ps1's own kubelet arguments (image-builder
+// v0.1.55, from sig-windows-tools' PrepareNode.ps1), before kubeadm-flags.env's,
+// with $env:SYSTEMDRIVE as C: ("" in PowerShell is an empty value on the
+// kubelet's command line). --hostname-override=$(hostname) is the machine's
+// name, left out (kubeadm's own, from nodeRegistration.name, follows it).
+func windowsImageFlags() []capiArg {
+	note := "image-builder's Windows image: StartKubelet.ps1's own arguments (" + imageBuilder.Release + ")"
+	var out []capiArg
+	for _, f := range []string{"cert-dir=C:/var/lib/kubelet/pki", "bootstrap-kubeconfig=C:/etc/kubernetes/bootstrap-kubelet.conf",
+		"kubeconfig=C:/etc/kubernetes/kubelet.conf", "enable-debugging-handlers=true", "cgroups-per-qos=false",
+		"enforce-node-allocatable=", "resolv-conf="} {
+		name, value, _ := strings.Cut(f, "=")
+		out = append(out, capiArg{name: name, value: value, note: note})
+	}
+	return out
+}
+
 // nodeOS is Windows when the spec says the machine is a Windows one: its
 // criSocket is a named pipe (CAPZ's Windows templates:
 // npipe:////./pipe/containerd-containerd), or files[] are written under a
@@ -217,7 +238,7 @@ func Convert(path string, data []byte, opt bootstrap.Options) (out *bootstrap.Ou
 // and the kubelet reads what its command line names.
 func translateCAPI(path string, data []byte, opt bootstrap.Options) (*capiSpec, error) {
 	c := &capiSpec{path: path, lines: strings.SplitAfter(string(data), "\n")}
-	cluster, kinds, err := c.findSpec(kubeadm.SplitDocs(data))
+	cluster, kinds, err := c.findSpec(kubeadm.SplitDocs(data), opt.Object)
 	if err != nil {
 		return nil, err
 	}
@@ -270,18 +291,49 @@ func translateCAPI(path string, data []byte, opt bootstrap.Options) (*capiSpec, 
 	if init {
 		what = "kubeadm init"
 	}
+	read := c.doc.Kind
+	if len(kinds) > 1 {
+		read = objectName(c.doc) // one node group of several
+	}
 	c.out.Note = fmt.Sprintf("Cluster API %s (%s): %s with %s %s for Kubernetes %s; the kubelet's config is %s",
-		c.doc.Kind, strings.Join(kinds, ", "), what, kubeadmAPI, phase, m.Version, from)
+		read, strings.Join(kinds, ", "), what, kubeadmAPI, phase, m.Version, from)
 	if c.cp {
 		c.out.Note += "; the other control plane machines join with joinConfiguration"
 	}
 	return c, nil
 }
 
+// Objects names the documents of a Cluster API manifest a machine is
+// bootstrapped from ("KubeadmConfigTemplate/name"), in the file's order: each
+// is a node group of its own (a cluster template's control plane, its Linux
+// and its Windows workers).
+func Objects(data []byte) []string {
+	return objectNames(kubeadm.SplitDocs(data))
+}
+
+func objectNames(docs []kubeadm.Doc) []string {
+	var names []string
+	for i := range docs {
+		d := &docs[i]
+		if capiKinds[kubeadm.Group(d.APIVersion)+"/"+d.Kind] != nil && d.Root != nil {
+			names = append(names, objectName(d))
+		}
+	}
+	return names
+}
+
+// objectName is "Kind/metadata.name" ("Kind" without a name).
+func objectName(d *kubeadm.Doc) string {
+	if n := walk(d.Root, "metadata", "name"); n != nil && n.Value != "" {
+		return d.Kind + "/" + n.Value
+	}
+	return d.Kind
+}
+
 // findSpec finds, among the file's documents, the Cluster and the first
 // document of a kind CAPI bootstraps from (c.doc, its kubeadm spec c.spec),
 // and starts the translation's output at it.
-func (c *capiSpec) findSpec(docs []kubeadm.Doc) (cluster *kubeadm.Doc, kinds []string, err error) {
+func (c *capiSpec) findSpec(docs []kubeadm.Doc, object string) (cluster *kubeadm.Doc, kinds []string, err error) {
 	for i := range docs {
 		d := &docs[i]
 		if d.Kind == "Cluster" && kubeadm.Group(d.APIVersion) == "cluster.x-k8s.io" && cluster == nil {
@@ -292,13 +344,16 @@ func (c *capiSpec) findSpec(docs []kubeadm.Doc) (cluster *kubeadm.Doc, kinds []s
 			continue
 		}
 		kinds = append(kinds, d.Kind)
-		if c.doc == nil {
+		if c.doc == nil && (object == "" || objectName(d) == object) {
 			c.doc, c.spec = d, walk(d.Root, keys...)
 			c.cp = kubeadm.Group(d.APIVersion) == capiControlPlaneGroup
 			if v := walk(d.Root, "spec", "version"); v != nil && c.cp {
 				c.version = v.Value
 			}
 		}
+	}
+	if c.doc == nil && object != "" {
+		return nil, nil, fmt.Errorf("%s: no Cluster API object %s (objects: %s)", c.path, object, strings.Join(objectNames(docs), ", "))
 	}
 	if c.doc == nil {
 		return nil, nil, fmt.Errorf("%s: no Cluster API KubeadmConfig, KubeadmConfigTemplate, KubeadmControlPlane or KubeadmControlPlaneTemplate document", c.path)
@@ -397,6 +452,15 @@ func (c *capiSpec) kubeletFlags(phase string, phaseNode, clusterConf *yaml.Node,
 	flags := []capiArg{
 		{name: "bootstrap-kubeconfig", value: "/etc/kubernetes/bootstrap-kubelet.conf", note: "kubeadm's 10-kubeadm.conf (KUBELET_KUBECONFIG_ARGS)"},
 		{name: "kubeconfig", value: "/etc/kubernetes/kubelet.conf", note: "kubeadm's 10-kubeadm.conf (KUBELET_KUBECONFIG_ARGS)"},
+	}
+	if c.os == kubelets.Windows {
+		// A Windows machine's image (image-builder) starts the kubelet with
+		// StartKubelet.ps1: its own arguments, then kubeadm-flags.env's.
+		flags = windowsImageFlags()
+		c.out.FlagWriters = map[string]bootstrap.Tool{}
+		for _, a := range flags {
+			c.out.FlagWriters[a.name] = imageBuilder
+		}
 	}
 	var kubeadmFlags []kubeadm.Arg
 	for i, a := range w.Flags {
