@@ -50,6 +50,10 @@ type commandLine struct {
 	// ignoreAllocatableEviction is --experimental-allocatable-ignore-eviction,
 	// which decides where the run stage parses evictionHard.
 	ignoreAllocatableEviction bool
+	// windowsPriorityClass is the Windows kubelet's --windows-priorityclass
+	// ("" when not given), which Run's initForOS reads before run().
+	windowsPriorityClass   string
+	windowsPriorityClassAt finding.Position
 }
 
 type setFlag struct {
@@ -160,6 +164,8 @@ func (r *Result) parseFlags(m *kubelets.Minor, in *Input) (*commandLine, bool) {
 			cl.nodeLabelsAt, labelsSeen = pos, true
 		case "experimental-allocatable-ignore-eviction":
 			cl.ignoreAllocatableEviction = fl.Value.String() == "true"
+		case "windows-priorityclass":
+			cl.windowsPriorityClass, cl.windowsPriorityClassAt = value, pos
 		}
 		if f.Deprecated != "" {
 			hint := "remove the flag"

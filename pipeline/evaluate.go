@@ -316,7 +316,7 @@ func (l *Loaded) evaluate(m *kubelets.Minor, p past) (*Result, error) {
 	r.flagPrecedence(kc)
 	r.applyFlags(cl, kc)
 	r.Effective = kc
-	r.validate(m, fileBase, kc, in.OS, in.CgroupVersion, cl != nil && cl.ignoreAllocatableEviction)
+	r.validate(m, fileBase, kc, in.OS, in.CgroupVersion, cl)
 	return r.finish(), nil
 }
 

@@ -250,3 +250,38 @@ func TestFlagOverrideWords(t *testing.T) {
 		})
 	}
 }
+
+// TestWindowsPriorityClass: the Windows kubelet's Run refuses a
+// --windows-priorityclass getPriorityValue does not map (initForOS), after
+// InitializeTLS and before run(); the Linux kubelet has no such flag.
+func TestWindowsPriorityClass(t *testing.T) {
+	m137, _ := kubelets.Lookup("1.37")
+	for _, tt := range []struct {
+		name   string
+		flags  []string
+		os     kubelets.OS
+		starts bool
+		first  string // the rule of the first refusal
+	}{
+		{"a class", []string{"--windows-priorityclass=ABOVE_NORMAL_PRIORITY_CLASS"}, kubelets.Windows, true, ""},
+		{"not given: NORMAL_PRIORITY_CLASS", nil, kubelets.Windows, true, ""},
+		{"lower case", []string{"--windows-priorityclass=above_normal_priority_class"}, kubelets.Windows, false, "KC4545"},
+		{"empty", []string{"--windows-priorityclass="}, kubelets.Windows, false, "KC4545"},
+		{"after InitializeTLS", []string{"--windows-priorityclass=HIGH", "--tls-min-version=TLS12"}, kubelets.Windows, false, "KC4502"},
+		{"before run()", []string{"--windows-priorityclass=HIGH", "--kube-reserved=cpu=x"}, kubelets.Windows, false, "KC4545"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := Evaluate(m137, Input{Flags: tt.flags, OS: tt.os})
+			if err != nil {
+				t.Fatal(err)
+			}
+			first := ""
+			if f := r.FirstError(); f != nil {
+				first = f.Rule
+			}
+			if r.Starts != tt.starts || first != tt.first {
+				t.Errorf("starts %v, first refusal %q; want %v, %q\n%s", r.Starts, first, tt.starts, tt.first, Dump(r.Findings))
+			}
+		})
+	}
+}

@@ -15,7 +15,7 @@ import (
 // validate mirrors the rest of RunE: the global gate takes the effective
 // featureGates, then logging and ValidateKubeletConfiguration run against it,
 // then the run stage (validate/runstage.go).
-func (r *Result) validate(m *kubelets.Minor, base featuregate.MutableVersionedFeatureGate, kc *kubeletv1beta1.KubeletConfiguration, os kubelets.OS, cgroupVersion int, ignoreAllocatableEviction bool) {
+func (r *Result) validate(m *kubelets.Minor, base featuregate.MutableVersionedFeatureGate, kc *kubeletv1beta1.KubeletConfiguration, os kubelets.OS, cgroupVersion int, cl *commandLine) {
 	r.dropSkippedGates(kc.FeatureGates)
 	global, err := r.gateSets.apply(m, base, kc.FeatureGates)
 	if err != nil {
@@ -43,11 +43,14 @@ func (r *Result) validate(m *kubelets.Minor, base featuregate.MutableVersionedFe
 		CgroupVersion: cgroupVersion,
 		Origin:        r.origin,
 
-		IgnoreAllocatableEviction: ignoreAllocatableEviction,
 		SetByFile: func(path string) bool {
 			_, ok := r.Origins[path]
 			return ok
 		},
+	}
+	if cl != nil {
+		ctx.IgnoreAllocatableEviction = cl.ignoreAllocatableEviction
+		ctx.WindowsPriorityClass, ctx.WindowsPriorityClassAt = cl.windowsPriorityClass, cl.windowsPriorityClassAt
 	}
 	r.add(validate.Run(ctx)...)
 	b := crashLoopBackOff(m, global, kc)

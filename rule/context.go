@@ -29,6 +29,10 @@ type Context struct {
 	// --experimental-allocatable-ignore-eviction: run() then leaves evictionHard
 	// to NewMainKubelet.
 	IgnoreAllocatableEviction bool
+	// WindowsPriorityClass is the Windows kubelet's --windows-priorityclass as
+	// given ("": not given, NORMAL_PRIORITY_CLASS), at WindowsPriorityClassAt.
+	WindowsPriorityClass   string
+	WindowsPriorityClassAt finding.Position
 	// Origin returns where the value at a field path came from (see Finding.Path
 	// for the path syntax). A value from the defaults has an empty File; callers
 	// fall back to the main file.

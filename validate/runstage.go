@@ -724,9 +724,49 @@ var (
 	})
 )
 
+// windowsPriorityClasses are the names init_windows.go getPriorityValue maps
+// (the same at 1.31..1.38).
+var windowsPriorityClasses = []string{"IDLE_PRIORITY_CLASS", "BELOW_NORMAL_PRIORITY_CLASS", "NORMAL_PRIORITY_CLASS",
+	"ABOVE_NORMAL_PRIORITY_CLASS", "HIGH_PRIORITY_CLASS", "REALTIME_PRIORITY_CLASS"}
+
+// ---- Run -> initForOS (Windows).
+
+var rsWindowsPriorityClass = func() *rule.Rule {
+	r := &rule.Rule{
+		ID:      "KC4545",
+		Name:    "windows-priorityclass-unknown",
+		OS:      kubelets.Windows,
+		Summary: "--windows-priorityclass names no Windows priority class; the Windows kubelet refuses to start",
+		Doc: "The Windows kubelet's Run calls initForOS before run(): getPriorityValue maps --windows-priorityclass " +
+			"(default NORMAL_PRIORITY_CLASS) to a Windows priority class, and a name it does not map (a typo, a " +
+			"lower-case name, an empty value) stops the kubelet (\"failed OS init: unknown priority class X\"). " +
+			"The names are IDLE_PRIORITY_CLASS, BELOW_NORMAL_PRIORITY_CLASS, NORMAL_PRIORITY_CLASS, " +
+			"ABOVE_NORMAL_PRIORITY_CLASS, HIGH_PRIORITY_CLASS and REALTIME_PRIORITY_CLASS. Fix: write one of them.",
+		Kubelet: "cmd/kubelet/app/init_windows.go initForOS, getPriorityValue (server.go Run)",
+		Stage:   rule.StageRun,
+	}
+	r.Severity = finding.Error
+	r.Check = func(c *rule.Context) []finding.Finding {
+		if c == nil || c.OS != kubelets.Windows || c.WindowsPriorityClassAt.File == "" && c.WindowsPriorityClass == "" {
+			return nil
+		}
+		if slices.Contains(windowsPriorityClasses, c.WindowsPriorityClass) {
+			return nil
+		}
+		hint := "write one of " + strings.Join(windowsPriorityClasses, ", ")
+		if near := didyoumean.Nearest(strings.ToUpper(c.WindowsPriorityClass), windowsPriorityClasses); near != "" {
+			hint = fmt.Sprintf("did you mean %s?", near)
+		}
+		f := r.At(c.WindowsPriorityClassAt, "", fmt.Sprintf("--windows-priorityclass=%s names no Windows priority class, so the Windows kubelet refuses to start", c.WindowsPriorityClass), hint)
+		f.Kubelet = fmt.Sprintf("failed OS init: unknown priority class %s, valid ones are available at https://docs.microsoft.com/en-us/windows/win32/procthread/scheduling-priorities", c.WindowsPriorityClass)
+		return []finding.Finding{f}
+	}
+	return r
+}()
+
 // runStageRules are this file's rules, in the order the kubelet reaches their checks.
 var runStageRules = []*rule.Rule{
-	rsTLSCipherSuites, rsTLSMinVersion, rsTLSCurves,
+	rsTLSCipherSuites, rsTLSMinVersion, rsTLSCurves, rsWindowsPriorityClass,
 	rsReserved, rsReservedCPUsReplace,
 	rsEvictionSignal, rsEvictionThreshold, rsEvictionGrace, rsEvictionReclaim,
 	rsQOSReserved, rsTopologyOptionsGate, rsLimitedSwap,
@@ -747,41 +787,43 @@ func runStep(f finding.Finding, ignoreAllocatableEviction bool) int {
 		return 1
 	case rsTLSCurves.ID:
 		return 2
+	case rsWindowsPriorityClass.ID:
+		return 3 // Run's initForOS, before run()
 	case rsReserved.ID:
 		if field == "kubeReserved" {
-			return 3
+			return 4
 		}
-		return 4
+		return 5
 	case rsEvictionSignal.ID, rsEvictionThreshold.ID, rsEvictionGrace.ID, rsEvictionReclaim.ID:
 		switch {
 		case field == "evictionHard" && !ignoreAllocatableEviction:
-			return 5 // run() parses evictionHard first
+			return 6 // run() parses evictionHard first
 		case field == "evictionHard":
-			return 10
-		case field == "evictionSoft" && f.Rule == rsEvictionGrace.ID:
-			return 14 // every map parsed, a soft threshold has no grace period
-		case field == "evictionSoft":
 			return 11
-		case field == "evictionSoftGracePeriod":
+		case field == "evictionSoft" && f.Rule == rsEvictionGrace.ID:
+			return 15 // every map parsed, a soft threshold has no grace period
+		case field == "evictionSoft":
 			return 12
+		case field == "evictionSoftGracePeriod":
+			return 13
 		}
-		return 13
+		return 14
 	case rsQOSReserved.ID:
-		return 6
-	case rsTopologyOptionsGate.ID:
 		return 7
-	case rsLimitedSwap.ID:
+	case rsTopologyOptionsGate.ID:
 		return 8
-	case rsSyncFrequency.ID:
+	case rsLimitedSwap.ID:
 		return 9
+	case rsSyncFrequency.ID:
+		return 10
 	case rsChangeDetection.ID:
-		return 15
-	case rsContainerLogMaxFiles.ID:
 		return 16
-	case rsContainerLogMaxSize.ID:
+	case rsContainerLogMaxFiles.ID:
 		return 17
+	case rsContainerLogMaxSize.ID:
+		return 18
 	}
-	return 18 // rsUnsafeSysctls
+	return 19 // rsUnsafeSysctls
 }
 
 // behindRun marks the run stage's errors the kubelet does not reach yet: all of
