@@ -8,7 +8,7 @@ BACKOFF := $(CURDIR)/testdata/conformance/backoff
 KUBEADM := $(CURDIR)/testdata/kubeadm
 
 .PHONY: minor test check harness harness-test generate conformance conformance-check \
-	harness-all generate-all conformance-all conformance-check-all harness-test-all fuzz-conformance release-check harness-vet \
+	harness-all generate-all conformance-all conformance-check-all harness-test-all fuzz-conformance fuzz-conformance-windows release-check harness-vet \
 	harness-windows conformance-windows conformance-windows-check generate-windows \
 	integration integration-scale capi-golden capi-golden-check karpenter-check karpenter-goldens karpenter-goldens-check
 
@@ -148,6 +148,20 @@ fuzz-conformance:
 	{ $(HARNESS) run -cases $$dir/cases -out $$dir/golden; \
 	$(GO) run ./internal/fuzzcase/cmd compare -minor $(MINOR) -cases $$dir/cases -golden $$dir/golden; } || \
 	{ echo "fuzz-conformance failed; repeat with: make fuzz-conformance MINOR=$(MINOR) N=$(N) SEED=$$seed"; exit 1; }
+
+# The same against the Windows kubelet: the cases run through the Windows harness under
+# Wine (harness-windows) and are compared with kubeletcfg evaluating a Windows node.
+#   make fuzz-conformance-windows MINOR=1.37 N=200 SEED=1
+fuzz-conformance-windows: harness-windows
+	@conformance/windows/setup-wine.sh >/dev/null
+	@seed=$(if $(SEED),$(SEED),$$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')); \
+	dir=$(FUZZ_DIR)/windows-$(MINOR)/$$seed; \
+	echo "== fuzz-conformance-windows MINOR=$(MINOR) N=$(N) SEED=$$seed (cases in $$dir)"; \
+	rm -rf $$dir && \
+	$(GO) run ./internal/fuzzcase/cmd gen -minor $(MINOR) -n $(N) -seed $$seed -out $$dir/cases && \
+	{ $(WINE) $(HARNESS_WINDOWS) run -cases $$dir/cases -out $$dir/golden; \
+	$(GO) run ./internal/fuzzcase/cmd compare -os windows -minor $(MINOR) -cases $$dir/cases -golden $$dir/golden; } || \
+	{ echo "fuzz-conformance-windows failed; repeat with: make fuzz-conformance-windows MINOR=$(MINOR) N=$(N) SEED=$$seed"; exit 1; }
 
 # Add or refresh a kubelet minor end to end (CONTRIBUTING.md, "Adding a kubelet
 # minor"): versions.txt and the harness's go.mod files, the harness, kubelets/data and

@@ -36,7 +36,7 @@ type Class struct {
 // Compare evaluates every case folder under casesDir with kubeletcfg at the
 // minor and compares it with the golden of the same name in goldenDir
 // (corpus.Compare, as pipeline's conformance test does).
-func Compare(m *kubelets.Minor, casesDir, goldenDir string) (*Report, error) {
+func Compare(m *kubelets.Minor, nodeOS kubelets.OS, casesDir, goldenDir string) (*Report, error) {
 	entries, err := os.ReadDir(casesDir)
 	if err != nil {
 		return nil, err
@@ -54,7 +54,7 @@ func Compare(m *kubelets.Minor, casesDir, goldenDir string) (*Report, error) {
 			// The harness could not run the case (it says why on its stderr).
 			ds = []corpus.Disagreement{{Class: "no golden: the harness recorded nothing", Detail: err.Error()}}
 		} else {
-			ds = CompareCase(m, filepath.Join(casesDir, name), want)
+			ds = CompareCase(m, nodeOS, filepath.Join(casesDir, name), want)
 		}
 		if len(ds) > 0 {
 			rep.Disagreeing++
@@ -80,9 +80,10 @@ func Compare(m *kubelets.Minor, casesDir, goldenDir string) (*Report, error) {
 	return rep, nil
 }
 
-// CompareCase runs kubeletcfg on one case folder and compares it with the
-// kubelet's golden. A panic of kubeletcfg itself is a disagreement too.
-func CompareCase(m *kubelets.Minor, dir string, want corpus.Golden) (ds []corpus.Disagreement) {
+// CompareCase runs kubeletcfg on one case folder, for a node of nodeOS ("":
+// Linux; the Windows harness's goldens are a Windows kubelet's), and compares
+// it with the kubelet's golden. A panic of kubeletcfg itself is a disagreement too.
+func CompareCase(m *kubelets.Minor, nodeOS kubelets.OS, dir string, want corpus.Golden) (ds []corpus.Disagreement) {
 	defer func() {
 		if p := recover(); p != nil {
 			ds = []corpus.Disagreement{{Class: "kubeletcfg crashed", Detail: fmt.Sprint(p)}}
@@ -92,7 +93,7 @@ func CompareCase(m *kubelets.Minor, dir string, want corpus.Golden) (ds []corpus
 	if err != nil {
 		return []corpus.Disagreement{{Class: "unreadable case", Detail: err.Error()}}
 	}
-	in := pipeline.Input{Config: c.Config, ConfigDir: c.ConfigDir, CgroupVersion: c.CgroupVersion, Flags: c.Flags}
+	in := pipeline.Input{Config: c.Config, ConfigDir: c.ConfigDir, CgroupVersion: c.CgroupVersion, Flags: c.Flags, OS: nodeOS}
 	var o corpus.Outcome
 	res, err := pipeline.Evaluate(m, in)
 	if err != nil {

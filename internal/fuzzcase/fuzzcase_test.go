@@ -143,7 +143,7 @@ func TestCasesRun(t *testing.T) {
 		}
 		for i := 0; i < 100; i++ {
 			cdir := filepath.Join(dir, fmt.Sprintf("%04d", i))
-			for _, d := range CompareCase(g.minor, cdir, corpus.Golden{}) {
+			for _, d := range CompareCase(g.minor, "", cdir, corpus.Golden{}) {
 				switch d.Class {
 				case "kubeletcfg crashed", "unreadable case", "kubeletcfg failed":
 					t.Errorf("%s case %d: %s", v, i, d)
@@ -179,7 +179,7 @@ func TestCompare(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	rep, err := Compare(m, cases, golden)
+	rep, err := Compare(m, "", cases, golden)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -75,7 +75,12 @@ func compare(args []string, w io.Writer) (int, error) {
 	minor := fs.String("minor", kubelets.Default().Version, "kubelet minor the goldens were recorded with")
 	cases := fs.String("cases", "", "folder of case folders")
 	golden := fs.String("golden", "", "folder of the kubelet's <case>.json")
+	nodeOS := fs.String("os", "linux", "the OS of the kubelet that recorded the goldens: linux, or windows (the Windows harness under Wine)")
 	if err := fs.Parse(args); err != nil {
+		return 0, err
+	}
+	osName, err := kubelets.ParseOS(*nodeOS)
+	if err != nil {
 		return 0, err
 	}
 	if *cases == "" || *golden == "" || fs.NArg() != 0 {
@@ -89,7 +94,7 @@ func compare(args []string, w io.Writer) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	rep, err := fuzzcase.Compare(m, casesDir, *golden)
+	rep, err := fuzzcase.Compare(m, osName, casesDir, *golden)
 	if err != nil {
 		return 0, err
 	}
