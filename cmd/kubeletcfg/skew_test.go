@@ -38,6 +38,8 @@ func TestCLISkewPreflight(t *testing.T) {
 		{"skew-bad-output", []string{"skew", "-c", example + "/config.yaml", "-o", "xml"}, exitUsage},
 		{"preflight-1.38-removed-gate", []string{"preflight", "--from", "1.37", "--to", "1.38", "-c", cases + "492-gate-removed-1.38-nodeswap/kubelet.yaml"}, exitFindings},
 		{"preflight-1.38-removed-gate-json", []string{"preflight", "--from", "1.37", "--to", "1.38", "-c", cases + "493-gate-removed-1.38-nodeadm-dra/kubelet.yaml", "-o", "json"}, exitFindings},
+		{"skew-windows-capz", []string{"skew", "-c", "../../testdata/bootstrappers/capi/capz-windows-md.yaml", "--versions", "1.37,1.38"}, exitClean},
+		{"preflight-windows-capz", []string{"preflight", "--from", "1.37", "--to", "1.38", "-c", "../../testdata/bootstrappers/capi/capz-windows-md.yaml"}, exitClean},
 		{"preflight-1.38-new-fields", []string{"preflight", "--from", "1.37", "--to", "1.38", "-c", cases + "498-val-mldsa-tls13/kubelet.yaml"}, exitClean},
 		{"skew-1.38", []string{"skew", "-c", cases + "497-val-mldsa-tls12/kubelet.yaml", "--versions", "1.35..1.38"}, exitFindings},
 		{"lint-1.38-locked-gates", []string{"lint", "-c", cases + "494-gate-locked-1.38-dropin/kubelet.yaml", "-d", cases + "494-gate-locked-1.38-dropin/conf.d", "--kubelet-version", "v1.38.0-beta.0"}, exitFindings},

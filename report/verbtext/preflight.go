@@ -61,7 +61,11 @@ type preflightText struct {
 func (t *preflightText) header() {
 	p, b := t.p, &t.b
 	if !t.opt.Compact {
-		fmt.Fprintf(b, "kubelet %s -> %s\n", t.from, t.to)
+		os := ""
+		if p.To.Result != nil && p.To.Result.OS == kubelets.Windows {
+			os = " (windows)"
+		}
+		fmt.Fprintf(b, "kubelet %s -> %s%s\n", t.from, t.to, os)
 		if tool := p.From.Tool; tool != "" {
 			fmt.Fprintf(b, "%s %s -> %s\n", tool, ReleaseText(p.From), ReleaseText(p.To))
 		}

@@ -36,7 +36,11 @@ func WriteMatrix(w io.Writer, mx *skew.Matrix, quiet bool) error {
 		}
 		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
-	row("kubelet", func(c *skew.Column) string { return c.Minor.Version })
+	label := "kubelet"
+	if r := mx.Columns[0].Result; r != nil && r.OS == kubelets.Windows {
+		label += " (windows)"
+	}
+	row(label, func(c *skew.Column) string { return c.Minor.Version })
 	if tool := mx.Columns[0].Tool; tool != "" {
 		row(tool, ReleaseText)
 	}
