@@ -1,0 +1,359 @@
+// Package admission judges, for a validating admission webhook, the node
+// configuration objects teams change through the API (Karpenter's
+// EC2NodeClass, Cluster API's KubeadmConfig and KubeadmControlPlane kinds,
+// kubeadm's kube-system/kubelet-config ConfigMap, k0s's ClusterConfig): each
+// is read with the same translator as `kubeletcfg lint` and evaluated at the
+// kubelet minors it is for; what a target kubelet or the bootstrapper would
+// refuse at or above the fail-on severity is denied, the rest admitted with
+// warnings. On UPDATE only what the change makes worse is denied, so that an
+// object already broken can be edited toward a fix.
+//
+// The package decides; the HTTPS server around it is the webhook command's.
+package admission
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	admissionv1 "k8s.io/api/admission/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/kubeletcfg/kubeletcfg"
+	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/input"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
+)
+
+// MaxRequestBytes is the largest AdmissionReview read: the API server's own
+// limit on a request body (3 MiB).
+const MaxRequestBytes = 3 << 20
+
+// OptInLabel marks a ConfigMap other than kube-system/kubelet-config whose
+// "kubelet" key holds a KubeletConfiguration to judge (its value: "true").
+const OptInLabel = "kubeletcfg.dev/validate"
+
+// kinds are the objects judged, with the input format that reads them.
+var kinds = map[schema.GroupKind]input.Format{
+	{Group: "karpenter.k8s.aws", Kind: "EC2NodeClass"}:                            "karpenter",
+	{Group: "bootstrap.cluster.x-k8s.io", Kind: "KubeadmConfig"}:                  "cluster-api",
+	{Group: "bootstrap.cluster.x-k8s.io", Kind: "KubeadmConfigTemplate"}:          "cluster-api",
+	{Group: "controlplane.cluster.x-k8s.io", Kind: "KubeadmControlPlane"}:         "cluster-api",
+	{Group: "controlplane.cluster.x-k8s.io", Kind: "KubeadmControlPlaneTemplate"}: "cluster-api",
+	{Group: "", Kind: "ConfigMap"}:                                                input.Kubeadm,
+	{Group: "k0s.k0sproject.io", Kind: "ClusterConfig"}:                           "k0s",
+}
+
+// Kinds lists the group/kinds judged, sorted, for the webhook's rules and docs.
+func Kinds() []schema.GroupKind {
+	out := make([]schema.GroupKind, 0, len(kinds))
+	for gk := range kinds {
+		out = append(out, gk)
+	}
+	slices.SortFunc(out, func(a, b schema.GroupKind) int { return strings.Compare(a.String(), b.String()) })
+	return out
+}
+
+// Config is how a Reviewer judges.
+type Config struct {
+	// Minors are the kubelets an object is judged against when it names
+	// none of its own (the cluster's minor and the n-3 window below it).
+	Minors []*kubelets.Minor
+	// FailOn is the severity denied from (default error: what a kubelet or
+	// the bootstrapper refuses).
+	FailOn finding.Severity
+	// Timeout cuts an evaluation that takes longer (0: none); the object is
+	// then admitted with a warning that it was not judged, as the webhook's
+	// failurePolicy Ignore would admit it.
+	Timeout time.Duration
+}
+
+// Reviewer judges AdmissionRequests.
+type Reviewer struct {
+	cfg Config
+}
+
+// New returns a Reviewer for cfg.
+func New(cfg Config) (*Reviewer, error) {
+	if len(cfg.Minors) == 0 {
+		return nil, errors.New("admission: no kubelet minors to judge against")
+	}
+	if cfg.FailOn == 0 {
+		cfg.FailOn = finding.Error
+	}
+	return &Reviewer{cfg: cfg}, nil
+}
+
+// Decision is what Review decided, for the webhook's metrics.
+type Decision struct {
+	// Kind is the object's kind ("EC2NodeClass"), "" when unread.
+	Kind string
+	// Allowed, and the rules of the findings that deny it (Denied) or are
+	// warned of (Warned).
+	Allowed        bool
+	Denied, Warned []string
+	// Unjudged says why the object was admitted without a verdict (not a
+	// kind judged here, cut at the deadline); empty otherwise.
+	Unjudged string
+}
+
+// Review answers one AdmissionRequest: its UID, allowed or denied with a
+// status message listing each refusal, and warnings.
+func (r *Reviewer) Review(ctx context.Context, req *admissionv1.AdmissionRequest) (*admissionv1.AdmissionResponse, Decision) {
+	resp := &admissionv1.AdmissionResponse{UID: req.UID, Allowed: true}
+	d := Decision{Kind: req.Kind.Kind, Allowed: true}
+	gk := schema.GroupKind{Group: req.Kind.Group, Kind: req.Kind.Kind}
+	format, ok := kinds[gk]
+	if !ok {
+		resp.Allowed, d.Allowed = false, false
+		resp.Result = &metav1.Status{Status: metav1.StatusFailure, Code: http.StatusBadRequest, Reason: metav1.StatusReasonBadRequest,
+			Message: fmt.Sprintf("kubeletcfg does not judge %s: the webhook's rules should not send it (it judges %s)", gk, kindList())}
+		return resp, d
+	}
+	if req.Operation == admissionv1.Delete || req.Operation == admissionv1.Connect {
+		d.Unjudged = "operation " + string(req.Operation)
+		return resp, d
+	}
+	if gk.Kind == "ConfigMap" && !judgedConfigMap(req) {
+		d.Unjudged = "a ConfigMap that is not kube-system/kubelet-config and does not opt in"
+		return resp, d
+	}
+	if r.cfg.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, r.cfg.Timeout)
+		defer cancel()
+	}
+	type judged struct {
+		now, before []Finding
+		err         error
+	}
+	done := make(chan judged, 1)
+	go func() {
+		var j judged
+		j.now, j.err = r.judge(req.Object.Raw, format, objectName(req))
+		if j.err == nil && req.Operation == admissionv1.Update && len(req.OldObject.Raw) > 0 {
+			// An old object kubeletcfg cannot read counts as no findings.
+			j.before, _ = r.judge(req.OldObject.Raw, format, objectName(req))
+		}
+		done <- j
+	}()
+	var j judged
+	select {
+	case j = <-done:
+	case <-ctx.Done():
+		d.Unjudged = "cut at the deadline"
+		resp.Warnings = []string{fmt.Sprintf("kubeletcfg: not judged: the evaluation took longer than %s", r.cfg.Timeout)}
+		return resp, d
+	}
+	if j.err != nil {
+		resp.Allowed, d.Allowed = false, false
+		resp.Result = &metav1.Status{Status: metav1.StatusFailure, Code: http.StatusUnprocessableEntity, Reason: metav1.StatusReasonInvalid,
+			Message: clip(fmt.Sprintf("kubeletcfg cannot read %s %s: %v", gk.Kind, objectName(req), j.err), maxMessage)}
+		return resp, d
+	}
+	deny, warn := r.split(j.now, j.before, req.Operation == admissionv1.Update)
+	for _, f := range deny {
+		d.Denied = append(d.Denied, f.Rule)
+	}
+	for _, f := range warn {
+		d.Warned = append(d.Warned, f.Rule)
+	}
+	resp.Warnings = warnings(warn)
+	if len(deny) > 0 {
+		resp.Allowed, d.Allowed = false, false
+		resp.Result = &metav1.Status{Status: metav1.StatusFailure, Code: http.StatusForbidden, Reason: metav1.StatusReasonForbidden,
+			Message: denyMessage(gk.Kind, objectName(req), deny)}
+	}
+	return resp, d
+}
+
+// Finding is a finding at the kubelet minor it was found at.
+type Finding struct {
+	finding.Finding
+	Minor string
+}
+
+// judge evaluates the object at each minor it is for: the one it names (a
+// KubeadmControlPlane's spec.version), else every configured minor. An object
+// kubeletcfg cannot read is an error.
+func (r *Reviewer) judge(obj []byte, format input.Format, name string) ([]Finding, error) {
+	lint := func(m string) (*kubeletcfg.Linted, error) {
+		return kubeletcfg.Lint(kubeletcfg.Options{ConfigData: obj, Config: name, Format: format, KubeletVersion: m})
+	}
+	var out []Finding
+	for i, m := range r.cfg.Minors {
+		l, err := lint(m.Version)
+		if err != nil {
+			return nil, err
+		}
+		if named := l.Source.KubeletVersionNamed(); i == 0 && named != "" {
+			// The object names its kubelet: that minor alone.
+			nm, err := kubelets.Lookup(named)
+			if err != nil {
+				return nil, fmt.Errorf("it names Kubernetes %s, a kubelet kubeletcfg does not know (%s)", named, kubelets.Span(kubelets.Supported()))
+			}
+			if l, err = lint(nm.Version); err != nil {
+				return nil, err
+			}
+			return add(nil, l, nm.Version), nil
+		}
+		out = add(out, l, m.Version)
+	}
+	return out, nil
+}
+
+func add(out []Finding, l *kubeletcfg.Linted, minor string) []Finding {
+	for _, f := range l.Report.Findings {
+		out = append(out, Finding{Finding: f, Minor: minor})
+	}
+	return out
+}
+
+// split sorts the findings into those denied (at or above FailOn and, on
+// UPDATE, not already in the old object at the same minor, rule and field)
+// and those warned of (warnings and errors, one per rule, field and message,
+// whatever the minor; info findings are left to kubeletcfg lint).
+func (r *Reviewer) split(now, before []Finding, update bool) (deny, warn []Finding) {
+	had := map[string]bool{}
+	for _, f := range before {
+		had[f.Minor+"\x00"+f.Rule+"\x00"+f.Path] = true
+	}
+	seen := map[string]bool{}
+	for _, f := range now {
+		if f.Severity >= r.cfg.FailOn && !(update && had[f.Minor+"\x00"+f.Rule+"\x00"+f.Path]) {
+			deny = append(deny, f)
+			continue
+		}
+		key := f.Rule + "\x00" + f.Path + "\x00" + f.Message
+		if f.Severity < finding.Warning {
+			// Notes (what only the instance knows) would bury the warnings.
+			continue
+		}
+		if !seen[key] {
+			seen[key] = true
+			warn = append(warn, f)
+		}
+	}
+	return deny, warn
+}
+
+// maxWarnings and maxWarning bound the admission warnings: the API server
+// truncates longer ones and clients show them one a line.
+const (
+	maxWarnings = 20
+	maxWarning  = 256
+	// maxMessage bounds the denial's status message.
+	maxMessage = 3000
+)
+
+// warnings are the admission warnings for fs: the rule ID first.
+func warnings(fs []Finding) []string {
+	var out []string
+	for i, f := range fs {
+		if i == maxWarnings {
+			out = append(out, fmt.Sprintf("kubeletcfg: %d more findings (kubeletcfg lint shows them all)", len(fs)-maxWarnings))
+			break
+		}
+		out = append(out, clip(fmt.Sprintf("%s %s: %s", f.Rule, orAt(f.Path), f.Message), maxWarning))
+	}
+	return out
+}
+
+// denyMessage lists each refusal: rule, field path, the kubelet's words (else
+// kubeletcfg's) and the minor.
+func denyMessage(kind, name string, fs []Finding) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "kubeletcfg: %s %s would not run: ", kind, name)
+	for i, f := range fs {
+		words := f.Message
+		if f.Kubelet != "" {
+			words = f.Kubelet
+		}
+		line := fmt.Sprintf("%s %s (kubelet %s): %s", f.Rule, orAt(f.Path), f.Minor, words)
+		if i > 0 {
+			line = "; " + line
+		}
+		if b.Len()+len(line) > maxMessage {
+			fmt.Fprintf(&b, "; and %d more", len(fs)-i)
+			break
+		}
+		b.WriteString(line)
+	}
+	return b.String()
+}
+
+func orAt(path string) string {
+	if path == "" {
+		return "(object)"
+	}
+	return path
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n-3] + "..."
+}
+
+func kindList() string {
+	var names []string
+	for _, gk := range Kinds() {
+		names = append(names, gk.String())
+	}
+	return strings.Join(names, ", ")
+}
+
+// judgedConfigMap: kube-system/kubelet-config (kubeadm's), or a ConfigMap
+// with OptInLabel "true".
+func judgedConfigMap(req *admissionv1.AdmissionRequest) bool {
+	if req.Namespace == "kube-system" && req.Name == "kubelet-config" {
+		return true
+	}
+	var meta struct {
+		Metadata metav1.ObjectMeta `json:"metadata"`
+	}
+	if err := json.Unmarshal(req.Object.Raw, &meta); err != nil {
+		return false
+	}
+	return meta.Metadata.Labels[OptInLabel] == "true"
+}
+
+// objectName names the object in findings: kind/namespace/name.
+func objectName(req *admissionv1.AdmissionRequest) string {
+	name := req.Name
+	if req.Namespace != "" {
+		name = req.Namespace + "/" + name
+	}
+	return strings.ToLower(req.Kind.Kind) + "/" + name
+}
+
+// ReadReview decodes an AdmissionReview request body of at most
+// MaxRequestBytes: an admission.k8s.io/v1 AdmissionReview with a request.
+func ReadReview(r io.Reader) (*admissionv1.AdmissionReview, error) {
+	body, err := io.ReadAll(io.LimitReader(r, MaxRequestBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading the request: %v", err)
+	}
+	if len(body) > MaxRequestBytes {
+		return nil, fmt.Errorf("the request is more than %d bytes, the API server's limit", MaxRequestBytes)
+	}
+	var review admissionv1.AdmissionReview
+	if err := json.Unmarshal(body, &review); err != nil {
+		return nil, fmt.Errorf("not an AdmissionReview: %v", err)
+	}
+	if review.APIVersion != admissionv1.SchemeGroupVersion.String() || review.Kind != "AdmissionReview" {
+		return nil, fmt.Errorf("not an admission.k8s.io/v1 AdmissionReview: apiVersion %q, kind %q", review.APIVersion, review.Kind)
+	}
+	if review.Request == nil {
+		return nil, errors.New("the AdmissionReview has no request")
+	}
+	return &review, nil
+}

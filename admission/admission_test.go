@@ -1,0 +1,209 @@
+package admission
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	admissionv1 "k8s.io/api/admission/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/yaml"
+
+	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/kubelets"
+)
+
+func minors(t *testing.T, vs ...string) []*kubelets.Minor {
+	t.Helper()
+	var out []*kubelets.Minor
+	for _, v := range vs {
+		m, err := kubelets.Lookup(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func ec2NodeClass(kubelet string) []byte {
+	doc := "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata:\n  name: default\nspec:\n  role: KarpenterNodeRole\n" +
+		"  amiSelectorTerms:\n  - alias: al2023@latest\n  subnetSelectorTerms:\n  - tags: {karpenter.sh/discovery: demo}\n" +
+		"  securityGroupSelectorTerms:\n  - tags: {karpenter.sh/discovery: demo}\n"
+	if kubelet != "" {
+		doc += "  kubelet:\n" + kubelet
+	}
+	j, err := yaml.YAMLToJSON([]byte(doc))
+	if err != nil {
+		panic(err)
+	}
+	return j
+}
+
+func kubeletConfigMap(namespace, name, kubelet string, labels map[string]string) []byte {
+	cm := map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
+		"metadata": map[string]any{"name": name, "namespace": namespace, "labels": labels},
+		"data":     map[string]string{"kubelet": "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n" + kubelet}}
+	j, _ := json.Marshal(cm)
+	return j
+}
+
+func request(op admissionv1.Operation, group, kind, namespace, name string, obj, old []byte) *admissionv1.AdmissionRequest {
+	return &admissionv1.AdmissionRequest{UID: "uid-1", Operation: op,
+		Kind:      metav1.GroupVersionKind{Group: group, Version: "v1", Kind: kind},
+		Namespace: namespace, Name: name,
+		Object: runtime.RawExtension{Raw: obj}, OldObject: runtime.RawExtension{Raw: old}}
+}
+
+// TestReview: per kind, an object the kubelet (or the bootstrapper) would
+// refuse is denied with the rule, field, the kubelet's words and the minor;
+// a good one is admitted; an UPDATE is denied only for what it makes worse.
+func TestReview(t *testing.T) {
+	const badEviction = "    evictionHard:\n      memory.available: 500Mx\n"
+	const goodEviction = "    evictionHard:\n      memory.available: 500Mi\n"
+	const nodeSwap = "featureGates:\n  NodeSwap: true\n"
+	tests := []struct {
+		name    string
+		minors  []string
+		req     *admissionv1.AdmissionRequest
+		allowed bool
+		code    int32
+		says    []string // in the status message
+	}{
+		{"EC2NodeClass, good", []string{"1.37"},
+			request(admissionv1.Create, "karpenter.k8s.aws", "EC2NodeClass", "", "default", ec2NodeClass(goodEviction), nil), true, 0, nil},
+		{"EC2NodeClass, an eviction threshold no kubelet parses", []string{"1.36", "1.37"},
+			request(admissionv1.Create, "karpenter.k8s.aws", "EC2NodeClass", "", "default", ec2NodeClass(badEviction), nil), false, http.StatusForbidden,
+			[]string{"ec2nodeclass/default would not run", "evictionHard[memory.available]", "(kubelet 1.36)", "(kubelet 1.37)"}},
+		{"UPDATE of a broken object that does not make it worse", []string{"1.37"},
+			request(admissionv1.Update, "karpenter.k8s.aws", "EC2NodeClass", "", "default", ec2NodeClass(badEviction+"    maxPods: 40\n"), ec2NodeClass(badEviction)), true, 0, nil},
+		{"UPDATE that breaks a good object", []string{"1.37"},
+			request(admissionv1.Update, "karpenter.k8s.aws", "EC2NodeClass", "", "default", ec2NodeClass(badEviction), ec2NodeClass(goodEviction)), false, http.StatusForbidden,
+			[]string{"evictionHard[memory.available]"}},
+		{"kubelet-config ConfigMap, a gate 1.38 removed", []string{"1.38"},
+			request(admissionv1.Create, "", "ConfigMap", "kube-system", "kubelet-config", kubeletConfigMap("kube-system", "kubelet-config", nodeSwap, nil), nil), false, http.StatusForbidden,
+			[]string{"NodeSwap", "(kubelet 1.38)"}},
+		{"kubelet-config ConfigMap, the same gate at 1.37", []string{"1.37"},
+			request(admissionv1.Create, "", "ConfigMap", "kube-system", "kubelet-config", kubeletConfigMap("kube-system", "kubelet-config", nodeSwap, nil), nil), true, 0, nil},
+		{"another ConfigMap is not judged", []string{"1.38"},
+			request(admissionv1.Create, "", "ConfigMap", "default", "app", kubeletConfigMap("default", "app", nodeSwap, nil), nil), true, 0, nil},
+		{"a ConfigMap that opts in", []string{"1.38"},
+			request(admissionv1.Create, "", "ConfigMap", "default", "pool-a", kubeletConfigMap("default", "pool-a", nodeSwap, map[string]string{OptInLabel: "true"}), nil), false, http.StatusForbidden,
+			[]string{"configmap/default/pool-a would not run"}},
+		{"a kind not judged", []string{"1.37"},
+			request(admissionv1.Create, "apps", "Deployment", "default", "web", []byte(`{}`), nil), false, http.StatusBadRequest,
+			[]string{"kubeletcfg does not judge Deployment.apps"}},
+		{"an object that is not JSON", []string{"1.37"},
+			request(admissionv1.Create, "karpenter.k8s.aws", "EC2NodeClass", "", "default", []byte(`{"spec": [`), nil), false, http.StatusUnprocessableEntity,
+			[]string{"kubeletcfg cannot read EC2NodeClass"}},
+		{"DELETE is not judged", []string{"1.37"},
+			request(admissionv1.Delete, "karpenter.k8s.aws", "EC2NodeClass", "", "default", nil, ec2NodeClass(badEviction)), true, 0, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := New(Config{Minors: minors(t, tt.minors...)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, dryRun := range []bool{false, true} {
+				// A dry run is judged the same (sideEffects: None).
+				tt.req.DryRun = &dryRun
+				resp, d := r.Review(context.Background(), tt.req)
+				if resp.UID != tt.req.UID || resp.Allowed != tt.allowed || d.Allowed != tt.allowed {
+					t.Fatalf("dry run %v: allowed %v (decision %v), want %v; %+v", dryRun, resp.Allowed, d.Allowed, tt.allowed, resp.Result)
+				}
+				if tt.allowed {
+					if resp.Result != nil {
+						t.Errorf("an admitted object has a status: %+v", resp.Result)
+					}
+					continue
+				}
+				if resp.Result == nil || resp.Result.Code != tt.code {
+					t.Fatalf("status %+v, want code %d", resp.Result, tt.code)
+				}
+				for _, s := range tt.says {
+					if !strings.Contains(resp.Result.Message, s) {
+						t.Errorf("message %q does not say %q", resp.Result.Message, s)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestReviewWarnings: findings below fail-on are admission warnings, the rule
+// ID first, each within the API server's length; an UPDATE that keeps a
+// refusal warns of it.
+func TestReviewWarnings(t *testing.T) {
+	r, err := New(Config{Minors: minors(t, "1.37")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := ec2NodeClass("    evictionHard:\n      memory.available: 500Mx\n")
+	resp, d := r.Review(context.Background(), request(admissionv1.Update, "karpenter.k8s.aws", "EC2NodeClass", "", "default", bad, bad))
+	if !resp.Allowed || len(resp.Warnings) == 0 || len(d.Warned) == 0 {
+		t.Fatalf("allowed %v, warnings %q", resp.Allowed, resp.Warnings)
+	}
+	kept := false
+	for _, w := range resp.Warnings {
+		if len(w) > maxWarning || !strings.HasPrefix(w, "KC") {
+			t.Errorf("warning %q: not rule-first or longer than %d", w, maxWarning)
+		}
+		kept = kept || strings.Contains(w, "evictionHard[memory.available]")
+	}
+	if !kept {
+		t.Errorf("the refusal the update keeps is not warned of: %q", resp.Warnings)
+	}
+	// A misspelled key the kubelet drops is a warning: admitted at fail-on
+	// error, denied at fail-on warning.
+	typo := request(admissionv1.Create, "", "ConfigMap", "kube-system", "kubelet-config", kubeletConfigMap("kube-system", "kubelet-config", "maxPod: 10\n", nil), nil)
+	if resp, _ := r.Review(context.Background(), typo); !resp.Allowed || len(resp.Warnings) == 0 {
+		t.Errorf("fail-on error: allowed %v, warnings %q", resp.Allowed, resp.Warnings)
+	}
+	strict, _ := New(Config{Minors: minors(t, "1.37"), FailOn: finding.Warning})
+	if resp, _ := strict.Review(context.Background(), typo); resp.Allowed || !strings.Contains(resp.Result.Message, "maxPod") {
+		t.Errorf("fail-on warning: allowed %v, %+v", resp.Allowed, resp.Result)
+	}
+}
+
+// TestReviewDeadline: an evaluation cut at the Reviewer's deadline admits
+// the object with a warning that it was not judged.
+func TestReviewDeadline(t *testing.T) {
+	r, err := New(Config{Minors: minors(t, "1.37"), Timeout: time.Nanosecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, d := r.Review(context.Background(), request(admissionv1.Create, "karpenter.k8s.aws", "EC2NodeClass", "", "default", ec2NodeClass(""), nil))
+	if !resp.Allowed || d.Unjudged != "cut at the deadline" || len(resp.Warnings) != 1 || !strings.Contains(resp.Warnings[0], "not judged") {
+		t.Errorf("allowed %v, unjudged %q, warnings %q", resp.Allowed, d.Unjudged, resp.Warnings)
+	}
+}
+
+// TestReadReview: a body that is not an admission.k8s.io/v1 AdmissionReview
+// with a request, or is larger than the API server sends, is a clear error.
+func TestReadReview(t *testing.T) {
+	good, _ := json.Marshal(admissionv1.AdmissionReview{TypeMeta: metav1.TypeMeta{APIVersion: "admission.k8s.io/v1", Kind: "AdmissionReview"},
+		Request: request(admissionv1.Create, "karpenter.k8s.aws", "EC2NodeClass", "", "default", ec2NodeClass(""), nil)})
+	tests := []struct {
+		name, body, err string
+	}{
+		{"a review", string(good), ""},
+		{"not JSON", "{", "not an AdmissionReview"},
+		{"v1beta1", `{"apiVersion":"admission.k8s.io/v1beta1","kind":"AdmissionReview","request":{}}`, "not an admission.k8s.io/v1 AdmissionReview"},
+		{"no request", `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview"}`, "has no request"},
+		{"too large", `{"x":"` + strings.Repeat("a", MaxRequestBytes) + `"}`, "the API server's limit"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ReadReview(bytes.NewReader([]byte(tt.body)))
+			if (err == nil) != (tt.err == "") || err != nil && !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("error %v, want %q", err, tt.err)
+			}
+		})
+	}
+}
