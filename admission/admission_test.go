@@ -207,3 +207,25 @@ func TestReadReview(t *testing.T) {
 		})
 	}
 }
+
+// TestReviewDeterministic: the same request gets byte-identical answers
+// (findings come out in one order, whatever Go's map order).
+func TestReviewDeterministic(t *testing.T) {
+	r, err := New(Config{Minors: minors(t, "1.35", "1.36", "1.37")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := request(admissionv1.Update, "karpenter.k8s.aws", "EC2NodeClass", "", "default",
+		ec2NodeClass("    evictionHard:\n      memory.available: 500Mx\n      nodefs.available: 5x\n    featureGates:\n      A: true\n      B: true\n      C: true\n"),
+		ec2NodeClass("    maxPods: 10\n"))
+	var first []byte
+	for i := 0; i < 5; i++ {
+		resp, _ := r.Review(context.Background(), req)
+		out, _ := json.Marshal(resp)
+		if i == 0 {
+			first = out
+		} else if !bytes.Equal(out, first) {
+			t.Fatalf("run %d differs:\n%s\n%s", i, first, out)
+		}
+	}
+}

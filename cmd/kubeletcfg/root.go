@@ -32,7 +32,7 @@ really run with.`,
 	root.SetVersionTemplate("kubeletcfg {{.Version}}\n")
 	root.AddCommand(newLintCommand(), newEffectiveCommand(), newRulesCommand(), newVersionsCommand(), newSchemaCommand(),
 		newSkewCommand(), newPreflightCommand(), newExplainCommand(), newVersionCommand(), newDocsCommand(),
-		newFixCommand(), newBackoffCommand(), newDropinCommand(), newDiscoverCommand(), newClusterCommand())
+		newFixCommand(), newBackoffCommand(), newDropinCommand(), newDiscoverCommand(), newClusterCommand(), newWebhookCommand())
 	// Installed as kubectl-kubeletcfg (krew), kubectl runs it for
 	// "kubectl kubeletcfg ...": usage lines say so.
 	if strings.HasPrefix(filepath.Base(os.Args[0]), "kubectl-kubeletcfg") {
