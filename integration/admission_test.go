@@ -1,0 +1,242 @@
+package integration
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
+	corev1 "k8s.io/api/core/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apiextensionsclient "k8s.io/apiextensions-apiserver/pkg/client/clientset/clientset"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/yaml"
+)
+
+// warnings collects the admission warnings the API server relays.
+type warnings struct {
+	mu   sync.Mutex
+	said []string
+}
+
+func (w *warnings) HandleWarningHeader(_ int, _ string, text string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.said = append(w.said, text)
+}
+
+func (w *warnings) take() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := w.said
+	w.said = nil
+	return out
+}
+
+var ec2NodeClassGVR = schema.GroupVersionResource{Group: "karpenter.k8s.aws", Version: "v1", Resource: "ec2nodeclasses"}
+
+func ec2NodeClass(t *testing.T, name, kubelet string) *unstructured.Unstructured {
+	t.Helper()
+	doc := "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata:\n  name: " + name + "\nspec:\n  role: KarpenterNodeRole\n" +
+		"  amiSelectorTerms:\n  - alias: al2023@latest\n  subnetSelectorTerms:\n  - tags: {karpenter.sh/discovery: demo}\n" +
+		"  securityGroupSelectorTerms:\n  - tags: {karpenter.sh/discovery: demo}\n"
+	if kubelet != "" {
+		doc += "  kubelet:\n" + kubelet
+	}
+	u := &unstructured.Unstructured{}
+	check(t, yaml.Unmarshal([]byte(doc), &u.Object))
+	return u
+}
+
+// TestAdmission: kubeletcfg webhook, the command, registered with a real
+// kube-apiserver (Karpenter's own EC2NodeClass CRD installed): a refused
+// EC2NodeClass is denied with the finding's words, a good one admitted with
+// warnings, a dry run judged the same, an UPDATE that does not make a broken
+// object worse admitted, kubeadm's kubelet-config ConfigMap with a gate the
+// cluster's minor (1.37) removed denied; with the webhook down, failurePolicy Ignore
+// admits and Fail refuses.
+func TestAdmission(t *testing.T) {
+	e := startEnv(t)
+	ctx := context.Background()
+	cfg := &rest.Config{Host: e.host, BearerToken: e.tokens[userAdmin], TLSClientConfig: rest.TLSClientConfig{CAData: e.caPEM}}
+	said := &warnings{}
+	cfg.WarningHandler = said
+	dyn, err := dynamic.NewForConfig(cfg)
+	check(t, err)
+	ext, err := apiextensionsclient.NewForConfig(cfg)
+	check(t, err)
+
+	// Karpenter's CRD (v1.15.0's pkg/apis/crds), established before use.
+	crdYAML, err := os.ReadFile(filepath.Join("testdata", "crds", "karpenter.k8s.aws_ec2nodeclasses.yaml"))
+	check(t, err)
+	var crd apiextensionsv1.CustomResourceDefinition
+	check(t, yaml.Unmarshal(crdYAML, &crd))
+	_, err = ext.ApiextensionsV1().CustomResourceDefinitions().Create(ctx, &crd, metav1.CreateOptions{})
+	check(t, err)
+	established := false
+	for i := 0; i < 100 && !established; i++ {
+		got, err := ext.ApiextensionsV1().CustomResourceDefinitions().Get(ctx, crd.Name, metav1.GetOptions{})
+		check(t, err)
+		for _, c := range got.Status.Conditions {
+			established = established || c.Type == apiextensionsv1.Established && c.Status == apiextensionsv1.ConditionTrue
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if !established {
+		t.Fatal("the EC2NodeClass CRD is not established")
+	}
+	nodeClasses := dyn.Resource(ec2NodeClassGVR)
+	const badEviction = "    evictionHard:\n      memory.available: 500Mx\n"
+	// A broken object that exists before the webhook does (an UPDATE of it is judged below).
+	_, err = nodeClasses.Create(ctx, ec2NodeClass(t, "broken", badEviction), metav1.CreateOptions{})
+	check(t, err)
+
+	// The webhook: the command itself, its serving certificate from a CA of the test.
+	ca, err := newCA("kubeletcfg-webhook-ca")
+	check(t, err)
+	certPEM, keyPEM, err := ca.issue("kubeletcfg-webhook", []net.IP{net.ParseIP("127.0.0.1")}, false)
+	check(t, err)
+	certFile, keyFile := filepath.Join(e.dir, "webhook.crt"), filepath.Join(e.dir, "webhook.key")
+	check(t, os.WriteFile(certFile, certPEM, 0o644))
+	check(t, os.WriteFile(keyFile, keyPEM, 0o600))
+	const port = 9443
+	webhook := exec.Command(os.Getenv(binEnv), "webhook", "--tls-cert-file", certFile, "--tls-private-key-file", keyFile,
+		"--secure-port", fmt.Sprint(port), "--control-plane", "1.37")
+	webhook.Stdout, webhook.Stderr = &prefixWriter{prefix: "webhook: ", w: os.Stderr}, &prefixWriter{prefix: "webhook: ", w: os.Stderr}
+	check(t, webhook.Start())
+	stopped := false
+	stop := func() {
+		if !stopped {
+			stopped = true
+			_ = webhook.Process.Kill()
+			_ = webhook.Wait()
+		}
+	}
+	t.Cleanup(stop)
+
+	fail := admissionregistrationv1.Fail
+	none := admissionregistrationv1.SideEffectClassNone
+	timeout := int32(5)
+	url := fmt.Sprintf("https://127.0.0.1:%d/validate", port)
+	hook := func(name string, rules []admissionregistrationv1.RuleWithOperations, conditions []admissionregistrationv1.MatchCondition) admissionregistrationv1.ValidatingWebhook {
+		return admissionregistrationv1.ValidatingWebhook{Name: name, AdmissionReviewVersions: []string{"v1"}, SideEffects: &none,
+			FailurePolicy: &fail, TimeoutSeconds: &timeout, Rules: rules, MatchConditions: conditions,
+			ClientConfig: admissionregistrationv1.WebhookClientConfig{URL: &url, CABundle: pemBlock("CERTIFICATE", ca.cert.Raw)}}
+	}
+	create := []admissionregistrationv1.OperationType{admissionregistrationv1.Create, admissionregistrationv1.Update}
+	vwc := &admissionregistrationv1.ValidatingWebhookConfiguration{ObjectMeta: metav1.ObjectMeta{Name: "kubeletcfg-webhook"},
+		Webhooks: []admissionregistrationv1.ValidatingWebhook{
+			hook("nodeconfig.kubeletcfg.dev", []admissionregistrationv1.RuleWithOperations{{Operations: create,
+				Rule: admissionregistrationv1.Rule{APIGroups: []string{"karpenter.k8s.aws"}, APIVersions: []string{"*"}, Resources: []string{"ec2nodeclasses"}}}}, nil),
+			hook("configmaps.kubeletcfg.dev", []admissionregistrationv1.RuleWithOperations{{Operations: create,
+				Rule: admissionregistrationv1.Rule{APIGroups: []string{""}, APIVersions: []string{"v1"}, Resources: []string{"configmaps"}}}},
+				[]admissionregistrationv1.MatchCondition{{Name: "kubelet-configmaps", Expression: "object.metadata.namespace == 'kube-system' && object.metadata.name == 'kubelet-config'"}}),
+		}}
+	vwc, err = e.client.AdmissionregistrationV1().ValidatingWebhookConfigurations().Create(ctx, vwc, metav1.CreateOptions{})
+	check(t, err)
+
+	// The API server picks the registration up, and the webhook its port, in
+	// their own time: a dry-run create of a refused object until it is denied.
+	dryRun := metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}}
+	var denied error
+	for i := 0; i < 120; i++ {
+		_, denied = nodeClasses.Create(ctx, ec2NodeClass(t, "probe", badEviction), dryRun)
+		if denied != nil && strings.Contains(denied.Error(), "would not run") {
+			break
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+	if denied == nil || !strings.Contains(denied.Error(), "would not run") {
+		t.Fatalf("the webhook never denied the refused EC2NodeClass: %v", denied)
+	}
+
+	t.Run("a refused EC2NodeClass is denied with the finding", func(t *testing.T) {
+		_, err := nodeClasses.Create(ctx, ec2NodeClass(t, "refused", badEviction), metav1.CreateOptions{})
+		for _, want := range []string{`admission webhook "nodeconfig.kubeletcfg.dev" denied the request`, "KC9001 evictionHard[memory.available]", "(kubelet 1.34)", "(kubelet 1.37)", "500Mx"} {
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("error %v, want %q", err, want)
+			}
+		}
+	})
+	t.Run("a dry run is judged the same", func(t *testing.T) {
+		if _, err := nodeClasses.Create(ctx, ec2NodeClass(t, "dry", badEviction), dryRun); err == nil || !strings.Contains(err.Error(), "KC9001") {
+			t.Errorf("dry run: %v", err)
+		}
+	})
+	t.Run("a good EC2NodeClass is admitted with warnings", func(t *testing.T) {
+		said.take()
+		_, err := nodeClasses.Create(ctx, ec2NodeClass(t, "good", "    maxPods: 40\n"), metav1.CreateOptions{})
+		check(t, err)
+		// nodeadm sets gates of its own that 1.36 and 1.37 have locked (KC3005).
+		got := said.take()
+		found := false
+		for _, w := range got {
+			found = found || strings.HasPrefix(w, "KC3005 featureGates[")
+		}
+		if !found {
+			t.Errorf("warnings %q, want the locked gates nodeadm sets", got)
+		}
+	})
+	t.Run("an UPDATE that does not make a broken object worse is admitted", func(t *testing.T) {
+		u, err := nodeClasses.Get(ctx, "broken", metav1.GetOptions{})
+		check(t, err)
+		check(t, unstructured.SetNestedField(u.Object, int64(50), "spec", "kubelet", "maxPods"))
+		if _, err := nodeClasses.Update(ctx, u, metav1.UpdateOptions{}); err != nil {
+			t.Errorf("update: %v", err)
+		}
+		u, err = nodeClasses.Get(ctx, "broken", metav1.GetOptions{})
+		check(t, err)
+		check(t, unstructured.SetNestedField(u.Object, "5x", "spec", "kubelet", "evictionHard", "nodefs.available"))
+		if _, err := nodeClasses.Update(ctx, u, metav1.UpdateOptions{}); err == nil || !strings.Contains(err.Error(), "evictionHard[nodefs.available]") || strings.Contains(err.Error(), "evictionHard[memory.available]") {
+			t.Errorf("an update that adds a refusal: %v", err)
+		}
+	})
+	t.Run("kubeadm's kubelet-config with a gate the cluster's minor removed is denied", func(t *testing.T) {
+		cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "kubelet-config", Namespace: "kube-system"},
+			Data: map[string]string{"kubelet": "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nfeatureGates:\n  PodLifecycleSleepAction: true\n"}}
+		_, err := e.client.CoreV1().ConfigMaps("kube-system").Create(ctx, cm, metav1.CreateOptions{})
+		// 1.37 removed the gate; 1.34..1.36, the rest of the window, still have it.
+		if err == nil || !strings.Contains(err.Error(), "featureGates[PodLifecycleSleepAction] (kubelet 1.37)") || strings.Contains(err.Error(), "(kubelet 1.36)") {
+			t.Errorf("error %v", err)
+		}
+		other := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "app", Namespace: "default"}, Data: cm.Data}
+		if _, err := e.client.CoreV1().ConfigMaps("default").Create(ctx, other, metav1.CreateOptions{}); err != nil {
+			t.Errorf("a ConfigMap the webhook does not judge: %v", err)
+		}
+	})
+	t.Run("the webhook down: Ignore admits, Fail refuses", func(t *testing.T) {
+		stop()
+		if _, err := nodeClasses.Create(ctx, ec2NodeClass(t, "while-down", badEviction), dryRun); err == nil || !strings.Contains(err.Error(), "failed calling webhook") {
+			t.Errorf("failurePolicy Fail: %v", err)
+		}
+		ignore := admissionregistrationv1.Ignore
+		current, err := e.client.AdmissionregistrationV1().ValidatingWebhookConfigurations().Get(ctx, vwc.Name, metav1.GetOptions{})
+		check(t, err)
+		for i := range current.Webhooks {
+			current.Webhooks[i].FailurePolicy = &ignore
+		}
+		_, err = e.client.AdmissionregistrationV1().ValidatingWebhookConfigurations().Update(ctx, current, metav1.UpdateOptions{})
+		check(t, err)
+		var last error
+		for i := 0; i < 120; i++ { // until the API server has the new policy
+			if _, last = nodeClasses.Create(ctx, ec2NodeClass(t, "while-down", badEviction), dryRun); last == nil {
+				break
+			}
+			time.Sleep(250 * time.Millisecond)
+		}
+		if last != nil {
+			t.Errorf("failurePolicy Ignore: %v", last)
+		}
+	})
+}
