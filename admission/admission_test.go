@@ -229,3 +229,24 @@ func TestReviewDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkReview: one typical EC2NodeClass CREATE judged at a four-minor
+// window (the webhook's work per review, without the HTTP round trip).
+func BenchmarkReview(b *testing.B) {
+	var ms []*kubelets.Minor
+	for _, v := range []string{"1.34", "1.35", "1.36", "1.37"} {
+		m, _ := kubelets.Lookup(v)
+		ms = append(ms, m)
+	}
+	r, err := New(Config{Minors: ms})
+	if err != nil {
+		b.Fatal(err)
+	}
+	req := request(admissionv1.Create, "karpenter.k8s.aws", "EC2NodeClass", "", "default", ec2NodeClass("    maxPods: 40\n    kubeReserved:\n      cpu: 100m\n"), nil)
+	b.ReportAllocs()
+	for b.Loop() {
+		if resp, _ := r.Review(context.Background(), req); !resp.Allowed {
+			b.Fatal(resp.Result.Message)
+		}
+	}
+}
