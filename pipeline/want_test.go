@@ -41,6 +41,12 @@ import (
 //
 //     "# want: []" marks a case that expects no error or warning at all.
 //
+//   - the same for the Windows kubelet: `# want-windows KC5102` at the end of
+//     a line (after a `# want` on the same line, or before it), and
+//     `# want-windows: [...]` in case.yaml. A case that states them is
+//     evaluated again as a Windows node (Input.OS) and checked the same way;
+//     `# want` and `# want-windows` are independent (either may be absent).
+//
 // A case carries expectations when it has at least one `# want` comment or a
 // want list (even an empty one). The test fails when an expectation has no
 // matching finding and, in a case that carries expectations, when an error or
@@ -69,11 +75,16 @@ func (e expectation) matches(file string, line int, rule string) bool {
 	return e.Rule == rule && e.File == file && (e.Line == 0 || e.Line == line)
 }
 
-// caseExpectations collects the expectations of one case folder (read by
-// internal/corpus, one per rule). annotated is true when the case states its
-// expectations (even "none").
+// caseExpectations collects the Linux kubelet's expectations of one case
+// folder (read by internal/corpus, one per rule). annotated is true when the
+// case states its expectations (even "none").
 func caseExpectations(dir string) (exps []expectation, annotated bool, err error) {
-	wants, annotated, err := testcorpus.Wants(dir)
+	return caseExpectationsOn(dir, kubelets.Linux)
+}
+
+// caseExpectationsOn is caseExpectations for the kubelet of one OS.
+func caseExpectationsOn(dir string, nodeOS kubelets.OS) (exps []expectation, annotated bool, err error) {
+	wants, annotated, err := testcorpus.WantsOn(dir, nodeOS == kubelets.Windows)
 	if err != nil {
 		return nil, false, err
 	}
@@ -121,60 +132,79 @@ func wantCases(t *testing.T) []string {
 
 func TestWant(t *testing.T) {
 	minor := kubelets.Default()
+	windows := 0
 	for _, name := range wantCases(t) {
 		dir, err := filepath.Abs(filepath.Join(corpus, "cases", name))
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Run(name, func(t *testing.T) {
-			exps, annotated, err := caseExpectations(dir)
-			if err != nil {
-				t.Fatalf("reading expectations: %v", err)
-			}
-			in, meta := caseInput(t, dir)
-			got, err := Evaluate(minor, in)
-			if err != nil {
-				var ie *source.InputError
-				if !annotated && errors.As(err, &ie) {
-					t.Skipf("input error, no expectations: %v", err)
-				}
-				t.Fatalf("Evaluate: %v", err)
-			}
-			var problems []string
-			for _, e := range exps {
-				found := false
-				for _, f := range got.Findings {
-					if e.matches(findingFile(dir, f), f.Line, f.Rule) {
-						found = true
-						break
-					}
-				}
-				if !found {
-					problems = append(problems, fmt.Sprintf("missing:    %s (expected at %s)", e, e.From))
-				}
-			}
-			if annotated {
-				for _, f := range got.Findings {
-					if f.Severity == finding.Info {
-						continue
-					}
-					file := findingFile(dir, f)
-					expected := false
-					for _, e := range exps {
-						if e.matches(file, f.Line, f.Rule) {
-							expected = true
-							break
-						}
-					}
-					if !expected {
-						problems = append(problems, fmt.Sprintf("unexpected: %s:%d: %s %s %s", file, f.Line, f.Severity, f.Rule, f.Message))
-					}
-				}
-			}
-			if len(problems) > 0 {
-				t.Errorf("case: %s\n  %s\nall findings:\n%s", meta.Description, strings.Join(problems, "\n  "), dumpRel(dir, got.Findings))
+			checkWants(t, minor, dir, kubelets.Linux)
+			if _, annotated, _ := caseExpectationsOn(dir, kubelets.Windows); annotated {
+				windows++
+				checkWants(t, minor, dir, kubelets.Windows)
 			}
 		})
+	}
+	t.Logf("%d cases state the Windows kubelet's expectations", windows)
+}
+
+// checkWants checks a case's expectations for the kubelet of one OS: the case
+// evaluated as a node of that OS reports each, and, where the case states them,
+// no other error or warning.
+func checkWants(t *testing.T, minor *kubelets.Minor, dir string, nodeOS kubelets.OS) {
+	t.Helper()
+	exps, annotated, err := caseExpectationsOn(dir, nodeOS)
+	if err != nil {
+		t.Fatalf("reading expectations: %v", err)
+	}
+	in, meta := caseInput(t, dir)
+	in.OS = nodeOS
+	on := ""
+	if nodeOS == kubelets.Windows {
+		on = " (windows)"
+	}
+	got, err := Evaluate(minor, in)
+	if err != nil {
+		var ie *source.InputError
+		if !annotated && errors.As(err, &ie) {
+			t.Skipf("input error, no expectations: %v", err)
+		}
+		t.Fatalf("Evaluate%s: %v", on, err)
+	}
+	var problems []string
+	for _, e := range exps {
+		found := false
+		for _, f := range got.Findings {
+			if e.matches(findingFile(dir, f), f.Line, f.Rule) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			problems = append(problems, fmt.Sprintf("missing:    %s (expected at %s)", e, e.From))
+		}
+	}
+	if annotated {
+		for _, f := range got.Findings {
+			if f.Severity == finding.Info {
+				continue
+			}
+			file := findingFile(dir, f)
+			expected := false
+			for _, e := range exps {
+				if e.matches(file, f.Line, f.Rule) {
+					expected = true
+					break
+				}
+			}
+			if !expected {
+				problems = append(problems, fmt.Sprintf("unexpected: %s:%d: %s %s %s", file, f.Line, f.Severity, f.Rule, f.Message))
+			}
+		}
+	}
+	if len(problems) > 0 {
+		t.Errorf("case%s: %s\n  %s\nall findings:\n%s", on, meta.Description, strings.Join(problems, "\n  "), dumpRel(dir, got.Findings))
 	}
 }
 

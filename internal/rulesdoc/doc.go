@@ -6,5 +6,8 @@
 // Every example is a line a case marks with `# want KCxxxx`, which
 // pipeline/want_test.go checks kubeletcfg reports at the newest minor, and the
 // verdict is the case's golden at that minor, recorded from the kubelet itself:
-// nothing here is written by hand.
+// nothing here is written by hand. A rule only the Windows kubelet has takes
+// its example from a `# want-windows KCxxxx` line, checked with the case
+// evaluated as a Windows node, and the Windows kubelet's golden
+// (golden-windows).
 package rulesdoc

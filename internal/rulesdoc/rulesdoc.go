@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -35,14 +36,19 @@ const (
 	Defaults    = corpus.Defaults
 )
 
-// Expectation is one `# want` of a case (read by internal/corpus, as
-// pipeline/want_test.go reads them).
+// Expectation is one `# want` or `# want-windows` of a case (read by
+// internal/corpus, as pipeline/want_test.go reads them).
 type Expectation = corpus.Want
 
-// ReadExpectations reads the expectations of one case folder.
+// ReadExpectations reads the expectations of one case folder: the Linux
+// kubelet's, then the Windows kubelet's (Expectation.Windows).
 func ReadExpectations(dir string) ([]Expectation, error) {
-	exps, _, err := corpus.Wants(dir)
-	return exps, err
+	exps, _, err := corpus.WantsOn(dir, false)
+	if err != nil {
+		return nil, err
+	}
+	win, _, err := corpus.WantsOn(dir, true)
+	return append(exps, win...), err
 }
 
 var (
@@ -171,6 +177,10 @@ type Verdict struct {
 	Error       string `json:"error"`
 	Lenient     bool   `json:"lenient"`
 	StrictError string `json:"strictError"`
+	// Warnings are what the Windows kubelet logged while validating.
+	Warnings []string `json:"warnings"`
+	// Windows: the verdict of the Windows kubelet (golden-windows).
+	Windows bool `json:"-"`
 }
 
 // Example is the corpus example chosen for a rule.
@@ -187,7 +197,8 @@ type Example struct {
 	Verdict Verdict
 }
 
-// candidate ranks an example: the brief's order is a YAML line marked with the
+// candidate ranks an example: the Linux kubelet's expectations before the
+// Windows kubelet's; then the brief's order is a YAML line marked with the
 // rule alone, then shared lines, then what case.yaml lists, then the command
 // line; within one kind, the case with the fewest expected rules, then the
 // smallest, then the first by name.
@@ -208,7 +219,8 @@ const (
 )
 
 // Find picks an example for each rule from the corpus under root
-// (testdata/conformance) with the verdicts of the newest minor's goldens.
+// (testdata/conformance) with the verdicts of the newest minor's goldens: a
+// `# want-windows` expectation with the Windows kubelet's (golden-windows).
 func Find(root string) (map[string]Example, error) {
 	minor := kubelets.Default().Version
 	entries, err := os.ReadDir(filepath.Join(root, "cases"))
@@ -228,19 +240,30 @@ func Find(root string) (map[string]Example, error) {
 		if len(exps) == 0 {
 			continue
 		}
-		verdict, err := readVerdict(filepath.Join(root, "golden", minor, e.Name()+".json"))
-		if err != nil {
-			return nil, err
+		verdicts := map[bool]Verdict{}
+		for _, windows := range []bool{false, true} {
+			folder := "golden"
+			if windows {
+				folder = "golden-windows"
+			}
+			if !slices.ContainsFunc(exps, func(x Expectation) bool { return x.Windows == windows }) {
+				continue
+			}
+			v, err := readVerdict(filepath.Join(root, folder, minor, e.Name()+".json"))
+			if err != nil {
+				return nil, err
+			}
+			v.Minor, v.Windows = minor, windows
+			verdicts[windows] = v
 		}
-		verdict.Minor = minor
 		size, err := dirSize(dir)
 		if err != nil {
 			return nil, err
 		}
-		distinct := map[string]bool{}
+		distinct := map[bool]map[string]bool{false: {}, true: {}}
 		for _, x := range exps {
 			for _, r := range x.Rules {
-				distinct[r] = true
+				distinct[x.Windows][r] = true
 			}
 		}
 		for _, x := range exps {
@@ -251,7 +274,7 @@ func Find(root string) (map[string]Example, error) {
 			if !ok {
 				continue
 			}
-			c.Case, c.Verdict, c.rules, c.size = e.Name(), verdict, len(distinct), size
+			c.Case, c.Verdict, c.rules, c.size = e.Name(), verdicts[x.Windows], len(distinct[x.Windows]), size
 			for _, r := range x.Rules {
 				c.Rule = r
 				byRule[r] = append(byRule[r], c)
@@ -262,6 +285,9 @@ func Find(root string) (map[string]Example, error) {
 	for rule, cs := range byRule {
 		sort.Slice(cs, func(i, j int) bool {
 			a, b := cs[i], cs[j]
+			if a.Verdict.Windows != b.Verdict.Windows {
+				return !a.Verdict.Windows
+			}
 			if a.kind != b.kind {
 				return a.kind < b.kind
 			}
@@ -407,13 +433,33 @@ func (e Example) Markdown() string {
 		}
 		fmt.Fprintf(&b, "%s%s\n%s\n%s\n\n", fence, e.Lang, e.Excerpt, fence)
 	}
-	golden := fmt.Sprintf("../testdata/conformance/golden/%s/%s.json", e.Verdict.Minor, e.Case)
-	fmt.Fprintf(&b, "Kubelet %s ([golden](%s)): %s", e.Verdict.Minor, golden, e.Verdict.describe())
+	folder, kubelet := "golden", "Kubelet"
+	if e.Verdict.Windows {
+		folder, kubelet = "golden-windows", "The Windows kubelet"
+	}
+	golden := fmt.Sprintf("../testdata/conformance/%s/%s/%s.json", folder, e.Verdict.Minor, e.Case)
+	fmt.Fprintf(&b, "%s %s ([golden](%s)): %s", kubelet, e.Verdict.Minor, golden, e.Verdict.describe())
 	return b.String()
 }
 
-// describe says what the kubelet did, quoting its error when it is short.
+// describe says what the kubelet did, quoting its error when it is short, and
+// the warnings it logged (the Windows kubelet's).
 func (v Verdict) describe() string {
+	s := v.outcome()
+	var logged []string
+	for _, w := range v.Warnings {
+		if q := quote(w); q != "" {
+			logged = append(logged, q)
+		}
+	}
+	if len(logged) > 0 {
+		s += " It logs " + strings.Join(logged, " and ") + "."
+	}
+	return s
+}
+
+// outcome says whether the kubelet started, quoting its error when it is short.
+func (v Verdict) outcome() string {
 	switch {
 	case v.Starts && v.Lenient:
 		s := "starts, after strict decoding failed and lenient decoding dropped what it could not read"
@@ -465,9 +511,11 @@ func NoExample(r *rule.Rule) string {
 func Preamble() string {
 	return fmt.Sprintf(`Each rule's **example** comes from the conformance corpus (`+"`testdata/conformance/cases`"+`): a line
 (or a file, or the command line) that a case marks with `+"`# want KCxxxx`"+`, where kubeletcfg is tested to
-report the rule at kubelet %s. A line is shown with its parent keys and at most %d lines of the file, the
-`+"`# want`"+` comment removed. Below it is what the real kubelet %s did with the whole case, from its recorded
-golden. Cases can hold more files than the excerpt shows; the link opens the case.`, kubelets.Default().Version, MaxLines, kubelets.Default().Version)
+report the rule at kubelet %s; for a rule only the Windows kubelet has, `+"`# want-windows KCxxxx`"+`, where
+the case is evaluated as a Windows node. A line is shown with its parent keys and at most %d lines of the file,
+the `+"`# want`"+` comments removed. Below it is what the real kubelet %s (the Windows one, built for Windows and
+run under Wine, for a `+"`# want-windows`"+`) did with the whole case, from its recorded golden. Cases can hold
+more files than the excerpt shows; the link opens the case.`, kubelets.Default().Version, MaxLines, kubelets.Default().Version)
 }
 
 // Write writes docs/rules.md from the registry and the corpus under root

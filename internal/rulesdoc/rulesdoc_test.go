@@ -108,7 +108,7 @@ func TestReadExpectations(t *testing.T) {
 	write("case.yaml", "description: x\nflags: [\"--max-pods=5\"]\n# want: [\"kubelet.json:1: KC1101\", \"conf.d/README: KC2001\", \"(command line): KC2503 KC2504\"]\n")
 	write("kubelet.json", `{"kind":"KubeletConfiguration","extra":1}`)
 	write("conf.d/README", "notes\n")
-	write("conf.d/10-a.conf", "kind: KubeletConfiguration\nMaxPods: 3 # want KC2006\n")
+	write("conf.d/10-a.conf", "kind: KubeletConfiguration\nMaxPods: 3 # want KC2006 # want-windows KC2006 KC5101\n")
 	got, err := ReadExpectations(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -118,6 +118,7 @@ func TestReadExpectations(t *testing.T) {
 		{File: "conf.d/README", Rules: []string{"KC2001"}, InCaseYAML: true},
 		{File: CommandLine, Rules: []string{"KC2503", "KC2504"}, InCaseYAML: true},
 		{File: "conf.d/10-a.conf", Line: 2, Rules: []string{"KC2006"}},
+		{File: "conf.d/10-a.conf", Line: 2, Rules: []string{"KC2006", "KC5101"}, Windows: true},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("ReadExpectations =\n%+v\nwant\n%+v", got, want)
