@@ -20,7 +20,8 @@ func TestInputSaysWindows(t *testing.T) {
 		name, config, os string
 		want             kubelets.OS
 		// windowsFlag: --windows-priorityclass is among the Windows kubelet's
-		// flags (no KC2508 note that it was left out).
+		// flags (no KC2508 note that it is a Windows node's flag, which the
+		// Linux kubelet refuses).
 		windowsFlag bool
 	}{
 		{"capz windows template", capz, "", kubelets.Windows, true},
@@ -44,7 +45,7 @@ func TestInputSaysWindows(t *testing.T) {
 				leftOut = leftOut || f.Rule == "KC2508"
 			}
 			if leftOut == tt.windowsFlag {
-				t.Errorf("KC2508 (a Windows-only flag left out) reported: %v, want %v", leftOut, !tt.windowsFlag)
+				t.Errorf("KC2508 (a Windows-only flag on a node evaluated as Linux) reported: %v, want %v", leftOut, !tt.windowsFlag)
 			}
 			said := strings.Contains(l.Source.Note, "evaluated as a windows node, as the file says (")
 			if said != (tt.os == "" && tt.want == kubelets.Windows) {

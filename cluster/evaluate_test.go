@@ -16,7 +16,7 @@ import (
 // configz fit for Windows (no QoS cgroups, nothing enforced, the Windows
 // eviction defaults) starts on Windows without a warning, and a Windows
 // command line (--windows-service) is the Windows kubelet's, not a Windows-only
-// flag on a Linux node (KC2508). The cgroup version does not apply on Windows:
+// flag on a Linux node, whose kubelet refuses it as unknown (KC2502, KC2508). The cgroup version does not apply on Windows:
 // cgroup v1, which refuses singleProcessOOMKill: false on Linux, changes
 // nothing there.
 func TestEvaluateNodeOS(t *testing.T) {
@@ -62,7 +62,7 @@ func TestEvaluateNodeOS(t *testing.T) {
 		{"singleProcessOOMKill false, cgroup v1, Windows", kubelets.Windows, map[string]any{"singleProcessOOMKill": false}, nil, 1, nil, false, []string{"KC5102"}, []string{"KC5002"}},
 		{"fit for Windows, Windows", kubelets.Windows, windowsFit, []string{"--windows-service=true"}, 2, nil, true, nil, []string{"KC5101", "KC5103", "KC2508"}},
 		{"fit for Windows, Windows, preflight", kubelets.Windows, windowsFit, []string{"--windows-service=true"}, 2, m37, true, nil, []string{"KC5101", "KC5103", "KC2508"}},
-		{"Windows flags, Linux", kubelets.Linux, windowsFit, []string{"--windows-service=true"}, 2, nil, true, []string{"KC2508"}, nil},
+		{"Windows flags, Linux", kubelets.Linux, windowsFit, []string{"--windows-service=true"}, 2, nil, false, []string{"KC2502", "KC2508"}, nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			n := &fleet.Node{Name: "n", OS: tt.os, Kubelet: m37, Configz: configz(t, tt.set), Args: tt.args}

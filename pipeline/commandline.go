@@ -382,6 +382,8 @@ func (r *Result) flagError(m *kubelets.Minor, table *kubelets.FlagTable, in *Inp
 		} else {
 			hint = fmt.Sprintf("kubelet %s still had it; it was removed since", older.minor)
 		}
+	} else if _, windows := validate.WindowsOnlyFlags[unknown]; windows && in.OS.Or() == kubelets.Linux {
+		hint = windowsOnlyHint
 	} else if s := didyoumean.Nearest(unknown, table.Names()); s != "" {
 		hint = fmt.Sprintf("did you mean --%s?", s)
 	}
@@ -625,9 +627,12 @@ func setPath(kc *kubeletv1beta1.KubeletConfiguration, path string, val reflect.V
 	return nil
 }
 
-// windowsFlags leaves out of in.Flags the flags only the Windows kubelet has,
-// each with a KC2508 note: the node runs Windows, which kubeletcfg does not
-// model yet, and the Linux kubelet it evaluates would refuse them as unknown.
+// windowsFlags notes each flag only the Windows kubelet has (KC2508). Evaluated
+// as Linux (unrecorded nil), the flag stays on the command line, where the Linux
+// kubelet refuses it as unknown (KC2502): the note says the node looks like a
+// Windows one. As Windows at a minor whose Windows flags are not recorded
+// (unrecorded), the flag is left out of in.Flags, since the Linux flag table
+// the rest is checked against lacks it.
 func (r *Result) windowsFlags(in *Input, unrecorded *kubelets.NoWindowsFlagsError) {
 	var flags []string
 	var positions []finding.Position
@@ -642,19 +647,24 @@ func (r *Result) windowsFlags(in *Input, unrecorded *kubelets.NoWindowsFlagsErro
 			continue
 		}
 		text, at := a, in.flagPos(i)
+		if unrecorded == nil {
+			r.add(validate.FlagWindowsOnly.Atf(at, "", windowsOnlyHint,
+				"%s is a flag of the Windows kubelet only, which the Linux kubelet refuses as unknown: this looks like a Windows node evaluated as Linux", a))
+			flags, positions = append(flags, a), append(positions, at)
+			continue
+		}
 		if !boolean && !strings.Contains(a, "=") && i+1 < len(in.Flags) {
 			i++ // its value is the next argument
 			text += " " + in.Flags[i]
 		}
-		if unrecorded != nil {
-			r.add(validate.FlagWindowsOnly.Atf(at, "", "nothing to change for a Windows node; its command line is checked against the Linux kubelet's flags until the Windows kubelet's are recorded (make generate-windows)",
-				"%s is a flag of the Windows kubelet only, and %s; the flag is left out and the rest of the command line is checked against the Linux kubelet's flags", text, unrecorded))
-			continue
-		}
-		r.add(validate.FlagWindowsOnly.Atf(at, "", "evaluate a Windows node with --os windows (its own flags, checks and defaults); on a Linux node, remove the flag, which the Linux kubelet refuses",
-			"%s is a flag of the Windows kubelet only: this is a Windows node evaluated as Linux; the flag is left out and the rest is checked as the Linux kubelet's", text))
+		r.add(validate.FlagWindowsOnly.Atf(at, "", "nothing to change for a Windows node; its command line is checked against the Linux kubelet's flags until the Windows kubelet's are recorded (make generate-windows)",
+			"%s is a flag of the Windows kubelet only, and %s; the flag is left out and the rest of the command line is checked against the Linux kubelet's flags", text, unrecorded))
 	}
 	if len(flags) != len(in.Flags) {
 		in.Flags, in.FlagPositions = flags, positions
 	}
 }
+
+// windowsOnlyHint is what to do about a Windows-only flag on a node evaluated
+// as Linux.
+const windowsOnlyHint = "evaluate a Windows node with --os windows (its own flags, checks and defaults); on a Linux node, remove the flag, which the Linux kubelet refuses"

@@ -151,35 +151,47 @@ func TestVersionFlagRelease(t *testing.T) {
 	}
 }
 
-// TestWindowsOnlyFlags: a flag only the Windows kubelet has is a note that the
-// node runs Windows (KC2508) and is left out, in either spelling; the rest of
-// the command line is still the Linux kubelet's, an unknown flag refused.
+// TestWindowsOnlyFlags: evaluated as Linux, a flag only the Windows kubelet
+// has is refused as the Linux kubelet refuses it, an unknown flag (KC2502,
+// whose hint says --os windows; conformance case 804-win-flags), and each is
+// noted as a Windows node's (KC2508), in either spelling; a flag that is not
+// the Windows kubelet's is refused with no such note, and one after "--" is an
+// argument. As Windows, the same command line starts.
 func TestWindowsOnlyFlags(t *testing.T) {
 	m := kubelets.Default()
 	for _, tt := range []struct {
-		flags   []string
-		rules   []string
-		maxPods int32
+		flags  []string
+		rules  []string
+		os     kubelets.OS
+		starts bool
 	}{
-		{[]string{"--windows-priorityclass=ABOVE_NORMAL_PRIORITY_CLASS", "--max-pods=50"}, []string{validate.FlagDeprecated.ID, validate.FlagWindowsOnly.ID}, 50},
-		{[]string{"--windows-priorityclass", "ABOVE_NORMAL_PRIORITY_CLASS", "--windows-service", "--max-pods=60"}, []string{validate.FlagDeprecated.ID, validate.FlagWindowsOnly.ID, validate.FlagWindowsOnly.ID}, 60},
-		{[]string{"--windows-service=true"}, []string{validate.FlagWindowsOnly.ID}, 110},
-		{[]string{"--windows-foo=1"}, []string{validate.FlagUnknown.ID}, 0},
-		{[]string{"--", "--windows-service"}, []string{validate.FlagInvalid.ID}, 0}, // an argument, not a flag
+		{[]string{"--windows-priorityclass=ABOVE_NORMAL_PRIORITY_CLASS", "--max-pods=50"}, []string{validate.FlagUnknown.ID, validate.FlagWindowsOnly.ID}, "", false},
+		{[]string{"--windows-priorityclass", "ABOVE_NORMAL_PRIORITY_CLASS", "--windows-service", "--max-pods=60"}, []string{validate.FlagUnknown.ID, validate.FlagWindowsOnly.ID, validate.FlagWindowsOnly.ID}, "", false},
+		{[]string{"--windows-service=true"}, []string{validate.FlagUnknown.ID, validate.FlagWindowsOnly.ID}, "", false},
+		{[]string{"--windows-foo=1"}, []string{validate.FlagUnknown.ID}, "", false},
+		{[]string{"--", "--windows-service"}, []string{validate.FlagInvalid.ID}, "", false}, // an argument, not a flag
+		{[]string{"--windows-priorityclass=ABOVE_NORMAL_PRIORITY_CLASS", "--windows-service", "--cgroups-per-qos=false", "--enforce-node-allocatable="},
+			[]string{validate.FlagDeprecated.ID, validate.FlagDeprecated.ID}, kubelets.Windows, true},
 	} {
-		r, err := Evaluate(m, Input{Flags: tt.flags})
+		r, err := Evaluate(m, Input{Flags: tt.flags, OS: tt.os})
 		if err != nil {
 			t.Fatal(err)
 		}
 		var rules []string
 		for _, f := range r.Findings {
-			rules = append(rules, f.Rule)
+			if f.Behind == "" {
+				rules = append(rules, f.Rule)
+			}
+			if f.Rule == validate.FlagUnknown.ID && strings.HasPrefix(tt.flags[0], "--windows-") && tt.flags[0] != "--windows-foo=1" &&
+				(!strings.Contains(f.Hint, "--os windows") || !strings.HasPrefix(f.Kubelet, "failed to parse kubelet flag: unknown flag: --windows-")) {
+				t.Errorf("%v: KC2502 hint %q, kubelet %q: want --os windows and the kubelet's words", tt.flags, f.Hint, f.Kubelet)
+			}
 		}
 		if !reflect.DeepEqual(rules, tt.rules) {
 			t.Errorf("%v: findings %v, want %v\n%s", tt.flags, rules, tt.rules, Dump(r.Findings))
 		}
-		if tt.maxPods > 0 && (r.Effective == nil || r.Effective.MaxPods != tt.maxPods) {
-			t.Errorf("%v: maxPods not %d: the other flags must apply", tt.flags, tt.maxPods)
+		if r.Starts != tt.starts {
+			t.Errorf("%v as %q: starts %v, want %v", tt.flags, tt.os, r.Starts, tt.starts)
 		}
 	}
 }

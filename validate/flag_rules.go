@@ -43,13 +43,16 @@ var (
 		Doc:     "Right after parsing its command line, RunE short-circuits on --help (`cmd.Help()`) and on --version (`verflag.PrintAndExitIfRequested`: `--version`, `--version=true` or `--version=raw`; `--version=false` and `--version=v1.2.3` do not exit). The process exits 0 without reading any file, so a systemd unit with Restart= starts it again and again and the node never runs a kubelet.",
 		Kubelet: kubeletServer + " NewKubeletCommand (help, verflag.PrintAndExitIfRequested)"}
 	FlagWindowsOnly = &rule.Rule{ID: "KC2508", Name: "flag-windows-only", Severity: finding.Info, Stage: rule.StageFlags,
-		Summary: "A flag only the Windows kubelet has (--windows-priorityclass, --windows-service) on a node evaluated as Linux: the node runs Windows (--os windows).",
+		Summary: "A flag only the Windows kubelet has (--windows-priorityclass, --windows-service) on a node evaluated as Linux, whose kubelet refuses it as unknown (KC2502): the node runs Windows (--os windows).",
 		Doc: "cmd/kubelet/app/options/osflags_windows.go adds --windows-service and --windows-priorityclass to the Windows kubelet only; " +
-			"the Linux kubelet refuses them as unknown flags. Such a command line is a Windows node's (Cluster API's Windows templates, " +
-			"AKS and EKS Windows node groups). Evaluated as Linux (the default), kubeletcfg leaves these flags out and checks the rest " +
-			"as Linux's; with --os windows the Windows kubelet's own flags, rules and defaults apply (docs/windows.md), except at a " +
-			"minor whose Windows flags are not recorded yet, where the flags are left out likewise. Fix: evaluate a Windows node " +
-			"with --os windows; on a Linux node, remove the flag, which the Linux kubelet refuses.",
+			"the Linux kubelet refuses them as unknown flags (\"failed to parse kubelet flag: unknown flag: --windows-priorityclass\", KC2502; " +
+			"conformance case 804-win-flags). Such a command line is a Windows node's (Cluster API's Windows templates, " +
+			"AKS and EKS Windows node groups). Evaluated as Linux (the default), kubeletcfg reports the Linux kubelet's refusal and, " +
+			"for each such flag, this note; the files are then checked as if the command line were fixed (Behind). With --os windows " +
+			"the Windows kubelet's own flags, rules and defaults apply (docs/windows.md), except at a " +
+			"minor whose Windows flags are not recorded yet, where these flags are left out with this note and the rest of the " +
+			"command line is checked against the Linux kubelet's flags. Fix: evaluate a Windows node " +
+			"with --os windows; on a Linux node, remove the flag.",
 		Kubelet: "cmd/kubelet/app/options/osflags_windows.go addOSFlags"}
 )
 
