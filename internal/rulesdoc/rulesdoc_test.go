@@ -148,6 +148,15 @@ func TestFindOnCorpus(t *testing.T) {
 	if !ok || e.File != "kubelet.yaml" || e.Line == 0 || !strings.HasPrefix(e.Excerpt, "maxPods:") || strings.Contains(e.Excerpt, "# want") || e.Verdict.Starts {
 		t.Errorf("KC4025 example = %+v", e)
 	}
+	// A rule only the Windows kubelet has: a `# want-windows` line, with the
+	// Windows kubelet's verdict; a rule both have keeps a Linux example.
+	if e := examples["KC5102"]; !e.Verdict.Windows || e.Verdict.Starts || e.Excerpt != "singleProcessOOMKill: false" ||
+		!strings.Contains(e.Markdown(), "The Windows kubelet "+e.Verdict.Minor+" ([golden](../testdata/conformance/golden-windows/") {
+		t.Errorf("KC5102 example = %+v\n%s", e, e.Markdown())
+	}
+	if e := examples["KC4058"]; e.Verdict.Windows {
+		t.Errorf("KC4058 example is the Windows kubelet's: %+v", e)
+	}
 	for id, e := range examples {
 		if strings.Contains(e.Excerpt, "# want") {
 			t.Errorf("%s: excerpt keeps a want comment: %q", id, e.Excerpt)
