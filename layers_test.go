@@ -25,7 +25,7 @@ var layers = [][]string{
 	{"report", "policy", "profile", "skew"}, // after the pipeline
 	{"backoff", "explain", "fix", "author", "fleet", "discover"}, // the verbs' packages
 	{"report/verbtext", "report/verbtext/clustertext"},           // the verbs' text, beside report (clustertext: cluster's, apart as cluster is)
-	{"."},       // the library
+	{"."},                    // the library
 	{"cluster", "admission"}, // the cluster verbs, apart so that the library links no client-go; the admission webhook's decisions
 	{"cmd/kubeletcfg", "cmd/kubeletcfg/internal/flags", "examples/lintdir", "internal/rulesdoc", "internal/rulesdoc/cmd", "internal/fuzzcase",
 		"internal/fuzzcase/cmd", "internal/floor", "kubelets/internal/gen", "internal/corpus", "internal/rulesgen", "internal/ruleset", "internal/ruleset/cmd", "internal/k0skeys"}, // front ends and tools
