@@ -32,6 +32,7 @@ func TestCLI(t *testing.T) {
 		{"lint-cgroup-v1", []string{"lint", "-c", example + "/config.yaml", "--cgroup-version", "v1"}, exitFindings},
 		{"effective-origin", []string{"effective", "-c", example + "/config.yaml", "--show-origin"}, exitClean},
 		{"effective-json", []string{"effective", "-c", example + "/config.yaml", "-o", "json"}, exitClean},
+		{"effective-capi-object", []string{"effective", "-c", "../../testdata/peers/capz-windows-template/cluster-template-windows.yaml", "--object", "KubeadmConfigTemplate/${CLUSTER_NAME}-md-win", "--show-origin"}, exitClean},
 		{"effective-refused", []string{"effective", "-c", example + "/config.yaml", "-d", example + "/conf.d"}, exitFindings},
 		{"missing-file", []string{"lint", "-c", "does/not/exist.yaml"}, exitUsage},
 		{"config-is-dir", []string{"lint", "-c", example}, exitUsage},
