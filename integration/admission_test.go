@@ -24,6 +24,24 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
+// lockedBuffer is a buffer a process writes to while the test reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
 // warnings collects the admission warnings the API server relays.
 type warnings struct {
 	mu   sync.Mutex
@@ -214,6 +232,34 @@ func TestAdmission(t *testing.T) {
 		if _, err := e.client.CoreV1().ConfigMaps("default").Create(ctx, other, metav1.CreateOptions{}); err != nil {
 			t.Errorf("a ConfigMap the webhook does not judge: %v", err)
 		}
+	})
+	t.Run("without --control-plane, the API server's minor", func(t *testing.T) {
+		v, err := e.client.Discovery().ServerVersion()
+		check(t, err)
+		cmd := exec.Command(os.Getenv(binEnv), "webhook", "--tls-cert-file", certFile, "--tls-private-key-file", keyFile, "--secure-port", "9444")
+		cmd.Env = append(os.Environ(), "KUBECONFIG="+e.kubeconfig("admin", e.tokens[userAdmin]))
+		stderr := &lockedBuffer{}
+		cmd.Stderr = stderr
+		check(t, cmd.Start())
+		deadline := time.Now().Add(30 * time.Second)
+		for time.Now().Before(deadline) && !strings.Contains(stderr.String(), "serving on") && cmd.ProcessState == nil {
+			time.Sleep(100 * time.Millisecond)
+			if strings.Contains(stderr.String(), "kubeletcfg:") {
+				break
+			}
+		}
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		// The test server is built without a release version (v0.0.0-master): the
+		// command then says to name the minor; a released one names its window.
+		want := "reports no Kubernetes minor"
+		if v.Major != "" && v.Minor != "" {
+			want = "kubelets "
+		}
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("API server version %q (%s.%s): the webhook said %q, want %q", v.GitVersion, v.Major, v.Minor, stderr.String(), want)
+		}
+		t.Logf("API server %s: %s", v.GitVersion, strings.TrimSpace(stderr.String()))
 	})
 	t.Run("the webhook down: Ignore admits, Fail refuses", func(t *testing.T) {
 		stop()

@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/spf13/cobra"
+	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/admission"
@@ -28,13 +29,24 @@ func newWebhookCommand() *cobra.Command {
 /readyz, /metrics): EC2NodeClass, KubeadmConfig(Template), KubeadmControlPlane(Template),
 kube-system/kubelet-config and ConfigMaps labelled ` + admission.OptInLabel + `=true, and k0s
 ClusterConfig, each read as lint reads it and judged at the kubelet minors it is for (the one
-the object names, else --control-plane's window, --versions or --kubelet-version). What a
+the object names, else --control-plane's window, --versions or --kubelet-version, else the window
+of the cluster's minor, asked of the API server). What a
 kubelet or the bootstrapper would refuse at or above --fail-on is denied, the rest admitted
 with warnings; an UPDATE is denied only for what it makes worse.`,
 		Example: `  kubeletcfg webhook --tls-cert-file /tls/tls.crt --tls-private-key-file /tls/tls.key --control-plane 1.37
   kubeletcfg webhook --tls-cert-file tls.crt --tls-private-key-file tls.key --versions 1.36..1.38 --secure-port 9443`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if controlPlane == "" && versions == "" && kubeletVersion == "" {
+				// The cluster's minor, from the API server the pod runs in (or $KUBECONFIG's).
+				cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(clientcmd.NewDefaultClientConfigLoadingRules(), nil).ClientConfig()
+				if err != nil {
+					return fmt.Errorf("finding the cluster's minor: %v (give --control-plane)", err)
+				}
+				if controlPlane, err = admission.ClusterMinor(cfg); err != nil {
+					return err
+				}
+			}
 			minors, err := kubeletcfg.Options{Versions: versions, ControlPlane: controlPlane, KubeletVersion: kubeletVersion}.Minors(kubeletcfg.DefaultWindow)
 			if err != nil {
 				return err
@@ -66,7 +78,7 @@ with warnings; an UPDATE is denied only for what it makes worse.`,
 	fl.StringVar(&keyFile, "tls-private-key-file", "", "the serving certificate's private key (PEM)")
 	fl.IntVar(&port, "secure-port", 8443, "the port to serve HTTPS on")
 	fl.StringVar(&failOn, "fail-on", "error", "deny findings at or above this severity: error, warning or info")
-	fl.StringVar(&controlPlane, "control-plane", "", "the cluster's minor: judge at the kubelets it supports (n-3..n)")
+	fl.StringVar(&controlPlane, "control-plane", "", "the cluster's minor: judge at the kubelets it supports (n-3..n); default the API server's")
 	fl.StringVar(&versions, "versions", "", "the kubelet minors to judge at: a range (1.35..1.38) or a list")
 	fl.StringVar(&kubeletVersion, "kubelet-version", "", "one kubelet minor to judge at")
 	fl.DurationVar(&timeout, "timeout", 4*time.Second, "admit unjudged, with a warning, an object whose evaluation takes longer (below the webhook's timeoutSeconds)")
