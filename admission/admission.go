@@ -73,7 +73,16 @@ type Config struct {
 	// then admitted with a warning that it was not judged, as the webhook's
 	// failurePolicy Ignore would admit it.
 	Timeout time.Duration
+	// Templates, when set, finds the Kubernetes versions of the machines a
+	// KubeadmConfigTemplate bootstraps (the MachineDeployments and
+	// MachinePools that reference it): the template is judged at those
+	// minors rather than at Minors.
+	Templates TemplateVersions
 }
+
+// TemplateVersions lists the Kubernetes versions ("v1.36.2") of the machines
+// that reference the KubeadmConfigTemplate namespace/name; none: not in use.
+type TemplateVersions func(ctx context.Context, namespace, name string) ([]string, error)
 
 // Reviewer judges AdmissionRequests.
 type Reviewer struct {
@@ -135,12 +144,21 @@ func (r *Reviewer) Review(ctx context.Context, req *admissionv1.AdmissionRequest
 		err         error
 	}
 	done := make(chan judged, 1)
+	minors, used := r.cfg.Minors, ""
+	if gk.Kind == "KubeadmConfigTemplate" && r.cfg.Templates != nil {
+		var err error
+		if minors, used, err = r.templateMinors(ctx, req); err != nil {
+			// Unknown which machines use it: the configured minors, said so.
+			minors, used = r.cfg.Minors, ""
+			resp.Warnings = append(resp.Warnings, clip("kubeletcfg: judged at the configured minors: "+err.Error(), maxWarning))
+		}
+	}
 	go func() {
 		var j judged
-		j.now, j.err = r.judge(req.Object.Raw, format, objectName(req))
+		j.now, j.err = r.judge(minors, req.Object.Raw, format, objectName(req))
 		if j.err == nil && req.Operation == admissionv1.Update && len(req.OldObject.Raw) > 0 {
 			// An old object kubeletcfg cannot read counts as no findings.
-			j.before, _ = r.judge(req.OldObject.Raw, format, objectName(req))
+			j.before, _ = r.judge(minors, req.OldObject.Raw, format, objectName(req))
 		}
 		done <- j
 	}()
@@ -165,11 +183,11 @@ func (r *Reviewer) Review(ctx context.Context, req *admissionv1.AdmissionRequest
 	for _, f := range warn {
 		d.Warned = append(d.Warned, f.Rule)
 	}
-	resp.Warnings = warnings(warn)
+	resp.Warnings = append(resp.Warnings, warnings(warn)...)
 	if len(deny) > 0 {
 		resp.Allowed, d.Allowed = false, false
 		resp.Result = &metav1.Status{Status: metav1.StatusFailure, Code: http.StatusForbidden, Reason: metav1.StatusReasonForbidden,
-			Message: denyMessage(gk.Kind, objectName(req), deny)}
+			Message: denyMessage(gk.Kind, objectName(req), deny) + used}
 	}
 	return resp, d
 }
@@ -183,12 +201,12 @@ type Finding struct {
 // judge evaluates the object at each minor it is for: the one it names (a
 // KubeadmControlPlane's spec.version), else every configured minor. An object
 // kubeletcfg cannot read is an error.
-func (r *Reviewer) judge(obj []byte, format input.Format, name string) ([]Finding, error) {
+func (r *Reviewer) judge(minors []*kubelets.Minor, obj []byte, format input.Format, name string) ([]Finding, error) {
 	lint := func(m string) (*kubeletcfg.Linted, error) {
 		return kubeletcfg.Lint(kubeletcfg.Options{ConfigData: obj, Config: name, Format: format, KubeletVersion: m})
 	}
 	var out []Finding
-	for i, m := range r.cfg.Minors {
+	for i, m := range minors {
 		l, err := lint(m.Version)
 		if err != nil {
 			return nil, err
@@ -207,6 +225,31 @@ func (r *Reviewer) judge(obj []byte, format input.Format, name string) ([]Findin
 		out = add(out, l, m.Version)
 	}
 	return out, nil
+}
+
+// templateMinors are the minors of the machines that use the template req
+// names (Config.Templates), with the words the denial ends with; the
+// configured minors when none uses it yet.
+func (r *Reviewer) templateMinors(ctx context.Context, req *admissionv1.AdmissionRequest) ([]*kubelets.Minor, string, error) {
+	versions, err := r.cfg.Templates(ctx, req.Namespace, req.Name)
+	if err != nil {
+		return nil, "", err
+	}
+	var minors []*kubelets.Minor
+	for _, v := range versions {
+		m, err := kubelets.Lookup(v)
+		if err != nil {
+			return nil, "", fmt.Errorf("a machine of the template runs Kubernetes %s, a kubelet kubeletcfg does not know (%s)", v, kubelets.Span(kubelets.Supported()))
+		}
+		if !slices.Contains(minors, m) {
+			minors = append(minors, m)
+		}
+	}
+	if len(minors) == 0 {
+		return r.cfg.Minors, "", nil
+	}
+	slices.SortFunc(minors, func(a, b *kubelets.Minor) int { return strings.Compare(a.Version, b.Version) })
+	return minors, fmt.Sprintf(" (the minors of the machines that use the template: %s)", strings.Join(versions, ", ")), nil
 }
 
 func add(out []Finding, l *kubeletcfg.Linted, minor string) []Finding {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strings"
 	"testing"
@@ -248,5 +249,50 @@ func BenchmarkReview(b *testing.B) {
 		if resp, _ := r.Review(context.Background(), req); !resp.Allowed {
 			b.Fatal(resp.Result.Message)
 		}
+	}
+}
+
+// TestReviewTemplateVersions: a KubeadmConfigTemplate is judged at the
+// minors of the machines that use it, when Config.Templates finds them; at
+// the configured minors, with a warning, when it cannot.
+func TestReviewTemplateVersions(t *testing.T) {
+	tmpl, err := yaml.YAMLToJSON([]byte("apiVersion: bootstrap.cluster.x-k8s.io/v1beta1\nkind: KubeadmConfigTemplate\nmetadata:\n  name: md-0\n  namespace: default\n" +
+		"spec:\n  template:\n    spec:\n      joinConfiguration:\n        nodeRegistration:\n          kubeletExtraArgs:\n            feature-gates: PodLifecycleSleepAction=true\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := request(admissionv1.Create, "bootstrap.cluster.x-k8s.io", "KubeadmConfigTemplate", "default", "md-0", tmpl, nil)
+	tests := []struct {
+		name      string
+		templates TemplateVersions
+		allowed   bool
+		says      string
+	}{
+		{"no lookup: the window, 1.37 removed the gate", nil, false, "(kubelet 1.37)"},
+		{"its machines run 1.36", func(context.Context, string, string) ([]string, error) { return []string{"v1.36.2"}, nil }, true, ""},
+		{"its machines run 1.36 and 1.37", func(context.Context, string, string) ([]string, error) { return []string{"v1.36.2", "v1.37.1"}, nil },
+			false, "the minors of the machines that use the template: v1.36.2, v1.37.1"},
+		{"no machine uses it yet", func(context.Context, string, string) ([]string, error) { return nil, nil }, false, "(kubelet 1.37)"},
+		{"the lookup fails", func(context.Context, string, string) ([]string, error) {
+			return nil, errors.New("listing machinedeployments: 403 Forbidden")
+		}, false, "(kubelet 1.37)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := New(Config{Minors: minors(t, "1.34", "1.35", "1.36", "1.37"), Templates: tt.templates})
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, _ := r.Review(context.Background(), req)
+			if resp.Allowed != tt.allowed {
+				t.Fatalf("allowed %v, want %v: %+v", resp.Allowed, tt.allowed, resp.Result)
+			}
+			if !tt.allowed && !strings.Contains(resp.Result.Message, tt.says) {
+				t.Errorf("message %q does not say %q", resp.Result.Message, tt.says)
+			}
+			if tt.name == "the lookup fails" && (len(resp.Warnings) == 0 || !strings.Contains(resp.Warnings[0], "403 Forbidden")) {
+				t.Errorf("warnings %q, want the lookup's failure", resp.Warnings)
+			}
+		})
 	}
 }

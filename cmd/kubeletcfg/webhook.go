@@ -37,15 +37,21 @@ with warnings; an UPDATE is denied only for what it makes worse.`,
   kubeletcfg webhook --tls-cert-file tls.crt --tls-private-key-file tls.key --versions 1.36..1.38 --secure-port 9443`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			// The API server the pod runs in (or $KUBECONFIG's): the cluster's
+			// minor unless named, and the machines that use a template.
+			cfg, cfgErr := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(clientcmd.NewDefaultClientConfigLoadingRules(), nil).ClientConfig()
 			if controlPlane == "" && versions == "" && kubeletVersion == "" {
-				// The cluster's minor, from the API server the pod runs in (or $KUBECONFIG's).
-				cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(clientcmd.NewDefaultClientConfigLoadingRules(), nil).ClientConfig()
-				if err != nil {
-					return fmt.Errorf("finding the cluster's minor: %v (give --control-plane)", err)
+				if cfgErr != nil {
+					return fmt.Errorf("finding the cluster's minor: %v (give --control-plane)", cfgErr)
 				}
+				var err error
 				if controlPlane, err = admission.ClusterMinor(cfg); err != nil {
 					return err
 				}
+			}
+			var templates admission.TemplateVersions
+			if cfgErr == nil {
+				templates, _ = admission.MachineVersions(cfg)
 			}
 			minors, err := kubeletcfg.Options{Versions: versions, ControlPlane: controlPlane, KubeletVersion: kubeletVersion}.Minors(kubeletcfg.DefaultWindow)
 			if err != nil {
@@ -55,7 +61,7 @@ with warnings; an UPDATE is denied only for what it makes worse.`,
 			if err != nil {
 				return fmt.Errorf("--fail-on: %v", err)
 			}
-			r, err := admission.New(admission.Config{Minors: minors, FailOn: sev, Timeout: timeout})
+			r, err := admission.New(admission.Config{Minors: minors, FailOn: sev, Timeout: timeout, Templates: templates})
 			if err != nil {
 				return err
 			}
