@@ -95,24 +95,26 @@ func TestAdmission(t *testing.T) {
 	ext, err := apiextensionsclient.NewForConfig(cfg)
 	check(t, err)
 
-	// Karpenter's CRD (v1.15.0's pkg/apis/crds), established before use.
-	crdYAML, err := os.ReadFile(filepath.Join("testdata", "crds", "karpenter.k8s.aws_ec2nodeclasses.yaml"))
-	check(t, err)
-	var crd apiextensionsv1.CustomResourceDefinition
-	check(t, yaml.Unmarshal(crdYAML, &crd))
-	_, err = ext.ApiextensionsV1().CustomResourceDefinitions().Create(ctx, &crd, metav1.CreateOptions{})
-	check(t, err)
-	established := false
-	for i := 0; i < 100 && !established; i++ {
-		got, err := ext.ApiextensionsV1().CustomResourceDefinitions().Get(ctx, crd.Name, metav1.GetOptions{})
+	// The projects' own CRDs (testdata/crds/ORIGIN.md), established before use.
+	for _, file := range []string{"karpenter.k8s.aws_ec2nodeclasses.yaml", "cluster.x-k8s.io_machinedeployments.yaml", "bootstrap.cluster.x-k8s.io_kubeadmconfigtemplates.yaml"} {
+		crdYAML, err := os.ReadFile(filepath.Join("testdata", "crds", file))
 		check(t, err)
-		for _, c := range got.Status.Conditions {
-			established = established || c.Type == apiextensionsv1.Established && c.Status == apiextensionsv1.ConditionTrue
+		var crd apiextensionsv1.CustomResourceDefinition
+		check(t, yaml.Unmarshal(crdYAML, &crd))
+		_, err = ext.ApiextensionsV1().CustomResourceDefinitions().Create(ctx, &crd, metav1.CreateOptions{})
+		check(t, err)
+		established := false
+		for i := 0; i < 100 && !established; i++ {
+			got, err := ext.ApiextensionsV1().CustomResourceDefinitions().Get(ctx, crd.Name, metav1.GetOptions{})
+			check(t, err)
+			for _, c := range got.Status.Conditions {
+				established = established || c.Type == apiextensionsv1.Established && c.Status == apiextensionsv1.ConditionTrue
+			}
+			time.Sleep(100 * time.Millisecond)
 		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	if !established {
-		t.Fatal("the EC2NodeClass CRD is not established")
+		if !established {
+			t.Fatalf("the CRD %s is not established", crd.Name)
+		}
 	}
 	nodeClasses := dyn.Resource(ec2NodeClassGVR)
 	const badEviction = "    evictionHard:\n      memory.available: 500Mx\n"
@@ -131,6 +133,7 @@ func TestAdmission(t *testing.T) {
 	const port = 9443
 	webhook := exec.Command(os.Getenv(binEnv), "webhook", "--tls-cert-file", certFile, "--tls-private-key-file", keyFile,
 		"--secure-port", fmt.Sprint(port), "--control-plane", "1.37")
+	webhook.Env = append(os.Environ(), "KUBECONFIG="+e.kubeconfig("admin", e.tokens[userAdmin])) // the machines that use a template
 	webhook.Stdout, webhook.Stderr = &prefixWriter{prefix: "webhook: ", w: os.Stderr}, &prefixWriter{prefix: "webhook: ", w: os.Stderr}
 	check(t, webhook.Start())
 	stopped := false
@@ -156,7 +159,8 @@ func TestAdmission(t *testing.T) {
 	vwc := &admissionregistrationv1.ValidatingWebhookConfiguration{ObjectMeta: metav1.ObjectMeta{Name: "kubeletcfg-webhook"},
 		Webhooks: []admissionregistrationv1.ValidatingWebhook{
 			hook("nodeconfig.kubeletcfg.dev", []admissionregistrationv1.RuleWithOperations{{Operations: create,
-				Rule: admissionregistrationv1.Rule{APIGroups: []string{"karpenter.k8s.aws"}, APIVersions: []string{"*"}, Resources: []string{"ec2nodeclasses"}}}}, nil),
+				Rule: admissionregistrationv1.Rule{APIGroups: []string{"karpenter.k8s.aws"}, APIVersions: []string{"*"}, Resources: []string{"ec2nodeclasses"}}},
+				{Operations: create, Rule: admissionregistrationv1.Rule{APIGroups: []string{"bootstrap.cluster.x-k8s.io"}, APIVersions: []string{"*"}, Resources: []string{"kubeadmconfigtemplates"}}}}, nil),
 			hook("configmaps.kubeletcfg.dev", []admissionregistrationv1.RuleWithOperations{{Operations: create,
 				Rule: admissionregistrationv1.Rule{APIGroups: []string{""}, APIVersions: []string{"v1"}, Resources: []string{"configmaps"}}}},
 				[]admissionregistrationv1.MatchCondition{{Name: "kubelet-configmaps", Expression: "object.metadata.namespace == 'kube-system' && object.metadata.name == 'kubelet-config'"}}),
@@ -231,6 +235,30 @@ func TestAdmission(t *testing.T) {
 		other := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "app", Namespace: "default"}, Data: cm.Data}
 		if _, err := e.client.CoreV1().ConfigMaps("default").Create(ctx, other, metav1.CreateOptions{}); err != nil {
 			t.Errorf("a ConfigMap the webhook does not judge: %v", err)
+		}
+	})
+	t.Run("a KubeadmConfigTemplate is judged at its machines' minors", func(t *testing.T) {
+		templates := dyn.Resource(schema.GroupVersionResource{Group: "bootstrap.cluster.x-k8s.io", Version: "v1beta1", Resource: "kubeadmconfigtemplates"})
+		tmpl := func(name string) *unstructured.Unstructured {
+			u := &unstructured.Unstructured{}
+			check(t, yaml.Unmarshal([]byte("apiVersion: bootstrap.cluster.x-k8s.io/v1beta1\nkind: KubeadmConfigTemplate\nmetadata:\n  name: "+name+"\n  namespace: default\n"+
+				"spec:\n  template:\n    spec:\n      joinConfiguration:\n        nodeRegistration:\n          kubeletExtraArgs:\n            feature-gates: PodLifecycleSleepAction=true\n"), &u.Object))
+			return u
+		}
+		// No machine uses it: the window, and 1.37 removed the gate.
+		if _, err := templates.Namespace("default").Create(ctx, tmpl("unused"), dryRun); err == nil || !strings.Contains(err.Error(), "featureGates[PodLifecycleSleepAction] (kubelet 1.37)") {
+			t.Errorf("a template no machine uses: %v", err)
+		}
+		// A MachineDeployment of 1.36 uses md-136: judged at 1.36 alone, admitted.
+		md := &unstructured.Unstructured{}
+		check(t, yaml.Unmarshal([]byte("apiVersion: cluster.x-k8s.io/v1beta2\nkind: MachineDeployment\nmetadata:\n  name: workers\n  namespace: default\n"+
+			"spec:\n  clusterName: demo\n  selector: {matchLabels: {pool: workers}}\n  template:\n    metadata: {labels: {pool: workers}}\n    spec:\n"+
+			"      clusterName: demo\n      version: v1.36.2\n      bootstrap:\n        configRef: {apiGroup: bootstrap.cluster.x-k8s.io, kind: KubeadmConfigTemplate, name: md-136}\n"+
+			"      infrastructureRef: {apiGroup: infrastructure.cluster.x-k8s.io, kind: DockerMachineTemplate, name: workers}\n"), &md.Object))
+		_, err := dyn.Resource(schema.GroupVersionResource{Group: "cluster.x-k8s.io", Version: "v1beta2", Resource: "machinedeployments"}).Namespace("default").Create(ctx, md, metav1.CreateOptions{})
+		check(t, err)
+		if _, err := templates.Namespace("default").Create(ctx, tmpl("md-136"), metav1.CreateOptions{}); err != nil {
+			t.Errorf("a template its 1.36 machines take: %v", err)
 		}
 	})
 	t.Run("without --control-plane, the API server's minor", func(t *testing.T) {
