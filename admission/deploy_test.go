@@ -11,6 +11,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	"sigs.k8s.io/yaml"
 )
 
@@ -20,7 +21,8 @@ var resources = map[string]string{"EC2NodeClass": "ec2nodeclasses", "KubeadmConf
 	"KubeadmControlPlaneTemplate": "kubeadmcontrolplanetemplates", "ConfigMap": "configmaps", "ClusterConfig": "clusterconfigs"}
 
 // TestDeployWebhook: deploy/webhook/webhook.yaml decodes strictly into the
-// API's types and is what docs/admission.md says: two non-root replicas with
+// API's types and is what docs/admission.md says: read-only RBAC for the
+// machines that use a template, two non-root replicas with
 // a read-only root filesystem and a PodDisruptionBudget, the Service on the
 // container's port, the key pair from cert-manager's Secret, and a webhook
 // registration that sends every kind Review judges (and nothing of its own
@@ -35,6 +37,8 @@ func TestDeployWebhook(t *testing.T) {
 	var pdb *policyv1.PodDisruptionBudget
 	var svc *corev1.Service
 	var vwc *admissionregistrationv1.ValidatingWebhookConfiguration
+	var role *rbacv1.ClusterRole
+	var binding *rbacv1.ClusterRoleBinding
 	for _, doc := range bytes.Split(data, []byte("\n---\n")) {
 		var meta struct{ Kind string }
 		if err := yaml.Unmarshal(doc, &meta); err != nil {
@@ -47,6 +51,12 @@ func TestDeployWebhook(t *testing.T) {
 			into = ns
 		case "ServiceAccount":
 			into = &corev1.ServiceAccount{}
+		case "ClusterRole":
+			role = &rbacv1.ClusterRole{}
+			into = role
+		case "ClusterRoleBinding":
+			binding = &rbacv1.ClusterRoleBinding{}
+			into = binding
 		case "Deployment":
 			dep = &appsv1.Deployment{}
 			into = dep
@@ -68,6 +78,11 @@ func TestDeployWebhook(t *testing.T) {
 	}
 	if ns == nil || dep == nil || pdb == nil || svc == nil || vwc == nil {
 		t.Fatal("webhook.yaml lacks a Namespace, Deployment, PodDisruptionBudget, Service or ValidatingWebhookConfiguration")
+	}
+	// Read-only, and only what MachineVersions lists.
+	if role == nil || binding == nil || len(role.Rules) != 1 || !slices.Equal(role.Rules[0].Verbs, []string{"list"}) ||
+		!slices.Equal(role.Rules[0].Resources, []string{"machinedeployments", "machinepools"}) || binding.Subjects[0].Name != dep.Spec.Template.Spec.ServiceAccountName {
+		t.Errorf("RBAC: role %+v, binding %+v", role, binding)
 	}
 	pod := dep.Spec.Template.Spec
 	c := pod.Containers[0]
