@@ -12,6 +12,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	"sigs.k8s.io/yaml"
 )
 
@@ -89,6 +90,9 @@ func TestDeployWebhook(t *testing.T) {
 	if *dep.Spec.Replicas != 2 || !*pod.SecurityContext.RunAsNonRoot || !*c.SecurityContext.ReadOnlyRootFilesystem ||
 		*c.SecurityContext.AllowPrivilegeEscalation || pdb.Spec.MinAvailable.IntValue() != 1 {
 		t.Errorf("deployment: replicas %d, non-root %v, read-only %v, PDB %v", *dep.Spec.Replicas, *pod.SecurityContext.RunAsNonRoot, *c.SecurityContext.ReadOnlyRootFilesystem, pdb.Spec.MinAvailable)
+	}
+	if len(c.Env) != 1 || c.Env[0].Name != "GOMEMLIMIT" || c.Resources.Limits.Memory().Cmp(resource.MustParse(strings.TrimSuffix(c.Env[0].Value, "B"))) <= 0 {
+		t.Errorf("GOMEMLIMIT %v is not below the memory limit %v", c.Env, c.Resources.Limits.Memory())
 	}
 	args := strings.Join(c.Args, " ")
 	for _, want := range []string{"webhook", "--tls-cert-file=/tls/tls.crt", "--tls-private-key-file=/tls/tls.key", "--secure-port=8443", "--control-plane="} {

@@ -2,13 +2,20 @@ package integration
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"fmt"
+	"io"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -64,7 +71,7 @@ func (w *warnings) take() []string {
 
 var ec2NodeClassGVR = schema.GroupVersionResource{Group: "karpenter.k8s.aws", Version: "v1", Resource: "ec2nodeclasses"}
 
-func ec2NodeClass(t *testing.T, name, kubelet string) *unstructured.Unstructured {
+func ec2NodeClass(t testing.TB, name, kubelet string) *unstructured.Unstructured {
 	t.Helper()
 	doc := "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata:\n  name: " + name + "\nspec:\n  role: KarpenterNodeRole\n" +
 		"  amiSelectorTerms:\n  - alias: al2023@latest\n  subnetSelectorTerms:\n  - tags: {karpenter.sh/discovery: demo}\n" +
@@ -77,17 +84,31 @@ func ec2NodeClass(t *testing.T, name, kubelet string) *unstructured.Unstructured
 	return u
 }
 
-// TestAdmission: kubeletcfg webhook, the command, registered with a real
-// kube-apiserver (Karpenter's own EC2NodeClass CRD installed): a refused
-// EC2NodeClass is denied with the finding's words, a good one admitted with
-// warnings, a dry run judged the same, an UPDATE that does not make a broken
-// object worse admitted, kubeadm's kubelet-config ConfigMap with a gate the
-// cluster's minor (1.37) removed denied; with the webhook down, failurePolicy Ignore
-// admits and Fail refuses.
-func TestAdmission(t *testing.T) {
+// admissionEnv is a real kube-apiserver with Karpenter's and Cluster API's
+// CRDs and kubeletcfg webhook (the command, --control-plane 1.37) registered
+// with failurePolicy Fail.
+type admissionEnv struct {
+	e           *env
+	ctx         context.Context
+	said        *warnings
+	dyn         dynamic.Interface
+	nodeClasses dynamic.NamespaceableResourceInterface
+	vwc         *admissionregistrationv1.ValidatingWebhookConfiguration
+	certFile    string
+	keyFile     string
+	dryRun      metav1.CreateOptions
+	stop        func()
+	pid         int
+	// webhookCA verifies the webhook's serving certificate (its /metrics).
+	webhookCA []byte
+}
+
+const badEviction = "    evictionHard:\n      memory.available: 500Mx\n"
+
+func startAdmissionEnv(t testing.TB) *admissionEnv {
 	e := startEnv(t)
 	ctx := context.Background()
-	cfg := &rest.Config{Host: e.host, BearerToken: e.tokens[userAdmin], TLSClientConfig: rest.TLSClientConfig{CAData: e.caPEM}}
+	cfg := &rest.Config{Host: e.host, BearerToken: e.tokens[userAdmin], TLSClientConfig: rest.TLSClientConfig{CAData: e.caPEM}, QPS: 1000, Burst: 2000}
 	said := &warnings{}
 	cfg.WarningHandler = said
 	dyn, err := dynamic.NewForConfig(cfg)
@@ -117,7 +138,6 @@ func TestAdmission(t *testing.T) {
 		}
 	}
 	nodeClasses := dyn.Resource(ec2NodeClassGVR)
-	const badEviction = "    evictionHard:\n      memory.available: 500Mx\n"
 	// A broken object that exists before the webhook does (an UPDATE of it is judged below).
 	_, err = nodeClasses.Create(ctx, ec2NodeClass(t, "broken", badEviction), metav1.CreateOptions{})
 	check(t, err)
@@ -133,7 +153,8 @@ func TestAdmission(t *testing.T) {
 	const port = 9443
 	webhook := exec.Command(os.Getenv(binEnv), "webhook", "--tls-cert-file", certFile, "--tls-private-key-file", keyFile,
 		"--secure-port", fmt.Sprint(port), "--control-plane", "1.37")
-	webhook.Env = append(os.Environ(), "KUBECONFIG="+e.kubeconfig("admin", e.tokens[userAdmin])) // the machines that use a template
+	// The machines that use a template; the memory limit deploy/webhook sets.
+	webhook.Env = append(os.Environ(), "KUBECONFIG="+e.kubeconfig("admin", e.tokens[userAdmin]), "GOMEMLIMIT=200MiB")
 	webhook.Stdout, webhook.Stderr = &prefixWriter{prefix: "webhook: ", w: os.Stderr}, &prefixWriter{prefix: "webhook: ", w: os.Stderr}
 	check(t, webhook.Start())
 	stopped := false
@@ -183,6 +204,19 @@ func TestAdmission(t *testing.T) {
 		t.Fatalf("the webhook never denied the refused EC2NodeClass: %v", denied)
 	}
 
+	return &admissionEnv{e: e, ctx: ctx, said: said, dyn: dyn, nodeClasses: nodeClasses, vwc: vwc, certFile: certFile, keyFile: keyFile, dryRun: dryRun, stop: stop, pid: webhook.Process.Pid, webhookCA: pemBlock("CERTIFICATE", ca.cert.Raw)}
+}
+
+// TestAdmission: kubeletcfg webhook, the command, registered with a real
+// kube-apiserver (Karpenter's own EC2NodeClass CRD installed): a refused
+// EC2NodeClass is denied with the finding's words, a good one admitted with
+// warnings, a dry run judged the same, an UPDATE that does not make a broken
+// object worse admitted, kubeadm's kubelet-config ConfigMap with a gate the
+// cluster's minor (1.37) removed denied; with the webhook down, failurePolicy Ignore
+// admits and Fail refuses.
+func TestAdmission(t *testing.T) {
+	a := startAdmissionEnv(t)
+	e, ctx, said, dyn, nodeClasses, vwc, certFile, keyFile, dryRun, stop := a.e, a.ctx, a.said, a.dyn, a.nodeClasses, a.vwc, a.certFile, a.keyFile, a.dryRun, a.stop
 	t.Run("a refused EC2NodeClass is denied with the finding", func(t *testing.T) {
 		_, err := nodeClasses.Create(ctx, ec2NodeClass(t, "refused", badEviction), metav1.CreateOptions{})
 		for _, want := range []string{`admission webhook "nodeconfig.kubeletcfg.dev" denied the request`, "KC9001 evictionHard[memory.available]", "(kubelet 1.34)", "(kubelet 1.37)", "500Mx"} {
@@ -313,4 +347,89 @@ func TestAdmission(t *testing.T) {
 			t.Errorf("failurePolicy Ignore: %v", last)
 		}
 	})
+}
+
+// BenchmarkAdmission drives concurrent dry-run creates of a typical
+// EC2NodeClass through the real API server to kubeletcfg webhook (four minors)
+// and reports the end-to-end latency (p50, p99) and the webhook process's CPU
+// per review and resident memory before and after:
+//
+//	cd integration && go test -run XXX -bench BenchmarkAdmission -benchtime 2000x ./...
+func BenchmarkAdmission(b *testing.B) {
+	a := startAdmissionEnv(b)
+	obj := ec2NodeClass(b, "bench", "    maxPods: 40\n    kubeReserved:\n      cpu: 100m\n")
+	cpu0, rss0 := procStat(b, a.pid)
+	heap0 := a.heapInuse(b)
+	const workers = 8
+	lat := make([]time.Duration, b.N)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	b.ResetTimer()
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := next.Add(1) - 1
+				if i >= int64(b.N) {
+					return
+				}
+				start := time.Now()
+				if _, err := a.nodeClasses.Create(a.ctx, obj, a.dryRun); err != nil {
+					b.Error(err)
+					return
+				}
+				lat[i] = time.Since(start)
+			}
+		}()
+	}
+	wg.Wait()
+	b.StopTimer()
+	cpu1, rss1 := procStat(b, a.pid)
+	heap1 := a.heapInuse(b)
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+	b.ReportMetric((cpu1-cpu0).Seconds()*1000/float64(b.N), "webhook-cpu-ms/review")
+	b.ReportMetric(float64(heap0)/(1<<20), "heap-start-MiB")
+	b.ReportMetric(float64(heap1)/(1<<20), "heap-end-MiB")
+	b.ReportMetric(float64(rss0)/(1<<20), "rss-start-MiB")
+	b.ReportMetric(float64(rss1)/(1<<20), "rss-end-MiB")
+}
+
+// procStat is a process's CPU time (user and system) and resident set size
+// from /proc.
+func procStat(tb testing.TB, pid int) (time.Duration, int64) {
+	tb.Helper()
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	check(tb, err)
+	// The fields after the command name's closing parenthesis: utime and stime
+	// are the 12th and 13th (clock ticks, 100 a second), rss the 22nd (pages).
+	f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+2:]))
+	ticks := func(s string) int64 { n, _ := strconv.ParseInt(s, 10, 64); return n }
+	cpu := time.Duration(ticks(f[11])+ticks(f[12])) * 10 * time.Millisecond
+	return cpu, ticks(f[21]) * int64(os.Getpagesize())
+}
+
+// heapInuse is the webhook's live heap after its last collection
+// (go_gc_heap_live_bytes, from its /metrics).
+func (a *admissionEnv) heapInuse(tb testing.TB) float64 {
+	tb.Helper()
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(a.webhookCA)
+	c := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
+	resp, err := c.Get("https://127.0.0.1:9443/metrics")
+	check(tb, err)
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	check(tb, err)
+	for _, line := range strings.Split(string(body), "\n") {
+		if v, ok := strings.CutPrefix(line, "go_gc_heap_live_bytes "); ok {
+			f, err := strconv.ParseFloat(v, 64)
+			check(tb, err)
+			return f
+		}
+	}
+	tb.Fatal("no go_gc_heap_live_bytes in the webhook's /metrics")
+	return 0
 }

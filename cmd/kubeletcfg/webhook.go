@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"os/signal"
+	"regexp"
 	"strings"
 	"syscall"
 	"time"
@@ -66,7 +67,8 @@ with warnings; an UPDATE is denied only for what it makes worse.`,
 				return err
 			}
 			reg := prometheus.NewRegistry()
-			reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+			reg.MustRegister(collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), collectors.NewGoCollector( // and the live heap after the last GC
+				collectors.WithGoCollectorRuntimeMetrics(collectors.GoRuntimeMetricsRule{Matcher: regexp.MustCompile(`^/gc/heap/live:bytes$`)})))
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
 			var names []string
