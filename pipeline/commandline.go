@@ -376,7 +376,7 @@ func (r *Result) flagError(m *kubelets.Minor, table *kubelets.FlagTable, in *Inp
 		}
 	}
 	hint := "remove the flag"
-	if older := removedFlag(m, unknown); older != nil {
+	if older := removedFlag(m, in.OS, unknown); older != nil {
 		if older.f.Path != "" {
 			hint = fmt.Sprintf("kubelet %s still had it; set %s in the --config file or a drop-in instead", older.minor, older.f.Path)
 		} else {
@@ -384,6 +384,8 @@ func (r *Result) flagError(m *kubelets.Minor, table *kubelets.FlagTable, in *Inp
 		}
 	} else if _, windows := validate.WindowsOnlyFlags[unknown]; windows && in.OS.Or() == kubelets.Linux {
 		hint = windowsOnlyHint
+	} else if linuxOnlyFlag(m, in.OS, unknown) {
+		hint = fmt.Sprintf("only the Linux kubelet %s has --%s (the Windows kubelet does not register it): remove it from a Windows node's command line", m.Version, unknown)
 	} else if s := didyoumean.Nearest(unknown, table.Names()); s != "" {
 		hint = fmt.Sprintf("did you mean --%s?", s)
 	}
@@ -396,15 +398,17 @@ type minorFlag struct {
 	f     *kubelets.Flag
 }
 
-// removedFlag finds the newest older minor that still has the flag.
-func removedFlag(m *kubelets.Minor, name string) *minorFlag {
+// removedFlag finds the newest older minor whose kubelet for nodeOS still has
+// the flag (the Windows kubelet never had cAdvisor's global flags, which the
+// Linux kubelet registered up to 1.36).
+func removedFlag(m *kubelets.Minor, nodeOS kubelets.OS, name string) *minorFlag {
 	all := kubelets.Minors()
 	for i := len(all) - 1; i >= 0; i-- {
 		o := all[i]
 		if !o.Before(m) {
 			continue
 		}
-		t, err := o.Flags()
+		t, err := o.FlagsOn(nodeOS)
 		if err != nil {
 			continue
 		}
@@ -413,6 +417,21 @@ func removedFlag(m *kubelets.Minor, name string) *minorFlag {
 		}
 	}
 	return nil
+}
+
+// linuxOnlyFlag reports whether the flag the Windows kubelet refuses is one the
+// Linux kubelet of the same minor has (cAdvisor's global flags up to 1.36,
+// --housekeeping-interval).
+func linuxOnlyFlag(m *kubelets.Minor, nodeOS kubelets.OS, name string) bool {
+	if nodeOS.Or() != kubelets.Windows {
+		return false
+	}
+	t, err := m.FlagsOn(kubelets.Linux)
+	if err != nil {
+		return false
+	}
+	_, ok := t.Lookup(name)
+	return ok
 }
 
 // flagGates applies the command line's --feature-gates to a copy of the minor's

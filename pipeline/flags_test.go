@@ -203,14 +203,19 @@ func TestWindowsOnlyFlags(t *testing.T) {
 func TestWindowsKubeletFlags(t *testing.T) {
 	m137, _ := kubelets.Lookup("1.37")
 	m135, _ := kubelets.Lookup("1.35")
+	m136, _ := kubelets.Lookup("1.36")
 	for _, tt := range []struct {
 		minor *kubelets.Minor
 		flags []string
 		rules []string
+		hint  string // of the KC2502 finding, when set
 	}{
-		{m137, []string{"--windows-priorityclass=ABOVE_NORMAL_PRIORITY_CLASS", "--windows-service", "--max-pods=50"}, []string{validate.FlagDeprecated.ID}},
-		{m137, []string{"--housekeeping-interval=10s"}, []string{validate.FlagUnknown.ID}},
-		{m135, []string{"--windows-service", "--max-pods=50"}, []string{validate.FlagDeprecated.ID, validate.FlagWindowsOnly.ID}},
+		{m137, []string{"--windows-priorityclass=ABOVE_NORMAL_PRIORITY_CLASS", "--windows-service", "--max-pods=50"}, []string{validate.FlagDeprecated.ID}, ""},
+		{m137, []string{"--housekeeping-interval=10s"}, []string{validate.FlagUnknown.ID}, "only the Linux kubelet 1.37 has --housekeeping-interval"},
+		// cAdvisor's global flags: deprecated on the Linux kubelet 1.36, never the Windows kubelet's.
+		{m136, []string{"--containerd=/run/containerd/containerd.sock"}, []string{validate.FlagUnknown.ID}, "only the Linux kubelet 1.36 has --containerd"},
+		{m137, []string{"--containerd=/run/containerd/containerd.sock"}, []string{validate.FlagUnknown.ID}, "remove the flag"},
+		{m135, []string{"--windows-service", "--max-pods=50"}, []string{validate.FlagDeprecated.ID, validate.FlagWindowsOnly.ID}, ""},
 	} {
 		r, err := Evaluate(tt.minor, Input{Flags: tt.flags, OS: kubelets.Windows})
 		if err != nil {
@@ -220,6 +225,9 @@ func TestWindowsKubeletFlags(t *testing.T) {
 		for _, f := range r.Findings {
 			if strings.HasPrefix(f.Rule, "KC25") { // the command line's; the Windows warnings aside
 				rules = append(rules, f.Rule)
+			}
+			if f.Rule == validate.FlagUnknown.ID && !strings.Contains(f.Hint, tt.hint) {
+				t.Errorf("%s %v: hint %q, want %q", tt.minor.Version, tt.flags, f.Hint, tt.hint)
 			}
 		}
 		if !reflect.DeepEqual(rules, tt.rules) {
