@@ -497,12 +497,13 @@ func (o Options) convertRead(in *pipeline.Input, config string) (*input.Source, 
 		// A minikube container driver's cgroup driver follows the host's cgroups.
 		o.Read.Minikube.CgroupVersion = in.CgroupVersion
 	}
-	if o.Read.OS, err = o.nodeOS(); err != nil || o.OS == "" {
-		// Unnamed, the OS is the input's own (a named-pipe criSocket, a Windows AMI family).
-		o.Read.OS = ""
-	}
+	nodeOS, err := o.nodeOS()
 	if err != nil {
 		return nil, nil, err
+	}
+	if o.OS != "" {
+		// Unnamed, the OS is the input's own (a named-pipe criSocket, a Windows AMI family).
+		o.Read.OS = nodeOS
 	}
 	var stdin bytes.Buffer // what standard input held, for a kind cluster of several nodes
 	if o.ConfigData != nil {

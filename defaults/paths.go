@@ -76,24 +76,33 @@ func IsAbs(nodeOS kubelets.OS, p string) bool {
 	if nodeOS.Or() != kubelets.Windows {
 		return filepath.IsAbs(p)
 	}
-	if strings.HasPrefix(p, `\`) || strings.HasPrefix(p, "/") {
-		return true
-	}
-	return len(p) >= 3 && p[1] == ':' && (p[2] == '\\' || p[2] == '/') && ('a' <= p[0]|0x20 && p[0]|0x20 <= 'z')
+	return strings.HasPrefix(p, `\`) || strings.HasPrefix(p, "/") || IsDrivePath(p)
 }
 
-// IsPathClean is the kubelet's utilfs.IsPathClean on the node's OS:
-// filepath.ToSlash(filepath.Clean(p)) == filepath.ToSlash(p). Windows's Clean
-// takes \ and / both as separators and keeps a drive (C:) or UNC volume
-// (\\host\share) in front of the cleaned rest.
-func IsPathClean(nodeOS kubelets.OS, p string) bool {
+// IsDrivePath reports whether p starts with a Windows drive and a separator
+// (C:\k, c:/k): an absolute path only on Windows.
+func IsDrivePath(p string) bool {
+	return hasDrive(p) && len(p) >= 3 && (p[2] == '\\' || p[2] == '/')
+}
+
+// hasDrive reports whether p starts with a drive letter and a colon.
+func hasDrive(p string) bool {
+	return len(p) >= 2 && p[1] == ':' && 'a' <= p[0]|0x20 && p[0]|0x20 <= 'z'
+}
+
+// CleanPath is p as the kubelet's utilfs.IsPathClean compares it on the
+// node's OS: filepath.Clean on Linux; on Windows, filepath.ToSlash of
+// Windows's filepath.Clean, which takes \ and / both as separators and keeps
+// a drive (C:) or UNC volume (//host/share) in front of the cleaned rest (a
+// UNC volume alone as it is, a drive alone with ".").
+func CleanPath(nodeOS kubelets.OS, p string) string {
 	if nodeOS.Or() != kubelets.Windows {
-		return filepath.Clean(p) == p
+		return filepath.Clean(p)
 	}
 	s := strings.ReplaceAll(p, `\`, "/")
 	vol := ""
 	switch {
-	case len(s) >= 2 && s[1] == ':' && 'a' <= s[0]|0x20 && s[0]|0x20 <= 'z':
+	case hasDrive(s):
 		vol = s[:2]
 	case strings.HasPrefix(s, "//") && !strings.HasPrefix(s, "///"):
 		if host, rest, ok := strings.Cut(s[2:], "/"); ok && host != "" {
@@ -104,9 +113,20 @@ func IsPathClean(nodeOS kubelets.OS, p string) bool {
 		}
 	}
 	rest := s[len(vol):]
-	if rest == "" {
-		// Clean gives a UNC volume alone back as it is, a drive alone with ".".
-		return strings.HasPrefix(vol, "//")
+	switch {
+	case rest != "":
+		return vol + path.Clean(rest)
+	case strings.HasPrefix(vol, "//"):
+		return vol
 	}
-	return path.Clean(rest) == rest
+	return vol + "."
+}
+
+// IsPathClean is the kubelet's utilfs.IsPathClean on the node's OS:
+// filepath.ToSlash(filepath.Clean(p)) == filepath.ToSlash(p).
+func IsPathClean(nodeOS kubelets.OS, p string) bool {
+	if nodeOS.Or() != kubelets.Windows {
+		return CleanPath(nodeOS, p) == p
+	}
+	return CleanPath(nodeOS, p) == strings.ReplaceAll(p, `\`, "/")
 }

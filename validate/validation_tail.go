@@ -2,13 +2,10 @@ package validate
 
 import (
 	"fmt"
-	"path"
-	"strings"
 	"unicode"
 
 	"github.com/blang/semver/v4"
 	"github.com/kubeletcfg/kubeletcfg/defaults"
-	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/rule"
 	kubeletv1beta1 "github.com/kubeletcfg/kubeletcfg/upstream/kubelet/config/v1beta1"
 	_ "k8s.io/component-base/logs/json/register" // the kubelet registers the json log format too
@@ -316,10 +313,7 @@ var (
 			"elements. Fix: write the cleaned path.",
 	}, func(c *rule.Context, k *kvConfig, emit kvEmit) {
 		if !defaults.IsPathClean(c.OS, k.PodLogsDir) { // utilfs.IsPathClean of the node's OS
-			clean := path.Clean(k.PodLogsDir)
-			if c.OS == kubelets.Windows {
-				clean = path.Clean(strings.ReplaceAll(k.PodLogsDir, `\`, "/"))
-			}
+			clean := defaults.CleanPath(c.OS, k.PodLogsDir)
 			emit("podLogsDir",
 				fmt.Sprintf("podLogsDir %q is not normalized (its clean form is %q)", k.PodLogsDir, clean),
 				fmt.Sprintf("write podLogsDir as %q", clean),

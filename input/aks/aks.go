@@ -21,6 +21,7 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
+	"github.com/kubeletcfg/kubeletcfg/input/internal/yamlmap"
 	"github.com/kubeletcfg/kubeletcfg/internal/didyoumean"
 	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/rule"
@@ -241,17 +242,17 @@ func parse(p string, data []byte, opt bootstrap.Options) (*translation, error) {
 	}}
 	m := root.Content[0]
 	if isAgentPool(data) {
-		if props := yamlValue(m, "properties"); props != nil {
+		if props := yamlmap.Value(m, "properties"); props != nil {
 			m = props
 		}
-		t.pool = &pool{osType: yamlValue(m, "osType"), version: yamlValue(m, "currentOrchestratorVersion"), maxPods: yamlValue(m, "maxPods")}
+		t.pool = &pool{osType: yamlmap.Value(m, "osType"), version: yamlmap.Value(m, "currentOrchestratorVersion"), maxPods: yamlmap.Value(m, "maxPods")}
 		if t.pool.version == nil {
-			t.pool.version = yamlValue(m, "orchestratorVersion")
+			t.pool.version = yamlmap.Value(m, "orchestratorVersion")
 		}
 		if v := t.pool.version; v != nil && v.Kind == yaml.ScalarNode && v.Value != "" {
 			t.out.KubeletVersion = v.Value
 		}
-		if k := yamlValue(m, "kubeletConfig"); k != nil && k.Kind == yaml.MappingNode {
+		if k := yamlmap.Value(m, "kubeletConfig"); k != nil && k.Kind == yaml.MappingNode {
 			m = k
 		} else {
 			m = &yaml.Node{Kind: yaml.MappingNode}
@@ -535,19 +536,6 @@ func unsafeSysctlAllowed(s string) bool {
 		return true
 	}
 	return false
-}
-
-// yamlValue is the value of key in the mapping n, nil when absent.
-func yamlValue(n *yaml.Node, key string) *yaml.Node {
-	if n == nil || n.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return n.Content[i+1]
-		}
-	}
-	return nil
 }
 
 // poolMaxPods is the agent pool's maxPods, nil when the file is no pool or

@@ -50,6 +50,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kubeletcfg/kubeletcfg/defaults"
 	kf "github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input/bootstrap"
 	"github.com/kubeletcfg/kubeletcfg/input/internal/yamlmap"
@@ -146,7 +147,7 @@ func (c *capiSpec) nodeOS(nodeReg *yaml.Node, files []capiFile) (kubelets.OS, st
 		return kubelets.Windows, fmt.Sprintf("nodeRegistration.criSocket %s (line %d)", v.Value, v.Line)
 	}
 	for _, f := range files {
-		if len(f.path) > 2 && f.path[1] == ':' && (f.path[2] == '/' || f.path[2] == '\\') && ('a' <= f.path[0]|0x20 && f.path[0]|0x20 <= 'z') {
+		if defaults.IsDrivePath(f.path) {
 			return kubelets.Windows, fmt.Sprintf("files[%d].path %s", f.index, f.path)
 		}
 	}
