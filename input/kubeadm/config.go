@@ -155,9 +155,10 @@ func Convert(path string, data []byte, opt Reading) (*Conversion, error) {
 	} else if len(docs) > 0 {
 		anchor.Line = docs[0].First
 	}
+	node := NodeOf(path, docs)
 	nodeOS, osFrom := opt.Options.OS, ""
 	if nodeOS == "" {
-		nodeOS, osFrom = NodeOSOf(docs)
+		nodeOS, osFrom = node.SocketOS()
 		opt.Options.OS = nodeOS
 	}
 	out, err := KubeletConfig(doc, net, opt.Options)
@@ -168,7 +169,7 @@ func Convert(path string, data []byte, opt Reading) (*Conversion, error) {
 		if kc != nil && init && kc.APIVersion != "kubelet.config.k8s.io/v1beta1" {
 			// kubeadm init refuses a component config it does not convert
 			// before it writes anything (Node.refusal).
-			s.Node = NodeOf(path, docs)
+			s.Node = node
 			s.Node.refusedOnly = true
 		}
 		return s, nil
@@ -195,7 +196,6 @@ func Convert(path string, data []byte, opt Reading) (*Conversion, error) {
 		}
 		from += fmt.Sprintf(" and the patches of %s (%s)", patches.Dir, patchFilesNote(patches))
 	}
-	node := NodeOf(path, docs)
 	node.OS = nodeOS
 	verb := "kubeadm init"
 	if node.join && !init {

@@ -163,13 +163,12 @@ func (n *Node) pos(line, column int) finding.Position {
 	return finding.Position{File: n.path, Line: line, Column: column}
 }
 
-// NodeOSOf is the node's operating system as its kubeadm documents say it:
+// SocketOS is the node's operating system as its kubeadm documents say it:
 // Windows when the node document's nodeRegistration.criSocket is a named pipe
 // (npipe://, the only transport of a Windows runtime; kubeadm's Windows default
 // is npipe:////./pipe/containerd-containerd), with where it says so; "" when
 // nothing says.
-func NodeOSOf(docs []Doc) (kubelets.OS, string) {
-	n := NodeOf("", docs)
+func (n *Node) SocketOS() (kubelets.OS, string) {
 	if IsWindowsSocket(n.CRISocket) {
 		return kubelets.Windows, fmt.Sprintf("nodeRegistration.criSocket %s (line %d)", n.CRISocket, n.CRIPos.Line)
 	}

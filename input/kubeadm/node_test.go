@@ -27,10 +27,10 @@ func TestArgumentsToCommand(t *testing.T) {
 	}
 }
 
-// TestNodeOSOf: a node document whose criSocket is a named pipe is a Windows
+// TestSocketOS: a node document whose criSocket is a named pipe is a Windows
 // node's (and Convert then writes what kubeadm's Windows build writes); any
 // other socket, or none, says nothing.
-func TestNodeOSOf(t *testing.T) {
+func TestSocketOS(t *testing.T) {
 	tests := []struct {
 		socket string
 		want   kubelets.OS
@@ -43,9 +43,9 @@ func TestNodeOSOf(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.socket, func(t *testing.T) {
 			doc := "apiVersion: kubeadm.k8s.io/v1beta4\nkind: JoinConfiguration\nnodeRegistration:\n  criSocket: " + tt.socket + "\n"
-			got, from := NodeOSOf(SplitDocs([]byte(doc)))
+			got, from := NodeOf("", SplitDocs([]byte(doc))).SocketOS()
 			if got != tt.want || (got != "" && !strings.Contains(from, "line 4")) {
-				t.Errorf("NodeOSOf = %q (%q), want %q at line 4", got, from, tt.want)
+				t.Errorf("SocketOS = %q (%q), want %q at line 4", got, from, tt.want)
 			}
 			s, err := Convert("kubeadm.yaml", []byte(doc), Reading{})
 			if err != nil {
