@@ -589,14 +589,8 @@ func (t *translation) translateWindows() {
 	// The resource provider's own flags are not public; AgentBaker's e2e
 	// Windows node (e2e/node_config.go) has these two, without which the
 	// Windows kubelet warns that it ignores QoS cgroups.
-	t.out.FlagWriters = map[string]bootstrap.Tool{}
-	for _, f := range []string{"cgroups-per-qos=false", "enforce-node-allocatable="} {
-		t.out.Flags = append(t.out.Flags, "--"+f)
-		t.out.FlagPositions = append(t.out.FlagPositions, finding.Position{})
-		t.out.FlagNotes = append(t.out.FlagNotes, "the AKS resource provider's Windows kubelet flags (not public; as AgentBaker's e2e Windows node configuration has them, e2e/node_config.go)")
-		name, _, _ := strings.Cut(f, "=")
-		t.out.FlagWriters[name] = resourceProvider
-	}
+	t.out.PrependFlags(resourceProvider, "the AKS resource provider's Windows kubelet flags (not public; as AgentBaker's e2e Windows node configuration has them, e2e/node_config.go)",
+		"--cgroups-per-qos=false", "--enforce-node-allocatable=")
 	taken := map[string]bool{}
 	for _, w := range windowsKeys {
 		taken[w.key] = true

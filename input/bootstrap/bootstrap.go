@@ -13,6 +13,9 @@
 package bootstrap
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
@@ -125,6 +128,25 @@ type Output struct {
 	// Note says, in a line, what was read ("EKS nodeadm NodeConfig: config.json
 	// and 40-nodeadm.conf as nodeadm v1.11.5 writes them for kubelet 1.37").
 	Note string
+}
+
+// PrependFlags puts before o's flags the flags ("--name=value") that w, a
+// tool other than o.Tool and o.Writer, passes to the kubelet of its own
+// accord (a node image's start script, a provider's service), each with
+// note, and names w as their writer (FlagWriters).
+func (o *Output) PrependFlags(w Tool, note string, flags ...string) {
+	o.Flags = append(slices.Clone(flags), o.Flags...)
+	o.FlagPositions = append(make([]finding.Position, len(flags)), o.FlagPositions...)
+	notes := make([]string, len(flags))
+	for i, f := range flags {
+		notes[i] = note
+		if o.FlagWriters == nil {
+			o.FlagWriters = map[string]Tool{}
+		}
+		name, _, _ := strings.Cut(strings.TrimPrefix(f, "--"), "=")
+		o.FlagWriters[name] = w
+	}
+	o.FlagNotes = append(notes, o.FlagNotes...)
 }
 
 // Claim names o.Tool as the tool that reports each of o's findings no tool

@@ -991,16 +991,8 @@ func (t *translation) windows(fam string, kc map[string]any) {
 	t.unsupported(fam, true)
 	t.extraArgs(kc, "Karpenter: Start-EKSBootstrap.ps1 -KubeletExtraArgs (pkg/providers/amifamily/bootstrap/windows.go Script, bootstrap.go kubeletExtraArgs)", windowsKubeletConfig)
 	// The script's own arguments come first; -KubeletExtraArgs are appended.
-	own := []string{"--cgroups-per-qos=false", "--enforce-node-allocatable="}
-	t.out.Flags = append(slices.Clone(own), t.out.Flags...)
-	t.out.FlagPositions = append(make([]finding.Position, len(own)), t.out.FlagPositions...)
-	ownNote := "EKS Windows AMI: Start-EKSBootstrap.ps1's own kubelet arguments (Register-KubernetesServices; the script ships in the AMI, not as public source: an assumption from its published copies)"
-	t.out.FlagNotes = append([]string{ownNote, ownNote}, t.out.FlagNotes...)
-	t.out.FlagWriters = map[string]bootstrap.Tool{}
-	for _, f := range own {
-		name, _, _ := strings.Cut(strings.TrimPrefix(f, "--"), "=")
-		t.out.FlagWriters[name] = windowsAMI
-	}
+	t.out.PrependFlags(windowsAMI, "EKS Windows AMI: Start-EKSBootstrap.ps1's own kubelet arguments (Register-KubernetesServices; the script ships in the AMI, not as public source: an assumption from its published copies)",
+		"--cgroups-per-qos=false", "--enforce-node-allocatable=")
 	t.out.Note = fmt.Sprintf("Karpenter EC2NodeClass, %s: Start-EKSBootstrap.ps1's -KubeletExtraArgs as Karpenter writes them (map-valued flags with their keys sorted; Karpenter's order is Go's map order) after the script's own --cgroups-per-qos=false --enforce-node-allocatable= (assumed: the script is not public source), and -DNSClusterIP in kubelet-config.json; the rest of the Windows AMI's kubelet-config.json and arguments are not modeled; the NodePool's --node-labels flag is not in this file", fam)
 }
 
