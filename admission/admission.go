@@ -309,22 +309,46 @@ func warnings(fs []Finding) []string {
 	return out
 }
 
-// denyMessage lists each refusal: rule, field path, the kubelet's words (else
-// kubeletcfg's) and the minor.
+// denyMessage lists each refusal: rule, field path, the kubelet minors it
+// holds at and the kubelet's words (else kubeletcfg's). The same refusal at
+// several minors is one entry ("kubelets 1.34..1.37"), so the message stays
+// readable and within the API server's limits.
 func denyMessage(kind, name string, fs []Finding) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "kubeletcfg: %s %s would not run: ", kind, name)
-	for i, f := range fs {
+	type refusal struct {
+		rule, path, words string
+		minors            []string
+	}
+	var order []*refusal
+	byKey := map[string]*refusal{}
+	for _, f := range fs {
 		words := f.Message
 		if f.Kubelet != "" {
 			words = f.Kubelet
 		}
-		line := fmt.Sprintf("%s %s (kubelet %s): %s", f.Rule, orAt(f.Path), f.Minor, words)
+		key := f.Rule + "\x00" + f.Path + "\x00" + words
+		r := byKey[key]
+		if r == nil {
+			r = &refusal{rule: f.Rule, path: f.Path, words: words}
+			byKey[key] = r
+			order = append(order, r)
+		}
+		if !slices.Contains(r.minors, f.Minor) {
+			r.minors = append(r.minors, f.Minor)
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "kubeletcfg: %s %s would not run: ", kind, name)
+	for i, r := range order {
+		at := "kubelet " + r.minors[0]
+		if len(r.minors) > 1 {
+			at = "kubelets " + kubelets.Span(r.minors)
+		}
+		line := fmt.Sprintf("%s %s (%s): %s", r.rule, orAt(r.path), at, r.words)
 		if i > 0 {
 			line = "; " + line
 		}
 		if b.Len()+len(line) > maxMessage {
-			fmt.Fprintf(&b, "; and %d more", len(fs)-i)
+			fmt.Fprintf(&b, "; and %d more", len(order)-i)
 			break
 		}
 		b.WriteString(line)

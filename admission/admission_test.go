@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -80,7 +81,7 @@ func TestReview(t *testing.T) {
 			request(admissionv1.Create, "karpenter.k8s.aws", "EC2NodeClass", "", "default", ec2NodeClass(goodEviction), nil), true, 0, nil},
 		{"EC2NodeClass, an eviction threshold no kubelet parses", []string{"1.36", "1.37"},
 			request(admissionv1.Create, "karpenter.k8s.aws", "EC2NodeClass", "", "default", ec2NodeClass(badEviction), nil), false, http.StatusForbidden,
-			[]string{"ec2nodeclass/default would not run", "evictionHard[memory.available]", "(kubelet 1.36)", "(kubelet 1.37)"}},
+			[]string{"ec2nodeclass/default would not run", "evictionHard[memory.available]", "(kubelets 1.36, 1.37)"}},
 		{"UPDATE of a broken object that does not make it worse", []string{"1.37"},
 			request(admissionv1.Update, "karpenter.k8s.aws", "EC2NodeClass", "", "default", ec2NodeClass(badEviction+"    maxPods: 40\n"), ec2NodeClass(badEviction)), true, 0, nil},
 		{"UPDATE that breaks a good object", []string{"1.37"},
@@ -294,5 +295,43 @@ func TestReviewTemplateVersions(t *testing.T) {
 				t.Errorf("warnings %q, want the lookup's failure", resp.Warnings)
 			}
 		})
+	}
+}
+
+// TestDenyMessage: one entry per refusal, the minors it holds at together
+// (consecutive as a range), in the order first found; bounded.
+func TestDenyMessage(t *testing.T) {
+	at := func(minor, rule, path, words string) Finding {
+		return Finding{Finding: finding.Finding{Rule: rule, Path: path, Kubelet: words, Severity: finding.Error}, Minor: minor}
+	}
+	tests := []struct {
+		name string
+		fs   []Finding
+		want string
+	}{
+		{"one minor", []Finding{at("1.37", "KC3001", "featureGates[X]", "unrecognized feature gate: X")},
+			"kubeletcfg: EC2NodeClass ec2nodeclass/a would not run: KC3001 featureGates[X] (kubelet 1.37): unrecognized feature gate: X"},
+		{"the same refusal at consecutive minors, and another at one",
+			[]Finding{at("1.34", "KC9001", "evictionHard[memory.available]", "bad"), at("1.35", "KC9001", "evictionHard[memory.available]", "bad"),
+				at("1.36", "KC9001", "evictionHard[memory.available]", "bad"), at("1.37", "KC3001", "featureGates[X]", "unrecognized"),
+				at("1.37", "KC9001", "evictionHard[memory.available]", "bad")},
+			"kubeletcfg: EC2NodeClass ec2nodeclass/a would not run: KC9001 evictionHard[memory.available] (kubelets 1.34..1.37): bad; KC3001 featureGates[X] (kubelet 1.37): unrecognized"},
+		{"different words at different minors stay apart",
+			[]Finding{at("1.34", "KC2001", "maxPods", "old words"), at("1.36", "KC2001", "maxPods", "new words"), at("1.37", "KC2001", "maxPods", "new words")},
+			"kubeletcfg: EC2NodeClass ec2nodeclass/a would not run: KC2001 maxPods (kubelet 1.34): old words; KC2001 maxPods (kubelets 1.36, 1.37): new words"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := denyMessage("EC2NodeClass", "ec2nodeclass/a", tt.fs); got != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+	var many []Finding
+	for i := 0; i < 200; i++ {
+		many = append(many, at("1.37", "KC9001", fmt.Sprintf("evictionHard[x%d]", i), strings.Repeat("w", 40)))
+	}
+	if got := denyMessage("EC2NodeClass", "ec2nodeclass/a", many); len(got) > maxMessage+40 || !strings.HasSuffix(got, "more") {
+		t.Errorf("200 refusals: %d bytes, ends %q", len(got), got[len(got)-30:])
 	}
 }

@@ -219,7 +219,7 @@ func TestAdmission(t *testing.T) {
 	e, ctx, said, dyn, nodeClasses, vwc, certFile, keyFile, dryRun, stop := a.e, a.ctx, a.said, a.dyn, a.nodeClasses, a.vwc, a.certFile, a.keyFile, a.dryRun, a.stop
 	t.Run("a refused EC2NodeClass is denied with the finding", func(t *testing.T) {
 		_, err := nodeClasses.Create(ctx, ec2NodeClass(t, "refused", badEviction), metav1.CreateOptions{})
-		for _, want := range []string{`admission webhook "nodeconfig.kubeletcfg.dev" denied the request`, "KC9001 evictionHard[memory.available]", "(kubelet 1.34)", "(kubelet 1.37)", "500Mx"} {
+		for _, want := range []string{`admission webhook "nodeconfig.kubeletcfg.dev" denied the request`, "KC9001 evictionHard[memory.available] (kubelets 1.34..1.37): Karpenter", "500Mx"} {
 			if err == nil || !strings.Contains(err.Error(), want) {
 				t.Errorf("error %v, want %q", err, want)
 			}
