@@ -12,7 +12,9 @@
 package admission
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,11 +22,13 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	admissionv1 "k8s.io/api/admission/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/utils/lru"
 
 	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/finding"
@@ -87,7 +91,12 @@ type TemplateVersions func(ctx context.Context, namespace, name string) ([]strin
 // Reviewer judges AdmissionRequests.
 type Reviewer struct {
 	cfg Config
+	// cache holds the last judgements by object and minors (judgeOnce).
+	cache *lru.Cache
 }
+
+// cacheSize bounds the judgements kept: a few kilobytes each.
+const cacheSize = 256
 
 // New returns a Reviewer for cfg.
 func New(cfg Config) (*Reviewer, error) {
@@ -97,7 +106,7 @@ func New(cfg Config) (*Reviewer, error) {
 	if cfg.FailOn == 0 {
 		cfg.FailOn = finding.Error
 	}
-	return &Reviewer{cfg: cfg}, nil
+	return &Reviewer{cfg: cfg, cache: lru.New(cacheSize)}, nil
 }
 
 // Decision is what Review decided, for the webhook's metrics.
@@ -111,6 +120,25 @@ type Decision struct {
 	// Unjudged says why the object was admitted without a verdict (not a
 	// kind judged here, cut at the deadline); empty otherwise.
 	Unjudged string
+	// Cached and Evaluated count the objects of the request (the object,
+	// an UPDATE's old object) whose findings came from the cache or were
+	// evaluated.
+	Cached, Evaluated int
+}
+
+// judged is what the evaluation of a request found.
+type judged struct {
+	now, before       []Finding
+	err               error
+	cached, evaluated int
+}
+
+func (j *judged) count(hit bool) {
+	if hit {
+		j.cached++
+	} else {
+		j.evaluated++
+	}
 }
 
 // Review answers one AdmissionRequest: its UID, allowed or denied with a
@@ -139,10 +167,6 @@ func (r *Reviewer) Review(ctx context.Context, req *admissionv1.AdmissionRequest
 		ctx, cancel = context.WithTimeout(ctx, r.cfg.Timeout)
 		defer cancel()
 	}
-	type judged struct {
-		now, before []Finding
-		err         error
-	}
 	done := make(chan judged, 1)
 	minors, used := r.cfg.Minors, ""
 	if gk.Kind == "KubeadmConfigTemplate" && r.cfg.Templates != nil {
@@ -155,16 +179,20 @@ func (r *Reviewer) Review(ctx context.Context, req *admissionv1.AdmissionRequest
 	}
 	go func() {
 		var j judged
-		j.now, j.err = r.judge(minors, req.Object.Raw, format, objectName(req))
+		var hit bool
+		j.now, hit, j.err = r.judgeOnce(minors, req.Object.Raw, format, objectName(req))
+		j.count(hit)
 		if j.err == nil && req.Operation == admissionv1.Update && len(req.OldObject.Raw) > 0 {
 			// An old object kubeletcfg cannot read counts as no findings.
-			j.before, _ = r.judge(minors, req.OldObject.Raw, format, objectName(req))
+			j.before, hit, _ = r.judgeOnce(minors, req.OldObject.Raw, format, objectName(req))
+			j.count(hit)
 		}
 		done <- j
 	}()
 	var j judged
 	select {
 	case j = <-done:
+		d.Cached, d.Evaluated = j.cached, j.evaluated
 	case <-ctx.Done():
 		d.Unjudged = "cut at the deadline"
 		resp.Warnings = []string{fmt.Sprintf("kubeletcfg: not judged: the evaluation took longer than %s", r.cfg.Timeout)}
@@ -198,31 +226,119 @@ type Finding struct {
 	Minor string
 }
 
+// readable is the object as the translators read it fastest, the same data:
+// without the API server's bookkeeping in metadata, which no translator reads
+// (managedFields, often larger than the spec; and resourceVersion, uid,
+// generation, creationTimestamp, so that an UPDATE's old object is the
+// object judged before it was stored: Reviewer's cache) and indented, a key
+// a line, keys sorted. The
+// translators parse YAML with yaml.v3, which holds every token of a flow
+// mapping on one line until the line ends: the API server's one-line JSON
+// costs it time and memory quadratic in the object's size. Not a JSON object:
+// as it came (the translator's error names it).
+func readable(raw []byte) []byte {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(raw, &obj) != nil {
+		return raw
+	}
+	var meta map[string]json.RawMessage
+	if json.Unmarshal(obj["metadata"], &meta) == nil {
+		for _, k := range []string{"managedFields", "resourceVersion", "uid", "generation", "creationTimestamp"} {
+			delete(meta, k)
+		}
+		b, err := json.Marshal(meta)
+		if err != nil {
+			return raw
+		}
+		obj["metadata"] = b
+	}
+	compact, err := json.Marshal(obj)
+	if err != nil {
+		return raw
+	}
+	var out bytes.Buffer
+	if json.Indent(&out, compact, "", " ") != nil {
+		return raw
+	}
+	return out.Bytes()
+}
+
+// judgeOnce is judge of the object as readable makes it, from the cache when
+// the same object was judged at the same minors before (hit): the API
+// server sends an object again and again (an UPDATE's old object, a dry run
+// before the apply, a GitOps controller's re-apply, a controller's update of
+// its metadata), and its findings depend on nothing else.
+func (r *Reviewer) judgeOnce(minors []*kubelets.Minor, raw []byte, format input.Format, name string) (fs []Finding, hit bool, err error) {
+	obj := readable(raw)
+	h := sha256.New()
+	for _, part := range []string{string(format), name} {
+		h.Write([]byte(part))
+		h.Write([]byte{0})
+	}
+	for _, m := range minors {
+		h.Write([]byte(m.Version))
+		h.Write([]byte{0})
+	}
+	h.Write(obj)
+	key := string(h.Sum(nil))
+	if v, ok := r.cache.Get(key); ok {
+		c := v.(cachedJudgement)
+		return c.findings, true, c.err
+	}
+	fs, err = r.judge(minors, obj, format, name)
+	r.cache.Add(key, cachedJudgement{fs, err})
+	return fs, false, err
+}
+
+// cachedJudgement is judge's answer for one object at one set of minors;
+// its findings are only read.
+type cachedJudgement struct {
+	findings []Finding
+	err      error
+}
+
 // judge evaluates the object at each minor it is for: the one it names (a
 // KubeadmControlPlane's spec.version), else every configured minor. An object
-// kubeletcfg cannot read is an error.
+// kubeletcfg cannot read is an error. The first minor's evaluation says
+// whether the object names its own; the other minors are then evaluated at
+// once, each on its own goroutine, so that on an idle webhook a request takes
+// two evaluations' time, not one per minor.
 func (r *Reviewer) judge(minors []*kubelets.Minor, obj []byte, format input.Format, name string) ([]Finding, error) {
 	lint := func(m string) (*kubeletcfg.Linted, error) {
 		return kubeletcfg.Lint(kubeletcfg.Options{ConfigData: obj, Config: name, Format: format, KubeletVersion: m})
 	}
-	var out []Finding
-	for i, m := range minors {
-		l, err := lint(m.Version)
+	first, err := lint(minors[0].Version)
+	if err != nil {
+		return nil, err
+	}
+	if named := first.Source.KubeletVersionNamed(); named != "" {
+		// The object names its kubelet: that minor alone.
+		nm, err := kubelets.Lookup(named)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("it names Kubernetes %s, a kubelet kubeletcfg does not know (%s)", named, kubelets.Span(kubelets.Supported()))
 		}
-		if named := l.Source.KubeletVersionNamed(); i == 0 && named != "" {
-			// The object names its kubelet: that minor alone.
-			nm, err := kubelets.Lookup(named)
-			if err != nil {
-				return nil, fmt.Errorf("it names Kubernetes %s, a kubelet kubeletcfg does not know (%s)", named, kubelets.Span(kubelets.Supported()))
-			}
+		l := first
+		if nm != minors[0] {
 			if l, err = lint(nm.Version); err != nil {
 				return nil, err
 			}
-			return add(nil, l, nm.Version), nil
 		}
-		out = add(out, l, m.Version)
+		return add(nil, l, nm.Version), nil
+	}
+	linted := make([]*kubeletcfg.Linted, len(minors))
+	errs := make([]error, len(minors))
+	linted[0] = first
+	var wg sync.WaitGroup
+	for i, m := range minors[1:] {
+		wg.Go(func() { linted[i+1], errs[i+1] = lint(m.Version) })
+	}
+	wg.Wait()
+	var out []Finding
+	for i, m := range minors {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		out = add(out, linted[i], m.Version)
 	}
 	return out, nil
 }
