@@ -34,6 +34,7 @@ import (
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input"
 	"github.com/kubeletcfg/kubeletcfg/kubelets"
+	"github.com/kubeletcfg/kubeletcfg/policy"
 )
 
 // MaxRequestBytes is the largest AdmissionReview read: the API server's own
@@ -82,6 +83,10 @@ type Config struct {
 	// MachinePools that reference it): the template is judged at those
 	// minors rather than at Minors.
 	Templates TemplateVersions
+	// Policy, when set, decides what is reported of every evaluation
+	// (kubeletcfg.Options.Policy): its rules turn findings off or re-grade
+	// them, but never hide or lower an error.
+	Policy *policy.Policy
 }
 
 // TemplateVersions lists the Kubernetes versions ("v1.36.2") of the machines
@@ -305,7 +310,7 @@ type cachedJudgement struct {
 // two evaluations' time, not one per minor.
 func (r *Reviewer) judge(minors []*kubelets.Minor, obj []byte, format input.Format, name string) ([]Finding, error) {
 	lint := func(m string) (*kubeletcfg.Linted, error) {
-		return kubeletcfg.Lint(kubeletcfg.Options{ConfigData: obj, Config: name, Format: format, KubeletVersion: m})
+		return kubeletcfg.Lint(kubeletcfg.Options{ConfigData: obj, Config: name, Format: format, KubeletVersion: m, Policy: r.cfg.Policy})
 	}
 	first, err := lint(minors[0].Version)
 	if err != nil {

@@ -15,6 +15,7 @@ const policies = "../../testdata/policy"
 // --policy see none; discovery cases run in testdata/policy/repo.
 func TestCLIPolicy(t *testing.T) {
 	repo := []string{"-c", policies + "/repo/config.yaml", "-d", policies + "/repo/conf.d"}
+	webhook := []string{"webhook", "--tls-cert-file", "no/tls.crt", "--tls-private-key-file", "no/tls.key", "--control-plane", "1.37"}
 	tests := []struct {
 		name string
 		args []string
@@ -31,6 +32,9 @@ func TestCLIPolicy(t *testing.T) {
 		{"policy-missing", []string{"lint", "--policy", "no/such/policy.yaml", "-c", policies + "/suppress/config.yaml"}, exitUsage},
 		{"policy-and-no-policy", []string{"lint", "--policy", policies + "/quiet.yaml", "--no-policy", "-c", policies + "/suppress/config.yaml"}, exitUsage},
 		{"policy-skew-explicit", append([]string{"skew", "--policy", policies + "/bad/unknown-key.yaml"}, repo...), exitUsage},
+		// The webhook reads --policy before it serves (and before it asks the API server anything).
+		{"policy-webhook-missing", append(webhook, "--policy", "no/such/policy.yaml"), exitUsage},
+		{"policy-webhook-unknown-rule", append(webhook, "--policy", policies+"/bad/unknown-rule.yaml"), exitUsage},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { runGolden(t, tt.name, tt.args, tt.exit) })
@@ -84,17 +88,23 @@ func TestCLIPolicyDiscovered(t *testing.T) {
 	}
 }
 
-// Policy errors are one line naming the file and line, never a stack trace.
+// Policy errors are one line naming the file and line, never a stack trace,
+// from lint and from the webhook.
 func TestPolicyErrorsAreOneLine(t *testing.T) {
 	for _, bad := range []string{"unknown-key", "unknown-rule", "lower-error", "kubelet-version"} {
 		file := policies + "/bad/" + bad + ".yaml"
-		var stdout, stderr bytes.Buffer
-		if code := run([]string{"lint", "--policy", file, "-c", policies + "/suppress/config.yaml"}, &stdout, &stderr); code != exitUsage {
-			t.Errorf("%s: exit %d, want %d", bad, code, exitUsage)
-		}
-		msg := stderr.String()
-		if strings.Count(msg, "\n") != 1 || !strings.HasPrefix(msg, "kubeletcfg: "+file+":") || stdout.Len() > 0 {
-			t.Errorf("%s: want one line naming %s:LINE, got %q", bad, file, msg)
+		for _, args := range [][]string{
+			{"lint", "--policy", file, "-c", policies + "/suppress/config.yaml"},
+			{"webhook", "--policy", file, "--tls-cert-file", "tls.crt", "--tls-private-key-file", "tls.key", "--control-plane", "1.37"},
+		} {
+			var stdout, stderr bytes.Buffer
+			if code := run(args, &stdout, &stderr); code != exitUsage {
+				t.Errorf("%s %s: exit %d, want %d", args[0], bad, code, exitUsage)
+			}
+			msg := stderr.String()
+			if strings.Count(msg, "\n") != 1 || !strings.HasPrefix(msg, "kubeletcfg: "+file+":") || stdout.Len() > 0 {
+				t.Errorf("%s %s: want one line naming %s:LINE, got %q", args[0], bad, file, msg)
+			}
 		}
 	}
 }

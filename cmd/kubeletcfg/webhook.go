@@ -16,11 +16,12 @@ import (
 
 	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/admission"
-	"github.com/kubeletcfg/kubeletcfg/finding"
+	"github.com/kubeletcfg/kubeletcfg/cmd/kubeletcfg/internal/flags"
+	"github.com/kubeletcfg/kubeletcfg/policy"
 )
 
 func newWebhookCommand() *cobra.Command {
-	var certFile, keyFile, failOn, versions, controlPlane, kubeletVersion string
+	var certFile, keyFile, failOn, versions, controlPlane, kubeletVersion, policyFile string
 	var port int
 	var timeout time.Duration
 	cmd := &cobra.Command{
@@ -33,11 +34,17 @@ ClusterConfig, each read as lint reads it and judged at the kubelet minors it is
 the object names, else --control-plane's window, --versions or --kubelet-version, else the window
 of the cluster's minor, asked of the API server). What a
 kubelet or the bootstrapper would refuse at or above --fail-on is denied, the rest admitted
-with warnings; an UPDATE is denied only for what it makes worse.`,
+with warnings; an UPDATE is denied only for what it makes worse. --policy names a policy file
+(never looked for): its rules apply to every evaluation, its versions and failOn are the
+defaults of --versions and --fail-on.`,
 		Example: `  kubeletcfg webhook --tls-cert-file /tls/tls.crt --tls-private-key-file /tls/tls.key --control-plane 1.37
   kubeletcfg webhook --tls-cert-file tls.crt --tls-private-key-file tls.key --versions 1.36..1.38 --secure-port 9443`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			pol, sev, err := flags.WebhookPolicy(policyFile, flags.PolicyTargets{Versions: &versions, FailOn: &failOn, Changed: cmd.Flags().Changed})
+			if err != nil {
+				return err
+			}
 			// The API server the pod runs in (or $KUBECONFIG's): the cluster's
 			// minor unless named, and the machines that use a template.
 			cfg, cfgErr := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(clientcmd.NewDefaultClientConfigLoadingRules(), nil).ClientConfig()
@@ -45,7 +52,6 @@ with warnings; an UPDATE is denied only for what it makes worse.`,
 				if cfgErr != nil {
 					return fmt.Errorf("finding the cluster's minor: %v (give --control-plane)", cfgErr)
 				}
-				var err error
 				if controlPlane, err = admission.ClusterMinor(cfg); err != nil {
 					return err
 				}
@@ -58,11 +64,7 @@ with warnings; an UPDATE is denied only for what it makes worse.`,
 			if err != nil {
 				return err
 			}
-			sev, err := finding.ParseSeverity(failOn)
-			if err != nil {
-				return fmt.Errorf("--fail-on: %v", err)
-			}
-			r, err := admission.New(admission.Config{Minors: minors, FailOn: sev, Timeout: timeout, Templates: templates})
+			r, err := admission.New(admission.Config{Minors: minors, FailOn: sev, Timeout: timeout, Templates: templates, Policy: pol})
 			if err != nil {
 				return err
 			}
@@ -89,6 +91,7 @@ with warnings; an UPDATE is denied only for what it makes worse.`,
 	fl.StringVar(&controlPlane, "control-plane", "", "the cluster's minor: judge at the kubelets it supports (n-3..n); default the API server's")
 	fl.StringVar(&versions, "versions", "", "the kubelet minors to judge at: a range (1.35..1.38) or a list")
 	fl.StringVar(&kubeletVersion, "kubelet-version", "", "one kubelet minor to judge at")
+	fl.StringVar(&policyFile, "policy", "", "the policy file ("+policy.FileName+" is not looked for): its rules, and the defaults of --versions and --fail-on") // explicit only: flags.WebhookPolicy says why
 	fl.DurationVar(&timeout, "timeout", 4*time.Second, "admit unjudged, with a warning, an object whose evaluation takes longer (below the webhook's timeoutSeconds)")
 	_ = cmd.MarkFlagRequired("tls-cert-file")
 	_ = cmd.MarkFlagRequired("tls-private-key-file")

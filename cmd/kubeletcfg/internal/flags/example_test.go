@@ -3,6 +3,8 @@ package flags_test
 import (
 	"fmt"
 	"log"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/kubeletcfg/kubeletcfg"
@@ -115,4 +117,50 @@ func ExampleApplyPolicy() {
 	// policy: ../../../../testdata/policy/repo/.kubeletcfg.yaml
 	// --kubelet-version 1.35 (from the policy: true), --versions 1.34..1.37, --fail-on error
 	// policy: false, --kubelet-version "", err: <nil>
+}
+
+// The webhook's --policy: named, never found (no file, no policy, whatever
+// the working folder holds); its versions window unless --versions,
+// --control-plane or --kubelet-version is given; its failOn unless --fail-on
+// is; its exclude globs dropped (objects are not files); and a failOn the
+// webhook cannot deny at is an error naming the file.
+func ExampleWebhookPolicy() {
+	const repo = "../../../../testdata/policy/repo/.kubeletcfg.yaml"
+	versions, failOn := "", "error"
+	// Without --policy, in a folder that holds a .kubeletcfg.yaml: none.
+	here, err := os.Getwd()
+	if err != nil || os.Chdir(filepath.Dir(repo)) != nil {
+		log.Fatal("chdir")
+	}
+	p, sev, err := flags.WebhookPolicy("", flags.PolicyTargets{Versions: &versions, FailOn: &failOn})
+	if err := os.Chdir(here); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("no --policy: policy %v, --versions %q, deny from %s, err %v\n", p != nil, versions, sev, err)
+
+	p, sev, err = flags.WebhookPolicy(repo, flags.PolicyTargets{Versions: &versions, FailOn: &failOn})
+	fmt.Printf("--policy: --versions %s, deny from %s, exclude %v, rules %d, err %v\n", versions, sev, p.Exclude, len(p.Rules), err)
+
+	versions, failOn = "", "error"
+	given := func(flag string) bool { return flag == "kubelet-version" || flag == "fail-on" }
+	_, sev, _ = flags.WebhookPolicy(repo, flags.PolicyTargets{Versions: &versions, FailOn: &failOn, Changed: given})
+	fmt.Printf("with --kubelet-version and --fail-on: --versions %q, deny from %s\n", versions, sev)
+
+	dir, err := os.MkdirTemp("", "policy")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	none := filepath.Join(dir, "policy.yaml")
+	if err := os.WriteFile(none, []byte("apiVersion: kubeletcfg/v1\nfailOn: none\n"), 0o644); err != nil {
+		log.Fatal(err)
+	}
+	failOn = "error"
+	_, _, err = flags.WebhookPolicy(none, flags.PolicyTargets{Versions: &versions, FailOn: &failOn})
+	fmt.Println(strings.ReplaceAll(err.Error(), dir, "DIR"))
+	// Output:
+	// no --policy: policy false, --versions "", deny from error, err <nil>
+	// --policy: --versions 1.34..1.37, deny from warning, exclude [], rules 3, err <nil>
+	// with --kubelet-version and --fail-on: --versions "", deny from error
+	// DIR/policy.yaml: failOn none: the webhook denies from error, warning or info (or give --fail-on)
 }

@@ -1,7 +1,7 @@
 // Package flags is the command's flag parsing that the library does not
 // need: --fail-on, --set, effective's -o and --show-origin, the file flags
-// given once (OnceStringVarP), and the policy's defaults for the flags the
-// command line does not give.
+// given once (OnceStringVarP), the policy's defaults for the flags the
+// command line does not give, and the webhook's policy (WebhookPolicy).
 package flags
 
 import (
@@ -62,7 +62,7 @@ type PolicyTargets struct {
 	KubeletVersion *string // lint's --kubelet-version
 	// KubeletVersionSet is set when the policy gave KubeletVersion.
 	KubeletVersionSet *bool
-	Versions          *string // skew's --versions (unless --control-plane is given)
+	Versions          *string // skew's and the webhook's --versions (unless --control-plane or --kubelet-version is given)
 	FailOn            *string // --fail-on
 	Changed           func(flag string) bool
 }
@@ -95,11 +95,42 @@ func ApplyPolicy(file string, noPolicy bool, t PolicyTargets) (*policy.Policy, e
 			}
 		}
 	}
-	if t.Versions != nil && p.Versions != "" && !changed("versions") && !changed("control-plane") {
+	if t.Versions != nil && p.Versions != "" && !changed("versions") && !changed("control-plane") && !changed("kubelet-version") {
 		*t.Versions = p.Versions
 	}
 	if t.FailOn != nil && p.FailOn != "" && !changed("fail-on") {
 		*t.FailOn = p.FailOn
 	}
 	return p, nil
+}
+
+// WebhookPolicy reads the webhook's --policy and --fail-on: the policy file
+// (nil when file is ""), with its versions and failOn applied to the targets
+// as ApplyPolicy does, and the severity the webhook denies from.
+//
+// The policy is the file named alone, never one found from the working folder
+// (so the webhook has no --no-policy either, and does not reuse the verbs'
+// --policy flag): in a pod there is no repository to find .kubeletcfg.yaml
+// in, and a file the server's working folder happens to hold must not decide
+// what a cluster admits. Its exclude globs are dropped: they name files, and
+// the webhook judges objects, whose names would match them or not by the
+// chance of the working folder. A policy's failOn none is refused: the
+// webhook denies from error, warning or info.
+func WebhookPolicy(file string, t PolicyTargets) (*policy.Policy, finding.Severity, error) {
+	var p *policy.Policy
+	if file != "" {
+		var err error
+		if p, err = ApplyPolicy(file, false, t); err != nil {
+			return nil, 0, err
+		}
+		p.Exclude = nil
+	}
+	sev, err := finding.ParseSeverity(*t.FailOn)
+	switch {
+	case err != nil && p != nil && p.FailOn == *t.FailOn && (t.Changed == nil || !t.Changed("fail-on")):
+		return nil, 0, &policy.Error{Path: p.Path, Msg: fmt.Sprintf("failOn %s: the webhook denies from error, warning or info (or give --fail-on)", *t.FailOn)}
+	case err != nil:
+		return nil, 0, fmt.Errorf("--fail-on: %v", err)
+	}
+	return p, sev, nil
 }
