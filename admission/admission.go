@@ -71,9 +71,9 @@ type Config struct {
 	// Minors are the kubelets an object is judged against when it names
 	// none of its own (the cluster's minor and the n-3 window below it).
 	Minors []*kubelets.Minor
-	// FailOn is the severity denied from (default error: what a kubelet or
+	// FailOn is the severity denied from (nil: error, what a kubelet or
 	// the bootstrapper refuses).
-	FailOn finding.Severity
+	FailOn *finding.Severity
 	// Timeout cuts an evaluation that takes longer (0: none); the object is
 	// then admitted with a warning that it was not judged, as the webhook's
 	// failurePolicy Ignore would admit it.
@@ -95,7 +95,8 @@ type TemplateVersions func(ctx context.Context, namespace, name string) ([]strin
 
 // Reviewer judges AdmissionRequests.
 type Reviewer struct {
-	cfg Config
+	cfg    Config
+	failOn finding.Severity
 	// cache holds the last judgements by object and minors (judgeOnce).
 	cache *lru.Cache
 }
@@ -108,10 +109,11 @@ func New(cfg Config) (*Reviewer, error) {
 	if len(cfg.Minors) == 0 {
 		return nil, errors.New("admission: no kubelet minors to judge against")
 	}
-	if cfg.FailOn == 0 {
-		cfg.FailOn = finding.Error
+	failOn := finding.Error
+	if cfg.FailOn != nil {
+		failOn = *cfg.FailOn // Info is the zero Severity: hence a pointer
 	}
-	return &Reviewer{cfg: cfg, cache: lru.New(cacheSize)}, nil
+	return &Reviewer{cfg: cfg, failOn: failOn, cache: lru.New(cacheSize)}, nil
 }
 
 // Decision is what Review decided, for the webhook's metrics.
@@ -380,7 +382,7 @@ func add(out []Finding, l *kubeletcfg.Linted, minor string) []Finding {
 	return out
 }
 
-// split sorts the findings into those denied (at or above FailOn and, on
+// split sorts the findings into those denied (at or above failOn and, on
 // UPDATE, not already in the old object at the same minor, rule and field)
 // and those warned of (warnings and errors, one per rule, field and message,
 // whatever the minor; info findings are left to kubeletcfg lint).
@@ -391,7 +393,7 @@ func (r *Reviewer) split(now, before []Finding, update bool) (deny, warn []Findi
 	}
 	seen := map[string]bool{}
 	for _, f := range now {
-		if f.Severity >= r.cfg.FailOn && !(update && had[f.Minor+"\x00"+f.Rule+"\x00"+f.Path]) {
+		if f.Severity >= r.failOn && !(update && had[f.Minor+"\x00"+f.Rule+"\x00"+f.Path]) {
 			deny = append(deny, f)
 			continue
 		}

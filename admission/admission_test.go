@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -167,9 +168,19 @@ func TestReviewWarnings(t *testing.T) {
 	if resp, _ := r.Review(context.Background(), typo); !resp.Allowed || len(resp.Warnings) == 0 {
 		t.Errorf("fail-on error: allowed %v, warnings %q", resp.Allowed, resp.Warnings)
 	}
-	strict, _ := New(Config{Minors: minors(t, "1.37"), FailOn: finding.Warning})
+	warning, info := finding.Warning, finding.Info
+	strict, _ := New(Config{Minors: minors(t, "1.37"), FailOn: &warning})
 	if resp, _ := strict.Review(context.Background(), typo); resp.Allowed || !strings.Contains(resp.Result.Message, "maxPod") {
 		t.Errorf("fail-on warning: allowed %v, %+v", resp.Allowed, resp.Result)
+	}
+	// Info, the zero severity, is a fail-on of its own, not the default's.
+	clean := request(admissionv1.Create, "karpenter.k8s.aws", "EC2NodeClass", "", "default", ec2NodeClass("    maxPods: 40\n"), nil)
+	strictest, _ := New(Config{Minors: minors(t, "1.37"), FailOn: &info})
+	if resp, _ := strictest.Review(context.Background(), clean); resp.Allowed || !strings.Contains(resp.Result.Message, "KC9004") {
+		t.Errorf("fail-on info: an EC2NodeClass with info findings (KC9004: what nodeadm writes at boot) allowed")
+	}
+	if resp, _ := r.Review(context.Background(), clean); !resp.Allowed {
+		t.Errorf("fail-on error: %+v", resp.Result)
 	}
 }
 
@@ -244,13 +255,31 @@ func BenchmarkReview(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	req := request(admissionv1.Create, "karpenter.k8s.aws", "EC2NodeClass", "", "default", ec2NodeClass("    maxPods: 40\n    kubeReserved:\n      cpu: 100m\n"), nil)
-	b.ReportAllocs()
-	for b.Loop() {
-		if resp, _ := r.Review(context.Background(), req); !resp.Allowed {
-			b.Fatal(resp.Result.Message)
-		}
+	nodeClass := func(maxPods int) *admissionv1.AdmissionRequest {
+		return request(admissionv1.Create, "karpenter.k8s.aws", "EC2NodeClass", "", "default", ec2NodeClass(fmt.Sprintf("    maxPods: %d\n    kubeReserved:\n      cpu: 100m\n", maxPods)), nil)
 	}
+	// Each review a different object: evaluated at the four minors.
+	b.Run("evaluated", func(b *testing.B) {
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			i++
+			if resp, d := r.Review(context.Background(), nodeClass(1000+i)); !resp.Allowed || d.Evaluated != 1 {
+				b.Fatal(resp.Result, d)
+			}
+		}
+	})
+	// The same object again (a re-apply): from the cache.
+	b.Run("cached", func(b *testing.B) {
+		req := nodeClass(40)
+		r.Review(context.Background(), req)
+		b.ReportAllocs()
+		for b.Loop() {
+			if resp, d := r.Review(context.Background(), req); !resp.Allowed || d.Cached != 1 {
+				b.Fatal(resp.Result, d)
+			}
+		}
+	})
 }
 
 // TestReviewTemplateVersions: a KubeadmConfigTemplate is judged at the
@@ -333,5 +362,69 @@ func TestDenyMessage(t *testing.T) {
 	}
 	if got := denyMessage("EC2NodeClass", "ec2nodeclass/a", many); len(got) > maxMessage+40 || !strings.HasSuffix(got, "more") {
 		t.Errorf("200 refusals: %d bytes, ends %q", len(got), got[len(got)-30:])
+	}
+}
+
+// TestReadable: the object the translators read has the same data without
+// the API server's bookkeeping, indented a key a line; what is not a JSON
+// object is left as it came.
+func TestReadable(t *testing.T) {
+	raw := []byte(`{"apiVersion":"karpenter.k8s.aws/v1","kind":"EC2NodeClass","metadata":{"name":"a","labels":{"x":"y"},"uid":"u-1","resourceVersion":"7","generation":2,"creationTimestamp":"2026-12-07T04:48:09Z","managedFields":[{"manager":"kubectl"}]},"spec":{"kubelet":{"maxPods":110,"podPidsLimit":1000000}}}`)
+	got := readable(raw)
+	var obj map[string]any
+	if err := json.Unmarshal(got, &obj); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"apiVersion": "karpenter.k8s.aws/v1", "kind": "EC2NodeClass", "metadata": map[string]any{"name": "a", "labels": map[string]any{"x": "y"}},
+		"spec": map[string]any{"kubelet": map[string]any{"maxPods": float64(110), "podPidsLimit": float64(1000000)}}}
+	if !reflect.DeepEqual(obj, want) {
+		t.Errorf("readable: %s", got)
+	}
+	if !bytes.Contains(got, []byte("\n   \"maxPods\": 110,\n")) || !bytes.Contains(got, []byte(`"podPidsLimit": 1000000`)) {
+		t.Errorf("not a key a line, numbers as written: %s", got)
+	}
+	for _, odd := range []string{`not json`, `[1,2]`, `{"kind":`} {
+		if got := readable([]byte(odd)); string(got) != odd {
+			t.Errorf("readable(%q) = %q", odd, got)
+		}
+	}
+}
+
+// TestReviewCache: the same object (whatever the API server's bookkeeping)
+// at the same minors is evaluated once, and answered the same from the
+// cache; another object, or other minors, is evaluated; an UPDATE's old
+// object, judged when it was the new one, comes from the cache.
+func TestReviewCache(t *testing.T) {
+	r, err := New(Config{Minors: minors(t, "1.36", "1.37")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := ec2NodeClass("    evictionHard:\n      memory.available: 500Mx\n")
+	var stored map[string]any
+	if err := json.Unmarshal(bad, &stored); err != nil {
+		t.Fatal(err)
+	}
+	stored["metadata"].(map[string]any)["resourceVersion"] = "42"
+	stored["metadata"].(map[string]any)["managedFields"] = []any{map[string]any{"manager": "kubectl"}}
+	storedBad, _ := json.Marshal(stored)
+	good := ec2NodeClass("    maxPods: 40\n")
+	review := func(r *Reviewer, op admissionv1.Operation, obj, old []byte) (*admissionv1.AdmissionResponse, Decision) {
+		return r.Review(context.Background(), request(op, "karpenter.k8s.aws", "EC2NodeClass", "", "default", obj, old))
+	}
+	first, d1 := review(r, admissionv1.Create, bad, nil)
+	again, d2 := review(r, admissionv1.Create, storedBad, nil)
+	if d1.Evaluated != 1 || d1.Cached != 0 || d2.Evaluated != 0 || d2.Cached != 1 {
+		t.Errorf("the same object twice: %+v then %+v", d1, d2)
+	}
+	if !reflect.DeepEqual(first, again) || first.Allowed {
+		t.Errorf("from the cache %+v, evaluated %+v", again, first)
+	}
+	if _, d := review(r, admissionv1.Update, good, storedBad); d.Evaluated != 1 || d.Cached != 1 {
+		t.Errorf("an update of the stored object: %+v", d)
+	}
+	other, _ := New(Config{Minors: minors(t, "1.37")})
+	other.cache = r.cache // the same cache, other minors: evaluated
+	if _, d := review(other, admissionv1.Create, bad, nil); d.Evaluated != 1 {
+		t.Errorf("other minors: %+v", d)
 	}
 }

@@ -25,6 +25,7 @@ type Metrics struct {
 	decisions *prometheus.CounterVec
 	findings  *prometheus.CounterVec
 	latency   prometheus.Histogram
+	objects   *prometheus.CounterVec
 }
 
 // NewMetrics registers the webhook's metrics with reg.
@@ -38,8 +39,10 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Help: "Findings in decisions by kind, rule and effect (denied, warned)."}, []string{"kind", "rule", "effect"}),
 		latency: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "kubeletcfg_webhook_review_duration_seconds",
 			Help: "Time to review one AdmissionReview.", Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5}}),
+		objects: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "kubeletcfg_webhook_objects_total",
+			Help: "Objects judged (an UPDATE has two) by whether they were evaluated or their findings came from the cache."}, []string{"source"}),
 	}
-	reg.MustRegister(m.requests, m.decisions, m.findings, m.latency)
+	reg.MustRegister(m.requests, m.decisions, m.findings, m.latency, m.objects)
 	return m
 }
 
@@ -57,6 +60,8 @@ func (m *Metrics) observe(d Decision, took time.Duration) {
 		decision = "denied"
 	}
 	m.decisions.WithLabelValues(d.Kind, decision).Inc()
+	m.objects.WithLabelValues("evaluated").Add(float64(d.Evaluated))
+	m.objects.WithLabelValues("cache").Add(float64(d.Cached))
 	for _, r := range d.Denied {
 		m.findings.WithLabelValues(d.Kind, r, "denied").Inc()
 	}

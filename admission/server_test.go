@@ -127,7 +127,7 @@ func TestServe(t *testing.T) {
 	resp.Body.Close()
 	for _, want := range []string{`kubeletcfg_webhook_decisions_total{decision="denied",kind="EC2NodeClass"} 1`,
 		`kubeletcfg_webhook_requests_total{outcome="unreadable"} 1`, `kubeletcfg_webhook_findings_total{effect="denied",kind="EC2NodeClass",rule="KC9001"} 1`,
-		"kubeletcfg_webhook_review_duration_seconds_count 1"} {
+		"kubeletcfg_webhook_review_duration_seconds_count 1", `kubeletcfg_webhook_objects_total{source="evaluated"} 1`} {
 		if !strings.Contains(string(metrics), want) {
 			t.Errorf("metrics lack %s", want)
 		}

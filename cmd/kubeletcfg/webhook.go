@@ -64,7 +64,7 @@ defaults of --versions and --fail-on.`,
 			if err != nil {
 				return err
 			}
-			r, err := admission.New(admission.Config{Minors: minors, FailOn: sev, Timeout: timeout, Templates: templates, Policy: pol})
+			r, err := admission.New(admission.Config{Minors: minors, FailOn: &sev, Timeout: timeout, Templates: templates, Policy: pol})
 			if err != nil {
 				return err
 			}
