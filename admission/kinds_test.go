@@ -186,6 +186,8 @@ func TestReviewK0sClusterConfig(t *testing.T) {
 	const goodEviction = "  workerProfiles:\n  - name: pool-a\n    values:\n      evictionHard:\n        memory.available: 500Mi\n"
 	const gateInProfile = "  workerProfiles:\n  - name: pool-a\n    values:\n      featureGates:\n        " + sleepGate + ": true\n"
 	const clusterGate = "  featureGates:\n  - name: " + sleepGate + "\n    enabled: true\n    components: [kubelet]\n"
+	const secondBad = "  workerProfiles:\n  - name: pool-a\n    values:\n      maxPods: 50\n  - name: pool-b\n    values:\n      evictionHard:\n        memory.available: 500Mx\n"
+	const bothBad = "  workerProfiles:\n  - name: pool-a\n    values:\n      evictionHard:\n        memory.available: 500Mx\n  - name: pool-b\n    values:\n      evictionHard:\n        memory.available: 500Mx\n"
 	runReviewCases(t, []reviewCase{
 		{name: "no worker profiles: k0s's default profile", minors: window, req: cc("  network:\n    serviceCIDR: 10.96.0.0/12\n"), allowed: true},
 		{name: "a clean worker profile", minors: window, req: cc(goodEviction), allowed: true},
@@ -196,6 +198,16 @@ func TestReviewK0sClusterConfig(t *testing.T) {
 		{name: "a worker profile with a gate 1.37 removed, judged up to 1.36", minors: []string{"1.35", "1.36"}, req: cc(gateInProfile), allowed: true},
 		{name: "a kubelet gate of spec.featureGates 1.37 removed", minors: window, req: cc(clusterGate),
 			says: []string{sleepGate, "(kubelet 1.37)"}, notSays: []string{"(kubelet 1.36)"}},
+		// Each profile is a node group (a worker started with --profile),
+		// and default is every worker started without one.
+		{name: "the second of two worker profiles refused", minors: []string{"1.36"}, req: cc(secondBad),
+			says:    []string{"worker profile pool-b evictionHard[memory.available] (kubelet 1.36)"},
+			notSays: []string{"worker profile pool-a", "worker profile default"}},
+		{name: "an UPDATE that breaks a second profile the way the first is broken", minors: []string{"1.36"},
+			req:  request(admissionv1.Update, "k0s.k0sproject.io", "ClusterConfig", "kube-system", "k0s", k0sClusterConfig(t, bothBad), k0sClusterConfig(t, badEviction)),
+			says: []string{"worker profile pool-b evictionHard[memory.available]"}, notSays: []string{"worker profile pool-a"}},
+		{name: "a kubelet gate of spec.featureGates 1.37 removed, in every profile", minors: []string{"1.37"}, req: cc(clusterGate + goodEviction),
+			says: []string{"worker profile pool-a", "worker profile default"}},
 		{name: "a key k0s's strict decoding refuses", minors: []string{"1.36"}, req: cc("  netwrok: {}\n"),
 			says: []string{"netwrok"}},
 	})
