@@ -33,6 +33,7 @@ import (
 	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input"
+	"github.com/kubeletcfg/kubeletcfg/input/k0s"
 	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/policy"
 )
@@ -227,10 +228,13 @@ func (r *Reviewer) Review(ctx context.Context, req *admissionv1.AdmissionRequest
 	return resp, d
 }
 
-// Finding is a finding at the kubelet minor it was found at.
+// Finding is a finding at the kubelet minor it was found at, in the node
+// group of the object it was found for (a k0s worker profile; "" for the
+// object's one).
 type Finding struct {
 	finding.Finding
-	Minor string
+	Minor   string
+	Profile string
 }
 
 // readable is the object as the translators read it fastest, the same data:
@@ -305,14 +309,33 @@ type cachedJudgement struct {
 }
 
 // judge evaluates the object at each minor it is for: the one it names (a
-// KubeadmControlPlane's spec.version), else every configured minor. An object
-// kubeletcfg cannot read is an error. The first minor's evaluation says
-// whether the object names its own; the other minors are then evaluated at
-// once, each on its own goroutine, so that on an idle webhook a request takes
-// two evaluations' time, not one per minor.
+// KubeadmControlPlane's spec.version), else every configured minor; a k0s
+// ClusterConfig for each worker profile k0s makes of it. An object kubeletcfg
+// cannot read is an error.
 func (r *Reviewer) judge(minors []*kubelets.Minor, obj []byte, format input.Format, name string) ([]Finding, error) {
+	if format != "k0s" {
+		return r.judgeProfile(minors, obj, format, name, "")
+	}
+	profiles, err := k0s.Profiles(obj)
+	if err != nil {
+		// Lint says why, naming the object.
+		profiles = []string{""}
+	}
+	var out []Finding
+	for _, p := range profiles {
+		fs, err := r.judgeProfile(minors, obj, format, name, p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, fs...)
+	}
+	return out, nil
+}
+
+// judgeProfile is judge of one node group of the object (Finding.Profile).
+func (r *Reviewer) judgeProfile(minors []*kubelets.Minor, obj []byte, format input.Format, name, profile string) ([]Finding, error) {
 	lint := func(m string) (*kubeletcfg.Linted, error) {
-		return kubeletcfg.Lint(kubeletcfg.Options{ConfigData: obj, Config: name, Format: format, KubeletVersion: m, Policy: r.cfg.Policy})
+		return kubeletcfg.Lint(kubeletcfg.Options{ConfigData: obj, Config: name, Format: format, KubeletVersion: m, Policy: r.cfg.Policy, Read: input.Options{Object: profile}})
 	}
 	first, err := lint(minors[0].Version)
 	if err != nil {
@@ -330,7 +353,7 @@ func (r *Reviewer) judge(minors []*kubelets.Minor, obj []byte, format input.Form
 				return nil, err
 			}
 		}
-		return add(nil, l, nm.Version), nil
+		return add(nil, l, nm.Version, profile), nil
 	}
 	linted := make([]*kubeletcfg.Linted, len(minors))
 	errs := make([]error, len(minors))
@@ -345,7 +368,7 @@ func (r *Reviewer) judge(minors []*kubelets.Minor, obj []byte, format input.Form
 		if errs[i] != nil {
 			return nil, errs[i]
 		}
-		out = add(out, linted[i], m.Version)
+		out = add(out, linted[i], m.Version, profile)
 	}
 	return out, nil
 }
@@ -375,29 +398,30 @@ func (r *Reviewer) templateMinors(ctx context.Context, req *admissionv1.Admissio
 	return minors, fmt.Sprintf(" (the minors of the machines that use the template: %s)", strings.Join(versions, ", ")), nil
 }
 
-func add(out []Finding, l *kubeletcfg.Linted, minor string) []Finding {
+func add(out []Finding, l *kubeletcfg.Linted, minor, profile string) []Finding {
 	for _, f := range l.Report.Findings {
-		out = append(out, Finding{Finding: f, Minor: minor})
+		out = append(out, Finding{Finding: f, Minor: minor, Profile: profile})
 	}
 	return out
 }
 
 // split sorts the findings into those denied (at or above failOn and, on
-// UPDATE, not already in the old object at the same minor, rule and field)
+// UPDATE, not already in the old object at the same minor, worker profile,
+// rule and field)
 // and those warned of (warnings and errors, one per rule, field and message,
 // whatever the minor; info findings are left to kubeletcfg lint).
 func (r *Reviewer) split(now, before []Finding, update bool) (deny, warn []Finding) {
 	had := map[string]bool{}
 	for _, f := range before {
-		had[f.Minor+"\x00"+f.Rule+"\x00"+f.Path] = true
+		had[f.Minor+"\x00"+f.Profile+"\x00"+f.Rule+"\x00"+f.Path] = true
 	}
 	seen := map[string]bool{}
 	for _, f := range now {
-		if f.Severity >= r.failOn && !(update && had[f.Minor+"\x00"+f.Rule+"\x00"+f.Path]) {
+		if f.Severity >= r.failOn && !(update && had[f.Minor+"\x00"+f.Profile+"\x00"+f.Rule+"\x00"+f.Path]) {
 			deny = append(deny, f)
 			continue
 		}
-		key := f.Rule + "\x00" + f.Path + "\x00" + f.Message
+		key := f.Profile + "\x00" + f.Rule + "\x00" + f.Path + "\x00" + f.Message
 		if f.Severity < finding.Warning {
 			// Notes (what only the instance knows) would bury the warnings.
 			continue
@@ -427,7 +451,7 @@ func warnings(fs []Finding) []string {
 			out = append(out, fmt.Sprintf("kubeletcfg: %d more findings (kubeletcfg lint shows them all)", len(fs)-maxWarnings))
 			break
 		}
-		out = append(out, clip(fmt.Sprintf("%s %s: %s", f.Rule, orAt(f.Path), f.Message), maxWarning))
+		out = append(out, clip(fmt.Sprintf("%s %s: %s", f.Rule, at(f), f.Message), maxWarning))
 	}
 	return out
 }
@@ -448,10 +472,10 @@ func denyMessage(kind, name string, fs []Finding) string {
 		if f.Kubelet != "" {
 			words = f.Kubelet
 		}
-		key := f.Rule + "\x00" + f.Path + "\x00" + words
+		key := f.Rule + "\x00" + at(f) + "\x00" + words
 		r := byKey[key]
 		if r == nil {
-			r = &refusal{rule: f.Rule, path: f.Path, words: words}
+			r = &refusal{rule: f.Rule, path: at(f), words: words}
 			byKey[key] = r
 			order = append(order, r)
 		}
@@ -462,11 +486,11 @@ func denyMessage(kind, name string, fs []Finding) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "kubeletcfg: %s %s would not run: ", kind, name)
 	for i, r := range order {
-		at := "kubelet " + r.minors[0]
+		minors := "kubelet " + r.minors[0]
 		if len(r.minors) > 1 {
-			at = "kubelets " + kubelets.Span(r.minors)
+			minors = "kubelets " + kubelets.Span(r.minors)
 		}
-		line := fmt.Sprintf("%s %s (%s): %s", r.rule, orAt(r.path), at, r.words)
+		line := fmt.Sprintf("%s %s (%s): %s", r.rule, r.path, minors, r.words)
 		if i > 0 {
 			line = "; " + line
 		}
@@ -479,9 +503,14 @@ func denyMessage(kind, name string, fs []Finding) string {
 	return b.String()
 }
 
-func orAt(path string) string {
+// at is where f is: its field path, after the worker profile it is in.
+func at(f Finding) string {
+	path := f.Path
 	if path == "" {
-		return "(object)"
+		path = "(object)"
+	}
+	if f.Profile != "" {
+		path = "worker profile " + f.Profile + " " + path
 	}
 	return path
 }

@@ -318,8 +318,9 @@ type Options struct {
 	// else Linux); translations that differ on Windows follow it.
 	OS kubelets.OS
 	// Object names the object of a file of several node groups to read (a
-	// Cluster API manifest's "KubeadmConfigTemplate/name"); "": the first,
-	// and Source.Objects lists them all.
+	// Cluster API manifest's "KubeadmConfigTemplate/name", a k0s
+	// ClusterConfig's worker profile); "": the first, and Source.Objects
+	// lists a Cluster API manifest's.
 	Object string
 }
 

@@ -84,8 +84,8 @@ func ec2NodeClass(t testing.TB, name, kubelet string) *unstructured.Unstructured
 	return u
 }
 
-// admissionEnv is a real kube-apiserver with Karpenter's and Cluster API's
-// CRDs and kubeletcfg webhook (the command, --control-plane 1.37) registered
+// admissionEnv is a real kube-apiserver with Karpenter's, Cluster API's and
+// k0s's CRDs and kubeletcfg webhook (the command, --control-plane 1.37) registered
 // with failurePolicy Fail.
 type admissionEnv struct {
 	e           *env
@@ -116,25 +116,33 @@ func startAdmissionEnv(t testing.TB) *admissionEnv {
 	ext, err := apiextensionsclient.NewForConfig(cfg)
 	check(t, err)
 
-	// The projects' own CRDs (testdata/crds/ORIGIN.md), established before use.
-	for _, file := range []string{"karpenter.k8s.aws_ec2nodeclasses.yaml", "cluster.x-k8s.io_machinedeployments.yaml", "bootstrap.cluster.x-k8s.io_kubeadmconfigtemplates.yaml"} {
+	// The projects' own CRDs (testdata/crds/ORIGIN.md), all created, then
+	// waited for until established.
+	var crds []string
+	for _, file := range []string{"karpenter.k8s.aws_ec2nodeclasses.yaml", "cluster.x-k8s.io_machinedeployments.yaml", "bootstrap.cluster.x-k8s.io_kubeadmconfigtemplates.yaml",
+		"controlplane.cluster.x-k8s.io_kubeadmcontrolplanes.yaml", "k0s.k0sproject.io_clusterconfigs.yaml"} {
 		crdYAML, err := os.ReadFile(filepath.Join("testdata", "crds", file))
 		check(t, err)
 		var crd apiextensionsv1.CustomResourceDefinition
 		check(t, yaml.Unmarshal(crdYAML, &crd))
 		_, err = ext.ApiextensionsV1().CustomResourceDefinitions().Create(ctx, &crd, metav1.CreateOptions{})
 		check(t, err)
+		crds = append(crds, crd.Name)
+	}
+	for _, name := range crds {
 		established := false
 		for i := 0; i < 100 && !established; i++ {
-			got, err := ext.ApiextensionsV1().CustomResourceDefinitions().Get(ctx, crd.Name, metav1.GetOptions{})
+			got, err := ext.ApiextensionsV1().CustomResourceDefinitions().Get(ctx, name, metav1.GetOptions{})
 			check(t, err)
 			for _, c := range got.Status.Conditions {
 				established = established || c.Type == apiextensionsv1.Established && c.Status == apiextensionsv1.ConditionTrue
 			}
-			time.Sleep(100 * time.Millisecond)
+			if !established {
+				time.Sleep(100 * time.Millisecond)
+			}
 		}
 		if !established {
-			t.Fatalf("the CRD %s is not established", crd.Name)
+			t.Fatalf("the CRD %s is not established", name)
 		}
 	}
 	nodeClasses := dyn.Resource(ec2NodeClassGVR)
@@ -179,9 +187,12 @@ func startAdmissionEnv(t testing.TB) *admissionEnv {
 	create := []admissionregistrationv1.OperationType{admissionregistrationv1.Create, admissionregistrationv1.Update}
 	vwc := &admissionregistrationv1.ValidatingWebhookConfiguration{ObjectMeta: metav1.ObjectMeta{Name: "kubeletcfg-webhook"},
 		Webhooks: []admissionregistrationv1.ValidatingWebhook{
+			// deploy/webhook/webhook.yaml's rules.
 			hook("nodeconfig.kubeletcfg.dev", []admissionregistrationv1.RuleWithOperations{{Operations: create,
 				Rule: admissionregistrationv1.Rule{APIGroups: []string{"karpenter.k8s.aws"}, APIVersions: []string{"*"}, Resources: []string{"ec2nodeclasses"}}},
-				{Operations: create, Rule: admissionregistrationv1.Rule{APIGroups: []string{"bootstrap.cluster.x-k8s.io"}, APIVersions: []string{"*"}, Resources: []string{"kubeadmconfigtemplates"}}}}, nil),
+				{Operations: create, Rule: admissionregistrationv1.Rule{APIGroups: []string{"bootstrap.cluster.x-k8s.io"}, APIVersions: []string{"*"}, Resources: []string{"kubeadmconfigs", "kubeadmconfigtemplates"}}},
+				{Operations: create, Rule: admissionregistrationv1.Rule{APIGroups: []string{"controlplane.cluster.x-k8s.io"}, APIVersions: []string{"*"}, Resources: []string{"kubeadmcontrolplanes", "kubeadmcontrolplanetemplates"}}},
+				{Operations: create, Rule: admissionregistrationv1.Rule{APIGroups: []string{"k0s.k0sproject.io"}, APIVersions: []string{"*"}, Resources: []string{"clusterconfigs"}}}}, nil),
 			hook("configmaps.kubeletcfg.dev", []admissionregistrationv1.RuleWithOperations{{Operations: create,
 				Rule: admissionregistrationv1.Rule{APIGroups: []string{""}, APIVersions: []string{"v1"}, Resources: []string{"configmaps"}}}},
 				[]admissionregistrationv1.MatchCondition{{Name: "kubelet-configmaps", Expression: "object.metadata.namespace == 'kube-system' && object.metadata.name == 'kubelet-config'"}}),
@@ -212,8 +223,9 @@ func startAdmissionEnv(t testing.TB) *admissionEnv {
 // EC2NodeClass is denied with the finding's words, a good one admitted with
 // warnings, a dry run judged the same, an UPDATE that does not make a broken
 // object worse admitted, kubeadm's kubelet-config ConfigMap with a gate the
-// cluster's minor (1.37) removed denied; with the webhook down, failurePolicy Ignore
-// admits and Fail refuses.
+// cluster's minor (1.37) removed denied, a KubeadmControlPlane judged at its
+// spec.version, a k0s ClusterConfig for each worker profile; with the webhook
+// down, failurePolicy Ignore admits and Fail refuses.
 func TestAdmission(t *testing.T) {
 	a := startAdmissionEnv(t)
 	e, ctx, said, dyn, nodeClasses, vwc, certFile, keyFile, dryRun, stop := a.e, a.ctx, a.said, a.dyn, a.nodeClasses, a.vwc, a.certFile, a.keyFile, a.dryRun, a.stop
@@ -293,6 +305,65 @@ func TestAdmission(t *testing.T) {
 		check(t, err)
 		if _, err := templates.Namespace("default").Create(ctx, tmpl("md-136"), metav1.CreateOptions{}); err != nil {
 			t.Errorf("a template its 1.36 machines take: %v", err)
+		}
+	})
+	t.Run("a KubeadmControlPlane is judged at its spec.version", func(t *testing.T) {
+		kcps := dyn.Resource(schema.GroupVersionResource{Group: "controlplane.cluster.x-k8s.io", Version: "v1beta2", Resource: "kubeadmcontrolplanes"}).Namespace("default")
+		kcp := func(name, version string) *unstructured.Unstructured {
+			u := &unstructured.Unstructured{}
+			check(t, yaml.Unmarshal([]byte("apiVersion: controlplane.cluster.x-k8s.io/v1beta2\nkind: KubeadmControlPlane\nmetadata:\n  name: "+name+"\n  namespace: default\n"+
+				"spec:\n  replicas: 1\n  version: "+version+"\n  machineTemplate:\n    spec:\n      infrastructureRef: {apiGroup: infrastructure.cluster.x-k8s.io, kind: DockerMachineTemplate, name: cp}\n"+
+				"  kubeadmConfigSpec:\n    initConfiguration:\n      nodeRegistration:\n        kubeletExtraArgs:\n        - {name: feature-gates, value: PodLifecycleSleepAction=true}\n"+
+				"    joinConfiguration:\n      nodeRegistration:\n        kubeletExtraArgs:\n        - {name: feature-gates, value: PodLifecycleSleepAction=true}\n"), &u.Object))
+			return u
+		}
+		// 1.36 has the gate 1.37 removed: admitted, though 1.37 is in the window.
+		if _, err := kcps.Create(ctx, kcp("cp-136", "v1.36.2"), metav1.CreateOptions{}); err != nil {
+			t.Errorf("a control plane of v1.36.2: %v", err)
+		}
+		_, err := kcps.Create(ctx, kcp("cp-137", "v1.37.1"), metav1.CreateOptions{})
+		for _, want := range []string{`admission webhook "nodeconfig.kubeletcfg.dev" denied the request`, "kubeadmcontrolplane/default/cp-137 would not run", "featureGates[PodLifecycleSleepAction] (kubelet 1.37)"} {
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("a control plane of v1.37.1: %v, want %q", err, want)
+			}
+		}
+		if err != nil && strings.Contains(err.Error(), "(kubelet 1.36)") {
+			t.Errorf("a control plane of v1.37.1 judged at 1.36: %v", err)
+		}
+		// v1beta1 (its kubeletExtraArgs a map), served too.
+		v1beta1 := &unstructured.Unstructured{}
+		check(t, yaml.Unmarshal([]byte("apiVersion: controlplane.cluster.x-k8s.io/v1beta1\nkind: KubeadmControlPlane\nmetadata:\n  name: cp-v1beta1\n  namespace: default\n"+
+			"spec:\n  replicas: 1\n  version: v1.37.1\n  machineTemplate:\n    infrastructureRef: {apiVersion: infrastructure.cluster.x-k8s.io/v1beta1, kind: DockerMachineTemplate, name: cp}\n"+
+			"  kubeadmConfigSpec:\n    initConfiguration:\n      nodeRegistration:\n        kubeletExtraArgs: {feature-gates: PodLifecycleSleepAction=true}\n"), &v1beta1.Object))
+		_, err = dyn.Resource(schema.GroupVersionResource{Group: "controlplane.cluster.x-k8s.io", Version: "v1beta1", Resource: "kubeadmcontrolplanes"}).Namespace("default").Create(ctx, v1beta1, dryRun)
+		if err == nil || !strings.Contains(err.Error(), "featureGates[PodLifecycleSleepAction] (kubelet 1.37)") || strings.Contains(err.Error(), "(kubelet 1.36)") {
+			t.Errorf("a v1beta1 control plane of v1.37.1: %v", err)
+		}
+		// Its upgrade to 1.37 is what the change makes worse: denied.
+		u, err := kcps.Get(ctx, "cp-136", metav1.GetOptions{})
+		check(t, err)
+		check(t, unstructured.SetNestedField(u.Object, "v1.37.1", "spec", "version"))
+		if _, err := kcps.Update(ctx, u, metav1.UpdateOptions{}); err == nil || !strings.Contains(err.Error(), "featureGates[PodLifecycleSleepAction] (kubelet 1.37)") {
+			t.Errorf("an upgrade to v1.37.1: %v", err)
+		}
+	})
+	t.Run("a k0s ClusterConfig is judged for each worker profile", func(t *testing.T) {
+		configs := dyn.Resource(schema.GroupVersionResource{Group: "k0s.k0sproject.io", Version: "v1beta1", Resource: "clusterconfigs"}).Namespace("kube-system")
+		cc := func(memory string) *unstructured.Unstructured {
+			u := &unstructured.Unstructured{}
+			check(t, yaml.Unmarshal([]byte("apiVersion: k0s.k0sproject.io/v1beta1\nkind: ClusterConfig\nmetadata:\n  name: k0s\n  namespace: kube-system\n"+
+				"spec:\n  workerProfiles:\n  - name: pool-a\n    values:\n      maxPods: 50\n  - name: pool-b\n    values:\n      evictionHard:\n        memory.available: "+memory+"\n"), &u.Object))
+			return u
+		}
+		_, err := configs.Create(ctx, cc("500Mx"), metav1.CreateOptions{})
+		for _, want := range []string{"clusterconfig/kube-system/k0s would not run", "worker profile pool-b evictionHard[memory.available] (kubelets 1.34..1.37)"} {
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("a refused worker profile: %v, want %q", err, want)
+			}
+		}
+		// The API server defaults the rest of the spec from the CRD's schema: it is what the webhook reads.
+		if _, err := configs.Create(ctx, cc("500Mi"), metav1.CreateOptions{}); err != nil {
+			t.Errorf("a good ClusterConfig: %v", err)
 		}
 	})
 	t.Run("without --control-plane, the API server's minor", func(t *testing.T) {

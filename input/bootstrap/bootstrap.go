@@ -58,7 +58,8 @@ type Options struct {
 	// nodes follows it.
 	OS kubelets.OS
 	// Object names the object of a file of several node groups to read (a
-	// Cluster API manifest's "KubeadmConfigTemplate/name"); "": the first.
+	// Cluster API manifest's "KubeadmConfigTemplate/name", a k0s
+	// ClusterConfig's worker profile); "": the first.
 	Object string
 }
 

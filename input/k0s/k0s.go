@@ -128,10 +128,11 @@ func Profiles(data []byte) ([]string, error) {
 	return names, nil
 }
 
-// Translate translates the first worker profile of the file, or the "default"
-// profile when the file has none (TranslateProfile names one).
+// Translate translates the worker profile opt.Object names, else the first
+// worker profile of the file, or the "default" profile when the file has none
+// (TranslateProfile).
 func Translate(path string, data []byte, opt bootstrap.Options) (*bootstrap.Output, error) {
-	return TranslateProfile(path, data, "", opt)
+	return TranslateProfile(path, data, opt.Object, opt)
 }
 
 // TranslateProfile translates the worker profile name ("" for the first of
