@@ -20,6 +20,7 @@ import (
 	"time"
 
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apiextensionsclient "k8s.io/apiextensions-apiserver/pkg/client/clientset/clientset"
@@ -161,8 +162,9 @@ func startAdmissionEnv(t testing.TB) *admissionEnv {
 	const port = 9443
 	webhook := exec.Command(os.Getenv(binEnv), "webhook", "--tls-cert-file", certFile, "--tls-private-key-file", keyFile,
 		"--secure-port", fmt.Sprint(port), "--control-plane", "1.37")
-	// The machines that use a template; the memory limit deploy/webhook sets.
-	webhook.Env = append(os.Environ(), "KUBECONFIG="+e.kubeconfig("admin", e.tokens[userAdmin]), "GOMEMLIMIT=200MiB")
+	// The machines that use a template; the runtime's settings deploy/webhook
+	// gives its pods (GOMEMLIMIT, GOGC), so that the benchmark measures them.
+	webhook.Env = append(append(os.Environ(), "KUBECONFIG="+e.kubeconfig("admin", e.tokens[userAdmin])), deployedEnv(t)...)
 	webhook.Stdout, webhook.Stderr = &prefixWriter{prefix: "webhook: ", w: os.Stderr}, &prefixWriter{prefix: "webhook: ", w: os.Stderr}
 	check(t, webhook.Start())
 	stopped := false
@@ -216,6 +218,30 @@ func startAdmissionEnv(t testing.TB) *admissionEnv {
 	}
 
 	return &admissionEnv{e: e, ctx: ctx, said: said, dyn: dyn, nodeClasses: nodeClasses, vwc: vwc, certFile: certFile, keyFile: keyFile, dryRun: dryRun, stop: stop, pid: webhook.Process.Pid, webhookCA: pemBlock("CERTIFICATE", ca.cert.Raw)}
+}
+
+// deployedEnv is the environment deploy/webhook/webhook.yaml's Deployment
+// gives the webhook's container, as NAME=value.
+func deployedEnv(t testing.TB) []string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "deploy", "webhook", "webhook.yaml"))
+	check(t, err)
+	for _, doc := range strings.Split(string(data), "\n---\n") {
+		var dep appsv1.Deployment
+		if yaml.Unmarshal([]byte(doc), &dep) != nil || dep.Kind != "Deployment" {
+			continue
+		}
+		var env []string
+		for _, e := range dep.Spec.Template.Spec.Containers[0].Env {
+			env = append(env, e.Name+"="+e.Value)
+		}
+		if len(env) == 0 {
+			t.Fatal("deploy/webhook/webhook.yaml: the Deployment sets no environment (GOMEMLIMIT, GOGC)")
+		}
+		return env
+	}
+	t.Fatal("deploy/webhook/webhook.yaml: no Deployment")
+	return nil
 }
 
 // TestAdmission: kubeletcfg webhook, the command, registered with a real
