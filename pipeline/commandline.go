@@ -103,17 +103,15 @@ func (r *Result) parseFlags(m *kubelets.Minor, in *Input) (*commandLine, bool) {
 	fs := pflag.NewFlagSet("kubelet", pflag.ContinueOnError)
 	fs.SetNormalizeFunc(cliflag.WordSepNormalizeFunc)
 	fs.SetOutput(io.Discard)
-	values := map[string]reflect.Value{}
+	values := map[string]*lazyValue{}
+	release := in.release(m) // --version=vX.Y.Z must name the binary's own release
 	for i := range table.Flags {
 		f := &table.Flags[i]
-		v, ptr := newFlagValue(f)
-		if vv, ok := v.(*versionValue); ok {
-			vv.release = in.release(m) // --version=vX.Y.Z must name the binary's own release
-		}
+		v := &lazyValue{flag: f, release: release}
 		fl := fs.VarPF(v, f.Name, f.Shorthand, "")
 		fl.NoOptDefVal = f.NoOptDefVal
 		fl.Deprecated = f.Deprecated
-		values[f.Name] = ptr
+		values[f.Name] = v
 	}
 
 	// Which argument each flag occurrence came from: pflag reads the arguments in
@@ -190,7 +188,7 @@ func (r *Result) parseFlags(m *kubelets.Minor, in *Input) (*commandLine, bool) {
 		if u, ok := fl.Value.(interface{ unset() bool }); ok && u.unset() {
 			return nil // IPVar and ReservedMemoryVar ignore ""
 		}
-		s := &setFlag{flag: f, pos: pos, text: text, value: values[f.Name]}
+		s := &setFlag{flag: f, pos: pos, text: text, value: values[f.Name].pointer()}
 		byName[f.Name] = s
 		cl.set = append(cl.set, s)
 		return nil
@@ -209,7 +207,7 @@ func (r *Result) parseFlags(m *kubelets.Minor, in *Input) (*commandLine, bool) {
 	}
 	// RunE: "short-circuit on help", then on verflag (PrintAndExitIfRequested
 	// exits for true and raw; false and a vX.Y.Z override do not).
-	if e, ok := exits["help"]; ok && *values["help"].Interface().(*bool) {
+	if e, ok := exits["help"]; ok && *values["help"].pointer().Interface().(*bool) {
 		r.add(withKubelet(validate.FlagExits.Atf(e.pos, "", "", "%s: the kubelet prints its help and exits without starting", e.text), "help for kubelet (cmd.Help)"))
 		return nil, false
 	}
@@ -223,7 +221,7 @@ func (r *Result) parseFlags(m *kubelets.Minor, in *Input) (*commandLine, bool) {
 		cl.gates = *s.value.Interface().(*map[string]bool)
 	}
 	if labelsSeen {
-		cl.nodeLabels = *values["node-labels"].Interface().(*map[string]string)
+		cl.nodeLabels = *values["node-labels"].pointer().Interface().(*map[string]string)
 	}
 	return cl, true
 }

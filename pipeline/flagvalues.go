@@ -113,6 +113,52 @@ func newPflagValue[T any](f *kubelets.Flag, p *T, register func(*pflag.FlagSet))
 	return fs.Lookup(f.Name).Value, reflect.ValueOf(p)
 }
 
+// lazyValue is a kubelet flag's value, made when the command line first sets
+// it: the kubelet has some 150 flags and a command line sets a few, and
+// making every value up front (a pflag FlagSet apiece, newPflagValue) was a
+// fifth of what an evaluation allocated. pflag reads a Value's String only
+// for its usage text and DefValue, and its Type only in typed getters,
+// neither of which the pipeline uses; NoOptDefVal comes from the table.
+type lazyValue struct {
+	flag *kubelets.Flag
+	// release is --version's binary release (versionValue.release).
+	release string
+	v       pflag.Value
+	ptr     reflect.Value
+}
+
+func (l *lazyValue) value() pflag.Value {
+	if l.v == nil {
+		l.v, l.ptr = newFlagValue(l.flag)
+		if vv, ok := l.v.(*versionValue); ok {
+			vv.release = l.release
+		}
+	}
+	return l.v
+}
+
+// pointer is the value's typed pointer (newFlagValue's), made if need be.
+func (l *lazyValue) pointer() reflect.Value {
+	l.value()
+	return l.ptr
+}
+
+func (l *lazyValue) Set(s string) error { return l.value().Set(s) }
+func (l *lazyValue) Type() string       { return l.value().Type() }
+
+func (l *lazyValue) String() string {
+	if l.v == nil {
+		return ""
+	}
+	return l.v.String()
+}
+
+// unset forwards the values that ignore "" (ipValue, reservedMemoryValue).
+func (l *lazyValue) unset() bool {
+	u, ok := l.value().(interface{ unset() bool })
+	return ok && u.unset()
+}
+
 // anyValue accepts any value: a flag that is not a configuration field and whose
 // type kubeletcfg does not model.
 type anyValue struct {
