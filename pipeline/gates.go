@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"k8s.io/component-base/featuregate"
+	"k8s.io/utils/lru"
 
 	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
@@ -20,6 +21,11 @@ type gateSets struct {
 	m  map[gateSetKey]func() gateSet
 }
 
+// minorGateSets memoizes apply on a minor's own base gate across every
+// evaluation in the process, the last 64 sets of gates (a gate set is a
+// copy of every registered gate's specs, some 100 KB).
+var minorGateSets = lru.New(64)
+
 type gateSetKey struct {
 	base  featuregate.MutableVersionedFeatureGate
 	gates string // the map as JSON: keys sorted, so equal maps are equal keys
@@ -31,7 +37,8 @@ type gateSet struct {
 }
 
 // apply returns base with gates set, as base.DeepCopy() then setGates would,
-// and setGates' error. A nil *gateSets memoizes nothing.
+// and setGates' error. A nil *gateSets memoizes only on the minor's own base
+// gate (minorGateSets).
 func (s *gateSets) apply(m *kubelets.Minor, base featuregate.MutableVersionedFeatureGate, gates map[string]bool) (featuregate.MutableVersionedFeatureGate, error) {
 	compute := func() gateSet {
 		g := base.DeepCopy()
@@ -46,16 +53,29 @@ func (s *gateSets) apply(m *kubelets.Minor, base featuregate.MutableVersionedFea
 			return base, nil
 		}
 	}
-	if s == nil {
-		r := compute()
-		return r.gate, r.err
-	}
 	raw, err := json.Marshal(gates)
 	if err != nil {
 		r := compute()
 		return r.gate, r.err
 	}
 	k := gateSetKey{base, string(raw)}
+	if shared, err := m.BaseFeatureGate(); err == nil && shared == base {
+		// On the minor's own base gate, the set is the same for every
+		// evaluation in the process (a bootstrapper writes the same gates for
+		// every node of a minor): kept in a bounded cache of the process's.
+		if v, ok := minorGateSets.Get(k); ok {
+			r := v.(func() gateSet)()
+			return r.gate, r.err
+		}
+		f := sync.OnceValue(compute)
+		minorGateSets.Add(k, f)
+		r := f()
+		return r.gate, r.err
+	}
+	if s == nil {
+		r := compute()
+		return r.gate, r.err
+	}
 	s.mu.Lock()
 	f, ok := s.m[k]
 	if !ok {

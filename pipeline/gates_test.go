@@ -99,6 +99,38 @@ func TestGateSetsSetOnACopy(t *testing.T) {
 	}
 }
 
+// TestMinorGateSetsShared: on a minor's own base gate, the same gates give the
+// same set to every evaluation of the process (another gateSets, none), other
+// gates another set, each with its own values.
+func TestMinorGateSetsShared(t *testing.T) {
+	m := kubelets.Default()
+	base, err := m.BaseFeatureGate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	table, err := m.Gates()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var name string
+	for _, n := range table.Names() {
+		if g, _ := table.Lookup(n); !g.Special && table.At(g).PreRelease == "BETA" && !table.At(g).LockToDefault {
+			name = n
+			break
+		}
+	}
+	before := base.Enabled(featuregate.Feature(name))
+	a, errA := (&gateSets{}).apply(m, base, map[string]bool{name: !before})
+	b, errB := (*gateSets)(nil).apply(m, base, map[string]bool{name: !before})
+	c, errC := (&gateSets{}).apply(m, base, map[string]bool{name: before})
+	if errA != nil || errB != nil || errC != nil {
+		t.Fatal(errA, errB, errC)
+	}
+	if a != b || a == c || a.Enabled(featuregate.Feature(name)) == before || c.Enabled(featuregate.Feature(name)) != before {
+		t.Errorf("%s=%v twice: %p, %p; %s=%v: %p", name, !before, a, b, name, before, c)
+	}
+}
+
 // TestGateRulesListed: gateRules, which the gate repair reads, holds every
 // rule the gate step emits, as the registry lists them.
 func TestGateRulesListed(t *testing.T) {
