@@ -447,8 +447,8 @@ func TestAdmission(t *testing.T) {
 }
 
 // BenchmarkAdmission drives dry-run creates of EC2NodeClasses through the
-// real API server to the webhook (judging at 1.34..1.37), from 1 client and
-// from 8 at once: each request a different object (its maxPods), so that
+// real API server to the webhook (judging at 1.34..1.37), from 1, 2, 4 and 8
+// clients at once: each request a different object (its maxPods), so that
 // every one is evaluated, none answered from the webhook's cache. It reports
 // the latency's p50 and p99 as the client sees it, the webhook's CPU a
 // review and the rest's (the API server and the clients, this process), the
@@ -458,7 +458,7 @@ func TestAdmission(t *testing.T) {
 func BenchmarkAdmission(b *testing.B) {
 	a := startAdmissionEnv(b)
 	var serial atomic.Int64
-	for _, clients := range []int{1, 8} {
+	for _, clients := range []int{1, 2, 4, 8} {
 		b.Run(fmt.Sprintf("clients=%d", clients), func(b *testing.B) {
 			objs := make([]*unstructured.Unstructured, b.N)
 			for i := range objs {
