@@ -58,9 +58,10 @@ func TestInputSaysWindows(t *testing.T) {
 }
 
 // TestLintClusterTemplateObjects: a Cluster API cluster template of several
-// node groups (CAPZ's Windows flavor: a control plane, Linux and Windows
-// workers) is linted object by object, the Windows workers as the Windows
-// kubelet; naming one object reads that one alone.
+// node groups (CAPZ's Windows flavor: a control plane, its first machine and
+// its joining ones, Linux and Windows workers) is linted object by object,
+// the Windows workers as the Windows kubelet; naming one object reads that
+// one alone.
 func TestLintClusterTemplateObjects(t *testing.T) {
 	const file = "testdata/peers/capz-windows-template/cluster-template-windows.yaml"
 	l, err := kubeletcfg.Lint(kubeletcfg.Options{Config: file, KubeletVersion: "1.37"})
@@ -77,6 +78,7 @@ func TestLintClusterTemplateObjects(t *testing.T) {
 	}
 	want := []string{
 		"KubeadmControlPlane/${CLUSTER_NAME}-control-plane linux",
+		"KubeadmControlPlane/${CLUSTER_NAME}-control-plane (join) linux",
 		"KubeadmConfigTemplate/${CLUSTER_NAME}-md-0 linux",
 		"KubeadmConfigTemplate/${CLUSTER_NAME}-md-win windows",
 	}
@@ -142,4 +144,41 @@ func errorsIn(fs []finding.Finding) int {
 		}
 	}
 	return n
+}
+
+// TestLintKubeadmControlPlaneJoin: a KubeadmControlPlane is two node groups,
+// its first machine (kubeadm init, initConfiguration) and its joining ones
+// (kubeadm join --control-plane, joinConfiguration): a refusal in
+// joinConfiguration alone is reported for the joining machines; naming
+// either object reads that one alone.
+func TestLintKubeadmControlPlaneJoin(t *testing.T) {
+	const file = "testdata/inputs/capi-kcp-join.yaml"
+	l, err := kubeletcfg.Lint(kubeletcfg.Options{Config: file})
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths, ok := l.Several.(*kubeletcfg.LintedPaths)
+	if !ok {
+		t.Fatalf("one report for a KubeadmControlPlane: %T", l.Several)
+	}
+	var got []string
+	for _, r := range paths.Report.Reports {
+		got = append(got, fmt.Sprintf("%s %s errors=%d", r.Object, r.KubeletVersion, errorsIn(r.Findings)))
+	}
+	want := []string{"KubeadmControlPlane/cp 1.36 errors=0", "KubeadmControlPlane/cp (join) 1.36 errors=1"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("reports\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for object, errs := range map[string]int{"KubeadmControlPlane/cp": 0, "KubeadmControlPlane/cp (join)": 1} {
+		one, err := kubeletcfg.Lint(kubeletcfg.Options{Config: file, Read: input.Options{Object: object}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if one.Several != nil || errorsIn(one.Report.Findings) != errs {
+			t.Errorf("Read.Object %s: several %v, %d errors, want one report of %d", object, one.Several != nil, errorsIn(one.Report.Findings), errs)
+		}
+		if join := strings.Contains(one.Source.Note, "kubeadm join --control-plane with kubeadm.k8s.io/v1beta4 joinConfiguration"); join != strings.HasSuffix(object, " (join)") {
+			t.Errorf("Read.Object %s: note %q", object, one.Source.Note)
+		}
+	}
 }

@@ -33,6 +33,7 @@ import (
 	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input"
+	"github.com/kubeletcfg/kubeletcfg/input/capi"
 	"github.com/kubeletcfg/kubeletcfg/input/k0s"
 	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/policy"
@@ -533,10 +534,19 @@ func at(f Finding) string {
 }
 
 // groupOf names the node group of an object of several in the words of
-// its tool: "worker profile pool-b" (k0s); "" for an object of one.
+// its tool: "worker profile pool-b" (k0s), "first control plane machine" and
+// "joining control plane machines" (a KubeadmControlPlane(Template): kubeadm
+// init, kubeadm join --control-plane; input/capi JoinSuffix); "" for an
+// object of one.
 func groupOf(object string) string {
 	if p, ok := strings.CutPrefix(object, k0s.ObjectPrefix); ok {
 		return "worker profile " + p
+	}
+	if strings.HasSuffix(object, capi.JoinSuffix) {
+		return "joining control plane machines"
+	}
+	if strings.HasPrefix(object, "KubeadmControlPlane") {
+		return "first control plane machine"
 	}
 	return object
 }
