@@ -1,10 +1,12 @@
 package kubeletcfg_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/kubeletcfg/kubeletcfg"
+	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input"
 	"github.com/kubeletcfg/kubeletcfg/kubelets"
 )
@@ -56,9 +58,10 @@ func TestInputSaysWindows(t *testing.T) {
 }
 
 // TestLintClusterTemplateObjects: a Cluster API cluster template of several
-// node groups (CAPZ's Windows flavor: a control plane, Linux and Windows
-// workers) is linted object by object, the Windows workers as the Windows
-// kubelet; naming one object reads that one alone.
+// node groups (CAPZ's Windows flavor: a control plane, its first machine and
+// its joining ones, Linux and Windows workers) is linted object by object,
+// the Windows workers as the Windows kubelet; naming one object reads that
+// one alone.
 func TestLintClusterTemplateObjects(t *testing.T) {
 	const file = "testdata/peers/capz-windows-template/cluster-template-windows.yaml"
 	l, err := kubeletcfg.Lint(kubeletcfg.Options{Config: file, KubeletVersion: "1.37"})
@@ -75,6 +78,7 @@ func TestLintClusterTemplateObjects(t *testing.T) {
 	}
 	want := []string{
 		"KubeadmControlPlane/${CLUSTER_NAME}-control-plane linux",
+		"KubeadmControlPlane/${CLUSTER_NAME}-control-plane (join) linux",
 		"KubeadmConfigTemplate/${CLUSTER_NAME}-md-0 linux",
 		"KubeadmConfigTemplate/${CLUSTER_NAME}-md-win windows",
 	}
@@ -90,5 +94,91 @@ func TestLintClusterTemplateObjects(t *testing.T) {
 	}
 	if _, err := kubeletcfg.Lint(kubeletcfg.Options{Config: file, Read: input.Options{Object: "KubeadmConfigTemplate/nope"}}); err == nil || !strings.Contains(err.Error(), "no Cluster API object KubeadmConfigTemplate/nope") {
 		t.Errorf("an object not in the file: %v", err)
+	}
+}
+
+// TestLintK0sProfiles: a k0s ClusterConfig of several worker profiles is
+// linted profile by profile (and k0s's default profile, the workers started
+// without --profile), as a Cluster API template is object by object: a
+// refusal in the second profile alone is reported, for that profile; naming
+// one profile (as k0s's --profile does, or as the object Lint names)
+// reads that one alone.
+func TestLintK0sProfiles(t *testing.T) {
+	const file = "testdata/inputs/k0s-profiles.yaml"
+	l, err := kubeletcfg.Lint(kubeletcfg.Options{Config: file, KubeletVersion: "1.36"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths, ok := l.Several.(*kubeletcfg.LintedPaths)
+	if !ok {
+		t.Fatalf("one report for a ClusterConfig of two worker profiles: %T", l.Several)
+	}
+	var got []string
+	for _, r := range paths.Report.Reports {
+		got = append(got, fmt.Sprintf("%s errors=%d", r.Object, errorsIn(r.Findings)))
+	}
+	want := []string{"WorkerProfile/pool-a errors=0", "WorkerProfile/pool-b errors=1", "WorkerProfile/default errors=0"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("reports\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, object := range []string{"WorkerProfile/pool-b", "pool-b"} {
+		one, err := kubeletcfg.Lint(kubeletcfg.Options{Config: file, KubeletVersion: "1.36", Read: input.Options{Object: object}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if one.Several != nil || errorsIn(one.Report.Findings) != 1 {
+			t.Errorf("Read.Object %s: several %v, %d errors, want one report of 1", object, one.Several != nil, errorsIn(one.Report.Findings))
+		}
+	}
+	if _, err := kubeletcfg.Lint(kubeletcfg.Options{Config: file, Read: input.Options{Object: "WorkerProfile/nope"}}); err == nil || !strings.Contains(err.Error(), `no worker profile "nope"`) {
+		t.Errorf("a profile not in the file: %v", err)
+	}
+}
+
+// errorsIn counts the errors among fs.
+func errorsIn(fs []finding.Finding) int {
+	n := 0
+	for _, f := range fs {
+		if f.Severity == finding.Error {
+			n++
+		}
+	}
+	return n
+}
+
+// TestLintKubeadmControlPlaneJoin: a KubeadmControlPlane is two node groups,
+// its first machine (kubeadm init, initConfiguration) and its joining ones
+// (kubeadm join --control-plane, joinConfiguration): a refusal in
+// joinConfiguration alone is reported for the joining machines; naming
+// either object reads that one alone.
+func TestLintKubeadmControlPlaneJoin(t *testing.T) {
+	const file = "testdata/inputs/capi-kcp-join.yaml"
+	l, err := kubeletcfg.Lint(kubeletcfg.Options{Config: file})
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths, ok := l.Several.(*kubeletcfg.LintedPaths)
+	if !ok {
+		t.Fatalf("one report for a KubeadmControlPlane: %T", l.Several)
+	}
+	var got []string
+	for _, r := range paths.Report.Reports {
+		got = append(got, fmt.Sprintf("%s %s errors=%d", r.Object, r.KubeletVersion, errorsIn(r.Findings)))
+	}
+	want := []string{"KubeadmControlPlane/cp 1.36 errors=0", "KubeadmControlPlane/cp (join) 1.36 errors=1"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("reports\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for object, errs := range map[string]int{"KubeadmControlPlane/cp": 0, "KubeadmControlPlane/cp (join)": 1} {
+		one, err := kubeletcfg.Lint(kubeletcfg.Options{Config: file, Read: input.Options{Object: object}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if one.Several != nil || errorsIn(one.Report.Findings) != errs {
+			t.Errorf("Read.Object %s: several %v, %d errors, want one report of %d", object, one.Several != nil, errorsIn(one.Report.Findings), errs)
+		}
+		if join := strings.Contains(one.Source.Note, "kubeadm join --control-plane with kubeadm.k8s.io/v1beta4 joinConfiguration"); join != strings.HasSuffix(object, " (join)") {
+			t.Errorf("Read.Object %s: note %q", object, one.Source.Note)
+		}
 	}
 }

@@ -62,6 +62,9 @@ type LintedPaths struct {
 	Report PathsReport
 	// Linted are the paths' results, in the order of Report.Reports.
 	Linted []*Linted
+	// Objects are, for a file of several node groups (input.Source.Objects),
+	// the objects linted, in order, those in Report.Errors too.
+	Objects []string
 	// nodes: some path was a kind cluster of several nodes, so the summary
 	// counts nodes rather than files.
 	nodes bool
@@ -139,6 +142,7 @@ func severalObjects(opt Options, l *Linted) []string {
 func (out *LintedPaths) lintObjects(opt Options, path string, objects []string) {
 	out.nodes = true
 	for _, o := range objects {
+		out.Objects = append(out.Objects, o)
 		one := opt
 		one.Config, one.Read.Object = path, o
 		l, err := lintOne(one)

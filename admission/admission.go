@@ -33,6 +33,7 @@ import (
 	"github.com/kubeletcfg/kubeletcfg"
 	"github.com/kubeletcfg/kubeletcfg/finding"
 	"github.com/kubeletcfg/kubeletcfg/input"
+	"github.com/kubeletcfg/kubeletcfg/input/capi"
 	"github.com/kubeletcfg/kubeletcfg/input/k0s"
 	"github.com/kubeletcfg/kubeletcfg/kubelets"
 	"github.com/kubeletcfg/kubeletcfg/policy"
@@ -229,12 +230,13 @@ func (r *Reviewer) Review(ctx context.Context, req *admissionv1.AdmissionRequest
 }
 
 // Finding is a finding at the kubelet minor it was found at, in the node
-// group of the object it was found for (a k0s worker profile; "" for the
-// object's one).
+// group of the object it was found for (Object: input.Source.Objects' name
+// of a k0s worker profile, "WorkerProfile/pool-b", or of a
+// KubeadmControlPlane's first or joining machines; "" for an object of one).
 type Finding struct {
 	finding.Finding
-	Minor   string
-	Profile string
+	Minor  string
+	Object string
 }
 
 // readable is the object as the translators read it fastest, the same data:
@@ -308,21 +310,29 @@ type cachedJudgement struct {
 }
 
 // judge evaluates the object at each minor it is for: the one it names (a
-// KubeadmControlPlane's spec.version), else every configured minor; a k0s
-// ClusterConfig for each worker profile k0s makes of it. An object kubeletcfg
-// cannot read is an error.
+// KubeadmControlPlane's spec.version), else every configured minor; an
+// object of several node groups (input.Source.Objects: a k0s ClusterConfig's
+// worker profiles, a KubeadmControlPlane's first and joining machines) for
+// each, as kubeletcfg lint checks each. An object kubeletcfg cannot read is
+// an error.
 func (r *Reviewer) judge(minors []*kubelets.Minor, obj []byte, format input.Format, name string) ([]Finding, error) {
-	if format != "k0s" {
-		return r.judgeProfile(minors, obj, format, name, "")
-	}
-	profiles, err := k0s.Profiles(obj)
+	first, err := r.lint(obj, format, name, minors[0].Version, "")
 	if err != nil {
-		// Lint says why, naming the object.
-		profiles = []string{""}
+		return nil, err
+	}
+	several, ok := first.Several.(*kubeletcfg.LintedPaths)
+	if !ok || len(several.Objects) < 2 {
+		return r.judgeObject(minors, obj, format, name, "", first)
+	}
+	// Lint checked each object at the first minor: those it read are kept,
+	// one it could not read is read again for its error.
+	at := map[string]*kubeletcfg.Linted{}
+	for i, rep := range several.Report.Reports {
+		at[rep.Object] = several.Linted[i]
 	}
 	var out []Finding
-	for _, p := range profiles {
-		fs, err := r.judgeProfile(minors, obj, format, name, p)
+	for _, o := range several.Objects {
+		fs, err := r.judgeObject(minors, obj, format, name, o, at[o])
 		if err != nil {
 			return nil, err
 		}
@@ -331,14 +341,21 @@ func (r *Reviewer) judge(minors []*kubelets.Minor, obj []byte, format input.Form
 	return out, nil
 }
 
-// judgeProfile is judge of one node group of the object (Finding.Profile).
-func (r *Reviewer) judgeProfile(minors []*kubelets.Minor, obj []byte, format input.Format, name, profile string) ([]Finding, error) {
-	lint := func(m string) (*kubeletcfg.Linted, error) {
-		return kubeletcfg.Lint(kubeletcfg.Options{ConfigData: obj, Config: name, Format: format, KubeletVersion: m, Policy: r.cfg.Policy, Read: input.Options{Object: profile}})
-	}
-	first, err := lint(minors[0].Version)
-	if err != nil {
-		return nil, err
+// lint is kubeletcfg lint of the object (the node group object, "" for the
+// object's first or only one) at minor.
+func (r *Reviewer) lint(obj []byte, format input.Format, name, minor, object string) (*kubeletcfg.Linted, error) {
+	return kubeletcfg.Lint(kubeletcfg.Options{ConfigData: obj, Config: name, Format: format, KubeletVersion: minor, Policy: r.cfg.Policy, Read: input.Options{Object: object}})
+}
+
+// judgeObject is judge of one node group of the object (Finding.Object;
+// first: its lint at the first minor, nil when not done yet).
+func (r *Reviewer) judgeObject(minors []*kubelets.Minor, obj []byte, format input.Format, name, object string, first *kubeletcfg.Linted) ([]Finding, error) {
+	lint := func(m string) (*kubeletcfg.Linted, error) { return r.lint(obj, format, name, m, object) }
+	if first == nil {
+		var err error
+		if first, err = lint(minors[0].Version); err != nil {
+			return nil, err
+		}
 	}
 	if named := first.Source.KubeletVersionNamed(); named != "" {
 		// The object names its kubelet: that minor alone.
@@ -352,7 +369,7 @@ func (r *Reviewer) judgeProfile(minors []*kubelets.Minor, obj []byte, format inp
 				return nil, err
 			}
 		}
-		return add(nil, l, nm.Version, profile), nil
+		return add(nil, l, nm.Version, object), nil
 	}
 	linted := make([]*kubeletcfg.Linted, len(minors))
 	errs := make([]error, len(minors))
@@ -367,7 +384,7 @@ func (r *Reviewer) judgeProfile(minors []*kubelets.Minor, obj []byte, format inp
 		if errs[i] != nil {
 			return nil, errs[i]
 		}
-		out = add(out, linted[i], m.Version, profile)
+		out = add(out, linted[i], m.Version, object)
 	}
 	return out, nil
 }
@@ -397,30 +414,30 @@ func (r *Reviewer) templateMinors(ctx context.Context, req *admissionv1.Admissio
 	return minors, fmt.Sprintf(" (the minors of the machines that use the template: %s)", strings.Join(versions, ", ")), nil
 }
 
-func add(out []Finding, l *kubeletcfg.Linted, minor, profile string) []Finding {
+func add(out []Finding, l *kubeletcfg.Linted, minor, object string) []Finding {
 	for _, f := range l.Report.Findings {
-		out = append(out, Finding{Finding: f, Minor: minor, Profile: profile})
+		out = append(out, Finding{Finding: f, Minor: minor, Object: object})
 	}
 	return out
 }
 
 // split sorts the findings into those denied (at or above failOn and, on
-// UPDATE, not already in the old object at the same minor, worker profile,
+// UPDATE, not already in the old object at the same minor, node group,
 // rule and field)
 // and those warned of (warnings and errors, one per rule, field and message,
 // whatever the minor; info findings are left to kubeletcfg lint).
 func (r *Reviewer) split(now, before []Finding, update bool) (deny, warn []Finding) {
 	had := map[string]bool{}
 	for _, f := range before {
-		had[f.Minor+"\x00"+f.Profile+"\x00"+f.Rule+"\x00"+f.Path] = true
+		had[f.Minor+"\x00"+f.Object+"\x00"+f.Rule+"\x00"+f.Path] = true
 	}
 	seen := map[string]bool{}
 	for _, f := range now {
-		if f.Severity >= r.failOn && !(update && had[f.Minor+"\x00"+f.Profile+"\x00"+f.Rule+"\x00"+f.Path]) {
+		if f.Severity >= r.failOn && !(update && had[f.Minor+"\x00"+f.Object+"\x00"+f.Rule+"\x00"+f.Path]) {
 			deny = append(deny, f)
 			continue
 		}
-		key := f.Profile + "\x00" + f.Rule + "\x00" + f.Path + "\x00" + f.Message
+		key := f.Object + "\x00" + f.Rule + "\x00" + f.Path + "\x00" + f.Message
 		if f.Severity < finding.Warning {
 			// Notes (what only the instance knows) would bury the warnings.
 			continue
@@ -502,16 +519,35 @@ func denyMessage(kind, name string, fs []Finding) string {
 	return b.String()
 }
 
-// at is where f is: its field path, after the worker profile it is in.
+// at is where f is: its field path, after the node group it is in
+// (groupOf).
 func at(f Finding) string {
 	path := f.Path
 	if path == "" {
 		path = "(object)"
 	}
-	if f.Profile != "" {
-		path = "worker profile " + f.Profile + " " + path
+	if g := groupOf(f.Object); g != "" {
+		path = g + " " + path
 	}
 	return path
+}
+
+// groupOf names the node group of an object of several in the words of
+// its tool: "worker profile pool-b" (k0s), "first control plane machine" and
+// "joining control plane machines" (a KubeadmControlPlane(Template): kubeadm
+// init, kubeadm join --control-plane; input/capi JoinSuffix); "" for an
+// object of one.
+func groupOf(object string) string {
+	if p, ok := strings.CutPrefix(object, k0s.ObjectPrefix); ok {
+		return "worker profile " + p
+	}
+	if strings.HasSuffix(object, capi.JoinSuffix) {
+		return "joining control plane machines"
+	}
+	if strings.HasPrefix(object, "KubeadmControlPlane") {
+		return "first control plane machine"
+	}
+	return object
 }
 
 func clip(s string, n int) string {

@@ -31,8 +31,20 @@ func toJSON(t *testing.T, doc string) []byte {
 // spells kubeletExtraArgs as a map, v1beta2 as a list.
 func kubeadmControlPlane(t *testing.T, version, kubeVersion, gates string) []byte {
 	t.Helper()
+	return kubeadmControlPlanePhases(t, version, kubeVersion, gates, gates)
+}
+
+// kubeadmControlPlanePhases is kubeadmControlPlane with the --feature-gates
+// of its first machine (initConfiguration) and of its joining machines
+// (joinConfiguration) apart; joinGates "-": no joinConfiguration.
+func kubeadmControlPlanePhases(t *testing.T, version, kubeVersion, initGates, joinGates string) []byte {
+	t.Helper()
 	doc := "apiVersion: controlplane.cluster.x-k8s.io/" + version + "\nkind: KubeadmControlPlane\nmetadata:\n  name: cp\n  namespace: default\n" +
-		"spec:\n  replicas: 1\n  version: " + kubeVersion + "\n" + machineTemplate(version) + "  kubeadmConfigSpec:\n" + nodeRegistration(version, "    ", gates)
+		"spec:\n  replicas: 3\n  version: " + kubeVersion + "\n" + machineTemplate(version) + "  kubeadmConfigSpec:\n" +
+		phaseRegistration(version, "    ", "initConfiguration", initGates)
+	if joinGates != "-" {
+		doc += phaseRegistration(version, "    ", "joinConfiguration", joinGates)
+	}
 	return toJSON(t, doc)
 }
 
@@ -55,16 +67,20 @@ func machineTemplate(version string) string {
 // nodeRegistration is kubeadmConfigSpec's init and join configurations,
 // indented by in, with the kubelet's --feature-gates.
 func nodeRegistration(version, in, gates string) string {
+	return phaseRegistration(version, in, "initConfiguration", gates) + phaseRegistration(version, in, "joinConfiguration", gates)
+}
+
+// phaseRegistration is one of kubeadmConfigSpec's phases (initConfiguration,
+// joinConfiguration), indented by in, with the kubelet's --feature-gates.
+func phaseRegistration(version, in, phase, gates string) string {
 	var out strings.Builder
-	for _, phase := range []string{"initConfiguration", "joinConfiguration"} {
-		fmt.Fprintf(&out, "%s%s:\n%s  nodeRegistration:\n%s    criSocket: unix:///run/containerd/containerd.sock\n", in, phase, in, in)
-		switch {
-		case gates == "":
-		case version == "v1beta1":
-			fmt.Fprintf(&out, "%s    kubeletExtraArgs:\n%s      feature-gates: %s\n", in, in, gates)
-		default:
-			fmt.Fprintf(&out, "%s    kubeletExtraArgs:\n%s    - name: feature-gates\n%s      value: %s\n", in, in, in, gates)
-		}
+	fmt.Fprintf(&out, "%s%s:\n%s  nodeRegistration:\n%s    criSocket: unix:///run/containerd/containerd.sock\n", in, phase, in, in)
+	switch {
+	case gates == "":
+	case version == "v1beta1":
+		fmt.Fprintf(&out, "%s    kubeletExtraArgs:\n%s      feature-gates: %s\n", in, in, gates)
+	default:
+		fmt.Fprintf(&out, "%s    kubeletExtraArgs:\n%s    - name: feature-gates\n%s      value: %s\n", in, in, in, gates)
 	}
 	return out.String()
 }
@@ -139,6 +155,9 @@ func TestReviewKubeadmControlPlane(t *testing.T) {
 	kcp := func(version, kubeVersion, gates string) *admissionv1.AdmissionRequest {
 		return request(admissionv1.Create, "controlplane.cluster.x-k8s.io", "KubeadmControlPlane", "default", "cp", kubeadmControlPlane(t, version, kubeVersion, gates), nil)
 	}
+	kcpPhases := func(version, kubeVersion, initGates, joinGates string) *admissionv1.AdmissionRequest {
+		return request(admissionv1.Create, "controlplane.cluster.x-k8s.io", "KubeadmControlPlane", "default", "cp", kubeadmControlPlanePhases(t, version, kubeVersion, initGates, joinGates), nil)
+	}
 	kcpt := func(version, gates string) *admissionv1.AdmissionRequest {
 		return request(admissionv1.Create, "controlplane.cluster.x-k8s.io", "KubeadmControlPlaneTemplate", "default", "cp", kubeadmControlPlaneTemplate(t, version, gates), nil)
 	}
@@ -166,6 +185,33 @@ func TestReviewKubeadmControlPlane(t *testing.T) {
 				notSays: []string{"(kubelet 1.34)", "(kubelet 1.35)", "(kubelet 1.36)"}},
 			reviewCase{name: v + " KubeadmControlPlaneTemplate with a gate 1.37 removed, judged up to 1.36", minors: []string{"1.35", "1.36"}, req: kcpt(v, gate), allowed: true},
 			reviewCase{name: v + " KubeadmControlPlaneTemplate, clean", minors: window, req: kcpt(v, ""), allowed: true},
+			// Its first machine runs kubeadm init (initConfiguration), every
+			// later one kubeadm join --control-plane (joinConfiguration): each
+			// is judged, and a refusal names the machines it is for.
+			reviewCase{name: v + " KubeadmControlPlane with a gate 1.37 removed in joinConfiguration alone", minors: window,
+				req:     kcpPhases(v, "v1.37.1", "", gate),
+				says:    []string{"kubeadmcontrolplane/default/cp would not run", "joining control plane machines featureGates[" + sleepGate + "]", "(kubelet 1.37)"},
+				notSays: []string{"first control plane machine"}},
+			reviewCase{name: v + " KubeadmControlPlane with a gate 1.37 removed in initConfiguration and no joinConfiguration", minors: window,
+				req:     kcpPhases(v, "v1.37.1", gate, "-"),
+				says:    []string{"first control plane machine featureGates[" + sleepGate + "]", "(kubelet 1.37)"},
+				notSays: []string{"joining control plane machines"}},
+			reviewCase{name: v + " KubeadmControlPlane with a gate 1.37 removed in both", minors: window,
+				req:  kcpPhases(v, "v1.37.1", gate, gate),
+				says: []string{"first control plane machine featureGates[" + sleepGate + "]", "joining control plane machines featureGates[" + sleepGate + "]"}},
+			// On UPDATE, what the change adds, machines by machines: the
+			// joining machines' gate was there before, the first machine's is new.
+			reviewCase{name: v + " KubeadmControlPlane updated to break its first machine as its joining ones were", minors: window,
+				req: request(admissionv1.Update, "controlplane.cluster.x-k8s.io", "KubeadmControlPlane", "default", "cp",
+					kubeadmControlPlanePhases(t, v, "v1.37.1", gate, gate), kubeadmControlPlanePhases(t, v, "v1.37.1", "", gate)),
+				says:    []string{"first control plane machine featureGates[" + sleepGate + "]"},
+				notSays: []string{"joining control plane machines"}},
+			reviewCase{name: v + " KubeadmControlPlaneTemplate with a gate 1.37 removed in joinConfiguration alone", minors: window,
+				req: request(admissionv1.Create, "controlplane.cluster.x-k8s.io", "KubeadmControlPlaneTemplate", "default", "cp",
+					toJSON(t, "apiVersion: controlplane.cluster.x-k8s.io/"+v+"\nkind: KubeadmControlPlaneTemplate\nmetadata:\n  name: cp\n  namespace: default\n"+
+						"spec:\n  template:\n    spec:\n      kubeadmConfigSpec:\n"+phaseRegistration(v, "        ", "initConfiguration", "")+phaseRegistration(v, "        ", "joinConfiguration", gate)), nil),
+				says:    []string{"kubeadmcontrolplanetemplate/default/cp would not run", "joining control plane machines featureGates[" + sleepGate + "]", "(kubelet 1.37)"},
+				notSays: []string{"first control plane machine", "(kubelet 1.36)"}},
 		)
 	}
 	runReviewCases(t, tests)

@@ -38,6 +38,9 @@ type translator struct {
 	// convert, when set, makes the Source in place of translate and fromBootstrap
 	// (Cluster API: kubeadm's node documents attached, convertCAPI).
 	convert func(path string, data []byte, opt Options) (*Source, error)
+	// objects, when set, are the node groups of a file of several
+	// (Source.Objects, Options.Object): k0s's worker profiles.
+	objects func(data []byte, opt Options) []string
 }
 
 // translators are the bootstrappers read through input/bootstrap, in the
@@ -48,7 +51,8 @@ var translators = []translator{
 	{format: "karpenter", tool: karpenter.Tool, detect: karpenter.Detect, translate: karpenter.Translate},
 	{format: "cluster-api", tool: capi.Tool, detect: capi.Detect, translate: capi.Translate, convert: convertCAPI},
 	{format: "talos", tool: talos.Tool, detect: talos.Detect, accepts: talos.Accepts, translate: talos.Translate},
-	{format: "k0s", tool: k0s.Tool, detect: k0s.Detect, accepts: k0s.Accepts, translate: k0s.Translate},
+	{format: "k0s", tool: k0s.Tool, detect: k0s.Detect, accepts: k0s.Accepts, translate: k0s.Translate,
+		objects: func(data []byte, opt Options) []string { return k0s.Objects(data, opt.OS) }},
 	{format: "k3s", tool: k3s.Tool, detect: k3s.Detect, accepts: k3s.Accepts, translate: k3s.Translate},
 	{format: "aks", tool: aks.Tool, detect: aks.Detect, accepts: aks.Accepts, translate: aks.Translate},
 }
@@ -100,7 +104,13 @@ func convertBootstrapper(t translator, path string, data []byte, opt Options) (*
 	if err != nil {
 		return nil, &source.InputError{Path: path, Err: trimPath(err, path)}
 	}
-	return fromBootstrap(path, t.format, out), nil
+	s := fromBootstrap(path, t.format, out)
+	if t.objects != nil && opt.Object == "" {
+		if objects := t.objects(data, opt); len(objects) > 1 {
+			s.Objects = objects
+		}
+	}
+	return s, nil
 }
 
 // trimPath drops a leading "PATH: " from err, which InputError adds again.

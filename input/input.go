@@ -95,7 +95,8 @@ type Source struct {
 	Ships, Paired string
 	// Objects are, for a file of several node groups read without
 	// Options.Object (a Cluster API cluster template: its control plane and
-	// worker templates), each group's object name; Lint checks each.
+	// worker templates; a k0s ClusterConfig: its worker profiles,
+	// "WorkerProfile/NAME"), each group's object name; Lint checks each.
 	Objects []string
 	// OS is the node's operating system as the input says it (Windows: a
 	// named-pipe criSocket, a Windows AMI family or agent pool), "" when it
@@ -319,8 +320,8 @@ type Options struct {
 	OS kubelets.OS
 	// Object names the object of a file of several node groups to read (a
 	// Cluster API manifest's "KubeadmConfigTemplate/name", a k0s
-	// ClusterConfig's worker profile); "": the first, and Source.Objects
-	// lists a Cluster API manifest's.
+	// ClusterConfig's worker profile "WorkerProfile/pool-b" or "pool-b");
+	// "": the first, and Source.Objects lists them all.
 	Object string
 }
 

@@ -250,7 +250,8 @@ func deployedEnv(t testing.TB) []string {
 // warnings, a dry run judged the same, an UPDATE that does not make a broken
 // object worse admitted, kubeadm's kubelet-config ConfigMap with a gate the
 // cluster's minor (1.37) removed denied, a KubeadmControlPlane judged at its
-// spec.version, a k0s ClusterConfig for each worker profile; with the webhook
+// spec.version and for its first and its joining machines, a k0s
+// ClusterConfig for each worker profile; with the webhook
 // down, failurePolicy Ignore admits and Fail refuses.
 func TestAdmission(t *testing.T) {
 	a := startAdmissionEnv(t)
@@ -371,6 +372,25 @@ func TestAdmission(t *testing.T) {
 		check(t, unstructured.SetNestedField(u.Object, "v1.37.1", "spec", "version"))
 		if _, err := kcps.Update(ctx, u, metav1.UpdateOptions{}); err == nil || !strings.Contains(err.Error(), "featureGates[PodLifecycleSleepAction] (kubelet 1.37)") {
 			t.Errorf("an upgrade to v1.37.1: %v", err)
+		}
+	})
+	t.Run("a KubeadmControlPlane is judged for its joining machines too", func(t *testing.T) {
+		kcps := dyn.Resource(schema.GroupVersionResource{Group: "controlplane.cluster.x-k8s.io", Version: "v1beta2", Resource: "kubeadmcontrolplanes"}).Namespace("default")
+		u := &unstructured.Unstructured{}
+		// The first machine (kubeadm init) is clean; the later ones (kubeadm
+		// join --control-plane) get the gate 1.37 removed.
+		check(t, yaml.Unmarshal([]byte("apiVersion: controlplane.cluster.x-k8s.io/v1beta2\nkind: KubeadmControlPlane\nmetadata:\n  name: cp-join\n  namespace: default\n"+
+			"spec:\n  replicas: 3\n  version: v1.37.1\n  machineTemplate:\n    spec:\n      infrastructureRef: {apiGroup: infrastructure.cluster.x-k8s.io, kind: DockerMachineTemplate, name: cp}\n"+
+			"  kubeadmConfigSpec:\n    initConfiguration:\n      nodeRegistration:\n        criSocket: unix:///run/containerd/containerd.sock\n"+
+			"    joinConfiguration:\n      nodeRegistration:\n        kubeletExtraArgs:\n        - {name: feature-gates, value: PodLifecycleSleepAction=true}\n"), &u.Object))
+		_, err := kcps.Create(ctx, u, metav1.CreateOptions{})
+		for _, want := range []string{"kubeadmcontrolplane/default/cp-join would not run", "joining control plane machines featureGates[PodLifecycleSleepAction] (kubelet 1.37)"} {
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("a control plane refused in joinConfiguration alone: %v, want %q", err, want)
+			}
+		}
+		if err != nil && strings.Contains(err.Error(), "first control plane machine") {
+			t.Errorf("the first machine, which is clean, named: %v", err)
 		}
 	})
 	t.Run("a k0s ClusterConfig is judged for each worker profile", func(t *testing.T) {

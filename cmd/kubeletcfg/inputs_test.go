@@ -77,6 +77,16 @@ func TestCLIInputs(t *testing.T) {
 		// spec refuses the file (KC9001, k0s's own error), one below spec.api,
 		// which k0s decodes leniently, is dropped (KC9003).
 		{"inputs-k0s-strict", []string{"lint", inputs + "k0s-strict.yaml"}, exitFindings},
+		// A KubeadmControlPlane is two node groups, its first machine (kubeadm
+		// init) and its joining ones (kubeadm join --control-plane): the
+		// refusal is joinConfiguration's alone.
+		{"inputs-capi-kcp-join", []string{"lint", inputs + "capi-kcp-join.yaml", "-q"}, exitFindings},
+		{"inputs-capi-kcp-join-json", []string{"lint", inputs + "capi-kcp-join.yaml", "-o", "json"}, exitFindings},
+		{"inputs-capi-kcp-join-object", []string{"lint", inputs + "capi-kcp-join.yaml", "--object", "KubeadmControlPlane/cp (join)", "-q"}, exitFindings},
+		// Each worker profile is a node group, k0s's default one too: lint
+		// checks each (the refusal is pool-b's alone); --object picks one.
+		{"inputs-k0s-profiles", []string{"lint", inputs + "k0s-profiles.yaml", "-q"}, exitFindings},
+		{"inputs-k0s-profiles-object", []string{"lint", inputs + "k0s-profiles.yaml", "--object", "WorkerProfile/pool-b", "-q"}, exitFindings},
 		// k3s: /etc/rancher/k3s/config.yaml, detected by its path and keys.
 		{"inputs-k3s", []string{"lint", inputs + "rancher/k3s/config.yaml"}, exitFindings},
 		{"inputs-k3s-origin", []string{"effective", inputs + "rancher/k3s/config.yaml", "--show-origin", "--kubelet-version", "1.34"}, exitClean},

@@ -3,7 +3,8 @@
 // code (sigs.k8s.io/cluster-api, the release in go.mod): the manifest decoded into CAPI's
 // API types (a v1beta1 object converted to v1beta2 by the API module's conversions),
 // controlplane/kubeadm/pkg/desiredstate.ComputeDesiredKubeadmConfig for a control plane
-// kind (its first machine: kubeadm init), then the steps of
+// kind (its first machine: kubeadm init; and, as <fixture>.join.yaml, its joining
+// machines: kubeadm join --control-plane), then the steps of
 // bootstrap/kubeadm/reconcilers/kubeadmconfig/kubeadmconfig_controller.go and
 // bootstrap/kubeadm/pkg/types MarshalClusterConfigurationForVersion,
 // MarshalInitConfigurationForVersion and MarshalJoinConfigurationForVersion.
@@ -79,23 +80,29 @@ func run(cases, out string, check bool) error {
 			return err
 		}
 		for _, minor := range minors {
-			doc, err := kubeadmYAML(scheme, data, minor)
+			doc, join, err := kubeadmYAML(scheme, data, minor)
 			if err != nil {
 				return fmt.Errorf("%s: %v", f, err)
 			}
-			golden := filepath.Join(out, minor, filepath.Base(f))
-			if check {
-				old, _ := os.ReadFile(golden)
-				if !bytes.Equal(old, doc) {
-					stale = append(stale, golden)
+			goldens := map[string][]byte{filepath.Join(out, minor, filepath.Base(f)): doc}
+			if join != nil {
+				// A control plane kind's joining machines: <fixture>.join.yaml.
+				goldens[filepath.Join(out, minor, strings.TrimSuffix(filepath.Base(f), ".yaml")+".join.yaml")] = join
+			}
+			for golden, doc := range goldens {
+				if check {
+					old, _ := os.ReadFile(golden)
+					if !bytes.Equal(old, doc) {
+						stale = append(stale, golden)
+					}
+					continue
 				}
-				continue
-			}
-			if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-				return err
-			}
-			if err := os.WriteFile(golden, doc, 0o644); err != nil {
-				return err
+				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+					return err
+				}
+				if err := os.WriteFile(golden, doc, 0o644); err != nil {
+					return err
+				}
 			}
 		}
 	}
@@ -107,8 +114,9 @@ func run(cases, out string, check bool) error {
 
 // kubeadmYAML is the kubeadm configuration CAPI writes for the manifest's first
 // KubeadmConfig, KubeadmConfigTemplate, KubeadmControlPlane or KubeadmControlPlaneTemplate
-// (the one kubeletcfg reads), with the manifest's first Cluster, at the minor.
-func kubeadmYAML(scheme *runtime.Scheme, data []byte, minor string) ([]byte, error) {
+// (the one kubeletcfg reads), with the manifest's first Cluster, at the minor; for a
+// control plane kind, join is what it writes for the joining machines (nil otherwise).
+func kubeadmYAML(scheme *runtime.Scheme, data []byte, minor string) (doc, join []byte, err error) {
 	var spec *bootstrapv1.KubeadmConfigSpec
 	var kcp *controlplanev1.KubeadmControlPlane
 	cluster := &clusterv1.Cluster{}
@@ -125,10 +133,10 @@ func kubeadmYAML(scheme *runtime.Scheme, data []byte, minor string) ([]byte, err
 		}
 		obj, err := scheme.New(gvk)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if err := yaml.Unmarshal(raw, obj); err != nil {
-			return nil, fmt.Errorf("%s: %v", gvk, err)
+			return nil, nil, fmt.Errorf("%s: %v", gvk, err)
 		}
 		switch gvk.Kind {
 		case "Cluster":
@@ -136,7 +144,7 @@ func kubeadmYAML(scheme *runtime.Scheme, data []byte, minor string) ([]byte, err
 				continue
 			}
 			if err := scheme.Convert(obj, cluster, nil); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			haveCluster = true
 			continue
@@ -148,32 +156,32 @@ func kubeadmYAML(scheme *runtime.Scheme, data []byte, minor string) ([]byte, err
 		case "KubeadmConfig":
 			c := &bootstrapv1.KubeadmConfig{}
 			if err := scheme.Convert(obj, c, nil); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			spec = &c.Spec
 		case "KubeadmConfigTemplate":
 			c := &bootstrapv1.KubeadmConfigTemplate{}
 			if err := scheme.Convert(obj, c, nil); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			spec = &c.Spec.Template.Spec
 		case "KubeadmControlPlane":
 			kcp = &controlplanev1.KubeadmControlPlane{}
 			if err := scheme.Convert(obj, kcp, nil); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			spec = &kcp.Spec.KubeadmConfigSpec
 		case "KubeadmControlPlaneTemplate":
 			t := &controlplanev1.KubeadmControlPlaneTemplate{}
 			if err := scheme.Convert(obj, t, nil); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			kcp = &controlplanev1.KubeadmControlPlane{ObjectMeta: t.ObjectMeta}
 			kcp.Spec.KubeadmConfigSpec = t.Spec.Template.Spec.KubeadmConfigSpec
 		}
 	}
 	if spec == nil && kcp == nil {
-		return nil, fmt.Errorf("no KubeadmConfig, KubeadmConfigTemplate, KubeadmControlPlane or KubeadmControlPlaneTemplate")
+		return nil, nil, fmt.Errorf("no KubeadmConfig, KubeadmConfigTemplate, KubeadmControlPlane or KubeadmControlPlaneTemplate")
 	}
 	if kcp != nil {
 		// A KubeadmControlPlane's version is its own (kubeletcfg reads it too); a
@@ -189,26 +197,44 @@ func kubeadmYAML(scheme *runtime.Scheme, data []byte, minor string) ([]byte, err
 		// The first control plane machine: kubeadm init.
 		kc, err := desiredstate.ComputeDesiredKubeadmConfig(kcp, cluster, false, "first", nil)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return initYAML(&kc.Spec, cluster, version)
+		if doc, err = initYAML(&kc.Spec, cluster, version); err != nil {
+			return nil, nil, err
+		}
+		// The other control plane machines (scale up, rollouts): kubeadm join
+		// --control-plane; joinControlplane writes the JoinConfiguration alone.
+		jc, err := desiredstate.ComputeDesiredKubeadmConfig(kcp, cluster, true, "joining", nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		parsed, err := semver.ParseTolerant(version)
+		if err != nil {
+			return nil, nil, err
+		}
+		j, err := kubeadmtypes.MarshalJoinConfigurationForVersion(&jc.Spec.JoinConfiguration, parsed)
+		if err != nil {
+			return nil, nil, err
+		}
+		return doc, []byte(j), nil
 	}
 	// KubeadmConfig(Template): kubeletcfg's reading of which phase runs (a control
 	// plane's own KubeadmConfig inits only with an initConfiguration and no
 	// joinConfiguration; CAPI decides by the machine's role and the cluster's state).
 	init := !isZero(spec.InitConfiguration) && isZero(spec.JoinConfiguration)
 	if init {
-		return initYAML(spec, cluster, version)
+		doc, err := initYAML(spec, cluster, version)
+		return doc, nil, err
 	}
 	parsed, err := semver.ParseTolerant(version)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	join := spec.JoinConfiguration.DeepCopy()
-	if join.ControlPlane == nil {
+	jcfg := spec.JoinConfiguration.DeepCopy()
+	if jcfg.ControlPlane == nil {
 		// kubeadmconfig_controller.go joinWorker: the uninitialized taint, unless one
 		// matches it (internal/util/taints HasTaint: key and effect).
-		taints := ptr.Deref(join.NodeRegistration.Taints, []corev1.Taint{})
+		taints := ptr.Deref(jcfg.NodeRegistration.Taints, []corev1.Taint{})
 		has := false
 		for _, t := range taints {
 			if t.MatchTaint(&clusterv1.NodeUninitializedTaint) {
@@ -216,15 +242,15 @@ func kubeadmYAML(scheme *runtime.Scheme, data []byte, minor string) ([]byte, err
 			}
 		}
 		if !has {
-			join.NodeRegistration.Taints = ptr.To(append(taints, clusterv1.NodeUninitializedTaint))
+			jcfg.NodeRegistration.Taints = ptr.To(append(taints, clusterv1.NodeUninitializedTaint))
 		}
 	}
 	// joinWorker, joinControlplane: the JoinConfiguration alone.
-	s, err := kubeadmtypes.MarshalJoinConfigurationForVersion(join, parsed)
+	s, err := kubeadmtypes.MarshalJoinConfigurationForVersion(jcfg, parsed)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return []byte(s), nil
+	return []byte(s), nil, nil
 }
 
 // initYAML is handleClusterNotInitialized's ClusterConfiguration and InitConfiguration.

@@ -101,8 +101,11 @@ type capiSpec struct {
 	spec    *yaml.Node
 	version string // KubeadmControlPlane spec.version
 	cp      bool   // a control plane kind
-	lines   []string
-	out     *bootstrap.Output
+	// join: the control plane kind's joining machines (JoinSuffix), not its
+	// first machine.
+	join  bool
+	lines []string
+	out   *bootstrap.Output
 	// node is the kubeadm configuration CAPI writes, as input/kubeadm reads it;
 	// kubeadmFlags are the flags kubeadm writes from it into kubeadm-flags.env.
 	node         *kubeadm.Node
@@ -250,9 +253,10 @@ func translateCAPI(path string, data []byte, opt bootstrap.Options) (*capiSpec, 
 	kubeadmAPI := "kubeadm.k8s.io/v1beta4" // every supported minor is 1.31 or newer
 
 	// Which kubeadm runs: a control plane kind's first machine runs kubeadm
-	// init from initConfiguration; a KubeadmConfig(Template) with a
+	// init from initConfiguration, its other machines kubeadm join
+	// --control-plane from joinConfiguration (JoinSuffix); a KubeadmConfig(Template) with a
 	// joinConfiguration, or without an initConfiguration, joins.
-	init := c.cp
+	init := c.cp && !c.join
 	if !c.cp {
 		init = yamlmap.Value(c.spec, "initConfiguration") != nil && yamlmap.Value(c.spec, "joinConfiguration") == nil
 	}
@@ -296,18 +300,45 @@ func translateCAPI(path string, data []byte, opt bootstrap.Options) (*capiSpec, 
 	if len(kinds) > 1 {
 		read = objectName(c.doc) // one node group of several
 	}
+	if c.join {
+		read += "'s joining machines"
+		what = "kubeadm join --control-plane"
+	}
 	c.out.Note = fmt.Sprintf("Cluster API %s (%s): %s with %s %s for Kubernetes %s; the kubelet's config is %s",
 		read, strings.Join(kinds, ", "), what, kubeadmAPI, phase, m.Version, from)
-	if c.cp {
+	switch {
+	case c.join:
+		c.out.Note += "; the first control plane machine runs kubeadm init with initConfiguration"
+	case c.cp:
 		c.out.Note += "; the other control plane machines join with joinConfiguration"
 	}
 	return c, nil
 }
 
+// JoinSuffix ends the object name of a control plane kind's joining
+// machines: "KubeadmControlPlane/name (join)" (Objects). A Kubernetes name has
+// no space.
+//
+// A KubeadmControlPlane bootstraps two node groups (Cluster API v1.14.2):
+// its first machine (reconcilers/kubeadmcontrolplane/scale.go
+// initializeControlPlane: cloneConfigsAndGenerateMachine with isJoin false)
+// runs kubeadm init from initConfiguration, and every later one (scaleUpControlPlane,
+// which rollouts and remediation go through too: isJoin true) runs kubeadm
+// join --control-plane from joinConfiguration. pkg/desiredstate/desired_state.go
+// ComputeDesiredKubeadmConfig makes both from the same kubeadmConfigSpec: for
+// a join it empties initConfiguration and sets joinConfiguration.controlPlane
+// ({} when unset); nothing is copied from initConfiguration (no defaulting of
+// joinConfiguration from it: neither there nor in webhooks/admission
+// kubeadmcontrolplane.go Default), and files, preKubeadmCommands and
+// clusterConfiguration (DefaultFeatureGates applied) are the same.
+const JoinSuffix = " (join)"
+
 // Objects names the documents of a Cluster API manifest a machine is
 // bootstrapped from ("KubeadmConfigTemplate/name"), in the file's order: each
 // is a node group of its own (a cluster template's control plane, its Linux
-// and its Windows workers).
+// and its Windows workers), a control plane kind two, its first machine and
+// its joining ones ("KubeadmControlPlane/name", "KubeadmControlPlane/name (join)",
+// JoinSuffix).
 func Objects(data []byte) []string {
 	return objectNames(kubeadm.SplitDocs(data))
 }
@@ -318,6 +349,9 @@ func objectNames(docs []kubeadm.Doc) []string {
 		d := &docs[i]
 		if capiKinds[kubeadm.Group(d.APIVersion)+"/"+d.Kind] != nil && d.Root != nil {
 			names = append(names, objectName(d))
+			if kubeadm.Group(d.APIVersion) == capiControlPlaneGroup {
+				names = append(names, objectName(d)+JoinSuffix)
+			}
 		}
 	}
 	return names
@@ -345,9 +379,11 @@ func (c *capiSpec) findSpec(docs []kubeadm.Doc, object string) (cluster *kubeadm
 			continue
 		}
 		kinds = append(kinds, d.Kind)
-		if c.doc == nil && (object == "" || objectName(d) == object) {
+		cp := kubeadm.Group(d.APIVersion) == capiControlPlaneGroup
+		join := cp && object == objectName(d)+JoinSuffix
+		if c.doc == nil && (object == "" || objectName(d) == object || join) {
 			c.doc, c.spec = d, walk(d.Root, keys...)
-			c.cp = kubeadm.Group(d.APIVersion) == capiControlPlaneGroup
+			c.cp, c.join = cp, join
 			if v := walk(d.Root, "spec", "version"); v != nil && c.cp {
 				c.version = v.Value
 			}
@@ -875,6 +911,11 @@ func (c *capiSpec) kubeadmDocs(phase string, phaseNode, clusterConf *yaml.Node, 
 		nrKey = synth("nodeRegistration", nil)
 	}
 	body = append(body, nrKey, c.nodeRegistration(yamlmap.Value(orEmpty(phaseNode), "nodeRegistration"), worker))
+	if c.join && yamlmap.Value(orEmpty(phaseNode), "controlPlane") == nil {
+		// ComputeDesiredKubeadmConfig (isJoin): joinConfiguration.controlPlane
+		// is always set, {} when the spec has none.
+		body = append(body, synth("controlPlane", nil), &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"})
+	}
 	kind := "JoinConfiguration"
 	if init {
 		kind = "InitConfiguration"
@@ -884,7 +925,9 @@ func (c *capiSpec) kubeadmDocs(phase string, phaseNode, clusterConf *yaml.Node, 
 	if clusterConf != nil && clusterConf.Kind == yaml.MappingNode {
 		cc = slices.Clone(clusterConf.Content)
 	}
-	if init && c.cp {
+	if c.cp {
+		// The cluster's ClusterConfiguration, which kubeadm join reads from the
+		// kubeadm-config ConfigMap, is the first machine's, defaulted.
 		cc = c.defaultFeatureGates(cc)
 	}
 	if cc != nil || init {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -29,7 +30,12 @@ const capiTestdata = "../../testdata/bootstrappers/capi/"
 // Marshal{Cluster,Init,Join}ConfigurationForVersion; make capi-golden), at every minor:
 // the same kubeadm fields and values, kubeletExtraArgs in order, taints, criSocket,
 // patches directory. A null or an empty mapping is the field left out (kubeadm's
-// decoder reads both as unset).
+// decoder reads both as unset). A control plane fixture's <fixture>.join.yaml is
+// what CAPI writes for its joining machines (ComputeDesiredKubeadmConfig with
+// isJoin, joinControlplane: the JoinConfiguration alone), compared with the
+// JoinConfiguration of its join object (JoinSuffix); the ClusterConfiguration
+// kubeadm join reads is the cluster's, the first machine's, compared in the
+// fixture's own golden.
 func TestCAPIHarnessGoldens(t *testing.T) {
 	dirs, err := filepath.Glob(capiTestdata + "golden/*")
 	if err != nil || len(dirs) == 0 {
@@ -41,16 +47,27 @@ func TestCAPIHarnessGoldens(t *testing.T) {
 		for _, g := range goldens {
 			name := filepath.Base(g)
 			t.Run(minor+"/"+name, func(t *testing.T) {
-				data, err := os.ReadFile(capiTestdata + name)
+				fixture, join := strings.CutSuffix(name, ".join.yaml")
+				if join {
+					fixture += ".yaml"
+				}
+				data, err := os.ReadFile(capiTestdata + fixture)
 				if err != nil {
 					t.Fatal(err)
 				}
-				c, err := translateCAPI(name, data, bootstrap.Options{Minor: minor})
+				opt := bootstrap.Options{Minor: minor}
+				if join {
+					opt.Object = joinObject(t, data)
+				}
+				c, err := translateCAPI(fixture, data, opt)
 				if err != nil {
 					t.Fatal(err)
 				}
 				got := map[string]any{}
 				for _, d := range c.kdocs {
+					if join && d.Kind != "JoinConfiguration" {
+						continue
+					}
 					var v any
 					if err := d.Root.Decode(&v); err != nil {
 						t.Fatal(err)
@@ -84,6 +101,19 @@ func TestCAPIHarnessGoldens(t *testing.T) {
 			})
 		}
 	}
+}
+
+// joinObject is the object name of the joining machines of the manifest's
+// control plane kind.
+func joinObject(t *testing.T, data []byte) string {
+	t.Helper()
+	for _, o := range Objects(data) {
+		if strings.HasSuffix(o, JoinSuffix) {
+			return o
+		}
+	}
+	t.Fatalf("no control plane kind: objects %v", Objects(data))
+	return ""
 }
 
 // capiNormal is v through JSON, with nulls and empty mappings left out.
@@ -128,6 +158,17 @@ func TestCAPIHarnessGoldensCover(t *testing.T) {
 			g := filepath.Join(capiTestdata, "golden", m, filepath.Base(f))
 			if _, err := os.Stat(g); err != nil {
 				t.Errorf("%s: no golden (make capi-golden)", strings.TrimPrefix(g, capiTestdata))
+			}
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.ContainsFunc(Objects(data), func(o string) bool { return strings.HasSuffix(o, JoinSuffix) }) {
+				continue
+			}
+			g = strings.TrimSuffix(g, ".yaml") + ".join.yaml"
+			if _, err := os.Stat(g); err != nil {
+				t.Errorf("%s: no golden of the joining machines (make capi-golden)", strings.TrimPrefix(g, capiTestdata))
 			}
 		}
 	}

@@ -128,11 +128,42 @@ func Profiles(data []byte) ([]string, error) {
 	return names, nil
 }
 
-// Translate translates the worker profile opt.Object names, else the first
+// ObjectPrefix starts the object name of a worker profile (Objects):
+// "WorkerProfile/pool-b", after k0s's type (pkg/apis/k0s/v1beta1/workerprofile.go
+// WorkerProfile), as a Cluster API manifest's objects are "Kind/name". A
+// profile's name is an RFC 1123 label (validateName): it has no "/".
+const ObjectPrefix = "WorkerProfile/"
+
+// Objects are the node groups of the file, one per worker profile k0s makes
+// of it (Profiles), as object names ("WorkerProfile/pool-b"); on Windows
+// (os) the workers started without --profile load default-windows, not
+// default. Nil when the file is not one k0s reads.
+func Objects(data []byte, os kubelets.OS) []string {
+	names, err := Profiles(data)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, n := range names {
+		if n == DefaultProfile && os == kubelets.Windows && !slices.Contains(names, WindowsProfile) {
+			n = WindowsProfile
+		}
+		out = append(out, ObjectPrefix+n)
+	}
+	return out
+}
+
+// ProfileOf is the worker profile an object name names: "WorkerProfile/NAME"
+// or the bare NAME (k0s worker --profile NAME) are NAME.
+func ProfileOf(object string) string {
+	return strings.TrimPrefix(object, ObjectPrefix)
+}
+
+// Translate translates the worker profile opt.Object names (ProfileOf), else the first
 // worker profile of the file, or the "default" profile when the file has none
 // (TranslateProfile).
 func Translate(path string, data []byte, opt bootstrap.Options) (*bootstrap.Output, error) {
-	return TranslateProfile(path, data, opt.Object, opt)
+	return TranslateProfile(path, data, ProfileOf(opt.Object), opt)
 }
 
 // TranslateProfile translates the worker profile name ("" for the first of

@@ -271,6 +271,19 @@ func TestProfileSelection(t *testing.T) {
 	if err != nil || strings.Join(names, ",") != "a,b,default" {
 		t.Fatalf("Profiles = %v, %v", names, err)
 	}
+	if got := strings.Join(Objects([]byte(doc), ""), ","); got != "WorkerProfile/a,WorkerProfile/b,WorkerProfile/default" {
+		t.Errorf("Objects = %s", got)
+	}
+	if got := strings.Join(Objects([]byte(doc), kubelets.Windows), ","); got != "WorkerProfile/a,WorkerProfile/b,WorkerProfile/default-windows" {
+		t.Errorf("Objects on Windows = %s", got)
+	}
+	// The object name and the bare name (k0s worker --profile) read one profile.
+	for _, object := range []string{"WorkerProfile/b", "b"} {
+		out := translateDoc(t, doc, bootstrap.Options{Object: object})
+		if got := config(t, out)["maxPods"]; got != float64(20) {
+			t.Errorf("Object %s: maxPods %v, want 20", object, got)
+		}
+	}
 	out := translateDoc(t, doc, bootstrap.Options{})
 	eh, _ := json.Marshal(config(t, out)["evictionHard"])
 	if config(t, out)["maxPods"] != float64(30) || string(eh) != `{"memory.available":"1Gi","nodefs.available":"5%"}` {
