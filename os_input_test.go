@@ -64,27 +64,16 @@ func TestInputSaysWindows(t *testing.T) {
 // one alone.
 func TestLintClusterTemplateObjects(t *testing.T) {
 	const file = "testdata/peers/capz-windows-template/cluster-template-windows.yaml"
-	l, err := kubeletcfg.Lint(kubeletcfg.Options{Config: file, KubeletVersion: "1.37"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	paths, ok := l.Several.(*kubeletcfg.LintedPaths)
-	if !ok {
-		t.Fatalf("one report for a template of three node groups: %T", l.Several)
-	}
-	var got []string
-	for i, r := range paths.Report.Reports {
-		got = append(got, r.Object+" "+string(paths.Linted[i].Result.OS.Or()))
-	}
-	want := []string{
-		"KubeadmControlPlane/${CLUSTER_NAME}-control-plane linux",
-		"KubeadmControlPlane/${CLUSTER_NAME}-control-plane (join) linux",
-		"KubeadmConfigTemplate/${CLUSTER_NAME}-md-0 linux",
-		"KubeadmConfigTemplate/${CLUSTER_NAME}-md-win windows",
-	}
-	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("reports\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
+	lintObjects(t, kubeletcfg.Options{Config: file, KubeletVersion: "1.37"}, "one report for a template of three node groups: %T",
+		func(r kubeletcfg.PathReport, l *kubeletcfg.Linted) string {
+			return r.Object + " " + string(l.Result.OS.Or())
+		},
+		[]string{
+			"KubeadmControlPlane/${CLUSTER_NAME}-control-plane linux",
+			"KubeadmControlPlane/${CLUSTER_NAME}-control-plane (join) linux",
+			"KubeadmConfigTemplate/${CLUSTER_NAME}-md-0 linux",
+			"KubeadmConfigTemplate/${CLUSTER_NAME}-md-win windows",
+		})
 	one, err := kubeletcfg.Lint(kubeletcfg.Options{Config: file, KubeletVersion: "1.37", Read: input.Options{Object: "KubeadmConfigTemplate/${CLUSTER_NAME}-md-win"}})
 	if err != nil {
 		t.Fatal(err)
@@ -105,22 +94,11 @@ func TestLintClusterTemplateObjects(t *testing.T) {
 // reads that one alone.
 func TestLintK0sProfiles(t *testing.T) {
 	const file = "testdata/inputs/k0s-profiles.yaml"
-	l, err := kubeletcfg.Lint(kubeletcfg.Options{Config: file, KubeletVersion: "1.36"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	paths, ok := l.Several.(*kubeletcfg.LintedPaths)
-	if !ok {
-		t.Fatalf("one report for a ClusterConfig of two worker profiles: %T", l.Several)
-	}
-	var got []string
-	for _, r := range paths.Report.Reports {
-		got = append(got, fmt.Sprintf("%s errors=%d", r.Object, errorsIn(r.Findings)))
-	}
-	want := []string{"WorkerProfile/pool-a errors=0", "WorkerProfile/pool-b errors=1", "WorkerProfile/default errors=0"}
-	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("reports\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
+	lintObjects(t, kubeletcfg.Options{Config: file, KubeletVersion: "1.36"}, "one report for a ClusterConfig of two worker profiles: %T",
+		func(r kubeletcfg.PathReport, _ *kubeletcfg.Linted) string {
+			return fmt.Sprintf("%s errors=%d", r.Object, errorsIn(r.Findings))
+		},
+		[]string{"WorkerProfile/pool-a errors=0", "WorkerProfile/pool-b errors=1", "WorkerProfile/default errors=0"})
 	for _, object := range []string{"WorkerProfile/pool-b", "pool-b"} {
 		one, err := kubeletcfg.Lint(kubeletcfg.Options{Config: file, KubeletVersion: "1.36", Read: input.Options{Object: object}})
 		if err != nil {
@@ -153,22 +131,11 @@ func errorsIn(fs []finding.Finding) int {
 // either object reads that one alone.
 func TestLintKubeadmControlPlaneJoin(t *testing.T) {
 	const file = "testdata/inputs/capi-kcp-join.yaml"
-	l, err := kubeletcfg.Lint(kubeletcfg.Options{Config: file})
-	if err != nil {
-		t.Fatal(err)
-	}
-	paths, ok := l.Several.(*kubeletcfg.LintedPaths)
-	if !ok {
-		t.Fatalf("one report for a KubeadmControlPlane: %T", l.Several)
-	}
-	var got []string
-	for _, r := range paths.Report.Reports {
-		got = append(got, fmt.Sprintf("%s %s errors=%d", r.Object, r.KubeletVersion, errorsIn(r.Findings)))
-	}
-	want := []string{"KubeadmControlPlane/cp 1.36 errors=0", "KubeadmControlPlane/cp (join) 1.36 errors=1"}
-	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("reports\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
+	lintObjects(t, kubeletcfg.Options{Config: file}, "one report for a KubeadmControlPlane: %T",
+		func(r kubeletcfg.PathReport, _ *kubeletcfg.Linted) string {
+			return fmt.Sprintf("%s %s errors=%d", r.Object, r.KubeletVersion, errorsIn(r.Findings))
+		},
+		[]string{"KubeadmControlPlane/cp 1.36 errors=0", "KubeadmControlPlane/cp (join) 1.36 errors=1"})
 	for object, errs := range map[string]int{"KubeadmControlPlane/cp": 0, "KubeadmControlPlane/cp (join)": 1} {
 		one, err := kubeletcfg.Lint(kubeletcfg.Options{Config: file, Read: input.Options{Object: object}})
 		if err != nil {
@@ -180,5 +147,27 @@ func TestLintKubeadmControlPlaneJoin(t *testing.T) {
 		if join := strings.Contains(one.Source.Note, "kubeadm join --control-plane with kubeadm.k8s.io/v1beta4 joinConfiguration"); join != strings.HasSuffix(object, " (join)") {
 			t.Errorf("Read.Object %s: note %q", object, one.Source.Note)
 		}
+	}
+}
+
+// lintObjects lints a file of several node groups (opt) and compares one
+// line per object's report (line, of its report and its Linted) with want; notOne
+// says what a single report would have missed.
+func lintObjects(t *testing.T, opt kubeletcfg.Options, notOne string, line func(r kubeletcfg.PathReport, l *kubeletcfg.Linted) string, want []string) {
+	t.Helper()
+	l, err := kubeletcfg.Lint(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths, ok := l.Several.(*kubeletcfg.LintedPaths)
+	if !ok {
+		t.Fatalf(notOne, l.Several)
+	}
+	var got []string
+	for i, r := range paths.Report.Reports {
+		got = append(got, line(r, paths.Linted[i]))
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("reports\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

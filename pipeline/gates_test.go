@@ -70,25 +70,7 @@ func sameDependencies(a, b map[featuregate.Feature][]featuregate.Feature) bool {
 // TestGateSetsSetOnACopy checks that a non-empty map is set on a copy: the base
 // gate keeps answering with its registered defaults.
 func TestGateSetsSetOnACopy(t *testing.T) {
-	m := kubelets.Default()
-	base, err := m.BaseFeatureGate()
-	if err != nil {
-		t.Fatal(err)
-	}
-	table, err := m.Gates()
-	if err != nil {
-		t.Fatal(err)
-	}
-	name := "" // the first unlocked beta gate: one that may be set either way
-	for _, n := range table.Names() {
-		if g, _ := table.Lookup(n); !g.Special && table.At(g).PreRelease == "BETA" && !table.At(g).LockToDefault {
-			name = n
-			break
-		}
-	}
-	if name == "" {
-		t.Fatal("no unlocked beta gate")
-	}
+	m, base, name := unlockedBetaGate(t)
 	before := base.Enabled(featuregate.Feature(name))
 	g, err := (&gateSets{}).apply(m, base, map[string]bool{name: !before})
 	if err != nil {
@@ -103,22 +85,7 @@ func TestGateSetsSetOnACopy(t *testing.T) {
 // same set to every evaluation of the process (another gateSets, none), other
 // gates another set, each with its own values.
 func TestMinorGateSetsShared(t *testing.T) {
-	m := kubelets.Default()
-	base, err := m.BaseFeatureGate()
-	if err != nil {
-		t.Fatal(err)
-	}
-	table, err := m.Gates()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var name string
-	for _, n := range table.Names() {
-		if g, _ := table.Lookup(n); !g.Special && table.At(g).PreRelease == "BETA" && !table.At(g).LockToDefault {
-			name = n
-			break
-		}
-	}
+	m, base, name := unlockedBetaGate(t)
 	before := base.Enabled(featuregate.Feature(name))
 	a, errA := (&gateSets{}).apply(m, base, map[string]bool{name: !before})
 	b, errB := (*gateSets)(nil).apply(m, base, map[string]bool{name: !before})
@@ -151,4 +118,26 @@ func TestGateRulesListed(t *testing.T) {
 	if n != len(gateRules) {
 		t.Errorf("gateRules has %d rules, the registry %d of the gate step", len(gateRules), n)
 	}
+}
+
+// unlockedBetaGate is the default minor, its base gate and its first
+// unlocked beta gate: one that may be set either way.
+func unlockedBetaGate(t *testing.T) (*kubelets.Minor, featuregate.MutableVersionedFeatureGate, string) {
+	t.Helper()
+	m := kubelets.Default()
+	base, err := m.BaseFeatureGate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	table, err := m.Gates()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range table.Names() {
+		if g, _ := table.Lookup(n); !g.Special && table.At(g).PreRelease == "BETA" && !table.At(g).LockToDefault {
+			return m, base, n
+		}
+	}
+	t.Fatal("no unlocked beta gate")
+	return nil, nil, ""
 }
