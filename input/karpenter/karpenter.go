@@ -34,6 +34,7 @@ package karpenter
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -49,6 +50,7 @@ import (
 	"time"
 
 	yaml "go.yaml.in/yaml/v3"
+	"k8s.io/utils/lru"
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/kubeletcfg/kubeletcfg/finding"
@@ -84,15 +86,8 @@ func Detect(path string, data []byte) bool {
 
 // nodeClass is the first EC2NodeClass document of data, at the file's lines.
 func nodeClass(data []byte) (*yaml.Node, error) {
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	for {
-		var doc yaml.Node
-		if err := dec.Decode(&doc); err != nil {
-			if err == io.EOF {
-				return nil, fmt.Errorf("no %s/v1 EC2NodeClass document", group)
-			}
-			return nil, err
-		}
+	docs, err := documents(data)
+	for _, doc := range docs {
 		if len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
 			continue
 		}
@@ -102,6 +97,44 @@ func nodeClass(data []byte) (*yaml.Node, error) {
 			return root, nil
 		}
 	}
+	if err != nil {
+		return nil, err
+	}
+	return nil, fmt.Errorf("no %s/v1 EC2NodeClass document", group)
+}
+
+// parsed holds the YAML documents of the last files read (documents).
+var parsed = lru.New(16)
+
+type parsedDocuments struct {
+	docs []*yaml.Node
+	err  error
+}
+
+// documents are data's YAML documents up to the first that does not parse,
+// and its error. They are parsed once for the last few files read in the
+// process and shared, so nothing may change them: a file is translated once
+// per kubelet minor (skew, the webhook's window), and detected before.
+func documents(data []byte) ([]*yaml.Node, error) {
+	key := sha256.Sum256(data)
+	if v, ok := parsed.Get(key); ok {
+		p := v.(parsedDocuments)
+		return p.docs, p.err
+	}
+	var p parsedDocuments
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for {
+		var doc yaml.Node
+		if err := dec.Decode(&doc); err != nil {
+			if err != io.EOF {
+				p.err = err
+			}
+			break
+		}
+		p.docs = append(p.docs, &doc)
+	}
+	parsed.Add(key, p)
+	return p.docs, p.err
 }
 
 // translation is one Translate call's state.
@@ -607,10 +640,9 @@ func (t *translation) atBoot(opt bootstrap.Options, kc map[string]any, path, not
 // EC2NodeClass gives (spec.template.spec.taints, startupTaints), then
 // karpenter.sh/unregistered:NoExecute unless one of them matches it.
 func (t *translation) readTaints(data []byte, name string) {
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	for t.pool == "" {
-		var doc yaml.Node
-		if dec.Decode(&doc) != nil {
+	docs, _ := documents(data)
+	for _, doc := range docs {
+		if t.pool != "" {
 			break
 		}
 		if len(doc.Content) != 1 {
@@ -721,11 +753,28 @@ func nodeConfigYAML(kc map[string]any, taints []any) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	y, err := sigsyaml.JSONToYAML(j)
+	y, err := jsonToYAML(j)
 	if err != nil {
 		return nil, err
 	}
 	return append([]byte("# Karpenter Generated NodeConfig\n"), y...), nil
+}
+
+// generated holds the last NodeConfigs generated, by their JSON (jsonToYAML).
+var generated = lru.New(16)
+
+// jsonToYAML is sigs.k8s.io/yaml's JSONToYAML of j, kept for the last few
+// NodeConfigs: an EC2NodeClass's is the same at every kubelet minor. The
+// bytes returned are shared: they are only read.
+func jsonToYAML(j []byte) ([]byte, error) {
+	if y, ok := generated.Get(string(j)); ok {
+		return y.([]byte), nil
+	}
+	y, err := sigsyaml.JSONToYAML(j)
+	if err == nil {
+		generated.Add(string(j), y)
+	}
+	return y, err
 }
 
 // userNodeConfig is a NodeConfig of spec.userData: its kubelet config, with

@@ -512,3 +512,40 @@ func TestWindowsFamilies(t *testing.T) {
 		})
 	}
 }
+
+// TestDocumentsParsedOnce: a file's documents are parsed once and shared
+// (a file is translated once per minor); an EC2NodeClass before a document
+// that does not parse is still read, one after it is not, and the error is
+// the parser's, as when each call parsed the file itself.
+func TestDocumentsParsedOnce(t *testing.T) {
+	const class = "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata:\n  name: a\n"
+	a, errA := documents([]byte(class))
+	b, errB := documents([]byte(class))
+	if errA != nil || errB != nil || len(a) != 1 || a[0] != b[0] {
+		t.Fatalf("twice: %p %v, %p %v", a, errA, b, errB)
+	}
+	tests := []struct {
+		name, data string
+		found      bool
+		err        string
+	}{
+		{"the class, then a broken document", class + "---\nkind: [\n", true, ""},
+		{"a broken document, then the class", "kind: [\n---\n" + class, false, "did not find expected node content"},
+		{"no class", "apiVersion: v1\nkind: ConfigMap\n", false, "no karpenter.k8s.aws/v1 EC2NodeClass document"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root, err := nodeClass([]byte(tt.data))
+			if (root != nil) != tt.found || (tt.err == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("nodeClass: %v, %v", root != nil, err)
+			}
+		})
+	}
+	j := []byte(`{"apiVersion":"node.eks.aws/v1alpha1","kind":"NodeConfig","spec":{"kubelet":{"config":{"maxPods":110}}}}`)
+	want, _ := sigsyaml.JSONToYAML(j)
+	for range 2 {
+		if got, err := jsonToYAML(j); err != nil || string(got) != string(want) {
+			t.Errorf("jsonToYAML: %q, %v; want %q", got, err, want)
+		}
+	}
+}
