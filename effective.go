@@ -22,6 +22,9 @@ type EffectiveConfig struct {
 	// ShowOrigin has Write annotate every key with where its value came
 	// from (Render's showOrigin; YAML only).
 	ShowOrigin bool
+	// objects says, for a file of several node groups, which one this is
+	// (objectsNote).
+	objects string
 }
 
 // Write prints the effective configuration (Render, when there is one) and,
@@ -33,6 +36,9 @@ func (e *EffectiveConfig) Write(w io.Writer, format string, opt report.Options) 
 	}
 	if _, err := w.Write(out); err != nil {
 		return err
+	}
+	if e.objects != "" {
+		opt.Logf("%s", e.objects)
 	}
 	if res := e.Result; !res.Starts {
 		what := "would not start with this configuration"
@@ -58,11 +64,11 @@ func (e *EffectiveConfig) CountAtLeast(threshold finding.Severity) int {
 // the kubelet would run with: the main file, the drop-ins merged, the flags
 // applied and its defaults set.
 func Effective(opt Options) (*EffectiveConfig, error) {
-	_, res, err := evaluate(opt, lintHint)
+	p, res, err := evaluate(opt, lintHint)
 	if err != nil {
 		return nil, err
 	}
-	return &EffectiveConfig{Result: res}, nil
+	return &EffectiveConfig{Result: res, objects: p.objectsNote()}, nil
 }
 
 // Render prints the effective configuration with apiVersion and kind, keys

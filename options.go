@@ -160,6 +160,19 @@ func (p *Prepared) AtMinor(m *kubelets.Minor) (*Prepared, error) {
 	return o.Prepare()
 }
 
+// objectsNote is, for a file of several node groups read without an object
+// named (input.Source.Objects), the note that this evaluation is of the
+// first: lint checks each, the verbs that evaluate one group do not; "" for
+// any other file.
+func (p *Prepared) objectsNote() string {
+	if p == nil || p.Source == nil || len(p.Source.Objects) < 2 {
+		return ""
+	}
+	o := p.Source.Objects
+	return fmt.Sprintf("kubeletcfg: note: %s holds %d node groups (%s): this is the first, %s; --object names another (lint checks each)\n",
+		p.Config, len(o), strings.Join(o, ", "), o[0])
+}
+
 // Settle maps what the pipeline reported for a converted input back to the
 // file as written (input.Source.Settle); every result of Input needs it.
 func (p *Prepared) Settle(res *pipeline.Result) error { return settle(p.Source, res) }

@@ -16,11 +16,15 @@ import (
 // writer, whose text is report/verbtext's.
 type PreflightReport struct {
 	*skew.Preflight
+	objects string // objectsNote
 }
 
 // Write prints the preflight as `kubeletcfg preflight -o FORMAT` does: json, or
 // text (opt.Quiet: without the notes).
 func (p *PreflightReport) Write(w io.Writer, format string, opt report.Options) error {
+	if p.objects != "" {
+		opt.Logf("%s", p.objects)
+	}
 	switch format {
 	case "json":
 		return p.WriteJSON(w)
@@ -64,7 +68,7 @@ func Preflight(opt Options) (*PreflightReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &PreflightReport{pf}, nil
+	return &PreflightReport{pf, p.objectsNote()}, nil
 }
 
 // preflight evaluates p's files at src and tgt (each minor's own, AtMinor, for

@@ -19,6 +19,7 @@ type SkewReport = skew.Matrix
 type Skewed struct {
 	Matrix  *SkewReport
 	profile string
+	objects string // objectsNote
 }
 
 // Skew evaluates the same files at several minors (Options.Versions, or the
@@ -52,7 +53,7 @@ func Skew(opt Options) (*Skewed, error) {
 		results[i] = c.Result
 	}
 	opt.reportMatrix(results, p.Config)
-	return &Skewed{Matrix: mx, profile: opt.Profile}, nil
+	return &Skewed{Matrix: mx, profile: opt.Profile, objects: p.objectsNote()}, nil
 }
 
 // CountAtLeast is the --fail-on count over every minor's findings: a minor
@@ -70,6 +71,9 @@ func (s *Skewed) CountAtLeast(threshold finding.Severity) int {
 // profile's findings (what the policy left of them) follow the matrix in a
 // section of their own, minors with the same findings shown once.
 func (s *Skewed) Write(w io.Writer, format string, opt report.Options) error {
+	if s.objects != "" {
+		opt.Logf("%s", s.objects)
+	}
 	mx := s.Matrix
 	switch {
 	case format == "json":

@@ -87,6 +87,8 @@ func TestCLIInputs(t *testing.T) {
 		// checks each (the refusal is pool-b's alone); --object picks one.
 		{"inputs-k0s-profiles", []string{"lint", inputs + "k0s-profiles.yaml", "-q"}, exitFindings},
 		{"inputs-k0s-profiles-object", []string{"lint", inputs + "k0s-profiles.yaml", "--object", "WorkerProfile/pool-b", "-q"}, exitFindings},
+		{"inputs-k0s-profiles-effective", []string{"effective", inputs + "k0s-profiles.yaml"}, exitClean},
+		{"inputs-capi-kcp-join-skew", []string{"skew", inputs + "capi-kcp-join.yaml", "--versions", "1.35..1.36"}, exitClean},
 		// k3s: /etc/rancher/k3s/config.yaml, detected by its path and keys.
 		{"inputs-k3s", []string{"lint", inputs + "rancher/k3s/config.yaml"}, exitFindings},
 		{"inputs-k3s-origin", []string{"effective", inputs + "rancher/k3s/config.yaml", "--show-origin", "--kubelet-version", "1.34"}, exitClean},
