@@ -283,6 +283,21 @@ func TestAdmission(t *testing.T) {
 			t.Errorf("warnings %q, want the locked gates nodeadm sets", got)
 		}
 	})
+	t.Run("an UPDATE's old object, judged when it was created, comes from the cache", func(t *testing.T) {
+		const cached = `kubeletcfg_webhook_objects_total{source="cache"}`
+		const evaluated = `kubeletcfg_webhook_objects_total{source="evaluated"}`
+		cached0, evaluated0 := a.metric(t, cached), a.metric(t, evaluated)
+		u, err := nodeClasses.Get(ctx, "good", metav1.GetOptions{})
+		check(t, err)
+		// The stored object: the API server's uid, resourceVersion,
+		// managedFields; the change: a label.
+		u.SetLabels(map[string]string{"team": "nodes"})
+		_, err = nodeClasses.Update(ctx, u, metav1.UpdateOptions{})
+		check(t, err)
+		if c, e := a.metric(t, cached)-cached0, a.metric(t, evaluated)-evaluated0; c != 1 || e != 1 {
+			t.Errorf("an update: %v objects from the cache, %v evaluated; want the old one from the cache, the new one evaluated", c, e)
+		}
+	})
 	t.Run("an UPDATE that does not make a broken object worse is admitted", func(t *testing.T) {
 		u, err := nodeClasses.Get(ctx, "broken", metav1.GetOptions{})
 		check(t, err)
@@ -543,6 +558,12 @@ func procStat(tb testing.TB, pid int) (time.Duration, int64) {
 // heapInuse is the webhook's live heap after its last collection
 // (go_gc_heap_live_bytes, from its /metrics).
 func (a *admissionEnv) heapInuse(tb testing.TB) float64 {
+	return a.metric(tb, "go_gc_heap_live_bytes")
+}
+
+// metric is the value of one series of the webhook's /metrics (its name and
+// labels as the text format writes them).
+func (a *admissionEnv) metric(tb testing.TB, series string) float64 {
 	tb.Helper()
 	pool := x509.NewCertPool()
 	pool.AppendCertsFromPEM(a.webhookCA)
@@ -553,12 +574,12 @@ func (a *admissionEnv) heapInuse(tb testing.TB) float64 {
 	body, err := io.ReadAll(resp.Body)
 	check(tb, err)
 	for _, line := range strings.Split(string(body), "\n") {
-		if v, ok := strings.CutPrefix(line, "go_gc_heap_live_bytes "); ok {
+		if v, ok := strings.CutPrefix(line, series+" "); ok {
 			f, err := strconv.ParseFloat(v, 64)
 			check(tb, err)
 			return f
 		}
 	}
-	tb.Fatal("no go_gc_heap_live_bytes in the webhook's /metrics")
+	tb.Fatalf("no %s in the webhook's /metrics", series)
 	return 0
 }
