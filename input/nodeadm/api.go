@@ -1,6 +1,7 @@
 package nodeadm
 
 import (
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"sync"
@@ -9,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer/json"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	"k8s.io/utils/lru"
 
 	"github.com/kubeletcfg/kubeletcfg/input/nodeadm/internal/v1alpha1"
 )
@@ -70,7 +72,38 @@ var errDecoding = errors.New("failed to decode node config")
 // of a YAML stream only the first document is read (sigs.k8s.io/yaml
 // YAMLToJSON). strict are what the same serializer in strict mode reports on
 // top (unknown and duplicate fields): what nodeadm drops without a word.
+//
+// The decodings of the last few documents are kept and each caller gets a
+// copy (the merge changes the first): a NodeConfig is decoded once per
+// kubelet minor it is translated for, the same bytes each time.
 func decodeNodeConfig(data []byte) (cfg *nodeConfig, strict []error, err error) {
+	key := sha256.Sum256(data)
+	if v, ok := decoded.Get(key); ok {
+		d := v.(decoding)
+		if d.cfg != nil {
+			cfg = d.cfg.DeepCopy()
+		}
+		return cfg, d.strict, d.err
+	}
+	cfg, strict, err = decodeNodeConfigOnce(data)
+	d := decoding{strict: strict, err: err}
+	if cfg != nil {
+		d.cfg = cfg.DeepCopy()
+	}
+	decoded.Add(key, d)
+	return cfg, strict, err
+}
+
+// decoded holds the last decodeNodeConfig answers, by the document's hash.
+var decoded = lru.New(16)
+
+type decoding struct {
+	cfg    *nodeConfig // never handed out: callers get copies
+	strict []error
+	err    error
+}
+
+func decodeNodeConfigOnce(data []byte) (cfg *nodeConfig, strict []error, err error) {
 	isJSON := utilyaml.IsJSONBuffer(data)
 	lenient := json.NewSerializerWithOptions(json.DefaultMetaFactory, scheme(), scheme(), json.SerializerOptions{Yaml: !isJSON})
 	obj, gvk, err := lenient.Decode(data, nil, nil)

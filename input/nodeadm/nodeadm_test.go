@@ -261,3 +261,30 @@ spec:
 		}
 	}
 }
+
+// TestDecodeNodeConfigKept: a document decoded again answers as the first
+// time (its strict errors, its error), with a copy of its own: a change to
+// one answer (the merge writes into the first NodeConfig) is not seen in the
+// next.
+func TestDecodeNodeConfigKept(t *testing.T) {
+	doc := []byte("apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      maxPods: 58\n    flags: [--node-labels=a=b]\n  clusterr: {}\n")
+	first, strict1, err1 := decodeNodeConfig(doc)
+	if err1 != nil || len(strict1) != 1 || !strings.Contains(strict1[0].Error(), "clusterr") {
+		t.Fatalf("first: %v, strict %v", err1, strict1)
+	}
+	first.Spec.Kubelet.Flags[0] = "--changed"
+	delete(first.Spec.Kubelet.Config, "maxPods")
+	again, strict2, err2 := decodeNodeConfig(doc)
+	if err2 != nil || len(strict2) != 1 || again == first {
+		t.Fatalf("again: %v, strict %v, the same pointer %v", err2, strict2, again == first)
+	}
+	if again.Spec.Kubelet.Flags[0] != "--node-labels=a=b" || string(again.Spec.Kubelet.Config["maxPods"].Raw) != "58" {
+		t.Errorf("the kept decoding was changed through an answer: flags %q, config %v", again.Spec.Kubelet.Flags, again.Spec.Kubelet.Config)
+	}
+	bad := []byte("apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec: [\n")
+	for range 2 {
+		if cfg, _, err := decodeNodeConfig(bad); cfg != nil || err == nil || !strings.Contains(err.Error(), "failed to decode node config") {
+			t.Errorf("a document that does not parse: %v, %v", cfg, err)
+		}
+	}
+}

@@ -78,8 +78,3 @@ type (
 	DisabledMount        string
 	Feature              string
 )
-
-// DeepCopyObject makes the kinds runtime.Objects for a scheme; decoding
-// never copies, so a shallow copy is enough.
-func (n *NodeConfig) DeepCopyObject() runtime.Object     { c := *n; return &c }
-func (n *NodeConfigList) DeepCopyObject() runtime.Object { c := *n; return &c }
