@@ -44,14 +44,18 @@ func (s *gateSets) apply(m *kubelets.Minor, base featuregate.MutableVersionedFea
 		g := base.DeepCopy()
 		return gateSet{g, setGates(g, gates)}
 	}
-	if len(gates) == 0 {
+	shared, err := m.BaseFeatureGate()
+	onMinorBase := err == nil && shared == base
+	if len(gates) == 0 && onMinorBase {
 		// No gates set on the minor's own base gate: a copy with an empty map
 		// set is the base gate itself (the map sets nothing and every minor's
 		// registered defaults satisfy their dependencies:
 		// TestUnsetGatesAreBase), and the gates handed out are only read.
-		if shared, err := m.BaseFeatureGate(); err == nil && shared == base {
-			return base, nil
-		}
+		return base, nil
+	}
+	if !onMinorBase && s == nil {
+		r := compute()
+		return r.gate, r.err
 	}
 	raw, err := json.Marshal(gates)
 	if err != nil {
@@ -59,7 +63,7 @@ func (s *gateSets) apply(m *kubelets.Minor, base featuregate.MutableVersionedFea
 		return r.gate, r.err
 	}
 	k := gateSetKey{base, string(raw)}
-	if shared, err := m.BaseFeatureGate(); err == nil && shared == base {
+	if onMinorBase {
 		// On the minor's own base gate, the set is the same for every
 		// evaluation in the process (a bootstrapper writes the same gates for
 		// every node of a minor): kept in a bounded cache of the process's.
@@ -70,10 +74,6 @@ func (s *gateSets) apply(m *kubelets.Minor, base featuregate.MutableVersionedFea
 		f := sync.OnceValue(compute)
 		minorGateSets.Add(k, f)
 		r := f()
-		return r.gate, r.err
-	}
-	if s == nil {
-		r := compute()
 		return r.gate, r.err
 	}
 	s.mu.Lock()
